@@ -1,0 +1,56 @@
+/** Settings of the service, read from the environment once at boot. */
+export interface Config {
+  /** `sqlite:PATH` (default `sqlite:./data/salescrm.db`) or `postgres://…`. */
+  databaseUrl: string;
+  port: number;
+  host: string;
+  /** Prefix of every API path, e.g. `/api` (default none). */
+  basePath: string;
+  /** Requests per window per workspace; 0 turns the limit off. */
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  /** Bytes of rendered list pages kept in memory; 0 turns the cache off. */
+  pageCacheBytes: number;
+  /** pino level: fatal, error, warn, info, debug, trace or silent. */
+  logLevel: string;
+  /** Log every request (off by default: it costs throughput). */
+  logRequests: boolean;
+}
+
+/** A setting with a value the service cannot run with. */
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
+  }
+  return value;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads and checks the configuration; throws ConfigError naming the bad setting. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const basePath = (env.BASE_PATH ?? '').replace(/\/+$/, '');
+  if (basePath !== '' && !/^\/[A-Za-z0-9_\-/]*$/.test(basePath)) {
+    throw new ConfigError(`BASE_PATH must start with '/' and hold only letters, digits, '-', '_' and '/': '${basePath}'`);
+  }
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${logLevel}'`);
+  }
+  return {
+    databaseUrl: env.DATABASE_URL || 'sqlite:./data/salescrm.db',
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    basePath,
+    rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 100, 0, 1_000_000_000),
+    rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 10_000, 1, 86_400_000),
+    pageCacheBytes: integer(env, 'PAGE_CACHE_BYTES', 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
+    logLevel,
+    logRequests: env.LOG_REQUESTS === '1' || env.LOG_REQUESTS === 'true',
+  };
+}

@@ -1,0 +1,130 @@
+import type { Ref } from './records.ts';
+
+/** Record types that carry custom fields (DECISIONS 7). */
+export const CUSTOM_FIELD_RECORD_TYPES = [
+  'people',
+  'organization',
+  'deal',
+  'lead',
+  'product',
+  'quote',
+  'quoteProduct',
+] as const;
+export type CustomFieldRecordType = (typeof CUSTOM_FIELD_RECORD_TYPES)[number];
+
+/** Record types a Ref-valued custom field can point at. */
+export const REF_TARGETS = [
+  'user',
+  'people',
+  'organization',
+  'deal',
+  'pipeline',
+  'pipelineStage',
+  'webForm',
+  'sequence',
+] as const;
+export type RefTarget = (typeof REF_TARGETS)[number];
+
+const MULTI_REF_TYPES = {
+  multiUser: 'user',
+  multiPeople: 'people',
+  multiOrganization: 'organization',
+  multiDeal: 'deal',
+  multiPipeline: 'pipeline',
+  multiPipelineStage: 'pipelineStage',
+  multiWebForm: 'webForm',
+  multiSequence: 'sequence',
+} as const satisfies Record<string, RefTarget>;
+
+const SCALAR_TYPES = [
+  'string',
+  'singleSelect',
+  'number',
+  'boolean',
+  'date',
+  'dateTime',
+  'multiSelect',
+] as const;
+
+/** Every custom field type and how it reads (DECISIONS 7). */
+export const CUSTOM_FIELD_TYPES = [
+  ...SCALAR_TYPES,
+  ...REF_TARGETS,
+  ...(Object.keys(MULTI_REF_TYPES) as (keyof typeof MULTI_REF_TYPES)[]),
+] as const;
+export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+
+/** One option of a select field. */
+export interface SelectOption {
+  id: string;
+  value: string;
+}
+
+/** A workspace's definition of one custom field. */
+export interface CustomFieldDefinition {
+  id: string;
+  recordType: CustomFieldRecordType;
+  name: string;
+  type: CustomFieldType;
+  required: boolean;
+  options: SelectOption[] | null;
+}
+
+/** Stored custom values of one record: field id to stored value (Ref fields keep ids). */
+export type StoredCustomValues = Record<string, unknown>;
+
+/** The record a Ref-typed field points at, or undefined for scalar types. */
+export function refTargetOf(type: CustomFieldType): { target: RefTarget; multi: boolean } | undefined {
+  if ((REF_TARGETS as readonly string[]).includes(type)) {
+    return { target: type as RefTarget, multi: false };
+  }
+  const multi = (MULTI_REF_TYPES as Record<string, RefTarget>)[type];
+  return multi ? { target: multi, multi: true } : undefined;
+}
+
+/** Resolves display names of referenced records; undefined when the record is gone. */
+export type NameOf = (target: RefTarget, id: string) => string | undefined;
+
+/** Collects the ids a set of stored values references, per target, for one batch lookup. */
+export function collectRefIds(
+  definitions: readonly CustomFieldDefinition[],
+  values: StoredCustomValues,
+  into: Map<RefTarget, Set<string>>,
+): void {
+  for (const def of definitions) {
+    const ref = refTargetOf(def.type);
+    const value = values[def.id];
+    if (!ref || value == null) continue;
+    let ids = into.get(ref.target);
+    if (!ids) {
+      ids = new Set();
+      into.set(ref.target, ids);
+    }
+    if (Array.isArray(value)) for (const id of value) ids.add(String(id));
+    else ids.add(String(value));
+  }
+}
+
+/**
+ * Appends a record's custom fields to `record` in definition order, every defined field
+ * present (`null` when unset), Ref fields rendered as `{id, name}`.
+ */
+export function appendCustomFields(
+  record: Record<string, unknown>,
+  definitions: readonly CustomFieldDefinition[],
+  values: StoredCustomValues,
+  nameOf: NameOf,
+): void {
+  for (const def of definitions) {
+    record[def.name] = renderCustomValue(def, values[def.id], nameOf);
+  }
+}
+
+function renderCustomValue(def: CustomFieldDefinition, value: unknown, nameOf: NameOf): unknown {
+  if (value === undefined || value === null) return null;
+  const ref = refTargetOf(def.type);
+  if (!ref) return value;
+  const toRef = (id: unknown): Ref => ({ id: String(id), name: nameOf(ref.target, String(id)) ?? '' });
+  if (ref.multi) return Array.isArray(value) ? value.map(toRef) : [toRef(value)];
+  return toRef(Array.isArray(value) ? value[0] : value);
+}

@@ -1,0 +1,116 @@
+import type { CustomFieldRecordType } from '../../domain/custom-fields.ts';
+import { renderDeal, singleDealExtras } from '../deals/render.ts';
+import { renderLead } from '../leads/render.ts';
+import { renderOrganization } from '../organizations/render.ts';
+import { renderPerson } from '../people/render.ts';
+import { renderProduct } from '../products/render.ts';
+import { renderQuote } from '../quotes/render.ts';
+
+const T = '2000-01-01T00:00:00.000Z';
+const owned = { owner_id: null, team_ids: '[]', custom: '{}', created_at: T, updated_at: T, body: null };
+const common = { note: undefined, owner: null, teams: [], customFields: [], nameOf: () => undefined };
+const counts = { leads: 0, inProgress: 0, won: 0, lost: 0 };
+const pipelineRow = {
+  ...owned,
+  workspace_id: '',
+  id: '',
+  people_id: null,
+  organization_id: null,
+  name: '',
+  pipeline_id: null,
+  stage_id: null,
+  stage_entered_at: null,
+  amount: null,
+  label: null,
+  closed_at: null,
+  expected_close_at: null,
+  source: '',
+};
+const pipelineFacts = {
+  ...common,
+  pipeline: null,
+  stage: null,
+  mainQuoteProducts: null,
+  lastEmailOpenAt: null,
+  submissions: [],
+  enrollments: [],
+  todos: [],
+};
+
+/**
+ * The fixed keys of each record type, read off the render functions themselves (so they are
+ * written in one place): a custom field may not take one of these names (DECISIONS 7).
+ */
+function computeFixedKeys(): Record<CustomFieldRecordType, string[]> {
+  const person = renderPerson(
+    {
+      ...owned,
+      workspace_id: '',
+      id: '',
+      organization_id: null,
+      name: '',
+      email: null,
+      phone: null,
+      job_title: null,
+      profile_image: null,
+      linkedin: null,
+      unsubscribed: 0,
+      unsubscribe_reason: null,
+      source: '',
+    },
+    { ...common, counts, submissions: [], enrollments: [], todos: [] },
+  );
+  const organization = renderOrganization(
+    { ...owned, workspace_id: '', id: '', name: '', email: null, phone: null, profile_image: null, linkedin: null, source: '' },
+    { ...common, counts, submissions: [], sequences: [], todos: [] },
+  );
+  const deal = renderDeal(
+    { ...pipelineRow, outcome: 'In progress', follower_ids: '[]', participant_ids: '[]' },
+    pipelineFacts,
+  );
+  const lead = renderLead(pipelineRow, pipelineFacts);
+  const product = renderProduct(
+    { ...owned, workspace_id: '', id: '', name: '', code: null, kind: '일반', price: 0, unit: null },
+    common,
+  );
+  const quoteRecord = renderQuote(
+    { ...owned, workspace_id: '', id: '', deal_id: null, lead_id: null, name: '', is_main: 0, share_link: null },
+    {
+      ...common,
+      lineCustomFields: [],
+      lines: [
+        {
+          workspace_id: '',
+          id: '',
+          quote_id: '',
+          position: 0,
+          product_id: '',
+          price: 0,
+          quantity: 0,
+          payment_count: null,
+          payment_start_at: null,
+          custom: '{}',
+          kind: '일반',
+        },
+      ],
+    },
+  );
+  const line = (quoteRecord['견적 구성 상품'] as Record<string, unknown>[])[0]!;
+  return {
+    people: Object.keys(person),
+    organization: Object.keys(organization),
+    deal: [...Object.keys(deal), ...Object.keys(singleDealExtras(pipelineRow, [], [], T))],
+    lead: Object.keys(lead),
+    product: Object.keys(product),
+    quote: Object.keys(quoteRecord),
+    quoteProduct: Object.keys(line),
+  };
+}
+
+let cached: Record<CustomFieldRecordType, string[]> | undefined;
+
+/** The fixed keys of a record type, in order. */
+export function fixedKeysOf(recordType: CustomFieldRecordType): string[] {
+  cached ??= computeFixedKeys();
+  return cached[recordType];
+}

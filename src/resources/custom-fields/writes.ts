@@ -1,0 +1,120 @@
+import {
+  type CustomFieldRecordType,
+  type CustomFieldType,
+  type SelectOption,
+  type StoredCustomValues,
+} from '../../domain/custom-fields.ts';
+import { newId } from '../../domain/ids.ts';
+import { TABLE_OF, typesShowingFieldsOf } from '../../store/read-model/refresh.ts';
+import type { WorkspaceWrite } from '../../store/write.ts';
+import { fixedKeysOf } from './fixed-keys.ts';
+
+/** A custom field to define. */
+export interface NewCustomField {
+  id?: string;
+  recordType: CustomFieldRecordType;
+  name: string;
+  type: CustomFieldType;
+  required?: boolean;
+  /** Option values of a select field; ids are made for them. */
+  options?: string[];
+}
+
+/** Why a custom field definition was refused. */
+export class CustomFieldNameError extends Error {}
+
+/**
+ * Defines a custom field: it appears on every record of its type, after the fixed keys and
+ * the fields defined before it. A name equal to a fixed key or another field is refused.
+ */
+export async function defineCustomField(w: WorkspaceWrite, field: NewCustomField): Promise<string> {
+  if (fixedKeysOf(field.recordType).includes(field.name)) {
+    throw new CustomFieldNameError(`'${field.name}' is a fixed field of ${field.recordType}`);
+  }
+  const existing = await w.trx
+    .selectFrom('custom_fields')
+    .select(['id', 'position'])
+    .where('workspace_id', '=', w.workspaceId)
+    .where('record_type', '=', field.recordType)
+    .orderBy('position', 'desc')
+    .execute();
+  const clash = await w.trx
+    .selectFrom('custom_fields')
+    .select('id')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('record_type', '=', field.recordType)
+    .where('name', '=', field.name)
+    .executeTakeFirst();
+  if (clash) throw new CustomFieldNameError(`a custom field '${field.name}' already exists on ${field.recordType}`);
+  const id = field.id ?? newId();
+  const options: SelectOption[] | null = field.options
+    ? field.options.map((value) => ({ id: newId(), value }))
+    : null;
+  await w.trx
+    .insertInto('custom_fields')
+    .values({
+      workspace_id: w.workspaceId,
+      id,
+      record_type: field.recordType,
+      name: field.name,
+      type: field.type,
+      position: existing.length === 0 ? 0 : existing[0]!.position + 1,
+      required: field.required ? 1 : 0,
+      options: options ? JSON.stringify(options) : null,
+      created_at: w.now,
+    })
+    .execute();
+  for (const t of typesShowingFieldsOf(field.recordType)) w.touched.markAll(t);
+  return id;
+}
+
+/** Renames a custom field; every record of its type shows the new name. */
+export async function renameCustomField(w: WorkspaceWrite, fieldId: string, name: string): Promise<void> {
+  const field = await w.trx
+    .updateTable('custom_fields')
+    .set({ name })
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', fieldId)
+    .returning('record_type')
+    .executeTakeFirstOrThrow();
+  for (const t of typesShowingFieldsOf(field.record_type as CustomFieldRecordType)) w.touched.markAll(t);
+}
+
+/** Deletes a custom field; it disappears from every record of its type. */
+export async function deleteCustomField(w: WorkspaceWrite, fieldId: string): Promise<void> {
+  const field = await w.trx
+    .deleteFrom('custom_fields')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', fieldId)
+    .returning('record_type')
+    .executeTakeFirstOrThrow();
+  for (const t of typesShowingFieldsOf(field.record_type as CustomFieldRecordType)) w.touched.markAll(t);
+}
+
+/** Sets (or with null, clears) custom values of one record; `수정 날짜` moves. */
+export async function setCustomValues(
+  w: WorkspaceWrite,
+  recordType: Exclude<CustomFieldRecordType, 'quoteProduct'>,
+  recordId: string,
+  values: StoredCustomValues,
+): Promise<void> {
+  const table = TABLE_OF[recordType];
+  const row = await w.trx
+    .selectFrom(table)
+    .select('custom')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', recordId)
+    .executeTakeFirstOrThrow();
+  const custom = JSON.parse(row.custom) as StoredCustomValues;
+  for (const [id, value] of Object.entries(values)) {
+    if (value === null) delete custom[id];
+    else custom[id] = value;
+  }
+  await w.trx
+    .updateTable(table)
+    .set({ custom: JSON.stringify(custom), updated_at: w.now })
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', recordId)
+    .execute();
+  w.touched.mark(recordType, recordId);
+}

@@ -1,0 +1,33 @@
+import type { Selectable } from 'kysely';
+import type { ActivityTable } from '../../store/schema.ts';
+
+/** Deal activity `type`s (DECISIONS 6). */
+export const ACTIVITY_TYPES = [
+  'create',
+  'email',
+  'emailOpen',
+  'memoCreate',
+  'todoCreate',
+  'meeting',
+  'webFormSubmit',
+  'recordingCreate',
+  'smsSend',
+  'kakaoAlimtalkSend',
+] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+
+/** The deal activity record of spec 2.5 (lead activities carry the lead id in `dealId`). */
+export function renderDealActivity(row: Selectable<ActivityTable>): Record<string, unknown> {
+  return {
+    id: row.id,
+    type: row.type,
+    date: row.date,
+    dealStatus: row.deal_status,
+    dealId: row.subject_id,
+    webFormId: row.web_form_id,
+    smsId: row.sms_id,
+    todoId: row.todo_id,
+    memoId: row.memo_id,
+    emailMessageId: row.email_message_id,
+  };
+}

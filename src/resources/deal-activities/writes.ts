@@ -1,0 +1,48 @@
+import { newId } from '../../domain/ids.ts';
+import type { WorkspaceWrite } from '../../store/write.ts';
+import { insertMany } from '../../store/write.ts';
+import { type ActivityType, renderDealActivity } from './render.ts';
+
+/** An activity of a deal or lead (or of a person or organization). */
+export interface NewActivity {
+  id?: string;
+  subjectType: 'deal' | 'lead' | 'people' | 'organization';
+  subjectId: string;
+  type: ActivityType;
+  date?: string;
+  /** The deal's outcome when it happened; null for leads. */
+  dealStatus?: string | null;
+  webFormId?: string | null;
+  smsId?: string | null;
+  todoId?: string | null;
+  memoId?: string | null;
+  emailMessageId?: string | null;
+}
+
+/** Adds activities with their rendered JSON; an `emailOpen` updates `최근 이메일 오픈일`. */
+export async function insertActivities(w: WorkspaceWrite, activities: NewActivity[]): Promise<string[]> {
+  const rows = activities.map((a) => {
+    const row = {
+      workspace_id: w.workspaceId,
+      id: a.id ?? newId(),
+      subject_type: a.subjectType,
+      subject_id: a.subjectId,
+      type: a.type,
+      date: a.date ?? w.now,
+      deal_status: a.subjectType === 'deal' ? (a.dealStatus ?? null) : null,
+      web_form_id: a.webFormId ?? null,
+      sms_id: a.smsId ?? null,
+      todo_id: a.todoId ?? null,
+      memo_id: a.memoId ?? null,
+      email_message_id: a.emailMessageId ?? null,
+    };
+    return { ...row, body: w.store.encodeBody(JSON.stringify(renderDealActivity({ ...row, body: null }))) };
+  });
+  await insertMany(w.trx, 'activities', rows);
+  for (const a of activities) {
+    if (a.type === 'emailOpen' && (a.subjectType === 'deal' || a.subjectType === 'lead')) {
+      w.touched.mark(a.subjectType, a.subjectId);
+    }
+  }
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,32 @@
+import type { WorkspaceWrite } from '../../store/write.ts';
+import { insertMany } from '../../store/write.ts';
+import { type OwnedInput, SOURCE_API, ownedColumns } from '../owned.ts';
+
+/** An organization to add. */
+export interface NewOrganization extends OwnedInput {
+  name: string;
+  email?: string | null;
+  phone?: string | null;
+  profileImage?: string | null;
+  linkedin?: string | null;
+  source?: string;
+}
+
+/** Adds organizations; returns their ids in order. */
+export async function insertOrganizations(w: WorkspaceWrite, orgs: NewOrganization[]): Promise<string[]> {
+  const rows = [];
+  for (const o of orgs) {
+    rows.push({
+      ...(await ownedColumns(w, o)),
+      name: o.name,
+      email: o.email ?? null,
+      phone: o.phone ?? null,
+      profile_image: o.profileImage ?? null,
+      linkedin: o.linkedin ?? null,
+      source: o.source ?? SOURCE_API,
+    });
+  }
+  await insertMany(w.trx, 'organizations', rows);
+  for (const r of rows) w.touched.mark('organization', r.id);
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,80 @@
+import type { WorkspaceWrite } from '../../store/write.ts';
+import { insertMany } from '../../store/write.ts';
+import { recordPeopleHistory } from '../people-history/writes.ts';
+import { type OwnedInput, SOURCE_API, ownedColumns } from '../owned.ts';
+
+/** A person to add. */
+export interface NewPerson extends OwnedInput {
+  name: string;
+  organizationId?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  jobTitle?: string | null;
+  profileImage?: string | null;
+  linkedin?: string | null;
+  unsubscribed?: boolean;
+  unsubscribeReason?: string | null;
+  source?: string;
+}
+
+/** Adds people; their organizations' records are refreshed too. Returns ids in order. */
+export async function insertPeople(w: WorkspaceWrite, people: NewPerson[]): Promise<string[]> {
+  const rows = [];
+  for (const p of people) {
+    rows.push({
+      ...(await ownedColumns(w, p)),
+      organization_id: p.organizationId ?? null,
+      name: p.name,
+      email: p.email ?? null,
+      phone: p.phone ?? null,
+      job_title: p.jobTitle ?? null,
+      profile_image: p.profileImage ?? null,
+      linkedin: p.linkedin ?? null,
+      unsubscribed: p.unsubscribed ? 1 : 0,
+      unsubscribe_reason: p.unsubscribeReason ?? null,
+      source: p.source ?? SOURCE_API,
+    });
+  }
+  await insertMany(w.trx, 'people', rows);
+  for (const r of rows) w.touched.mark('people', r.id).mark('organization', r.organization_id);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Links a person to an organization (or unlinks with null): an `editOrganizationConnect`
+ * history row, and the person, the old and the new organization re-rendered.
+ */
+export async function setPersonOrganization(
+  w: WorkspaceWrite,
+  personId: string,
+  organizationId: string | null,
+  actorId: string | null,
+): Promise<void> {
+  const before = await w.trx
+    .selectFrom('people')
+    .select('organization_id')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', personId)
+    .executeTakeFirstOrThrow();
+  if (before.organization_id === organizationId) return;
+  await w.trx
+    .updateTable('people')
+    .set({ organization_id: organizationId, updated_at: w.now })
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', personId)
+    .execute();
+  await recordPeopleHistory(w, [
+    {
+      peopleId: personId,
+      type: 'editOrganizationConnect',
+      organizationId,
+      fieldName: 'organizationId',
+      fieldValue: organizationId,
+      ownerId: actorId,
+    },
+  ]);
+  w.touched
+    .mark('people', personId)
+    .mark('organization', before.organization_id)
+    .mark('organization', organizationId);
+}

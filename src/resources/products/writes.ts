@@ -1,0 +1,31 @@
+import type { ProductKind } from '../../domain/quotes.ts';
+import type { WorkspaceWrite } from '../../store/write.ts';
+import { insertMany } from '../../store/write.ts';
+import { type OwnedInput, ownedColumns } from '../owned.ts';
+
+/** A product to add. */
+export interface NewProduct extends OwnedInput {
+  name: string;
+  code?: string | null;
+  kind?: ProductKind;
+  price: number;
+  unit?: string | null;
+}
+
+/** Adds products; returns their ids in order. */
+export async function insertProducts(w: WorkspaceWrite, products: NewProduct[]): Promise<string[]> {
+  const rows = [];
+  for (const p of products) {
+    rows.push({
+      ...(await ownedColumns(w, p)),
+      name: p.name,
+      code: p.code ?? null,
+      kind: p.kind ?? '일반',
+      price: p.price,
+      unit: p.unit ?? null,
+    });
+  }
+  await insertMany(w.trx, 'products', rows);
+  for (const r of rows) w.touched.mark('product', r.id);
+  return rows.map((r) => r.id);
+}

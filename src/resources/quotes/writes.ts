@@ -1,0 +1,90 @@
+import type { StoredCustomValues } from '../../domain/custom-fields.ts';
+import { newId } from '../../domain/ids.ts';
+import type { WorkspaceWrite } from '../../store/write.ts';
+import { insertMany } from '../../store/write.ts';
+import { type OwnedInput, ownedColumns } from '../owned.ts';
+
+/** One line of a quote. */
+export interface NewQuoteLine {
+  id?: string;
+  productId: string;
+  price: number;
+  quantity: number;
+  /** Subscription products only. */
+  paymentCount?: number | null;
+  paymentStartAt?: string | null;
+  custom?: StoredCustomValues;
+}
+
+/** A quote of a deal or a lead. */
+export interface NewQuote extends OwnedInput {
+  name: string;
+  dealId?: string | null;
+  leadId?: string | null;
+  isMain?: boolean;
+  shareLink?: string | null;
+  lines: NewQuoteLine[];
+}
+
+/**
+ * Adds quotes with their lines. A main quote unmarks the record's previous main quote
+ * (a record has at most one), and the deal or lead is re-rendered.
+ */
+export async function insertQuotes(w: WorkspaceWrite, quotes: NewQuote[]): Promise<string[]> {
+  const rows = [];
+  const lines: Record<string, unknown>[] = [];
+  for (const q of quotes) {
+    const row = {
+      ...(await ownedColumns(w, q)),
+      deal_id: q.dealId ?? null,
+      lead_id: q.leadId ?? null,
+      name: q.name,
+      is_main: q.isMain ? 1 : 0,
+      share_link: q.shareLink ?? null,
+    };
+    rows.push(row);
+    q.lines.forEach((line, position) =>
+      lines.push({
+        workspace_id: w.workspaceId,
+        id: line.id ?? newId(),
+        quote_id: row.id,
+        position,
+        product_id: line.productId,
+        price: line.price,
+        quantity: line.quantity,
+        payment_count: line.paymentCount ?? null,
+        payment_start_at: line.paymentStartAt ?? null,
+        custom: JSON.stringify(line.custom ?? {}),
+      }),
+    );
+    if (q.isMain) await unmarkMainQuote(w, row.deal_id, row.lead_id);
+  }
+  await insertMany(w.trx, 'quotes', rows);
+  await insertMany(w.trx, 'quote_products', lines);
+  for (const r of rows) {
+    w.touched.mark('quote', r.id).mark('deal', r.deal_id).mark('lead', r.lead_id);
+  }
+  return rows.map((r) => r.id);
+}
+
+async function unmarkMainQuote(w: WorkspaceWrite, dealId: string | null, leadId: string | null): Promise<void> {
+  const column = dealId ? 'deal_id' : 'lead_id';
+  const id = dealId ?? leadId;
+  if (!id) return;
+  const previous = await w.trx
+    .selectFrom('quotes')
+    .select('id')
+    .where('workspace_id', '=', w.workspaceId)
+    .where(column, '=', id)
+    .where('is_main', '=', 1)
+    .execute();
+  if (previous.length === 0) return;
+  await w.trx
+    .updateTable('quotes')
+    .set({ is_main: 0, updated_at: w.now })
+    .where('workspace_id', '=', w.workspaceId)
+    .where(column, '=', id)
+    .where('is_main', '=', 1)
+    .execute();
+  for (const p of previous) w.touched.mark('quote', p.id);
+}

@@ -1,0 +1,152 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { newId } from '../../domain/ids.ts';
+import { now } from '../../domain/time.ts';
+import type { Executor, Store } from '../../store/database.ts';
+import { insertMany } from '../../store/write.ts';
+
+/** Creates an empty workspace and returns its id. */
+export async function createWorkspace(store: Store, name: string): Promise<string> {
+  const id = newId();
+  await store.db
+    .insertInto('workspaces')
+    .values({
+      id,
+      name,
+      data_version: 0,
+      cursor_secret: randomBytes(32).toString('base64url'),
+      created_at: now(),
+    })
+    .execute();
+  return id;
+}
+
+/** A user to add to a workspace. */
+export interface NewUser {
+  id?: string;
+  name: string;
+  email: string;
+  role?: 'admin' | 'member';
+  status?: string;
+  createdAt?: string;
+}
+
+/** Adds users; returns their ids in order. */
+export async function insertUsers(trx: Executor, workspaceId: string, users: NewUser[]): Promise<string[]> {
+  const t = now();
+  const rows = users.map((u) => ({
+    workspace_id: workspaceId,
+    id: u.id ?? newId(),
+    name: u.name,
+    email: u.email,
+    status: u.status ?? 'active',
+    role: u.role ?? 'member',
+    created_at: u.createdAt ?? t,
+    updated_at: u.createdAt ?? t,
+  }));
+  await insertMany(trx, 'users', rows);
+  return rows.map((r) => r.id);
+}
+
+/** A team and its members, in order. */
+export interface NewTeam {
+  id?: string;
+  name: string;
+  description?: string | null;
+  memberIds: string[];
+}
+
+/** Adds teams; returns their ids in order. */
+export async function insertTeams(trx: Executor, workspaceId: string, teams: NewTeam[]): Promise<string[]> {
+  const t = now();
+  const ids: string[] = [];
+  for (const team of teams) {
+    const id = team.id ?? newId();
+    ids.push(id);
+    await trx
+      .insertInto('teams')
+      .values({ workspace_id: workspaceId, id, name: team.name, description: team.description ?? null, created_at: t })
+      .execute();
+    await insertMany(
+      trx,
+      'team_members',
+      team.memberIds.map((userId, position) => ({ workspace_id: workspaceId, team_id: id, user_id: userId, position })),
+    );
+  }
+  return ids;
+}
+
+/** Teams a user belongs to, the default `팀` of the records the user creates. */
+export async function teamsOfUser(trx: Executor, workspaceId: string, userId: string): Promise<string[]> {
+  const rows = await trx
+    .selectFrom('team_members')
+    .select('team_id')
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .orderBy('team_id')
+    .execute();
+  return rows.map((r) => r.team_id);
+}
+
+/** The stored form of a token: its SHA-256, hex. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Issues a token for a user of the workspace. The token itself is returned only here. */
+export async function createToken(
+  store: Store,
+  workspaceId: string,
+  userId: string,
+  name: string | null = null,
+): Promise<{ id: string; token: string }> {
+  const id = newId();
+  const token = `scrm_${randomBytes(32).toString('base64url')}`;
+  await store.db
+    .insertInto('access_tokens')
+    .values({
+      workspace_id: workspaceId,
+      id,
+      token_hash: hashToken(token),
+      user_id: userId,
+      name,
+      created_at: now(),
+      revoked_at: null,
+    })
+    .execute();
+  return { id, token };
+}
+
+/** Revokes a token by id; false when no live token has that id. */
+export async function revokeToken(store: Store, tokenId: string): Promise<boolean> {
+  const result = await store.db
+    .updateTable('access_tokens')
+    .set({ revoked_at: now() })
+    .where('id', '=', tokenId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Tokens of a workspace (never their secret), oldest first. */
+export async function listTokens(store: Store, workspaceId: string) {
+  return store.db
+    .selectFrom('access_tokens')
+    .select(['id', 'user_id', 'name', 'created_at', 'revoked_at'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The first admin of the workspace (the CLI's tokens act as that user), or undefined. */
+export async function firstAdmin(store: Store, workspaceId: string): Promise<string | undefined> {
+  const row = await store.db
+    .selectFrom('users')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('role')
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
+  return row?.id;
+}

@@ -1,0 +1,134 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import { registerDealActivityRoutes } from '../resources/deal-activities/routes.ts';
+import { registerDealRoutes } from '../resources/deals/routes.ts';
+import { registerLeadRoutes } from '../resources/leads/routes.ts';
+import { registerOrganizationRoutes } from '../resources/organizations/routes.ts';
+import { registerPeopleHistoryRoutes } from '../resources/people-history/routes.ts';
+import { registerPeopleRoutes } from '../resources/people/routes.ts';
+import { registerProductRoutes } from '../resources/products/routes.ts';
+import type { Store } from '../store/database.ts';
+import { tokenAuthenticator } from './auth.ts';
+import { ApiError, type ErrorShape, errorBody } from './errors.ts';
+import { JSON_TYPE } from './http.ts';
+import { PageCache } from './page-cache.ts';
+import { MemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
+
+/** What every resource's routes are built with. */
+export interface RouteDeps {
+  store: Store;
+  /** Rendered list pages; undefined when the cache is off. */
+  cache: PageCache | undefined;
+  /** Prefix of the API paths (BASE_PATH), '' by default. */
+  base: string;
+}
+
+/** Options of `buildApp`; the config's values decide the rest. */
+export interface AppOptions {
+  store: Store;
+  config: Pick<Config, 'basePath' | 'rateLimitMax' | 'rateLimitWindowMs' | 'pageCacheBytes' | 'logLevel' | 'logRequests'>;
+  /** Shared counters (e.g. Redis); defaults to this process's memory. */
+  rateLimiter?: RateLimiter;
+  /** Log to stdout (the CLI's serve); tests leave it off. */
+  logger?: boolean;
+}
+
+const BODY_LIMIT = 1024 * 1024;
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Builds the HTTP API over a store: auth, limits, errors and every resource's routes. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { store, config } = options;
+  const app = Fastify({
+    logger: options.logger ? { level: config.logLevel } : false,
+    disableRequestLogging: !config.logRequests,
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+  const base = config.basePath;
+  const authenticate = tokenAuthenticator(store);
+  const limiter =
+    options.rateLimiter ??
+    (config.rateLimitMax > 0 ? new MemoryRateLimiter(config.rateLimitMax, config.rateLimitWindowMs) : undefined);
+  const cache = config.pageCacheBytes > 0 ? new PageCache(config.pageCacheBytes) : undefined;
+
+  app.decorateRequest('auth', null as never);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    if (!request.url.startsWith(`${base}/v2/`) || request.routeOptions.url === undefined) return;
+    request.auth = await authenticate(request.headers.authorization);
+    if (!limiter) return;
+    const decision = await limiter.hit(request.auth.workspaceId);
+    reply.header('RateLimit-Limit', decision.limit);
+    reply.header('RateLimit-Remaining', decision.remaining);
+    reply.header('RateLimit-Reset', decision.resetSeconds);
+    if (!decision.allowed) {
+      throw new ApiError('rate_limited', 'Too Many Requests', { 'Retry-After': String(decision.resetSeconds) });
+    }
+  });
+
+  app.get('/healthz', async (_request, reply) => reply.header('Content-Type', JSON_TYPE).send('{"status":"ok"}'));
+  app.get('/readyz', async (_request, reply) => {
+    const ok = await store.ping();
+    if (!ok) reply.header('Retry-After', '5');
+    return reply
+      .code(ok ? 200 : 503)
+      .header('Content-Type', JSON_TYPE)
+      .send(ok ? '{"status":"ready"}' : '{"status":"unavailable"}');
+  });
+
+  const deps: RouteDeps = { store, cache, base };
+  registerPeopleRoutes(app, deps);
+  registerPeopleHistoryRoutes(app, deps);
+  registerOrganizationRoutes(app, deps);
+  registerDealActivityRoutes(app, deps);
+  registerDealRoutes(app, deps);
+  registerLeadRoutes(app, deps);
+  registerProductRoutes(app, deps);
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = METHODS.filter((m) => m !== request.method && app.findRoute({ method: m, url: path }) !== null);
+    if (allowed.length > 0) {
+      return reply
+        .code(405)
+        .header('Allow', allowed.join(', '))
+        .header('Content-Type', JSON_TYPE)
+        .send(errorBody('A', `${request.method} 메서드는 이 경로에서 지원하지 않습니다.`));
+    }
+    return reply
+      .code(404)
+      .header('Content-Type', JSON_TYPE)
+      .send(errorBody('A', `경로를 찾을 수 없습니다: ${request.method} ${path}`));
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    const shape: ErrorShape = request.routeOptions.config?.errorShape ?? 'A';
+    if (error instanceof ApiError) {
+      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+      return reply.code(error.status).header('Content-Type', JSON_TYPE).send(errorBody(shape, error.message));
+    }
+    const status = mapFrameworkError(error);
+    if (status === 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.code(500).header('Content-Type', JSON_TYPE).send(errorBody(shape, '서버 내부 오류입니다.'));
+    }
+    const message =
+      status === 413 ? '요청 본문이 1 MiB를 넘습니다.' : status === 503 ? '데이터베이스를 잠시 사용할 수 없습니다.' : '잘못된 요청입니다.';
+    if (status === 503) reply.header('Retry-After', '1');
+    return reply.code(status).header('Content-Type', JSON_TYPE).send(errorBody(shape, message));
+  });
+
+  return app;
+}
+
+/** Status of an error raised by Fastify itself or the database driver. */
+function mapFrameworkError(error: FastifyError): number {
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 413;
+  if (error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_LOCKED') return 503;
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) return error.statusCode;
+  return 500;
+}

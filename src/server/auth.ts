@@ -1,0 +1,49 @@
+import type { Kysely } from 'kysely';
+import { hashToken } from '../resources/workspaces/writes.ts';
+import type { Store } from '../store/database.ts';
+import { prepareQuery } from '../store/prepared.ts';
+import type { Database } from '../store/schema.ts';
+import { ApiError } from './errors.ts';
+
+/** Who a request acts as, and the workspace it sees. */
+export interface AuthContext {
+  workspaceId: string;
+  userId: string;
+  tokenId: string;
+  /** The workspace's data version when the request arrived. */
+  dataVersion: number;
+  cursorSecret: string;
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/]{1,512}=*)$/;
+
+/** Looks up a request's token on every request, so a revoked token fails from the next one on. */
+export function tokenAuthenticator(store: Store) {
+  const byHash = prepareQuery<'hash'>((p) =>
+    (store.reader as Kysely<Database>)
+      .selectFrom('access_tokens as t')
+      .innerJoin('workspaces as w', 'w.id', 't.workspace_id')
+      .select(['t.workspace_id', 't.user_id', 't.id', 'w.data_version', 'w.cursor_secret'])
+      .where('t.token_hash', '=', p('hash'))
+      .where('t.revoked_at', 'is', null),
+  );
+  return async (authorization: string | undefined): Promise<AuthContext> => {
+    if (!authorization) {
+      throw new ApiError('unauthorized', 'Authorization 헤더가 없습니다. Authorization: Bearer <ACCESS_TOKEN> 을 보내 주세요.');
+    }
+    const match = BEARER.exec(authorization);
+    if (!match) {
+      throw new ApiError('unauthorized', 'Authorization 헤더는 Bearer <ACCESS_TOKEN> 형식이어야 합니다.');
+    }
+    const rows = await store.rows(byHash({ hash: hashToken(match[1]!) }));
+    const row = rows[0];
+    if (!row) throw new ApiError('unauthorized', '유효하지 않거나 폐기된 토큰입니다.');
+    return {
+      workspaceId: row[0] as string,
+      userId: row[1] as string,
+      tokenId: row[2] as string,
+      dataVersion: Number(row[3]),
+      cursorSecret: row[4] as string,
+    };
+  };
+}

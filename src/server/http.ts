@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthContext } from './auth.ts';
+import type { Position } from './cursor.ts';
+import { type ListPage, type PageRows, renderListPage } from './list.ts';
+import type { PageCache } from './page-cache.ts';
+import { type ParsedQuery, readLimit, readQuery } from './query.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the auth hook on every `/v2` route. */
+    auth: AuthContext;
+  }
+  interface FastifyContextConfig {
+    /** The error body shape of the route (spec section 7); A when unset. */
+    errorShape?: 'A' | 'B';
+  }
+}
+
+/** Content type of every API answer. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Names the query parameters the endpoint ignored (DECISIONS 1). */
+export function nameIgnored(reply: FastifyReply, query: ParsedQuery): void {
+  if (query.ignored.length > 0) reply.header('X-Ignored-Parameters', query.ignored.join(','));
+}
+
+/** Sends pre-rendered JSON bytes. */
+export function sendJson(reply: FastifyReply, bytes: Buffer | string): FastifyReply {
+  return reply.header('Content-Type', JSON_TYPE).send(bytes);
+}
+
+/**
+ * Answers a list request: from the page cache while the workspace's data is unchanged,
+ * else one keyset page read from the store and spliced into the envelope.
+ */
+export async function sendListPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cache: PageCache | undefined,
+  query: ParsedQuery,
+  page: () => ListPage | Promise<ListPage>,
+): Promise<FastifyReply> {
+  nameIgnored(reply, query);
+  const { auth } = request;
+  const key = `${auth.workspaceId}\u0000${request.url}`;
+  const cached = cache?.get(key, auth.dataVersion);
+  if (cached) return sendJson(reply, cached);
+  const limit = readLimit(query.values.limit);
+  const bytes = await renderListPage(await page(), auth.cursorSecret, query.values.cursor, limit);
+  cache?.set(key, auth.dataVersion, bytes);
+  return sendJson(reply, bytes);
+}
+
+/** A list endpoint with no filters but `cursor` and `limit`. */
+export interface PlainList {
+  /** Path under the base, e.g. `/v2/people`; also the cursor's scope. */
+  path: string;
+  listKey: string;
+  cursorKeys: readonly string[];
+  page: (
+    workspaceId: string,
+    values: Record<never, unknown>,
+    after: Position | undefined,
+    limit: number,
+  ) => PageRows | Promise<PageRows>;
+}
+
+/** Registers a plain list endpoint (shape A errors). */
+export function registerPlainList(app: FastifyInstance, cache: PageCache | undefined, base: string, list: PlainList): void {
+  app.get(`${base}${list.path}`, { config: { errorShape: 'A' } }, async (request, reply) => {
+    const query = readQuery(request.query, ['cursor', 'limit']);
+    return sendListPage(request, reply, cache, query, () => ({
+      listKey: list.listKey,
+      cursorKeys: list.cursorKeys,
+      scope: list.path,
+      fetch: (after, limit) => list.page(request.auth.workspaceId, {}, after, limit),
+    }));
+  });
+}

@@ -1,0 +1,44 @@
+import { ApiError } from './errors.ts';
+
+/** Page size without `limit`, and the most one page holds (DECISIONS 2). */
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 100;
+const MAX_VALUE_LENGTH = 1_000;
+
+/** Known query parameters of a request, with the unknown ones named. */
+export interface ParsedQuery {
+  values: Record<string, string | undefined>;
+  ignored: string[];
+}
+
+/**
+ * Reads the query parameters an endpoint knows; the rest are ignored and named (DECISIONS 1).
+ * A known parameter given twice, empty, or absurdly long is a 400 naming it.
+ */
+export function readQuery(query: unknown, known: readonly string[]): ParsedQuery {
+  const values: Record<string, string | undefined> = {};
+  const ignored: string[] = [];
+  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    if (!known.includes(name)) {
+      ignored.push(name);
+      continue;
+    }
+    if (typeof value !== 'string') {
+      throw new ApiError('invalid_parameter', `'${name}' 파라미터는 한 번만 보낼 수 있습니다.`);
+    }
+    if (value.length > MAX_VALUE_LENGTH) {
+      throw new ApiError('invalid_parameter', `'${name}' 파라미터 값이 너무 깁니다.`);
+    }
+    values[name] = value;
+  }
+  return { values, ignored };
+}
+
+/** `limit`: a positive whole number, capped at 100; 50 when absent. */
+export function readLimit(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_LIMIT;
+  if (!/^[0-9]{1,9}$/.test(raw) || Number(raw) === 0) {
+    throw new ApiError('invalid_parameter', `'limit' 파라미터는 1 이상의 정수여야 합니다: '${raw}'`);
+  }
+  return Math.min(Number(raw), MAX_LIMIT);
+}

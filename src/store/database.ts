@@ -1,0 +1,160 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  type CompiledQuery,
+  type Compilable,
+  Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  SqliteDialect,
+  sql,
+} from 'kysely';
+import { initialSchema } from './migrations/001-initial.ts';
+import type { Body, Database } from './schema.ts';
+
+/** Tables that keep a rendered `body`. */
+export type RenderedTable = 'people' | 'organizations' | 'deals' | 'leads' | 'products' | 'quotes';
+
+/** Where the data lives: an embedded SQLite file, or (later) a PostgreSQL server. */
+export type StoreLocation = { dialect: 'sqlite'; path: string };
+
+/** A write transaction, or the database itself outside one. */
+export type Executor = Kysely<Database>;
+
+/**
+ * The store: one database, a connection for writes and one for reads. Writes go through
+ * `transaction` (one writer at a time); reads of the hot paths go through `rows`, which runs
+ * a query built with Kysely as a cached prepared statement and returns raw column arrays.
+ */
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Kysely over the write connection. */
+  readonly db: Kysely<Database>;
+  /** Kysely over the read connection: sees committed data only. */
+  readonly reader: Kysely<Database>;
+  /** Runs a read query as a cached prepared statement; each row is an array of columns. */
+  rows(query: Compilable | CompiledQuery): unknown[][] | Promise<unknown[][]>;
+  /** Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE`, so writers queue, never deadlock). */
+  transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
+  /**
+   * Stores rendered record JSON. Call it inside `transaction`: on SQLite it runs on the
+   * write connection, which the transaction holds.
+   */
+  updateBodies(table: RenderedTable, workspaceId: string, entries: [id: string, json: string][]): void;
+  /** The stored form of rendered JSON: bytes on SQLite, text on PostgreSQL. */
+  encodeBody(json: string): Body;
+  /** Brings the schema up to date. */
+  migrate(): Promise<void>;
+  /** True when the database answers. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Parses `DATABASE_URL`: `sqlite:PATH`, a bare path, or `:memory:`. */
+export function parseDatabaseUrl(url: string): StoreLocation {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    throw new Error('PostgreSQL is not supported by this build yet: use sqlite:PATH');
+  }
+  const path = url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : url;
+  if (path.length === 0) throw new Error(`DATABASE_URL has no path: ${url}`);
+  return { dialect: 'sqlite', path };
+}
+
+const BUSY_TIMEOUT_MS = 10_000;
+
+function openSqliteConnection(path: string, role: 'writer' | 'reader'): SQLite.Database {
+  const conn = new SQLite(path);
+  conn.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  if (role === 'writer') {
+    conn.pragma('journal_mode = WAL');
+    conn.pragma('synchronous = NORMAL');
+  }
+  conn.pragma('cache_size = -65536');
+  conn.pragma('mmap_size = 1073741824');
+  conn.pragma('temp_store = MEMORY');
+  return conn;
+}
+
+/** Opens (and creates if need be) the store at `url`. Call `migrate()` before use. */
+export function openStore(url: string): Store {
+  const location = parseDatabaseUrl(url);
+  const memory = location.path === ':memory:';
+  if (!memory) mkdirSync(dirname(location.path), { recursive: true });
+  const writer = openSqliteConnection(location.path, 'writer');
+  // An in-memory database is private to its connection: reads share the writer there.
+  const readerConn = memory ? writer : openSqliteConnection(location.path, 'reader');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) });
+  const reader = memory ? db : new Kysely<Database>({ dialect: new SqliteDialect({ database: readerConn }) });
+  const statements = new Map<string, SQLite.Statement>();
+  const writerStatements = new Map<string, SQLite.Statement>();
+
+  return {
+    dialect: 'sqlite',
+    db,
+    reader,
+    rows(query) {
+      const compiled = 'compile' in query ? query.compile() : query;
+      let statement = statements.get(compiled.sql);
+      if (!statement) {
+        statement = readerConn.prepare(compiled.sql).raw(true);
+        statements.set(compiled.sql, statement);
+      }
+      return statement.all(...(compiled.parameters as unknown[])) as unknown[][];
+    },
+    async transaction(fn) {
+      return db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          const result = await fn(conn);
+          await sql`commit`.execute(conn);
+          return result;
+        } catch (error) {
+          await sql`rollback`.execute(conn);
+          throw error;
+        }
+      });
+    },
+    encodeBody(json) {
+      return Buffer.from(json);
+    },
+    updateBodies(table, workspaceId, entries) {
+      const key = `update:${table}`;
+      let statement = writerStatements.get(key);
+      if (!statement) {
+        statement = writer.prepare(`update ${table} set body = ? where workspace_id = ? and id = ?`);
+        writerStatements.set(key, statement);
+      }
+      for (const [id, json] of entries) statement.run(Buffer.from(json), workspaceId, id);
+    },
+    async migrate() {
+      await migrateToLatest(db, 'sqlite');
+    },
+    async ping() {
+      try {
+        readerConn.prepare('select 1').get();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await db.destroy();
+      if (!memory) await reader.destroy();
+    },
+  };
+}
+
+async function migrateToLatest(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  const migrations: Record<string, Migration> = {
+    '001-initial': initialSchema({ dialect }),
+  };
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

@@ -1,0 +1,263 @@
+import { sql } from 'kysely';
+import type {
+  DealCounts,
+  EnrollmentFact,
+  LatestNote,
+  Ref,
+  SubmissionFact,
+  TodoFact,
+} from '../../domain/records.ts';
+import type { Executor } from '../database.ts';
+import type { SubjectType } from '../schema.ts';
+import type { Lookups } from './lookups.ts';
+
+/** Largest id list one query binds. */
+export const CHUNK = 500;
+
+/** Groups rows by a key, keeping their order. */
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = out.get(k);
+    if (list) list.push(row);
+    else out.set(k, [row]);
+  }
+  return out;
+}
+
+/** The newest note of each record. */
+export async function latestNotes(
+  db: Executor,
+  workspaceId: string,
+  subjectType: SubjectType,
+  ids: readonly string[],
+  lookups: Lookups,
+): Promise<Map<string, LatestNote>> {
+  const rows = await db
+    .selectFrom('notes')
+    .select(['subject_id', 'text', 'created_at', 'author_id', 'id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('subject_type', '=', subjectType)
+    .where('subject_id', 'in', ids)
+    .orderBy('subject_id')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  const out = new Map<string, LatestNote>();
+  for (const row of rows) {
+    if (out.has(row.subject_id)) continue;
+    out.set(row.subject_id, {
+      text: row.text,
+      createdAt: row.created_at,
+      author: lookups.userRef(row.author_id),
+    });
+  }
+  return out;
+}
+
+/** Todos of each record. */
+export async function todosOf(
+  db: Executor,
+  workspaceId: string,
+  subjectType: SubjectType,
+  ids: readonly string[],
+): Promise<Map<string, TodoFact[]>> {
+  const rows = await db
+    .selectFrom('todos')
+    .select(['subject_id', 'id', 'title', 'due_at', 'done'])
+    .where('workspace_id', '=', workspaceId)
+    .where('subject_type', '=', subjectType)
+    .where('subject_id', 'in', ids)
+    .execute();
+  const facts = rows.map((r) => ({
+    subjectId: r.subject_id,
+    fact: { id: r.id, title: r.title, dueAt: r.due_at, done: r.done === 1 } satisfies TodoFact,
+  }));
+  const out = new Map<string, TodoFact[]>();
+  for (const [id, list] of groupBy(facts, (f) => f.subjectId)) out.set(id, list.map((f) => f.fact));
+  return out;
+}
+
+/** Web-form submissions linked to each record, oldest first. */
+export async function submissionsOf(
+  db: Executor,
+  workspaceId: string,
+  column: 'people_id' | 'organization_id' | 'deal_id' | 'lead_id',
+  ids: readonly string[],
+  lookups: Lookups,
+): Promise<Map<string, SubmissionFact[]>> {
+  const rows = await db
+    .selectFrom('web_form_submissions')
+    .select([`${column} as subject_id`, 'web_form_id', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where(column, 'in', ids)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const out = new Map<string, SubmissionFact[]>();
+  for (const [id, list] of groupBy(rows, (r) => r.subject_id as string)) {
+    out.set(
+      id,
+      list.map((r) => ({ webForm: lookups.ref('webForm', r.web_form_id), createdAt: r.created_at })),
+    );
+  }
+  return out;
+}
+
+/** Sequence enrollments of each record, oldest first. */
+export async function enrollmentsOf(
+  db: Executor,
+  workspaceId: string,
+  subjectType: SubjectType,
+  ids: readonly string[],
+  lookups: Lookups,
+): Promise<Map<string, EnrollmentFact[]>> {
+  const rows = await db
+    .selectFrom('sequence_enrollments')
+    .select(['subject_id', 'sequence_id', 'enrolled_at', 'active'])
+    .where('workspace_id', '=', workspaceId)
+    .where('subject_type', '=', subjectType)
+    .where('subject_id', 'in', ids)
+    .orderBy('enrolled_at')
+    .orderBy('id')
+    .execute();
+  const out = new Map<string, EnrollmentFact[]>();
+  for (const [id, list] of groupBy(rows, (r) => r.subject_id)) {
+    out.set(
+      id,
+      list.map((r) => ({
+        sequence: lookups.ref('sequence', r.sequence_id),
+        enrolledAt: r.enrolled_at,
+        active: r.active === 1,
+      })),
+    );
+  }
+  return out;
+}
+
+/** Sequences any person of each organization is enrolled in, each once, first enrollment first. */
+export async function organizationSequences(
+  db: Executor,
+  workspaceId: string,
+  organizationIds: readonly string[],
+  lookups: Lookups,
+): Promise<Map<string, Ref[]>> {
+  const rows = await db
+    .selectFrom('sequence_enrollments as e')
+    .innerJoin('people as p', (j) =>
+      j.onRef('p.workspace_id', '=', 'e.workspace_id').onRef('p.id', '=', 'e.subject_id'),
+    )
+    .select(['p.organization_id', 'e.sequence_id'])
+    .where('e.workspace_id', '=', workspaceId)
+    .where('e.subject_type', '=', 'people')
+    .where('p.organization_id', 'in', organizationIds)
+    .orderBy('e.enrolled_at')
+    .orderBy('e.id')
+    .execute();
+  const out = new Map<string, Ref[]>();
+  for (const [id, list] of groupBy(rows, (r) => r.organization_id as string)) {
+    const seen = new Set<string>();
+    const refs: Ref[] = [];
+    for (const r of list) {
+      if (seen.has(r.sequence_id)) continue;
+      seen.add(r.sequence_id);
+      refs.push(lookups.ref('sequence', r.sequence_id));
+    }
+    out.set(id, refs);
+  }
+  return out;
+}
+
+/** Leads and deals (by outcome) of each person or organization. */
+export async function dealCountsOf(
+  db: Executor,
+  workspaceId: string,
+  column: 'people_id' | 'organization_id',
+  ids: readonly string[],
+): Promise<Map<string, DealCounts>> {
+  const out = new Map<string, DealCounts>();
+  const counts = (id: string): DealCounts => {
+    let c = out.get(id);
+    if (!c) {
+      c = { leads: 0, inProgress: 0, won: 0, lost: 0 };
+      out.set(id, c);
+    }
+    return c;
+  };
+  const deals = await db
+    .selectFrom('deals')
+    .select([`${column} as subject_id`, 'outcome', sql<number>`count(*)`.as('n')])
+    .where('workspace_id', '=', workspaceId)
+    .where(column, 'in', ids)
+    .groupBy([column, 'outcome'])
+    .execute();
+  for (const row of deals) {
+    const c = counts(row.subject_id as string);
+    const n = Number(row.n);
+    if (row.outcome === 'Won') c.won += n;
+    else if (row.outcome === 'Lost') c.lost += n;
+    else c.inProgress += n;
+  }
+  const leads = await db
+    .selectFrom('leads')
+    .select([`${column} as subject_id`, sql<number>`count(*)`.as('n')])
+    .where('workspace_id', '=', workspaceId)
+    .where(column, 'in', ids)
+    .groupBy(column)
+    .execute();
+  for (const row of leads) counts(row.subject_id as string).leads += Number(row.n);
+  return out;
+}
+
+/** Time of the newest `emailOpen` activity of each deal or lead. */
+export async function lastEmailOpens(
+  db: Executor,
+  workspaceId: string,
+  subjectType: 'deal' | 'lead',
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('activities')
+    .select(['subject_id', sql<string>`max(date)`.as('last')])
+    .where('workspace_id', '=', workspaceId)
+    .where('subject_type', '=', subjectType)
+    .where('subject_id', 'in', ids)
+    .where('type', '=', 'emailOpen')
+    .groupBy('subject_id')
+    .execute();
+  return new Map(rows.map((r) => [r.subject_id, r.last]));
+}
+
+/** Products of the main quote's lines of each deal or lead, in line order. */
+export async function mainQuoteProducts(
+  db: Executor,
+  workspaceId: string,
+  column: 'deal_id' | 'lead_id',
+  ids: readonly string[],
+  lookups: Lookups,
+): Promise<Map<string, Ref[]>> {
+  const rows = await db
+    .selectFrom('quotes as q')
+    .leftJoin('quote_products as qp', (j) =>
+      j.onRef('qp.workspace_id', '=', 'q.workspace_id').onRef('qp.quote_id', '=', 'q.id'),
+    )
+    .select([`q.${column} as subject_id`, 'qp.product_id', 'qp.position'])
+    .where('q.workspace_id', '=', workspaceId)
+    .where(`q.${column}`, 'in', ids)
+    .where('q.is_main', '=', 1)
+    .orderBy(`q.${column}`)
+    .orderBy('qp.position')
+    .execute();
+  const out = new Map<string, Ref[]>();
+  for (const row of rows) {
+    const id = row.subject_id as string;
+    let list = out.get(id);
+    if (!list) {
+      list = [];
+      out.set(id, list);
+    }
+    if (row.product_id) list.push(lookups.ref('product', row.product_id));
+  }
+  return out;
+}

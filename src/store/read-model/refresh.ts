@@ -1,0 +1,317 @@
+import { type CustomFieldRecordType, type RefTarget, collectRefIds } from '../../domain/custom-fields.ts';
+import type { Selectable } from 'kysely';
+import type { ProductKind } from '../../domain/quotes.ts';
+import { renderDeal } from '../../resources/deals/render.ts';
+import { renderLead } from '../../resources/leads/render.ts';
+import { renderOrganization } from '../../resources/organizations/render.ts';
+import { renderPerson } from '../../resources/people/render.ts';
+import { renderProduct } from '../../resources/products/render.ts';
+import { type QuoteLine, renderQuote } from '../../resources/quotes/render.ts';
+import type { Executor, Store } from '../database.ts';
+import type { DealTable } from '../schema.ts';
+import {
+  CHUNK,
+  dealCountsOf,
+  enrollmentsOf,
+  lastEmailOpens,
+  latestNotes,
+  mainQuoteProducts,
+  organizationSequences,
+  submissionsOf,
+  todosOf,
+} from './facts.ts';
+import { Lookups } from './lookups.ts';
+
+/** Record types whose API JSON the store keeps rendered. */
+export type RenderedType = 'people' | 'organization' | 'deal' | 'lead' | 'product' | 'quote';
+
+/** Table of each rendered record type. */
+export const TABLE_OF = {
+  people: 'people',
+  organization: 'organizations',
+  deal: 'deals',
+  lead: 'leads',
+  product: 'products',
+  quote: 'quotes',
+} as const satisfies Record<RenderedType, string>;
+
+/**
+ * The records a write changed, directly or through what they derive from (DECISIONS 5).
+ * Writers mark them; the read model re-renders them before the transaction commits.
+ */
+export class Touched {
+  readonly ids: Record<RenderedType, Set<string>> = {
+    people: new Set(),
+    organization: new Set(),
+    deal: new Set(),
+    lead: new Set(),
+    product: new Set(),
+    quote: new Set(),
+  };
+  /** Types whose every record must be re-rendered (a custom field definition changed). */
+  readonly allOf = new Set<RenderedType>();
+
+  /** Marks a record (null ids are ignored, for optional links). */
+  mark(type: RenderedType, id: string | null | undefined): this {
+    if (id) this.ids[type].add(id);
+    return this;
+  }
+
+  /** Marks every record of a type. */
+  markAll(type: RenderedType): this {
+    this.allOf.add(type);
+    return this;
+  }
+
+  get isEmpty(): boolean {
+    return this.allOf.size === 0 && Object.values(this.ids).every((s) => s.size === 0);
+  }
+}
+
+/** The types whose records show custom fields of `recordType`. */
+export function typesShowingFieldsOf(recordType: CustomFieldRecordType): RenderedType[] {
+  return recordType === 'quoteProduct' ? ['quote'] : [recordType];
+}
+
+/** Re-renders every touched record of the workspace and stores its JSON. */
+export async function refreshTouched(
+  store: Store,
+  trx: Executor,
+  workspaceId: string,
+  touched: Touched,
+  lookups?: Lookups,
+): Promise<void> {
+  if (touched.isEmpty) return;
+  const l = lookups ?? (await Lookups.load(trx, workspaceId));
+  for (const type of Object.keys(TABLE_OF) as RenderedType[]) {
+    if (touched.allOf.has(type)) {
+      await refreshAllOf(store, trx, workspaceId, type, l);
+    } else if (touched.ids[type].size > 0) {
+      const ids = [...touched.ids[type]];
+      for (let i = 0; i < ids.length; i += CHUNK) {
+        await renderChunk(store, trx, workspaceId, type, ids.slice(i, i + CHUNK), l);
+      }
+    }
+  }
+}
+
+/** Re-renders every record of one type in the workspace, in chunks by id. */
+export async function refreshAllOf(
+  store: Store,
+  trx: Executor,
+  workspaceId: string,
+  type: RenderedType,
+  lookups: Lookups,
+): Promise<void> {
+  const table = TABLE_OF[type];
+  let after = '';
+  for (;;) {
+    const ids = (
+      await trx
+        .selectFrom(table)
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(CHUNK)
+        .execute()
+    ).map((r) => r.id);
+    if (ids.length === 0) return;
+    await renderChunk(store, trx, workspaceId, type, ids, lookups);
+    after = ids[ids.length - 1]!;
+  }
+}
+
+async function renderChunk(
+  store: Store,
+  trx: Executor,
+  ws: string,
+  type: RenderedType,
+  ids: string[],
+  l: Lookups,
+): Promise<void> {
+  const rendered = await RENDERERS[type](trx, ws, ids, l);
+  store.updateBodies(TABLE_OF[type], ws, rendered);
+}
+
+type ChunkRenderer = (
+  trx: Executor,
+  ws: string,
+  ids: string[],
+  l: Lookups,
+) => Promise<[id: string, json: string][]>;
+
+async function customRefs(
+  l: Lookups,
+  recordType: CustomFieldRecordType,
+  customs: readonly string[],
+): Promise<void> {
+  const defs = l.definitions(recordType);
+  if (defs.length === 0) return;
+  const targets = new Map<RefTarget, Set<string>>();
+  for (const c of customs) collectRefIds(defs, JSON.parse(c), targets);
+  await l.ensure(targets);
+}
+
+const renderPeopleChunk: ChunkRenderer = async (trx, ws, ids, l) => {
+  const rows = await trx.selectFrom('people').selectAll().where('workspace_id', '=', ws).where('id', 'in', ids).execute();
+  const counts = await dealCountsOf(trx, ws, 'people_id', ids);
+  const notes = await latestNotes(trx, ws, 'people', ids, l);
+  const submissions = await submissionsOf(trx, ws, 'people_id', ids, l);
+  const enrollments = await enrollmentsOf(trx, ws, 'people', ids, l);
+  const todos = await todosOf(trx, ws, 'people', ids);
+  await customRefs(l, 'people', rows.map((r) => r.custom));
+  const customFields = l.definitions('people');
+  return rows.map((row) => [
+    row.id,
+    JSON.stringify(
+      renderPerson(row, {
+        counts: counts.get(row.id) ?? { leads: 0, inProgress: 0, won: 0, lost: 0 },
+        note: notes.get(row.id),
+        submissions: submissions.get(row.id) ?? [],
+        enrollments: enrollments.get(row.id) ?? [],
+        todos: todos.get(row.id) ?? [],
+        owner: l.userRef(row.owner_id),
+        teams: l.teamRefs(row.team_ids),
+        customFields,
+        nameOf: l.nameOf,
+      }),
+    ),
+  ]);
+};
+
+const renderOrganizationChunk: ChunkRenderer = async (trx, ws, ids, l) => {
+  const rows = await trx
+    .selectFrom('organizations')
+    .selectAll()
+    .where('workspace_id', '=', ws)
+    .where('id', 'in', ids)
+    .execute();
+  const counts = await dealCountsOf(trx, ws, 'organization_id', ids);
+  const notes = await latestNotes(trx, ws, 'organization', ids, l);
+  const submissions = await submissionsOf(trx, ws, 'organization_id', ids, l);
+  const sequences = await organizationSequences(trx, ws, ids, l);
+  const todos = await todosOf(trx, ws, 'organization', ids);
+  await customRefs(l, 'organization', rows.map((r) => r.custom));
+  const customFields = l.definitions('organization');
+  return rows.map((row) => [
+    row.id,
+    JSON.stringify(
+      renderOrganization(row, {
+        counts: counts.get(row.id) ?? { leads: 0, inProgress: 0, won: 0, lost: 0 },
+        note: notes.get(row.id),
+        submissions: submissions.get(row.id) ?? [],
+        sequences: sequences.get(row.id) ?? [],
+        todos: todos.get(row.id) ?? [],
+        owner: l.userRef(row.owner_id),
+        teams: l.teamRefs(row.team_ids),
+        customFields,
+        nameOf: l.nameOf,
+      }),
+    ),
+  ]);
+};
+
+function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
+  return async (trx, ws, ids, l) => {
+    const rows =
+      kind === 'deal'
+        ? await trx.selectFrom('deals').selectAll().where('workspace_id', '=', ws).where('id', 'in', ids).execute()
+        : await trx.selectFrom('leads').selectAll().where('workspace_id', '=', ws).where('id', 'in', ids).execute();
+    const column = kind === 'deal' ? 'deal_id' : 'lead_id';
+    const mainProducts = await mainQuoteProducts(trx, ws, column, ids, l);
+    const emailOpens = await lastEmailOpens(trx, ws, kind, ids);
+    const notes = await latestNotes(trx, ws, kind, ids, l);
+    const submissions = await submissionsOf(trx, ws, column, ids, l);
+    const enrollments = await enrollmentsOf(trx, ws, kind, ids, l);
+    const todos = await todosOf(trx, ws, kind, ids);
+    await customRefs(l, kind, rows.map((r) => r.custom));
+    const customFields = l.definitions(kind);
+    return rows.map((row) => {
+      const facts = {
+        pipeline: row.pipeline_id ? l.ref('pipeline', row.pipeline_id) : null,
+        stage: row.stage_id ? l.ref('pipelineStage', row.stage_id) : null,
+        mainQuoteProducts: mainProducts.get(row.id) ?? null,
+        lastEmailOpenAt: emailOpens.get(row.id) ?? null,
+        note: notes.get(row.id),
+        submissions: submissions.get(row.id) ?? [],
+        enrollments: enrollments.get(row.id) ?? [],
+        todos: todos.get(row.id) ?? [],
+        owner: l.userRef(row.owner_id),
+        teams: l.teamRefs(row.team_ids),
+        customFields,
+        nameOf: l.nameOf,
+      };
+      const record =
+        kind === 'deal' ? renderDeal(row as Selectable<DealTable>, facts) : renderLead(row, facts);
+      return [row.id, JSON.stringify(record)];
+    });
+  };
+}
+
+const renderProductChunk: ChunkRenderer = async (trx, ws, ids, l) => {
+  const rows = await trx.selectFrom('products').selectAll().where('workspace_id', '=', ws).where('id', 'in', ids).execute();
+  const notes = await latestNotes(trx, ws, 'product', ids, l);
+  await customRefs(l, 'product', rows.map((r) => r.custom));
+  const customFields = l.definitions('product');
+  return rows.map((row) => [
+    row.id,
+    JSON.stringify(
+      renderProduct(row, {
+        note: notes.get(row.id),
+        owner: l.userRef(row.owner_id),
+        teams: l.teamRefs(row.team_ids),
+        customFields,
+        nameOf: l.nameOf,
+      }),
+    ),
+  ]);
+};
+
+const renderQuoteChunk: ChunkRenderer = async (trx, ws, ids, l) => {
+  const rows = await trx.selectFrom('quotes').selectAll().where('workspace_id', '=', ws).where('id', 'in', ids).execute();
+  const lineRows = await trx
+    .selectFrom('quote_products as qp')
+    .leftJoin('products as p', (j) => j.onRef('p.workspace_id', '=', 'qp.workspace_id').onRef('p.id', '=', 'qp.product_id'))
+    .selectAll('qp')
+    .select('p.kind')
+    .where('qp.workspace_id', '=', ws)
+    .where('qp.quote_id', 'in', ids)
+    .orderBy('qp.quote_id')
+    .orderBy('qp.position')
+    .execute();
+  const lines = new Map<string, QuoteLine[]>();
+  for (const line of lineRows) {
+    const list = lines.get(line.quote_id) ?? [];
+    list.push({ ...line, kind: (line.kind ?? '일반') as ProductKind });
+    lines.set(line.quote_id, list);
+  }
+  const notes = await latestNotes(trx, ws, 'quote', ids, l);
+  await customRefs(l, 'quote', rows.map((r) => r.custom));
+  await customRefs(l, 'quoteProduct', lineRows.map((r) => r.custom));
+  const customFields = l.definitions('quote');
+  const lineCustomFields = l.definitions('quoteProduct');
+  return rows.map((row) => [
+    row.id,
+    JSON.stringify(
+      renderQuote(row, {
+        lines: lines.get(row.id) ?? [],
+        note: notes.get(row.id),
+        owner: l.userRef(row.owner_id),
+        teams: l.teamRefs(row.team_ids),
+        customFields,
+        lineCustomFields,
+        nameOf: l.nameOf,
+      }),
+    ),
+  ]);
+};
+
+const RENDERERS: Record<RenderedType, ChunkRenderer> = {
+  people: renderPeopleChunk,
+  organization: renderOrganizationChunk,
+  deal: pipelineChunk('deal'),
+  lead: pipelineChunk('lead'),
+  product: renderProductChunk,
+  quote: renderQuoteChunk,
+};
