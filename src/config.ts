@@ -20,7 +20,13 @@ export interface Config {
 /** A setting with a value the service cannot run with. */
 export class ConfigError extends Error {}
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+function integer(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -36,7 +42,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const basePath = (env.BASE_PATH ?? '').replace(/\/+$/, '');
   if (basePath !== '' && !/^\/[A-Za-z0-9_\-/]*$/.test(basePath)) {
-    throw new ConfigError(`BASE_PATH must start with '/' and hold only letters, digits, '-', '_' and '/': '${basePath}'`);
+    throw new ConfigError(
+      `BASE_PATH must start with '/' and hold only letters, digits, '-', '_' and '/': '${basePath}'`,
+    );
   }
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) {

@@ -74,7 +74,9 @@ export interface CustomFieldDefinition {
 export type StoredCustomValues = Record<string, unknown>;
 
 /** The record a Ref-typed field points at, or undefined for scalar types. */
-export function refTargetOf(type: CustomFieldType): { target: RefTarget; multi: boolean } | undefined {
+export function refTargetOf(
+  type: CustomFieldType,
+): { target: RefTarget; multi: boolean } | undefined {
   if ((REF_TARGETS as readonly string[]).includes(type)) {
     return { target: type as RefTarget, multi: false };
   }
@@ -124,7 +126,10 @@ function renderCustomValue(def: CustomFieldDefinition, value: unknown, nameOf: N
   if (value === undefined || value === null) return null;
   const ref = refTargetOf(def.type);
   if (!ref) return value;
-  const toRef = (id: unknown): Ref => ({ id: String(id), name: nameOf(ref.target, String(id)) ?? '' });
+  const toRef = (id: unknown): Ref => ({
+    id: String(id),
+    name: nameOf(ref.target, String(id)) ?? '',
+  });
   if (ref.multi) return Array.isArray(value) ? value.map(toRef) : [toRef(value)];
   return toRef(Array.isArray(value) ? value[0] : value);
 }

@@ -80,7 +80,10 @@ export function submittedForms(submissions: readonly SubmissionFact[]): Ref[] {
  * SEQUENCE group from the record's enrollments, oldest first; `등록된 시퀀스 목록` is left
  * to the caller, because it closes the fixed keys (DECISIONS 1).
  */
-export function putSequenceGroup(record: RecordDraft, enrollments: readonly EnrollmentFact[]): void {
+export function putSequenceGroup(
+  record: RecordDraft,
+  enrollments: readonly EnrollmentFact[],
+): void {
   const latest = enrollments[enrollments.length - 1];
   record['최근 등록한 시퀀스'] = latest ? latest.sequence : null;
   record['최근 시퀀스 등록일'] = latest ? latest.enrolledAt : null;

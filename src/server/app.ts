@@ -1,11 +1,16 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+} from 'fastify';
 import type { Config } from '../config.ts';
 import { registerDealActivityRoutes } from '../resources/deal-activities/routes.ts';
 import { registerDealRoutes } from '../resources/deals/routes.ts';
 import { registerLeadRoutes } from '../resources/leads/routes.ts';
 import { registerOrganizationRoutes } from '../resources/organizations/routes.ts';
-import { registerPeopleHistoryRoutes } from '../resources/people-history/routes.ts';
 import { registerPeopleRoutes } from '../resources/people/routes.ts';
+import { registerPeopleHistoryRoutes } from '../resources/people-history/routes.ts';
 import { registerProductRoutes } from '../resources/products/routes.ts';
 import type { Store } from '../store/database.ts';
 import { tokenAuthenticator } from './auth.ts';
@@ -26,7 +31,15 @@ export interface RouteDeps {
 /** Options of `buildApp`; the config's values decide the rest. */
 export interface AppOptions {
   store: Store;
-  config: Pick<Config, 'basePath' | 'rateLimitMax' | 'rateLimitWindowMs' | 'pageCacheBytes' | 'logLevel' | 'logRequests'>;
+  config: Pick<
+    Config,
+    | 'basePath'
+    | 'rateLimitMax'
+    | 'rateLimitWindowMs'
+    | 'pageCacheBytes'
+    | 'logLevel'
+    | 'logRequests'
+  >;
   /** Shared counters (e.g. Redis); defaults to this process's memory. */
   rateLimiter?: RateLimiter;
   /** Log to stdout (the CLI's serve); tests leave it off. */
@@ -41,24 +54,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { store, config } = options;
   const app = Fastify({
     logger: options.logger ? { level: config.logLevel } : false,
-    disableRequestLogging: !config.logRequests,
+    logController: new LogController({ disableRequestLogging: !config.logRequests }),
     bodyLimit: BODY_LIMIT,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    frameworkErrors: (_error, request, reply) => badPath(config.basePath, request.url, reply),
   });
   const base = config.basePath;
   const authenticate = tokenAuthenticator(store);
   const limiter =
     options.rateLimiter ??
-    (config.rateLimitMax > 0 ? new MemoryRateLimiter(config.rateLimitMax, config.rateLimitWindowMs) : undefined);
+    (config.rateLimitMax > 0
+      ? new MemoryRateLimiter(config.rateLimitMax, config.rateLimitWindowMs)
+      : undefined);
   const cache = config.pageCacheBytes > 0 ? new PageCache(config.pageCacheBytes) : undefined;
 
   app.decorateRequest('auth', null as never);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    if (!request.url.startsWith(`${base}/v2/`) || request.routeOptions.url === undefined) return;
+    // The matched route, not the raw URL: `/%762/people` is routed to `/v2/people` too.
+    if (!request.routeOptions.url?.startsWith(`${base}/v2/`)) return;
     request.auth = await authenticate(request.headers.authorization);
     if (!limiter) return;
     const decision = await limiter.hit(request.auth.workspaceId);
@@ -66,11 +83,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('RateLimit-Remaining', decision.remaining);
     reply.header('RateLimit-Reset', decision.resetSeconds);
     if (!decision.allowed) {
-      throw new ApiError('rate_limited', 'Too Many Requests', { 'Retry-After': String(decision.resetSeconds) });
+      throw new ApiError('rate_limited', 'Too Many Requests', {
+        'Retry-After': String(decision.resetSeconds),
+      });
     }
   });
 
-  app.get('/healthz', async (_request, reply) => reply.header('Content-Type', JSON_TYPE).send('{"status":"ok"}'));
+  app.get('/healthz', async (_request, reply) =>
+    reply.header('Content-Type', JSON_TYPE).send('{"status":"ok"}'),
+  );
   app.get('/readyz', async (_request, reply) => {
     const ok = await store.ping();
     if (!ok) reply.header('Retry-After', '5');
@@ -91,7 +112,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
-    const allowed = METHODS.filter((m) => m !== request.method && app.findRoute({ method: m, url: path }) !== null);
+    const allowed = METHODS.filter(
+      (m) => m !== request.method && app.findRoute({ method: m, url: path }) !== null,
+    );
     if (allowed.length > 0) {
       return reply
         .code(405)
@@ -109,15 +132,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const shape: ErrorShape = request.routeOptions.config?.errorShape ?? 'A';
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-      return reply.code(error.status).header('Content-Type', JSON_TYPE).send(errorBody(shape, error.message));
+      return reply
+        .code(error.status)
+        .header('Content-Type', JSON_TYPE)
+        .send(errorBody(shape, error.message));
     }
     const status = mapFrameworkError(error);
     if (status === 500) {
       request.log.error({ err: error }, 'request failed');
-      return reply.code(500).header('Content-Type', JSON_TYPE).send(errorBody(shape, '서버 내부 오류입니다.'));
+      return reply
+        .code(500)
+        .header('Content-Type', JSON_TYPE)
+        .send(errorBody(shape, '서버 내부 오류입니다.'));
     }
     const message =
-      status === 413 ? '요청 본문이 1 MiB를 넘습니다.' : status === 503 ? '데이터베이스를 잠시 사용할 수 없습니다.' : '잘못된 요청입니다.';
+      status === 413
+        ? '요청 본문이 1 MiB를 넘습니다.'
+        : status === 503
+          ? '데이터베이스를 잠시 사용할 수 없습니다.'
+          : '잘못된 요청입니다.';
     if (status === 503) reply.header('Retry-After', '1');
     return reply.code(status).header('Content-Type', JSON_TYPE).send(errorBody(shape, message));
   });
@@ -125,10 +158,33 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
+/**
+ * Answers the router's own errors (a path that is not valid percent-encoding, or a path
+ * parameter over `maxParamLength`) as a 400 in the shape of the route the path names.
+ */
+function badPath(base: string, url: string, reply: FastifyReply): void {
+  const path = url.split('?')[0]!;
+  const singleDeal =
+    path.startsWith(`${base}/v2/deal/`) && /^[^/]+\/?$/.test(path.slice(base.length + 9));
+  reply
+    .code(400)
+    .header('X-Request-Id', reply.request.id)
+    .header('Content-Type', JSON_TYPE)
+    .send(
+      singleDeal
+        ? errorBody('B', `'dealId' 형식이 올바르지 않습니다.`)
+        : errorBody(
+            'A',
+            '요청 경로가 올바르지 않습니다: 잘못된 퍼센트 인코딩이거나 경로의 값이 너무 깁니다.',
+          ),
+    );
+}
+
 /** Status of an error raised by Fastify itself or the database driver. */
 function mapFrameworkError(error: FastifyError): number {
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 413;
   if (error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_LOCKED') return 503;
-  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) return error.statusCode;
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500)
+    return error.statusCode;
   return 500;
 }

@@ -15,9 +15,17 @@ export interface AuthContext {
   cursorSecret: string;
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/]{1,512}=*)$/;
+// The scheme name is case-insensitive (RFC 9110 11.1).
+const BEARER = /^Bearer +([A-Za-z0-9_\-.~+/]{1,512}=*) *$/i;
 
-/** Looks up a request's token on every request, so a revoked token fails from the next one on. */
+const MAX_REMEMBERED_TOKENS = 10_000;
+
+/**
+ * Authenticates requests by bearer token. Token lookups are remembered only while the
+ * database is unchanged (`store.changeStamp()` moves with every commit by any connection
+ * or process), so a revoked token fails from the next request on and every request sees
+ * its workspace's current data version.
+ */
 export function tokenAuthenticator(store: Store) {
   const byHash = prepareQuery<'hash'>((p) =>
     (store.reader as Kysely<Database>)
@@ -27,23 +35,45 @@ export function tokenAuthenticator(store: Store) {
       .where('t.token_hash', '=', p('hash'))
       .where('t.revoked_at', 'is', null),
   );
+  const remembered = new Map<string, AuthContext | null>();
+  let rememberedAt: unknown;
   return async (authorization: string | undefined): Promise<AuthContext> => {
     if (!authorization) {
-      throw new ApiError('unauthorized', 'Authorization 헤더가 없습니다. Authorization: Bearer <ACCESS_TOKEN> 을 보내 주세요.');
+      throw new ApiError(
+        'unauthorized',
+        'Authorization 헤더가 없습니다. Authorization: Bearer <ACCESS_TOKEN> 을 보내 주세요.',
+      );
     }
     const match = BEARER.exec(authorization);
     if (!match) {
-      throw new ApiError('unauthorized', 'Authorization 헤더는 Bearer <ACCESS_TOKEN> 형식이어야 합니다.');
+      throw new ApiError(
+        'unauthorized',
+        'Authorization 헤더는 Bearer <ACCESS_TOKEN> 형식이어야 합니다.',
+      );
     }
-    const rows = await store.rows(byHash({ hash: hashToken(match[1]!) }));
-    const row = rows[0];
-    if (!row) throw new ApiError('unauthorized', '유효하지 않거나 폐기된 토큰입니다.');
-    return {
-      workspaceId: row[0] as string,
-      userId: row[1] as string,
-      tokenId: row[2] as string,
-      dataVersion: Number(row[3]),
-      cursorSecret: row[4] as string,
-    };
+    const token = match[1]!;
+    const stamp = await store.changeStamp();
+    if (stamp !== rememberedAt) {
+      remembered.clear();
+      rememberedAt = stamp;
+    }
+    let context = remembered.get(token);
+    if (context === undefined) {
+      const rows = await store.rows(byHash({ hash: hashToken(token) }));
+      const row = rows[0];
+      context = row
+        ? {
+            workspaceId: row[0] as string,
+            userId: row[1] as string,
+            tokenId: row[2] as string,
+            dataVersion: Number(row[3]),
+            cursorSecret: row[4] as string,
+          }
+        : null;
+      if (remembered.size >= MAX_REMEMBERED_TOKENS) remembered.clear();
+      remembered.set(token, context);
+    }
+    if (!context) throw new ApiError('unauthorized', '유효하지 않거나 폐기된 토큰입니다.');
+    return context;
   };
 }

@@ -10,7 +10,12 @@ const MAC_BYTES = 12;
 const MAX_CURSOR_LENGTH = 400;
 
 function mac(secret: string, scope: string, payload: string): Buffer {
-  return createHmac('sha256', secret).update(scope).update('\n').update(payload).digest().subarray(0, MAC_BYTES);
+  return createHmac('sha256', secret)
+    .update(scope)
+    .update('\n')
+    .update(payload)
+    .digest()
+    .subarray(0, MAC_BYTES);
 }
 
 /**

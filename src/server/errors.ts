@@ -36,5 +36,7 @@ export class ApiError extends Error {
 
 /** The error body in the route's shape. */
 export function errorBody(shape: ErrorShape, message: string): string {
-  return shape === 'B' ? JSON.stringify({ error: message }) : JSON.stringify({ success: false, message });
+  return shape === 'B'
+    ? JSON.stringify({ error: message })
+    : JSON.stringify({ success: false, message });
 }

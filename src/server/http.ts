@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PageReader } from '../store/keyset.ts';
 import type { AuthContext } from './auth.ts';
-import type { Position } from './cursor.ts';
-import { type ListPage, type PageRows, renderListPage } from './list.ts';
+import { type ListPage, renderListPage } from './list.ts';
 import type { PageCache } from './page-cache.ts';
 import { type ParsedQuery, readLimit, readQuery } from './query.ts';
 
@@ -21,7 +21,18 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Names the query parameters the endpoint ignored (DECISIONS 1). */
 export function nameIgnored(reply: FastifyReply, query: ParsedQuery): void {
-  if (query.ignored.length > 0) reply.header('X-Ignored-Parameters', query.ignored.join(','));
+  if (query.ignored.length > 0)
+    reply.header('X-Ignored-Parameters', query.ignored.map(headerSafe).join(','));
+}
+
+// Printable ASCII but `%` and `,`: what a name may hold as it is in the header.
+const NOT_HEADER_SAFE = /[^\x21-\x24\x26-\x2b\x2d-\x7e]/gu;
+
+/** A parameter name percent-encoded (as UTF-8) where a header could not carry it or `,` would split it. */
+function headerSafe(name: string): string {
+  return name.replace(NOT_HEADER_SAFE, (c) =>
+    Array.from(Buffer.from(c), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
 }
 
 /** Sends pre-rendered JSON bytes. */
@@ -57,16 +68,16 @@ export interface PlainList {
   path: string;
   listKey: string;
   cursorKeys: readonly string[];
-  page: (
-    workspaceId: string,
-    values: Record<never, unknown>,
-    after: Position | undefined,
-    limit: number,
-  ) => PageRows | Promise<PageRows>;
+  page: PageReader;
 }
 
 /** Registers a plain list endpoint (shape A errors). */
-export function registerPlainList(app: FastifyInstance, cache: PageCache | undefined, base: string, list: PlainList): void {
+export function registerPlainList(
+  app: FastifyInstance,
+  cache: PageCache | undefined,
+  base: string,
+  list: PlainList,
+): void {
   app.get(`${base}${list.path}`, { config: { errorShape: 'A' } }, async (request, reply) => {
     const query = readQuery(request.query, ['cursor', 'limit']);
     return sendListPage(request, reply, cache, query, () => ({

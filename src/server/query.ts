@@ -37,8 +37,12 @@ export function readQuery(query: unknown, known: readonly string[]): ParsedQuery
 /** `limit`: a positive whole number, capped at 100; 50 when absent. */
 export function readLimit(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_LIMIT;
-  if (!/^[0-9]{1,9}$/.test(raw) || Number(raw) === 0) {
-    throw new ApiError('invalid_parameter', `'limit' 파라미터는 1 이상의 정수여야 합니다: '${raw}'`);
+  if (!/^[0-9]+$/.test(raw) || /^0+$/.test(raw)) {
+    throw new ApiError(
+      'invalid_parameter',
+      `'limit' 파라미터는 1 이상의 정수여야 합니다: '${raw.slice(0, 100)}'`,
+    );
   }
-  return Math.min(Number(raw), MAX_LIMIT);
+  // Any larger whole number, however long, gives the largest page (DECISIONS 2).
+  return raw.length > 3 ? MAX_LIMIT : Math.min(Number(raw), MAX_LIMIT);
 }

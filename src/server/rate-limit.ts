@@ -43,7 +43,8 @@ export class MemoryRateLimiter implements RateLimiter {
 
   /** Drops windows that have ended, so idle workspaces cost no memory. */
   private sweep(now: number): void {
-    for (const [key, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(key);
+    for (const [key, w] of this.windows)
+      if (now - w.start >= this.windowMs) this.windows.delete(key);
     this.sweepAt = now + this.windowMs;
   }
 }

@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
-  type CompiledQuery,
   type Compilable,
+  type CompiledQuery,
   Kysely,
   type Migration,
   type MigrationProvider,
@@ -36,13 +36,22 @@ export interface Store {
   readonly reader: Kysely<Database>;
   /** Runs a read query as a cached prepared statement; each row is an array of columns. */
   rows(query: Compilable | CompiledQuery): unknown[][] | Promise<unknown[][]>;
+  /**
+   * A value that changes whenever anything is committed to the database, by any
+   * connection or process; caches keyed on it are exact.
+   */
+  changeStamp(): unknown;
   /** Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE`, so writers queue, never deadlock). */
   transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
   /**
    * Stores rendered record JSON. Call it inside `transaction`: on SQLite it runs on the
    * write connection, which the transaction holds.
    */
-  updateBodies(table: RenderedTable, workspaceId: string, entries: [id: string, json: string][]): void;
+  updateBodies(
+    table: RenderedTable,
+    workspaceId: string,
+    entries: [id: string, json: string][],
+  ): void;
   /** The stored form of rendered JSON: bytes on SQLite, text on PostgreSQL. */
   encodeBody(json: string): Body;
   /** Brings the schema up to date. */
@@ -68,6 +77,9 @@ function openSqliteConnection(path: string, role: 'writer' | 'reader'): SQLite.D
   const conn = new SQLite(path);
   conn.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   if (role === 'writer') {
+    // Large pages keep a list page's rendered records on a few contiguous pages (a new
+    // database only: an existing one keeps the page size it was made with).
+    conn.pragma('page_size = 65536');
     conn.pragma('journal_mode = WAL');
     conn.pragma('synchronous = NORMAL');
   }
@@ -86,8 +98,13 @@ export function openStore(url: string): Store {
   // An in-memory database is private to its connection: reads share the writer there.
   const readerConn = memory ? writer : openSqliteConnection(location.path, 'reader');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) });
-  const reader = memory ? db : new Kysely<Database>({ dialect: new SqliteDialect({ database: readerConn }) });
+  const reader = memory
+    ? db
+    : new Kysely<Database>({ dialect: new SqliteDialect({ database: readerConn }) });
   const statements = new Map<string, SQLite.Statement>();
+  // PRAGMA data_version moves when another connection (our writer included) commits.
+  const dataVersion = readerConn.prepare('pragma data_version').pluck();
+  let memoryStamp = 0;
   const writerStatements = new Map<string, SQLite.Statement>();
 
   return {
@@ -102,6 +119,10 @@ export function openStore(url: string): Store {
         statements.set(compiled.sql, statement);
       }
       return statement.all(...(compiled.parameters as unknown[])) as unknown[][];
+    },
+    changeStamp() {
+      // An in-memory database has one connection, whose own commits the pragma ignores.
+      return memory ? ++memoryStamp : dataVersion.get();
     },
     async transaction(fn) {
       return db.connection().execute(async (conn) => {
@@ -123,7 +144,9 @@ export function openStore(url: string): Store {
       const key = `update:${table}`;
       let statement = writerStatements.get(key);
       if (!statement) {
-        statement = writer.prepare(`update ${table} set body = ? where workspace_id = ? and id = ?`);
+        statement = writer.prepare(
+          `update ${table} set body = ? where workspace_id = ? and id = ?`,
+        );
         writerStatements.set(key, statement);
       }
       for (const [id, json] of entries) statement.run(Buffer.from(json), workspaceId, id);
@@ -146,7 +169,10 @@ export function openStore(url: string): Store {
   };
 }
 
-async function migrateToLatest(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+async function migrateToLatest(
+  db: Kysely<Database>,
+  dialect: 'sqlite' | 'postgres',
+): Promise<void> {
   const migrations: Record<string, Migration> = {
     '001-initial': initialSchema({ dialect }),
   };

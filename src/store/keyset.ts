@@ -1,8 +1,8 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Position } from '../server/cursor.ts';
-import type { PageRows } from '../server/list.ts';
 import type { Store } from './database.ts';
 import { prepareQuery } from './prepared.ts';
+import type { Body } from './schema.ts';
 
 type ListedTable =
   | 'people'
@@ -18,51 +18,105 @@ type ListedTable =
 type AnyQuery = SelectQueryBuilder<any, any, any>;
 
 /** Narrows a list to the rows a filter keeps, with named parameters. */
-export type ListFilter<P extends string> = (qb: AnyQuery, param: <T = string>(name: P) => T) => AnyQuery;
+export type ListFilter<P extends string> = (
+  qb: AnyQuery,
+  param: <T = string>(name: P) => T,
+) => AnyQuery;
+
+/** One page of a list: its records' stored JSON joined by commas, and where it ended. */
+export interface Page {
+  /** `record,record,…` as stored, ready to splice into `[` … `]`. */
+  bodies: Body | null;
+  count: number;
+  /** The last record's position, when the page has any. */
+  last: Position | undefined;
+  /** Whether any record follows the page. */
+  more: boolean;
+}
+
+/** Reads one page of a list after a position (or from the start). */
+export type PageReader<P extends string = never> = (
+  workspaceId: string,
+  values: Record<P, unknown>,
+  after: Position | undefined,
+  limit: number,
+) => Promise<Page>;
+
+// Sort keys are fixed-width timestamps, so `key \n id` orders as the pair does.
+const KEY_SEPARATOR = '\n';
 
 /**
  * Keyset pages of a table's rendered rows, oldest first by `sortColumn` then `id`: page N
- * is one index range scan, as cheap as page 1. The two queries (first page, and after a
- * position) are compiled once and run as prepared statements.
+ * is one index range scan, as cheap as page 1. The database joins the page's stored JSON
+ * itself (one value back instead of one per row), and a second index-only probe tells
+ * whether more rows follow. Both queries are compiled once and run as prepared statements.
  */
 export function keysetList<P extends string = never>(
   store: Store,
   table: ListedTable,
   sortColumn: 'created_at' | 'date',
   filter?: ListFilter<P>,
-) {
-  const base = (param: <T = string>(name: P | 'ws' | 'limit' | 'key' | 'id') => T) => {
-    // biome-ignore lint/suspicious/noExplicitAny: the table is chosen at run time
-    let qb: AnyQuery = (store.reader as Kysely<any>)
-      .selectFrom(table)
-      .select(['body', sortColumn, 'id'])
-      .where('workspace_id', '=', param('ws'));
+): PageReader<P> {
+  type Param = P | 'ws' | 'limit' | 'key' | 'id';
+  // biome-ignore lint/suspicious/noExplicitAny: the table is chosen at run time
+  const db = store.reader as Kysely<any>;
+  const rows = (param: <T = string>(name: Param) => T, after: boolean, columns: string[]) => {
+    let qb: AnyQuery = db.selectFrom(table).select(columns).where('workspace_id', '=', param('ws'));
     if (filter) qb = filter(qb, param as <T = string>(name: P) => T);
+    if (after)
+      qb = qb.where((eb) =>
+        eb(eb.refTuple(sortColumn, 'id'), '>', eb.tuple(param('key'), param('id'))),
+      );
     return qb;
   };
-  const first = prepareQuery<P | 'ws' | 'limit' | 'key' | 'id'>((param) =>
-    base(param)
-      .orderBy(sortColumn)
-      .orderBy('id')
-      .limit(param<number>('limit')),
+  // The aggregate reads the ordered, limited subquery in its order: SQLite does not
+  // flatten a LIMIT subquery into an aggregate, and PostgreSQL keeps it too.
+  const page = (after: boolean) =>
+    prepareQuery<Param>((param) =>
+      db
+        .selectFrom(
+          rows(param, after, ['body', sortColumn, 'id'])
+            .orderBy(sortColumn)
+            .orderBy('id')
+            .limit(param<number>('limit'))
+            .as('page'),
+        )
+        .select([
+          joinedBodies(store.dialect).as('bodies'),
+          sql<number>`count(*)`.as('n'),
+          sql<string>`max(${sql.ref(sortColumn)} || ${KEY_SEPARATOR} || id)`.as('last'),
+        ]),
+    );
+  const firstPage = page(false);
+  const nextPage = page(true);
+  const follows = prepareQuery<Param>((param) =>
+    db.selectNoFrom((eb) => eb.exists(rows(param, true, ['id'])).as('more')),
   );
-  const after = prepareQuery<P | 'ws' | 'limit' | 'key' | 'id'>((param) =>
-    base(param)
-      .where((eb) => eb(eb.refTuple(sortColumn, 'id'), '>', eb.tuple(param('key'), param('id'))))
-      .orderBy(sortColumn)
-      .orderBy('id')
-      .limit(param<number>('limit')),
-  );
-  return (
-    workspaceId: string,
-    values: Record<P, unknown>,
-    position: Position | undefined,
-    limit: number,
-  ): PageRows | Promise<PageRows> => {
-    const all = { ...values, ws: workspaceId, limit: limit + 1 } as Record<P | 'ws' | 'limit' | 'key' | 'id', unknown>;
-    if (!position) return store.rows(first(all));
-    all.key = position.sortKey;
-    all.id = position.id;
-    return store.rows(after(all));
+
+  return async (workspaceId, values, after, limit) => {
+    const all = { ...values, ws: workspaceId, limit } as Record<Param, unknown>;
+    if (after) {
+      all.key = after.sortKey;
+      all.id = after.id;
+    }
+    const [row] = await store.rows((after ? nextPage : firstPage)(all));
+    const count = Number(row![1]);
+    if (count === 0) return { bodies: null, count, last: undefined, more: false };
+    const lastKey = String(row![2]);
+    const split = lastKey.indexOf(KEY_SEPARATOR);
+    const last = { sortKey: lastKey.slice(0, split), id: lastKey.slice(split + 1) };
+    let more = false;
+    if (count === limit) {
+      const [probe] = await store.rows(follows({ ...all, key: last.sortKey, id: last.id }));
+      more = Boolean(Number(probe![0]));
+    }
+    return { bodies: row![0] as Body, count, last, more };
   };
+}
+
+/** The dialect's aggregate that joins stored bodies with commas, as bytes where it can. */
+function joinedBodies(dialect: Store['dialect']) {
+  return dialect === 'sqlite'
+    ? sql<Body>`cast(group_concat(body, ',') as blob)`
+    : sql<Body>`string_agg(body, ',')`;
 }

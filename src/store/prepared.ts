@@ -1,4 +1,4 @@
-import type { CompiledQuery, Compilable } from 'kysely';
+import type { Compilable, CompiledQuery } from 'kysely';
 
 const SENTINEL = '\u0000param:';
 

@@ -1,5 +1,3 @@
-
-
 /**
  * The tables of the store, as Kysely sees them. Columns are ASCII snake_case; every key
  * starts with `workspace_id`. Times are ISO 8601 UTC text (they sort as text and read back
@@ -311,4 +309,3 @@ export interface HistoryTable {
   created_at: string;
   body: Body | null;
 }
-

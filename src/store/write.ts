@@ -1,7 +1,7 @@
 import { now } from '../domain/time.ts';
 import type { Executor, Store } from './database.ts';
 import { Lookups } from './read-model/lookups.ts';
-import { Touched, refreshTouched } from './read-model/refresh.ts';
+import { refreshTouched, Touched } from './read-model/refresh.ts';
 
 /** What a write inside one workspace works with. */
 export interface WorkspaceWrite {

@@ -7,8 +7,21 @@ import { renderProduct } from '../products/render.ts';
 import { renderQuote } from '../quotes/render.ts';
 
 const T = '2000-01-01T00:00:00.000Z';
-const owned = { owner_id: null, team_ids: '[]', custom: '{}', created_at: T, updated_at: T, body: null };
-const common = { note: undefined, owner: null, teams: [], customFields: [], nameOf: () => undefined };
+const owned = {
+  owner_id: null,
+  team_ids: '[]',
+  custom: '{}',
+  created_at: T,
+  updated_at: T,
+  body: null,
+};
+const common = {
+  note: undefined,
+  owner: null,
+  teams: [],
+  customFields: [],
+  nameOf: () => undefined,
+};
 const counts = { leads: 0, inProgress: 0, won: 0, lost: 0 };
 const pipelineRow = {
   ...owned,
@@ -61,7 +74,17 @@ function computeFixedKeys(): Record<CustomFieldRecordType, string[]> {
     { ...common, counts, submissions: [], enrollments: [], todos: [] },
   );
   const organization = renderOrganization(
-    { ...owned, workspace_id: '', id: '', name: '', email: null, phone: null, profile_image: null, linkedin: null, source: '' },
+    {
+      ...owned,
+      workspace_id: '',
+      id: '',
+      name: '',
+      email: null,
+      phone: null,
+      profile_image: null,
+      linkedin: null,
+      source: '',
+    },
     { ...common, counts, submissions: [], sequences: [], todos: [] },
   );
   const deal = renderDeal(
@@ -70,11 +93,29 @@ function computeFixedKeys(): Record<CustomFieldRecordType, string[]> {
   );
   const lead = renderLead(pipelineRow, pipelineFacts);
   const product = renderProduct(
-    { ...owned, workspace_id: '', id: '', name: '', code: null, kind: '일반', price: 0, unit: null },
+    {
+      ...owned,
+      workspace_id: '',
+      id: '',
+      name: '',
+      code: null,
+      kind: '일반',
+      price: 0,
+      unit: null,
+    },
     common,
   );
   const quoteRecord = renderQuote(
-    { ...owned, workspace_id: '', id: '', deal_id: null, lead_id: null, name: '', is_main: 0, share_link: null },
+    {
+      ...owned,
+      workspace_id: '',
+      id: '',
+      deal_id: null,
+      lead_id: null,
+      name: '',
+      is_main: 0,
+      share_link: null,
+    },
     {
       ...common,
       lineCustomFields: [],

@@ -1,12 +1,13 @@
-import {
-  type CustomFieldRecordType,
-  type CustomFieldType,
-  type SelectOption,
-  type StoredCustomValues,
+import type {
+  CustomFieldRecordType,
+  CustomFieldType,
+  SelectOption,
+  StoredCustomValues,
 } from '../../domain/custom-fields.ts';
 import { newId } from '../../domain/ids.ts';
 import { TABLE_OF, typesShowingFieldsOf } from '../../store/read-model/refresh.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
+import { recordPeopleHistory } from '../people-history/writes.ts';
 import { fixedKeysOf } from './fixed-keys.ts';
 
 /** A custom field to define. */
@@ -45,7 +46,10 @@ export async function defineCustomField(w: WorkspaceWrite, field: NewCustomField
     .where('record_type', '=', field.recordType)
     .where('name', '=', field.name)
     .executeTakeFirst();
-  if (clash) throw new CustomFieldNameError(`a custom field '${field.name}' already exists on ${field.recordType}`);
+  if (clash)
+    throw new CustomFieldNameError(
+      `a custom field '${field.name}' already exists on ${field.recordType}`,
+    );
   const id = field.id ?? newId();
   const options: SelectOption[] | null = field.options
     ? field.options.map((value) => ({ id: newId(), value }))
@@ -69,7 +73,11 @@ export async function defineCustomField(w: WorkspaceWrite, field: NewCustomField
 }
 
 /** Renames a custom field; every record of its type shows the new name. */
-export async function renameCustomField(w: WorkspaceWrite, fieldId: string, name: string): Promise<void> {
+export async function renameCustomField(
+  w: WorkspaceWrite,
+  fieldId: string,
+  name: string,
+): Promise<void> {
   const field = await w.trx
     .updateTable('custom_fields')
     .set({ name })
@@ -77,7 +85,8 @@ export async function renameCustomField(w: WorkspaceWrite, fieldId: string, name
     .where('id', '=', fieldId)
     .returning('record_type')
     .executeTakeFirstOrThrow();
-  for (const t of typesShowingFieldsOf(field.record_type as CustomFieldRecordType)) w.touched.markAll(t);
+  for (const t of typesShowingFieldsOf(field.record_type as CustomFieldRecordType))
+    w.touched.markAll(t);
 }
 
 /** Deletes a custom field; it disappears from every record of its type. */
@@ -88,15 +97,20 @@ export async function deleteCustomField(w: WorkspaceWrite, fieldId: string): Pro
     .where('id', '=', fieldId)
     .returning('record_type')
     .executeTakeFirstOrThrow();
-  for (const t of typesShowingFieldsOf(field.record_type as CustomFieldRecordType)) w.touched.markAll(t);
+  for (const t of typesShowingFieldsOf(field.record_type as CustomFieldRecordType))
+    w.touched.markAll(t);
 }
 
-/** Sets (or with null, clears) custom values of one record; `수정 날짜` moves. */
+/**
+ * Sets (or with null, clears) custom values of one record; `수정 날짜` moves. A person's
+ * changed fields are written to its history, as `actorId`'s changes (DECISIONS 6).
+ */
 export async function setCustomValues(
   w: WorkspaceWrite,
   recordType: Exclude<CustomFieldRecordType, 'quoteProduct'>,
   recordId: string,
   values: StoredCustomValues,
+  actorId: string | null = null,
 ): Promise<void> {
   const table = TABLE_OF[recordType];
   const row = await w.trx
@@ -106,7 +120,9 @@ export async function setCustomValues(
     .where('id', '=', recordId)
     .executeTakeFirstOrThrow();
   const custom = JSON.parse(row.custom) as StoredCustomValues;
+  const changed: string[] = [];
   for (const [id, value] of Object.entries(values)) {
+    if (JSON.stringify(custom[id] ?? null) !== JSON.stringify(value ?? null)) changed.push(id);
     if (value === null) delete custom[id];
     else custom[id] = value;
   }
@@ -116,5 +132,43 @@ export async function setCustomValues(
     .where('workspace_id', '=', w.workspaceId)
     .where('id', '=', recordId)
     .execute();
+  if (recordType === 'people' && changed.length > 0) {
+    await recordCustomFieldHistory(w, recordId, changed, custom, actorId);
+  }
   w.touched.mark(recordType, recordId);
+}
+
+/** `editField` history rows of a person's changed custom fields, values as text. */
+async function recordCustomFieldHistory(
+  w: WorkspaceWrite,
+  personId: string,
+  fieldIds: string[],
+  custom: StoredCustomValues,
+  actorId: string | null,
+): Promise<void> {
+  const fields = await w.trx
+    .selectFrom('custom_fields')
+    .select(['id', 'name'])
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', 'in', fieldIds)
+    .execute();
+  const names = new Map(fields.map((f) => [f.id, f.name]));
+  await recordPeopleHistory(
+    w,
+    fieldIds
+      .filter((id) => names.has(id))
+      .map((id) => ({
+        peopleId: personId,
+        type: 'editField' as const,
+        fieldName: names.get(id)!,
+        fieldValue: asText(custom[id]),
+        ownerId: actorId,
+      })),
+  );
+}
+
+/** A stored custom value as history text: strings as they are, others as JSON; null when unset. */
+function asText(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }

@@ -5,7 +5,10 @@ import { NEXT_CURSOR } from '../../server/list.ts';
 import { keysetList } from '../../store/keyset.ts';
 
 /** `GET /v2/deal/activity`: activities of deals and leads, oldest first (spec 4.4). */
-export function registerDealActivityRoutes(app: FastifyInstance, { store, cache, base }: RouteDeps): void {
+export function registerDealActivityRoutes(
+  app: FastifyInstance,
+  { store, cache, base }: RouteDeps,
+): void {
   registerPlainList(app, cache, base, {
     path: '/v2/deal/activity',
     listKey: 'dealActivityList',

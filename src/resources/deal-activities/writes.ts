@@ -10,7 +10,7 @@ export interface NewActivity {
   subjectId: string;
   type: ActivityType;
   date?: string;
-  /** The deal's outcome when it happened; null for leads. */
+  /** The deal's outcome when it happened (its current outcome when not given); null for leads. */
   dealStatus?: string | null;
   webFormId?: string | null;
   smsId?: string | null;
@@ -20,7 +20,11 @@ export interface NewActivity {
 }
 
 /** Adds activities with their rendered JSON; an `emailOpen` updates `최근 이메일 오픈일`. */
-export async function insertActivities(w: WorkspaceWrite, activities: NewActivity[]): Promise<string[]> {
+export async function insertActivities(
+  w: WorkspaceWrite,
+  activities: NewActivity[],
+): Promise<string[]> {
+  const outcomes = await currentOutcomes(w, activities);
   const rows = activities.map((a) => {
     const row = {
       workspace_id: w.workspaceId,
@@ -29,14 +33,22 @@ export async function insertActivities(w: WorkspaceWrite, activities: NewActivit
       subject_id: a.subjectId,
       type: a.type,
       date: a.date ?? w.now,
-      deal_status: a.subjectType === 'deal' ? (a.dealStatus ?? null) : null,
+      deal_status:
+        a.subjectType !== 'deal'
+          ? null
+          : a.dealStatus !== undefined
+            ? a.dealStatus
+            : (outcomes.get(a.subjectId) ?? null),
       web_form_id: a.webFormId ?? null,
       sms_id: a.smsId ?? null,
       todo_id: a.todoId ?? null,
       memo_id: a.memoId ?? null,
       email_message_id: a.emailMessageId ?? null,
     };
-    return { ...row, body: w.store.encodeBody(JSON.stringify(renderDealActivity({ ...row, body: null }))) };
+    return {
+      ...row,
+      body: w.store.encodeBody(JSON.stringify(renderDealActivity({ ...row, body: null }))),
+    };
   });
   await insertMany(w.trx, 'activities', rows);
   for (const a of activities) {
@@ -45,4 +57,29 @@ export async function insertActivities(w: WorkspaceWrite, activities: NewActivit
     }
   }
   return rows.map((r) => r.id);
+}
+
+/** Current outcomes of the deals whose activities come without a `dealStatus` (DECISIONS 6). */
+async function currentOutcomes(
+  w: WorkspaceWrite,
+  activities: NewActivity[],
+): Promise<Map<string, string>> {
+  const ids = [
+    ...new Set(
+      activities
+        .filter((a) => a.subjectType === 'deal' && a.dealStatus === undefined)
+        .map((a) => a.subjectId),
+    ),
+  ];
+  const out = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await w.trx
+      .selectFrom('deals')
+      .select(['id', 'outcome'])
+      .where('workspace_id', '=', w.workspaceId)
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.set(r.id, r.outcome);
+  }
+  return out;
 }

@@ -39,7 +39,9 @@ export async function resolveDealFilter(
   }
   const stages = await db
     .selectFrom('pipeline_stages as s')
-    .innerJoin('pipelines as p', (j) => j.onRef('p.workspace_id', '=', 's.workspace_id').onRef('p.id', '=', 's.pipeline_id'))
+    .innerJoin('pipelines as p', (j) =>
+      j.onRef('p.workspace_id', '=', 's.workspace_id').onRef('p.id', '=', 's.pipeline_id'),
+    )
     .select(['s.id', 's.pipeline_id'])
     .where('s.workspace_id', '=', workspaceId)
     .where('p.kind', '=', 'deal')
@@ -64,7 +66,11 @@ export function dealPages(store: Store) {
       const column = filter.kind === 'pipelines' ? 'pipeline_id' : 'stage_id';
       const names = filter.ids.map((_, i) => `f${i}`);
       list = keysetList<string>(store, 'deals', 'created_at', (qb, param) =>
-        qb.where(column, 'in', names.map((n) => param(n))),
+        qb.where(
+          column,
+          'in',
+          names.map((n) => param(n)),
+        ),
       );
       byCount.set(key, list);
     }
@@ -82,7 +88,14 @@ export function singleDealQuery(store: Store) {
   const query = prepareQuery<'ws' | 'id'>((p) =>
     store.reader
       .selectFrom('deals')
-      .select(['body', 'created_at', 'closed_at', 'stage_entered_at', 'follower_ids', 'participant_ids'])
+      .select([
+        'body',
+        'created_at',
+        'closed_at',
+        'stage_entered_at',
+        'follower_ids',
+        'participant_ids',
+      ])
       .where('workspace_id', '=', p('ws'))
       .where('id', '=', p('id')),
   );

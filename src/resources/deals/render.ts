@@ -1,17 +1,21 @@
 import type { Selectable } from 'kysely';
-import { type CustomFieldDefinition, type NameOf, appendCustomFields } from '../../domain/custom-fields.ts';
+import {
+  appendCustomFields,
+  type CustomFieldDefinition,
+  type NameOf,
+} from '../../domain/custom-fields.ts';
 import {
   type EnrollmentFact,
-  type LatestNote,
-  type Ref,
-  type SubmissionFact,
-  type TodoFact,
   enrolledSequences,
+  type LatestNote,
   putNoteGroup,
   putOwnership,
   putSequenceGroup,
   putTodoGroup,
   putWebFormGroup,
+  type Ref,
+  type SubmissionFact,
+  type TodoFact,
 } from '../../domain/records.ts';
 import { wholeDays } from '../../domain/time.ts';
 import type { DealTable, LeadTable } from '../../store/schema.ts';
@@ -71,7 +75,10 @@ export function renderPipelineRecord(
 }
 
 /** The deal record of spec 2.4. */
-export function renderDeal(row: Selectable<DealTable>, facts: PipelineRecordFacts): Record<string, unknown> {
+export function renderDeal(
+  row: Selectable<DealTable>,
+  facts: PipelineRecordFacts,
+): Record<string, unknown> {
   return renderPipelineRecord(row, row.label ?? row.outcome, facts);
 }
 

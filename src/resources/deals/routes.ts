@@ -3,14 +3,15 @@ import { isValidId } from '../../domain/ids.ts';
 import { now } from '../../domain/time.ts';
 import type { RouteDeps } from '../../server/app.ts';
 import { ApiError } from '../../server/errors.ts';
-import { sendJson, sendListPage } from '../../server/http.ts';
+import { nameIgnored, sendJson, sendListPage } from '../../server/http.ts';
 import { NEXT_CUROSR_AND_CURSOR } from '../../server/list.ts';
 import { readQuery } from '../../server/query.ts';
 import { dealPages, filterValues, refsOf, resolveDealFilter, singleDealQuery } from './queries.ts';
 import { singleDealExtras, withSingleDealExtras } from './render.ts';
 
 const FILTER_MESSAGES = {
-  unknown_pipeline: (p: string | undefined) => `'pipelineName' 파라미터의 파이프라인을 찾을 수 없습니다: '${p}'`,
+  unknown_pipeline: (p: string | undefined) =>
+    `'pipelineName' 파라미터의 파이프라인을 찾을 수 없습니다: '${p}'`,
   unknown_stage: (_p: string | undefined, s: string | undefined) =>
     `'pipelineStageName' 파라미터의 파이프라인 단계를 찾을 수 없습니다: '${s}'`,
   stage_not_in_pipeline: (p: string | undefined, s: string | undefined) =>
@@ -23,13 +24,21 @@ export function registerDealRoutes(app: FastifyInstance, { store, cache, base }:
   const singleDeal = singleDealQuery(store);
 
   app.get(`${base}/v2/deal`, { config: { errorShape: 'A' } }, async (request, reply) => {
-    const query = readQuery(request.query, ['cursor', 'limit', 'pipelineName', 'pipelineStageName']);
+    const query = readQuery(request.query, [
+      'cursor',
+      'limit',
+      'pipelineName',
+      'pipelineStageName',
+    ]);
     const { pipelineName, pipelineStageName } = query.values;
     return sendListPage(request, reply, cache, query, async () => {
       const ws = request.auth.workspaceId;
       const filter = await resolveDealFilter(store.reader, ws, pipelineName, pipelineStageName);
       if (typeof filter === 'string') {
-        throw new ApiError('unknown_pipeline', FILTER_MESSAGES[filter](pipelineName, pipelineStageName));
+        throw new ApiError(
+          'unknown_pipeline',
+          FILTER_MESSAGES[filter](pipelineName, pipelineStageName),
+        );
       }
       const list = pages(filter);
       const values = filterValues(filter);
@@ -47,14 +56,22 @@ export function registerDealRoutes(app: FastifyInstance, { store, cache, base }:
     { config: { errorShape: 'B' } },
     async (request, reply) => {
       const { dealId } = request.params;
-      if (!isValidId(dealId)) throw new ApiError('invalid_parameter', `'dealId' 형식이 올바르지 않습니다: '${dealId.slice(0, 100)}'`);
+      if (!isValidId(dealId))
+        throw new ApiError(
+          'invalid_parameter',
+          `'dealId' 형식이 올바르지 않습니다: '${dealId.slice(0, 100)}'`,
+        );
+      nameIgnored(reply, readQuery(request.query, []));
       const ws = request.auth.workspaceId;
       const row = await singleDeal(ws, dealId);
       if (!row) throw new ApiError('deal_not_found', `딜을 찾을 수 없습니다: '${dealId}'`);
       const followers = await refsOf(store.reader, ws, 'users', row.follower_ids);
       const participants = await refsOf(store.reader, ws, 'people', row.participant_ids);
       const listRecord = JSON.parse(row.body.toString()) as Record<string, unknown>;
-      const record = withSingleDealExtras(listRecord, singleDealExtras(row, followers, participants, now()));
+      const record = withSingleDealExtras(
+        listRecord,
+        singleDealExtras(row, followers, participants, now()),
+      );
       return sendJson(reply, JSON.stringify({ success: true, data: { deal: [record] } }));
     },
   );

@@ -1,6 +1,6 @@
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany } from '../../store/write.ts';
-import { type OwnedInput, SOURCE_API, ownedColumns } from '../owned.ts';
+import { type OwnedInput, ownedColumns, SOURCE_API } from '../owned.ts';
 import type { DealOutcome } from './render.ts';
 
 /** What deals and leads share when they are added. */
@@ -63,7 +63,10 @@ export async function insertDeals(w: WorkspaceWrite, deals: NewDeal[]): Promise<
   }
   await insertMany(w.trx, 'deals', rows);
   for (const r of rows) {
-    w.touched.mark('deal', r.id).mark('people', r.people_id).mark('organization', r.organization_id);
+    w.touched
+      .mark('deal', r.id)
+      .mark('people', r.people_id)
+      .mark('organization', r.organization_id);
   }
   return rows.map((r) => r.id);
 }
@@ -72,7 +75,11 @@ export async function insertDeals(w: WorkspaceWrite, deals: NewDeal[]): Promise<
  * Sets a deal's outcome: `마감일` is set when it becomes Won or Lost and cleared when it
  * returns to In progress; the counters of its person and organization follow.
  */
-export async function setDealOutcome(w: WorkspaceWrite, dealId: string, outcome: DealOutcome): Promise<void> {
+export async function setDealOutcome(
+  w: WorkspaceWrite,
+  dealId: string,
+  outcome: DealOutcome,
+): Promise<void> {
   const deal = await w.trx
     .selectFrom('deals')
     .select(['outcome', 'closed_at', 'people_id', 'organization_id'])
@@ -80,12 +87,16 @@ export async function setDealOutcome(w: WorkspaceWrite, dealId: string, outcome:
     .where('id', '=', dealId)
     .executeTakeFirstOrThrow();
   if (deal.outcome === outcome) return;
-  const closedAt = outcome === 'In progress' ? null : deal.outcome === 'In progress' ? w.now : deal.closed_at;
+  const closedAt =
+    outcome === 'In progress' ? null : deal.outcome === 'In progress' ? w.now : deal.closed_at;
   await w.trx
     .updateTable('deals')
     .set({ outcome, closed_at: closedAt, updated_at: w.now })
     .where('workspace_id', '=', w.workspaceId)
     .where('id', '=', dealId)
     .execute();
-  w.touched.mark('deal', dealId).mark('people', deal.people_id).mark('organization', deal.organization_id);
+  w.touched
+    .mark('deal', dealId)
+    .mark('people', deal.people_id)
+    .mark('organization', deal.organization_id);
 }

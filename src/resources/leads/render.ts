@@ -6,6 +6,9 @@ import { type PipelineRecordFacts, renderPipelineRecord } from '../deals/render.
 export const DEFAULT_LEAD_STATUS = 'New';
 
 /** The lead record of spec 2.4: the deal shape, `상태` defaulting to `New`. */
-export function renderLead(row: Selectable<LeadTable>, facts: PipelineRecordFacts): Record<string, unknown> {
+export function renderLead(
+  row: Selectable<LeadTable>,
+  facts: PipelineRecordFacts,
+): Record<string, unknown> {
   return renderPipelineRecord(row, row.label ?? DEFAULT_LEAD_STATUS, facts);
 }

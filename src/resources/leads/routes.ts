@@ -18,7 +18,11 @@ export function registerLeadRoutes(app: FastifyInstance, { store, cache, base }:
   });
 
   const leadExists = prepareQuery<'ws' | 'id'>((p) =>
-    store.reader.selectFrom('leads').select('id').where('workspace_id', '=', p('ws')).where('id', '=', p('id')),
+    store.reader
+      .selectFrom('leads')
+      .select('id')
+      .where('workspace_id', '=', p('ws'))
+      .where('id', '=', p('id')),
   );
   const quotesOfLead = prepareQuery<'ws' | 'id'>((p) =>
     store.reader
@@ -35,7 +39,11 @@ export function registerLeadRoutes(app: FastifyInstance, { store, cache, base }:
     { config: { errorShape: 'A' } },
     async (request, reply) => {
       const { leadId } = request.params;
-      if (!isValidId(leadId)) throw new ApiError('invalid_parameter', `'leadId' 형식이 올바르지 않습니다: '${leadId.slice(0, 100)}'`);
+      if (!isValidId(leadId))
+        throw new ApiError(
+          'invalid_parameter',
+          `'leadId' 형식이 올바르지 않습니다: '${leadId.slice(0, 100)}'`,
+        );
       const key = { ws: request.auth.workspaceId, id: leadId };
       if ((await store.rows(leadExists(key))).length === 0) {
         throw new ApiError('lead_not_found', `리드를 찾을 수 없습니다: '${leadId}'`);

@@ -11,7 +11,10 @@ export async function insertLeads(w: WorkspaceWrite, leads: NewLead[]): Promise<
   for (const l of leads) rows.push(await pipelineRecordColumns(w, l));
   await insertMany(w.trx, 'leads', rows);
   for (const r of rows) {
-    w.touched.mark('lead', r.id).mark('people', r.people_id).mark('organization', r.organization_id);
+    w.touched
+      .mark('lead', r.id)
+      .mark('people', r.people_id)
+      .mark('organization', r.organization_id);
   }
   return rows.map((r) => r.id);
 }

@@ -1,17 +1,21 @@
 import type { Selectable } from 'kysely';
-import { type CustomFieldDefinition, type NameOf, appendCustomFields } from '../../domain/custom-fields.ts';
+import {
+  appendCustomFields,
+  type CustomFieldDefinition,
+  type NameOf,
+} from '../../domain/custom-fields.ts';
 import {
   type DealCounts,
   type LatestNote,
-  type Ref,
-  type SubmissionFact,
-  type TodoFact,
   putDealCounters,
   putNoteGroup,
   putOwnership,
   putTodoGroup,
   putWebFormGroup,
+  type Ref,
+  type SubmissionFact,
   submittedForms,
+  type TodoFact,
 } from '../../domain/records.ts';
 import type { OrganizationTable } from '../../store/schema.ts';
 

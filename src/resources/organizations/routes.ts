@@ -5,7 +5,10 @@ import { NEXT_CURSOR } from '../../server/list.ts';
 import { keysetList } from '../../store/keyset.ts';
 
 /** `GET /v2/organization`: organizations, oldest first (spec 4.7). */
-export function registerOrganizationRoutes(app: FastifyInstance, { store, cache, base }: RouteDeps): void {
+export function registerOrganizationRoutes(
+  app: FastifyInstance,
+  { store, cache, base }: RouteDeps,
+): void {
   registerPlainList(app, cache, base, {
     path: '/v2/organization',
     listKey: 'organizationList',

@@ -1,6 +1,6 @@
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany } from '../../store/write.ts';
-import { type OwnedInput, SOURCE_API, ownedColumns } from '../owned.ts';
+import { type OwnedInput, ownedColumns, SOURCE_API } from '../owned.ts';
 
 /** An organization to add. */
 export interface NewOrganization extends OwnedInput {
@@ -13,7 +13,10 @@ export interface NewOrganization extends OwnedInput {
 }
 
 /** Adds organizations; returns their ids in order. */
-export async function insertOrganizations(w: WorkspaceWrite, orgs: NewOrganization[]): Promise<string[]> {
+export async function insertOrganizations(
+  w: WorkspaceWrite,
+  orgs: NewOrganization[],
+): Promise<string[]> {
   const rows = [];
   for (const o of orgs) {
     rows.push({

@@ -5,11 +5,16 @@ import { NEXT_CURSOR } from '../../server/list.ts';
 import { keysetList } from '../../store/keyset.ts';
 
 /** `GET /v2/people/history`: changes of people, oldest first (spec 4.9). */
-export function registerPeopleHistoryRoutes(app: FastifyInstance, { store, cache, base }: RouteDeps): void {
+export function registerPeopleHistoryRoutes(
+  app: FastifyInstance,
+  { store, cache, base }: RouteDeps,
+): void {
   registerPlainList(app, cache, base, {
     path: '/v2/people/history',
     listKey: 'peopleHistoryList',
     cursorKeys: NEXT_CURSOR,
-    page: keysetList(store, 'history', 'created_at', (qb) => qb.where('subject_type', '=', 'people')),
+    page: keysetList(store, 'history', 'created_at', (qb) =>
+      qb.where('subject_type', '=', 'people'),
+    ),
   });
 }

@@ -17,8 +17,13 @@ export interface PeopleChange {
 }
 
 /** Writes history rows with their rendered JSON (the organization Ref as it is now). */
-export async function recordPeopleHistory(w: WorkspaceWrite, changes: PeopleChange[]): Promise<void> {
-  const orgIds = [...new Set(changes.map((c) => c.organizationId).filter((id): id is string => !!id))];
+export async function recordPeopleHistory(
+  w: WorkspaceWrite,
+  changes: PeopleChange[],
+): Promise<void> {
+  const orgIds = [
+    ...new Set(changes.map((c) => c.organizationId).filter((id): id is string => !!id)),
+  ];
   const orgNames = new Map<string, string>();
   for (let i = 0; i < orgIds.length; i += 500) {
     const rows = await w.trx
@@ -43,8 +48,13 @@ export async function recordPeopleHistory(w: WorkspaceWrite, changes: PeopleChan
       owner_id: c.ownerId,
       created_at: c.createdAt ?? w.now,
     };
-    const org = row.organization_id ? { id: row.organization_id, name: orgNames.get(row.organization_id) ?? '' } : null;
-    return { ...row, body: w.store.encodeBody(JSON.stringify(renderPeopleHistory({ ...row, body: null }, org))) };
+    const org = row.organization_id
+      ? { id: row.organization_id, name: orgNames.get(row.organization_id) ?? '' }
+      : null;
+    return {
+      ...row,
+      body: w.store.encodeBody(JSON.stringify(renderPeopleHistory({ ...row, body: null }, org))),
+    };
   });
   await insertMany(w.trx, 'history', rows);
 }

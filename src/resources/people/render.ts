@@ -1,20 +1,24 @@
 import type { Selectable } from 'kysely';
-import { type CustomFieldDefinition, type NameOf, appendCustomFields } from '../../domain/custom-fields.ts';
+import {
+  appendCustomFields,
+  type CustomFieldDefinition,
+  type NameOf,
+} from '../../domain/custom-fields.ts';
 import {
   type DealCounts,
   type EnrollmentFact,
-  type LatestNote,
-  type Ref,
-  type SubmissionFact,
-  type TodoFact,
   enrolledSequences,
+  type LatestNote,
   putDealCounters,
   putNoteGroup,
   putOwnership,
   putSequenceGroup,
   putTodoGroup,
   putWebFormGroup,
+  type Ref,
+  type SubmissionFact,
   submittedForms,
+  type TodoFact,
 } from '../../domain/records.ts';
 import type { PeopleTable } from '../../store/schema.ts';
 
@@ -32,7 +36,10 @@ export interface PersonFacts {
 }
 
 /** The people record of spec 2.2, keys in the spec's order, custom fields last. */
-export function renderPerson(row: Selectable<PeopleTable>, facts: PersonFacts): Record<string, unknown> {
+export function renderPerson(
+  row: Selectable<PeopleTable>,
+  facts: PersonFacts,
+): Record<string, unknown> {
   const r: Record<string, unknown> = {
     id: row.id,
     organizationId: row.organization_id,

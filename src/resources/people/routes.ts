@@ -5,7 +5,10 @@ import { NEXT_CURSOR } from '../../server/list.ts';
 import { keysetList } from '../../store/keyset.ts';
 
 /** `GET /v2/people`: people, oldest first (spec 4.1). */
-export function registerPeopleRoutes(app: FastifyInstance, { store, cache, base }: RouteDeps): void {
+export function registerPeopleRoutes(
+  app: FastifyInstance,
+  { store, cache, base }: RouteDeps,
+): void {
   registerPlainList(app, cache, base, {
     path: '/v2/people',
     listKey: 'peopleList',

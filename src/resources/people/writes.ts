@@ -1,7 +1,7 @@
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany } from '../../store/write.ts';
+import { type OwnedInput, ownedColumns, SOURCE_API } from '../owned.ts';
 import { recordPeopleHistory } from '../people-history/writes.ts';
-import { type OwnedInput, SOURCE_API, ownedColumns } from '../owned.ts';
 
 /** A person to add. */
 export interface NewPerson extends OwnedInput {

@@ -1,6 +1,10 @@
 import type { Selectable } from 'kysely';
-import { type CustomFieldDefinition, type NameOf, appendCustomFields } from '../../domain/custom-fields.ts';
-import { type LatestNote, type Ref, putNoteGroup, putOwnership } from '../../domain/records.ts';
+import {
+  appendCustomFields,
+  type CustomFieldDefinition,
+  type NameOf,
+} from '../../domain/custom-fields.ts';
+import { type LatestNote, putNoteGroup, putOwnership, type Ref } from '../../domain/records.ts';
 import type { ProductTable } from '../../store/schema.ts';
 
 /** What a product record is rendered from. */
@@ -13,7 +17,10 @@ export interface ProductFacts {
 }
 
 /** The product record of spec 2.7. */
-export function renderProduct(row: Selectable<ProductTable>, facts: ProductFacts): Record<string, unknown> {
+export function renderProduct(
+  row: Selectable<ProductTable>,
+  facts: ProductFacts,
+): Record<string, unknown> {
   const r: Record<string, unknown> = {
     id: row.id,
     이름: row.name,

@@ -5,7 +5,10 @@ import { NEXT_CURSOR } from '../../server/list.ts';
 import { keysetList } from '../../store/keyset.ts';
 
 /** `GET /v2/product`: products, oldest first (spec 4.8). */
-export function registerProductRoutes(app: FastifyInstance, { store, cache, base }: RouteDeps): void {
+export function registerProductRoutes(
+  app: FastifyInstance,
+  { store, cache, base }: RouteDeps,
+): void {
   registerPlainList(app, cache, base, {
     path: '/v2/product',
     listKey: 'productList',

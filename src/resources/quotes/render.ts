@@ -1,7 +1,11 @@
 import type { Selectable } from 'kysely';
-import { type CustomFieldDefinition, type NameOf, appendCustomFields } from '../../domain/custom-fields.ts';
+import {
+  appendCustomFields,
+  type CustomFieldDefinition,
+  type NameOf,
+} from '../../domain/custom-fields.ts';
 import { type ProductKind, quoteLineTerms } from '../../domain/quotes.ts';
-import { type LatestNote, type Ref, putNoteGroup, putOwnership } from '../../domain/records.ts';
+import { type LatestNote, putNoteGroup, putOwnership, type Ref } from '../../domain/records.ts';
 import type { QuoteProductTable, QuoteTable } from '../../store/schema.ts';
 
 /** A quote line with the `유형` of its product. */
@@ -19,7 +23,10 @@ export interface QuoteFacts {
 }
 
 /** The quote record of spec 2.8, with its quote-product objects. */
-export function renderQuote(row: Selectable<QuoteTable>, facts: QuoteFacts): Record<string, unknown> {
+export function renderQuote(
+  row: Selectable<QuoteTable>,
+  facts: QuoteFacts,
+): Record<string, unknown> {
   let amount = 0;
   const lines = facts.lines.map((line) => {
     const terms = quoteLineTerms({

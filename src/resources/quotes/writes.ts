@@ -33,6 +33,7 @@ export interface NewQuote extends OwnedInput {
 export async function insertQuotes(w: WorkspaceWrite, quotes: NewQuote[]): Promise<string[]> {
   const rows = [];
   const lines: Record<string, unknown>[] = [];
+  const mainInBatch = new Map<string, { is_main: number }>();
   for (const q of quotes) {
     const row = {
       ...(await ownedColumns(w, q)),
@@ -43,7 +44,7 @@ export async function insertQuotes(w: WorkspaceWrite, quotes: NewQuote[]): Promi
       share_link: q.shareLink ?? null,
     };
     rows.push(row);
-    q.lines.forEach((line, position) =>
+    q.lines.forEach((line, position) => {
       lines.push({
         workspace_id: w.workspaceId,
         id: line.id ?? newId(),
@@ -55,9 +56,16 @@ export async function insertQuotes(w: WorkspaceWrite, quotes: NewQuote[]): Promi
         payment_count: line.paymentCount ?? null,
         payment_start_at: line.paymentStartAt ?? null,
         custom: JSON.stringify(line.custom ?? {}),
-      }),
-    );
-    if (q.isMain) await unmarkMainQuote(w, row.deal_id, row.lead_id);
+      });
+    });
+    if (q.isMain) {
+      await unmarkMainQuote(w, row.deal_id, row.lead_id);
+      // A later main quote of the same record in this batch wins, too.
+      const key = row.deal_id ? `deal:${row.deal_id}` : `lead:${row.lead_id}`;
+      const earlier = mainInBatch.get(key);
+      if (earlier) earlier.is_main = 0;
+      mainInBatch.set(key, row);
+    }
   }
   await insertMany(w.trx, 'quotes', rows);
   await insertMany(w.trx, 'quote_products', lines);
@@ -67,7 +75,11 @@ export async function insertQuotes(w: WorkspaceWrite, quotes: NewQuote[]): Promi
   return rows.map((r) => r.id);
 }
 
-async function unmarkMainQuote(w: WorkspaceWrite, dealId: string | null, leadId: string | null): Promise<void> {
+async function unmarkMainQuote(
+  w: WorkspaceWrite,
+  dealId: string | null,
+  leadId: string | null,
+): Promise<void> {
   const column = dealId ? 'deal_id' : 'lead_id';
   const id = dealId ?? leadId;
   if (!id) return;

@@ -4,7 +4,12 @@ import { insertMany } from '../../store/write.ts';
 
 /** Adds sequences by name; returns their ids. */
 export async function insertSequences(w: WorkspaceWrite, names: string[]): Promise<string[]> {
-  const rows = names.map((name) => ({ workspace_id: w.workspaceId, id: newId(), name, created_at: w.now }));
+  const rows = names.map((name) => ({
+    workspace_id: w.workspaceId,
+    id: newId(),
+    name,
+    created_at: w.now,
+  }));
   await insertMany(w.trx, 'sequences', rows);
   return rows.map((r) => r.id);
 }
@@ -23,7 +28,10 @@ export interface NewEnrollment {
  * Enrolls records in sequences. A person's organization shows the sequences of its people,
  * so it is refreshed too.
  */
-export async function insertEnrollments(w: WorkspaceWrite, enrollments: NewEnrollment[]): Promise<string[]> {
+export async function insertEnrollments(
+  w: WorkspaceWrite,
+  enrollments: NewEnrollment[],
+): Promise<string[]> {
   const rows = enrollments.map((e) => ({
     workspace_id: w.workspaceId,
     id: e.id ?? newId(),
@@ -34,7 +42,9 @@ export async function insertEnrollments(w: WorkspaceWrite, enrollments: NewEnrol
     active: e.active === false ? 0 : 1,
   }));
   await insertMany(w.trx, 'sequence_enrollments', rows);
-  const peopleIds = [...new Set(enrollments.filter((e) => e.subjectType === 'people').map((e) => e.subjectId))];
+  const peopleIds = [
+    ...new Set(enrollments.filter((e) => e.subjectType === 'people').map((e) => e.subjectId)),
+  ];
   for (let i = 0; i < peopleIds.length; i += 500) {
     const orgs = await w.trx
       .selectFrom('people')

@@ -41,7 +41,10 @@ export interface NewSubmission {
 }
 
 /** Adds submissions; every linked record's WEBFORM fields follow. */
-export async function insertSubmissions(w: WorkspaceWrite, submissions: NewSubmission[]): Promise<string[]> {
+export async function insertSubmissions(
+  w: WorkspaceWrite,
+  submissions: NewSubmission[],
+): Promise<string[]> {
   const rows = submissions.map((s) => ({
     workspace_id: w.workspaceId,
     id: s.id ?? newId(),

@@ -31,7 +31,11 @@ export interface NewUser {
 }
 
 /** Adds users; returns their ids in order. */
-export async function insertUsers(trx: Executor, workspaceId: string, users: NewUser[]): Promise<string[]> {
+export async function insertUsers(
+  trx: Executor,
+  workspaceId: string,
+  users: NewUser[],
+): Promise<string[]> {
   const t = now();
   const rows = users.map((u) => ({
     workspace_id: workspaceId,
@@ -56,7 +60,11 @@ export interface NewTeam {
 }
 
 /** Adds teams; returns their ids in order. */
-export async function insertTeams(trx: Executor, workspaceId: string, teams: NewTeam[]): Promise<string[]> {
+export async function insertTeams(
+  trx: Executor,
+  workspaceId: string,
+  teams: NewTeam[],
+): Promise<string[]> {
   const t = now();
   const ids: string[] = [];
   for (const team of teams) {
@@ -64,19 +72,34 @@ export async function insertTeams(trx: Executor, workspaceId: string, teams: New
     ids.push(id);
     await trx
       .insertInto('teams')
-      .values({ workspace_id: workspaceId, id, name: team.name, description: team.description ?? null, created_at: t })
+      .values({
+        workspace_id: workspaceId,
+        id,
+        name: team.name,
+        description: team.description ?? null,
+        created_at: t,
+      })
       .execute();
     await insertMany(
       trx,
       'team_members',
-      team.memberIds.map((userId, position) => ({ workspace_id: workspaceId, team_id: id, user_id: userId, position })),
+      team.memberIds.map((userId, position) => ({
+        workspace_id: workspaceId,
+        team_id: id,
+        user_id: userId,
+        position,
+      })),
     );
   }
   return ids;
 }
 
 /** Teams a user belongs to, the default `팀` of the records the user creates. */
-export async function teamsOfUser(trx: Executor, workspaceId: string, userId: string): Promise<string[]> {
+export async function teamsOfUser(
+  trx: Executor,
+  workspaceId: string,
+  userId: string,
+): Promise<string[]> {
   const rows = await trx
     .selectFrom('team_members')
     .select('team_id')

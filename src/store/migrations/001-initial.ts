@@ -98,7 +98,11 @@ export function initialSchema(ctx: MigrationContext) {
         .addColumn('team_id', 'text', (c) => c.notNull())
         .addColumn('user_id', 'text', (c) => c.notNull())
         .addColumn('position', 'integer', (c) => c.notNull())
-        .addPrimaryKeyConstraint('team_members_pkey', ['workspace_id', 'team_id', 'user_id'] as never)
+        .addPrimaryKeyConstraint('team_members_pkey', [
+          'workspace_id',
+          'team_id',
+          'user_id',
+        ] as never)
         .execute();
       await index(db, 'team_members', 'user', ['workspace_id', 'user_id']);
 
@@ -230,7 +234,12 @@ export function initialSchema(ctx: MigrationContext) {
           .addColumn('created_at', 'text', (c) => c.notNull())
           .addColumn('updated_at', 'text', (c) => c.notNull()),
       );
-      await index(db, 'notes', 'subject', ['workspace_id', 'subject_type', 'subject_id', 'created_at']);
+      await index(db, 'notes', 'subject', [
+        'workspace_id',
+        'subject_type',
+        'subject_id',
+        'created_at',
+      ]);
       await index(db, 'notes', 'list', ['workspace_id', 'created_at', 'id']);
 
       await table(db, 'todos', (t) =>
@@ -269,13 +278,20 @@ export function initialSchema(ctx: MigrationContext) {
           .addColumn('contents', 'text', (c) => c.notNull().defaultTo('[]'))
           .addColumn('created_at', 'text', (c) => c.notNull()),
       );
-      await index(db, 'web_form_submissions', 'form', ['workspace_id', 'web_form_id', 'created_at', 'id']);
+      await index(db, 'web_form_submissions', 'form', [
+        'workspace_id',
+        'web_form_id',
+        'created_at',
+        'id',
+      ]);
       for (const column of ['people_id', 'organization_id', 'deal_id', 'lead_id']) {
         await index(db, 'web_form_submissions', column, ['workspace_id', column, 'created_at']);
       }
 
       await table(db, 'sequences', (t) =>
-        t.addColumn('name', 'text', (c) => c.notNull()).addColumn('created_at', 'text', (c) => c.notNull()),
+        t
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull()),
       );
       await table(db, 'sequence_enrollments', (t) =>
         t
@@ -285,7 +301,12 @@ export function initialSchema(ctx: MigrationContext) {
           .addColumn('enrolled_at', 'text', (c) => c.notNull())
           .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1)),
       );
-      await index(db, 'sequence_enrollments', 'subject', ['workspace_id', 'subject_type', 'subject_id', 'enrolled_at']);
+      await index(db, 'sequence_enrollments', 'subject', [
+        'workspace_id',
+        'subject_type',
+        'subject_id',
+        'enrolled_at',
+      ]);
 
       await table(db, 'activities', (t) =>
         t
@@ -302,7 +323,13 @@ export function initialSchema(ctx: MigrationContext) {
           .addColumn('body', sql.raw(bodyType)),
       );
       await index(db, 'activities', 'list', ['workspace_id', 'date', 'id']);
-      await index(db, 'activities', 'subject', ['workspace_id', 'subject_type', 'subject_id', 'date', 'id']);
+      await index(db, 'activities', 'subject', [
+        'workspace_id',
+        'subject_type',
+        'subject_id',
+        'date',
+        'id',
+      ]);
 
       await table(db, 'history', (t) =>
         t
@@ -318,7 +345,13 @@ export function initialSchema(ctx: MigrationContext) {
           .addColumn('body', sql.raw(bodyType)),
       );
       await index(db, 'history', 'list', ['workspace_id', 'subject_type', 'created_at', 'id']);
-      await index(db, 'history', 'subject', ['workspace_id', 'subject_type', 'subject_id', 'created_at', 'id']);
+      await index(db, 'history', 'subject', [
+        'workspace_id',
+        'subject_type',
+        'subject_id',
+        'created_at',
+        'id',
+      ]);
     },
 
     async down(): Promise<void> {

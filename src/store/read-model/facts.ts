@@ -75,7 +75,11 @@ export async function todosOf(
     fact: { id: r.id, title: r.title, dueAt: r.due_at, done: r.done === 1 } satisfies TodoFact,
   }));
   const out = new Map<string, TodoFact[]>();
-  for (const [id, list] of groupBy(facts, (f) => f.subjectId)) out.set(id, list.map((f) => f.fact));
+  for (const [id, list] of groupBy(facts, (f) => f.subjectId))
+    out.set(
+      id,
+      list.map((f) => f.fact),
+    );
   return out;
 }
 
@@ -99,7 +103,10 @@ export async function submissionsOf(
   for (const [id, list] of groupBy(rows, (r) => r.subject_id as string)) {
     out.set(
       id,
-      list.map((r) => ({ webForm: lookups.ref('webForm', r.web_form_id), createdAt: r.created_at })),
+      list.map((r) => ({
+        webForm: lookups.ref('webForm', r.web_form_id),
+        createdAt: r.created_at,
+      })),
     );
   }
   return out;

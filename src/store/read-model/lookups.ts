@@ -38,9 +38,20 @@ export class Lookups {
     const ws = workspaceId;
     const byName = async (
       target: Target,
-      table: 'users' | 'teams' | 'pipelines' | 'pipeline_stages' | 'web_forms' | 'sequences' | 'products',
+      table:
+        | 'users'
+        | 'teams'
+        | 'pipelines'
+        | 'pipeline_stages'
+        | 'web_forms'
+        | 'sequences'
+        | 'products',
     ) => {
-      const rows = await db.selectFrom(table).select(['id', 'name']).where('workspace_id', '=', ws).execute();
+      const rows = await db
+        .selectFrom(table)
+        .select(['id', 'name'])
+        .where('workspace_id', '=', ws)
+        .execute();
       l.names.set(target, new Map(rows.map((r) => [r.id, r.name])));
     };
     await byName('user', 'users');

@@ -1,5 +1,9 @@
-import { type CustomFieldRecordType, type RefTarget, collectRefIds } from '../../domain/custom-fields.ts';
 import type { Selectable } from 'kysely';
+import {
+  type CustomFieldRecordType,
+  collectRefIds,
+  type RefTarget,
+} from '../../domain/custom-fields.ts';
 import type { ProductKind } from '../../domain/quotes.ts';
 import { renderDeal } from '../../resources/deals/render.ts';
 import { renderLead } from '../../resources/leads/render.ts';
@@ -154,13 +158,22 @@ async function customRefs(
 }
 
 const renderPeopleChunk: ChunkRenderer = async (trx, ws, ids, l) => {
-  const rows = await trx.selectFrom('people').selectAll().where('workspace_id', '=', ws).where('id', 'in', ids).execute();
+  const rows = await trx
+    .selectFrom('people')
+    .selectAll()
+    .where('workspace_id', '=', ws)
+    .where('id', 'in', ids)
+    .execute();
   const counts = await dealCountsOf(trx, ws, 'people_id', ids);
   const notes = await latestNotes(trx, ws, 'people', ids, l);
   const submissions = await submissionsOf(trx, ws, 'people_id', ids, l);
   const enrollments = await enrollmentsOf(trx, ws, 'people', ids, l);
   const todos = await todosOf(trx, ws, 'people', ids);
-  await customRefs(l, 'people', rows.map((r) => r.custom));
+  await customRefs(
+    l,
+    'people',
+    rows.map((r) => r.custom),
+  );
   const customFields = l.definitions('people');
   return rows.map((row) => [
     row.id,
@@ -192,7 +205,11 @@ const renderOrganizationChunk: ChunkRenderer = async (trx, ws, ids, l) => {
   const submissions = await submissionsOf(trx, ws, 'organization_id', ids, l);
   const sequences = await organizationSequences(trx, ws, ids, l);
   const todos = await todosOf(trx, ws, 'organization', ids);
-  await customRefs(l, 'organization', rows.map((r) => r.custom));
+  await customRefs(
+    l,
+    'organization',
+    rows.map((r) => r.custom),
+  );
   const customFields = l.definitions('organization');
   return rows.map((row) => [
     row.id,
@@ -216,8 +233,18 @@ function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
   return async (trx, ws, ids, l) => {
     const rows =
       kind === 'deal'
-        ? await trx.selectFrom('deals').selectAll().where('workspace_id', '=', ws).where('id', 'in', ids).execute()
-        : await trx.selectFrom('leads').selectAll().where('workspace_id', '=', ws).where('id', 'in', ids).execute();
+        ? await trx
+            .selectFrom('deals')
+            .selectAll()
+            .where('workspace_id', '=', ws)
+            .where('id', 'in', ids)
+            .execute()
+        : await trx
+            .selectFrom('leads')
+            .selectAll()
+            .where('workspace_id', '=', ws)
+            .where('id', 'in', ids)
+            .execute();
     const column = kind === 'deal' ? 'deal_id' : 'lead_id';
     const mainProducts = await mainQuoteProducts(trx, ws, column, ids, l);
     const emailOpens = await lastEmailOpens(trx, ws, kind, ids);
@@ -225,7 +252,11 @@ function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
     const submissions = await submissionsOf(trx, ws, column, ids, l);
     const enrollments = await enrollmentsOf(trx, ws, kind, ids, l);
     const todos = await todosOf(trx, ws, kind, ids);
-    await customRefs(l, kind, rows.map((r) => r.custom));
+    await customRefs(
+      l,
+      kind,
+      rows.map((r) => r.custom),
+    );
     const customFields = l.definitions(kind);
     return rows.map((row) => {
       const facts = {
@@ -250,9 +281,18 @@ function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
 }
 
 const renderProductChunk: ChunkRenderer = async (trx, ws, ids, l) => {
-  const rows = await trx.selectFrom('products').selectAll().where('workspace_id', '=', ws).where('id', 'in', ids).execute();
+  const rows = await trx
+    .selectFrom('products')
+    .selectAll()
+    .where('workspace_id', '=', ws)
+    .where('id', 'in', ids)
+    .execute();
   const notes = await latestNotes(trx, ws, 'product', ids, l);
-  await customRefs(l, 'product', rows.map((r) => r.custom));
+  await customRefs(
+    l,
+    'product',
+    rows.map((r) => r.custom),
+  );
   const customFields = l.definitions('product');
   return rows.map((row) => [
     row.id,
@@ -269,10 +309,17 @@ const renderProductChunk: ChunkRenderer = async (trx, ws, ids, l) => {
 };
 
 const renderQuoteChunk: ChunkRenderer = async (trx, ws, ids, l) => {
-  const rows = await trx.selectFrom('quotes').selectAll().where('workspace_id', '=', ws).where('id', 'in', ids).execute();
+  const rows = await trx
+    .selectFrom('quotes')
+    .selectAll()
+    .where('workspace_id', '=', ws)
+    .where('id', 'in', ids)
+    .execute();
   const lineRows = await trx
     .selectFrom('quote_products as qp')
-    .leftJoin('products as p', (j) => j.onRef('p.workspace_id', '=', 'qp.workspace_id').onRef('p.id', '=', 'qp.product_id'))
+    .leftJoin('products as p', (j) =>
+      j.onRef('p.workspace_id', '=', 'qp.workspace_id').onRef('p.id', '=', 'qp.product_id'),
+    )
     .selectAll('qp')
     .select('p.kind')
     .where('qp.workspace_id', '=', ws)
@@ -287,8 +334,16 @@ const renderQuoteChunk: ChunkRenderer = async (trx, ws, ids, l) => {
     lines.set(line.quote_id, list);
   }
   const notes = await latestNotes(trx, ws, 'quote', ids, l);
-  await customRefs(l, 'quote', rows.map((r) => r.custom));
-  await customRefs(l, 'quoteProduct', lineRows.map((r) => r.custom));
+  await customRefs(
+    l,
+    'quote',
+    rows.map((r) => r.custom),
+  );
+  await customRefs(
+    l,
+    'quoteProduct',
+    lineRows.map((r) => r.custom),
+  );
   const customFields = l.definitions('quote');
   const lineCustomFields = l.definitions('quoteProduct');
   return rows.map((row) => [

@@ -1,0 +1,139 @@
+// `npm run bench [-- --people N] [--seconds S]`: builds a demo workspace, then measures the
+// list endpoint against a bare node:http server sending the same bytes, a deep page, a
+// full cursor walk and the single deal, all in one run, and prints a table.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createDemoWorkspace } from '../src/ingest/demo.ts';
+import { openStore } from '../src/store/database.ts';
+import { type LoadFigures, load, startChild, stopChild, table } from './lib.ts';
+
+const { values } = parseArgs({
+  options: {
+    people: { type: 'string', default: '100000' },
+    seconds: { type: 'string', default: '8' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const people = Number(values.people);
+const seconds = Number(values.seconds);
+const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-'));
+const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
+const API_PORT = 38_411;
+const FLOOR_PORT = 38_412;
+
+console.log(`building a demo workspace of ${people.toLocaleString('en-US')} people in ${dir} …`);
+const store = openStore(databaseUrl);
+await store.migrate();
+const started = performance.now();
+const demo = await createDemoWorkspace(store, { people, seed: 1 });
+const buildSeconds = (performance.now() - started) / 1000;
+await store.close();
+const totalRecords = Object.values(demo.counts).reduce((a, b) => a + b, 0);
+console.log(`built in ${buildSeconds.toFixed(1)} s: ${JSON.stringify(demo.counts)}`);
+
+const headers = { authorization: `Bearer ${demo.token}` };
+const api = await startChild('bench/api-server.ts', [databaseUrl, String(API_PORT)]);
+const base = `http://127.0.0.1:${API_PORT}`;
+
+async function getJson(path: string) {
+  const res = await fetch(`${base}${path}`, { headers });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return { bytes: Buffer.from(await res.arrayBuffer()), json: null as unknown };
+}
+
+// A full cursor walk of every person, 100 a page, one client: the store and rendering path.
+let cursor: string | null = null;
+let walked = 0;
+let pages = 0;
+let deepCursor = '';
+const walkStart = performance.now();
+do {
+  const { bytes } = await getJson(`/v2/people?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+  const data = JSON.parse(bytes.toString()).data;
+  walked += data.peopleList.length;
+  cursor = data.nextCursor;
+  pages += 1;
+  if (walked >= people / 2 && !deepCursor && cursor) deepCursor = cursor;
+} while (cursor);
+const walkSeconds = (performance.now() - walkStart) / 1000;
+if (walked !== people) throw new Error(`walk saw ${walked} people, expected ${people}`);
+
+const firstPage = await getJson('/v2/people');
+const deepPage = await getJson(`/v2/people?cursor=${deepCursor}`);
+const someDeal = JSON.parse((await getJson('/v2/deal?limit=1')).bytes.toString()).data.dealList[0]
+  .id;
+const pageFile = join(dir, 'page.json');
+writeFileSync(pageFile, firstPage.bytes);
+const floor = await startChild('bench/floor-server.ts', [pageFile, String(FLOOR_PORT)]);
+
+const runs: LoadFigures[] = [];
+runs.push(
+  await load('bare node:http, same bytes (floor)', `http://127.0.0.1:${FLOOR_PORT}/`, { seconds }),
+);
+runs.push(await load('GET /v2/people, first page', `${base}/v2/people`, { seconds, headers }));
+runs.push(
+  await load('GET /v2/people, deep page', `${base}/v2/people?cursor=${deepCursor}`, {
+    seconds,
+    headers,
+  }),
+);
+runs.push(await load('GET /v2/deal/{id}', `${base}/v2/deal/${someDeal}`, { seconds, headers }));
+const half = Math.max(1, Math.round(runs[1]!.reqPerSec / 2));
+const halfDeal = Math.max(1, Math.round(runs[3]!.reqPerSec / 2));
+runs.push(
+  await load(`GET /v2/people, first page at ${half} req/s`, `${base}/v2/people`, {
+    seconds,
+    headers,
+    rate: half,
+  }),
+);
+runs.push(
+  await load(`GET /v2/deal/{id} at ${halfDeal} req/s`, `${base}/v2/deal/${someDeal}`, {
+    seconds,
+    headers,
+    rate: halfDeal,
+  }),
+);
+await stopChild(floor);
+await stopChild(api);
+
+const floorRate = runs[0]!.reqPerSec;
+const report = [
+  `salescrm bench — ${new Date().toISOString()}`,
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, SQLite`,
+  `workspace: ${people.toLocaleString('en-US')} people, ${totalRecords.toLocaleString('en-US')} records in all; page: ${firstPage.bytes.length.toLocaleString('en-US')} bytes (50 people); deep page at person ${Math.round(people / 2).toLocaleString('en-US')}`,
+  '',
+  table(
+    ['run', 'req/s', 'p50 ms', 'p99 ms', 'ratio to floor', 'errors'],
+    runs.map((r) => [
+      r.name,
+      Math.round(r.reqPerSec),
+      r.p50,
+      r.p99,
+      (r.reqPerSec / floorRate).toFixed(2),
+      r.errors,
+    ]),
+  ),
+  '',
+  table(
+    ['measure', 'value'],
+    [
+      [
+        'demo build',
+        `${buildSeconds.toFixed(1)} s (${Math.round(totalRecords / buildSeconds).toLocaleString('en-US')} records/s)`,
+      ],
+      [
+        'full cursor walk, limit=100',
+        `${walked.toLocaleString('en-US')} people in ${pages} pages, ${walkSeconds.toFixed(2)} s: ${Math.round(walked / walkSeconds).toLocaleString('en-US')} records/s`,
+      ],
+      ['deep page / first page req/s', (runs[2]!.reqPerSec / runs[1]!.reqPerSec).toFixed(2)],
+      ['deep page bytes', deepPage.bytes.length.toLocaleString('en-US')],
+    ],
+  ),
+].join('\n');
+console.log(`\n${report}`);
+mkdirSync('bench/results', { recursive: true });
+writeFileSync('bench/results/latest.md', `${report}\n`);
+if (!values.keep) rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,99 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.ts';
+import { runDemo } from './demo.ts';
+import { runMigrate } from './migrate.ts';
+import { runServe } from './serve.ts';
+import { runToken } from './token.ts';
+import { runWorkspace } from './workspace.ts';
+
+const USAGE = `usage: salescrm <command> [options]
+
+commands:
+  start                          serve; on an empty database, first create a demo workspace
+  serve [--port N] [--host H]    run the HTTP API (migrates the database first)
+  demo [--seed N] [--people N] [--json]
+                                 create a workspace full of Korean demo data, print its token
+  workspace create NAME [--json] create an empty workspace (with an admin user)
+  token create --workspace ID [--json]
+  token list --workspace ID
+  token revoke ID
+  migrate                        bring the database schema up to date
+
+environment: DATABASE_URL (default sqlite:./data/salescrm.db), PORT, HOST, BASE_PATH,
+RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS, PAGE_CACHE_BYTES, LOG_LEVEL, LOG_REQUESTS`;
+
+/** A command-line mistake: printed with the usage, exit code 2. */
+export class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const config = loadConfig();
+  switch (command) {
+    case 'start':
+      return runServe(config, rest, { demoWhenEmpty: true });
+    case 'serve':
+      return runServe(config, rest, { demoWhenEmpty: false });
+    case 'demo':
+      return runDemo(config, rest);
+    case 'workspace':
+      return runWorkspace(config, rest);
+    case 'token':
+      return runToken(config, rest);
+    case 'migrate':
+      return runMigrate(config);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`unknown command '${command}'`);
+  }
+}
+
+/** parseArgs with the CLI's conventions: unknown flags are errors. */
+export function parseFlags<const T extends NonNullable<ParseArgsConfig['options']>>(
+  args: string[],
+  options: T,
+) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** A whole number flag in a range, or a UsageError naming it. */
+export function intFlag(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
+  }
+  return n;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== 0 || process.argv[2] !== 'serve') process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(`salescrm: ${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+    } else if (error instanceof ConfigError) {
+      console.error(`salescrm: configuration: ${error.message}`);
+      process.exitCode = 2;
+    } else {
+      console.error(`salescrm: ${(error as Error).stack ?? String(error)}`);
+      process.exitCode = 1;
+    }
+  },
+);

@@ -1,0 +1,144 @@
+import { defineCustomField } from '../resources/custom-fields/writes.ts';
+import { insertActivities } from '../resources/deal-activities/writes.ts';
+import { insertDeals } from '../resources/deals/writes.ts';
+import { insertLeads } from '../resources/leads/writes.ts';
+import { insertNotes } from '../resources/notes/writes.ts';
+import { insertOrganizations } from '../resources/organizations/writes.ts';
+import { recordPeopleHistory } from '../resources/people-history/writes.ts';
+import { insertPeople } from '../resources/people/writes.ts';
+import { insertPipeline } from '../resources/pipelines/writes.ts';
+import { insertProducts } from '../resources/products/writes.ts';
+import { insertQuotes } from '../resources/quotes/writes.ts';
+import { insertEnrollments } from '../resources/sequences/writes.ts';
+import { insertTodos } from '../resources/todos/writes.ts';
+import { insertSubmissions, insertWebForms } from '../resources/web-forms/writes.ts';
+import {
+  createToken,
+  createWorkspace,
+  insertTeams,
+  insertUsers,
+} from '../resources/workspaces/writes.ts';
+import type { Store } from '../store/database.ts';
+import { type WorkspaceWrite, insertMany, writeWorkspace } from '../store/write.ts';
+import { type DemoData, generateDemoData } from './demo-data.ts';
+
+/** What demo to build. */
+export interface DemoOptions {
+  /** Same seed and size, same data (ids included). Default 1. */
+  seed?: number;
+  /** Number of people; organizations, deals and leads scale with it. Default 200. */
+  people?: number;
+  /** Workspace name; defaults to the demo seller's. */
+  name?: string;
+  /** Called as the work goes: stage name, items done, items in the stage. */
+  onProgress?: (stage: string, done: number, total: number) => void;
+}
+
+/** The demo workspace built, with a token of its admin. */
+export interface DemoResult {
+  workspaceId: string;
+  token: string;
+  tokenId: string;
+  /** Records written, by kind. */
+  counts: Record<string, number>;
+}
+
+/** Rows per insert call, so progress moves while a large demo is written. */
+const BATCH = 20_000;
+
+/** Builds a new workspace full of realistic Korean demo data; same seed and size, same data. */
+export async function createDemoWorkspace(store: Store, options: DemoOptions = {}): Promise<DemoResult> {
+  const seed = options.seed ?? 1;
+  const people = options.people ?? 200;
+  if (!Number.isInteger(seed)) throw new RangeError(`demo seed must be an integer: ${seed}`);
+  if (!Number.isInteger(people) || people < 0) {
+    throw new RangeError(`demo people must be a non-negative integer: ${people}`);
+  }
+  const progress = options.onProgress ?? (() => {});
+
+  progress('generate', 0, 1);
+  const data = generateDemoData(seed, people);
+  progress('generate', 1, 1);
+
+  const workspaceId = await createWorkspace(store, options.name ?? data.workspaceName);
+  try {
+    // One transaction: the custom fields are defined first, which marks every record type
+    // for a full re-render, so each record is rendered once, at commit, with all its facts.
+    await writeWorkspace(store, workspaceId, async (w) => {
+      await insertDemoData(w, data, progress);
+      progress('render', 0, 1);
+    });
+    progress('render', 1, 1);
+  } catch (error) {
+    await store.db.deleteFrom('workspaces').where('id', '=', workspaceId).execute();
+    throw error;
+  }
+  const { id: tokenId, token } = await createToken(store, workspaceId, data.adminUserId, 'demo');
+  return { workspaceId, token, tokenId, counts: countsOf(data) };
+}
+
+async function insertDemoData(
+  w: WorkspaceWrite,
+  data: DemoData,
+  progress: (stage: string, done: number, total: number) => void,
+): Promise<void> {
+  const ws = w.workspaceId;
+  progress('workspace', 0, 1);
+  await insertUsers(w.trx, ws, data.users);
+  await insertTeams(w.trx, ws, data.teams);
+  for (const pipeline of data.pipelines) await insertPipeline(w.trx, ws, pipeline);
+  for (const field of data.customFields) await defineCustomField(w, field);
+  progress('workspace', 1, 1);
+
+  const stage = async <T>(name: string, items: T[], insert: (batch: T[]) => Promise<unknown>) => {
+    progress(name, 0, items.length);
+    for (let i = 0; i < items.length; i += BATCH) {
+      await insert(items.slice(i, i + BATCH));
+      progress(name, Math.min(items.length, i + BATCH), items.length);
+    }
+  };
+  await stage('products', data.products, (b) => insertProducts(w, b));
+  await stage('organizations', data.organizations, (b) => insertOrganizations(w, b));
+  await stage('people', data.people, (b) => insertPeople(w, b));
+  await stage('deals', data.deals, (b) => insertDeals(w, b));
+  await stage('leads', data.leads, (b) => insertLeads(w, b));
+  await stage('quotes', data.quotes, (b) => insertQuotes(w, b));
+  await stage('notes', data.notes, (b) => insertNotes(w, b));
+  await stage('todos', data.todos, (b) => insertTodos(w, b));
+  await insertWebForms(w, data.webForms);
+  await stage('submissions', data.submissions, (b) => insertSubmissions(w, b));
+  // `insertSequences` takes names only and makes random ids; the demo's ids are seeded.
+  await insertMany(
+    w.trx,
+    'sequences',
+    data.sequences.map((s) => ({ workspace_id: ws, id: s.id, name: s.name, created_at: s.createdAt })),
+  );
+  await stage('enrollments', data.enrollments, (b) => insertEnrollments(w, b));
+  await stage('activities', data.activities, (b) => insertActivities(w, b));
+  await stage('history', data.history, (b) => recordPeopleHistory(w, b));
+}
+
+function countsOf(data: DemoData): Record<string, number> {
+  return {
+    users: data.users.length,
+    teams: data.teams.length,
+    pipelines: data.pipelines.length,
+    pipelineStages: data.pipelines.reduce((n, p) => n + p.stages.length, 0),
+    customFields: data.customFields.length,
+    products: data.products.length,
+    organizations: data.organizations.length,
+    people: data.people.length,
+    deals: data.deals.length,
+    leads: data.leads.length,
+    quotes: data.quotes.length,
+    quoteProducts: data.quotes.reduce((n, q) => n + q.lines.length, 0),
+    notes: data.notes.length,
+    todos: data.todos.length,
+    webForms: data.webForms.length,
+    webFormSubmissions: data.submissions.length,
+    sequences: data.sequences.length,
+    sequenceEnrollments: data.enrollments.length,
+    activities: data.activities.length,
+    peopleHistory: data.history.length,
+  };
+}

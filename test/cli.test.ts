@@ -1,0 +1,171 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createToken, firstAdmin } from '../src/resources/workspaces/writes.ts';
+import { openStore, type Store } from '../src/store/database.ts';
+import { get, testApp } from './helpers.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const CLI = join(ROOT, 'src/cli/main.ts');
+const HAS_DEMO = existsSync(join(ROOT, 'src/ingest/demo.ts'));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in a child process against `dbPath` (each spawn costs a tsx start-up). */
+function cli(dbPath: string, args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', CLI, ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: `sqlite:${dbPath}`, LOG_LEVEL: 'silent' },
+        timeout: 120_000,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** The one JSON line a `--json` command prints. */
+function jsonLine(run: Run): Record<string, unknown> {
+  const lines = run.stdout.trim().split('\n');
+  expect(lines, run.stdout).toHaveLength(1);
+  return JSON.parse(lines[0]!) as Record<string, unknown>;
+}
+
+describe('cli', { timeout: 120_000 }, () => {
+  let dir: string;
+  let db: string;
+  let store: Store | undefined;
+  let workspaceId: string;
+  let token: { id: string; token: string };
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'salescrm-cli-'));
+    db = join(dir, 'cli.db');
+  });
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The same database file, opened in this process. */
+  function inProcess(): Store {
+    store ??= openStore(`sqlite:${db}`);
+    return store;
+  }
+
+  it('migrate creates the schema in a new file', async () => {
+    const run = await cli(db, ['migrate']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('up to date');
+    expect(existsSync(db)).toBe(true);
+    const tables = await inProcess().db.introspection.getTables();
+    expect(tables.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['workspaces', 'access_tokens', 'people']),
+    );
+  });
+
+  it('workspace create NAME --json prints {"workspaceId"}', async () => {
+    const run = await cli(db, ['workspace', 'create', '영업 본부', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const out = jsonLine(run);
+    expect(Object.keys(out)).toEqual(['workspaceId']);
+    workspaceId = out.workspaceId as string;
+    const row = await inProcess()
+      .db.selectFrom('workspaces')
+      .select('name')
+      .where('id', '=', workspaceId)
+      .executeTakeFirst();
+    expect(row?.name).toBe('영업 본부');
+    expect(await firstAdmin(inProcess(), workspaceId)).toBeTypeOf('string');
+  });
+
+  it('token create --workspace ID --json prints {"id","token"}, and the token works', async () => {
+    const run = await cli(db, ['token', 'create', '--workspace', workspaceId, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const out = jsonLine(run);
+    expect(Object.keys(out)).toEqual(['id', 'token']);
+    token = out as { id: string; token: string };
+    expect(token.token.length).toBeGreaterThanOrEqual(43);
+    const app = await testApp(inProcess());
+    const res = await get(app, token.token, '/v2/people');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ success: true, data: { peopleList: [], nextCursor: null } });
+    await app.close();
+  });
+
+  it('token revoke ID: that token gets 401 from the next request on; token list shows it', async () => {
+    const app = await testApp(inProcess());
+    expect((await get(app, token.token, '/v2/deal')).status).toBe(200);
+    const other = await createToken(
+      inProcess(),
+      workspaceId,
+      (await firstAdmin(inProcess(), workspaceId))!,
+    );
+
+    const revoke = await cli(db, ['token', 'revoke', token.id]);
+    expect(revoke.code, revoke.stderr).toBe(0);
+    const res = await get(app, token.token, '/v2/deal');
+    expect(res.status).toBe(401);
+    expect(Object.keys(res.json)).toEqual(['success', 'message']);
+    expect((await get(app, other.token, '/v2/deal')).status).toBe(200);
+    await app.close();
+
+    const list = await cli(db, ['token', 'list', '--workspace', workspaceId]);
+    expect(list.code, list.stderr).toBe(0);
+    const lines = list.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines.find((l) => l.startsWith(token.id))).toMatch(/\trevoked\t/);
+    expect(lines.find((l) => l.startsWith(other.id))).toMatch(/\tactive\t/);
+    // The list never shows a token's secret.
+    expect(list.stdout).not.toContain(token.token);
+    expect(list.stdout).not.toContain(other.token);
+  });
+
+  it('an unknown command exits 2 with the usage', async () => {
+    const run = await cli(db, ['frobnicate']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("unknown command 'frobnicate'");
+    expect(run.stderr).toContain('usage: salescrm');
+    expect(run.stdout).toBe('');
+  });
+
+  it('token create without --workspace exits 2', async () => {
+    const run = await cli(db, ['token', 'create', '--json']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--workspace');
+    expect(run.stdout).toBe('');
+  });
+
+  it.skipIf(!HAS_DEMO)(
+    'demo --people 50 --json prints {"workspaceId","token"}, and the token works',
+    async () => {
+      const run = await cli(db, ['demo', '--people', '50', '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      const out = jsonLine(run);
+      expect(Object.keys(out)).toEqual(['workspaceId', 'token']);
+      const app = await testApp(inProcess());
+      const res = await get(app, out.token as string, '/v2/people?limit=100');
+      expect(res.status).toBe(200);
+      expect(res.json.data.peopleList).toHaveLength(50);
+      const deals = await get(app, out.token as string, '/v2/deal?limit=1');
+      expect(deals.status).toBe(200);
+      const dealId = deals.json.data.dealList[0]?.id as string;
+      expect((await get(app, out.token as string, `/v2/deal/${dealId}`)).status).toBe(200);
+      // The demo workspace is not the one created above.
+      expect(out.workspaceId).not.toBe(workspaceId);
+      await app.close();
+    },
+  );
+});

@@ -1,0 +1,138 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import {
+  createToken,
+  createWorkspace,
+  insertTeams,
+  insertUsers,
+} from '../src/resources/workspaces/writes.ts';
+import { type AppOptions, buildApp } from '../src/server/app.ts';
+import { openStore, type Store } from '../src/store/database.ts';
+import { type WorkspaceWrite, writeWorkspace } from '../src/store/write.ts';
+
+/** A migrated store in a fresh temporary SQLite file; `dispose` removes it. */
+export async function testStore(): Promise<Store & { path: string; dispose(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'salescrm-test-'));
+  const store = openStore(`sqlite:${join(dir, 'test.db')}`);
+  await store.migrate();
+  return Object.assign(store, {
+    path: join(dir, 'test.db'),
+    async dispose() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
+}
+
+/** A workspace with an admin in a team, and a token acting as that admin. */
+export interface TestWorkspace {
+  workspaceId: string;
+  userId: string;
+  teamId: string;
+  token: string;
+  tokenId: string;
+  /** Runs `fn` as one write in this workspace. */
+  write<T>(fn: (w: WorkspaceWrite) => Promise<T>): Promise<T>;
+}
+
+/** Creates a workspace to test in. */
+export async function testWorkspace(
+  store: Store,
+  name = '테스트 워크스페이스',
+): Promise<TestWorkspace> {
+  const workspaceId = await createWorkspace(store, name);
+  const { userId, teamId } = await store.transaction(async (trx) => {
+    const [userId] = await insertUsers(trx, workspaceId, [
+      { name: '김관리', email: 'admin@example.com', role: 'admin' },
+    ]);
+    const [teamId] = await insertTeams(trx, workspaceId, [
+      { name: '영업1팀', memberIds: [userId!] },
+    ]);
+    return { userId: userId!, teamId: teamId! };
+  });
+  const { id: tokenId, token } = await createToken(store, workspaceId, userId);
+  return {
+    workspaceId,
+    userId,
+    teamId,
+    token,
+    tokenId,
+    write: (fn) => writeWorkspace(store, workspaceId, fn),
+  };
+}
+
+/** The API over a store, rate limit off unless asked for. */
+export async function testApp(
+  store: Store,
+  config: Partial<AppOptions['config']> = {},
+): Promise<FastifyInstance> {
+  const app = await buildApp({
+    store,
+    config: {
+      basePath: '',
+      rateLimitMax: 0,
+      rateLimitWindowMs: 10_000,
+      pageCacheBytes: 8 * 1024 * 1024,
+      logLevel: 'silent',
+      logRequests: false,
+      ...config,
+    },
+  });
+  await app.ready();
+  return app;
+}
+
+/** A response as a test reads it. */
+export interface TestResponse {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests inspect arbitrary JSON
+  json: any;
+}
+
+/** GET `url` with a bearer token (or no Authorization when token is null). */
+export async function get(
+  app: FastifyInstance,
+  token: string | null,
+  url: string,
+): Promise<TestResponse> {
+  const res = await app.inject({
+    method: 'GET',
+    url,
+    headers: token === null ? {} : { authorization: `Bearer ${token}` },
+  });
+  let json: unknown;
+  try {
+    json = JSON.parse(res.body);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, text: res.body, json };
+}
+
+/** Every record of a list endpoint, following the cursor; also returns the pages. */
+export async function walk(
+  app: FastifyInstance,
+  token: string,
+  url: string,
+  listKey: string,
+  cursorKey = 'nextCursor',
+): Promise<{ records: Record<string, unknown>[]; pages: number; cursors: string[] }> {
+  const records: Record<string, unknown>[] = [];
+  const cursors: string[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const sep = url.includes('?') ? '&' : '?';
+    const res = await get(app, token, cursor ? `${url}${sep}cursor=${cursor}` : url);
+    if (res.status !== 200) throw new Error(`walk: ${res.status} ${res.text}`);
+    records.push(...res.json.data[listKey]);
+    cursor = res.json.data[cursorKey];
+    if (cursor) cursors.push(cursor);
+    pages += 1;
+  } while (cursor);
+  return { records, pages, cursors };
+}

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revokeToken } from '../src/resources/workspaces/writes.ts';
+import { openStore, type Store } from '../src/store/database.ts';
+import { writeWorkspace } from '../src/store/write.ts';
+import { makePerson } from './factories.ts';
+import { get, testApp, testStore, testWorkspace } from './helpers.ts';
+
+/**
+ * The server remembers token lookups and rendered pages while the database is unchanged.
+ * Changes committed through another connection (as the CLI or another server process
+ * makes them) must be seen on the very next request.
+ */
+describe('changes made by another process', () => {
+  let store: Awaited<ReturnType<typeof testStore>>;
+  let other: Store;
+  beforeAll(async () => {
+    store = await testStore();
+    other = openStore(`sqlite:${store.path}`);
+  });
+  afterAll(async () => {
+    await other.close();
+    await store.dispose();
+  });
+
+  it('a token revoked elsewhere fails on the next request', async () => {
+    const ws = await testWorkspace(store);
+    const app = await testApp(store);
+    expect((await get(app, ws.token, '/v2/people')).status).toBe(200);
+    expect((await get(app, ws.token, '/v2/people')).status).toBe(200);
+    expect(await revokeToken(other, ws.tokenId)).toBe(true);
+    const res = await get(app, ws.token, '/v2/people');
+    expect(res.status).toBe(401);
+    await app.close();
+  });
+
+  it('a record written elsewhere shows on the next request of a cached page', async () => {
+    const ws = await testWorkspace(store);
+    const app = await testApp(store);
+    const before = await get(app, ws.token, '/v2/people');
+    expect(before.json.data.peopleList).toHaveLength(0);
+    expect((await get(app, ws.token, '/v2/people')).text).toBe(before.text);
+    await writeWorkspace(other, ws.workspaceId, (w) => makePerson(w, { name: '다른 프로세스' }));
+    const after = await get(app, ws.token, '/v2/people');
+    expect(after.json.data.peopleList.map((p: { 이름: string }) => p['이름'])).toEqual([
+      '다른 프로세스',
+    ]);
+    await app.close();
+  });
+});

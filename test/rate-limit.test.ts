@@ -1,0 +1,241 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { createToken } from '../src/resources/workspaces/writes.ts';
+import { buildApp } from '../src/server/app.ts';
+import { MemoryRateLimiter } from '../src/server/rate-limit.ts';
+import { type EveryType, seedEveryType } from './every-type.ts';
+import { get, type TestWorkspace, testApp, testStore, testWorkspace } from './helpers.ts';
+
+type Store = Awaited<ReturnType<typeof testStore>>;
+
+describe('rate limit over HTTP', () => {
+  let store: Store;
+  let a: TestWorkspace;
+  let b: TestWorkspace;
+  let dataA: EveryType;
+
+  beforeAll(async () => {
+    store = await testStore();
+    a = await testWorkspace(store, '한도 A');
+    b = await testWorkspace(store, '한도 B');
+    dataA = await seedEveryType(a, 'A');
+    await seedEveryType(b, 'B');
+  });
+  afterAll(async () => store?.dispose());
+
+  /** A fresh app (fresh counters) limited to 5 requests per window. */
+  async function limitedApp(windowMs = 60_000): Promise<FastifyInstance> {
+    return testApp(store, { rateLimitMax: 5, rateLimitWindowMs: windowMs });
+  }
+
+  it('counts down on every authenticated /v2 response, then answers 429 in shape A', async () => {
+    const app = await limitedApp();
+    // Successes and errors after authentication both count and both carry the headers.
+    const urls = [
+      '/v2/people',
+      '/v2/deal?limit=0',
+      '/v2/organization',
+      `/v2/lead/${dataA.leads[0]}/quote`,
+      '/v2/product',
+    ];
+    const statuses = [200, 400, 200, 200, 200];
+    for (const [i, url] of urls.entries()) {
+      const res = await get(app, a.token, url);
+      expect(res.status, url).toBe(statuses[i]);
+      expect(res.headers['ratelimit-limit']).toBe('5');
+      expect(res.headers['ratelimit-remaining']).toBe(String(4 - i));
+      const reset = Number(res.headers['ratelimit-reset']);
+      expect(Number.isInteger(reset)).toBe(true);
+      expect(reset).toBeGreaterThanOrEqual(1);
+      expect(reset).toBeLessThanOrEqual(60);
+    }
+    const res = await get(app, a.token, '/v2/people');
+    expect(res.status).toBe(429);
+    expect(Object.keys(res.json)).toEqual(['success', 'message']);
+    expect(res.json).toEqual({ success: false, message: 'Too Many Requests' });
+    const retryAfter = res.headers['retry-after'];
+    expect(retryAfter).toMatch(/^[1-9][0-9]*$/);
+    expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+    expect(res.headers['ratelimit-limit']).toBe('5');
+    expect(res.headers['ratelimit-remaining']).toBe('0');
+    expect(res.headers['ratelimit-reset']).toBe(retryAfter);
+    // Still refused, on every endpoint.
+    for (const url of ['/v2/deal/activity', '/v2/people/history', '/v2/lead']) {
+      const again = await get(app, a.token, url);
+      expect(again.status).toBe(429);
+      expect(again.json).toEqual({ success: false, message: 'Too Many Requests' });
+    }
+    await app.close();
+  });
+
+  it('answers 429 on /v2/deal/{dealId} as {"error":"Too Many Requests"}', async () => {
+    const app = await limitedApp();
+    const url = `/v2/deal/${dataA.deals[0]}`;
+    for (let i = 0; i < 5; i++) expect((await get(app, a.token, url)).status).toBe(200);
+    const res = await get(app, a.token, url);
+    expect(res.status).toBe(429);
+    expect(res.text).toBe('{"error":"Too Many Requests"}');
+    expect(res.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
+    await app.close();
+  });
+
+  it('limits each workspace on its own', async () => {
+    const app = await limitedApp();
+    for (let i = 0; i < 6; i++) await get(app, a.token, '/v2/people');
+    expect((await get(app, a.token, '/v2/people')).status).toBe(429);
+    const other = await get(app, b.token, '/v2/people');
+    expect(other.status).toBe(200);
+    expect(other.headers['ratelimit-remaining']).toBe('4');
+    // Two tokens of one workspace share its budget.
+    const second = await createToken(store, b.workspaceId, b.userId);
+    expect((await get(app, second.token, '/v2/people')).headers['ratelimit-remaining']).toBe('3');
+    await app.close();
+  });
+
+  it('does not count or label requests that are not authenticated /v2 requests', async () => {
+    const app = await limitedApp();
+    for (let i = 0; i < 10; i++) {
+      const denied = await get(app, null, '/v2/people');
+      expect(denied.status).toBe(401);
+      expect(denied.headers['ratelimit-limit']).toBeUndefined();
+      const bad = await get(app, 'not-a-token', '/v2/people');
+      expect(bad.status).toBe(401);
+      const health = await get(app, null, '/healthz');
+      expect(health.status).toBe(200);
+      expect(health.headers['ratelimit-limit']).toBeUndefined();
+      expect((await get(app, a.token, '/v2/nowhere')).status).toBe(404);
+    }
+    expect((await get(app, a.token, '/v2/people')).headers['ratelimit-remaining']).toBe('4');
+    await app.close();
+  });
+
+  it('opens again when the window ends', async () => {
+    const app = await limitedApp(1000);
+    let res = await get(app, a.token, '/v2/people');
+    for (let i = 0; i < 5; i++) res = await get(app, a.token, '/v2/people');
+    expect(res.status).toBe(429);
+    expect(res.headers['retry-after']).toBe('1');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    res = await get(app, a.token, '/v2/people');
+    expect(res.status).toBe(200);
+    expect(res.headers['ratelimit-remaining']).toBe('4');
+    await app.close();
+  });
+
+  it('RATE_LIMIT_MAX=0 turns the limit off', async () => {
+    const config = loadConfig({ RATE_LIMIT_MAX: '0' });
+    expect(config.rateLimitMax).toBe(0);
+    const app = await buildApp({ store, config: { ...config, logLevel: 'silent' } });
+    for (let i = 0; i < 30; i++) {
+      const res = await get(app, a.token, '/v2/people');
+      expect(res.status).toBe(200);
+      expect(res.headers['ratelimit-limit']).toBeUndefined();
+      expect(res.headers['ratelimit-remaining']).toBeUndefined();
+    }
+    await app.close();
+  });
+});
+
+describe('MemoryRateLimiter', () => {
+  it('allows max hits per window, then refuses until the window ends', () => {
+    let t = 1_000_000;
+    const limiter = new MemoryRateLimiter(3, 10_000, () => t);
+    expect(limiter.hit('w')).toEqual({ allowed: true, limit: 3, remaining: 2, resetSeconds: 10 });
+    t += 2_500;
+    expect(limiter.hit('w')).toEqual({ allowed: true, limit: 3, remaining: 1, resetSeconds: 8 });
+    expect(limiter.hit('w')).toEqual({ allowed: true, limit: 3, remaining: 0, resetSeconds: 8 });
+    expect(limiter.hit('w')).toEqual({ allowed: false, limit: 3, remaining: 0, resetSeconds: 8 });
+    t += 7_499;
+    expect(limiter.hit('w')).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 1 });
+    t += 1;
+    expect(limiter.hit('w')).toEqual({ allowed: true, limit: 3, remaining: 2, resetSeconds: 10 });
+  });
+
+  it('counts keys apart, and an idle key starts over', () => {
+    let t = 0;
+    const limiter = new MemoryRateLimiter(1, 1_000, () => t);
+    expect(limiter.hit('a').allowed).toBe(true);
+    expect(limiter.hit('a').allowed).toBe(false);
+    expect(limiter.hit('b').allowed).toBe(true);
+    t = 50_000;
+    expect(limiter.hit('c').allowed).toBe(true); // sweeps the idle windows
+    expect(limiter.hit('a')).toEqual({ allowed: true, limit: 1, remaining: 0, resetSeconds: 1 });
+  });
+});
+
+describe('loadConfig', () => {
+  it('has defaults that run on a new machine', () => {
+    expect(loadConfig({})).toEqual({
+      databaseUrl: 'sqlite:./data/salescrm.db',
+      port: 3000,
+      host: '127.0.0.1',
+      basePath: '',
+      rateLimitMax: 100,
+      rateLimitWindowMs: 10_000,
+      pageCacheBytes: 64 * 1024 * 1024,
+      logLevel: 'info',
+      logRequests: false,
+    });
+  });
+
+  it('reads good values', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'sqlite:/tmp/x.db',
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      BASE_PATH: '/api/',
+      RATE_LIMIT_MAX: '0',
+      RATE_LIMIT_WINDOW_MS: '1000',
+      PAGE_CACHE_BYTES: '0',
+      LOG_LEVEL: 'silent',
+      LOG_REQUESTS: 'true',
+    });
+    expect(config).toEqual({
+      databaseUrl: 'sqlite:/tmp/x.db',
+      port: 8080,
+      host: '0.0.0.0',
+      basePath: '/api',
+      rateLimitMax: 0,
+      rateLimitWindowMs: 1000,
+      pageCacheBytes: 0,
+      logLevel: 'silent',
+      logRequests: true,
+    });
+    expect(loadConfig({ PORT: '', LOG_REQUESTS: '1', BASE_PATH: '/' })).toMatchObject({
+      port: 3000,
+      logRequests: true,
+      basePath: '',
+    });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '-1'],
+    ['PORT', '65536'],
+    ['PORT', '80.5'],
+    ['RATE_LIMIT_MAX', '-1'],
+    ['RATE_LIMIT_MAX', 'many'],
+    ['RATE_LIMIT_MAX', '1.5'],
+    ['RATE_LIMIT_WINDOW_MS', '0'],
+    ['RATE_LIMIT_WINDOW_MS', 'soon'],
+    ['RATE_LIMIT_WINDOW_MS', '86400001'],
+    ['PAGE_CACHE_BYTES', '-5'],
+    ['PAGE_CACHE_BYTES', 'lots'],
+    ['LOG_LEVEL', 'verbose'],
+    ['LOG_LEVEL', 'INFO'],
+    ['BASE_PATH', 'api'],
+    ['BASE_PATH', '/a b'],
+    ['BASE_PATH', '/api?x=1'],
+  ])('%s=%s is a ConfigError naming it', (name, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain(name);
+    expect((error as Error).message).toContain(value);
+  });
+});
