@@ -1,5 +1,9 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
+import type { Position } from '../src/server/cursor.ts';
+import { renderListPage } from '../src/server/list.ts';
+import { openStore } from '../src/store/database.ts';
+import { keysetList } from '../src/store/keyset.ts';
 
 /** Figures of one load run. */
 export interface LoadFigures {
@@ -8,6 +12,7 @@ export interface LoadFigures {
   p50: number;
   p99: number;
   errors: number;
+  tool: 'wrk' | 'autocannon';
 }
 
 /** Runs autocannon against a URL for `seconds`, with `connections` in flight. */
@@ -34,6 +39,7 @@ export async function load(
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
+    tool: 'autocannon',
   };
 }
 
@@ -79,4 +85,110 @@ export function table(headers: string[], rows: (string | number)[][]): string {
 function fmt(n: number): string {
   if (Number.isInteger(n)) return n.toLocaleString('en-US');
   return n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2);
+}
+
+/**
+ * Runs wrk (one thread, `connections` in flight) when it is installed; undefined when not.
+ * Latencies come from its `--latency` percentiles.
+ */
+export function loadWithWrk(
+  name: string,
+  url: string,
+  opts: { seconds?: number; connections?: number; headers?: Record<string, string> } = {},
+): Promise<LoadFigures> | undefined {
+  if (spawnSync('wrk', ['--version']).error) return undefined;
+  const args = ['-t1', `-c${opts.connections ?? 10}`, `-d${opts.seconds ?? 8}s`, '--latency'];
+  for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`);
+  const out = spawnSync('wrk', [...args, url], { encoding: 'utf8' }).stdout;
+  const ms = (label: string) => {
+    const m = new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)`).exec(out);
+    if (!m) return Number.NaN;
+    const v = Number(m[1]);
+    return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
+  };
+  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  return Promise.resolve({
+    name,
+    reqPerSec: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
+    p50: ms('50%'),
+    p99: ms('99%'),
+    errors,
+    tool: 'wrk',
+  });
+}
+
+/** Rows in every table of a store: the size of what the bench built. */
+export async function countRecords(databaseUrl: string): Promise<number> {
+  const store = openStore(databaseUrl);
+  let total = 0;
+  for (const table of [
+    'people',
+    'organizations',
+    'deals',
+    'leads',
+    'products',
+    'quotes',
+    'quote_products',
+    'notes',
+    'todos',
+    'web_form_submissions',
+    'sequence_enrollments',
+    'activities',
+    'history',
+  ] as const) {
+    const row = await store.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    total += Number(row.n);
+  }
+  await store.close();
+  return total;
+}
+
+/** A sequential cursor walk of /v2/people run by wrk with bench/walk.lua; undefined without wrk. */
+export function walkWithWrk(
+  base: string,
+  headers: Record<string, string>,
+  seconds: number,
+): { records: number; seconds: number } | undefined {
+  if (spawnSync('wrk', ['--version']).error) return undefined;
+  const args = ['-t1', '-c1', `-d${seconds}s`, '-s', 'bench/walk.lua'];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
+  const out = spawnSync('wrk', [...args, base], { encoding: 'utf8' }).stdout;
+  const m = /walk: records=(\d+) walks=(\d+) seconds=([\d.]+)/.exec(out);
+  return m ? { records: Number(m[1]), seconds: Number(m[3]) } : undefined;
+}
+
+/**
+ * Walks every person of the store's first workspace through the list code the server
+ * runs (keyset page, splice, cursor), in this process with no HTTP: what the store and
+ * rendering path alone can do.
+ */
+export async function walkInProcess(
+  databaseUrl: string,
+): Promise<{ records: number; seconds: number }> {
+  const store = openStore(databaseUrl);
+  const { id, cursor_secret } = await store.db
+    .selectFrom('workspaces')
+    .select(['id', 'cursor_secret'])
+    .executeTakeFirstOrThrow();
+  const list = keysetList(store, 'people', 'created_at');
+  const page = {
+    listKey: 'peopleList',
+    cursorKeys: ['nextCursor'],
+    scope: '/v2/people',
+    fetch: (after: Position | undefined, limit: number) => list(id, {}, after, limit),
+  };
+  let records = 0;
+  let cursor: string | undefined;
+  const started = performance.now();
+  do {
+    const bytes = await renderListPage(page, cursor_secret, cursor, 100);
+    records += (bytes.toString().match(/"organizationId":/g) ?? []).length;
+    cursor = /"nextCursor":"([^"]+)"\}\}$/.exec(bytes.subarray(-400).toString())?.[1];
+  } while (cursor);
+  const seconds = (performance.now() - started) / 1000;
+  await store.close();
+  return { records, seconds };
 }

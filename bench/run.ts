@@ -1,13 +1,24 @@
 // `npm run bench [-- --people N] [--seconds S]`: builds a demo workspace, then measures the
 // list endpoint against a bare node:http server sending the same bytes, a deep page, a
 // full cursor walk and the single deal, all in one run, and prints a table.
+
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createDemoWorkspace } from '../src/ingest/demo.ts';
-import { openStore } from '../src/store/database.ts';
-import { type LoadFigures, load, startChild, stopChild, table } from './lib.ts';
+import {
+  countRecords,
+  type LoadFigures,
+  load,
+  loadWithWrk,
+  startChild,
+  stopChild,
+  table,
+  walkInProcess,
+  walkWithWrk,
+} from './lib.ts';
+import { RawClient } from './raw-client.ts';
 
 const { values } = parseArgs({
   options: {
@@ -24,14 +35,27 @@ const API_PORT = 38_411;
 const FLOOR_PORT = 38_412;
 
 console.log(`building a demo workspace of ${people.toLocaleString('en-US')} people in ${dir} …`);
-const store = openStore(databaseUrl);
-await store.migrate();
+// Built in a child process, so this one (the load generator) starts with a small heap.
 const started = performance.now();
-const demo = await createDemoWorkspace(store, { people, seed: 1 });
+const built = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', 'src/cli/main.ts', 'demo', '--people', String(people), '--json'],
+  {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+if (built.status !== 0) throw new Error(`demo failed with ${built.status}`);
 const buildSeconds = (performance.now() - started) / 1000;
-await store.close();
-const totalRecords = Object.values(demo.counts).reduce((a, b) => a + b, 0);
-console.log(`built in ${buildSeconds.toFixed(1)} s: ${JSON.stringify(demo.counts)}`);
+const demo = JSON.parse(built.stdout.trim().split('\n').pop()!) as {
+  workspaceId: string;
+  token: string;
+};
+const totalRecords = await countRecords(databaseUrl);
+console.log(
+  `built in ${buildSeconds.toFixed(1)} s: ${totalRecords.toLocaleString('en-US')} records`,
+);
 
 const headers = { authorization: `Bearer ${demo.token}` };
 const api = await startChild('bench/api-server.ts', [databaseUrl, String(API_PORT)]);
@@ -44,21 +68,39 @@ async function getJson(path: string) {
 }
 
 // A full cursor walk of every person, 100 a page, one client: the store and rendering path.
+const PER_RECORD_KEY = Buffer.from('"organizationId":');
+function countOccurrences(haystack: Buffer, needle: Buffer): number {
+  let n = 0;
+  for (let i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + needle.length))
+    n += 1;
+  return n;
+}
 let cursor: string | null = null;
 let walked = 0;
 let pages = 0;
 let deepCursor = '';
+const walker = await RawClient.open('127.0.0.1', API_PORT);
 const walkStart = performance.now();
 do {
-  const { bytes } = await getJson(`/v2/people?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
-  const data = JSON.parse(bytes.toString()).data;
-  walked += data.peopleList.length;
-  cursor = data.nextCursor;
+  // The client reads only what it must (the record count and the cursor at the tail),
+  // so the walk measures the server.
+  const res = await walker.get(`/v2/people?limit=100${cursor ? `&cursor=${cursor}` : ''}`, headers);
+  if (res.status !== 200) throw new Error(`walk: ${res.status} ${res.body.toString()}`);
+  const bytes = res.body;
+  walked += countOccurrences(bytes, PER_RECORD_KEY);
+  cursor = (/"nextCursor":(null|"([^"]*)")\}\}$/.exec(bytes.subarray(-400).toString())?.[2] ??
+    null) as string | null;
   pages += 1;
   if (walked >= people / 2 && !deepCursor && cursor) deepCursor = cursor;
 } while (cursor);
 const walkSeconds = (performance.now() - walkStart) / 1000;
+walker.close();
 if (walked !== people) throw new Error(`walk saw ${walked} people, expected ${people}`);
+
+// The same walk from wrk (a C client, one connection, bench/walk.lua), so the client's
+// own cost is small; and the store and rendering path alone, in this process, no HTTP.
+const wrkWalk = walkWithWrk(`${base}`, headers, Math.min(seconds, 10));
+const direct = await walkInProcess(databaseUrl);
 
 const firstPage = await getJson('/v2/people');
 const deepPage = await getJson(`/v2/people?cursor=${deepCursor}`);
@@ -68,18 +110,17 @@ const pageFile = join(dir, 'page.json');
 writeFileSync(pageFile, firstPage.bytes);
 const floor = await startChild('bench/floor-server.ts', [pageFile, String(FLOOR_PORT)]);
 
+// Saturation runs use wrk (a C load generator) when it is installed: autocannon, in
+// JavaScript, saturates before a fast server does on two cores.
+const saturate = (name: string, url: string, h?: Record<string, string>) =>
+  loadWithWrk(name, url, { seconds, headers: h }) ?? load(name, url, { seconds, headers: h });
 const runs: LoadFigures[] = [];
+runs.push(await saturate('bare node:http, same bytes (floor)', `http://127.0.0.1:${FLOOR_PORT}/`));
+runs.push(await saturate('GET /v2/people, first page', `${base}/v2/people`, headers));
 runs.push(
-  await load('bare node:http, same bytes (floor)', `http://127.0.0.1:${FLOOR_PORT}/`, { seconds }),
+  await saturate('GET /v2/people, deep page', `${base}/v2/people?cursor=${deepCursor}`, headers),
 );
-runs.push(await load('GET /v2/people, first page', `${base}/v2/people`, { seconds, headers }));
-runs.push(
-  await load('GET /v2/people, deep page', `${base}/v2/people?cursor=${deepCursor}`, {
-    seconds,
-    headers,
-  }),
-);
-runs.push(await load('GET /v2/deal/{id}', `${base}/v2/deal/${someDeal}`, { seconds, headers }));
+runs.push(await saturate('GET /v2/deal/{id}', `${base}/v2/deal/${someDeal}`, headers));
 const half = Math.max(1, Math.round(runs[1]!.reqPerSec / 2));
 const halfDeal = Math.max(1, Math.round(runs[3]!.reqPerSec / 2));
 runs.push(
@@ -102,7 +143,7 @@ await stopChild(api);
 const floorRate = runs[0]!.reqPerSec;
 const report = [
   `salescrm bench — ${new Date().toISOString()}`,
-  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, SQLite`,
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, SQLite; load: ${runs[0]!.tool} for saturation, autocannon for fixed rates`,
   `workspace: ${people.toLocaleString('en-US')} people, ${totalRecords.toLocaleString('en-US')} records in all; page: ${firstPage.bytes.length.toLocaleString('en-US')} bytes (50 people); deep page at person ${Math.round(people / 2).toLocaleString('en-US')}`,
   '',
   table(
@@ -127,6 +168,18 @@ const report = [
       [
         'full cursor walk, limit=100',
         `${walked.toLocaleString('en-US')} people in ${pages} pages, ${walkSeconds.toFixed(2)} s: ${Math.round(walked / walkSeconds).toLocaleString('en-US')} records/s`,
+      ],
+      ...(wrkWalk
+        ? [
+            [
+              'same walk from wrk (C client)',
+              `${wrkWalk.records.toLocaleString('en-US')} people in ${wrkWalk.seconds.toFixed(1)} s: ${Math.round(wrkWalk.records / wrkWalk.seconds).toLocaleString('en-US')} records/s`,
+            ],
+          ]
+        : []),
+      [
+        'store + rendering path alone (no HTTP)',
+        `${direct.records.toLocaleString('en-US')} people in ${direct.seconds.toFixed(2)} s: ${Math.round(direct.records / direct.seconds).toLocaleString('en-US')} records/s`,
       ],
       ['deep page / first page req/s', (runs[2]!.reqPerSec / runs[1]!.reqPerSec).toFixed(2)],
       ['deep page bytes', deepPage.bytes.length.toLocaleString('en-US')],

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 
 /** Position after which a page starts: the last row's sort key and id. */
 export interface Position {
@@ -9,8 +9,21 @@ export interface Position {
 const MAC_BYTES = 12;
 const MAX_CURSOR_LENGTH = 400;
 
+// Secrets as key objects, made once per workspace rather than on every request.
+const keys = new Map<string, KeyObject>();
+
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= 10_000) keys.clear();
+    key = createSecretKey(Buffer.from(secret));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 function mac(secret: string, scope: string, payload: string): Buffer {
-  return createHmac('sha256', secret)
+  return createHmac('sha256', keyOf(secret))
     .update(scope)
     .update('\n')
     .update(payload)
