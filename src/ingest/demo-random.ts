@@ -83,25 +83,30 @@ export class Random {
 }
 
 /**
- * Ids and timestamps are written byte by byte into a scratch buffer and decoded once: a
- * flat string takes about a sixth of the memory of one built by concatenation (a rope of
- * cons strings), which matters with millions of them.
+ * Ids and timestamps are written character by character into a scratch array and turned
+ * into a string at once: a flat string takes about a sixth of the memory of one built by
+ * concatenation (a rope of cons strings), which matters with millions of them.
  */
-const scratch = Buffer.alloc(64);
-const HEX = Buffer.from('0123456789abcdef', 'latin1');
+const idChars: number[] = new Array(36).fill(0);
+const isoChars: number[] = new Array(24).fill(0);
+const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 
-function putHex(at: number, value: number, digits: number): void {
+function putHex(into: number[], at: number, value: number, digits: number): void {
   for (let i = digits - 1; i >= 0; i--) {
-    scratch[at + i] = HEX[value & 0xf]!;
+    into[at + i] = HEX_CODES[value & 0xf]!;
     value = Math.floor(value / 16);
   }
 }
 
-function putDigits(at: number, value: number, digits: number): void {
+function putDigits(into: number[], at: number, value: number, digits: number): void {
   for (let i = digits - 1; i >= 0; i--) {
-    scratch[at + i] = 0x30 + (value % 10);
+    into[at + i] = 0x30 + (value % 10);
     value = Math.floor(value / 10);
   }
+}
+
+function charsToString(chars: number[]): string {
+  return String.fromCharCode.apply(null, chars);
 }
 
 /**
@@ -125,17 +130,18 @@ export class DemoIds {
     const a = this.random.uint32();
     const b = this.random.uint32();
     const unique = mix32((this.counter++ ^ this.mask) >>> 0);
-    putHex(0, Math.floor(t / 65_536), 8);
-    scratch[8] = 0x2d;
-    putHex(9, t & 0xffff, 4);
-    scratch[13] = 0x2d;
-    putHex(14, 0x7000 | (a & 0xfff), 4);
-    scratch[18] = 0x2d;
-    putHex(19, 0x8000 | ((a >>> 12) & 0x3fff), 4);
-    scratch[23] = 0x2d;
-    putHex(24, b & 0xffff, 4);
-    putHex(28, unique, 8);
-    return scratch.toString('latin1', 0, 36);
+    const c = idChars;
+    putHex(c, 0, Math.floor(t / 65_536), 8);
+    c[8] = 0x2d;
+    putHex(c, 9, t & 0xffff, 4);
+    c[13] = 0x2d;
+    putHex(c, 14, 0x7000 | (a & 0xfff), 4);
+    c[18] = 0x2d;
+    putHex(c, 19, 0x8000 | ((a >>> 12) & 0x3fff), 4);
+    c[23] = 0x2d;
+    putHex(c, 24, b & 0xffff, 4);
+    putHex(c, 28, unique, 8);
+    return charsToString(c);
   }
 }
 
@@ -147,7 +153,7 @@ export const HOUR = 3_600_000;
 /** Korea is UTC+9 all year. */
 const KST = 9 * HOUR;
 
-const datePrefixes = new Map<number, Buffer>();
+const datePrefixes = new Map<number, number[]>();
 
 /**
  * The wire form of a time: ISO 8601 UTC with milliseconds, as `Date.toISOString` writes it
@@ -157,22 +163,23 @@ export function iso(ms: number): string {
   const day = Math.floor(ms / DAY);
   let prefix = datePrefixes.get(day);
   if (prefix === undefined) {
-    prefix = Buffer.from(new Date(day * DAY).toISOString().slice(0, 11), 'latin1');
+    prefix = Array.from(new Date(day * DAY).toISOString().slice(0, 11), (ch) => ch.charCodeAt(0));
     datePrefixes.set(day, prefix);
   }
-  prefix.copy(scratch, 0);
+  const c = isoChars;
+  for (let i = 0; i < 11; i++) c[i] = prefix[i]!;
   let rest = ms - day * DAY;
-  putDigits(20, rest % 1000, 3);
+  putDigits(c, 20, rest % 1000, 3);
   rest = Math.floor(rest / 1000);
-  putDigits(17, rest % 60, 2);
+  putDigits(c, 17, rest % 60, 2);
   rest = Math.floor(rest / 60);
-  putDigits(14, rest % 60, 2);
-  putDigits(11, Math.floor(rest / 60), 2);
-  scratch[13] = 0x3a;
-  scratch[16] = 0x3a;
-  scratch[19] = 0x2e;
-  scratch[23] = 0x5a;
-  return scratch.toString('latin1', 0, 24);
+  putDigits(c, 14, rest % 60, 2);
+  putDigits(c, 11, Math.floor(rest / 60), 2);
+  c[13] = 0x3a;
+  c[16] = 0x3a;
+  c[19] = 0x2e;
+  c[23] = 0x5a;
+  return charsToString(c);
 }
 
 /**
@@ -185,7 +192,8 @@ export function workTime(random: Random, lo: number, hi: number): number {
   for (let attempt = 0; attempt < 3; attempt++) {
     const local = t + KST;
     const dayStart = local - (local % DAY);
-    const weekday = new Date(dayStart).getUTCDay();
+    // 1970-01-01 was a Thursday (4); 0 is Sunday, as `getUTCDay` counts.
+    const weekday = (Math.floor(dayStart / DAY) + 4) % 7;
     if (weekday !== 0 && weekday !== 6) {
       const candidate = dayStart - KST + 9 * HOUR + random.next() * 10 * HOUR;
       if (candidate >= lo && candidate <= hi) return Math.floor(candidate);

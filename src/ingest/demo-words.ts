@@ -267,7 +267,11 @@ export const COMPANY_PREFIXES: readonly (readonly [hangul: string, roman: string
 ];
 
 /** Second part of company names: the line of business. */
-export const COMPANY_CORES: readonly (readonly [hangul: string, roman: string, industry: string])[] = [
+export const COMPANY_CORES: readonly (readonly [
+  hangul: string,
+  roman: string,
+  industry: string,
+])[] = [
   ['소프트', 'soft', 'IT/소프트웨어'],
   ['에너지솔루션', 'energy', '제조'],
   ['테크', 'tech', 'IT/소프트웨어'],
@@ -331,7 +335,11 @@ export const COMPANY_CORES: readonly (readonly [hangul: string, roman: string, i
 ];
 
 /** Optional word after the line of business, with its weight (the empty one dominates). */
-export const COMPANY_MODIFIERS: readonly (readonly [hangul: string, roman: string, weight: number])[] = [
+export const COMPANY_MODIFIERS: readonly (readonly [
+  hangul: string,
+  roman: string,
+  weight: number,
+])[] = [
   ['', '', 70],
   ['코리아', 'korea', 9],
   ['글로벌', 'global', 9],
@@ -348,7 +356,11 @@ export const LEGAL_FORMS: readonly (readonly [before: string, after: string, wei
 ];
 
 /** Companies that open the list, so a small demo still shows familiar-looking names. */
-export const FEATURED_COMPANIES: readonly (readonly [prefix: string, core: string, legal: number])[] = [
+export const FEATURED_COMPANIES: readonly (readonly [
+  prefix: string,
+  core: string,
+  legal: number,
+])[] = [
   ['한빛', '소프트', 0],
   ['그린', '에너지솔루션', 3],
   ['누리', '로지스틱스', 0],
@@ -418,27 +430,28 @@ export const DEPARTMENTS: readonly string[] = [
 ];
 
 /** Job titles with their share; executives are shown without a department. */
-export const JOB_TITLES: readonly (readonly [title: string, weight: number, executive: boolean])[] = [
-  ['사원', 5, false],
-  ['주임', 5, false],
-  ['대리', 14, false],
-  ['과장', 16, false],
-  ['차장', 10, false],
-  ['부장', 9, false],
-  ['팀장', 14, false],
-  ['실장', 4, false],
-  ['매니저', 6, false],
-  ['책임', 4, false],
-  ['선임', 4, false],
-  ['수석', 2, false],
-  ['프로', 2, false],
-  ['이사', 7, true],
-  ['상무', 3, true],
-  ['전무', 1, true],
-  ['본부장', 3, true],
-  ['센터장', 1, true],
-  ['대표이사', 3, true],
-];
+export const JOB_TITLES: readonly (readonly [title: string, weight: number, executive: boolean])[] =
+  [
+    ['사원', 5, false],
+    ['주임', 5, false],
+    ['대리', 14, false],
+    ['과장', 16, false],
+    ['차장', 10, false],
+    ['부장', 9, false],
+    ['팀장', 14, false],
+    ['실장', 4, false],
+    ['매니저', 6, false],
+    ['책임', 4, false],
+    ['선임', 4, false],
+    ['수석', 2, false],
+    ['프로', 2, false],
+    ['이사', 7, true],
+    ['상무', 3, true],
+    ['전무', 1, true],
+    ['본부장', 3, true],
+    ['센터장', 1, true],
+    ['대표이사', 3, true],
+  ];
 
 /** The title a person held before a promotion (for history rows). */
 export const PREVIOUS_TITLE: Readonly<Record<string, string>> = {
@@ -514,8 +527,22 @@ export const PRODUCTS: readonly (readonly [
   ['구독 (연간)', 'CRM 스탠다드 (연간)', 'CRM-STD-Y', 290_000, '사용자', '소프트웨어'],
   ['구독 (연간)', 'CRM 프로 (연간)', 'CRM-PRO-Y', 490_000, '사용자', '소프트웨어'],
   ['구독 (연간)', 'CRM 엔터프라이즈 (연간)', 'CRM-ENT-Y', 890_000, '사용자', '소프트웨어'],
-  ['구독 (월간)', '마케팅 자동화 애드온 (월간)', 'ADD-MKT-M', 150_000, '워크스페이스', '소프트웨어'],
-  ['구독 (연간)', '마케팅 자동화 애드온 (연간)', 'ADD-MKT-Y', 1_500_000, '워크스페이스', '소프트웨어'],
+  [
+    '구독 (월간)',
+    '마케팅 자동화 애드온 (월간)',
+    'ADD-MKT-M',
+    150_000,
+    '워크스페이스',
+    '소프트웨어',
+  ],
+  [
+    '구독 (연간)',
+    '마케팅 자동화 애드온 (연간)',
+    'ADD-MKT-Y',
+    1_500_000,
+    '워크스페이스',
+    '소프트웨어',
+  ],
   ['구독 (월간)', '고객 지원 데스크 (월간)', 'ADD-DESK-M', 19_000, '사용자', '소프트웨어'],
   ['구독 (월간)', '추가 저장공간 100GB (월간)', 'ADD-STORAGE-M', 10_000, '개', '소프트웨어'],
   ['구독 (월간)', '카카오 알림톡 1,000건 (월간)', 'ADD-KAKAO-M', 9_000, '묶음', '소프트웨어'],
@@ -523,7 +550,14 @@ export const PRODUCTS: readonly (readonly [
   ['구독 (월간)', '통화 녹음 연동 (월간)', 'ADD-CALL-M', 15_000, '사용자', '소프트웨어'],
   ['구독 (연간)', '분석 리포트 팩 (연간)', 'ADD-BI-Y', 1_200_000, '워크스페이스', '소프트웨어'],
   ['구독 (연간)', 'API 연동 패키지 (연간)', 'ADD-API-Y', 2_400_000, '워크스페이스', '소프트웨어'],
-  ['구독 (연간)', '보안 강화 옵션 SSO·감사 로그 (연간)', 'ADD-SEC-Y', 3_000_000, '워크스페이스', '소프트웨어'],
+  [
+    '구독 (연간)',
+    '보안 강화 옵션 SSO·감사 로그 (연간)',
+    'ADD-SEC-Y',
+    3_000_000,
+    '워크스페이스',
+    '소프트웨어',
+  ],
   ['구독 (연간)', '프리미엄 기술지원 (연간)', 'SUP-PREMIUM-Y', 4_800_000, '워크스페이스', '서비스'],
   ['구독 (연간)', '전담 고객성공 매니저 (연간)', 'SUP-CSM-Y', 12_000_000, '워크스페이스', '서비스'],
   ['일반', 'CRM 도입 컨설팅', 'SVC-CONSULT', 1_500_000, '회', '서비스'],
@@ -596,7 +630,12 @@ export const LINE_REMARKS: readonly string[] = [
 
 /** Deal names by pipeline index; `{org}` is the customer, `{product}` a plan. */
 export const DEAL_NAME_TEMPLATES: readonly (readonly string[])[] = [
-  ['{org} {product} 도입', '{org} 영업팀 CRM 도입', '{org} {product} {n}석', '{org} 고객관리 시스템 교체'],
+  [
+    '{org} {product} 도입',
+    '{org} 영업팀 CRM 도입',
+    '{org} {product} {n}석',
+    '{org} 고객관리 시스템 교체',
+  ],
   ['{org} 연간 계약 갱신', '{org} 재계약 및 사용자 추가', '{org} {product} 갱신'],
   ['{org} 전사 CRM 구축', '{org} {product} 전사 확대', '{org} 영업 데이터 통합 프로젝트'],
 ];
@@ -687,7 +726,12 @@ export const NOTE_TEXTS = {
 } as const;
 
 /** Todo titles and kinds (`유형`) by the record type they are on. */
-export const TODO_TEXTS: Readonly<Record<'people' | 'organization' | 'deal' | 'lead', readonly (readonly [title: string, kind: string])[]>> = {
+export const TODO_TEXTS: Readonly<
+  Record<
+    'people' | 'organization' | 'deal' | 'lead',
+    readonly (readonly [title: string, kind: string])[]
+  >
+> = {
   deal: [
     ['견적서 발송', '이메일'],
     ['데모 일정 확정', '전화'],
@@ -727,7 +771,11 @@ export const TODO_TEXTS: Readonly<Record<'people' | 'organization' | 'deal' | 'l
 };
 
 /** Web forms: name, description and the question of their free-text field. */
-export const WEB_FORMS: readonly (readonly [name: string, description: string, question: string])[] = [
+export const WEB_FORMS: readonly (readonly [
+  name: string,
+  description: string,
+  question: string,
+])[] = [
   ['제품 도입 문의', '홈페이지 도입 문의 양식', '문의 내용'],
   ['무료 체험 신청', '14일 무료 체험 신청 양식', '사용 목적'],
   ['웨비나 사전 등록 - 영업 생산성을 높이는 CRM 활용법', '월간 웨비나 참가 신청', '궁금한 점'],

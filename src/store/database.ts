@@ -61,6 +61,33 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** The SQLite write connection behind each write executor of a store: its `db`, or a transaction's. */
+const sqliteWriters = new WeakMap<Executor, SQLite.Database>();
+const writerStatementCache = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
+
+/**
+ * A cached prepared statement of `sql` on the SQLite write connection behind `executor`, or
+ * undefined when `executor` is not a SQLite store's, or is outside a transaction (where each
+ * run would commit on its own). For bulk writes: Kysely's driver
+ * prepares every statement anew, and a statement run once per row is SQLite's fastest
+ * insert (multi-row `VALUES` runs as a co-routine, slower even when prepared once).
+ */
+export function sqliteStatementOf(executor: Executor, sql: string): SQLite.Statement | undefined {
+  const writer = sqliteWriters.get(executor);
+  if (!writer || sql === '' || !writer.inTransaction) return undefined;
+  let cache = writerStatementCache.get(writer);
+  if (!cache) {
+    cache = new Map();
+    writerStatementCache.set(writer, cache);
+  }
+  let statement = cache.get(sql);
+  if (!statement) {
+    statement = writer.prepare(sql);
+    cache.set(sql, statement);
+  }
+  return statement;
+}
+
 /** Parses `DATABASE_URL`: `sqlite:PATH`, a bare path, or `:memory:`. */
 export function parseDatabaseUrl(url: string): StoreLocation {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
@@ -98,6 +125,7 @@ export function openStore(url: string): Store {
   // An in-memory database is private to its connection: reads share the writer there.
   const readerConn = memory ? writer : openSqliteConnection(location.path, 'reader');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) });
+  sqliteWriters.set(db, writer);
   const reader = memory
     ? db
     : new Kysely<Database>({ dialect: new SqliteDialect({ database: readerConn }) });
@@ -126,6 +154,7 @@ export function openStore(url: string): Store {
     },
     async transaction(fn) {
       return db.connection().execute(async (conn) => {
+        sqliteWriters.set(conn, writer);
         await sql`begin immediate`.execute(conn);
         try {
           const result = await fn(conn);

@@ -1,4 +1,5 @@
 import { newId } from '../../domain/ids.ts';
+import type { Body } from '../../store/schema.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany } from '../../store/write.ts';
 import { type ActivityType, renderDealActivity } from './render.ts';
@@ -44,11 +45,10 @@ export async function insertActivities(
       todo_id: a.todoId ?? null,
       memo_id: a.memoId ?? null,
       email_message_id: a.emailMessageId ?? null,
+      body: null as Body | null,
     };
-    return {
-      ...row,
-      body: w.store.encodeBody(JSON.stringify(renderDealActivity({ ...row, body: null }))),
-    };
+    row.body = w.store.encodeBody(JSON.stringify(renderDealActivity(row)));
+    return row;
   });
   await insertMany(w.trx, 'activities', rows);
   for (const a of activities) {

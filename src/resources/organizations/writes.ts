@@ -19,15 +19,16 @@ export async function insertOrganizations(
 ): Promise<string[]> {
   const rows = [];
   for (const o of orgs) {
-    rows.push({
-      ...(await ownedColumns(w, o)),
-      name: o.name,
-      email: o.email ?? null,
-      phone: o.phone ?? null,
-      profile_image: o.profileImage ?? null,
-      linkedin: o.linkedin ?? null,
-      source: o.source ?? SOURCE_API,
-    });
+    rows.push(
+      Object.assign(await ownedColumns(w, o), {
+        name: o.name,
+        email: o.email ?? null,
+        phone: o.phone ?? null,
+        profile_image: o.profileImage ?? null,
+        linkedin: o.linkedin ?? null,
+        source: o.source ?? SOURCE_API,
+      }),
+    );
   }
   await insertMany(w.trx, 'organizations', rows);
   for (const r of rows) w.touched.mark('organization', r.id);

@@ -1,4 +1,5 @@
 import { newId } from '../../domain/ids.ts';
+import type { Body } from '../../store/schema.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany } from '../../store/write.ts';
 import { renderPeopleHistory } from './render.ts';
@@ -47,14 +48,13 @@ export async function recordPeopleHistory(
       field_value: c.fieldValue,
       owner_id: c.ownerId,
       created_at: c.createdAt ?? w.now,
+      body: null as Body | null,
     };
     const org = row.organization_id
       ? { id: row.organization_id, name: orgNames.get(row.organization_id) ?? '' }
       : null;
-    return {
-      ...row,
-      body: w.store.encodeBody(JSON.stringify(renderPeopleHistory({ ...row, body: null }, org))),
-    };
+    row.body = w.store.encodeBody(JSON.stringify(renderPeopleHistory(row, org)));
+    return row;
   });
   await insertMany(w.trx, 'history', rows);
 }

@@ -21,19 +21,20 @@ export interface NewPerson extends OwnedInput {
 export async function insertPeople(w: WorkspaceWrite, people: NewPerson[]): Promise<string[]> {
   const rows = [];
   for (const p of people) {
-    rows.push({
-      ...(await ownedColumns(w, p)),
-      organization_id: p.organizationId ?? null,
-      name: p.name,
-      email: p.email ?? null,
-      phone: p.phone ?? null,
-      job_title: p.jobTitle ?? null,
-      profile_image: p.profileImage ?? null,
-      linkedin: p.linkedin ?? null,
-      unsubscribed: p.unsubscribed ? 1 : 0,
-      unsubscribe_reason: p.unsubscribeReason ?? null,
-      source: p.source ?? SOURCE_API,
-    });
+    rows.push(
+      Object.assign(await ownedColumns(w, p), {
+        organization_id: p.organizationId ?? null,
+        name: p.name,
+        email: p.email ?? null,
+        phone: p.phone ?? null,
+        job_title: p.jobTitle ?? null,
+        profile_image: p.profileImage ?? null,
+        linkedin: p.linkedin ?? null,
+        unsubscribed: p.unsubscribed ? 1 : 0,
+        unsubscribe_reason: p.unsubscribeReason ?? null,
+        source: p.source ?? SOURCE_API,
+      }),
+    );
   }
   await insertMany(w.trx, 'people', rows);
   for (const r of rows) w.touched.mark('people', r.id).mark('organization', r.organization_id);

@@ -16,14 +16,15 @@ export interface NewProduct extends OwnedInput {
 export async function insertProducts(w: WorkspaceWrite, products: NewProduct[]): Promise<string[]> {
   const rows = [];
   for (const p of products) {
-    rows.push({
-      ...(await ownedColumns(w, p)),
-      name: p.name,
-      code: p.code ?? null,
-      kind: p.kind ?? '일반',
-      price: p.price,
-      unit: p.unit ?? null,
-    });
+    rows.push(
+      Object.assign(await ownedColumns(w, p), {
+        name: p.name,
+        code: p.code ?? null,
+        kind: p.kind ?? '일반',
+        price: p.price,
+        unit: p.unit ?? null,
+      }),
+    );
   }
   await insertMany(w.trx, 'products', rows);
   for (const r of rows) w.touched.mark('product', r.id);

@@ -34,15 +34,15 @@ export async function insertQuotes(w: WorkspaceWrite, quotes: NewQuote[]): Promi
   const rows = [];
   const lines: Record<string, unknown>[] = [];
   const mainInBatch = new Map<string, { is_main: number }>();
+  const mainOf = { deal_id: new Set<string>(), lead_id: new Set<string>() };
   for (const q of quotes) {
-    const row = {
-      ...(await ownedColumns(w, q)),
+    const row = Object.assign(await ownedColumns(w, q), {
       deal_id: q.dealId ?? null,
       lead_id: q.leadId ?? null,
       name: q.name,
       is_main: q.isMain ? 1 : 0,
       share_link: q.shareLink ?? null,
-    };
+    });
     rows.push(row);
     q.lines.forEach((line, position) => {
       lines.push({
@@ -59,7 +59,8 @@ export async function insertQuotes(w: WorkspaceWrite, quotes: NewQuote[]): Promi
       });
     });
     if (q.isMain) {
-      await unmarkMainQuote(w, row.deal_id, row.lead_id);
+      if (row.deal_id) mainOf.deal_id.add(row.deal_id);
+      else if (row.lead_id) mainOf.lead_id.add(row.lead_id);
       // A later main quote of the same record in this batch wins, too.
       const key = row.deal_id ? `deal:${row.deal_id}` : `lead:${row.lead_id}`;
       const earlier = mainInBatch.get(key);
@@ -67,6 +68,8 @@ export async function insertQuotes(w: WorkspaceWrite, quotes: NewQuote[]): Promi
       mainInBatch.set(key, row);
     }
   }
+  await unmarkMainQuotes(w, 'deal_id', [...mainOf.deal_id]);
+  await unmarkMainQuotes(w, 'lead_id', [...mainOf.lead_id]);
   await insertMany(w.trx, 'quotes', rows);
   await insertMany(w.trx, 'quote_products', lines);
   for (const r of rows) {
@@ -75,28 +78,28 @@ export async function insertQuotes(w: WorkspaceWrite, quotes: NewQuote[]): Promi
   return rows.map((r) => r.id);
 }
 
-async function unmarkMainQuote(
+/** Unmarks the main quotes the deals (or leads) have now; looked up 500 records at a time. */
+async function unmarkMainQuotes(
   w: WorkspaceWrite,
-  dealId: string | null,
-  leadId: string | null,
+  column: 'deal_id' | 'lead_id',
+  recordIds: string[],
 ): Promise<void> {
-  const column = dealId ? 'deal_id' : 'lead_id';
-  const id = dealId ?? leadId;
-  if (!id) return;
-  const previous = await w.trx
-    .selectFrom('quotes')
-    .select('id')
-    .where('workspace_id', '=', w.workspaceId)
-    .where(column, '=', id)
-    .where('is_main', '=', 1)
-    .execute();
-  if (previous.length === 0) return;
-  await w.trx
-    .updateTable('quotes')
-    .set({ is_main: 0, updated_at: w.now })
-    .where('workspace_id', '=', w.workspaceId)
-    .where(column, '=', id)
-    .where('is_main', '=', 1)
-    .execute();
-  for (const p of previous) w.touched.mark('quote', p.id);
+  for (let i = 0; i < recordIds.length; i += 500) {
+    const previous = await w.trx
+      .selectFrom('quotes')
+      .select('id')
+      .where('workspace_id', '=', w.workspaceId)
+      .where(column, 'in', recordIds.slice(i, i + 500))
+      .where('is_main', '=', 1)
+      .execute();
+    if (previous.length === 0) continue;
+    const previousIds = previous.map((p) => p.id);
+    await w.trx
+      .updateTable('quotes')
+      .set({ is_main: 0, updated_at: w.now })
+      .where('workspace_id', '=', w.workspaceId)
+      .where('id', 'in', previousIds)
+      .execute();
+    for (const id of previousIds) w.touched.mark('quote', id);
+  }
 }

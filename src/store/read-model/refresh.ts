@@ -12,7 +12,14 @@ import { renderPerson } from '../../resources/people/render.ts';
 import { renderProduct } from '../../resources/products/render.ts';
 import { type QuoteLine, renderQuote } from '../../resources/quotes/render.ts';
 import type { Executor, Store } from '../database.ts';
-import type { DealTable } from '../schema.ts';
+import type {
+  DealTable,
+  LeadTable,
+  OrganizationTable,
+  PeopleTable,
+  ProductTable,
+  QuoteTable,
+} from '../schema.ts';
 import {
   CHUNK,
   dealCountsOf,
@@ -20,7 +27,9 @@ import {
   lastEmailOpens,
   latestNotes,
   mainQuoteProducts,
+  ofSubjects,
   organizationSequences,
+  type Subjects,
   submissionsOf,
   todosOf,
 } from './facts.ts';
@@ -110,18 +119,18 @@ export async function refreshAllOf(
   const table = TABLE_OF[type];
   let after = '';
   for (;;) {
-    const ids = (
-      await trx
-        .selectFrom(table)
-        .select('id')
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(CHUNK)
-        .execute()
-    ).map((r) => r.id);
-    if (ids.length === 0) return;
-    await renderChunk(store, trx, workspaceId, type, ids, lookups);
+    // Whole rows, so the renderer need not read the same records again by id.
+    const rows = await trx
+      .selectFrom(table as 'people')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(CHUNK)
+      .execute();
+    if (rows.length === 0) return;
+    const ids = rows.map((r) => r.id);
+    await renderChunk(store, trx, workspaceId, type, ids, lookups, rows);
     after = ids[ids.length - 1]!;
   }
 }
@@ -133,17 +142,28 @@ async function renderChunk(
   type: RenderedType,
   ids: string[],
   l: Lookups,
+  rows?: readonly unknown[],
 ): Promise<void> {
-  const rendered = await RENDERERS[type](trx, ws, ids, l);
+  const rendered = await RENDERERS[type](trx, ws, ids, l, rows);
   store.updateBodies(TABLE_OF[type], ws, rendered);
 }
 
+/**
+ * Renders the records `ids`. `rows`, when given, come from a full refresh's page: the rows
+ * of every record of the type from the first id to the last, in id order, already read.
+ */
 type ChunkRenderer = (
   trx: Executor,
   ws: string,
   ids: string[],
   l: Lookups,
+  rows?: readonly unknown[],
 ) => Promise<[id: string, json: string][]>;
+
+/** The page's id range when a full refresh read its rows (see `ChunkRenderer`), else the ids. */
+function subjectsOf(ids: string[], rows: readonly unknown[] | undefined): Subjects {
+  return rows && ids.length > 0 ? { from: ids[0]!, to: ids[ids.length - 1]! } : ids;
+}
 
 async function customRefs(
   l: Lookups,
@@ -157,18 +177,21 @@ async function customRefs(
   await l.ensure(targets);
 }
 
-const renderPeopleChunk: ChunkRenderer = async (trx, ws, ids, l) => {
-  const rows = await trx
-    .selectFrom('people')
-    .selectAll()
-    .where('workspace_id', '=', ws)
-    .where('id', 'in', ids)
-    .execute();
-  const counts = await dealCountsOf(trx, ws, 'people_id', ids);
-  const notes = await latestNotes(trx, ws, 'people', ids, l);
-  const submissions = await submissionsOf(trx, ws, 'people_id', ids, l);
-  const enrollments = await enrollmentsOf(trx, ws, 'people', ids, l);
-  const todos = await todosOf(trx, ws, 'people', ids);
+const renderPeopleChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) => {
+  const subjects = subjectsOf(ids, prefetched);
+  const rows =
+    (prefetched as Selectable<PeopleTable>[] | undefined) ??
+    (await trx
+      .selectFrom('people')
+      .selectAll()
+      .where('workspace_id', '=', ws)
+      .where('id', 'in', ids)
+      .execute());
+  const counts = await dealCountsOf(trx, ws, 'people_id', subjects);
+  const notes = await latestNotes(trx, ws, 'people', subjects, l);
+  const submissions = await submissionsOf(trx, ws, 'people_id', subjects, l);
+  const enrollments = await enrollmentsOf(trx, ws, 'people', subjects, l);
+  const todos = await todosOf(trx, ws, 'people', subjects);
   await customRefs(
     l,
     'people',
@@ -193,18 +216,21 @@ const renderPeopleChunk: ChunkRenderer = async (trx, ws, ids, l) => {
   ]);
 };
 
-const renderOrganizationChunk: ChunkRenderer = async (trx, ws, ids, l) => {
-  const rows = await trx
-    .selectFrom('organizations')
-    .selectAll()
-    .where('workspace_id', '=', ws)
-    .where('id', 'in', ids)
-    .execute();
-  const counts = await dealCountsOf(trx, ws, 'organization_id', ids);
-  const notes = await latestNotes(trx, ws, 'organization', ids, l);
-  const submissions = await submissionsOf(trx, ws, 'organization_id', ids, l);
-  const sequences = await organizationSequences(trx, ws, ids, l);
-  const todos = await todosOf(trx, ws, 'organization', ids);
+const renderOrganizationChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) => {
+  const subjects = subjectsOf(ids, prefetched);
+  const rows =
+    (prefetched as Selectable<OrganizationTable>[] | undefined) ??
+    (await trx
+      .selectFrom('organizations')
+      .selectAll()
+      .where('workspace_id', '=', ws)
+      .where('id', 'in', ids)
+      .execute());
+  const counts = await dealCountsOf(trx, ws, 'organization_id', subjects);
+  const notes = await latestNotes(trx, ws, 'organization', subjects, l);
+  const submissions = await submissionsOf(trx, ws, 'organization_id', subjects, l);
+  const sequences = await organizationSequences(trx, ws, subjects, l);
+  const todos = await todosOf(trx, ws, 'organization', subjects);
   await customRefs(
     l,
     'organization',
@@ -230,9 +256,11 @@ const renderOrganizationChunk: ChunkRenderer = async (trx, ws, ids, l) => {
 };
 
 function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
-  return async (trx, ws, ids, l) => {
+  return async (trx, ws, ids, l, prefetched) => {
+    const subjects = subjectsOf(ids, prefetched);
     const rows =
-      kind === 'deal'
+      (prefetched as Selectable<DealTable | LeadTable>[] | undefined) ??
+      (kind === 'deal'
         ? await trx
             .selectFrom('deals')
             .selectAll()
@@ -244,14 +272,14 @@ function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
             .selectAll()
             .where('workspace_id', '=', ws)
             .where('id', 'in', ids)
-            .execute();
+            .execute());
     const column = kind === 'deal' ? 'deal_id' : 'lead_id';
-    const mainProducts = await mainQuoteProducts(trx, ws, column, ids, l);
-    const emailOpens = await lastEmailOpens(trx, ws, kind, ids);
-    const notes = await latestNotes(trx, ws, kind, ids, l);
-    const submissions = await submissionsOf(trx, ws, column, ids, l);
-    const enrollments = await enrollmentsOf(trx, ws, kind, ids, l);
-    const todos = await todosOf(trx, ws, kind, ids);
+    const mainProducts = await mainQuoteProducts(trx, ws, column, subjects, l);
+    const emailOpens = await lastEmailOpens(trx, ws, kind, subjects);
+    const notes = await latestNotes(trx, ws, kind, subjects, l);
+    const submissions = await submissionsOf(trx, ws, column, subjects, l);
+    const enrollments = await enrollmentsOf(trx, ws, kind, subjects, l);
+    const todos = await todosOf(trx, ws, kind, subjects);
     await customRefs(
       l,
       kind,
@@ -280,14 +308,17 @@ function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
   };
 }
 
-const renderProductChunk: ChunkRenderer = async (trx, ws, ids, l) => {
-  const rows = await trx
-    .selectFrom('products')
-    .selectAll()
-    .where('workspace_id', '=', ws)
-    .where('id', 'in', ids)
-    .execute();
-  const notes = await latestNotes(trx, ws, 'product', ids, l);
+const renderProductChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) => {
+  const subjects = subjectsOf(ids, prefetched);
+  const rows =
+    (prefetched as Selectable<ProductTable>[] | undefined) ??
+    (await trx
+      .selectFrom('products')
+      .selectAll()
+      .where('workspace_id', '=', ws)
+      .where('id', 'in', ids)
+      .execute());
+  const notes = await latestNotes(trx, ws, 'product', subjects, l);
   await customRefs(
     l,
     'product',
@@ -308,13 +339,16 @@ const renderProductChunk: ChunkRenderer = async (trx, ws, ids, l) => {
   ]);
 };
 
-const renderQuoteChunk: ChunkRenderer = async (trx, ws, ids, l) => {
-  const rows = await trx
-    .selectFrom('quotes')
-    .selectAll()
-    .where('workspace_id', '=', ws)
-    .where('id', 'in', ids)
-    .execute();
+const renderQuoteChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) => {
+  const subjects = subjectsOf(ids, prefetched);
+  const rows =
+    (prefetched as Selectable<QuoteTable>[] | undefined) ??
+    (await trx
+      .selectFrom('quotes')
+      .selectAll()
+      .where('workspace_id', '=', ws)
+      .where('id', 'in', ids)
+      .execute());
   const lineRows = await trx
     .selectFrom('quote_products as qp')
     .leftJoin('products as p', (j) =>
@@ -323,7 +357,7 @@ const renderQuoteChunk: ChunkRenderer = async (trx, ws, ids, l) => {
     .selectAll('qp')
     .select('p.kind')
     .where('qp.workspace_id', '=', ws)
-    .where('qp.quote_id', 'in', ids)
+    .$call((qb) => ofSubjects(qb, 'qp.quote_id', subjects))
     .orderBy('qp.quote_id')
     .orderBy('qp.position')
     .execute();
@@ -333,7 +367,7 @@ const renderQuoteChunk: ChunkRenderer = async (trx, ws, ids, l) => {
     list.push({ ...line, kind: (line.kind ?? '일반') as ProductKind });
     lines.set(line.quote_id, list);
   }
-  const notes = await latestNotes(trx, ws, 'quote', ids, l);
+  const notes = await latestNotes(trx, ws, 'quote', subjects, l);
   await customRefs(
     l,
     'quote',
