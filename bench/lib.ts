@@ -185,10 +185,20 @@ export async function walkInProcess(
   const started = performance.now();
   do {
     const bytes = await renderListPage(page, cursor_secret, cursor, 100);
-    records += (bytes.toString().match(/"organizationId":/g) ?? []).length;
+    records += countOccurrences(bytes, PER_PERSON);
     cursor = /"nextCursor":"([^"]+)"\}\}$/.exec(bytes.subarray(-400).toString())?.[1];
   } while (cursor);
   const seconds = (performance.now() - started) / 1000;
   await store.close();
   return { records, seconds };
+}
+
+const PER_PERSON = Buffer.from('"organizationId":');
+
+/** Occurrences of `needle` in `haystack`, without decoding it. */
+export function countOccurrences(haystack: Buffer, needle: Buffer = PER_PERSON): number {
+  let n = 0;
+  for (let i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + needle.length))
+    n += 1;
+  return n;
 }

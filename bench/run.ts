@@ -8,6 +8,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  countOccurrences,
   countRecords,
   type LoadFigures,
   load,
@@ -68,13 +69,6 @@ async function getJson(path: string) {
 }
 
 // A full cursor walk of every person, 100 a page, one client: the store and rendering path.
-const PER_RECORD_KEY = Buffer.from('"organizationId":');
-function countOccurrences(haystack: Buffer, needle: Buffer): number {
-  let n = 0;
-  for (let i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + needle.length))
-    n += 1;
-  return n;
-}
 let cursor: string | null = null;
 let walked = 0;
 let pages = 0;
@@ -87,7 +81,7 @@ do {
   const res = await walker.get(`/v2/people?limit=100${cursor ? `&cursor=${cursor}` : ''}`, headers);
   if (res.status !== 200) throw new Error(`walk: ${res.status} ${res.body.toString()}`);
   const bytes = res.body;
-  walked += countOccurrences(bytes, PER_RECORD_KEY);
+  walked += countOccurrences(bytes);
   cursor = (/"nextCursor":(null|"([^"]*)")\}\}$/.exec(bytes.subarray(-400).toString())?.[2] ??
     null) as string | null;
   pages += 1;
