@@ -3,6 +3,12 @@ import { createDemoWorkspace } from '../ingest/demo.ts';
 import { openStore } from '../store/database.ts';
 import { intFlag, parseFlags } from './main.ts';
 
+/**
+ * The largest demo: it is generated in memory (about 1.4 GB at 100,000 people), so a
+ * larger one is refused up front rather than failing midway.
+ */
+const MAX_DEMO_PEOPLE = 1_000_000;
+
 /** `salescrm demo [--seed N] [--people N] [--json]`. */
 export async function runDemo(config: Config, args: string[]): Promise<number> {
   const { values } = parseFlags(args, {
@@ -11,7 +17,7 @@ export async function runDemo(config: Config, args: string[]): Promise<number> {
     json: { type: 'boolean' },
   });
   const seed = intFlag('seed', values.seed, 1, 0, 2 ** 31 - 1);
-  const people = intFlag('people', values.people, 200, 1, 10_000_000);
+  const people = intFlag('people', values.people, 200, 1, MAX_DEMO_PEOPLE);
   const store = openStore(config.databaseUrl);
   try {
     await store.migrate();

@@ -1,4 +1,5 @@
 import { newId } from '../../domain/ids.ts';
+import { columnById } from '../../store/by-id.ts';
 import type { Body } from '../../store/schema.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany } from '../../store/write.ts';
@@ -64,22 +65,8 @@ async function currentOutcomes(
   w: WorkspaceWrite,
   activities: NewActivity[],
 ): Promise<Map<string, string>> {
-  const ids = [
-    ...new Set(
-      activities
-        .filter((a) => a.subjectType === 'deal' && a.dealStatus === undefined)
-        .map((a) => a.subjectId),
-    ),
-  ];
-  const out = new Map<string, string>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const rows = await w.trx
-      .selectFrom('deals')
-      .select(['id', 'outcome'])
-      .where('workspace_id', '=', w.workspaceId)
-      .where('id', 'in', ids.slice(i, i + 500))
-      .execute();
-    for (const r of rows) out.set(r.id, r.outcome);
-  }
-  return out;
+  const ids = activities
+    .filter((a) => a.subjectType === 'deal' && a.dealStatus === undefined)
+    .map((a) => a.subjectId);
+  return columnById<string>(w.trx, 'deals', w.workspaceId, ids, 'outcome');
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { columnById } from '../../store/by-id.ts';
 import type { Store } from '../../store/database.ts';
 import { keysetList } from '../../store/keyset.ts';
 import { prepareQuery } from '../../store/prepared.ts';
@@ -121,13 +122,6 @@ export async function refsOf(
   table: 'users' | 'people',
   ids: string[],
 ): Promise<{ id: string; name: string }[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom(table)
-    .select(['id', 'name'])
-    .where('workspace_id', '=', workspaceId)
-    .where('id', 'in', ids)
-    .execute();
-  const names = new Map(rows.map((r) => [r.id, r.name]));
+  const names = await columnById<string>(db, table, workspaceId, ids, 'name');
   return ids.map((id) => ({ id, name: names.get(id) ?? '' }));
 }

@@ -1,4 +1,5 @@
 import { newId } from '../../domain/ids.ts';
+import { columnById } from '../../store/by-id.ts';
 import type { Body } from '../../store/schema.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany } from '../../store/write.ts';
@@ -22,19 +23,13 @@ export async function recordPeopleHistory(
   w: WorkspaceWrite,
   changes: PeopleChange[],
 ): Promise<void> {
-  const orgIds = [
-    ...new Set(changes.map((c) => c.organizationId).filter((id): id is string => !!id)),
-  ];
-  const orgNames = new Map<string, string>();
-  for (let i = 0; i < orgIds.length; i += 500) {
-    const rows = await w.trx
-      .selectFrom('organizations')
-      .select(['id', 'name'])
-      .where('workspace_id', '=', w.workspaceId)
-      .where('id', 'in', orgIds.slice(i, i + 500))
-      .execute();
-    for (const r of rows) orgNames.set(r.id, r.name);
-  }
+  const orgNames = await columnById<string>(
+    w.trx,
+    'organizations',
+    w.workspaceId,
+    changes.flatMap((c) => (c.organizationId ? [c.organizationId] : [])),
+    'name',
+  );
   const rows = changes.map((c) => {
     const row = {
       workspace_id: w.workspaceId,

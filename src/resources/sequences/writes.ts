@@ -1,4 +1,5 @@
 import { newId } from '../../domain/ids.ts';
+import { columnById } from '../../store/by-id.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany } from '../../store/write.ts';
 
@@ -42,18 +43,15 @@ export async function insertEnrollments(
     active: e.active === false ? 0 : 1,
   }));
   await insertMany(w.trx, 'sequence_enrollments', rows);
-  const peopleIds = [
-    ...new Set(enrollments.filter((e) => e.subjectType === 'people').map((e) => e.subjectId)),
-  ];
-  for (let i = 0; i < peopleIds.length; i += 500) {
-    const orgs = await w.trx
-      .selectFrom('people')
-      .select('organization_id')
-      .where('workspace_id', '=', w.workspaceId)
-      .where('id', 'in', peopleIds.slice(i, i + 500))
-      .execute();
-    for (const o of orgs) w.touched.mark('organization', o.organization_id);
-  }
+  const organizations = await columnById<string | null>(
+    w.trx,
+    'people',
+    w.workspaceId,
+    enrollments.filter((e) => e.subjectType === 'people').map((e) => e.subjectId),
+    'organization_id',
+  );
+  for (const organizationId of organizations.values())
+    w.touched.mark('organization', organizationId);
   for (const e of enrollments) w.touched.mark(e.subjectType, e.subjectId);
   return rows.map((r) => r.id);
 }

@@ -7,12 +7,12 @@ import type {
   SubmissionFact,
   TodoFact,
 } from '../../domain/records.ts';
+import { CHUNK } from '../by-id.ts';
 import type { Executor } from '../database.ts';
 import type { SubjectType } from '../schema.ts';
 import type { Lookups } from './lookups.ts';
 
-/** Largest id list one query binds. */
-export const CHUNK = 500;
+export { CHUNK };
 
 /**
  * The records facts are read for: a list of ids, or every id from `from` to `to`. A full

@@ -6,8 +6,8 @@ import type {
   SelectOption,
 } from '../../domain/custom-fields.ts';
 import type { Ref } from '../../domain/records.ts';
+import { columnById } from '../by-id.ts';
 import type { Executor } from '../database.ts';
-import { CHUNK } from './facts.ts';
 
 type Target = RefTarget | 'team' | 'product';
 
@@ -120,15 +120,8 @@ export class Lookups {
         this.names.set(target, known);
       }
       const missing = [...ids].filter((id) => !known!.has(id));
-      for (let i = 0; i < missing.length; i += CHUNK) {
-        const rows = await this.db
-          .selectFrom(table)
-          .select(['id', 'name'])
-          .where('workspace_id', '=', this.workspaceId)
-          .where('id', 'in', missing.slice(i, i + CHUNK))
-          .execute();
-        for (const r of rows) known.set(r.id, r.name);
-      }
+      const names = await columnById<string>(this.db, table, this.workspaceId, missing, 'name');
+      for (const [id, name] of names) known.set(id, name);
     }
   }
 }
