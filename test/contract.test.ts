@@ -5,7 +5,7 @@
  * never imported from src/.
  */
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CustomFieldType } from '../src/domain/custom-fields.ts';
 import { setPersonOrganization } from '../src/resources/people/writes.ts';
 import type { WorkspaceWrite } from '../src/store/write.ts';
@@ -29,11 +29,11 @@ import {
   makeWebForm,
 } from './factories.ts';
 import {
+  appForFile,
   get,
   type TestResponse,
+  type TestStore,
   type TestWorkspace,
-  testApp,
-  testStore,
   testWorkspace,
 } from './helpers.ts';
 
@@ -677,16 +677,11 @@ const withCustom = (fields: Field[], type: keyof typeof CUSTOM): Field[] => [
 
 // ---------------------------------------------------------------------------------------------
 
-let store: Awaited<ReturnType<typeof testStore>>;
+let store: TestStore;
 let app: FastifyInstance;
-
-beforeAll(async () => {
-  store = await testStore();
-  app = await testApp(store);
-});
-afterAll(async () => {
-  await app.close();
-  await store.dispose();
+appForFile((s, a) => {
+  store = s;
+  app = a;
 });
 
 describe('record shapes (spec 2, DECISIONS 1)', () => {

@@ -4,7 +4,7 @@
  * back through the HTTP API.
  */
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { setCustomValues } from '../src/resources/custom-fields/writes.ts';
 import { setDealOutcome } from '../src/resources/deals/writes.ts';
 import { setPersonOrganization } from '../src/resources/people/writes.ts';
@@ -29,32 +29,25 @@ import {
   makeUser,
   makeWebForm,
 } from './factories.ts';
-import { get, type TestWorkspace, testApp, testStore, testWorkspace, walk } from './helpers.ts';
+import {
+  appForFile,
+  get,
+  LISTS,
+  type Listed,
+  type TestStore,
+  type TestWorkspace,
+  testWorkspace,
+  walk,
+} from './helpers.ts';
 
 type Rec = Record<string, unknown>;
 
-const LISTS = {
-  people: ['/v2/people', 'peopleList'],
-  organization: ['/v2/organization', 'organizationList'],
-  deal: ['/v2/deal', 'dealList'],
-  lead: ['/v2/lead', 'leadList'],
-  product: ['/v2/product', 'productList'],
-  activity: ['/v2/deal/activity', 'dealActivityList'],
-  history: ['/v2/people/history', 'peopleHistoryList'],
-} as const;
-type Listed = keyof typeof LISTS;
-
-let store: Awaited<ReturnType<typeof testStore>>;
+let store: TestStore;
 let app: FastifyInstance;
 let ws: TestWorkspace;
-
-beforeAll(async () => {
-  store = await testStore();
-  app = await testApp(store);
-});
-afterAll(async () => {
-  await app.close();
-  await store.dispose();
+appForFile((s, a) => {
+  store = s;
+  app = a;
 });
 
 /** Each test works in a workspace of its own. */

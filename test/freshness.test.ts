@@ -4,7 +4,7 @@
  * page cache) before the write.
  */
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   defineCustomField,
   deleteCustomField,
@@ -31,33 +31,24 @@ import {
   makeUser,
   makeWebForm,
 } from './factories.ts';
-import { get, type TestWorkspace, testApp, testStore, testWorkspace } from './helpers.ts';
+import {
+  appForFile,
+  get,
+  LISTS,
+  type Listed,
+  type TestStore,
+  type TestWorkspace,
+  testWorkspace,
+} from './helpers.ts';
 
 type Rec = Record<string, unknown>;
 
-const LISTS = {
-  people: ['/v2/people', 'peopleList'],
-  organization: ['/v2/organization', 'organizationList'],
-  deal: ['/v2/deal', 'dealList'],
-  lead: ['/v2/lead', 'leadList'],
-  product: ['/v2/product', 'productList'],
-  activity: ['/v2/deal/activity', 'dealActivityList'],
-  history: ['/v2/people/history', 'peopleHistoryList'],
-} as const;
-type Listed = keyof typeof LISTS;
-
-let store: Awaited<ReturnType<typeof testStore>>;
+let store: TestStore;
 let app: FastifyInstance;
 let ws: TestWorkspace;
-
-beforeAll(async () => {
-  store = await testStore();
-  // The page cache is on (8 MiB), as in production.
-  app = await testApp(store);
-});
-afterAll(async () => {
-  await app.close();
-  await store.dispose();
+appForFile((s, a) => {
+  store = s;
+  app = a;
 });
 beforeEach(async () => {
   ws = await testWorkspace(store);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import {
   createToken,
   createWorkspace,
@@ -136,3 +137,36 @@ export async function walk(
   } while (cursor);
   return { records, pages, cursors };
 }
+
+/** A store made by `testStore`. */
+export type TestStore = Awaited<ReturnType<typeof testStore>>;
+
+/**
+ * One store and one app (page cache on, as in production) for a whole test file: made
+ * before its first test and handed to `use`, closed after its last.
+ */
+export function appForFile(use: (store: TestStore, app: FastifyInstance) => void): void {
+  let store: TestStore;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    store = await testStore();
+    app = await testApp(store);
+    use(store, app);
+  });
+  afterAll(async () => {
+    await app.close();
+    await store.dispose();
+  });
+}
+
+/** The list endpoints of spec 4 by what they list: path and list key. */
+export const LISTS = {
+  people: ['/v2/people', 'peopleList'],
+  organization: ['/v2/organization', 'organizationList'],
+  deal: ['/v2/deal', 'dealList'],
+  lead: ['/v2/lead', 'leadList'],
+  product: ['/v2/product', 'productList'],
+  activity: ['/v2/deal/activity', 'dealActivityList'],
+  history: ['/v2/people/history', 'peopleHistoryList'],
+} as const;
+export type Listed = keyof typeof LISTS;
