@@ -1,0 +1,54 @@
+import type { Selectable } from 'kysely';
+import type { Ref } from '../../domain/records.ts';
+import type { HistoryTable } from '../../store/schema.ts';
+
+/** Record types with a history of their own besides people (ENDPOINTS.md "Reads"). */
+export type HistorySubject = 'deal' | 'lead' | 'organization';
+
+/** History `type`s of deals, leads and organizations: those of people (DECISIONS 6). */
+export const RECORD_HISTORY_TYPES = [
+  'editField',
+  'editPeopleConnection',
+  'editOrganizationConnect',
+] as const;
+export type RecordHistoryType = (typeof RECORD_HISTORY_TYPES)[number];
+
+/** The refs a deal or lead history row carries: the record's person and organization then. */
+export interface HistoryRefs {
+  people: Ref | null;
+  organization: Ref | null;
+}
+
+/**
+ * A history record of a deal or lead (`id`, `dealId`/`leadId`, `type`, `people`,
+ * `organization`, `fieldName`, `fieldValue`, `ownerId`, `createdAt`) or of an organization
+ * (`id`, `organizationId`, `type`, `fieldName`, `fieldValue`, `ownerId`, `createdAt`).
+ */
+export function renderRecordHistory(
+  subject: HistorySubject,
+  row: Selectable<HistoryTable>,
+  refs: HistoryRefs,
+): Record<string, unknown> {
+  if (subject === 'organization') {
+    return {
+      id: row.id,
+      organizationId: row.subject_id,
+      type: row.type,
+      fieldName: row.field_name,
+      fieldValue: row.field_value,
+      ownerId: row.owner_id,
+      createdAt: row.created_at,
+    };
+  }
+  return {
+    id: row.id,
+    [subject === 'deal' ? 'dealId' : 'leadId']: row.subject_id,
+    type: row.type,
+    people: refs.people,
+    organization: refs.organization,
+    fieldName: row.field_name,
+    fieldValue: row.field_value,
+    ownerId: row.owner_id,
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,70 @@
+import { newId } from '../../domain/ids.ts';
+import { columnById } from '../../store/by-id.ts';
+import type { Body } from '../../store/schema.ts';
+import type { WorkspaceWrite } from '../../store/write.ts';
+import { insertMany } from '../../store/write.ts';
+import { type HistorySubject, type RecordHistoryType, renderRecordHistory } from './render.ts';
+
+/** One change of a deal, lead or organization, as a history row. */
+export interface RecordChange {
+  id?: string;
+  subjectType: HistorySubject;
+  subjectId: string;
+  type: RecordHistoryType;
+  /** The deal's or lead's person after the change (ignored for organizations). */
+  peopleId?: string | null;
+  /** The deal's or lead's organization after the change (ignored for organizations). */
+  organizationId?: string | null;
+  fieldName: string;
+  /** The new value as text; null when cleared. */
+  fieldValue: string | null;
+  ownerId: string | null;
+  createdAt?: string;
+}
+
+/** Writes history rows of deals, leads and organizations with their rendered JSON. */
+export async function recordHistory(w: WorkspaceWrite, changes: RecordChange[]): Promise<void> {
+  if (changes.length === 0) return;
+  const linked = (c: RecordChange) => c.subjectType !== 'organization';
+  const peopleNames = await columnById<string>(
+    w.trx,
+    'people',
+    w.workspaceId,
+    changes.flatMap((c) => (linked(c) && c.peopleId ? [c.peopleId] : [])),
+    'name',
+  );
+  const orgNames = await columnById<string>(
+    w.trx,
+    'organizations',
+    w.workspaceId,
+    changes.flatMap((c) => (linked(c) && c.organizationId ? [c.organizationId] : [])),
+    'name',
+  );
+  const rows = changes.map((c) => {
+    const peopleId = linked(c) ? (c.peopleId ?? null) : null;
+    const organizationId = linked(c) ? (c.organizationId ?? null) : null;
+    const row = {
+      workspace_id: w.workspaceId,
+      id: c.id ?? newId(),
+      subject_type: c.subjectType,
+      subject_id: c.subjectId,
+      type: c.type,
+      people_id: peopleId,
+      organization_id: organizationId,
+      field_name: c.fieldName,
+      field_value: c.fieldValue,
+      owner_id: c.ownerId,
+      created_at: c.createdAt ?? w.now,
+      body: null as Body | null,
+    };
+    const refs = {
+      people: peopleId ? { id: peopleId, name: peopleNames.get(peopleId) ?? '' } : null,
+      organization: organizationId
+        ? { id: organizationId, name: orgNames.get(organizationId) ?? '' }
+        : null,
+    };
+    row.body = w.store.encodeBody(JSON.stringify(renderRecordHistory(c.subjectType, row, refs)));
+    return row;
+  });
+  await insertMany(w.trx, 'history', rows);
+}
