@@ -1,0 +1,220 @@
+import type { CustomFieldType } from '../../domain/custom-fields.ts';
+
+/** Record types with a field list (`GET /v2/field/{type}`) and `fieldList` writes. */
+export const FIELD_RECORD_TYPES = [
+  'people',
+  'organization',
+  'deal',
+  'lead',
+  'product',
+  'quote',
+  'quoteProduct',
+  'todo',
+] as const;
+export type FieldRecordType = (typeof FIELD_RECORD_TYPES)[number];
+
+/** Type of a built-in field: the custom field types, plus teams and record ids. */
+export type BuiltInFieldType = CustomFieldType | 'team' | 'multiTeam' | 'multiProduct' | 'id';
+
+/**
+ * How clients may write a built-in field:
+ * - `fieldList`: by its Korean name in `fieldList`, with the type's value key;
+ * - `body`: only as a top-level body key (`name`, `price`, pipelines, links ...);
+ * - `derived`: computed by the service (DECISIONS 5), never written;
+ * - `service`: set by the service (`소스`, `생성 날짜`, `수정 날짜`, ids).
+ */
+export type FieldAccess = 'fieldList' | 'body' | 'derived' | 'service';
+
+/** One built-in field of a record type. */
+export interface BuiltInField {
+  /** The record key, as the API shows it. */
+  name: string;
+  type: BuiltInFieldType;
+  /** Whether a create must give it. */
+  required: boolean;
+  access: FieldAccess;
+  /** For `body` fields: the body key that sets it. */
+  bodyKey?: string;
+  /** For select fields: the allowed values. */
+  options?: readonly string[];
+}
+
+const f = (
+  name: string,
+  type: BuiltInFieldType,
+  access: FieldAccess,
+  more: Partial<BuiltInField> = {},
+): BuiltInField => ({ name, type, required: false, access, ...more });
+
+const NOTE = [
+  f('최근 작성된 노트', 'string', 'derived'),
+  f('최근 노트 작성일', 'dateTime', 'derived'),
+  f('최근 노트 작성자', 'user', 'derived'),
+];
+const WEBFORM = [
+  f('최근 제출된 웹폼', 'webForm', 'derived'),
+  f('최근 웹폼 제출 날짜', 'dateTime', 'derived'),
+];
+const SEQUENCE = [
+  f('최근 등록한 시퀀스', 'sequence', 'derived'),
+  f('최근 시퀀스 등록일', 'dateTime', 'derived'),
+  f('누적 시퀀스 등록수', 'number', 'derived'),
+  f('현재 진행중인 시퀀스 여부', 'boolean', 'derived'),
+];
+const OWNERSHIP = [
+  f('담당자', 'user', 'fieldList'),
+  f('생성 날짜', 'dateTime', 'service'),
+  f('팀', 'multiTeam', 'derived'),
+  f('수정 날짜', 'dateTime', 'service'),
+];
+const TODO = [
+  f('다음 TODO', 'string', 'derived'),
+  f('전체 TODO', 'number', 'derived'),
+  f('완료 TODO', 'number', 'derived'),
+  f('미완료 TODO', 'number', 'derived'),
+];
+const COUNTERS = [
+  f('리드 개수', 'number', 'derived'),
+  f('딜 개수', 'number', 'derived'),
+  f('진행중 딜 개수', 'number', 'derived'),
+  f('성사된 딜 개수', 'number', 'derived'),
+  f('실패된 딜 개수', 'number', 'derived'),
+];
+
+/** Product `유형` values (DECISIONS 5). */
+export const PRODUCT_KIND_OPTIONS = ['일반', '구독 (월간)', '구독 (연간)'] as const;
+
+function pipelineRecord(kind: 'deal' | 'lead'): BuiltInField[] {
+  const deal = kind === 'deal';
+  return [
+    f('id', 'id', 'service'),
+    f('peopleId', 'id', 'body', { bodyKey: 'peopleId' }),
+    f('organizationId', 'id', 'body', { bodyKey: 'organizationId' }),
+    f('이름', 'string', 'body', { bodyKey: 'name', required: true }),
+    f('파이프라인', 'pipeline', 'body', { bodyKey: 'pipelineId', required: deal }),
+    f('파이프라인 단계', 'pipelineStage', 'body', {
+      bodyKey: 'pipelineStageId',
+      required: deal,
+    }),
+    f('메인 견적 상품 리스트', 'multiProduct', 'derived'),
+    deal ? f('금액', 'number', 'body', { bodyKey: 'price' }) : f('금액', 'number', 'fieldList'),
+    deal
+      ? f('상태', 'string', 'body', { bodyKey: 'status', required: true })
+      : f('상태', 'string', 'fieldList'),
+    f('마감일', 'dateTime', 'derived'),
+    f('수주 예정일', 'date', 'fieldList'),
+    f('최근 이메일 오픈일', 'dateTime', 'derived'),
+    f('소스', 'string', 'service'),
+    ...NOTE,
+    ...WEBFORM,
+    ...SEQUENCE,
+    ...OWNERSHIP,
+    ...TODO,
+    f('등록된 시퀀스 목록', 'multiSequence', 'derived'),
+    ...(deal
+      ? [
+          f('상담 일수', 'number', 'derived'),
+          f('정체 일수', 'number', 'derived'),
+          f('팔로워', 'multiUser', 'fieldList'),
+          f('참여자', 'multiPeople', 'fieldList'),
+        ]
+      : []),
+  ];
+}
+
+/**
+ * The built-in fields of every record type, in record key order: what `GET /v2/field`
+ * lists before the custom fields, and what `fieldList` writes may set. The names match
+ * the renderers' keys (a test holds them to `fixedKeysOf`).
+ */
+export const BUILT_IN_FIELDS: Record<FieldRecordType, readonly BuiltInField[]> = {
+  people: [
+    f('id', 'id', 'service'),
+    f('organizationId', 'id', 'body', { bodyKey: 'organizationId' }),
+    f('이름', 'string', 'body', { bodyKey: 'name', required: true }),
+    f('이메일', 'string', 'fieldList'),
+    f('전화', 'string', 'fieldList'),
+    f('포지션', 'string', 'fieldList'),
+    f('프로필 사진', 'string', 'fieldList'),
+    f('링크드인', 'string', 'fieldList'),
+    ...COUNTERS,
+    ...NOTE,
+    ...WEBFORM,
+    ...SEQUENCE,
+    f('수신 거부 여부', 'boolean', 'fieldList'),
+    f('수신 거부 사유', 'string', 'fieldList'),
+    ...OWNERSHIP,
+    ...TODO,
+    f('제출된 웹폼 목록', 'multiWebForm', 'derived'),
+    f('등록된 시퀀스 목록', 'multiSequence', 'derived'),
+  ],
+  organization: [
+    f('id', 'id', 'service'),
+    f('이름', 'string', 'body', { bodyKey: 'name', required: true }),
+    f('이메일', 'string', 'fieldList'),
+    f('전화', 'string', 'fieldList'),
+    f('프로필 사진', 'string', 'fieldList'),
+    f('링크드인', 'string', 'fieldList'),
+    ...COUNTERS,
+    ...NOTE,
+    ...WEBFORM,
+    ...OWNERSHIP,
+    ...TODO,
+    f('제출된 웹폼 목록', 'multiWebForm', 'derived'),
+    f('등록된 시퀀스 목록', 'multiSequence', 'derived'),
+  ],
+  deal: pipelineRecord('deal'),
+  lead: pipelineRecord('lead'),
+  product: [
+    f('id', 'id', 'service'),
+    f('이름', 'string', 'body', { bodyKey: 'name', required: true }),
+    f('코드', 'string', 'fieldList'),
+    f('유형', 'singleSelect', 'fieldList', { options: PRODUCT_KIND_OPTIONS }),
+    f('금액', 'number', 'body', { bodyKey: 'price', required: true }),
+    f('단위', 'string', 'fieldList'),
+    ...NOTE,
+    ...OWNERSHIP,
+  ],
+  quote: [
+    f('id', 'id', 'service'),
+    f('메인 견적서 여부', 'boolean', 'body', { bodyKey: 'isMainQuote' }),
+    f('이름', 'string', 'body', { bodyKey: 'name', required: true }),
+    f('공유 링크', 'string', 'fieldList'),
+    f('견적 구성 상품', 'multiProduct', 'body', { bodyKey: 'quoteProductList' }),
+    f('금액', 'number', 'derived'),
+    ...NOTE,
+    ...OWNERSHIP,
+  ],
+  quoteProduct: [
+    f('id', 'id', 'service'),
+    f('productId', 'id', 'body', { bodyKey: 'productId', required: true }),
+    f('금액', 'number', 'body', { bodyKey: 'price' }),
+    f('수량', 'number', 'body', { bodyKey: 'amount' }),
+    f('결제 횟수', 'number', 'body', { bodyKey: 'paymentCount' }),
+    f('시작 결제일', 'date', 'body', { bodyKey: 'paymentStartAt' }),
+    f('마지막 결제일', 'date', 'derived'),
+    f('전체금액', 'number', 'derived'),
+  ],
+  todo: [
+    f('id', 'id', 'service'),
+    f('dealId', 'id', 'body', { bodyKey: 'dealId' }),
+    f('leadId', 'id', 'body', { bodyKey: 'leadId' }),
+    f('peopleId', 'id', 'body', { bodyKey: 'peopleId' }),
+    f('organizationId', 'id', 'body', { bodyKey: 'organizationId' }),
+    f('내용', 'string', 'fieldList', { required: true }),
+    f('유형', 'string', 'fieldList'),
+    f('시작 날짜', 'dateTime', 'fieldList'),
+    f('마지막 날짜', 'dateTime', 'fieldList'),
+    f('완료', 'boolean', 'fieldList'),
+    f('완료 날짜', 'dateTime', 'derived'),
+    f('담당자', 'user', 'fieldList'),
+    f('팀', 'multiTeam', 'derived'),
+    f('생성 날짜', 'dateTime', 'service'),
+    f('수정 날짜', 'dateTime', 'service'),
+  ],
+};
+
+/** A record type's built-in field by name, if it has one. */
+export function builtInField(type: FieldRecordType, name: string): BuiltInField | undefined {
+  return BUILT_IN_FIELDS[type].find((field) => field.name === name);
+}
