@@ -9,7 +9,9 @@ import { registerDealActivityRoutes } from '../resources/deal-activities/routes.
 import { registerDealRoutes } from '../resources/deals/routes.ts';
 import { registerLeadRoutes } from '../resources/leads/routes.ts';
 import { registerOrganizationRoutes } from '../resources/organizations/routes.ts';
+import { registerOrganizationWrites } from '../resources/organizations/write-routes.ts';
 import { registerPeopleRoutes } from '../resources/people/routes.ts';
+import { registerPeopleWrites } from '../resources/people/write-routes.ts';
 import { registerPeopleHistoryRoutes } from '../resources/people-history/routes.ts';
 import { registerProductRoutes } from '../resources/products/routes.ts';
 import type { Store } from '../store/database.ts';
@@ -72,6 +74,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.decorateRequest('auth', null as never);
 
+  // JSON bodies, where an empty body (a delete sent with `Content-Type: application/json`,
+  // as every client of the API does) reads as no body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
+    if (typeof text !== 'string' || text.trim() === '') return done(null, undefined);
+    parseJson(request, text, (error, value) => {
+      if (error)
+        done(new ApiError('invalid_body', '요청 본문이 올바른 JSON이 아닙니다.'), undefined);
+      else done(null, value);
+    });
+  });
+
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     // The matched route, not the raw URL: `/%762/people` is routed to `/v2/people` too.
@@ -84,7 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('RateLimit-Reset', decision.resetSeconds);
     if (!decision.allowed) {
       throw new ApiError('rate_limited', 'Too Many Requests', {
-        'Retry-After': String(decision.resetSeconds),
+        headers: { 'Retry-After': String(decision.resetSeconds) },
       });
     }
   });
@@ -109,6 +124,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerDealRoutes(app, deps);
   registerLeadRoutes(app, deps);
   registerProductRoutes(app, deps);
+
+  // Writes (ENDPOINTS.md "Writes").
+  registerPeopleWrites(app, deps);
+  registerOrganizationWrites(app, deps);
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
@@ -135,7 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return reply
         .code(error.status)
         .header('Content-Type', JSON_TYPE)
-        .send(errorBody(shape, error.message));
+        .send(errorBody(shape, error.message, error.data));
     }
     const status = mapFrameworkError(error);
     if (status === 500) {
@@ -148,9 +167,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const message =
       status === 413
         ? '요청 본문이 1 MiB를 넘습니다.'
-        : status === 503
-          ? '데이터베이스를 잠시 사용할 수 없습니다.'
-          : '잘못된 요청입니다.';
+        : status === 415
+          ? '요청 본문은 Content-Type: application/json 으로 보내 주세요.'
+          : status === 503
+            ? '데이터베이스를 잠시 사용할 수 없습니다.'
+            : '잘못된 요청입니다.';
     if (status === 503) reply.header('Retry-After', '1');
     return reply.code(status).header('Content-Type', JSON_TYPE).send(errorBody(shape, message));
   });

@@ -35,6 +35,28 @@ function headerSafe(name: string): string {
   );
 }
 
+/**
+ * Answers a write: `{"success": true, "data": {<key>: record}}` (a create with 201), naming
+ * the query parameters and body keys it ignored.
+ */
+export function sendWritten(
+  reply: FastifyReply,
+  status: 200 | 201,
+  key: string,
+  record: unknown,
+  ignored: readonly string[],
+): FastifyReply {
+  if (ignored.length > 0) reply.header('X-Ignored-Parameters', ignored.map(headerSafe).join(','));
+  return reply
+    .code(status)
+    .header('Content-Type', JSON_TYPE)
+    .send(
+      JSON.stringify(
+        record === undefined ? { success: true } : { success: true, data: { [key]: record } },
+      ),
+    );
+}
+
 /** Sends pre-rendered JSON bytes. */
 export function sendJson(reply: FastifyReply, bytes: Buffer | string): FastifyReply {
   return reply.header('Content-Type', JSON_TYPE).send(bytes);

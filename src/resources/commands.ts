@@ -1,0 +1,234 @@
+/**
+ * What the write operations of every resource share: body schema parts, the lookups of
+ * records a body refers to, notes and `create` activities, and the change set that turns
+ * an update into column changes and history rows.
+ */
+import { type TSchema, Type } from '@sinclair/typebox';
+import type { CustomFieldDefinition, StoredCustomValues } from '../domain/custom-fields.ts';
+import { valueAsText } from '../domain/field-values.ts';
+import { ApiError } from '../server/errors.ts';
+import type { SubjectType } from '../store/schema.ts';
+import type { WorkspaceWrite } from '../store/write.ts';
+import { insertActivities } from './deal-activities/writes.ts';
+import type { FieldListItem } from './fields/field-list.ts';
+import { insertNotes } from './notes/writes.ts';
+
+/** A record id in a body. */
+export const IdSchema = Type.String({ minLength: 1, maxLength: 64 });
+/** A record's name: some non-blank text. */
+export const NameSchema = Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' });
+/** `memo`: a note to add to the record. */
+export const MemoSchema = Type.Union([
+  Type.String({ minLength: 1, maxLength: 100_000 }),
+  Type.Null(),
+]);
+/** `fieldList`: fields by Korean name with typed value keys (checked by `resolveFieldList`). */
+export const FieldListSchema = Type.Array(
+  Type.Object(
+    { name: Type.String({ minLength: 1, maxLength: 200 }) },
+    { additionalProperties: true },
+  ),
+  { maxItems: 500 },
+);
+
+/** `T` or null. */
+export function Nullable<T extends TSchema>(schema: T) {
+  return Type.Union([schema, Type.Null()]);
+}
+
+/** The body of a create or update answer: `{id, name, createdAt}` or `{id, name, updatedAt}`. */
+export type Written =
+  | { id: string; name: string; createdAt: string }
+  | { id: string; name: string; updatedAt: string };
+
+/** Body-typed fieldList items. */
+export type FieldListInput = readonly FieldListItem[] | undefined;
+
+const RECORDS = {
+  people: { table: 'people', label: '고객', object: '고객을' },
+  organization: { table: 'organizations', label: '회사', object: '회사를' },
+  deal: { table: 'deals', label: '딜', object: '딜을' },
+  lead: { table: 'leads', label: '리드', object: '리드를' },
+  product: { table: 'products', label: '상품', object: '상품을' },
+  quote: { table: 'quotes', label: '견적서', object: '견적서를' },
+} as const;
+type RecordKind = keyof typeof RECORDS;
+
+/**
+ * The row of a record the body refers to (`peopleId`, `dealId`, ...); a record that is not
+ * in this workspace is a 400 naming the key.
+ */
+export async function referencedRecord<K extends RecordKind>(
+  w: WorkspaceWrite,
+  kind: K,
+  id: string,
+  key: string,
+) {
+  const row = await findRecord(w, kind, id);
+  if (!row) {
+    throw new ApiError(
+      'invalid_body',
+      `'${key}': 이 워크스페이스에 없는 ${RECORDS[kind].label} id입니다: '${id.slice(0, 100)}'`,
+    );
+  }
+  return row;
+}
+
+/** The record a path names; not in this workspace is a 404. */
+export async function pathRecord<K extends RecordKind>(w: WorkspaceWrite, kind: K, id: string) {
+  const row = await findRecord(w, kind, id);
+  if (!row) {
+    throw new ApiError('not_found', `${RECORDS[kind].object} 찾을 수 없습니다: '${id}'`);
+  }
+  return row;
+}
+
+async function findRecord<K extends RecordKind>(w: WorkspaceWrite, kind: K, id: string) {
+  return w.trx
+    .selectFrom(RECORDS[kind].table as 'people')
+    .selectAll()
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst() as Promise<Record<string, unknown> | undefined>;
+}
+
+/** The subjects whose activities are listed (DECISIONS 6): `create` and `memoCreate` apply. */
+const ACTIVITY_SUBJECTS = new Set<SubjectType>(['people', 'organization', 'deal', 'lead']);
+
+/** Records that a record was created through the API: its `create` activity (DECISIONS 6). */
+export async function recordCreated(
+  w: WorkspaceWrite,
+  subjectType: SubjectType,
+  subjectId: string,
+): Promise<void> {
+  if (!ACTIVITY_SUBJECTS.has(subjectType)) return;
+  await insertActivities(w, [
+    { subjectType: subjectType as 'deal', subjectId, type: 'create', date: w.now },
+  ]);
+}
+
+/** Adds a body's `memo` as a note on the record, by the acting user, with its activity. */
+export async function addMemo(
+  w: WorkspaceWrite,
+  subjectType: SubjectType,
+  subjectId: string,
+  text: string | null | undefined,
+  authorId: string,
+): Promise<void> {
+  if (text === undefined || text === null) return;
+  const [memoId] = await insertNotes(w, [{ subjectType, subjectId, text, authorId }]);
+  if (ACTIVITY_SUBJECTS.has(subjectType)) {
+    await insertActivities(w, [
+      { subjectType: subjectType as 'deal', subjectId, type: 'memoCreate', memoId, date: w.now },
+    ]);
+  }
+}
+
+/** Custom values to store on a new record: the ones set, without the nulls. */
+export function customOnCreate(custom: StoredCustomValues): StoredCustomValues {
+  const out: StoredCustomValues = {};
+  for (const [id, value] of Object.entries(custom)) if (value !== null) out[id] = value;
+  return out;
+}
+
+/** One changed field of an update, for the history. */
+export interface FieldChange {
+  fieldName: string;
+  /** The new value as text; null when cleared. */
+  text: string | null;
+}
+
+/**
+ * The column and custom-value changes of an update to one row, compared with what the row
+ * holds: only fields whose value really changes are set, and each becomes a history entry.
+ */
+export class ChangeSet {
+  /** Columns to set. */
+  readonly columns: Record<string, unknown> = {};
+  readonly changes: FieldChange[] = [];
+  private custom: StoredCustomValues | undefined;
+
+  constructor(private readonly row: Record<string, unknown>) {}
+
+  /** Sets `column` to `value` if it differs, as a change of `fieldName`. */
+  field(fieldName: string, column: string, value: unknown, text = valueAsText(value)): this {
+    if (!sameValue(this.row[column], value)) {
+      this.columns[column] = value;
+      this.changes.push({ fieldName, text });
+    }
+    return this;
+  }
+
+  /**
+   * Sets the built-in fields of a `fieldList` that have a column in `columns` (booleans
+   * stored as 0/1, lists as JSON text); fields without one are left to the caller.
+   */
+  fixedFields(
+    values: ReadonlyMap<string, unknown>,
+    columns: Readonly<Record<string, string>>,
+  ): this {
+    for (const [name, value] of values) {
+      const column = columns[name];
+      if (column === undefined) continue;
+      this.field(name, column, toColumn(value), valueAsText(value));
+    }
+    return this;
+  }
+
+  /** Merges custom values (null clears) into the row's stored ones. */
+  customValues(definitions: readonly CustomFieldDefinition[], values: StoredCustomValues): this {
+    const current = JSON.parse(String(this.row.custom ?? '{}')) as StoredCustomValues;
+    let changed = false;
+    for (const def of definitions) {
+      if (!(def.id in values)) continue;
+      const value = values[def.id];
+      if (sameValue(current[def.id] ?? null, value)) continue;
+      if (value === null) delete current[def.id];
+      else current[def.id] = value;
+      this.changes.push({ fieldName: def.name, text: valueAsText(value) });
+      changed = true;
+    }
+    if (changed) this.custom = current;
+    return this;
+  }
+
+  get isEmpty(): boolean {
+    return this.changes.length === 0;
+  }
+
+  /** The columns to update, custom values and `수정 날짜` included; empty when nothing changed. */
+  update(now: string): Record<string, unknown> {
+    if (this.isEmpty) return {};
+    const set: Record<string, unknown> = { ...this.columns, updated_at: now };
+    if (this.custom) set.custom = JSON.stringify(this.custom);
+    return set;
+  }
+}
+
+/** A field value in its column's form: booleans as 0/1, lists as JSON text. */
+export function toColumn(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return Array.isArray(value) ? JSON.stringify(value) : value;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || a === undefined || b === undefined) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Writes an update's columns to the record's row, if there are any. */
+export async function updateRow(
+  w: WorkspaceWrite,
+  table: 'people' | 'organizations' | 'deals' | 'leads' | 'products' | 'quotes',
+  id: string,
+  set: Record<string, unknown>,
+): Promise<void> {
+  if (Object.keys(set).length === 0) return;
+  await w.trx
+    .updateTable(table)
+    .set(set as never)
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', id)
+    .execute();
+}

@@ -1,0 +1,280 @@
+import {
+  type CustomFieldDefinition,
+  type CustomFieldRecordType,
+  type CustomFieldType,
+  REF_TARGETS,
+  type RefTarget,
+  refTargetOf,
+  type SelectOption,
+  type StoredCustomValues,
+} from '../../domain/custom-fields.ts';
+import {
+  isEmailAddress,
+  MAX_LIST_LENGTH,
+  MAX_TEXT_LENGTH,
+  parseDateValue,
+} from '../../domain/field-values.ts';
+import { ApiError } from '../../server/errors.ts';
+import { columnById } from '../../store/by-id.ts';
+import type { Executor } from '../../store/database.ts';
+import { builtInField } from './catalogue.ts';
+
+/** One entry of a write's `fieldList`: a field's Korean name and one typed value key. */
+export type FieldListItem = { name: string } & Record<string, unknown>;
+
+/** A `fieldList` checked against the record type's fields, values in stored form. */
+export interface ResolvedFieldList {
+  /** Built-in fields set, by Korean name; null clears. Ref fields hold ids, dates wire times. */
+  fixed: Map<string, unknown>;
+  /** Custom values by field id; null clears. */
+  custom: StoredCustomValues;
+  /** The record type's custom fields, in definition order. */
+  definitions: CustomFieldDefinition[];
+}
+
+/** Tables of the records a Ref-valued field can point at, and their names in messages. */
+const TARGETS: Record<RefTarget, { table: Parameters<typeof columnById>[1]; label: string }> = {
+  user: { table: 'users', label: '사용자' },
+  people: { table: 'people', label: '고객' },
+  organization: { table: 'organizations', label: '회사' },
+  deal: { table: 'deals', label: '딜' },
+  pipeline: { table: 'pipelines', label: '파이프라인' },
+  pipelineStage: { table: 'pipeline_stages', label: '파이프라인 단계' },
+  webForm: { table: 'web_forms', label: '웹폼' },
+  sequence: { table: 'sequences', label: '시퀀스' },
+};
+
+/** The value key a field of `type` is written with (DECISIONS 7). */
+export function valueKeyOf(type: CustomFieldType): string {
+  const ref = refTargetOf(type);
+  if (ref) return ref.multi ? `${ref.target}ValueIdList` : `${ref.target}ValueId`;
+  switch (type) {
+    case 'number':
+      return 'numberValue';
+    case 'boolean':
+      return 'booleanValue';
+    case 'date':
+    case 'dateTime':
+      return 'dateValue';
+    case 'multiSelect':
+      return 'stringValueList';
+    default:
+      return 'stringValue';
+  }
+}
+
+const VALUE_KEYS = new Set([
+  'stringValue',
+  'numberValue',
+  'booleanValue',
+  'dateValue',
+  'stringValueList',
+  ...REF_TARGETS.flatMap((t) => [`${t}ValueId`, `${t}ValueIdList`]),
+]);
+
+/** The custom field definitions of a record type, in definition order. */
+export async function customFieldsOf(
+  trx: Executor,
+  workspaceId: string,
+  recordType: CustomFieldRecordType,
+): Promise<CustomFieldDefinition[]> {
+  const rows = await trx
+    .selectFrom('custom_fields')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('record_type', '=', recordType)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  return rows.map((d) => ({
+    id: d.id,
+    recordType,
+    name: d.name,
+    type: d.type as CustomFieldType,
+    required: d.required === 1,
+    options: d.options ? (JSON.parse(d.options) as SelectOption[]) : null,
+  }));
+}
+
+/** What one field of the list is: a writable built-in field, or a custom field. */
+interface Target {
+  name: string;
+  type: CustomFieldType;
+  options: readonly string[] | null;
+  customId?: string;
+}
+
+function fieldOf(
+  recordType: CustomFieldRecordType,
+  name: string,
+  definitions: CustomFieldDefinition[],
+): Target {
+  const builtIn = builtInField(recordType, name);
+  if (builtIn) {
+    if (builtIn.access === 'body') {
+      throw invalid(
+        `'${name}' 필드는 fieldList로 쓸 수 없습니다. 본문의 '${builtIn.bodyKey}' 값으로 보내 주세요.`,
+      );
+    }
+    if (builtIn.access !== 'fieldList') {
+      throw invalid(`'${name}' 필드는 서비스가 정하는 필드라 쓸 수 없습니다.`);
+    }
+    return { name, type: builtIn.type as CustomFieldType, options: builtIn.options ?? null };
+  }
+  const def = definitions.find((d) => d.name === name);
+  if (!def) throw invalid(`알 수 없는 필드입니다: '${name}'`);
+  return {
+    name,
+    type: def.type,
+    options: def.options ? def.options.map((o) => o.value) : null,
+    customId: def.id,
+  };
+}
+
+/**
+ * Checks a write's `fieldList` against the record type's built-in and custom fields
+ * (DECISIONS 7): known names, the value key of each field's type, well-typed values,
+ * select options, and referenced records that exist in this workspace. Any mismatch is
+ * a 400 naming the field.
+ */
+export async function resolveFieldList(
+  trx: Executor,
+  workspaceId: string,
+  recordType: CustomFieldRecordType,
+  items: readonly FieldListItem[] | undefined,
+): Promise<ResolvedFieldList> {
+  const definitions = await customFieldsOf(trx, workspaceId, recordType);
+  const resolved: ResolvedFieldList = { fixed: new Map(), custom: {}, definitions };
+  const refs = new Map<RefTarget, Map<string, string>>();
+  const seen = new Set<string>();
+  for (const item of items ?? []) {
+    const { name } = item;
+    if (seen.has(name)) throw invalid(`'${name}' 필드가 fieldList에 두 번 있습니다.`);
+    seen.add(name);
+    const field = fieldOf(recordType, name, definitions);
+    const value = readValue(field, item);
+    const ref = refTargetOf(field.type);
+    if (ref && value !== null) {
+      let ids = refs.get(ref.target);
+      if (!ids) refs.set(ref.target, (ids = new Map()));
+      for (const id of Array.isArray(value) ? value : [value]) ids.set(id as string, name);
+    }
+    if (field.customId) resolved.custom[field.customId] = value;
+    else resolved.fixed.set(name, value);
+  }
+  for (const [target, ids] of refs) {
+    const found = await columnById<string>(
+      trx,
+      TARGETS[target].table,
+      workspaceId,
+      ids.keys(),
+      'id',
+    );
+    for (const [id, field] of ids) {
+      if (!found.has(id)) {
+        throw invalid(
+          `'${field}' 필드: 이 워크스페이스에 없는 ${TARGETS[target].label} id입니다: '${id}'`,
+        );
+      }
+    }
+  }
+  return resolved;
+}
+
+/** The item's value in stored form (null clears), after checking key and type. */
+function readValue(field: Target, item: FieldListItem): unknown {
+  const keys = Object.keys(item).filter((k) => k !== 'name');
+  const expectedKey = valueKeyOf(field.type);
+  const unknownKey = keys.find((k) => !VALUE_KEYS.has(k));
+  if (unknownKey !== undefined) {
+    throw invalid(
+      `'${field.name}' 필드: 알 수 없는 값 키 '${unknownKey}'. '${expectedKey}'로 보내 주세요.`,
+    );
+  }
+  if (keys.length !== 1 || keys[0] !== expectedKey) {
+    throw invalid(
+      `'${field.name}' 필드는 ${field.type} 형식이라 '${expectedKey}' 하나로 값을 보내야 합니다.`,
+    );
+  }
+  const raw = item[expectedKey];
+  if (raw === null) return null;
+  const wrong = (what: string) => invalid(`'${field.name}' 필드의 '${expectedKey}' 값은 ${what}`);
+  const ref = refTargetOf(field.type);
+  if (ref) {
+    if (!ref.multi) {
+      if (!isIdLike(raw)) throw wrong('id 문자열이어야 합니다.');
+      return raw;
+    }
+    if (!Array.isArray(raw) || raw.length > MAX_LIST_LENGTH || !raw.every(isIdLike)) {
+      throw wrong(`id 문자열의 배열(최대 ${MAX_LIST_LENGTH}개)이어야 합니다.`);
+    }
+    return [...new Set(raw)];
+  }
+  switch (field.type) {
+    case 'number':
+      if (typeof raw !== 'number' || !Number.isFinite(raw)) throw wrong('숫자여야 합니다.');
+      return raw;
+    case 'boolean':
+      if (typeof raw !== 'boolean') throw wrong('true 또는 false여야 합니다.');
+      return raw;
+    case 'date':
+    case 'dateTime': {
+      const time = typeof raw === 'string' ? parseDateValue(raw) : undefined;
+      if (time === undefined) {
+        throw wrong('YYYY-MM-DD 날짜 또는 시간대가 있는 ISO 8601 시각이어야 합니다.');
+      }
+      return time;
+    }
+    case 'multiSelect': {
+      if (
+        !Array.isArray(raw) ||
+        raw.length > MAX_LIST_LENGTH ||
+        !raw.every((v) => typeof v === 'string')
+      ) {
+        throw wrong('문자열의 배열이어야 합니다.');
+      }
+      for (const v of raw) checkOption(field, v);
+      return [...new Set(raw as string[])];
+    }
+    default: {
+      if (typeof raw !== 'string') throw wrong('문자열이어야 합니다.');
+      if (raw.length > MAX_TEXT_LENGTH)
+        throw wrong(`${MAX_TEXT_LENGTH.toLocaleString('en-US')}자 이하여야 합니다.`);
+      if (field.type === 'singleSelect') checkOption(field, raw);
+      if (field.name === '이메일' && !field.customId && !isEmailAddress(raw)) {
+        throw wrong(`이메일 주소여야 합니다: '${raw.slice(0, 100)}'`);
+      }
+      return raw;
+    }
+  }
+}
+
+function checkOption(field: Target, value: string): void {
+  if (field.options && !field.options.includes(value)) {
+    throw invalid(
+      `'${field.name}' 필드에 없는 선택지입니다: '${value.slice(0, 100)}' (선택지: ${field.options.map((o) => `'${o}'`).join(', ')})`,
+    );
+  }
+}
+
+function isIdLike(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= 64;
+}
+
+/** Custom fields a create must set and did not, or an update clears (400 naming them). */
+export function checkRequired(
+  resolved: ResolvedFieldList,
+  current: StoredCustomValues | undefined,
+): void {
+  for (const def of resolved.definitions) {
+    if (!def.required) continue;
+    const value = def.id in resolved.custom ? resolved.custom[def.id] : current?.[def.id];
+    if (value === undefined || value === null) {
+      throw invalid(`'${def.name}' 필드는 필수입니다. fieldList로 값을 보내 주세요.`);
+    }
+  }
+}
+
+function invalid(message: string): ApiError {
+  return new ApiError('invalid_body', message);
+}

@@ -1,0 +1,101 @@
+import { ApiError } from '../../server/errors.ts';
+import type { WorkspaceWrite } from '../../store/write.ts';
+import {
+  addMemo,
+  ChangeSet,
+  customOnCreate,
+  pathRecord,
+  recordCreated,
+  updateRow,
+  type Written,
+} from '../commands.ts';
+import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
+import { recordHistory } from '../record-history/writes.ts';
+import type { CreateOrganizationBody, UpdateOrganizationBody } from './schema.ts';
+import { insertOrganizations } from './writes.ts';
+
+/** Columns of the organization fields that `fieldList` writes. */
+const COLUMNS: Record<string, string> = {
+  이메일: 'email',
+  전화: 'phone',
+  '프로필 사진': 'profile_image',
+  링크드인: 'linkedin',
+  담당자: 'owner_id',
+};
+
+/** `POST /v2/organization`: a new organization, its name unique in the workspace. */
+export async function createOrganization(
+  w: WorkspaceWrite,
+  actorId: string,
+  body: CreateOrganizationBody,
+): Promise<Written> {
+  await refuseDuplicateName(w, body.name, undefined);
+  const fields = await resolveFieldList(w.trx, w.workspaceId, 'organization', body.fieldList);
+  checkRequired(fields, undefined);
+  const value = (name: string) => (fields.fixed.get(name) ?? null) as string | null;
+  const [id] = await insertOrganizations(w, [
+    {
+      name: body.name,
+      email: value('이메일'),
+      phone: value('전화'),
+      profileImage: value('프로필 사진'),
+      linkedin: value('링크드인'),
+      ownerId: fields.fixed.has('담당자') ? value('담당자') : actorId,
+      custom: customOnCreate(fields.custom),
+    },
+  ]);
+  await recordCreated(w, 'organization', id!);
+  await addMemo(w, 'organization', id!, body.memo, actorId);
+  return { id: id!, name: body.name, createdAt: w.now };
+}
+
+/** `POST /v2/organization/{organizationId}`: each changed field an `editField` history row. */
+export async function updateOrganization(
+  w: WorkspaceWrite,
+  actorId: string,
+  organizationId: string,
+  body: UpdateOrganizationBody,
+): Promise<Written> {
+  const row = await pathRecord(w, 'organization', organizationId);
+  const fields = await resolveFieldList(w.trx, w.workspaceId, 'organization', body.fieldList);
+  checkRequired(fields, JSON.parse(String(row.custom)));
+  const changes = new ChangeSet(row);
+  if (body.name !== undefined) changes.field('이름', 'name', body.name);
+  changes.fixedFields(fields.fixed, COLUMNS).customValues(fields.definitions, fields.custom);
+  if (changes.columns.name !== undefined) await refuseDuplicateName(w, body.name!, organizationId);
+  await updateRow(w, 'organizations', organizationId, changes.update(w.now));
+  await recordHistory(
+    w,
+    changes.changes.map((c) => ({
+      subjectType: 'organization' as const,
+      subjectId: organizationId,
+      type: 'editField' as const,
+      fieldName: c.fieldName,
+      fieldValue: c.text,
+      ownerId: actorId,
+    })),
+  );
+  await addMemo(w, 'organization', organizationId, body.memo, actorId);
+  w.touched.mark('organization', organizationId);
+  return { id: organizationId, name: body.name ?? String(row.name), updatedAt: w.now };
+}
+
+/** An organization's name is unique in the workspace: a 400 carrying the holder. */
+async function refuseDuplicateName(
+  w: WorkspaceWrite,
+  name: string,
+  exceptId: string | undefined,
+): Promise<void> {
+  let query = w.trx
+    .selectFrom('organizations')
+    .select(['id', 'name'])
+    .where('workspace_id', '=', w.workspaceId)
+    .where('name', '=', name);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  const holder = await query.executeTakeFirst();
+  if (holder) {
+    throw new ApiError('duplicate_record', `이미 같은 이름의 회사가 있습니다: '${name}'`, {
+      data: { id: holder.id, name: holder.name },
+    });
+  }
+}

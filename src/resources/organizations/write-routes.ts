@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { RouteDeps } from '../../server/app.ts';
+import { registerCreate, registerUpdate } from '../../server/write-endpoint.ts';
+import { createOrganization, updateOrganization } from './commands.ts';
+import { CreateOrganizationBody, UpdateOrganizationBody } from './schema.ts';
+
+/** `POST /v2/organization` and `POST /v2/organization/{organizationId}`. */
+export function registerOrganizationWrites(app: FastifyInstance, deps: RouteDeps): void {
+  registerCreate(
+    app,
+    deps,
+    { path: '/v2/organization', key: 'organization', body: CreateOrganizationBody },
+    createOrganization,
+  );
+  registerUpdate(
+    app,
+    deps,
+    {
+      path: '/v2/organization/:organizationId',
+      param: 'organizationId',
+      key: 'organization',
+      body: UpdateOrganizationBody,
+    },
+    updateOrganization,
+  );
+}

@@ -1,0 +1,123 @@
+import { ApiError } from '../../server/errors.ts';
+import type { WorkspaceWrite } from '../../store/write.ts';
+import {
+  addMemo,
+  ChangeSet,
+  customOnCreate,
+  pathRecord,
+  recordCreated,
+  referencedRecord,
+  updateRow,
+  type Written,
+} from '../commands.ts';
+import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
+import { recordPeopleHistory } from '../people-history/writes.ts';
+import type { CreatePersonBody, UpdatePersonBody } from './schema.ts';
+import { insertPeople, setPersonOrganization } from './writes.ts';
+
+/** Columns of the people fields that `fieldList` writes. */
+const COLUMNS: Record<string, string> = {
+  이메일: 'email',
+  전화: 'phone',
+  포지션: 'job_title',
+  '프로필 사진': 'profile_image',
+  링크드인: 'linkedin',
+  '수신 거부 여부': 'unsubscribed',
+  '수신 거부 사유': 'unsubscribe_reason',
+  담당자: 'owner_id',
+};
+
+/**
+ * `POST /v2/people`: a new person owned by the acting user unless `담당자` says otherwise,
+ * with its custom values, its note and its `create` activity.
+ */
+export async function createPerson(
+  w: WorkspaceWrite,
+  actorId: string,
+  body: CreatePersonBody,
+): Promise<Written> {
+  if (body.organizationId)
+    await referencedRecord(w, 'organization', body.organizationId, 'organizationId');
+  const fields = await resolveFieldList(w.trx, w.workspaceId, 'people', body.fieldList);
+  checkRequired(fields, undefined);
+  const value = (name: string) => (fields.fixed.get(name) ?? null) as never;
+  const email = value('이메일') as string | null;
+  if (email) await refuseDuplicateEmail(w, email, undefined);
+  const [id] = await insertPeople(w, [
+    {
+      name: body.name,
+      organizationId: body.organizationId ?? null,
+      email,
+      phone: value('전화'),
+      jobTitle: value('포지션'),
+      profileImage: value('프로필 사진'),
+      linkedin: value('링크드인'),
+      unsubscribed: value('수신 거부 여부') === true,
+      unsubscribeReason: value('수신 거부 사유'),
+      ownerId: fields.fixed.has('담당자') ? value('담당자') : actorId,
+      custom: customOnCreate(fields.custom),
+    },
+  ]);
+  await recordCreated(w, 'people', id!);
+  await addMemo(w, 'people', id!, body.memo, actorId);
+  return { id: id!, name: body.name, createdAt: w.now };
+}
+
+/**
+ * `POST /v2/people/{peopleId}`: changes the fields the body names, each changed field an
+ * `editField` history row (the organization link an `editOrganizationConnect` row).
+ */
+export async function updatePerson(
+  w: WorkspaceWrite,
+  actorId: string,
+  personId: string,
+  body: UpdatePersonBody,
+): Promise<Written> {
+  const row = await pathRecord(w, 'people', personId);
+  if (body.organizationId)
+    await referencedRecord(w, 'organization', body.organizationId, 'organizationId');
+  const fields = await resolveFieldList(w.trx, w.workspaceId, 'people', body.fieldList);
+  checkRequired(fields, JSON.parse(String(row.custom)));
+  const changes = new ChangeSet(row);
+  if (body.name !== undefined) changes.field('이름', 'name', body.name);
+  changes.fixedFields(fields.fixed, COLUMNS).customValues(fields.definitions, fields.custom);
+  const email = changes.columns.email as string | null | undefined;
+  if (email) await refuseDuplicateEmail(w, email, personId);
+  await updateRow(w, 'people', personId, changes.update(w.now));
+  await recordPeopleHistory(
+    w,
+    changes.changes.map((c) => ({
+      peopleId: personId,
+      type: 'editField' as const,
+      fieldName: c.fieldName,
+      fieldValue: c.text,
+      ownerId: actorId,
+    })),
+  );
+  if (body.organizationId !== undefined) {
+    await setPersonOrganization(w, personId, body.organizationId, actorId);
+  }
+  await addMemo(w, 'people', personId, body.memo, actorId);
+  w.touched.mark('people', personId);
+  return { id: personId, name: body.name ?? String(row.name), updatedAt: w.now };
+}
+
+/** A person's e-mail is unique in the workspace, case aside: a 400 carrying the holder. */
+async function refuseDuplicateEmail(
+  w: WorkspaceWrite,
+  email: string,
+  exceptId: string | undefined,
+): Promise<void> {
+  let query = w.trx
+    .selectFrom('people')
+    .select(['id', 'name'])
+    .where('workspace_id', '=', w.workspaceId)
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()));
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  const holder = await query.executeTakeFirst();
+  if (holder) {
+    throw new ApiError('duplicate_record', `이미 같은 이메일의 고객이 있습니다: '${email}'`, {
+      data: { id: holder.id, name: holder.name },
+    });
+  }
+}
