@@ -133,6 +133,8 @@ export function customOnCreate(custom: StoredCustomValues): StoredCustomValues {
 
 /** One changed field of an update, for the history. */
 export interface FieldChange {
+  /** `editField`, or a change of the record's person or organization link. */
+  type: 'editField' | 'editPeopleConnection' | 'editOrganizationConnect';
   fieldName: string;
   /** The new value as text; null when cleared. */
   text: string | null;
@@ -154,9 +156,27 @@ export class ChangeSet {
   field(fieldName: string, column: string, value: unknown, text = valueAsText(value)): this {
     if (!sameValue(this.row[column], value)) {
       this.columns[column] = value;
-      this.changes.push({ fieldName, text });
+      this.changes.push({ type: 'editField', fieldName, text });
     }
     return this;
+  }
+
+  /** Sets a link to a person or organization (`people_id`, `organization_id`) if it differs. */
+  link(column: 'people_id' | 'organization_id', id: string | null): this {
+    if (this.row[column] !== id) {
+      this.columns[column] = id;
+      this.changes.push(
+        column === 'people_id'
+          ? { type: 'editPeopleConnection', fieldName: 'peopleId', text: id }
+          : { type: 'editOrganizationConnect', fieldName: 'organizationId', text: id },
+      );
+    }
+    return this;
+  }
+
+  /** Whether the update changes `column`. */
+  sets(column: string): boolean {
+    return column in this.columns;
   }
 
   /**
@@ -185,7 +205,7 @@ export class ChangeSet {
       if (sameValue(current[def.id] ?? null, value)) continue;
       if (value === null) delete current[def.id];
       else current[def.id] = value;
-      this.changes.push({ fieldName: def.name, text: valueAsText(value) });
+      this.changes.push({ type: 'editField', fieldName: def.name, text: valueAsText(value) });
       changed = true;
     }
     if (changed) this.custom = current;

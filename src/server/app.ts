@@ -7,13 +7,17 @@ import Fastify, {
 import type { Config } from '../config.ts';
 import { registerDealActivityRoutes } from '../resources/deal-activities/routes.ts';
 import { registerDealRoutes } from '../resources/deals/routes.ts';
+import { registerDealWrites } from '../resources/deals/write-routes.ts';
 import { registerLeadRoutes } from '../resources/leads/routes.ts';
+import { registerLeadWrites } from '../resources/leads/write-routes.ts';
 import { registerOrganizationRoutes } from '../resources/organizations/routes.ts';
 import { registerOrganizationWrites } from '../resources/organizations/write-routes.ts';
 import { registerPeopleRoutes } from '../resources/people/routes.ts';
 import { registerPeopleWrites } from '../resources/people/write-routes.ts';
 import { registerPeopleHistoryRoutes } from '../resources/people-history/routes.ts';
 import { registerProductRoutes } from '../resources/products/routes.ts';
+import { registerProductWrites } from '../resources/products/write-routes.ts';
+import { registerQuoteWrites } from '../resources/quotes/write-routes.ts';
 import type { Store } from '../store/database.ts';
 import { tokenAuthenticator } from './auth.ts';
 import { ApiError, type ErrorShape, errorBody } from './errors.ts';
@@ -128,6 +132,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Writes (ENDPOINTS.md "Writes").
   registerPeopleWrites(app, deps);
   registerOrganizationWrites(app, deps);
+  registerDealWrites(app, deps);
+  registerLeadWrites(app, deps);
+  registerProductWrites(app, deps);
+  registerQuoteWrites(app, deps);
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;

@@ -66,6 +66,10 @@ export function expected(schema: TSchema): string {
     case 'Number':
     case 'Integer': {
       const noun = schema[Kind] === 'Integer' ? '정수' : '숫자';
+      if (schema.exclusiveMinimum !== undefined) return `${schema.exclusiveMinimum}보다 큰 ${noun}`;
+      if (schema.minimum !== undefined && schema.maximum !== undefined) {
+        return `${schema.minimum} 이상 ${schema.maximum} 이하의 ${noun}`;
+      }
       if (schema.minimum !== undefined) return `${schema.minimum} 이상의 ${noun}`;
       return noun;
     }

@@ -1,4 +1,5 @@
 import type { CustomFieldType } from '../../domain/custom-fields.ts';
+import { PRODUCT_KINDS } from '../../domain/quotes.ts';
 
 /** Record types with a field list (`GET /v2/field/{type}`) and `fieldList` writes. */
 export const FIELD_RECORD_TYPES = [
@@ -80,9 +81,6 @@ const COUNTERS = [
   f('성사된 딜 개수', 'number', 'derived'),
   f('실패된 딜 개수', 'number', 'derived'),
 ];
-
-/** Product `유형` values (DECISIONS 5). */
-export const PRODUCT_KIND_OPTIONS = ['일반', '구독 (월간)', '구독 (연간)'] as const;
 
 function pipelineRecord(kind: 'deal' | 'lead'): BuiltInField[] {
   const deal = kind === 'deal';
@@ -169,7 +167,7 @@ export const BUILT_IN_FIELDS: Record<FieldRecordType, readonly BuiltInField[]> =
     f('id', 'id', 'service'),
     f('이름', 'string', 'body', { bodyKey: 'name', required: true }),
     f('코드', 'string', 'fieldList'),
-    f('유형', 'singleSelect', 'fieldList', { options: PRODUCT_KIND_OPTIONS }),
+    f('유형', 'singleSelect', 'fieldList', { options: PRODUCT_KINDS }),
     f('금액', 'number', 'body', { bodyKey: 'price', required: true }),
     f('단위', 'string', 'fieldList'),
     ...NOTE,

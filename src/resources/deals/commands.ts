@@ -1,0 +1,308 @@
+import { ApiError } from '../../server/errors.ts';
+import type { WorkspaceWrite } from '../../store/write.ts';
+import {
+  addMemo,
+  ChangeSet,
+  customOnCreate,
+  type FieldListInput,
+  pathRecord,
+  recordCreated,
+  referencedRecord,
+  updateRow,
+  type Written,
+} from '../commands.ts';
+import { checkRequired, type ResolvedFieldList, resolveFieldList } from '../fields/field-list.ts';
+import { recordHistory } from '../record-history/writes.ts';
+import type { DealOutcome } from './render.ts';
+import type { CreateDealBody, UpdateDealBody } from './schema.ts';
+import { insertDeals } from './writes.ts';
+
+/** Deals and leads: records on a pipeline, linked to a person and/or an organization. */
+export type PipelineKind = 'deal' | 'lead';
+
+const TABLE = { deal: 'deals', lead: 'leads' } as const;
+const PIPELINE_LABEL = { deal: '딜 파이프라인', lead: '리드 파이프라인' } as const;
+
+/** Columns of the deal fields that `fieldList` writes. */
+const DEAL_COLUMNS: Record<string, string> = {
+  '수주 예정일': 'expected_close_at',
+  담당자: 'owner_id',
+  팔로워: 'follower_ids',
+  참여자: 'participant_ids',
+};
+
+function invalid(message: string): ApiError {
+  return new ApiError('invalid_body', message);
+}
+
+/** A record needs a person or an organization (or both), each of this workspace. */
+export async function checkLinks(
+  w: WorkspaceWrite,
+  peopleId: string | null | undefined,
+  organizationId: string | null | undefined,
+): Promise<void> {
+  if (!peopleId && !organizationId) {
+    throw invalid(`'peopleId'와 'organizationId' 중 하나는 있어야 합니다.`);
+  }
+  if (peopleId) await referencedRecord(w, 'people', peopleId, 'peopleId');
+  if (organizationId) await referencedRecord(w, 'organization', organizationId, 'organizationId');
+}
+
+/** A pipeline of the record's kind and one of its stages, both of this workspace. */
+export async function checkStage(
+  w: WorkspaceWrite,
+  kind: PipelineKind,
+  pipelineId: string,
+  stageId: string,
+): Promise<void> {
+  const pipeline = await w.trx
+    .selectFrom('pipelines')
+    .select('name')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', pipelineId)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
+  if (!pipeline) {
+    throw invalid(
+      `'pipelineId': 이 워크스페이스에 없는 ${PIPELINE_LABEL[kind]} id입니다: '${pipelineId.slice(0, 100)}'`,
+    );
+  }
+  const stage = await w.trx
+    .selectFrom('pipeline_stages')
+    .select('id')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', stageId)
+    .where('pipeline_id', '=', pipelineId)
+    .executeTakeFirst();
+  if (!stage) {
+    throw invalid(
+      `'pipelineStageId': 파이프라인 '${pipeline.name}'의 단계가 아닙니다: '${stageId.slice(0, 100)}'`,
+    );
+  }
+}
+
+/** `POST /v2/deal`: a new deal on a stage, with its outcome, label, links and fields. */
+export async function createDeal(
+  w: WorkspaceWrite,
+  actorId: string,
+  body: CreateDealBody,
+): Promise<Written> {
+  await checkLinks(w, body.peopleId, body.organizationId);
+  await checkStage(w, 'deal', body.pipelineId, body.pipelineStageId);
+  const fields = await resolveFieldList(w.trx, w.workspaceId, 'deal', body.fieldList);
+  checkRequired(fields, undefined);
+  const value = (name: string) => (fields.fixed.get(name) ?? null) as never;
+  const [id] = await insertDeals(w, [
+    {
+      name: body.name,
+      peopleId: body.peopleId ?? null,
+      organizationId: body.organizationId ?? null,
+      pipelineId: body.pipelineId,
+      stageId: body.pipelineStageId,
+      amount: body.price ?? null,
+      outcome: body.status,
+      label: body.상태 ?? null,
+      expectedCloseAt: value('수주 예정일'),
+      ownerId: fields.fixed.has('담당자') ? value('담당자') : actorId,
+      followerIds: value('팔로워') ?? [],
+      participantIds: value('참여자') ?? [],
+      custom: customOnCreate(fields.custom),
+    },
+  ]);
+  await recordCreated(w, 'deal', id!);
+  await addMemo(w, 'deal', id!, body.memo, actorId);
+  return { id: id!, name: body.name, createdAt: w.now };
+}
+
+/** What an update of a deal or lead may carry. */
+export interface PipelineRecordUpdate {
+  name?: string;
+  peopleId?: string | null;
+  organizationId?: string | null;
+  pipelineId?: string | null;
+  pipelineStageId?: string | null;
+  memo?: string | null;
+  fieldList?: FieldListInput;
+}
+
+/**
+ * Updates a deal or lead: links (at least one stays), pipeline and stage (a new pipeline
+ * needs its stage; a new stage restarts `정체 일수`), name, fields; `extra` adds the
+ * kind's own changes. Each changed field is a history row carrying the record's links.
+ */
+export async function updatePipelineRecord(
+  w: WorkspaceWrite,
+  kind: PipelineKind,
+  actorId: string,
+  id: string,
+  body: PipelineRecordUpdate,
+  columns: Readonly<Record<string, string>>,
+  extra?: (changes: ChangeSet, row: Record<string, unknown>, fields: ResolvedFieldList) => void,
+): Promise<Written> {
+  const row = await pathRecord(w, kind, id);
+  const changes = new ChangeSet(row);
+  const peopleId = body.peopleId !== undefined ? body.peopleId : (row.people_id as string | null);
+  const organizationId =
+    body.organizationId !== undefined
+      ? body.organizationId
+      : (row.organization_id as string | null);
+  if (body.peopleId !== undefined || body.organizationId !== undefined) {
+    await checkLinks(w, peopleId, organizationId);
+    changes.link('people_id', peopleId).link('organization_id', organizationId);
+  }
+  await changeStage(w, kind, body, row, changes);
+  const fields = await resolveFieldList(w.trx, w.workspaceId, kind, body.fieldList);
+  checkRequired(fields, JSON.parse(String(row.custom)));
+  if (body.name !== undefined) changes.field('이름', 'name', body.name);
+  extra?.(changes, row, fields);
+  changes.fixedFields(fields.fixed, columns).customValues(fields.definitions, fields.custom);
+  await updateRow(w, TABLE[kind], id, changes.update(w.now));
+  await recordHistory(
+    w,
+    changes.changes.map((c) => ({
+      subjectType: kind,
+      subjectId: id,
+      type: c.type,
+      peopleId,
+      organizationId,
+      fieldName: c.fieldName,
+      fieldValue: c.text,
+      ownerId: actorId,
+    })),
+  );
+  await addMemo(w, kind, id, body.memo, actorId);
+  w.touched.mark(kind, id);
+  if (changes.sets('people_id') || changes.sets('organization_id') || changes.sets('outcome')) {
+    w.touched
+      .mark('people', row.people_id as string | null)
+      .mark('organization', row.organization_id as string | null)
+      .mark('people', peopleId)
+      .mark('organization', organizationId);
+  }
+  return { id, name: body.name ?? String(row.name), updatedAt: w.now };
+}
+
+async function changeStage(
+  w: WorkspaceWrite,
+  kind: PipelineKind,
+  body: PipelineRecordUpdate,
+  row: Record<string, unknown>,
+  changes: ChangeSet,
+): Promise<void> {
+  if (body.pipelineId === undefined && body.pipelineStageId === undefined) return;
+  if (body.pipelineId !== undefined && body.pipelineStageId === undefined) {
+    throw invalid(`파이프라인을 바꾸려면 'pipelineId'와 'pipelineStageId'를 함께 보내 주세요.`);
+  }
+  const pipelineId =
+    body.pipelineId !== undefined ? body.pipelineId : (row.pipeline_id as string | null);
+  const stageId = body.pipelineStageId ?? null;
+  if (pipelineId === null || stageId === null) {
+    if (pipelineId !== null || stageId !== null) {
+      throw invalid(
+        pipelineId === null
+          ? `'pipelineStageId'만 보낼 수 없습니다: 이 ${kind === 'deal' ? '딜' : '리드'}에는 파이프라인이 없습니다. 'pipelineId'도 보내 주세요.`
+          : `'pipelineId'와 'pipelineStageId'는 함께 정하거나 함께 비워야 합니다.`,
+      );
+    }
+  } else {
+    await checkStage(w, kind, pipelineId, stageId);
+  }
+  changes
+    .field('파이프라인', 'pipeline_id', pipelineId)
+    .field('파이프라인 단계', 'stage_id', stageId);
+  if (changes.sets('stage_id')) changes.columns.stage_entered_at = stageId === null ? null : w.now;
+}
+
+/**
+ * `POST /v2/deal/{dealId}`: any create key. `status` moves `마감일` (set when the deal
+ * closes, cleared when it reopens) and the counters of its person and organization.
+ */
+export async function updateDeal(
+  w: WorkspaceWrite,
+  actorId: string,
+  dealId: string,
+  body: UpdateDealBody,
+): Promise<Written> {
+  return updatePipelineRecord(w, 'deal', actorId, dealId, body, DEAL_COLUMNS, (changes, row) => {
+    if (body.price !== undefined) changes.field('금액', 'amount', body.price);
+    if (body.상태 !== undefined) changes.field('상태', 'label', body.상태);
+    if (body.status !== undefined && body.status !== row.outcome) {
+      changes.field('status', 'outcome', body.status);
+      changes.columns.closed_at = closedAt(row.outcome as DealOutcome, body.status, row, w.now);
+    }
+  });
+}
+
+/** `마감일` after an outcome change (DECISIONS 5). */
+function closedAt(
+  before: DealOutcome,
+  after: DealOutcome,
+  row: Record<string, unknown>,
+  now: string,
+): string | null {
+  if (after === 'In progress') return null;
+  return before === 'In progress' ? now : (row.closed_at as string | null);
+}
+
+/**
+ * Deletes a deal or lead with its quotes, activities, notes, todos, history and ended
+ * sequence enrollments; web-form submissions stay, unlinked (DECISIONS 6). One that an
+ * active sequence enrollment holds is refused.
+ */
+export async function deletePipelineRecord(
+  w: WorkspaceWrite,
+  kind: PipelineKind,
+  id: string,
+): Promise<void> {
+  const row = await pathRecord(w, kind, id);
+  const ws = w.workspaceId;
+  const enrolled = await w.trx
+    .selectFrom('sequence_enrollments')
+    .select('id')
+    .where('workspace_id', '=', ws)
+    .where('subject_type', '=', kind)
+    .where('subject_id', '=', id)
+    .where('active', '=', 1)
+    .executeTakeFirst();
+  if (enrolled) {
+    throw invalid(
+      `진행 중인 시퀀스에 등록된 ${kind === 'deal' ? '딜은' : '리드는'} 삭제할 수 없습니다: '${id}'`,
+    );
+  }
+  const column = kind === 'deal' ? 'deal_id' : 'lead_id';
+  const quotes = w.trx
+    .selectFrom('quotes')
+    .select('id')
+    .where('workspace_id', '=', ws)
+    .where(column, '=', id);
+  await w.trx
+    .deleteFrom('quote_products')
+    .where('workspace_id', '=', ws)
+    .where('quote_id', 'in', quotes)
+    .execute();
+  await w.trx.deleteFrom('quotes').where('workspace_id', '=', ws).where(column, '=', id).execute();
+  for (const table of [
+    'activities',
+    'notes',
+    'todos',
+    'history',
+    'sequence_enrollments',
+  ] as const) {
+    await w.trx
+      .deleteFrom(table)
+      .where('workspace_id', '=', ws)
+      .where('subject_type', '=', kind)
+      .where('subject_id', '=', id)
+      .execute();
+  }
+  await w.trx
+    .updateTable('web_form_submissions')
+    .set({ [column]: null })
+    .where('workspace_id', '=', ws)
+    .where(column, '=', id)
+    .execute();
+  await w.trx.deleteFrom(TABLE[kind]).where('workspace_id', '=', ws).where('id', '=', id).execute();
+  w.touched
+    .mark('people', row.people_id as string | null)
+    .mark('organization', row.organization_id as string | null);
+}

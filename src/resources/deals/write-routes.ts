@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import type { RouteDeps } from '../../server/app.ts';
+import { registerCreate, registerDelete, registerUpdate } from '../../server/write-endpoint.ts';
+import { createDeal, deletePipelineRecord, updateDeal } from './commands.ts';
+import { CreateDealBody, UpdateDealBody } from './schema.ts';
+
+/** `POST /v2/deal`, `POST /v2/deal/{dealId}` and `POST /v2/deal/{dealId}/delete`. */
+export function registerDealWrites(app: FastifyInstance, deps: RouteDeps): void {
+  registerCreate(app, deps, { path: '/v2/deal', key: 'deal', body: CreateDealBody }, createDeal);
+  registerUpdate(
+    app,
+    deps,
+    { path: '/v2/deal/:dealId', param: 'dealId', key: 'deal', body: UpdateDealBody },
+    updateDeal,
+  );
+  registerDelete(app, deps, { path: '/v2/deal/:dealId/delete', param: 'dealId' }, (w, _actor, id) =>
+    deletePipelineRecord(w, 'deal', id),
+  );
+}

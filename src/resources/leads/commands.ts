@@ -1,0 +1,63 @@
+import { ApiError } from '../../server/errors.ts';
+import type { WorkspaceWrite } from '../../store/write.ts';
+import { addMemo, customOnCreate, recordCreated, type Written } from '../commands.ts';
+import { checkLinks, checkStage, updatePipelineRecord } from '../deals/commands.ts';
+import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
+import type { CreateLeadBody, UpdateLeadBody } from './schema.ts';
+import { insertLeads } from './writes.ts';
+
+/** Columns of the lead fields that `fieldList` writes. */
+const LEAD_COLUMNS: Record<string, string> = {
+  금액: 'amount',
+  상태: 'label',
+  '수주 예정일': 'expected_close_at',
+  담당자: 'owner_id',
+};
+
+/** `POST /v2/lead`: a new lead (`상태` `New` unless fieldList says otherwise). */
+export async function createLead(
+  w: WorkspaceWrite,
+  actorId: string,
+  body: CreateLeadBody,
+): Promise<Written> {
+  await checkLinks(w, body.peopleId, body.organizationId);
+  const pipelineId = body.pipelineId ?? null;
+  const stageId = body.pipelineStageId ?? null;
+  if ((pipelineId === null) !== (stageId === null)) {
+    throw new ApiError(
+      'invalid_body',
+      `'pipelineId'와 'pipelineStageId'는 함께 보내거나 함께 빼야 합니다.`,
+    );
+  }
+  if (pipelineId !== null && stageId !== null) await checkStage(w, 'lead', pipelineId, stageId);
+  const fields = await resolveFieldList(w.trx, w.workspaceId, 'lead', body.fieldList);
+  checkRequired(fields, undefined);
+  const value = (name: string) => (fields.fixed.get(name) ?? null) as never;
+  const [id] = await insertLeads(w, [
+    {
+      name: body.name,
+      peopleId: body.peopleId ?? null,
+      organizationId: body.organizationId ?? null,
+      pipelineId,
+      stageId,
+      amount: value('금액'),
+      label: value('상태'),
+      expectedCloseAt: value('수주 예정일'),
+      ownerId: fields.fixed.has('담당자') ? value('담당자') : actorId,
+      custom: customOnCreate(fields.custom),
+    },
+  ]);
+  await recordCreated(w, 'lead', id!);
+  await addMemo(w, 'lead', id!, body.memo, actorId);
+  return { id: id!, name: body.name, createdAt: w.now };
+}
+
+/** `POST /v2/lead/{leadId}`: any create key; each changed field a history row. */
+export async function updateLead(
+  w: WorkspaceWrite,
+  actorId: string,
+  leadId: string,
+  body: UpdateLeadBody,
+): Promise<Written> {
+  return updatePipelineRecord(w, 'lead', actorId, leadId, body, LEAD_COLUMNS);
+}

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import type { RouteDeps } from '../../server/app.ts';
+import { registerCreate, registerDelete, registerUpdate } from '../../server/write-endpoint.ts';
+import { deletePipelineRecord } from '../deals/commands.ts';
+import { createLead, updateLead } from './commands.ts';
+import { CreateLeadBody, UpdateLeadBody } from './schema.ts';
+
+/** `POST /v2/lead`, `POST /v2/lead/{leadId}` and `POST /v2/lead/{leadId}/delete`. */
+export function registerLeadWrites(app: FastifyInstance, deps: RouteDeps): void {
+  registerCreate(app, deps, { path: '/v2/lead', key: 'lead', body: CreateLeadBody }, createLead);
+  registerUpdate(
+    app,
+    deps,
+    { path: '/v2/lead/:leadId', param: 'leadId', key: 'lead', body: UpdateLeadBody },
+    updateLead,
+  );
+  registerDelete(app, deps, { path: '/v2/lead/:leadId/delete', param: 'leadId' }, (w, _actor, id) =>
+    deletePipelineRecord(w, 'lead', id),
+  );
+}

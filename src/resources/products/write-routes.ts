@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+import type { RouteDeps } from '../../server/app.ts';
+import { registerCreate } from '../../server/write-endpoint.ts';
+import { createProduct } from './commands.ts';
+import { CreateProductBody } from './schema.ts';
+
+/** `POST /v2/product`. */
+export function registerProductWrites(app: FastifyInstance, deps: RouteDeps): void {
+  registerCreate(
+    app,
+    deps,
+    { path: '/v2/product', key: 'product', body: CreateProductBody },
+    createProduct,
+  );
+}

@@ -1,0 +1,93 @@
+import { parseDateValue } from '../../domain/field-values.ts';
+import type { ProductKind } from '../../domain/quotes.ts';
+import { ApiError } from '../../server/errors.ts';
+import type { WorkspaceWrite } from '../../store/write.ts';
+import { addMemo, customOnCreate, referencedRecord, type Written } from '../commands.ts';
+import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
+import type { CreateQuoteBody, QuoteLineBody } from './schema.ts';
+import { insertQuotes, type NewQuoteLine } from './writes.ts';
+
+function invalid(message: string): ApiError {
+  return new ApiError('invalid_body', message);
+}
+
+/**
+ * `POST /v2/quote`: a quote of one deal or one lead with its product lines. A main quote
+ * unmarks the record's previous one and sets its `메인 견적 상품 리스트`.
+ */
+export async function createQuote(
+  w: WorkspaceWrite,
+  actorId: string,
+  body: CreateQuoteBody,
+): Promise<Written> {
+  const dealId = body.dealId ?? null;
+  const leadId = body.leadId ?? null;
+  if ((dealId === null) === (leadId === null)) {
+    throw invalid(`'dealId'와 'leadId' 중 정확히 하나를 보내 주세요.`);
+  }
+  if (dealId) await referencedRecord(w, 'deal', dealId, 'dealId');
+  if (leadId) await referencedRecord(w, 'lead', leadId, 'leadId');
+  const fields = await resolveFieldList(w.trx, w.workspaceId, 'quote', body.fieldList);
+  checkRequired(fields, undefined);
+  const lines: NewQuoteLine[] = [];
+  for (const [i, line] of (body.quoteProductList ?? []).entries()) {
+    lines.push(await quoteLine(w, line, `quoteProductList[${i}]`));
+  }
+  const value = (name: string) => (fields.fixed.get(name) ?? null) as never;
+  const [id] = await insertQuotes(w, [
+    {
+      name: body.name,
+      dealId,
+      leadId,
+      isMain: body.isMainQuote === true,
+      shareLink: value('공유 링크'),
+      ownerId: fields.fixed.has('담당자') ? value('담당자') : actorId,
+      custom: customOnCreate(fields.custom),
+      lines,
+    },
+  ]);
+  await addMemo(w, 'quote', id!, body.memo, actorId);
+  return { id: id!, name: body.name, createdAt: w.now };
+}
+
+/**
+ * A quote line checked against its product: subscriptions need `paymentCount` and
+ * `paymentStartAt`, `일반` products take neither; price defaults to the product's, the
+ * quantity (`amount`) to 1.
+ */
+async function quoteLine(
+  w: WorkspaceWrite,
+  line: QuoteLineBody,
+  at: string,
+): Promise<NewQuoteLine> {
+  const product = await referencedRecord(w, 'product', line.productId, `${at}.productId`);
+  const kind = product.kind as ProductKind;
+  const count = line.paymentCount ?? null;
+  const start = line.paymentStartAt ?? null;
+  let paymentStartAt: string | null = null;
+  if (kind === '일반') {
+    if (count !== null) throw invalid(`'${at}.paymentCount': '일반' 상품에는 보낼 수 없습니다.`);
+    if (start !== null) throw invalid(`'${at}.paymentStartAt': '일반' 상품에는 보낼 수 없습니다.`);
+  } else {
+    if (count === null)
+      throw invalid(`'${at}.paymentCount': '${kind}' 상품에는 필요합니다 (1 이상의 정수).`);
+    if (start === null) throw invalid(`'${at}.paymentStartAt': '${kind}' 상품에는 필요합니다.`);
+    const parsed = parseDateValue(start);
+    if (parsed === undefined) {
+      throw invalid(
+        `'${at}.paymentStartAt' 값은 YYYY-MM-DD 날짜 또는 시간대가 있는 ISO 8601 시각이어야 합니다: '${start}'`,
+      );
+    }
+    paymentStartAt = parsed;
+  }
+  const fields = await resolveFieldList(w.trx, w.workspaceId, 'quoteProduct', line.fieldList);
+  checkRequired(fields, undefined);
+  return {
+    productId: line.productId,
+    price: line.price ?? Number(product.price),
+    quantity: line.amount ?? 1,
+    paymentCount: count,
+    paymentStartAt,
+    custom: customOnCreate(fields.custom),
+  };
+}

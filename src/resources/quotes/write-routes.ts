@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+import type { RouteDeps } from '../../server/app.ts';
+import { registerCreate } from '../../server/write-endpoint.ts';
+import { createQuote } from './commands.ts';
+import { CreateQuoteBody } from './schema.ts';
+
+/** `POST /v2/quote`. */
+export function registerQuoteWrites(app: FastifyInstance, deps: RouteDeps): void {
+  registerCreate(
+    app,
+    deps,
+    { path: '/v2/quote', key: 'quote', body: CreateQuoteBody },
+    createQuote,
+  );
+}
