@@ -114,6 +114,31 @@ export async function get(
   return { status: res.statusCode, headers: res.headers, text: res.body, json };
 }
 
+/** POST `url` with a JSON body (none when `body` is undefined) and a bearer token. */
+export async function post(
+  app: FastifyInstance,
+  token: string | null,
+  url: string,
+  body?: unknown,
+): Promise<TestResponse> {
+  const res = await app.inject({
+    method: 'POST',
+    url,
+    headers: {
+      'content-type': 'application/json',
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+    },
+    payload: body === undefined ? '' : JSON.stringify(body),
+  });
+  let json: unknown;
+  try {
+    json = JSON.parse(res.body);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, text: res.body, json };
+}
+
 /** Every record of a list endpoint, following the cursor; also returns the pages. */
 export async function walk(
   app: FastifyInstance,
