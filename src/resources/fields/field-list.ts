@@ -156,7 +156,10 @@ export async function resolveFieldList(
     const ref = refTargetOf(field.type);
     if (ref && value !== null) {
       let ids = refs.get(ref.target);
-      if (!ids) refs.set(ref.target, (ids = new Map()));
+      if (!ids) {
+        ids = new Map();
+        refs.set(ref.target, ids);
+      }
       for (const id of Array.isArray(value) ? value : [value]) ids.set(id as string, name);
     }
     if (field.customId) resolved.custom[field.customId] = value;
