@@ -117,6 +117,32 @@ export function loadWithWrk(
   });
 }
 
+/**
+ * Builds a demo workspace of `people` in a child process (so the caller, a load generator,
+ * starts with a small heap); returns its id, token and the seconds it took.
+ */
+export function buildDemo(
+  databaseUrl: string,
+  people: number,
+): { workspaceId: string; token: string; seconds: number } {
+  const started = performance.now();
+  const built = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'demo', '--people', String(people), '--json'],
+    {
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  if (built.status !== 0) throw new Error(`demo failed with ${built.status}`);
+  const demo = JSON.parse(built.stdout.trim().split('\n').pop()!) as {
+    workspaceId: string;
+    token: string;
+  };
+  return { ...demo, seconds: (performance.now() - started) / 1000 };
+}
+
 /** Rows in every table of a store: the size of what the bench built. */
 export async function countRecords(databaseUrl: string): Promise<number> {
   const store = openStore(databaseUrl);

@@ -2,12 +2,12 @@
 // list endpoint against a bare node:http server sending the same bytes, a deep page, a
 // full cursor walk and the single deal, all in one run, and prints a table.
 
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  buildDemo,
   countOccurrences,
   countRecords,
   type LoadFigures,
@@ -36,23 +36,8 @@ const API_PORT = 38_411;
 const FLOOR_PORT = 38_412;
 
 console.log(`building a demo workspace of ${people.toLocaleString('en-US')} people in ${dir} …`);
-// Built in a child process, so this one (the load generator) starts with a small heap.
-const started = performance.now();
-const built = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', 'src/cli/main.ts', 'demo', '--people', String(people), '--json'],
-  {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
-if (built.status !== 0) throw new Error(`demo failed with ${built.status}`);
-const buildSeconds = (performance.now() - started) / 1000;
-const demo = JSON.parse(built.stdout.trim().split('\n').pop()!) as {
-  workspaceId: string;
-  token: string;
-};
+const demo = buildDemo(databaseUrl, people);
+const buildSeconds = demo.seconds;
 const totalRecords = await countRecords(databaseUrl);
 console.log(
   `built in ${buildSeconds.toFixed(1)} s: ${totalRecords.toLocaleString('en-US')} records`,

@@ -61,14 +61,24 @@ export async function latestNotes(
     .where('workspace_id', '=', workspaceId)
     .where('subject_type', '=', subjectType)
     .$call((qb) => ofSubjects(qb, 'subject_id', subjects))
-    .orderBy('subject_id')
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
     .execute();
-  const out = new Map<string, LatestNote>();
+  // The newest note of each record is picked here, not by an ORDER BY: without table
+  // statistics, SQLite would serve that ORDER BY from the workspace-wide list index,
+  // scanning every note of the workspace (4 ms a write at 5,000 notes).
+  const newest = new Map<string, (typeof rows)[number]>();
   for (const row of rows) {
-    if (out.has(row.subject_id)) continue;
-    out.set(row.subject_id, {
+    const seen = newest.get(row.subject_id);
+    if (
+      !seen ||
+      row.created_at > seen.created_at ||
+      (row.created_at === seen.created_at && row.id > seen.id)
+    ) {
+      newest.set(row.subject_id, row);
+    }
+  }
+  const out = new Map<string, LatestNote>();
+  for (const [subjectId, row] of newest) {
+    out.set(subjectId, {
       text: row.text,
       createdAt: row.created_at,
       author: lookups.userRef(row.author_id),
