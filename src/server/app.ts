@@ -5,6 +5,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Config } from '../config.ts';
+import { registerSubjectActivityRoutes } from '../resources/activities/routes.ts';
 import { registerDealActivityRoutes } from '../resources/deal-activities/routes.ts';
 import { registerDealRoutes } from '../resources/deals/routes.ts';
 import { registerLeadRoutes } from '../resources/leads/routes.ts';
@@ -12,6 +13,8 @@ import { registerOrganizationRoutes } from '../resources/organizations/routes.ts
 import { registerPeopleRoutes } from '../resources/people/routes.ts';
 import { registerPeopleHistoryRoutes } from '../resources/people-history/routes.ts';
 import { registerProductRoutes } from '../resources/products/routes.ts';
+import { registerQuoteRoutes } from '../resources/quotes/routes.ts';
+import { registerRecordHistoryRoutes } from '../resources/record-history/routes.ts';
 import type { Store } from '../store/database.ts';
 import { tokenAuthenticator } from './auth.ts';
 import { ApiError, type ErrorShape, errorBody } from './errors.ts';
@@ -109,6 +112,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerDealRoutes(app, deps);
   registerLeadRoutes(app, deps);
   registerProductRoutes(app, deps);
+  registerQuoteRoutes(app, deps);
+  registerSubjectActivityRoutes(app, deps);
+  registerRecordHistoryRoutes(app, deps);
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
