@@ -29,13 +29,13 @@ export function registerActivityList(
   app.get(`${base}${list.path}`, { config: { errorShape: 'A' } }, async (request, reply) => {
     const query = readQuery(request.query, known);
     const filter = readActivityFilter(query.values, list.idParam);
-    const reader = pages(filter);
     const values = filterValues(filter);
     return sendListPage(request, reply, cache, query, () => ({
       listKey: list.listKey,
       cursorKeys: NEXT_CURSOR,
       scope: activityScope(list.path, filter),
-      fetch: (after, limit) => reader(request.auth.workspaceId, values, after, limit),
+      fetch: (after, limit) =>
+        pages(filter, after !== undefined)(request.auth.workspaceId, values, after, limit),
     }));
   });
 }
