@@ -12,9 +12,10 @@ export interface ActivityListSource {
 
 /**
  * Keyset pages of an activity list under its filters, oldest first by `date` then `id`;
- * `continuing` when reading after a cursor. Each combination of filters present compiles once; `filterValues` gives its parameters.
- * The activity indexes hold `subject_type` and `type` after the sort key, so every page is
- * one range scan whose filters are checked in the index.
+ * `continuing` when reading after a cursor. Each combination of filters present compiles
+ * once; `filterValues` gives its parameters. The activity indexes hold `subject_type` and
+ * `type` after the sort key, so every page is one range scan whose filters are checked in
+ * the index.
  */
 export function activityPages(store: Store, source: ActivityListSource) {
   const readers = new Map<string, PageReader<string>>();
