@@ -309,8 +309,9 @@ const pathRows: Row[] = [
     names: "'dealId'",
   },
   {
-    name: 'dealId reserved word history',
-    url: () => '/v2/deal/history',
+    // `history`, `activity` and `pipeline` are routes under /v2/deal; `submit` is not.
+    name: 'dealId reserved word submit',
+    url: () => '/v2/deal/submit',
     status: 400,
     shape: 'B',
     names: "'dealId'",

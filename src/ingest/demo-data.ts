@@ -13,6 +13,7 @@ import type { PeopleChange } from '../resources/people-history/writes.ts';
 import type { NewPipeline } from '../resources/pipelines/writes.ts';
 import type { NewProduct } from '../resources/products/writes.ts';
 import type { NewQuote, NewQuoteLine } from '../resources/quotes/writes.ts';
+import type { RecordChange } from '../resources/record-history/writes.ts';
 import type { NewEnrollment } from '../resources/sequences/writes.ts';
 import type { NewTodo } from '../resources/todos/writes.ts';
 import type { NewSubmission, NewWebForm } from '../resources/web-forms/writes.ts';
@@ -49,6 +50,8 @@ export interface DemoData {
   enrollments: NewEnrollment[];
   activities: NewActivity[];
   history: PeopleChange[];
+  /** History rows of deals, leads and organizations. */
+  recordHistory: RecordChange[];
 }
 
 /** Days of history the demo spans, ending at its base date. */
@@ -178,6 +181,7 @@ class DemoGenerator {
       enrollments: [],
       activities: [],
       history: [],
+      recordHistory: [],
     };
   }
 
@@ -201,6 +205,9 @@ class DemoGenerator {
     for (const deal of this.deals) this.recordActivities(deal);
     for (const lead of this.leads) this.recordActivities(lead);
     this.history();
+    // Drawn last, so that adding them left every record drawn before as it was.
+    this.peopleAndOrganizationActivities();
+    this.recordHistory();
     this.sortByTime();
     return this.out;
   }
@@ -224,6 +231,7 @@ class DemoGenerator {
     by(o.enrollments, (x) => x.enrolledAt!);
     by(o.activities, (x) => x.date!);
     by(o.history, (x) => x.createdAt!);
+    by(o.recordHistory, (x) => x.createdAt!);
   }
 
   // ---- workspace structure ----
@@ -1341,6 +1349,144 @@ class DemoGenerator {
       for (const c of changes) if (c.createdAt! > last) last = c.createdAt!;
       person.input.updatedAt = last;
     }
+  }
+
+  /** An activity of a person or organization (their own list; no deal status). */
+  private subjectActivity(
+    subjectType: 'people' | 'organization',
+    subjectId: string,
+    type: NewActivity['type'],
+    ms: number,
+    related: Pick<NewActivity, 'smsId' | 'emailMessageId'> = {},
+  ): void {
+    this.out.activities.push({
+      id: this.ids.next(ms),
+      subjectType,
+      subjectId,
+      type,
+      date: iso(ms),
+      dealStatus: null,
+      webFormId: null,
+      smsId: related.smsId ?? null,
+      todoId: null,
+      memoId: null,
+      emailMessageId: related.emailMessageId ?? null,
+    });
+  }
+
+  /**
+   * Touches of people and organizations outside any deal or lead: for about one in ten, its
+   * creation, and e-mails, texts and KakaoTalk notices (newsletters, event invitations).
+   * The first person and organization have them all, so even a small demo lists them.
+   */
+  private peopleAndOrganizationActivities(): void {
+    const { r } = this;
+    const touch = (
+      subjectType: 'people' | 'organization',
+      id: string,
+      createdMs: number,
+      showcase: boolean,
+    ) => {
+      if (!showcase && !r.chance(0.1)) return;
+      this.subjectActivity(subjectType, id, 'create', createdMs);
+      if (showcase || r.chance(0.5)) {
+        const ms = workTime(r, createdMs, this.base);
+        const emailMessageId = this.ids.next(ms);
+        this.subjectActivity(subjectType, id, 'email', ms, { emailMessageId });
+        if (showcase || r.chance(0.4)) {
+          const opened = Math.min(this.base, ms + r.int(60_000, 2 * DAY));
+          this.subjectActivity(subjectType, id, 'emailOpen', opened, { emailMessageId });
+        }
+      }
+      if (showcase || r.chance(0.2)) {
+        const ms = workTime(r, createdMs, this.base);
+        this.subjectActivity(subjectType, id, 'smsSend', ms, { smsId: this.ids.next(ms) });
+      }
+      if (showcase || r.chance(0.2)) {
+        this.subjectActivity(
+          subjectType,
+          id,
+          'kakaoAlimtalkSend',
+          workTime(r, createdMs, this.base),
+        );
+      }
+    };
+    for (const [i, p] of this.persons.entries()) touch('people', p.id, p.createdMs, i === 0);
+    for (const [i, o] of this.orgs.entries()) touch('organization', o.id, o.createdMs, i === 0);
+  }
+
+  /**
+   * Changes of deals, leads and organizations after their creation: a deal's amount or
+   * contact, a lead's name, an organization's phone or e-mail. `수정 날짜` follows the last.
+   */
+  private recordHistory(): void {
+    const { r } = this;
+    const orgInputs = new Map(this.out.organizations.map((o) => [o.id!, o]));
+    const push = (
+      change: Omit<RecordChange, 'id' | 'ownerId' | 'createdAt'>,
+      lo: number,
+      hi: number,
+      ownerId: string,
+    ): string => {
+      const ms = workTime(r, lo + HOUR, Math.max(lo + HOUR, hi));
+      const createdAt = iso(ms);
+      this.out.recordHistory.push({
+        ...change,
+        id: this.ids.next(ms),
+        ownerId: r.chance(0.7) ? ownerId : this.ownerId(),
+        createdAt,
+      });
+      return createdAt;
+    };
+    const bump = (input: { updatedAt?: string }, at: string) => {
+      if (!input.updatedAt || at > input.updatedAt) input.updatedAt = at;
+    };
+    for (const [i, record] of [...this.deals, ...this.leads].entries()) {
+      const showcase = i === 0 || record === this.leads[0];
+      if (!showcase && !r.chance(0.1)) continue;
+      const refs = {
+        subjectType: record.kind,
+        subjectId: record.id,
+        peopleId: record.person.id,
+        organizationId: record.org?.id ?? null,
+      };
+      const { amount } = record.input as NewDeal;
+      const edits: Omit<RecordChange, 'id' | 'ownerId' | 'createdAt'>[] = [];
+      if (record.kind === 'deal' && amount != null) {
+        edits.push({ ...refs, type: 'editField', fieldName: '금액', fieldValue: String(amount) });
+      } else {
+        edits.push({ ...refs, type: 'editField', fieldName: '이름', fieldValue: record.name });
+      }
+      if (showcase || r.chance(0.3)) {
+        edits.push({
+          ...refs,
+          type: 'editPeopleConnection',
+          fieldName: 'peopleId',
+          fieldValue: record.person.id,
+        });
+      }
+      for (const edit of edits) {
+        bump(record.input, push(edit, record.createdMs, record.endMs, record.ownerId));
+      }
+    }
+    this.orgs.forEach((org, i) => {
+      if (i !== 0 && !r.chance(0.08)) return;
+      const input = orgInputs.get(org.id)!;
+      const field = input.phone || !input.email ? '전화' : '이메일';
+      const at = push(
+        {
+          subjectType: 'organization',
+          subjectId: org.id,
+          type: 'editField',
+          fieldName: field,
+          fieldValue: (field === '전화' ? input.phone : input.email) ?? null,
+        },
+        org.createdMs,
+        this.base,
+        org.ownerId,
+      );
+      bump(input, at);
+    });
   }
 }
 

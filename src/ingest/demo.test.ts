@@ -141,10 +141,11 @@ describe('createDemoWorkspace: a default demo', () => {
       ['notes', 'notes'],
       ['todos', 'todos'],
       ['activities', 'activities'],
-      ['history', 'peopleHistory'],
     ] as const) {
       expect((await rows(table)).length, table).toBe(demo.counts[key]);
     }
+    const history = await rows('history');
+    expect(history.length).toBe(demo.counts.peopleHistory! + demo.counts.recordHistory!);
   });
 
   it('has users in teams, and the token is the admin’s and works', async () => {
@@ -189,6 +190,47 @@ describe('createDemoWorkspace: a default demo', () => {
     const quotes = await get(`/v2/lead/${quoted.lead_id}/quote`);
     expect(quotes.status).toBe(200);
     expect(quotes.json.data.quoteList.length).toBeGreaterThan(0);
+
+    // The record-level reads: every one has data, filtered by a record or not.
+    const dealQuoted = (await rows('quotes')).find((q) => q.deal_id);
+    const dealQuotes = await get(`/v2/deal/${dealQuoted.deal_id}/quote`);
+    expect(dealQuotes.json.data.quoteList.length).toBeGreaterThan(0);
+    const firstOf = async (path: string, key: string) => {
+      const res = await get(`${path}?limit=1`);
+      expect(res.status, path).toBe(200);
+      expect(res.json.data[key], path).toHaveLength(1);
+      return res.json.data[key][0];
+    };
+    for (const [path, key] of [
+      ['/v2/people', 'people'],
+      ['/v2/organization', 'organization'],
+      ['/v2/lead', 'lead'],
+    ] as const) {
+      const record = await firstOf(path, `${key}List`);
+      const one = await get(`${path}/${record.id}`);
+      expect(one.json.data[key], path).toEqual([record]);
+    }
+    for (const [path, key, idKey] of [
+      ['/v2/people/activity', 'peopleActivityList', 'peopleId'],
+      ['/v2/organization/activity', 'organizationActivityList', 'organizationId'],
+      ['/v2/lead/activity', 'leadActivityList', 'leadId'],
+      ['/v2/deal/activity', 'dealActivityList', 'dealId'],
+      ['/v2/deal/history', 'dealHistoryList', 'dealId'],
+      ['/v2/lead/history', 'leadHistoryList', 'leadId'],
+      ['/v2/organization/history', 'organizationHistoryList', 'organizationId'],
+      ['/v2/people/history', 'peopleHistoryList', 'peopleId'],
+    ] as const) {
+      const first = await firstOf(path, key);
+      const ofRecord = await get(`${path}?${idKey}=${first[idKey]}`);
+      expect(ofRecord.json.data[key].length, path).toBeGreaterThan(0);
+    }
+    // Activities of people and organizations come in several types.
+    for (const path of ['/v2/people/activity', '/v2/organization/activity']) {
+      for (const type of ['create', 'email', 'emailOpen', 'smsSend', 'kakaoAlimtalkSend']) {
+        const res = await get(`${path}?types=${type}&limit=1`);
+        expect(Object.values(res.json.data)[0], `${path} ${type}`).toHaveLength(1);
+      }
+    }
     await app.close();
   });
 
@@ -346,7 +388,8 @@ describe('createDemoWorkspace: a default demo', () => {
   });
 
   it('has activities of every type on deals and on leads, linked to what they name', async () => {
-    const activities = await records(store, ws, 'activities');
+    // Deal and lead activities: the ones in the deal shape.
+    const activities = (await records(store, ws, 'activities')).filter((a) => 'dealId' in a);
     const deals = new Map((await rows('deals')).map((d) => [d.id, d]));
     const leadIds = new Set((await rows('leads')).map((l) => l.id));
     const noteIds = new Set((await rows('notes')).map((n) => n.id));
@@ -376,7 +419,7 @@ describe('createDemoWorkspace: a default demo', () => {
   });
 
   it('has people history: field edits and organization connections', async () => {
-    const history = await records(store, ws, 'history');
+    const history = (await records(store, ws, 'history')).filter((h) => 'peopleId' in h);
     const fields = new Set(history.filter((h) => h.type === 'editField').map((h) => h.fieldName));
     expect(fields).toContain('포지션');
     expect(fields).toContain('전화');

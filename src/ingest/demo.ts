@@ -10,6 +10,7 @@ import { recordPeopleHistory } from '../resources/people-history/writes.ts';
 import { insertPipeline } from '../resources/pipelines/writes.ts';
 import { insertProducts } from '../resources/products/writes.ts';
 import { insertQuotes } from '../resources/quotes/writes.ts';
+import { recordHistory } from '../resources/record-history/writes.ts';
 import { insertEnrollments } from '../resources/sequences/writes.ts';
 import { insertTodos } from '../resources/todos/writes.ts';
 import { insertSubmissions, insertWebForms } from '../resources/web-forms/writes.ts';
@@ -188,6 +189,7 @@ async function insertDemoData(
   await stage('enrollments', data.enrollments, (b) => insertEnrollments(w, b));
   await stage('activities', data.activities, (b) => insertActivities(w, b));
   await stage('history', data.history, (b) => recordPeopleHistory(w, b));
+  await stage('record history', data.recordHistory, (b) => recordHistory(w, b));
 }
 
 function countsOf(data: DemoData): Record<string, number> {
@@ -212,5 +214,6 @@ function countsOf(data: DemoData): Record<string, number> {
     sequenceEnrollments: data.enrollments.length,
     activities: data.activities.length,
     peopleHistory: data.history.length,
+    recordHistory: data.recordHistory.length,
   };
 }

@@ -5,6 +5,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Config } from '../config.ts';
+import { registerSubjectActivityRoutes } from '../resources/activities/routes.ts';
 import { registerDealActivityRoutes } from '../resources/deal-activities/routes.ts';
 import { registerDealRoutes } from '../resources/deals/routes.ts';
 import { registerDealWrites } from '../resources/deals/write-routes.ts';
@@ -17,7 +18,9 @@ import { registerPeopleWrites } from '../resources/people/write-routes.ts';
 import { registerPeopleHistoryRoutes } from '../resources/people-history/routes.ts';
 import { registerProductRoutes } from '../resources/products/routes.ts';
 import { registerProductWrites } from '../resources/products/write-routes.ts';
+import { registerQuoteRoutes } from '../resources/quotes/routes.ts';
 import { registerQuoteWrites } from '../resources/quotes/write-routes.ts';
+import { registerRecordHistoryRoutes } from '../resources/record-history/routes.ts';
 import type { Store } from '../store/database.ts';
 import { tokenAuthenticator } from './auth.ts';
 import { ApiError, type ErrorShape, errorBody } from './errors.ts';
@@ -128,6 +131,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerDealRoutes(app, deps);
   registerLeadRoutes(app, deps);
   registerProductRoutes(app, deps);
+  registerQuoteRoutes(app, deps);
+  registerSubjectActivityRoutes(app, deps);
+  registerRecordHistoryRoutes(app, deps);
 
   // Writes (ENDPOINTS.md "Writes").
   registerPeopleWrites(app, deps);

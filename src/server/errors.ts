@@ -10,6 +10,8 @@ export const ERRORS = {
   not_found: 404,
   deal_not_found: 404,
   lead_not_found: 404,
+  people_not_found: 404,
+  organization_not_found: 404,
   route_not_found: 404,
   method_not_allowed: 405,
   body_too_large: 413,

@@ -12,6 +12,7 @@ import {
   sql,
 } from 'kysely';
 import { initialSchema } from './migrations/001-initial.ts';
+import { activitySubjectBodies } from './migrations/002-activity-subject-bodies.ts';
 import { peopleEmailLower } from './migrations/004-people-email-lower.ts';
 import type { Body, Database } from './schema.ts';
 
@@ -205,6 +206,7 @@ async function migrateToLatest(
 ): Promise<void> {
   const migrations: Record<string, Migration> = {
     '001-initial': initialSchema({ dialect }),
+    '002-activity-subject-bodies': activitySubjectBodies({ dialect }),
     '004-people-email-lower': peopleEmailLower,
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -56,6 +56,8 @@ export function keysetList<P extends string = never>(
   table: ListedTable,
   sortColumn: 'created_at' | 'date',
   filter?: ListFilter<P>,
+  /** The column of the stored JSON, when a table keeps more than one rendering. */
+  bodyColumn: 'body' | 'lead_body' = 'body',
 ): PageReader<P> {
   type Param = P | 'ws' | 'limit' | 'key' | 'id';
   // biome-ignore lint/suspicious/noExplicitAny: the table is chosen at run time
@@ -75,7 +77,7 @@ export function keysetList<P extends string = never>(
     prepareQuery<Param>((param) =>
       db
         .selectFrom(
-          rows(param, after, ['body', sortColumn, 'id'])
+          rows(param, after, [`${bodyColumn} as body`, sortColumn, 'id'])
             .orderBy(sortColumn)
             .orderBy('id')
             .limit(param<number>('limit'))

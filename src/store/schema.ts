@@ -292,7 +292,10 @@ export interface ActivityTable {
   todo_id: string | null;
   memo_id: string | null;
   email_message_id: string | null;
+  /** The record as its subject's list shows it: deal-activity shape for deals and leads. */
   body: Body | null;
+  /** A lead's activity as `GET /v2/lead/activity` shows it (null for other subjects). */
+  lead_body: Body | null;
 }
 
 export interface HistoryTable {

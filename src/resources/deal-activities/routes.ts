@@ -1,20 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from '../../server/app.ts';
-import { registerPlainList } from '../../server/http.ts';
-import { NEXT_CURSOR } from '../../server/list.ts';
-import { keysetList } from '../../store/keyset.ts';
+import { registerActivityList } from '../activities/routes.ts';
 
-/** `GET /v2/deal/activity`: activities of deals and leads, oldest first (spec 4.4). */
-export function registerDealActivityRoutes(
-  app: FastifyInstance,
-  { store, cache, base }: RouteDeps,
-): void {
-  registerPlainList(app, cache, base, {
+/**
+ * `GET /v2/deal/activity`: activities of deals and leads, oldest first (spec 4.4), with the
+ * live API's filters `dealId` (a deal's or a lead's id), `types`, `startDate`, `endDate`.
+ */
+export function registerDealActivityRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  registerActivityList(app, deps, {
     path: '/v2/deal/activity',
     listKey: 'dealActivityList',
-    cursorKeys: NEXT_CURSOR,
-    page: keysetList(store, 'activities', 'date', (qb) =>
-      qb.where('subject_type', 'in', ['deal', 'lead']),
-    ),
+    idParam: 'dealId',
+    subjectTypes: ['deal', 'lead'],
+    bodyColumn: 'body',
   });
 }

@@ -3,6 +3,7 @@ import { columnById } from '../../store/by-id.ts';
 import type { Body } from '../../store/schema.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany } from '../../store/write.ts';
+import { renderSubjectActivity } from '../activities/render.ts';
 import { type ActivityType, renderDealActivity } from './render.ts';
 
 /** An activity of a deal or lead (or of a person or organization). */
@@ -21,7 +22,10 @@ export interface NewActivity {
   emailMessageId?: string | null;
 }
 
-/** Adds activities with their rendered JSON; an `emailOpen` updates `최근 이메일 오픈일`. */
+/**
+ * Adds activities with their rendered JSON (for each list that shows them); an `emailOpen`
+ * updates `최근 이메일 오픈일`.
+ */
 export async function insertActivities(
   w: WorkspaceWrite,
   activities: NewActivity[],
@@ -47,8 +51,16 @@ export async function insertActivities(
       memo_id: a.memoId ?? null,
       email_message_id: a.emailMessageId ?? null,
       body: null as Body | null,
+      lead_body: null as Body | null,
     };
-    row.body = w.store.encodeBody(JSON.stringify(renderDealActivity(row)));
+    const own = () => w.store.encodeBody(JSON.stringify(renderSubjectActivity(row)));
+    // Deals and leads are in `GET /v2/deal/activity`; a lead's is in its own list too.
+    if (a.subjectType === 'deal' || a.subjectType === 'lead') {
+      row.body = w.store.encodeBody(JSON.stringify(renderDealActivity(row)));
+      if (a.subjectType === 'lead') row.lead_body = own();
+    } else {
+      row.body = own();
+    }
     return row;
   });
   await insertMany(w.trx, 'activities', rows);

@@ -2,17 +2,26 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from '../../server/app.ts';
 import { registerPlainList } from '../../server/http.ts';
 import { NEXT_CURSOR } from '../../server/list.ts';
+import { registerRecordRead } from '../../server/records.ts';
 import { keysetList } from '../../store/keyset.ts';
 
-/** `GET /v2/organization`: organizations, oldest first (spec 4.7). */
-export function registerOrganizationRoutes(
-  app: FastifyInstance,
-  { store, cache, base }: RouteDeps,
-): void {
+/** `GET /v2/organization` (spec 4.7) and `GET /v2/organization/{organizationId}` (ENDPOINTS.md). */
+export function registerOrganizationRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  const { store, cache, base } = deps;
   registerPlainList(app, cache, base, {
     path: '/v2/organization',
     listKey: 'organizationList',
     cursorKeys: NEXT_CURSOR,
     page: keysetList(store, 'organizations', 'created_at'),
+  });
+  registerRecordRead(app, deps, {
+    path: '/v2/organization/:organizationId',
+    param: 'organizationId',
+    table: 'organizations',
+    key: 'organization',
+    notFound: {
+      code: 'organization_not_found',
+      message: (id) => `회사를 찾을 수 없습니다: '${id}'`,
+    },
   });
 }

@@ -1,0 +1,46 @@
+import type { Selectable } from 'kysely';
+import type { ActivityTable } from '../../store/schema.ts';
+
+/** The subject key of each record type's own activity list (ENDPOINTS.md "Reads"). */
+export const SUBJECT_ID_KEY = {
+  deal: 'dealId',
+  lead: 'leadId',
+  people: 'peopleId',
+  organization: 'organizationId',
+} as const;
+export type ActivitySubject = keyof typeof SUBJECT_ID_KEY;
+
+/**
+ * An activity as its subject's own list shows it: the deal activity's keys (spec 2.5) with
+ * `dealId` named for the subject (`peopleId`, `organizationId`, `leadId`), and without
+ * `dealStatus` except on deals.
+ */
+export function renderSubjectActivity(
+  row: Pick<
+    Selectable<ActivityTable>,
+    | 'id'
+    | 'subject_type'
+    | 'subject_id'
+    | 'type'
+    | 'date'
+    | 'deal_status'
+    | 'web_form_id'
+    | 'sms_id'
+    | 'todo_id'
+    | 'memo_id'
+    | 'email_message_id'
+  >,
+): Record<string, unknown> {
+  const subject = row.subject_type as ActivitySubject;
+  const head: Record<string, unknown> = { id: row.id, type: row.type, date: row.date };
+  if (subject === 'deal') head.dealStatus = row.deal_status;
+  head[SUBJECT_ID_KEY[subject]] = row.subject_id;
+  return {
+    ...head,
+    webFormId: row.web_form_id,
+    smsId: row.sms_id,
+    todoId: row.todo_id,
+    memoId: row.memo_id,
+    emailMessageId: row.email_message_id,
+  };
+}
