@@ -708,6 +708,60 @@ describe('products and quotes', () => {
   });
 });
 
+describe('renames', () => {
+  it('reach the custom Ref fields that show the renamed record', async () => {
+    const { org, p } = await ws.write(async (w) => {
+      await makeCustomField(w, 'people', '거래처', 'organization');
+      await makeCustomField(w, 'deal', '관련 고객', 'multiPeople');
+      await makeCustomField(w, 'quoteProduct', '소개 회사', 'organization');
+      return { org: await makeOrganization(w, { name: '옛 이름' }), p: await makePerson(w) };
+    });
+    const product = await ws.write((w) => makeProduct(w));
+    const withRef = (
+      (
+        await write(
+          '/v2/people',
+          { name: '참조', fieldList: [{ name: '거래처', organizationValueId: org }] },
+          201,
+        )
+      ).people as Rec
+    ).id as string;
+    const dealId = (
+      (
+        await write(
+          '/v2/deal',
+          {
+            name: '참조 딜',
+            pipelineId: pipeline.id,
+            pipelineStageId: pipeline.stage.미팅,
+            status: 'In progress',
+            organizationId: org,
+            fieldList: [{ name: '관련 고객', peopleValueIdList: [p] }],
+          },
+          201,
+        )
+      ).deal as Rec
+    ).id as string;
+    await write(
+      '/v2/quote',
+      {
+        name: '참조 견적',
+        dealId,
+        quoteProductList: [
+          { productId: product, fieldList: [{ name: '소개 회사', organizationValueId: org }] },
+        ],
+      },
+      201,
+    );
+    await write(`/v2/organization/${org}`, { name: '새 이름' });
+    await write(`/v2/people/${p}`, { name: '바뀐 고객' });
+    expect((await person(withRef)).거래처).toEqual({ id: org, name: '새 이름' });
+    expect((await deal(dealId))['관련 고객']).toEqual([{ id: p, name: '바뀐 고객' }]);
+    const quote = (await get(app, ws.token, `/v2/deal/${dealId}/quote`)).json.data.quoteList[0];
+    expect(quote['견적 구성 상품'][0]['소개 회사']).toEqual({ id: org, name: '새 이름' });
+  });
+});
+
 describe('many writers at once', () => {
   it('8 clients creating deals for one person lose no update', async () => {
     const { p, o } = await ws.write(async (w) => ({

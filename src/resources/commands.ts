@@ -4,6 +4,7 @@
  * an update into column changes and history rows.
  */
 import { type TSchema, Type } from '@sinclair/typebox';
+import { sql } from 'kysely';
 import type { CustomFieldDefinition, StoredCustomValues } from '../domain/custom-fields.ts';
 import { valueAsText } from '../domain/field-values.ts';
 import { ApiError } from '../server/errors.ts';
@@ -251,4 +252,57 @@ export async function updateRow(
     .where('workspace_id', '=', w.workspaceId)
     .where('id', '=', id)
     .execute();
+}
+
+/** Tables of the record types whose custom fields can hold Refs. */
+const CUSTOM_TABLES = {
+  people: 'people',
+  organization: 'organizations',
+  deal: 'deals',
+  lead: 'leads',
+  product: 'products',
+  quote: 'quotes',
+} as const;
+
+/**
+ * Marks for re-rendering every record whose custom Ref fields point at a renamed (or
+ * deleted) person, organization or deal, so its `{id, name}` shows the name as it is now.
+ * Costs nothing while no custom field of that Ref type is defined.
+ */
+export async function markReferrers(
+  w: WorkspaceWrite,
+  target: 'people' | 'organization' | 'deal',
+  id: string,
+): Promise<void> {
+  const types = [target, `multi${target[0]!.toUpperCase()}${target.slice(1)}`];
+  const fields = await w.trx
+    .selectFrom('custom_fields')
+    .select('record_type')
+    .distinct()
+    .where('workspace_id', '=', w.workspaceId)
+    .where('type', 'in', types)
+    .execute();
+  // Ids are stored as JSON strings, so the quoted id finds them in the JSON text.
+  const pattern = `%${JSON.stringify(id).replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+  for (const { record_type: recordType } of fields) {
+    if (recordType === 'quoteProduct') {
+      const lines = await w.trx
+        .selectFrom('quote_products')
+        .select('quote_id')
+        .where('workspace_id', '=', w.workspaceId)
+        .where(sql<boolean>`custom like ${pattern} escape '\\'`)
+        .execute();
+      for (const line of lines) w.touched.mark('quote', line.quote_id);
+      continue;
+    }
+    if (!(recordType in CUSTOM_TABLES)) continue;
+    const type = recordType as keyof typeof CUSTOM_TABLES;
+    const rows = await w.trx
+      .selectFrom(CUSTOM_TABLES[type])
+      .select('id')
+      .where('workspace_id', '=', w.workspaceId)
+      .where(sql<boolean>`custom like ${pattern} escape '\\'`)
+      .execute();
+    for (const row of rows) w.touched.mark(type, row.id);
+  }
 }

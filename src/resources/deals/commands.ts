@@ -5,6 +5,7 @@ import {
   ChangeSet,
   customOnCreate,
   type FieldListInput,
+  markReferrers,
   pathRecord,
   recordCreated,
   referencedRecord,
@@ -157,6 +158,7 @@ export async function updatePipelineRecord(
   extra?.(changes, row, fields);
   changes.fixedFields(fields.fixed, columns).customValues(fields.definitions, fields.custom);
   await updateRow(w, TABLE[kind], id, changes.update(w.now));
+  if (kind === 'deal' && changes.sets('name')) await markReferrers(w, 'deal', id);
   await recordHistory(
     w,
     changes.changes.map((c) => ({
@@ -302,6 +304,8 @@ export async function deletePipelineRecord(
     .where(column, '=', id)
     .execute();
   await w.trx.deleteFrom(TABLE[kind]).where('workspace_id', '=', ws).where('id', '=', id).execute();
+  // Custom Ref fields keep the id of a deleted deal; they show it with an empty name.
+  if (kind === 'deal') await markReferrers(w, 'deal', id);
   w.touched
     .mark('people', row.people_id as string | null)
     .mark('organization', row.organization_id as string | null);

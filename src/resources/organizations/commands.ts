@@ -4,6 +4,7 @@ import {
   addMemo,
   ChangeSet,
   customOnCreate,
+  markReferrers,
   pathRecord,
   recordCreated,
   updateRow,
@@ -64,6 +65,7 @@ export async function updateOrganization(
   changes.fixedFields(fields.fixed, COLUMNS).customValues(fields.definitions, fields.custom);
   if (changes.columns.name !== undefined) await refuseDuplicateName(w, body.name!, organizationId);
   await updateRow(w, 'organizations', organizationId, changes.update(w.now));
+  if (changes.sets('name')) await markReferrers(w, 'organization', organizationId);
   await recordHistory(
     w,
     changes.changes.map((c) => ({

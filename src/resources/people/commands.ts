@@ -4,6 +4,7 @@ import {
   addMemo,
   ChangeSet,
   customOnCreate,
+  markReferrers,
   pathRecord,
   recordCreated,
   referencedRecord,
@@ -84,6 +85,7 @@ export async function updatePerson(
   const email = changes.columns.email as string | null | undefined;
   if (email) await refuseDuplicateEmail(w, email, personId);
   await updateRow(w, 'people', personId, changes.update(w.now));
+  if (changes.sets('name')) await markReferrers(w, 'people', personId);
   await recordPeopleHistory(
     w,
     changes.changes.map((c) => ({
