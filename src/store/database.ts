@@ -12,6 +12,7 @@ import {
   sql,
 } from 'kysely';
 import { initialSchema } from './migrations/001-initial.ts';
+import { workspaceReads } from './migrations/003-workspace-reads.ts';
 import type { Body, Database } from './schema.ts';
 
 /** Tables that keep a rendered `body`. */
@@ -204,6 +205,7 @@ async function migrateToLatest(
 ): Promise<void> {
   const migrations: Record<string, Migration> = {
     '001-initial': initialSchema({ dialect }),
+    '003-workspace-reads': workspaceReads({ dialect }),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });
