@@ -7,11 +7,18 @@ import Fastify, {
 import type { Config } from '../config.ts';
 import { registerDealActivityRoutes } from '../resources/deal-activities/routes.ts';
 import { registerDealRoutes } from '../resources/deals/routes.ts';
+import { registerFieldRoutes } from '../resources/fields/routes.ts';
 import { registerLeadRoutes } from '../resources/leads/routes.ts';
+import { registerMemoRoutes } from '../resources/notes/routes.ts';
 import { registerOrganizationRoutes } from '../resources/organizations/routes.ts';
 import { registerPeopleRoutes } from '../resources/people/routes.ts';
 import { registerPeopleHistoryRoutes } from '../resources/people-history/routes.ts';
+import { registerPipelineRoutes } from '../resources/pipelines/routes.ts';
 import { registerProductRoutes } from '../resources/products/routes.ts';
+import { registerTeamRoutes } from '../resources/teams/routes.ts';
+import { registerTodoRoutes } from '../resources/todos/routes.ts';
+import { registerUserRoutes } from '../resources/users/routes.ts';
+import { registerWebFormRoutes } from '../resources/web-forms/routes.ts';
 import type { Store } from '../store/database.ts';
 import { tokenAuthenticator } from './auth.ts';
 import { ApiError, type ErrorShape, errorBody } from './errors.ts';
@@ -109,6 +116,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerDealRoutes(app, deps);
   registerLeadRoutes(app, deps);
   registerProductRoutes(app, deps);
+  // Workspace-level reads: pipelines, users, teams, todos, notes, web forms, field lists.
+  registerPipelineRoutes(app, deps);
+  registerUserRoutes(app, deps);
+  registerTeamRoutes(app, deps);
+  registerTodoRoutes(app, deps);
+  registerMemoRoutes(app, deps);
+  registerWebFormRoutes(app, deps);
+  registerFieldRoutes(app, deps);
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
