@@ -1,6 +1,6 @@
 import type { Ref } from './records.ts';
 
-/** Record types that carry custom fields (DECISIONS 7). */
+/** Record types that carry custom fields (DECISIONS 7, and todos: their field list names them). */
 export const CUSTOM_FIELD_RECORD_TYPES = [
   'people',
   'organization',
@@ -9,6 +9,7 @@ export const CUSTOM_FIELD_RECORD_TYPES = [
   'product',
   'quote',
   'quoteProduct',
+  'todo',
 ] as const;
 export type CustomFieldRecordType = (typeof CUSTOM_FIELD_RECORD_TYPES)[number];
 

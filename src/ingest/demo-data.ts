@@ -338,6 +338,16 @@ class DemoGenerator {
       ['discountReason', { recordType: 'quote', name: '할인 사유', type: 'string' }],
       ['discountRate', { recordType: 'quoteProduct', name: '할인율', type: 'number' }],
       ['remark', { recordType: 'quoteProduct', name: '비고', type: 'string' }],
+      [
+        'priority',
+        {
+          recordType: 'todo',
+          name: '우선순위',
+          type: 'singleSelect',
+          options: [...o.todoPriorities],
+        },
+      ],
+      ['minutes', { recordType: 'todo', name: '예상 소요 시간(분)', type: 'number' }],
     ];
     const ms = this.start - 70 * DAY;
     for (const [key, def] of defs) {
@@ -1070,6 +1080,13 @@ class DemoGenerator {
     const done = dueMs < this.base - 2 * DAY ? r.chance(closed ? 0.95 : 0.8) : r.chance(0.15);
     const doneMs = done ? workTime(r, createdMs, Math.min(this.base, dueMs + 2 * DAY)) : null;
     const meeting = kind === '미팅' || kind === '점심';
+    const custom: Record<string, unknown> = {};
+    if (r.chance(0.8)) {
+      custom[this.field.priority!] = r.weighted(words.FIELD_OPTIONS.todoPriorities, (p) =>
+        p === '보통' ? 3 : 1,
+      );
+    }
+    if (meeting || r.chance(0.3)) custom[this.field.minutes!] = r.pick([15, 30, 30, 60, 90]);
     this.out.todos.push({
       id,
       subjectType,
@@ -1081,6 +1098,7 @@ class DemoGenerator {
       done,
       doneAt: doneMs === null ? null : iso(doneMs),
       ownerId,
+      custom,
       createdAt: iso(createdMs),
     });
     if (record) this.activity(record, 'todoCreate', createdMs, { todoId: id });

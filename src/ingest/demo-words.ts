@@ -592,6 +592,7 @@ export const FIELD_OPTIONS = {
   ],
   contractTypes: ['신규', '갱신', '업셀', '크로스셀'],
   productCategories: ['소프트웨어', '서비스', '교육', '하드웨어'],
+  todoPriorities: ['높음', '보통', '낮음'],
 } as const;
 
 /** Values of the lead field `유입 경로`. */

@@ -234,6 +234,59 @@ describe('createDemoWorkspace: a default demo', () => {
     await app.close();
   });
 
+  it('answers every workspace-level read with data through the API', async () => {
+    const app = await buildApp({
+      store,
+      config: {
+        basePath: '',
+        rateLimitMax: 0,
+        rateLimitWindowMs: 10_000,
+        pageCacheBytes: 0,
+        logLevel: 'silent',
+        logRequests: false,
+      },
+    });
+    const data = async (url: string) => {
+      const res = await app.inject({ url, headers: { authorization: `Bearer ${demo.token}` } });
+      expect(res.statusCode, `${url}: ${res.body.slice(0, 200)}`).toBe(200);
+      return JSON.parse(res.body).data;
+    };
+    const lists: [url: string, key: string][] = [
+      ['/v2/deal/pipeline', 'pipelineList'],
+      ['/v2/lead/pipeline', 'pipelineList'],
+      ['/v2/user', 'userList'],
+      ['/v2/team', 'teamList'],
+      ['/v2/todo', 'todoList'],
+      ['/v2/memo', 'memoList'],
+      ['/v2/webForm', 'webFormList'],
+      ...[
+        'people',
+        'organization',
+        'deal',
+        'lead',
+        'product',
+        'quote',
+        'quote-product',
+        'todo',
+      ].map((type): [string, string] => [`/v2/field/${type}`, 'fieldList']),
+    ];
+    for (const [url, key] of lists) expect((await data(url))[key].length, url).toBeGreaterThan(0);
+    const me = (await data('/v2/user/me')).user;
+    expect(me.room.id).toBe(ws);
+    const todos = (await data('/v2/todo?limit=100')).todoList;
+    expect(todos.some((t: Json) => t['우선순위'] !== null)).toBe(true);
+    expect(todos.some((t: Json) => t['팀'].length > 0)).toBe(true);
+    const memos = (await data(`/v2/memo?ownerId=${me.id}`)).memoList;
+    expect(memos.length).toBeGreaterThan(0);
+    const form = (await data('/v2/webForm')).webFormList.find((f: Json) => f.submitCount > 0);
+    const submissions = (await data(`/v2/webForm/${form.id}/submit`)).webFormSubmitList;
+    expect(submissions.length).toBe(Math.min(50, form.submitCount));
+    expect((await data(`/v2/memo/${memos[0].id}`)).memo.id).toBe(memos[0].id);
+    const todoFields = (await data('/v2/field/todo')).fieldList.map((f: Json) => f.name);
+    expect(todoFields).toEqual(expect.arrayContaining(['우선순위', '예상 소요 시간(분)']));
+    await app.close();
+  });
+
   it('has deal pipelines with stages and a lead pipeline', async () => {
     const pipelines = await rows('pipelines');
     const stages = await rows('pipeline_stages');
@@ -447,6 +500,7 @@ describe('createDemoWorkspace: a default demo', () => {
       'product',
       'quote',
       'quoteProduct',
+      'todo',
     ]) {
       expect(types(recordType).size, recordType).toBeGreaterThanOrEqual(2);
     }

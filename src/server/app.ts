@@ -9,18 +9,25 @@ import { registerSubjectActivityRoutes } from '../resources/activities/routes.ts
 import { registerDealActivityRoutes } from '../resources/deal-activities/routes.ts';
 import { registerDealRoutes } from '../resources/deals/routes.ts';
 import { registerDealWrites } from '../resources/deals/write-routes.ts';
+import { registerFieldRoutes } from '../resources/fields/routes.ts';
 import { registerLeadRoutes } from '../resources/leads/routes.ts';
 import { registerLeadWrites } from '../resources/leads/write-routes.ts';
+import { registerMemoRoutes } from '../resources/notes/routes.ts';
 import { registerOrganizationRoutes } from '../resources/organizations/routes.ts';
 import { registerOrganizationWrites } from '../resources/organizations/write-routes.ts';
 import { registerPeopleRoutes } from '../resources/people/routes.ts';
 import { registerPeopleWrites } from '../resources/people/write-routes.ts';
 import { registerPeopleHistoryRoutes } from '../resources/people-history/routes.ts';
+import { registerPipelineRoutes } from '../resources/pipelines/routes.ts';
 import { registerProductRoutes } from '../resources/products/routes.ts';
 import { registerProductWrites } from '../resources/products/write-routes.ts';
 import { registerQuoteRoutes } from '../resources/quotes/routes.ts';
 import { registerQuoteWrites } from '../resources/quotes/write-routes.ts';
 import { registerRecordHistoryRoutes } from '../resources/record-history/routes.ts';
+import { registerTeamRoutes } from '../resources/teams/routes.ts';
+import { registerTodoRoutes } from '../resources/todos/routes.ts';
+import { registerUserRoutes } from '../resources/users/routes.ts';
+import { registerWebFormRoutes } from '../resources/web-forms/routes.ts';
 import type { Store } from '../store/database.ts';
 import { tokenAuthenticator } from './auth.ts';
 import { ApiError, type ErrorShape, errorBody } from './errors.ts';
@@ -142,6 +149,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerLeadWrites(app, deps);
   registerProductWrites(app, deps);
   registerQuoteWrites(app, deps);
+  // Workspace-level reads: pipelines, users, teams, todos, notes, web forms, field lists.
+  registerPipelineRoutes(app, deps);
+  registerUserRoutes(app, deps);
+  registerTeamRoutes(app, deps);
+  registerTodoRoutes(app, deps);
+  registerMemoRoutes(app, deps);
+  registerWebFormRoutes(app, deps);
+  registerFieldRoutes(app, deps);
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;

@@ -13,6 +13,7 @@ import {
 } from 'kysely';
 import { initialSchema } from './migrations/001-initial.ts';
 import { activitySubjectBodies } from './migrations/002-activity-subject-bodies.ts';
+import { workspaceReads } from './migrations/003-workspace-reads.ts';
 import { peopleEmailLower } from './migrations/004-people-email-lower.ts';
 import type { Body, Database } from './schema.ts';
 
@@ -207,6 +208,7 @@ async function migrateToLatest(
   const migrations: Record<string, Migration> = {
     '001-initial': initialSchema({ dialect }),
     '002-activity-subject-bodies': activitySubjectBodies({ dialect }),
+    '003-workspace-reads': workspaceReads({ dialect }),
     '004-people-email-lower': peopleEmailLower,
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -236,6 +236,8 @@ export interface TodoTable {
   owner_id: string | null;
   created_at: string;
   updated_at: string;
+  /** JSON object: custom field id to stored value. */
+  custom: string;
 }
 
 export interface WebFormTable {

@@ -5,6 +5,7 @@ import { renderOrganization } from '../organizations/render.ts';
 import { renderPerson } from '../people/render.ts';
 import { renderProduct } from '../products/render.ts';
 import { renderQuote } from '../quotes/render.ts';
+import { renderTodo } from '../todos/render.ts';
 
 const T = '2000-01-01T00:00:00.000Z';
 const owned = {
@@ -137,6 +138,25 @@ function computeFixedKeys(): Record<CustomFieldRecordType, string[]> {
     },
   );
   const line = (quoteRecord['견적 구성 상품'] as Record<string, unknown>[])[0]!;
+  const todo = renderTodo(
+    {
+      workspace_id: '',
+      id: '',
+      subject_type: 'deal',
+      subject_id: '',
+      title: '',
+      kind: '',
+      start_at: null,
+      due_at: null,
+      done: 0,
+      done_at: null,
+      owner_id: null,
+      created_at: T,
+      updated_at: T,
+      custom: '{}',
+    },
+    common,
+  );
   return {
     people: Object.keys(person),
     organization: Object.keys(organization),
@@ -145,6 +165,7 @@ function computeFixedKeys(): Record<CustomFieldRecordType, string[]> {
     product: Object.keys(product),
     quote: Object.keys(quoteRecord),
     quoteProduct: Object.keys(line),
+    todo: Object.keys(todo),
   };
 }
 

@@ -107,7 +107,7 @@ export async function deleteCustomField(w: WorkspaceWrite, fieldId: string): Pro
  */
 export async function setCustomValues(
   w: WorkspaceWrite,
-  recordType: Exclude<CustomFieldRecordType, 'quoteProduct'>,
+  recordType: Exclude<CustomFieldRecordType, 'quoteProduct' | 'todo'>,
   recordId: string,
   values: StoredCustomValues,
   actorId: string | null = null,

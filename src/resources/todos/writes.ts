@@ -1,3 +1,4 @@
+import type { StoredCustomValues } from '../../domain/custom-fields.ts';
 import { newId } from '../../domain/ids.ts';
 import type { SubjectType } from '../../store/schema.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
@@ -18,6 +19,8 @@ export interface NewTodo {
   done?: boolean;
   doneAt?: string | null;
   ownerId: string | null;
+  /** Custom values by field id (Ref fields hold ids). */
+  custom?: StoredCustomValues;
   createdAt?: string;
 }
 
@@ -37,6 +40,7 @@ export async function insertTodos(w: WorkspaceWrite, todos: NewTodo[]): Promise<
     owner_id: t.ownerId,
     created_at: t.createdAt ?? w.now,
     updated_at: t.createdAt ?? w.now,
+    custom: JSON.stringify(t.custom ?? {}),
   }));
   await insertMany(w.trx, 'todos', rows);
   for (const t of todos) w.touched.mark(t.subjectType, t.subjectId);

@@ -81,8 +81,9 @@ export class Touched {
   }
 }
 
-/** The types whose records show custom fields of `recordType`. */
+/** The stored types whose records show custom fields of `recordType` (todos render at read time). */
 export function typesShowingFieldsOf(recordType: CustomFieldRecordType): RenderedType[] {
+  if (recordType === 'todo') return [];
   return recordType === 'quoteProduct' ? ['quote'] : [recordType];
 }
 

@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import { parseDateBound } from '../../domain/date-filter.ts';
+import { isValidId } from '../../domain/ids.ts';
+import type { RouteDeps } from '../../server/app.ts';
+import { ApiError } from '../../server/errors.ts';
+import { nameIgnored, sendJson, sendListPage } from '../../server/http.ts';
+import { NEXT_CURSOR } from '../../server/list.ts';
+import { readQuery } from '../../server/query.ts';
+import { renderedPage } from '../../store/keyset-rows.ts';
+import { MEMO_FILTERS, type MemoFilter, memoById, memoPages } from './queries.ts';
+import { renderMemo } from './render.ts';
+
+/** `GET /v2/memo` (notes, oldest first, with filters) and `GET /v2/memo/{memoId}`. */
+export function registerMemoRoutes(app: FastifyInstance, { store, cache, base }: RouteDeps): void {
+  const pages = memoPages(store);
+  app.get(`${base}/v2/memo`, { config: { errorShape: 'A' } }, async (request, reply) => {
+    const query = readQuery(request.query, ['cursor', 'limit', ...MEMO_FILTERS]);
+    const filters = readMemoFilters(query.values);
+    const present = MEMO_FILTERS.filter((name) => filters[name] !== undefined);
+    const ws = request.auth.workspaceId;
+    const list = pages(present);
+    return sendListPage(request, reply, cache, query, () => ({
+      listKey: 'memoList',
+      cursorKeys: NEXT_CURSOR,
+      scope: ['/v2/memo', ...MEMO_FILTERS.map((name) => filters[name] ?? '')].join('\u0000'),
+      fetch: async (after, limit) =>
+        renderedPage(
+          await list(ws, filters as Record<MemoFilter, string>, after, limit),
+          renderMemo,
+        ),
+    }));
+  });
+
+  const byId = memoById(store);
+  app.get<{ Params: { memoId: string } }>(
+    `${base}/v2/memo/:memoId`,
+    { config: { errorShape: 'A' } },
+    async (request, reply) => {
+      const { memoId } = request.params;
+      if (!isValidId(memoId))
+        throw new ApiError(
+          'invalid_parameter',
+          `'memoId' 형식이 올바르지 않습니다: '${memoId.slice(0, 100)}'`,
+        );
+      nameIgnored(reply, readQuery(request.query, []));
+      const row = await byId(request.auth.workspaceId, memoId);
+      if (!row) throw new ApiError('not_found', `메모를 찾을 수 없습니다: '${memoId}'`);
+      return sendJson(reply, JSON.stringify({ success: true, data: { memo: renderMemo(row) } }));
+    },
+  );
+}
+
+/**
+ * The memo filters given, checked: ids must be ids, dates `YYYY-MM-DD` or ISO 8601 with an
+ * offset (as bounds: start inclusive, end exclusive), and the start not after the end.
+ */
+function readMemoFilters(
+  values: Record<string, string | undefined>,
+): Partial<Record<MemoFilter, string>> {
+  const out: Partial<Record<MemoFilter, string>> = {};
+  for (const name of ['ownerId', 'dealId', 'leadId', 'peopleId', 'organizationId'] as const) {
+    const value = values[name];
+    if (value === undefined) continue;
+    if (!isValidId(value))
+      throw new ApiError(
+        'invalid_parameter',
+        `'${name}' 파라미터 형식이 올바르지 않습니다: '${value.slice(0, 100)}'`,
+      );
+    out[name] = value;
+  }
+  for (const [name, side] of [
+    ['startDate', 'start'],
+    ['endDate', 'end'],
+  ] as const) {
+    const value = values[name];
+    if (value === undefined) continue;
+    const bound = parseDateBound(value, side);
+    if (bound === undefined)
+      throw new ApiError(
+        'invalid_parameter',
+        `'${name}' 파라미터는 YYYY-MM-DD 날짜이거나 오프셋이 있는 ISO 8601 시각이어야 합니다: '${value.slice(0, 100)}'`,
+      );
+    out[name] = bound;
+  }
+  if (out.startDate !== undefined && out.endDate !== undefined && out.startDate >= out.endDate)
+    throw new ApiError(
+      'invalid_parameter',
+      `'startDate' 파라미터가 'endDate' 파라미터보다 늦습니다: '${values.startDate}' > '${values.endDate}'`,
+    );
+  return out;
+}

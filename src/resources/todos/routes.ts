@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { RouteDeps } from '../../server/app.ts';
+import { sendListPage } from '../../server/http.ts';
+import { NEXT_CURSOR } from '../../server/list.ts';
+import { readQuery } from '../../server/query.ts';
+import { renderedPage } from '../../store/keyset-rows.ts';
+import { todoFactsOf, todoPages } from './queries.ts';
+import { renderTodo } from './render.ts';
+
+/** `GET /v2/todo`: the workspace's todos, oldest first, rendered per page. */
+export function registerTodoRoutes(app: FastifyInstance, { store, cache, base }: RouteDeps): void {
+  const todos = todoPages(store);
+  app.get(`${base}/v2/todo`, { config: { errorShape: 'A' } }, async (request, reply) => {
+    const query = readQuery(request.query, ['cursor', 'limit']);
+    const ws = request.auth.workspaceId;
+    return sendListPage(request, reply, cache, query, () => ({
+      listKey: 'todoList',
+      cursorKeys: NEXT_CURSOR,
+      scope: '/v2/todo',
+      fetch: async (after, limit) => {
+        const page = await todos(ws, {}, after, limit);
+        const factsOf = await todoFactsOf(store.reader, ws, page.rows);
+        return renderedPage(page, (row) => renderTodo(row, factsOf(row)));
+      },
+    }));
+  });
+}

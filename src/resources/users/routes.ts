@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { RouteDeps } from '../../server/app.ts';
+import { ApiError } from '../../server/errors.ts';
+import { nameIgnored, sendJson, sendListPage } from '../../server/http.ts';
+import { NEXT_CURSOR } from '../../server/list.ts';
+import { readQuery } from '../../server/query.ts';
+import { keysetRows, renderedPage } from '../../store/keyset-rows.ts';
+import { prepareQuery } from '../../store/prepared.ts';
+import { renderMe, renderUser, type UserRow } from './render.ts';
+
+const USER_COLUMNS = ['id', 'name', 'status', 'email', 'role', 'created_at', 'updated_at'] as const;
+
+/** `GET /v2/user` (the workspace's users, oldest first) and `GET /v2/user/me`. */
+export function registerUserRoutes(app: FastifyInstance, { store, cache, base }: RouteDeps): void {
+  const users = keysetRows<UserRow>(store, 'users', USER_COLUMNS);
+  app.get(`${base}/v2/user`, { config: { errorShape: 'A' } }, async (request, reply) => {
+    const query = readQuery(request.query, ['cursor', 'limit']);
+    return sendListPage(request, reply, cache, query, () => ({
+      listKey: 'userList',
+      cursorKeys: NEXT_CURSOR,
+      scope: '/v2/user',
+      fetch: async (after, limit) =>
+        renderedPage(await users(request.auth.workspaceId, {}, after, limit), renderUser),
+    }));
+  });
+
+  const me = prepareQuery<'ws' | 'id'>((p) =>
+    store.reader
+      .selectFrom('users as u')
+      .innerJoin('workspaces as w', 'w.id', 'u.workspace_id')
+      .select([...USER_COLUMNS.map((c) => `u.${c}` as const), 'w.name as room_name'])
+      .where('u.workspace_id', '=', p('ws'))
+      .where('u.id', '=', p('id')),
+  );
+  app.get(`${base}/v2/user/me`, { config: { errorShape: 'A' } }, async (request, reply) => {
+    nameIgnored(reply, readQuery(request.query, []));
+    const { workspaceId, userId } = request.auth;
+    const [values] = await store.rows(me({ ws: workspaceId, id: userId }));
+    // Only a user removed from the database by hand leaves its tokens without a user.
+    if (!values) throw new ApiError('not_found', '토큰의 사용자를 찾을 수 없습니다.');
+    const row = Object.fromEntries(USER_COLUMNS.map((c, i) => [c, values[i]])) as UserRow;
+    const user = renderMe(row, { id: workspaceId, name: String(values[USER_COLUMNS.length]) });
+    return sendJson(reply, JSON.stringify({ success: true, data: { user } }));
+  });
+}
