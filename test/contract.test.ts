@@ -36,13 +36,10 @@ import {
   type TestWorkspace,
   testWorkspace,
 } from './helpers.ts';
+import { expectErrorA, expectErrorB, expectShape, type Field, type Kind, N } from './shapes.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The record shapes of spec section 2, written out. `N` marks a nullable key.
-
-const N = 'nullable';
-type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'timestamp' | 'ref' | 'refs' | 'array';
-type Field = readonly [key: string, kind: Kind, nullable?: typeof N];
 
 /** Spec 2.1 groups. */
 const NOTE: Field[] = [
@@ -247,82 +244,6 @@ const CUSTOM = {
 // ---------------------------------------------------------------------------------------------
 // Checks.
 
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-function isRef(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const ref = value as Record<string, unknown>;
-  return (
-    JSON.stringify(Object.keys(ref)) === '["id","name"]' &&
-    typeof ref.id === 'string' &&
-    ref.id.length > 0 &&
-    typeof ref.name === 'string'
-  );
-}
-
-function hasKind(value: unknown, kind: Kind): boolean {
-  switch (kind) {
-    case 'string':
-      return typeof value === 'string';
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'integer':
-      return Number.isInteger(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'timestamp':
-      return (
-        typeof value === 'string' &&
-        TIMESTAMP.test(value) &&
-        new Date(value).toISOString() === value
-      );
-    case 'ref':
-      return isRef(value);
-    case 'refs':
-      return Array.isArray(value) && value.every(isRef);
-    case 'array':
-      return Array.isArray(value);
-  }
-}
-
-/**
- * Checks records against a shape: exactly its keys, in its order; each value of its kind, or
- * null where nullable. Across the records, every key must be seen non-null at least once (so
- * its kind is really checked), and every nullable key null at least once, except the keys in
- * `alwaysNull` (never set in this fixture).
- */
-function expectShape(
-  records: Record<string, unknown>[],
-  fields: readonly Field[],
-  alwaysNull: string[] = [],
-): void {
-  expect(records.length).toBeGreaterThan(0);
-  const keys = fields.map((f) => f[0]);
-  const problems: string[] = [];
-  for (const record of records) {
-    expect(Object.keys(record)).toEqual(keys);
-    for (const [key, kind, nullable] of fields) {
-      const value = record[key];
-      if (value === null) {
-        if (!nullable) problems.push(`${key} is null in ${record.id}`);
-      } else if (!hasKind(value, kind)) {
-        problems.push(`${key} is not a ${kind} in ${record.id}: ${JSON.stringify(value)}`);
-      }
-    }
-  }
-  for (const [key, , nullable] of fields) {
-    const values = records.map((r) => r[key]);
-    if (alwaysNull.includes(key)) {
-      if (values.some((v) => v !== null)) problems.push(`${key} expected always null`);
-      continue;
-    }
-    if (values.every((v) => v === null)) problems.push(`${key} is never set in the fixture`);
-    if (nullable && values.every((v) => v !== null))
-      problems.push(`${key} is never null in the fixture`);
-  }
-  expect(problems).toEqual([]);
-}
-
 /** Checks the envelope of a list page and returns its records. */
 function expectListEnvelope(
   res: TestResponse,
@@ -431,19 +352,6 @@ async function walkAll(
     expect(pageSizes.length).toBeLessThan(1000);
   } while (cursor);
   return { ids: records.map((r) => r.id as string), records, pageSizes };
-}
-
-function expectErrorA(res: TestResponse, status: number): void {
-  expect(res.status).toBe(status);
-  expect(Object.keys(res.json)).toEqual(['success', 'message']);
-  expect(res.json.success).toBe(false);
-  expect(typeof res.json.message).toBe('string');
-}
-
-function expectErrorB(res: TestResponse, status: number): void {
-  expect(res.status).toBe(status);
-  expect(Object.keys(res.json)).toEqual(['error']);
-  expect(typeof res.json.error).toBe('string');
 }
 
 // ---------------------------------------------------------------------------------------------

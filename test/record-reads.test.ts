@@ -27,6 +27,7 @@ import {
   testWorkspace,
   walk,
 } from './helpers.ts';
+import { expectErrorA, expectShape, type Field, N } from './shapes.ts';
 
 let store: TestStore;
 let app: FastifyInstance;
@@ -37,10 +38,6 @@ appForFile((s, a) => {
 
 // ---------------------------------------------------------------------------------------------
 // Shapes.
-
-type Kind = 'string' | 'timestamp' | 'ref';
-type Field = readonly [key: string, kind: Kind, nullable?: 'nullable'];
-const N = 'nullable';
 
 const RELATED: Field[] = [
   ['webFormId', 'string', N],
@@ -96,42 +93,6 @@ const PEOPLE_HISTORY: Field[] = [
   ['createdAt', 'timestamp'],
 ];
 
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-function hasKind(value: unknown, kind: Kind): boolean {
-  if (kind === 'string') return typeof value === 'string';
-  if (kind === 'timestamp') return typeof value === 'string' && TIMESTAMP.test(value);
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    JSON.stringify(Object.keys(value)) === '["id","name"]'
-  );
-}
-
-/**
- * Exactly the shape's keys in order, each value of its kind or null where nullable; across
- * the records each key is set at least once, and each nullable key null at least once.
- */
-function expectShape(records: Record<string, unknown>[], fields: readonly Field[]): void {
-  expect(records.length).toBeGreaterThan(0);
-  const problems: string[] = [];
-  for (const record of records) {
-    expect(Object.keys(record)).toEqual(fields.map((f) => f[0]));
-    for (const [key, kind, nullable] of fields) {
-      const value = record[key];
-      if (value === null ? !nullable : !hasKind(value, kind)) {
-        problems.push(`${key} of ${record.id}: ${JSON.stringify(value)}`);
-      }
-    }
-  }
-  for (const [key, , nullable] of fields) {
-    const values = records.map((r) => r[key]);
-    if (values.every((v) => v === null)) problems.push(`${key} never set`);
-    if (nullable && values.every((v) => v !== null)) problems.push(`${key} never null`);
-  }
-  expect(problems).toEqual([]);
-}
-
 /** A list page's envelope: `success`, then `data` with the list and `nextCursor`. */
 function listOf(res: TestResponse, listKey: string): Record<string, unknown>[] {
   expect(res.status, res.text).toBe(200);
@@ -139,14 +100,6 @@ function listOf(res: TestResponse, listKey: string): Record<string, unknown>[] {
   expect(res.json.success).toBe(true);
   expect(Object.keys(res.json.data)).toEqual([listKey, 'nextCursor']);
   return res.json.data[listKey];
-}
-
-function expectErrorA(res: TestResponse, status: number, names?: string): void {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.json)).toEqual(['success', 'message']);
-  expect(res.json.success).toBe(false);
-  expect(typeof res.json.message).toBe('string');
-  if (names) expect(res.json.message).toContain(names);
 }
 
 const ids = (records: Record<string, unknown>[]) => records.map((r) => r.id as string);
