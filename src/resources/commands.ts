@@ -5,13 +5,18 @@
  */
 import { type TSchema, Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
-import type { CustomFieldDefinition, StoredCustomValues } from '../domain/custom-fields.ts';
+import type {
+  CustomFieldDefinition,
+  CustomFieldRecordType,
+  StoredCustomValues,
+} from '../domain/custom-fields.ts';
 import { valueAsText } from '../domain/field-values.ts';
 import { ApiError } from '../server/errors.ts';
+import { type RenderedType, TABLE_OF } from '../store/read-model/refresh.ts';
 import type { SubjectType } from '../store/schema.ts';
 import type { WorkspaceWrite } from '../store/write.ts';
 import { insertActivities } from './deal-activities/writes.ts';
-import type { FieldListItem } from './fields/field-list.ts';
+import { checkRequired, type FieldListItem, resolveFieldList } from './fields/field-list.ts';
 import { insertNotes } from './notes/writes.ts';
 
 /** A record id in a body. */
@@ -123,6 +128,43 @@ export async function addMemo(
       { subjectType: subjectType as 'deal', subjectId, type: 'memoCreate', memoId, date: w.now },
     ]);
   }
+}
+
+/** A create's `fieldList`, checked: its fixed values by name, its owner and its custom values. */
+export interface CreateFields {
+  /** A built-in field's value (null when not given). */
+  value<T = never>(name: string): T;
+  /** `담당자`: the acting user unless the body names another (or null). */
+  ownerId: string | null;
+  custom: StoredCustomValues;
+}
+
+/** Checks a create's `fieldList` against the record type's fields, required ones included. */
+export async function fieldsOnCreate(
+  w: WorkspaceWrite,
+  recordType: CustomFieldRecordType,
+  fieldList: FieldListInput,
+  actorId: string,
+): Promise<CreateFields> {
+  const fields = await resolveFieldList(w.trx, w.workspaceId, recordType, fieldList);
+  checkRequired(fields, undefined);
+  return {
+    value: <T>(name: string) => (fields.fixed.get(name) ?? null) as T,
+    ownerId: fields.fixed.has('담당자') ? (fields.fixed.get('담당자') as string | null) : actorId,
+    custom: customOnCreate(fields.custom),
+  };
+}
+
+/** What follows every create: its `create` activity and the body's note. */
+export async function afterCreate(
+  w: WorkspaceWrite,
+  subjectType: SubjectType,
+  id: string,
+  memo: string | null | undefined,
+  actorId: string,
+): Promise<void> {
+  await recordCreated(w, subjectType, id);
+  await addMemo(w, subjectType, id, memo, actorId);
 }
 
 /** Custom values to store on a new record: the ones set, without the nulls. */
@@ -254,16 +296,6 @@ export async function updateRow(
     .execute();
 }
 
-/** Tables of the record types whose custom fields can hold Refs. */
-const CUSTOM_TABLES = {
-  people: 'people',
-  organization: 'organizations',
-  deal: 'deals',
-  lead: 'leads',
-  product: 'products',
-  quote: 'quotes',
-} as const;
-
 /**
  * Marks for re-rendering every record whose custom Ref fields point at a renamed (or
  * deleted) person, organization or deal, so its `{id, name}` shows the name as it is now.
@@ -295,10 +327,10 @@ export async function markReferrers(
       for (const line of lines) w.touched.mark('quote', line.quote_id);
       continue;
     }
-    if (!(recordType in CUSTOM_TABLES)) continue;
-    const type = recordType as keyof typeof CUSTOM_TABLES;
+    if (!(recordType in TABLE_OF)) continue;
+    const type = recordType as RenderedType;
     const rows = await w.trx
-      .selectFrom(CUSTOM_TABLES[type])
+      .selectFrom(TABLE_OF[type])
       .select('id')
       .where('workspace_id', '=', w.workspaceId)
       .where(sql<boolean>`custom like ${pattern} escape '\\'`)

@@ -2,12 +2,12 @@ import { ApiError } from '../../server/errors.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
   addMemo,
+  afterCreate,
   ChangeSet,
-  customOnCreate,
   type FieldListInput,
+  fieldsOnCreate,
   markReferrers,
   pathRecord,
-  recordCreated,
   referencedRecord,
   updateRow,
   type Written,
@@ -90,9 +90,7 @@ export async function createDeal(
 ): Promise<Written> {
   await checkLinks(w, body.peopleId, body.organizationId);
   await checkStage(w, 'deal', body.pipelineId, body.pipelineStageId);
-  const fields = await resolveFieldList(w.trx, w.workspaceId, 'deal', body.fieldList);
-  checkRequired(fields, undefined);
-  const value = (name: string) => (fields.fixed.get(name) ?? null) as never;
+  const fields = await fieldsOnCreate(w, 'deal', body.fieldList, actorId);
   const [id] = await insertDeals(w, [
     {
       name: body.name,
@@ -103,15 +101,14 @@ export async function createDeal(
       amount: body.price ?? null,
       outcome: body.status,
       label: body.상태 ?? null,
-      expectedCloseAt: value('수주 예정일'),
-      ownerId: fields.fixed.has('담당자') ? value('담당자') : actorId,
-      followerIds: value('팔로워') ?? [],
-      participantIds: value('참여자') ?? [],
-      custom: customOnCreate(fields.custom),
+      expectedCloseAt: fields.value('수주 예정일'),
+      ownerId: fields.ownerId,
+      followerIds: fields.value('팔로워') ?? [],
+      participantIds: fields.value('참여자') ?? [],
+      custom: fields.custom,
     },
   ]);
-  await recordCreated(w, 'deal', id!);
-  await addMemo(w, 'deal', id!, body.memo, actorId);
+  await afterCreate(w, 'deal', id!, body.memo, actorId);
   return { id: id!, name: body.name, createdAt: w.now };
 }
 

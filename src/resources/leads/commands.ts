@@ -1,8 +1,7 @@
 import { ApiError } from '../../server/errors.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { addMemo, customOnCreate, recordCreated, type Written } from '../commands.ts';
+import { afterCreate, fieldsOnCreate, type Written } from '../commands.ts';
 import { checkLinks, checkStage, updatePipelineRecord } from '../deals/commands.ts';
-import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
 import type { CreateLeadBody, UpdateLeadBody } from './schema.ts';
 import { insertLeads } from './writes.ts';
 
@@ -30,9 +29,7 @@ export async function createLead(
     );
   }
   if (pipelineId !== null && stageId !== null) await checkStage(w, 'lead', pipelineId, stageId);
-  const fields = await resolveFieldList(w.trx, w.workspaceId, 'lead', body.fieldList);
-  checkRequired(fields, undefined);
-  const value = (name: string) => (fields.fixed.get(name) ?? null) as never;
+  const fields = await fieldsOnCreate(w, 'lead', body.fieldList, actorId);
   const [id] = await insertLeads(w, [
     {
       name: body.name,
@@ -40,15 +37,14 @@ export async function createLead(
       organizationId: body.organizationId ?? null,
       pipelineId,
       stageId,
-      amount: value('금액'),
-      label: value('상태'),
-      expectedCloseAt: value('수주 예정일'),
-      ownerId: fields.fixed.has('담당자') ? value('담당자') : actorId,
-      custom: customOnCreate(fields.custom),
+      amount: fields.value('금액'),
+      label: fields.value('상태'),
+      expectedCloseAt: fields.value('수주 예정일'),
+      ownerId: fields.ownerId,
+      custom: fields.custom,
     },
   ]);
-  await recordCreated(w, 'lead', id!);
-  await addMemo(w, 'lead', id!, body.memo, actorId);
+  await afterCreate(w, 'lead', id!, body.memo, actorId);
   return { id: id!, name: body.name, createdAt: w.now };
 }
 

@@ -2,11 +2,11 @@ import { ApiError } from '../../server/errors.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
   addMemo,
+  afterCreate,
   ChangeSet,
-  customOnCreate,
+  fieldsOnCreate,
   markReferrers,
   pathRecord,
-  recordCreated,
   updateRow,
   type Written,
 } from '../commands.ts';
@@ -31,22 +31,19 @@ export async function createOrganization(
   body: CreateOrganizationBody,
 ): Promise<Written> {
   await refuseDuplicateName(w, body.name, undefined);
-  const fields = await resolveFieldList(w.trx, w.workspaceId, 'organization', body.fieldList);
-  checkRequired(fields, undefined);
-  const value = (name: string) => (fields.fixed.get(name) ?? null) as string | null;
+  const fields = await fieldsOnCreate(w, 'organization', body.fieldList, actorId);
   const [id] = await insertOrganizations(w, [
     {
       name: body.name,
-      email: value('이메일'),
-      phone: value('전화'),
-      profileImage: value('프로필 사진'),
-      linkedin: value('링크드인'),
-      ownerId: fields.fixed.has('담당자') ? value('담당자') : actorId,
-      custom: customOnCreate(fields.custom),
+      email: fields.value('이메일'),
+      phone: fields.value('전화'),
+      profileImage: fields.value('프로필 사진'),
+      linkedin: fields.value('링크드인'),
+      ownerId: fields.ownerId,
+      custom: fields.custom,
     },
   ]);
-  await recordCreated(w, 'organization', id!);
-  await addMemo(w, 'organization', id!, body.memo, actorId);
+  await afterCreate(w, 'organization', id!, body.memo, actorId);
   return { id: id!, name: body.name, createdAt: w.now };
 }
 

@@ -2,11 +2,11 @@ import { ApiError } from '../../server/errors.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
   addMemo,
+  afterCreate,
   ChangeSet,
-  customOnCreate,
+  fieldsOnCreate,
   markReferrers,
   pathRecord,
-  recordCreated,
   referencedRecord,
   updateRow,
   type Written,
@@ -39,28 +39,25 @@ export async function createPerson(
 ): Promise<Written> {
   if (body.organizationId)
     await referencedRecord(w, 'organization', body.organizationId, 'organizationId');
-  const fields = await resolveFieldList(w.trx, w.workspaceId, 'people', body.fieldList);
-  checkRequired(fields, undefined);
-  const value = (name: string) => (fields.fixed.get(name) ?? null) as never;
-  const email = value('이메일') as string | null;
+  const fields = await fieldsOnCreate(w, 'people', body.fieldList, actorId);
+  const email = fields.value('이메일') as string | null;
   if (email) await refuseDuplicateEmail(w, email, undefined);
   const [id] = await insertPeople(w, [
     {
       name: body.name,
       organizationId: body.organizationId ?? null,
       email,
-      phone: value('전화'),
-      jobTitle: value('포지션'),
-      profileImage: value('프로필 사진'),
-      linkedin: value('링크드인'),
-      unsubscribed: value('수신 거부 여부') === true,
-      unsubscribeReason: value('수신 거부 사유'),
-      ownerId: fields.fixed.has('담당자') ? value('담당자') : actorId,
-      custom: customOnCreate(fields.custom),
+      phone: fields.value('전화'),
+      jobTitle: fields.value('포지션'),
+      profileImage: fields.value('프로필 사진'),
+      linkedin: fields.value('링크드인'),
+      unsubscribed: fields.value('수신 거부 여부') === true,
+      unsubscribeReason: fields.value('수신 거부 사유'),
+      ownerId: fields.ownerId,
+      custom: fields.custom,
     },
   ]);
-  await recordCreated(w, 'people', id!);
-  await addMemo(w, 'people', id!, body.memo, actorId);
+  await afterCreate(w, 'people', id!, body.memo, actorId);
   return { id: id!, name: body.name, createdAt: w.now };
 }
 

@@ -2,7 +2,13 @@ import { parseDateValue } from '../../domain/field-values.ts';
 import type { ProductKind } from '../../domain/quotes.ts';
 import { ApiError } from '../../server/errors.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { addMemo, customOnCreate, referencedRecord, type Written } from '../commands.ts';
+import {
+  afterCreate,
+  customOnCreate,
+  fieldsOnCreate,
+  referencedRecord,
+  type Written,
+} from '../commands.ts';
 import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
 import type { CreateQuoteBody, QuoteLineBody } from './schema.ts';
 import { insertQuotes, type NewQuoteLine } from './writes.ts';
@@ -27,26 +33,24 @@ export async function createQuote(
   }
   if (dealId) await referencedRecord(w, 'deal', dealId, 'dealId');
   if (leadId) await referencedRecord(w, 'lead', leadId, 'leadId');
-  const fields = await resolveFieldList(w.trx, w.workspaceId, 'quote', body.fieldList);
-  checkRequired(fields, undefined);
+  const fields = await fieldsOnCreate(w, 'quote', body.fieldList, actorId);
   const lines: NewQuoteLine[] = [];
   for (const [i, line] of (body.quoteProductList ?? []).entries()) {
     lines.push(await quoteLine(w, line, `quoteProductList[${i}]`));
   }
-  const value = (name: string) => (fields.fixed.get(name) ?? null) as never;
   const [id] = await insertQuotes(w, [
     {
       name: body.name,
       dealId,
       leadId,
       isMain: body.isMainQuote === true,
-      shareLink: value('공유 링크'),
-      ownerId: fields.fixed.has('담당자') ? value('담당자') : actorId,
-      custom: customOnCreate(fields.custom),
+      shareLink: fields.value('공유 링크'),
+      ownerId: fields.ownerId,
+      custom: fields.custom,
       lines,
     },
   ]);
-  await addMemo(w, 'quote', id!, body.memo, actorId);
+  await afterCreate(w, 'quote', id!, body.memo, actorId);
   return { id: id!, name: body.name, createdAt: w.now };
 }
 
