@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isEmailAddress, parseDateValue, valueAsText } from './field-values.ts';
+import { isEmailAddress, parseDateValue, uniqueKey, valueAsText } from './field-values.ts';
 
 describe('parseDateValue', () => {
   it.each([
@@ -20,6 +20,9 @@ describe('parseDateValue', () => {
     'tomorrow',
     '',
     '2024-04-08T25:00:00Z',
+    '2024-02-30T10:00Z',
+    '2024-04-31T09:00:00+09:00',
+    '2024-04-08T10:60:00Z',
   ])('refuses %j', (raw) => {
     expect(parseDateValue(raw)).toBeUndefined();
   });
@@ -31,6 +34,15 @@ describe('isEmailAddress', () => {
     expect(isEmailAddress('kim@example')).toBe(false);
     expect(isEmailAddress('kim example@x.com')).toBe(false);
     expect(isEmailAddress('@x.com')).toBe(false);
+  });
+});
+
+describe('uniqueKey', () => {
+  it('folds case (Unicode too), width and spacing', () => {
+    expect(uniqueKey('ÖZIL@Example.DE ')).toBe(uniqueKey('özil@example.de'));
+    expect(uniqueKey('  Acme   Corp')).toBe('acme corp');
+    expect(uniqueKey('ＡＣＭＥ')).toBe('acme');
+    expect(uniqueKey('가나 상사')).not.toBe(uniqueKey('가나상사'));
   });
 });
 

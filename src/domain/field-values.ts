@@ -23,10 +23,12 @@ export function parseDateValue(raw: string): string | undefined {
     return date.toISOString();
   }
   if (!DATE_TIME.test(raw)) return undefined;
+  // Date.parse rolls impossible dates over (2024-02-30 → March 1): refuse them instead.
+  if (parseDateValue(raw.slice(0, 10)) === undefined) return undefined;
+  const [hours, minutes, seconds] = raw.slice(11, 19).split(':').map(Number);
+  if (hours! > 23 || minutes! > 59 || (seconds ?? 0) > 59) return undefined;
   const ms = Date.parse(raw);
   if (Number.isNaN(ms)) return undefined;
-  const [, month, dayOfMonth] = raw.slice(0, 10).split('-').map(Number);
-  if (month! < 1 || month! > 12 || dayOfMonth! < 1 || dayOfMonth! > 31) return undefined;
   return new Date(ms).toISOString();
 }
 
@@ -41,4 +43,13 @@ export function isEmailAddress(value: string): boolean {
 export function valueAsText(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * The form in which a value must be unique in its workspace (a person's e-mail, an
+ * organization's name): Unicode-normalized, case folded, spacing collapsed, so
+ * `ÖZIL@Example.de` and `özil@example.de ` collide.
+ */
+export function uniqueKey(value: string): string {
+  return value.normalize('NFKC').trim().replace(/\s+/gu, ' ').toLowerCase();
 }

@@ -75,7 +75,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    frameworkErrors: (_error, request, reply) => badPath(config.basePath, request.url, reply),
+    frameworkErrors: (_error, request, reply) =>
+      badPath(config.basePath, request.method, request.url, reply),
   });
   const base = config.basePath;
   const authenticate = tokenAuthenticator(store);
@@ -212,10 +213,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
  * Answers the router's own errors (a path that is not valid percent-encoding, or a path
  * parameter over `maxParamLength`) as a 400 in the shape of the route the path names.
  */
-function badPath(base: string, url: string, reply: FastifyReply): void {
+function badPath(base: string, method: string, url: string, reply: FastifyReply): void {
   const path = url.split('?')[0]!;
+  // Shape B belongs to reading one deal only; a write to the same path answers shape A.
   const singleDeal =
-    path.startsWith(`${base}/v2/deal/`) && /^[^/]+\/?$/.test(path.slice(base.length + 9));
+    (method === 'GET' || method === 'HEAD') &&
+    path.startsWith(`${base}/v2/deal/`) &&
+    /^[^/]+\/?$/.test(path.slice(base.length + 9));
   reply
     .code(400)
     .header('X-Request-Id', reply.request.id)

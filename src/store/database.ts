@@ -14,7 +14,7 @@ import {
 import { initialSchema } from './migrations/001-initial.ts';
 import { activitySubjectBodies } from './migrations/002-activity-subject-bodies.ts';
 import { workspaceReads } from './migrations/003-workspace-reads.ts';
-import { peopleEmailLower } from './migrations/004-people-email-lower.ts';
+import { uniqueKeys } from './migrations/004-unique-keys.ts';
 import type { Body, Database } from './schema.ts';
 
 /** Tables that keep a rendered `body`. */
@@ -209,7 +209,7 @@ async function migrateToLatest(
     '001-initial': initialSchema({ dialect }),
     '002-activity-subject-bodies': activitySubjectBodies({ dialect }),
     '003-workspace-reads': workspaceReads({ dialect }),
-    '004-people-email-lower': peopleEmailLower,
+    '004-unique-keys': uniqueKeys,
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });

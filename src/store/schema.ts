@@ -130,6 +130,8 @@ export interface OrganizationTable extends Owned {
   profile_image: string | null;
   linkedin: string | null;
   source: string;
+  /** `uniqueKey(name)`: names are unique in a workspace, case and spacing aside. */
+  name_key: string | null;
 }
 
 export interface PeopleTable extends Owned {
@@ -145,6 +147,8 @@ export interface PeopleTable extends Owned {
   unsubscribed: number;
   unsubscribe_reason: string | null;
   source: string;
+  /** `uniqueKey(email)`: e-mails are unique in a workspace, case and spacing aside. */
+  email_key: string | null;
 }
 
 interface PipelineRecord extends Owned {

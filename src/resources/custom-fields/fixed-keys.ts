@@ -71,6 +71,7 @@ function computeFixedKeys(): Record<CustomFieldRecordType, string[]> {
       unsubscribed: 0,
       unsubscribe_reason: null,
       source: '',
+      email_key: null,
     },
     { ...common, counts, submissions: [], enrollments: [], todos: [] },
   );
@@ -85,6 +86,7 @@ function computeFixedKeys(): Record<CustomFieldRecordType, string[]> {
       profile_image: null,
       linkedin: null,
       source: '',
+      name_key: null,
     },
     { ...common, counts, submissions: [], sequences: [], todos: [] },
   );

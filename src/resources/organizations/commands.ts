@@ -1,3 +1,4 @@
+import { uniqueKey } from '../../domain/field-values.ts';
 import { ApiError } from '../../server/errors.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
@@ -60,7 +61,10 @@ export async function updateOrganization(
   const changes = new ChangeSet(row);
   if (body.name !== undefined) changes.field('이름', 'name', body.name);
   changes.fixedFields(fields.fixed, COLUMNS).customValues(fields.definitions, fields.custom);
-  if (changes.columns.name !== undefined) await refuseDuplicateName(w, body.name!, organizationId);
+  if (changes.sets('name')) {
+    await refuseDuplicateName(w, body.name!, organizationId);
+    changes.columns.name_key = uniqueKey(body.name!);
+  }
   await updateRow(w, 'organizations', organizationId, changes.update(w.now));
   if (changes.sets('name')) await markReferrers(w, 'organization', organizationId);
   await recordHistory(
@@ -79,7 +83,7 @@ export async function updateOrganization(
   return { id: organizationId, name: body.name ?? String(row.name), updatedAt: w.now };
 }
 
-/** An organization's name is unique in the workspace: a 400 carrying the holder. */
+/** An organization's name is unique in the workspace (`uniqueKey`): a 400 carrying the holder. */
 async function refuseDuplicateName(
   w: WorkspaceWrite,
   name: string,
@@ -89,7 +93,7 @@ async function refuseDuplicateName(
     .selectFrom('organizations')
     .select(['id', 'name'])
     .where('workspace_id', '=', w.workspaceId)
-    .where('name', '=', name);
+    .where('name_key', '=', uniqueKey(name));
   if (exceptId) query = query.where('id', '!=', exceptId);
   const holder = await query.executeTakeFirst();
   if (holder) {

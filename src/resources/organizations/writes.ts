@@ -1,3 +1,4 @@
+import { uniqueKey } from '../../domain/field-values.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany } from '../../store/write.ts';
 import { type OwnedInput, ownedColumns, SOURCE_API } from '../owned.ts';
@@ -27,6 +28,7 @@ export async function insertOrganizations(
         profile_image: o.profileImage ?? null,
         linkedin: o.linkedin ?? null,
         source: o.source ?? SOURCE_API,
+        name_key: uniqueKey(o.name),
       }),
     );
   }

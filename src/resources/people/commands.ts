@@ -1,3 +1,4 @@
+import { uniqueKey } from '../../domain/field-values.ts';
 import { ApiError } from '../../server/errors.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
@@ -79,8 +80,11 @@ export async function updatePerson(
   const changes = new ChangeSet(row);
   if (body.name !== undefined) changes.field('이름', 'name', body.name);
   changes.fixedFields(fields.fixed, COLUMNS).customValues(fields.definitions, fields.custom);
-  const email = changes.columns.email as string | null | undefined;
-  if (email) await refuseDuplicateEmail(w, email, personId);
+  if (changes.sets('email')) {
+    const email = changes.columns.email as string | null;
+    if (email) await refuseDuplicateEmail(w, email, personId);
+    changes.columns.email_key = email ? uniqueKey(email) : null;
+  }
   await updateRow(w, 'people', personId, changes.update(w.now));
   if (changes.sets('name')) await markReferrers(w, 'people', personId);
   await recordPeopleHistory(
@@ -101,7 +105,7 @@ export async function updatePerson(
   return { id: personId, name: body.name ?? String(row.name), updatedAt: w.now };
 }
 
-/** A person's e-mail is unique in the workspace, case aside: a 400 carrying the holder. */
+/** A person's e-mail is unique in the workspace (`uniqueKey`): a 400 carrying the holder. */
 async function refuseDuplicateEmail(
   w: WorkspaceWrite,
   email: string,
@@ -111,7 +115,7 @@ async function refuseDuplicateEmail(
     .selectFrom('people')
     .select(['id', 'name'])
     .where('workspace_id', '=', w.workspaceId)
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()));
+    .where('email_key', '=', uniqueKey(email));
   if (exceptId) query = query.where('id', '!=', exceptId);
   const holder = await query.executeTakeFirst();
   if (holder) {

@@ -1,3 +1,4 @@
+import { uniqueKey } from '../../domain/field-values.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany } from '../../store/write.ts';
 import { type OwnedInput, ownedColumns, SOURCE_API } from '../owned.ts';
@@ -33,6 +34,7 @@ export async function insertPeople(w: WorkspaceWrite, people: NewPerson[]): Prom
         unsubscribed: p.unsubscribed ? 1 : 0,
         unsubscribe_reason: p.unsubscribeReason ?? null,
         source: p.source ?? SOURCE_API,
+        email_key: p.email ? uniqueKey(p.email) : null,
       }),
     );
   }

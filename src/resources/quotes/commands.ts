@@ -35,8 +35,14 @@ export async function createQuote(
   if (leadId) await referencedRecord(w, 'lead', leadId, 'leadId');
   const fields = await fieldsOnCreate(w, 'quote', body.fieldList, actorId);
   const lines: NewQuoteLine[] = [];
+  let total = 0;
   for (const [i, line] of (body.quoteProductList ?? []).entries()) {
-    lines.push(await quoteLine(w, line, `quoteProductList[${i}]`));
+    const checked = await quoteLine(w, line, `quoteProductList[${i}]`);
+    total += checked.price * checked.quantity * (checked.paymentCount ?? 1);
+    lines.push(checked);
+  }
+  if (!Number.isFinite(total)) {
+    throw invalid(`'quoteProductList': 견적 금액의 합이 너무 커서 계산할 수 없습니다.`);
   }
   const [id] = await insertQuotes(w, [
     {
@@ -86,10 +92,15 @@ async function quoteLine(
   }
   const fields = await resolveFieldList(w.trx, w.workspaceId, 'quoteProduct', line.fieldList);
   checkRequired(fields, undefined);
+  const price = line.price ?? Number(product.price);
+  const quantity = line.amount ?? 1;
+  if (!Number.isFinite(price * quantity * (count ?? 1))) {
+    throw invalid(`'${at}': 금액 × 수량 × 결제 횟수가 너무 커서 계산할 수 없습니다.`);
+  }
   return {
     productId: line.productId,
-    price: line.price ?? Number(product.price),
-    quantity: line.amount ?? 1,
+    price,
+    quantity,
     paymentCount: count,
     paymentStartAt,
     custom: customOnCreate(fields.custom),

@@ -1,0 +1,42 @@
+import { type Kysely, sql } from 'kysely';
+import { uniqueKey } from '../../domain/field-values.ts';
+
+/**
+ * Keys of the values that are unique in a workspace: a person's e-mail and an
+ * organization's name, compared as `uniqueKey` makes them (Unicode case and spacing
+ * aside), with an index each, so each create or update looks the key up in one probe.
+ * Rows that exist already get their keys here.
+ */
+export const uniqueKeys = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema.alterTable('people').addColumn('email_key', 'text').execute();
+    await db.schema.alterTable('organizations').addColumn('name_key', 'text').execute();
+    // biome-ignore lint/suspicious/noExplicitAny: the migration sees the tables untyped
+    const any = db as Kysely<any>;
+    for (const [table, source, key] of [
+      ['people', 'email', 'email_key'],
+      ['organizations', 'name', 'name_key'],
+    ] as const) {
+      const rows = await any
+        .selectFrom(table)
+        .select(['workspace_id', 'id', source])
+        .where(source, 'is not', null)
+        .execute();
+      for (const row of rows) {
+        await any
+          .updateTable(table)
+          .set({ [key]: uniqueKey(row[source]) })
+          .where('workspace_id', '=', row.workspace_id)
+          .where('id', '=', row.id)
+          .execute();
+      }
+    }
+    await sql`create index people_email_key on people (workspace_id, email_key)`.execute(db);
+    await sql`create index organizations_name_key on organizations (workspace_id, name_key)`.execute(
+      db,
+    );
+  },
+  async down(): Promise<void> {
+    throw new Error('the unique keys cannot be rolled back');
+  },
+};
