@@ -8,6 +8,7 @@ import {
   type Migration,
   type MigrationProvider,
   Migrator,
+  type SqliteDatabase,
   SqliteDialect,
   sql,
 } from 'kysely';
@@ -119,6 +120,30 @@ function openSqliteConnection(path: string, role: 'writer' | 'reader'): SQLite.D
   return conn;
 }
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The connection as Kysely sees it, with its prepared statements kept by SQL text: Kysely's
+ * SQLite driver prepares every query anew, which costs more than running most of them.
+ * A statement still busy (a stream reading it) is not shared; a fresh one is prepared.
+ */
+function withStatementCache(conn: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => conn.close(),
+    prepare(source: string) {
+      const cached = cache.get(source);
+      if (cached && !cached.busy) return cached;
+      const statement = conn.prepare(source);
+      if (!cached) {
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        cache.set(source, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 /** Opens (and creates if need be) the store at `url`. Call `migrate()` before use. */
 export function openStore(url: string): Store {
   const location = parseDatabaseUrl(url);
@@ -127,11 +152,15 @@ export function openStore(url: string): Store {
   const writer = openSqliteConnection(location.path, 'writer');
   // An in-memory database is private to its connection: reads share the writer there.
   const readerConn = memory ? writer : openSqliteConnection(location.path, 'reader');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(writer) }),
+  });
   sqliteWriters.set(db, writer);
   const reader = memory
     ? db
-    : new Kysely<Database>({ dialect: new SqliteDialect({ database: readerConn }) });
+    : new Kysely<Database>({
+        dialect: new SqliteDialect({ database: withStatementCache(readerConn) }),
+      });
   const statements = new Map<string, SQLite.Statement>();
   // PRAGMA data_version moves when another connection (our writer included) commits.
   const dataVersion = readerConn.prepare('pragma data_version').pluck();
