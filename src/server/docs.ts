@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+// Imported, not read from disk, so a build (`tsc`) carries it along.
+import examples from '../api-schema/examples.json' with { type: 'json' };
 import { buildOpenApiDocument, type OperationExamples } from '../api-schema/openapi.ts';
 import { ApiError } from './errors.ts';
 import { JSON_TYPE } from './http.ts';
@@ -43,16 +45,6 @@ const ASSETS: Record<string, string> = {
 
 const require = createRequire(import.meta.url);
 const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
-const EXAMPLES_FILE = new URL('../api-schema/examples.json', import.meta.url);
-
-/** The recorded real answers, or none when the file is missing. */
-function loadExamples(): OperationExamples {
-  try {
-    return JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as OperationExamples;
-  } catch {
-    return {};
-  }
-}
 
 /** The reference page: Swagger UI from the package's own files, reading `/openapi.json`. */
 const PAGE = `<!doctype html>
@@ -95,7 +87,7 @@ export function registerDocsRoutes(
   let document: string | undefined;
   app.get('/openapi.json', async (_request, reply) => {
     document ??= JSON.stringify(
-      buildOpenApiDocument({ basePath, version, examples: loadExamples() }),
+      buildOpenApiDocument({ basePath, version, examples: examples as OperationExamples }),
     );
     return reply.header('Content-Type', JSON_TYPE).send(document);
   });
