@@ -71,7 +71,6 @@ function computeFixedKeys(): Record<CustomFieldRecordType, string[]> {
       unsubscribed: 0,
       unsubscribe_reason: null,
       source: '',
-      email_key: null,
     },
     { ...common, counts, submissions: [], enrollments: [], todos: [] },
   );
@@ -86,7 +85,6 @@ function computeFixedKeys(): Record<CustomFieldRecordType, string[]> {
       profile_image: null,
       linkedin: null,
       source: '',
-      name_key: null,
     },
     { ...common, counts, submissions: [], sequences: [], todos: [] },
   );

@@ -35,7 +35,7 @@ export interface OrganizationFacts {
 
 /** The organization record of spec 2.3. */
 export function renderOrganization(
-  row: Selectable<OrganizationTable>,
+  row: Omit<Selectable<OrganizationTable>, 'name_key'>,
   facts: OrganizationFacts,
 ): Record<string, unknown> {
   const r: Record<string, unknown> = {

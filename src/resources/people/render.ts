@@ -37,7 +37,7 @@ export interface PersonFacts {
 
 /** The people record of spec 2.2, keys in the spec's order, custom fields last. */
 export function renderPerson(
-  row: Selectable<PeopleTable>,
+  row: Omit<Selectable<PeopleTable>, 'email_key'>,
   facts: PersonFacts,
 ): Record<string, unknown> {
   const r: Record<string, unknown> = {
