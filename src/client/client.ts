@@ -1,4 +1,4 @@
-import type * as Bodies from '../api-schema/write-bodies.ts';
+import type * as Bodies from './bodies.ts';
 import { ListRequest } from './list.ts';
 import type * as R from './records.ts';
 import type { CustomFieldTypes, NoCustomFields } from './records.ts';

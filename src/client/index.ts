@@ -3,6 +3,8 @@
  * runtime dependencies: it runs wherever `fetch` does (Node 20+, browsers, or an injected
  * `fetch`).
  */
+
+export type * from './bodies.ts';
 export type {
   ActivityFilter,
   CrmClientOptions,
