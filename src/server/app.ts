@@ -30,6 +30,7 @@ import { registerUserRoutes } from '../resources/users/routes.ts';
 import { registerWebFormRoutes } from '../resources/web-forms/routes.ts';
 import type { Store } from '../store/database.ts';
 import { tokenAuthenticator } from './auth.ts';
+import { recordRoutes, registerDocsRoutes } from './docs.ts';
 import { ApiError, type ErrorShape, errorBody } from './errors.ts';
 import { JSON_TYPE } from './http.ts';
 import { PageCache } from './page-cache.ts';
@@ -87,6 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const cache = config.pageCacheBytes > 0 ? new PageCache(config.pageCacheBytes) : undefined;
 
   app.decorateRequest('auth', null as never);
+  recordRoutes(app);
 
   // JSON bodies, where an empty body (a delete sent with `Content-Type: application/json`,
   // as every client of the API does) reads as no body.
@@ -157,6 +159,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMemoRoutes(app, deps);
   registerWebFormRoutes(app, deps);
   registerFieldRoutes(app, deps);
+  // The OpenAPI document and the reference page (no token).
+  registerDocsRoutes(app, { basePath: base });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;

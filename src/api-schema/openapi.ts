@@ -1,0 +1,248 @@
+/**
+ * The OpenAPI 3.1 document of the API, generated from the route table (`operations.ts`) and
+ * the TypeBox schemas: records become components and are referenced where they occur.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import { ErrorA, ErrorB } from './envelopes.ts';
+import { OPERATIONS, type Operation, pathParameters } from './operations.ts';
+import { RECORD_SCHEMAS } from './records.ts';
+import * as writeBodies from './write-bodies.ts';
+
+/** Real answers by `operationId`, used as the success examples (see `examples.json`). */
+export type OperationExamples = Record<string, unknown>;
+
+/** What the document is built for. */
+export interface OpenApiOptions {
+  /** BASE_PATH of the server ('' by default): the API's paths are under it. */
+  basePath: string;
+  examples?: OperationExamples;
+  /** Package version, shown as the document's version. */
+  version?: string;
+}
+
+type Json = Record<string, unknown>;
+
+/** Named schemas, each written once under components and referenced elsewhere. */
+const COMPONENTS: Record<string, TSchema> = {
+  ...RECORD_SCHEMAS,
+  ...Object.fromEntries(Object.entries(writeBodies).map(([name, schema]) => [name, schema])),
+  ErrorA,
+  ErrorB,
+};
+
+const FIELD_TYPES = [
+  'people',
+  'organization',
+  'deal',
+  'lead',
+  'product',
+  'quote',
+  'quote-product',
+  'todo',
+];
+
+/** Path parameters that are not record ids. */
+const PATH_PARAMETER_SCHEMAS: Record<string, Json> = {
+  type: { type: 'string', enum: FIELD_TYPES },
+  asset: { type: 'string', examples: ['swagger-ui-bundle.js'] },
+};
+
+/**
+ * A TypeBox schema as plain JSON Schema: TypeBox's symbol keys dropped (JSON has none), and
+ * every named schema other than `self` replaced by a `$ref` to its component.
+ */
+function toJsonSchema(schema: unknown, refs: Map<unknown, string>, self?: unknown): unknown {
+  if (schema !== self && refs.has(schema)) {
+    return { $ref: `#/components/schemas/${refs.get(schema)}` };
+  }
+  if (Array.isArray(schema)) return schema.map((s) => toJsonSchema(s, refs));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = toJsonSchema(value, refs);
+  return out;
+}
+
+const HEADERS = {
+  'X-Request-Id': {
+    description: 'The request’s id, also in the server’s log',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Limit': {
+    description: 'Requests allowed per window, per workspace (absent when the limit is off)',
+    schema: { type: 'integer' },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current window',
+    schema: { type: 'integer' },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the window resets',
+    schema: { type: 'integer' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before trying again',
+    schema: { type: 'integer' },
+  },
+  'X-Ignored-Parameters': {
+    description:
+      'Query parameters (and top-level body keys of writes) the endpoint does not know and ignored, comma-separated',
+    schema: { type: 'string' },
+  },
+};
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'A malformed parameter, cursor or body (the message names it)',
+  401: 'Missing, malformed, unknown or revoked token',
+  404: 'No such record in this workspace',
+  413: 'Request body over 1 MiB',
+  429: 'Rate limit exceeded: message `Too Many Requests`',
+  500: 'Unexpected failure (no internals in the body)',
+  503: 'Database unavailable or overloaded',
+};
+
+function headerRefs(names: string[]): Json {
+  return Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+}
+
+/** The error answers of an operation, in its shape. */
+function errorResponses(op: Operation): Json {
+  if (op.errorShape === 'none') return {};
+  const statuses = [
+    400,
+    401,
+    ...(op.notFound ? [404] : []),
+    ...(op.method === 'POST' ? [413] : []),
+    429,
+    500,
+    503,
+  ];
+  const schema = { $ref: `#/components/schemas/${op.errorShape === 'B' ? 'ErrorB' : 'ErrorA'}` };
+  const out: Json = {};
+  for (const status of statuses) {
+    const message = status === 429 ? 'Too Many Requests' : `${ERROR_TEXT[status]}`;
+    const example = op.errorShape === 'B' ? { error: message } : { success: false, message };
+    const headers = [
+      'X-Request-Id',
+      ...(status === 401 ? [] : ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+    ];
+    if (status === 429 || status === 503) headers.push('Retry-After');
+    out[status] = {
+      description: ERROR_TEXT[status],
+      headers: headerRefs(headers),
+      content: { 'application/json': { schema, example } },
+    };
+  }
+  return out;
+}
+
+/** The success answer of an operation. */
+function successResponse(
+  op: Operation,
+  refs: Map<unknown, string>,
+  examples: OperationExamples,
+): Json {
+  const headers = op.api
+    ? headerRefs([
+        'X-Request-Id',
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        'X-Ignored-Parameters',
+      ])
+    : headerRefs(['X-Request-Id']);
+  if (!op.response) {
+    return {
+      description: op.summary,
+      headers,
+      content: { [op.contentType ?? 'text/plain']: { schema: { type: 'string' } } },
+    };
+  }
+  const media: Json = { schema: toJsonSchema(op.response, refs) };
+  if (examples[op.operationId] !== undefined) media.example = examples[op.operationId];
+  return { description: op.summary, headers, content: { 'application/json': media } };
+}
+
+/** One operation as an OpenAPI Operation Object. */
+function operationObject(
+  op: Operation,
+  refs: Map<unknown, string>,
+  examples: OperationExamples,
+): Json {
+  const parameters: Json[] = pathParameters(op.path).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: PATH_PARAMETER_SCHEMAS[name] ?? { type: 'string', minLength: 1, maxLength: 64 },
+  }));
+  for (const q of op.query) {
+    parameters.push({
+      name: q.name,
+      in: 'query',
+      required: false,
+      description: q.description,
+      schema: toJsonSchema(q.schema, refs),
+    });
+  }
+  const out: Json = {
+    operationId: op.operationId,
+    summary: op.summary,
+    tags: [op.tag],
+    parameters,
+    responses: { [op.status]: successResponse(op, refs, examples), ...errorResponses(op) },
+  };
+  if (op.body) {
+    out.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: toJsonSchema(op.body, refs) } },
+    };
+  }
+  if (!op.api) out.security = [];
+  return out;
+}
+
+/** The OpenAPI 3.1 document of every operation of the server. */
+export function buildOpenApiDocument(options: OpenApiOptions): Json {
+  const refs = new Map<unknown, string>(Object.entries(COMPONENTS).map(([name, s]) => [s, name]));
+  const examples = options.examples ?? {};
+  const paths: Record<string, Json> = {};
+  for (const op of OPERATIONS) {
+    const path = op.api ? `${options.basePath}${op.path}` : op.path;
+    paths[path] ??= {};
+    paths[path]![op.method.toLowerCase()] = operationObject(op, refs, examples);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Sales CRM API v2',
+      version: options.version ?? '0.1.0',
+      description: [
+        'Records carry Korean keys in a fixed order, then the workspace’s custom fields (see `GET /v2/field/{type}`).',
+        'Lists are keyset pages: pass `nextCursor` back as `cursor` until it is null (deal and lead lists also spell it `nextCurosr`).',
+        'Every error is `{"success": false, "message": ...}` except on `GET /v2/deal/{dealId}`, where it is `{"error": ...}`.',
+        'Unknown query parameters are ignored and named in `X-Ignored-Parameters`.',
+      ].join('\n\n'),
+    },
+    servers: [
+      {
+        url: '/',
+        description: options.basePath ? `API paths are under ${options.basePath}` : 'This server',
+      },
+    ],
+    security: [{ bearerAuth: [] }],
+    tags: [...new Set(OPERATIONS.map((o) => o.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A workspace token (`salescrm token create --workspace ID`)',
+        },
+      },
+      headers: HEADERS,
+      schemas: Object.fromEntries(
+        Object.entries(COMPONENTS).map(([name, s]) => [name, toJsonSchema(s, refs, s)]),
+      ),
+    },
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * Records the OpenAPI document's examples from real answers: builds a small demo workspace
+ * in a temporary database, calls every `/v2` operation once, and keeps each answer with its
+ * lists cut to their first record. Run with `npm run openapi:examples`; it rewrites
+ * `src/api-schema/examples.json`, which `test/openapi.test.ts` checks against the schemas.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDemoWorkspace } from '../ingest/demo.ts';
+import { buildApp } from '../server/app.ts';
+import { openStore } from '../store/database.ts';
+import type { OperationExamples } from './openapi.ts';
+import { OPERATIONS, pathParameters } from './operations.ts';
+
+type Json = Record<string, unknown>;
+
+/** Lists in an answer cut to their first record, so an example stays readable. */
+function firstOfEachList(value: unknown): unknown {
+  if (Array.isArray(value)) return value.slice(0, 1).map(firstOfEachList);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, firstOfEachList(v)]));
+}
+
+/** The first record under `data` of an answer. */
+function firstRecord(answer: Json): Json {
+  const data = answer.data as Json;
+  const list = Object.values(data).find(Array.isArray) as Json[];
+  return list[0]!;
+}
+
+/** Bodies of the writes, given the ids the demo has. */
+function writeBodies(ids: Record<string, string>): Record<string, unknown> {
+  return {
+    createPeople: { name: '예시 고객', memo: '첫 통화에서 관심을 보임' },
+    updatePeople: { fieldList: [{ name: '포지션', stringValue: '팀장' }] },
+    createOrganization: { name: '예시 주식회사' },
+    updateOrganization: { fieldList: [{ name: '전화', stringValue: '02-123-4567' }] },
+    createDeal: {
+      name: '예시 딜',
+      pipelineId: ids.pipelineId,
+      pipelineStageId: ids.pipelineStageId,
+      status: 'In progress',
+      peopleId: ids.peopleId,
+      price: 1_200_000,
+    },
+    updateDeal: { price: 1_500_000 },
+    createLead: { name: '예시 리드', peopleId: ids.peopleId },
+    updateLead: { name: '예시 리드 (수정)' },
+    createProduct: { name: '예시 상품', price: 50_000 },
+    createQuote: {
+      name: '예시 견적서',
+      dealId: ids.dealId,
+      quoteProductList: [{ productId: ids.productId, amount: 2 }],
+    },
+  };
+}
+
+/** Calls every `/v2` operation on a fresh demo workspace and returns the answers by operation. */
+export async function recordExamples(): Promise<OperationExamples> {
+  const dir = mkdtempSync(join(tmpdir(), 'salescrm-examples-'));
+  const store = openStore(`sqlite:${join(dir, 'examples.db')}`);
+  try {
+    await store.migrate();
+    const demo = await createDemoWorkspace(store, { seed: 7, people: 30 });
+    const app = await buildApp({
+      store,
+      config: {
+        basePath: '',
+        rateLimitMax: 0,
+        rateLimitWindowMs: 10_000,
+        pageCacheBytes: 0,
+        logLevel: 'silent',
+        logRequests: false,
+      },
+    });
+    const headers = { authorization: `Bearer ${demo.token}` };
+    const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
+      const res = await app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+      if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+      return res.json() as Json;
+    };
+    const first = async (url: string) => firstRecord(await call('GET', url));
+    const pipeline = await first('/v2/deal/pipeline');
+    const ids: Record<string, string> = {
+      peopleId: (await first('/v2/people')).id as string,
+      organizationId: (await first('/v2/organization')).id as string,
+      dealId: (await first('/v2/deal')).id as string,
+      leadId: (await first('/v2/lead')).id as string,
+      productId: (await first('/v2/product')).id as string,
+      memoId: (await first('/v2/memo')).id as string,
+      webFormId: (await first('/v2/webForm')).id as string,
+      pipelineId: pipeline.id as string,
+      pipelineStageId: (pipeline.pipelineStageList as Json[])[0]!.id as string,
+      type: 'people',
+    };
+    const examples: OperationExamples = {};
+    // Reads first, then creates and updates; deletes last, on records made for them.
+    const ordered = [
+      ...OPERATIONS.filter((op) => op.api && op.method === 'GET'),
+      ...OPERATIONS.filter((op) => op.api && op.method === 'POST' && !op.path.endsWith('/delete')),
+    ];
+    for (const op of ordered) {
+      let url = op.path;
+      for (const name of pathParameters(op.path)) url = url.replace(`{${name}}`, ids[name]!);
+      const answer = await call(op.method, url, writeBodies(ids)[op.operationId]);
+      examples[op.operationId] = firstOfEachList(answer);
+      // The quote's line takes the plain (일반) product just made: no payment terms needed.
+      if (op.operationId === 'createProduct')
+        ids.productId = ((answer.data as Json).product as Json).id as string;
+    }
+    const spareDeal = await call('POST', '/v2/deal', {
+      ...(writeBodies(ids).createDeal as Json),
+      name: '삭제할 딜',
+    });
+    const spareLead = await call('POST', '/v2/lead', {
+      name: '삭제할 리드',
+      peopleId: ids.peopleId,
+    });
+    examples.deleteDeal = await call(
+      'POST',
+      `/v2/deal/${((spareDeal.data as Json).deal as Json).id}/delete`,
+    );
+    examples.deleteLead = await call(
+      'POST',
+      `/v2/lead/${((spareLead.data as Json).lead as Json).id}/delete`,
+    );
+    await app.close();
+    return examples;
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const examples = await recordExamples();
+  const file = fileURLToPath(new URL('./examples.json', import.meta.url));
+  writeFileSync(file, `${JSON.stringify(examples, null, 2)}\n`);
+  console.log(`wrote ${Object.keys(examples).length} examples to ${file}`);
+}

@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+// Imported, not read from disk, so a build (`tsc`) carries it along.
+import examples from '../api-schema/examples.json' with { type: 'json' };
+import { buildOpenApiDocument, type OperationExamples } from '../api-schema/openapi.ts';
+import { ApiError } from './errors.ts';
+import { JSON_TYPE } from './http.ts';
+
+/** A route of the app as Fastify registered it. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered after `recordRoutes` (HEAD routes included). */
+    registeredRoutes: readonly RegisteredRoute[];
+  }
+}
+
+/**
+ * Records every route registered from now on as `app.registeredRoutes`, so a test can
+ * compare the server's routes with the OpenAPI document.
+ */
+export function recordRoutes(app: FastifyInstance): void {
+  const routes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
+}
+
+/** Files of `swagger-ui-dist` the page loads, with their media types. */
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'index.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+  'favicon-16x16.png': 'image/png',
+};
+
+const require = createRequire(import.meta.url);
+const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
+
+/** The reference page: Swagger UI from the package's own files, reading `/openapi.json`. */
+const PAGE = `<!doctype html>
+<html lang="ko">
+<head>
+<meta charset="utf-8">
+<title>Sales CRM API v2</title>
+<link rel="stylesheet" href="/docs/swagger-ui.css">
+<link rel="stylesheet" href="/docs/index.css">
+<link rel="icon" type="image/png" href="/docs/favicon-32x32.png" sizes="32x32">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/swagger-ui-standalone-preset.js"></script>
+<script>
+window.ui = SwaggerUIBundle({
+  url: '/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  persistAuthorization: true,
+  tryItOutEnabled: true,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: 'StandaloneLayout',
+});
+</script>
+</body>
+</html>
+`;
+
+/**
+ * `GET /openapi.json` (the document, built once) and `GET /docs` with its assets. Neither
+ * needs a token: they are outside `/v2`. They stay at the root under a BASE_PATH; the
+ * document's paths carry the prefix.
+ */
+export function registerDocsRoutes(
+  app: FastifyInstance,
+  { basePath, version }: { basePath: string; version?: string },
+): void {
+  let document: string | undefined;
+  app.get('/openapi.json', async (_request, reply) => {
+    document ??= JSON.stringify(
+      buildOpenApiDocument({ basePath, version, examples: examples as OperationExamples }),
+    );
+    return reply.header('Content-Type', JSON_TYPE).send(document);
+  });
+  app.get('/docs', async (_request, reply) =>
+    reply.header('Content-Type', 'text/html; charset=utf-8').send(PAGE),
+  );
+  app.get<{ Params: { asset: string } }>('/docs/:asset', async (request, reply) => {
+    const type = Object.hasOwn(ASSETS, request.params.asset)
+      ? ASSETS[request.params.asset]
+      : undefined;
+    if (!type) {
+      throw new ApiError('not_found', `문서 파일을 찾을 수 없습니다: '${request.params.asset}'`);
+    }
+    const bytes = readFileSync(join(SWAGGER_UI_DIR, request.params.asset));
+    return reply
+      .header('Content-Type', type)
+      .header('Cache-Control', 'public, max-age=86400')
+      .send(bytes);
+  });
+}

@@ -1,0 +1,89 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../src/store/database.ts';
+import { type TestWorkspace, testApp, testStore, testWorkspace } from './helpers.ts';
+
+/** Debian's `chromium` package (installed by `.ci/run`). */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+describe('GET /docs in a browser', () => {
+  let store: Store & { dispose(): Promise<void> };
+  let app: FastifyInstance;
+  let ws: TestWorkspace;
+  let browser: Browser;
+  let origin: string;
+
+  beforeAll(async () => {
+    store = await testStore();
+    ws = await testWorkspace(store);
+    app = await testApp(store);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const created = await fetch(`${origin}/v2/people`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ws.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: '문서페이지 고객' }),
+    });
+    expect(created.status).toBe(201);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-dev-shm-usage'],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await store?.dispose();
+  });
+
+  it('lists the endpoints, takes a token and runs a request', async () => {
+    const page = await browser.newPage();
+    const outside: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(origin)) outside.push(request.url());
+    });
+    await page.goto(`${origin}/docs`);
+
+    // The endpoints are listed, from /openapi.json.
+    const listPeople = page.locator('#operations-People-listPeople');
+    await listPeople.waitFor({ timeout: 30_000 });
+    const paths = await page
+      .locator('.opblock-summary-path')
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-path')));
+    expect(paths).toEqual(expect.arrayContaining(['/v2/people', '/v2/deal/{dealId}', '/v2/quote']));
+    expect(paths.length).toBeGreaterThan(45);
+
+    // Paste the token.
+    await page.locator('.auth-wrapper .authorize').click();
+    await page.locator('.modal-ux input[type=text]').fill(ws.token);
+    await page.locator('.modal-ux button.authorize').click();
+    await page.locator('.modal-ux button.btn-done').click();
+
+    // Try GET /v2/people.
+    await listPeople.locator('.opblock-summary').click();
+    const ready = listPeople.locator('button.execute, button.try-out__btn');
+    await ready.first().waitFor({ timeout: 30_000 });
+    const buttons = await listPeople.locator('button').allInnerTexts();
+    if (!(await listPeople.locator('button.execute').isVisible())) {
+      expect(buttons).toContain('Try it out');
+      await listPeople.locator('button.try-out__btn').click();
+    }
+    await listPeople.locator('button.execute').click();
+    const body = listPeople.locator('.live-responses-table .response-col_description pre');
+    await body.first().waitFor({ timeout: 30_000 });
+    const text = await body.first().innerText();
+    expect(text).toContain('"peopleList"');
+    expect(text).toContain('문서페이지 고객');
+    const status = await listPeople
+      .locator('.live-responses-table .response .response-col_status')
+      .first()
+      .innerText();
+    expect(status.trim()).toBe('200');
+
+    // Nothing was fetched from anywhere else (no CDN).
+    expect(outside).toEqual([]);
+    await page.close();
+  }, 90_000);
+});
