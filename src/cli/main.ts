@@ -4,6 +4,7 @@ import { runDemo } from './demo.ts';
 import { runMigrate } from './migrate.ts';
 import { runServe } from './serve.ts';
 import { runToken } from './token.ts';
+import { runTypes } from './types.ts';
 import { runWorkspace } from './workspace.ts';
 
 const USAGE = `usage: salescrm <command> [options]
@@ -18,6 +19,7 @@ commands:
   token list --workspace ID
   token revoke ID
   migrate                        bring the database schema up to date
+  types --workspace ID [--name T] print a .d.ts of the workspace's custom fields (client generic)
 
 environment: DATABASE_URL (default sqlite:./data/salescrm.db), PORT, HOST, BASE_PATH,
 RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS, PAGE_CACHE_BYTES, LOG_LEVEL, LOG_REQUESTS`;
@@ -41,6 +43,8 @@ async function main(argv: string[]): Promise<number> {
       return runToken(config, rest);
     case 'migrate':
       return runMigrate(config);
+    case 'types':
+      return runTypes(config, rest);
     case undefined:
     case 'help':
     case '--help':

@@ -1,0 +1,49 @@
+/**
+ * Bodies of the write calls, typed from the routes' own TypeBox schemas (type-only). The
+ * schemas let `fieldList` items carry any key (the server checks them against the
+ * workspace's fields); here they get the value keys of DECISIONS 7, so a typo in a key is
+ * caught by the compiler.
+ */
+import type * as Bodies from '../api-schema/write-bodies.ts';
+import type { RefTarget } from '../domain/custom-fields.ts';
+
+/** One `fieldList` item: a field by its Korean name and its value under a typed key. */
+export type FieldListEntry = {
+  name: string;
+  stringValue?: string | null;
+  numberValue?: number | null;
+  booleanValue?: boolean | null;
+  /** A day `YYYY-MM-DD` or an ISO 8601 time. */
+  dateValue?: string | null;
+  stringValueList?: string[] | null;
+} & { [K in `${RefTarget}ValueId`]?: string | null } & {
+  [K in `${RefTarget}ValueIdList`]?: string[] | null;
+};
+
+/** A body with its `fieldList` typed. */
+type WithFieldList<B> = Omit<B, 'fieldList'> & { fieldList?: FieldListEntry[] };
+
+/** Body of `people.create`. */
+export type CreatePersonBody = WithFieldList<Bodies.CreatePersonBody>;
+/** Body of `people.update`. */
+export type UpdatePersonBody = WithFieldList<Bodies.UpdatePersonBody>;
+/** Body of `organizations.create`. */
+export type CreateOrganizationBody = WithFieldList<Bodies.CreateOrganizationBody>;
+/** Body of `organizations.update`. */
+export type UpdateOrganizationBody = WithFieldList<Bodies.UpdateOrganizationBody>;
+/** Body of `deals.create`. */
+export type CreateDealBody = WithFieldList<Bodies.CreateDealBody>;
+/** Body of `deals.update`. */
+export type UpdateDealBody = WithFieldList<Bodies.UpdateDealBody>;
+/** Body of `leads.create`. */
+export type CreateLeadBody = WithFieldList<Bodies.CreateLeadBody>;
+/** Body of `leads.update`. */
+export type UpdateLeadBody = WithFieldList<Bodies.UpdateLeadBody>;
+/** Body of `products.create`. */
+export type CreateProductBody = WithFieldList<Bodies.CreateProductBody>;
+/** One line of `quotes.create` (`amount` is the quantity). */
+export type QuoteLineBody = WithFieldList<Bodies.QuoteLineBody>;
+/** Body of `quotes.create`: exactly one of `dealId` and `leadId`. */
+export type CreateQuoteBody = Omit<WithFieldList<Bodies.CreateQuoteBody>, 'quoteProductList'> & {
+  quoteProductList?: QuoteLineBody[];
+};

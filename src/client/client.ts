@@ -1,0 +1,357 @@
+import type * as Bodies from './bodies.ts';
+import { ListRequest } from './list.ts';
+import type * as R from './records.ts';
+import type { CustomFieldTypes, NoCustomFields } from './records.ts';
+import {
+  type CallOptions,
+  type QueryValues,
+  Transport,
+  type TransportOptions,
+} from './transport.ts';
+
+/** Options of `new CrmClient(...)`. */
+export interface CrmClientOptions extends TransportOptions {
+  /** Where the API is served, e.g. `http://127.0.0.1:3000` (with `BASE_PATH` if any). */
+  baseUrl: string;
+  /** An API token of the workspace (`salescrm token create`). */
+  token: string;
+  /** Per attempt, in ms (default 30 000); a call that takes longer is a `ConnectionError`. */
+  timeoutMs?: number;
+  /** Retries of a failed call that is safe to repeat (default 2). */
+  maxRetries?: number;
+}
+
+/** Options of a list: its page size and per-call options. */
+export interface ListOptions extends CallOptions {
+  /** Records per page (the server's default is 50, at most 100). */
+  limit?: number;
+}
+
+/** A day (`YYYY-MM-DD`, a whole day in Korea time) or a time (a Date, or ISO 8601 with offset). */
+export type DateFilter = string | Date;
+
+/** Filters of the activity lists. */
+export interface ActivityFilter extends ListOptions {
+  /** Only these kinds of activity. */
+  types?: readonly R.ActivityType[];
+  startDate?: DateFilter;
+  endDate?: DateFilter;
+}
+
+/** Filters of `GET /v2/memo`. */
+export interface MemoFilter extends ListOptions {
+  startDate?: DateFilter;
+  endDate?: DateFilter;
+  ownerId?: string;
+  dealId?: string;
+  leadId?: string;
+  peopleId?: string;
+  organizationId?: string;
+}
+
+/** The record types of `GET /v2/field/{type}`. */
+export type FieldRecordType =
+  | 'people'
+  | 'organization'
+  | 'deal'
+  | 'lead'
+  | 'product'
+  | 'quote'
+  | 'quote-product'
+  | 'todo';
+
+const seg = (id: string): string => {
+  if (typeof id !== 'string' || id === '') throw new TypeError('an id must be a non-empty string');
+  return encodeURIComponent(id);
+};
+
+const dateParam = (value: DateFilter | undefined): string | undefined =>
+  value instanceof Date ? value.toISOString() : value;
+
+function activityQuery(idParam: string, id: string | undefined, f: ActivityFilter): QueryValues {
+  return {
+    [idParam]: id,
+    types: f.types,
+    startDate: dateParam(f.startDate),
+    endDate: dateParam(f.endDate),
+  };
+}
+
+/** Per-call options of a list's options (the rest are its filters). */
+function callOf(o: ListOptions): ListOptions {
+  const { signal, timeoutMs, maxRetries, limit } = o;
+  return { signal, timeoutMs, maxRetries, limit };
+}
+
+/**
+ * The Sales CRM API (v2) as typed methods. `C` gives each record type's custom fields
+ * (`salescrm types --workspace ID` prints it):
+ *
+ * ```ts
+ * const crm = new CrmClient<{ people: { '고객 등급': 'VIP' | '일반' | null } }>({ baseUrl, token });
+ * for await (const person of crm.people.list()) console.log(person['고객 등급']);
+ * ```
+ */
+export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
+  readonly #t: Transport;
+
+  constructor(options: CrmClientOptions) {
+    this.#t = new Transport(options);
+  }
+
+  /** The base URL calls go to (without a trailing slash). */
+  get baseUrl(): string {
+    return this.#t.baseUrl;
+  }
+
+  #get<T>(path: string, o: CallOptions = {}, query?: QueryValues): Promise<T> {
+    return this.#t.request<T>('GET', path, { ...o, query });
+  }
+
+  #post<T>(path: string, body: unknown, o: CallOptions = {}): Promise<T> {
+    return this.#t.request<T>('POST', path, { ...o, body });
+  }
+
+  async #one<T>(path: string, key: string, o?: CallOptions): Promise<T> {
+    const data = await this.#get<Record<string, unknown>>(path, o);
+    const value = data[key];
+    return (Array.isArray(value) ? value[0] : value) as T;
+  }
+
+  async #keyed<T>(path: string, key: string, body: unknown, o?: CallOptions): Promise<T> {
+    const data = await this.#post<Record<string, T>>(path, body, o);
+    return data[key]!;
+  }
+
+  #list<T>(path: string, key: string, o: ListOptions = {}, query: QueryValues = {}) {
+    return new ListRequest<T>(this.#t, path, key, query, callOf(o));
+  }
+
+  /** People (customers): `GET/POST /v2/people`, their activities and history. */
+  readonly people = {
+    /** Every person, oldest first. */
+    list: (o?: ListOptions) => this.#list<R.Person<C>>('/v2/people', 'peopleList', o),
+    /** One person. */
+    get: (id: string, o?: CallOptions) =>
+      this.#one<R.Person<C>>(`/v2/people/${seg(id)}`, 'people', o),
+    /** Creates a person (a duplicate e-mail is a `ValidationError`). */
+    create: (body: Bodies.CreatePersonBody, o?: CallOptions) =>
+      this.#keyed<R.Created>('/v2/people', 'people', body, o),
+    /** Changes a person's fields. */
+    update: (id: string, body: Bodies.UpdatePersonBody, o?: CallOptions) =>
+      this.#keyed<R.Updated>(`/v2/people/${seg(id)}`, 'people', body, o),
+    activities: {
+      /** Activities of people, or of one (`peopleId`). */
+      list: (f: ActivityFilter & { peopleId?: string } = {}) =>
+        this.#list<R.PeopleActivity>(
+          '/v2/people/activity',
+          'peopleActivityList',
+          f,
+          activityQuery('peopleId', f.peopleId, f),
+        ),
+    },
+    history: {
+      /** Changes of people (spec 4.9), or of one (`peopleId`). */
+      list: (f: ListOptions & { peopleId?: string } = {}) =>
+        this.#list<R.PeopleHistory>('/v2/people/history', 'peopleHistoryList', f, {
+          peopleId: f.peopleId,
+        }),
+    },
+  };
+
+  /** Organizations (companies). */
+  readonly organizations = {
+    /** Every organization, oldest first. */
+    list: (o?: ListOptions) =>
+      this.#list<R.Organization<C>>('/v2/organization', 'organizationList', o),
+    /** One organization. */
+    get: (id: string, o?: CallOptions) =>
+      this.#one<R.Organization<C>>(`/v2/organization/${seg(id)}`, 'organization', o),
+    /** Creates an organization (its name is unique in the workspace). */
+    create: (body: Bodies.CreateOrganizationBody, o?: CallOptions) =>
+      this.#keyed<R.Created>('/v2/organization', 'organization', body, o),
+    /** Changes an organization's fields. */
+    update: (id: string, body: Bodies.UpdateOrganizationBody, o?: CallOptions) =>
+      this.#keyed<R.Updated>(`/v2/organization/${seg(id)}`, 'organization', body, o),
+    activities: {
+      /** Activities of organizations, or of one. */
+      list: (f: ActivityFilter & { organizationId?: string } = {}) =>
+        this.#list<R.OrganizationActivity>(
+          '/v2/organization/activity',
+          'organizationActivityList',
+          f,
+          activityQuery('organizationId', f.organizationId, f),
+        ),
+    },
+    history: {
+      /** Changes of organizations, or of one. */
+      list: (f: ListOptions & { organizationId?: string } = {}) =>
+        this.#list<R.OrganizationHistory>(
+          '/v2/organization/history',
+          'organizationHistoryList',
+          f,
+          {
+            organizationId: f.organizationId,
+          },
+        ),
+    },
+  };
+
+  /** Deals, their quotes, activities, history and pipelines. */
+  readonly deals = {
+    /** Every deal, oldest first, optionally of one pipeline and/or stage (exact names). */
+    list: (f: ListOptions & { pipelineName?: string; pipelineStageName?: string } = {}) =>
+      this.#list<R.Deal<C>>('/v2/deal', 'dealList', f, {
+        pipelineName: f.pipelineName,
+        pipelineStageName: f.pipelineStageName,
+      }),
+    /** One deal with `상담 일수`, `정체 일수`, `팔로워`, `참여자` (`마감일` is null while open). */
+    get: (id: string, o?: CallOptions) =>
+      this.#one<R.DealDetail<C>>(`/v2/deal/${seg(id)}`, 'deal', o),
+    /** Creates a deal on a pipeline stage. */
+    create: (body: Bodies.CreateDealBody, o?: CallOptions) =>
+      this.#keyed<R.Created>('/v2/deal', 'deal', body, o),
+    /** Changes a deal (its outcome with `status`, its label with `상태`). */
+    update: (id: string, body: Bodies.UpdateDealBody, o?: CallOptions) =>
+      this.#keyed<R.Updated>(`/v2/deal/${seg(id)}`, 'deal', body, o),
+    /** Deletes a deal with its quotes, activities, notes, todos and history. */
+    delete: async (id: string, o?: CallOptions): Promise<void> => {
+      await this.#post(`/v2/deal/${seg(id)}/delete`, undefined, o);
+    },
+    /** The quotes of a deal with their lines. */
+    quotes: async (id: string, o?: CallOptions): Promise<R.Quote<C>[]> =>
+      (await this.#get<{ quoteList: R.Quote<C>[] }>(`/v2/deal/${seg(id)}/quote`, o)).quoteList,
+    /** The deal pipelines with their stages, in order. */
+    pipelines: async (o?: CallOptions): Promise<R.Pipeline[]> =>
+      (await this.#get<{ pipelineList: R.Pipeline[] }>('/v2/deal/pipeline', o)).pipelineList,
+    activities: {
+      /** Activities of deals and leads (spec 4.4), or of one (`dealId`). */
+      list: (f: ActivityFilter & { dealId?: string } = {}) =>
+        this.#list<R.DealActivity>(
+          '/v2/deal/activity',
+          'dealActivityList',
+          f,
+          activityQuery('dealId', f.dealId, f),
+        ),
+    },
+    history: {
+      /** Changes of deals, or of one (`dealId`). */
+      list: (f: ListOptions & { dealId?: string } = {}) =>
+        this.#list<R.DealHistory>('/v2/deal/history', 'dealHistoryList', f, { dealId: f.dealId }),
+    },
+  };
+
+  /** Leads, their quotes, activities, history and pipelines. */
+  readonly leads = {
+    /** Every lead, oldest first. */
+    list: (o?: ListOptions) => this.#list<R.Lead<C>>('/v2/lead', 'leadList', o),
+    /** One lead. */
+    get: (id: string, o?: CallOptions) => this.#one<R.Lead<C>>(`/v2/lead/${seg(id)}`, 'lead', o),
+    /** Creates a lead. */
+    create: (body: Bodies.CreateLeadBody, o?: CallOptions) =>
+      this.#keyed<R.Created>('/v2/lead', 'lead', body, o),
+    /** Changes a lead. */
+    update: (id: string, body: Bodies.UpdateLeadBody, o?: CallOptions) =>
+      this.#keyed<R.Updated>(`/v2/lead/${seg(id)}`, 'lead', body, o),
+    /** Deletes a lead with its quotes, activities, notes, todos and history. */
+    delete: async (id: string, o?: CallOptions): Promise<void> => {
+      await this.#post(`/v2/lead/${seg(id)}/delete`, undefined, o);
+    },
+    /** The quotes of a lead with their lines (spec 4.6). */
+    quotes: async (id: string, o?: CallOptions): Promise<R.Quote<C>[]> =>
+      (await this.#get<{ quoteList: R.Quote<C>[] }>(`/v2/lead/${seg(id)}/quote`, o)).quoteList,
+    /** The lead pipelines with their stages, in order. */
+    pipelines: async (o?: CallOptions): Promise<R.Pipeline[]> =>
+      (await this.#get<{ pipelineList: R.Pipeline[] }>('/v2/lead/pipeline', o)).pipelineList,
+    activities: {
+      /** Activities of leads, or of one (`leadId`). */
+      list: (f: ActivityFilter & { leadId?: string } = {}) =>
+        this.#list<R.LeadActivity>(
+          '/v2/lead/activity',
+          'leadActivityList',
+          f,
+          activityQuery('leadId', f.leadId, f),
+        ),
+    },
+    history: {
+      /** Changes of leads, or of one (`leadId`). */
+      list: (f: ListOptions & { leadId?: string } = {}) =>
+        this.#list<R.LeadHistory>('/v2/lead/history', 'leadHistoryList', f, { leadId: f.leadId }),
+    },
+  };
+
+  /** Products. */
+  readonly products = {
+    /** Every product, oldest first. */
+    list: (o?: ListOptions) => this.#list<R.Product<C>>('/v2/product', 'productList', o),
+    /** Creates a product (`유형` `일반` unless `fieldList` says otherwise). */
+    create: (body: Bodies.CreateProductBody, o?: CallOptions) =>
+      this.#keyed<R.Created>('/v2/product', 'product', body, o),
+  };
+
+  /** Quotes (read through `deals.quotes` and `leads.quotes`). */
+  readonly quotes = {
+    /** Creates a quote of one deal or one lead, with its lines. */
+    create: (body: Bodies.CreateQuoteBody, o?: CallOptions) =>
+      this.#keyed<R.Created>('/v2/quote', 'quote', body, o),
+  };
+
+  /** Users of the workspace. */
+  readonly users = {
+    /** Every user, oldest first. */
+    list: (o?: ListOptions) => this.#list<R.User>('/v2/user', 'userList', o),
+    /** The token's user, with the workspace as `room`. */
+    me: async (o?: CallOptions): Promise<R.Me> =>
+      (await this.#get<{ user: R.Me }>('/v2/user/me', o)).user,
+  };
+
+  /** Teams. */
+  readonly teams = {
+    /** Every team with its members. */
+    list: (o?: ListOptions) => this.#list<R.Team>('/v2/team', 'teamList', o),
+  };
+
+  /** Todos. */
+  readonly todos = {
+    /** Every todo, oldest first. */
+    list: (o?: ListOptions) => this.#list<R.Todo<C>>('/v2/todo', 'todoList', o),
+  };
+
+  /** Notes (memos). */
+  readonly memos = {
+    /** Every note, oldest first, with filters. */
+    list: (f: MemoFilter = {}) =>
+      this.#list<R.Memo>('/v2/memo', 'memoList', f, {
+        startDate: dateParam(f.startDate),
+        endDate: dateParam(f.endDate),
+        ownerId: f.ownerId,
+        dealId: f.dealId,
+        leadId: f.leadId,
+        peopleId: f.peopleId,
+        organizationId: f.organizationId,
+      }),
+    /** One note. */
+    get: async (id: string, o?: CallOptions): Promise<R.Memo> =>
+      (await this.#get<{ memo: R.Memo }>(`/v2/memo/${seg(id)}`, o)).memo,
+  };
+
+  /** Web forms and their submissions. */
+  readonly webForms = {
+    /** Every web form. */
+    list: (o?: ListOptions) => this.#list<R.WebForm>('/v2/webForm', 'webFormList', o),
+    /** The submissions of one web form, oldest first. */
+    submissions: (webFormId: string, o?: ListOptions) =>
+      this.#list<R.WebFormSubmission>(
+        `/v2/webForm/${seg(webFormId)}/submit`,
+        'webFormSubmitList',
+        o,
+      ),
+  };
+
+  /** Field lists: the built-in then the custom fields of a record type. */
+  readonly fields = {
+    /** The fields of a record type, with select options. */
+    list: async (type: FieldRecordType, o?: CallOptions): Promise<R.Field[]> =>
+      (await this.#get<{ fieldList: R.Field[] }>(`/v2/field/${seg(type)}`, o)).fieldList,
+  };
+}

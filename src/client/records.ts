@@ -1,0 +1,107 @@
+/**
+ * The records the client returns, typed from the API's own record schemas
+ * (`src/api-schema/`, type-only: nothing of them is loaded at run time), with each record
+ * type's custom fields added from the client's generic parameter.
+ */
+import type * as Envelopes from '../api-schema/envelopes.ts';
+import type * as Schema from '../api-schema/records.ts';
+
+/** No custom fields: the default of every record type. */
+export type NoCustomFields = Record<never, never>;
+
+/**
+ * Custom fields of a workspace by record type: each maps a field name to its value type
+ * (unset fields read as null). `salescrm types --workspace ID` prints this for a
+ * workspace, e.g. `{ people: { '고객 등급': 'VIP' | '일반' | null } }`.
+ */
+export interface CustomFieldTypes {
+  people?: object;
+  organization?: object;
+  deal?: object;
+  lead?: object;
+  product?: object;
+  quote?: object;
+  quoteProduct?: object;
+  todo?: object;
+}
+
+/** The custom fields `C` gives record type `K`, or none. */
+export type CustomFieldsOf<
+  C extends CustomFieldTypes,
+  K extends keyof CustomFieldTypes,
+> = C[K] extends object ? C[K] : NoCustomFields;
+
+/** A reference to another record: `{id, name}`. */
+export type Ref = Schema.Ref;
+/** ISO 8601 UTC with milliseconds, e.g. `2024-04-08T05:25:26.020Z`. */
+export type Timestamp = Schema.Timestamp;
+
+/** A person (spec 2.2) with the workspace's people custom fields. */
+export type Person<C extends CustomFieldTypes = NoCustomFields> = Schema.PeopleRecord &
+  CustomFieldsOf<C, 'people'>;
+/** An organization (spec 2.3) with its custom fields. */
+export type Organization<C extends CustomFieldTypes = NoCustomFields> = Schema.OrganizationRecord &
+  CustomFieldsOf<C, 'organization'>;
+/** A deal as lists show it (spec 2.4) with its custom fields. */
+export type Deal<C extends CustomFieldTypes = NoCustomFields> = Schema.DealRecord &
+  CustomFieldsOf<C, 'deal'>;
+/** One deal as `GET /v2/deal/{dealId}` shows it: the list record plus four keys. */
+export type DealDetail<C extends CustomFieldTypes = NoCustomFields> = Schema.SingleDealRecord &
+  CustomFieldsOf<C, 'deal'>;
+/** A lead (the deal's shape) with its custom fields. */
+export type Lead<C extends CustomFieldTypes = NoCustomFields> = Schema.LeadRecord &
+  CustomFieldsOf<C, 'lead'>;
+/** A product (spec 2.7) with its custom fields. */
+export type Product<C extends CustomFieldTypes = NoCustomFields> = Schema.ProductRecord &
+  CustomFieldsOf<C, 'product'>;
+/** A line of a quote with the quote-product custom fields. */
+export type QuoteProduct<C extends CustomFieldTypes = NoCustomFields> = Schema.QuoteProductRecord &
+  CustomFieldsOf<C, 'quoteProduct'>;
+/** A quote (spec 2.8) with its custom fields, its lines with theirs. */
+export type Quote<C extends CustomFieldTypes = NoCustomFields> = Omit<
+  Schema.QuoteRecord,
+  '견적 구성 상품'
+> & { '견적 구성 상품': QuoteProduct<C>[] } & CustomFieldsOf<C, 'quote'>;
+/** A todo with its custom fields. */
+export type Todo<C extends CustomFieldTypes = NoCustomFields> = Schema.TodoRecord &
+  CustomFieldsOf<C, 'todo'>;
+
+/** An activity of a deal or a lead (spec 2.5). */
+export type DealActivity = Schema.DealActivityRecord;
+/** An activity of a person. */
+export type PeopleActivity = Schema.PeopleActivityRecord;
+/** An activity of an organization. */
+export type OrganizationActivity = Schema.OrganizationActivityRecord;
+/** An activity of a lead. */
+export type LeadActivity = Schema.LeadActivityRecord;
+/** The kinds of activity (`types` filter). */
+export type ActivityType = Schema.DealActivityRecord['type'];
+/** A change of a person (spec 2.6). */
+export type PeopleHistory = Schema.PeopleHistoryRecord;
+/** A change of a deal. */
+export type DealHistory = Schema.DealHistoryRecord;
+/** A change of a lead. */
+export type LeadHistory = Schema.LeadHistoryRecord;
+/** A change of an organization. */
+export type OrganizationHistory = Schema.OrganizationHistoryRecord;
+/** A pipeline with its stages. */
+export type Pipeline = Schema.PipelineRecord;
+/** A user of the workspace. */
+export type User = Schema.UserRecord;
+/** The token's user with its workspace (`room`). */
+export type Me = Schema.MeRecord;
+/** A team with its members. */
+export type Team = Schema.TeamRecord;
+/** A note. */
+export type Memo = Schema.MemoRecord;
+/** A web form. */
+export type WebForm = Schema.WebFormRecord;
+/** A submission of a web form. */
+export type WebFormSubmission = Schema.WebFormSubmitRecord;
+/** A field of a record type (`GET /v2/field/{type}`). */
+export type Field = Schema.FieldRecord;
+
+/** What a create answers: the new record's id, name and creation time. */
+export type Created = Envelopes.Created;
+/** What an update answers: the record's id, name and update time. */
+export type Updated = Envelopes.Updated;

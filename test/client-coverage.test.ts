@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest';
+import { OPERATIONS, type Operation } from '../src/api-schema/operations.ts';
+import { CrmClient } from '../src/client/index.ts';
+import type { FetchLike } from '../src/client/transport.ts';
+
+// The client against the route table (src/api-schema/operations.ts, which test/openapi.test.ts
+// checks against the app's real routes): every operation under /v2 has a client method, and
+// the client sends no query parameter the operation does not declare (the server would
+// ignore it silently). The answers here are canned: what is checked is what is sent.
+
+const sent: { method: string; path: string; params: string[] }[] = [];
+
+/** Records the call and answers an envelope with every key the client may read. */
+const recordingFetch: FetchLike = async (url, init) => {
+  const u = new URL(url);
+  sent.push({ method: init.method, path: u.pathname, params: [...u.searchParams.keys()] });
+  const body = JSON.stringify({ success: true, data: cannedData() });
+  return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+};
+
+/** `data` shaped as the client reads it: every key it may look for. */
+function cannedData(): Record<string, unknown> {
+  const keys = [
+    'people',
+    'organization',
+    'deal',
+    'lead',
+    'product',
+    'quote',
+    'memo',
+    'user',
+    'quoteList',
+    'pipelineList',
+    'fieldList',
+  ];
+  const data: Record<string, unknown> = { nextCursor: null };
+  for (const key of keys) data[key] = [{ id: 'x' }];
+  for (const k of LIST_KEYS) data[k] = [];
+  return data;
+}
+
+const LIST_KEYS = [
+  'peopleList',
+  'organizationList',
+  'dealList',
+  'leadList',
+  'productList',
+  'dealActivityList',
+  'peopleActivityList',
+  'organizationActivityList',
+  'leadActivityList',
+  'peopleHistoryList',
+  'dealHistoryList',
+  'leadHistoryList',
+  'organizationHistoryList',
+  'userList',
+  'teamList',
+  'todoList',
+  'memoList',
+  'webFormList',
+  'webFormSubmitList',
+];
+
+const crm = new CrmClient({ baseUrl: 'http://crm.test', token: 't', fetch: recordingFetch });
+const day = { startDate: '2024-01-01', endDate: new Date('2024-02-01T00:00:00Z') };
+
+/** One call of every client method, with every filter it takes. */
+const CALLS: Record<string, () => Promise<unknown>> = {
+  'people.list': () => crm.people.list({ limit: 10 }).page({ cursor: 'c' }),
+  'people.get': () => crm.people.get('p1'),
+  'people.create': () => crm.people.create({ name: 'n' }),
+  'people.update': () => crm.people.update('p1', { name: 'n' }),
+  'people.activities.list': () =>
+    crm.people.activities.list({ peopleId: 'p1', types: ['email'], ...day }).page(),
+  'people.history.list': () => crm.people.history.list({ peopleId: 'p1' }).page(),
+  'organizations.list': () => crm.organizations.list().page(),
+  'organizations.get': () => crm.organizations.get('o1'),
+  'organizations.create': () => crm.organizations.create({ name: 'n' }),
+  'organizations.update': () => crm.organizations.update('o1', { name: 'n' }),
+  'organizations.activities.list': () =>
+    crm.organizations.activities.list({ organizationId: 'o1', types: ['meeting'], ...day }).page(),
+  'organizations.history.list': () =>
+    crm.organizations.history.list({ organizationId: 'o1' }).page(),
+  'deals.list': () => crm.deals.list({ pipelineName: 'p', pipelineStageName: 's' }).page(),
+  'deals.get': () => crm.deals.get('d1'),
+  'deals.create': () =>
+    crm.deals.create({ name: 'n', pipelineId: 'p', pipelineStageId: 's', status: 'Won' }),
+  'deals.update': () => crm.deals.update('d1', { status: 'Lost' }),
+  'deals.delete': () => crm.deals.delete('d1'),
+  'deals.quotes': () => crm.deals.quotes('d1'),
+  'deals.pipelines': () => crm.deals.pipelines(),
+  'deals.activities.list': () =>
+    crm.deals.activities.list({ dealId: 'd1', types: ['create'], ...day }).page(),
+  'deals.history.list': () => crm.deals.history.list({ dealId: 'd1' }).page(),
+  'leads.list': () => crm.leads.list().page(),
+  'leads.get': () => crm.leads.get('l1'),
+  'leads.create': () => crm.leads.create({ name: 'n' }),
+  'leads.update': () => crm.leads.update('l1', { name: 'n' }),
+  'leads.delete': () => crm.leads.delete('l1'),
+  'leads.quotes': () => crm.leads.quotes('l1'),
+  'leads.pipelines': () => crm.leads.pipelines(),
+  'leads.activities.list': () =>
+    crm.leads.activities.list({ leadId: 'l1', types: ['email'], ...day }).page(),
+  'leads.history.list': () => crm.leads.history.list({ leadId: 'l1' }).page(),
+  'products.list': () => crm.products.list().page(),
+  'products.create': () => crm.products.create({ name: 'n', price: 1 }),
+  'quotes.create': () => crm.quotes.create({ name: 'n', dealId: 'd1' }),
+  'users.list': () => crm.users.list().page(),
+  'users.me': () => crm.users.me(),
+  'teams.list': () => crm.teams.list().page(),
+  'todos.list': () => crm.todos.list().page(),
+  'memos.list': () =>
+    crm.memos
+      .list({
+        ...day,
+        ownerId: 'u',
+        dealId: 'd',
+        leadId: 'l',
+        peopleId: 'p',
+        organizationId: 'o',
+      })
+      .page(),
+  'memos.get': () => crm.memos.get('m1'),
+  'webForms.list': () => crm.webForms.list().page(),
+  'webForms.submissions': () => crm.webForms.submissions('w1').page(),
+  'fields.list': () => crm.fields.list('quote-product'),
+};
+
+/** Dotted names of every function reachable from the client's resource groups. */
+function clientMethods(): string[] {
+  const names: string[] = [];
+  const visit = (value: unknown, prefix: string) => {
+    if (typeof value === 'function') names.push(prefix);
+    else if (value && typeof value === 'object')
+      for (const [key, inner] of Object.entries(value))
+        visit(inner, prefix ? `${prefix}.${key}` : key);
+  };
+  visit({ ...crm }, '');
+  return names.sort();
+}
+
+/** The operation a request went to, by method and path template. */
+function operationOf(method: string, path: string): Operation | undefined {
+  const matches = OPERATIONS.filter((op) => {
+    if (!op.api || op.method !== method) return false;
+    const pattern = new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    return pattern.test(path);
+  });
+  // A literal segment wins over a parameter (`/v2/deal/activity` over `/v2/deal/{dealId}`).
+  return matches.sort((a, b) => a.path.split('{').length - b.path.split('{').length)[0];
+}
+
+describe('the client covers the route table', () => {
+  it('the call table names every client method', () => {
+    expect(Object.keys(CALLS).sort()).toEqual(clientMethods());
+  });
+
+  it('every /v2 operation is reached by a method, with only declared query parameters', async () => {
+    for (const [name, call] of Object.entries(CALLS)) {
+      const before = sent.length;
+      await call();
+      expect(sent.length, name).toBe(before + 1);
+    }
+    const reached = new Set<string>();
+    for (const request of sent) {
+      const op = operationOf(request.method, request.path);
+      expect(op, `${request.method} ${request.path}`).toBeDefined();
+      reached.add(op!.operationId);
+      const declared = new Set(op!.query.map((q) => q.name));
+      for (const param of request.params)
+        expect(declared, `${op!.path} ?${param}`).toContain(param);
+    }
+    const missing = OPERATIONS.filter((op) => op.api && !reached.has(op.operationId)).map(
+      (op) => `${op.method} ${op.path}`,
+    );
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('cursor spellings', () => {
+  /** Three pages of a deal list whose cursor is only under the given key. */
+  const pagedFetch =
+    (cursorKey: string): FetchLike =>
+    async (url) => {
+      const cursor = new URL(url).searchParams.get('cursor');
+      const n = cursor === null ? 0 : Number(cursor.slice(1));
+      const data = {
+        dealList: [{ id: `d${n}` }],
+        [cursorKey]: n < 2 ? `c${n + 1}` : null,
+      };
+      return new Response(JSON.stringify({ success: true, data }), { status: 200 });
+    };
+
+  for (const key of ['nextCurosr', 'nextCursor']) {
+    it(`follows ${key} alone`, async () => {
+      const client = new CrmClient({
+        baseUrl: 'http://crm.test',
+        token: 't',
+        fetch: pagedFetch(key),
+      });
+      const ids: string[] = [];
+      for await (const deal of client.deals.list()) ids.push(deal.id);
+      expect(ids).toEqual(['d0', 'd1', 'd2']);
+    });
+  }
+
+  it('a cursor that comes back again stops the walk with an error instead of looping', async () => {
+    const client = new CrmClient({
+      baseUrl: 'http://crm.test',
+      token: 't',
+      fetch: async () =>
+        new Response(
+          JSON.stringify({ success: true, data: { dealList: [], nextCursor: 'same' } }),
+          {
+            status: 200,
+          },
+        ),
+    });
+    await expect(client.deals.list().toArray({ max: 1000 })).rejects.toThrow(/twice/);
+  });
+});
