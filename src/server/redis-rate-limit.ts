@@ -112,7 +112,7 @@ export class RedisRateLimiter implements RateLimiter {
     if (!this.healthy) return;
     this.healthy = false;
     this.log?.warn(
-      { err: { message: error.message } },
+      { reason: error.message },
       'rate limit: Redis unavailable, counting in this process until it returns',
     );
   }
