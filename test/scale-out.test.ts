@@ -4,7 +4,7 @@
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -277,6 +277,31 @@ describe('serve: settings checked before anything starts', { timeout: START_MS *
     expect(many.stderr).toContain("not '65'");
     expect(redis.code).toBe(2);
     expect(redis.stderr).toContain('REDIS_URL must look like redis://');
+  });
+});
+
+describe('serve when the port is taken', { timeout: START_MS * 3 }, () => {
+  it('one process exits 1; --workers 2 gives up after 5 failed starts instead of looping', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = String((taken.address() as { port: number }).port);
+    try {
+      const [single, workers] = await Promise.all([
+        // Its Redis connection must not keep it alive.
+        cli(['serve', '--port', port], HAS_REDIS ? { REDIS_URL, LOG_LEVEL: 'warn' } : {}),
+        cli(['serve', '--port', port, '--workers', '2'], { LOG_LEVEL: 'warn' }),
+      ]);
+      expect(single.code).toBe(1);
+      expect(single.stderr).toContain('EADDRINUSE');
+      expect(single.stdout).not.toContain('Redis unavailable');
+      expect(workers.code).toBe(1);
+      expect(workers.stderr).toMatch(/starting another in 200 ms/);
+      expect(workers.stderr).toContain(
+        '5 workers in a row exited (code 1) before they could listen; giving up',
+      );
+    } finally {
+      taken.close();
+    }
   });
 });
 

@@ -58,19 +58,28 @@ export async function runServe(
           timeoutMs: config.redisTimeoutMs,
         })
       : undefined;
-  const app = await buildApp({ store, config, logger: true, rateLimiter: limiter });
-  if (limiter) limiter.log = app.log;
+  const release = async () => {
+    await limiter?.close();
+    await store.close();
+    // A worker's channel to the primary keeps it alive: let it go, so the process ends.
+    cluster.worker?.disconnect();
+  };
 
-  const stopped = untilStopped(app, config.shutdownGraceMs);
-  const address = await app.listen({ port, host });
-  if (prepared) printBanner(`${address}${config.basePath}`, prepared, '');
-  reportListening(address);
-
+  let stopped: Promise<void>;
+  try {
+    const app = await buildApp({ store, config, logger: true, rateLimiter: limiter });
+    if (limiter) limiter.log = app.log;
+    stopped = untilStopped(app, config.shutdownGraceMs);
+    const address = await app.listen({ port, host });
+    if (prepared) printBanner(`${address}${config.basePath}`, prepared, '');
+    reportListening(address);
+  } catch (error) {
+    // E.g. the port is taken: end the process (exit 1) rather than linger on Redis or IPC.
+    await release();
+    throw error;
+  }
   await stopped;
-  await limiter?.close();
-  await store.close();
-  // A worker's channel to the primary keeps it alive: let it go, so the process ends.
-  cluster.worker?.disconnect();
+  await release();
   return 0;
 }
 

@@ -48,6 +48,7 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly redis: Counting;
   private readonly local: MemoryRateLimiter;
   private healthy = true;
+  private closing = false;
   log: LimiterLog | undefined;
 
   constructor(private readonly options: RedisRateLimiterOptions) {
@@ -100,7 +101,12 @@ export class RedisRateLimiter implements RateLimiter {
 
   /** Closes the connection (after in-flight counts are answered). */
   async close(): Promise<void> {
+    this.closing = true;
     this.redis.removeAllListeners('ready');
+    if (this.redis.status !== 'ready') {
+      this.redis.disconnect();
+      return;
+    }
     try {
       await this.redis.quit();
     } catch {
@@ -109,7 +115,7 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   private markDown(error: Error): void {
-    if (!this.healthy) return;
+    if (!this.healthy || this.closing) return;
     this.healthy = false;
     this.log?.warn(
       { reason: error.message },
