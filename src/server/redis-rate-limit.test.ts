@@ -117,6 +117,9 @@ describe('RedisRateLimiter without Redis', () => {
     expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false, false]);
     expect(decisions[4]).toMatchObject({ limit: 3, remaining: 0 });
     expect(a.shared).toBe(false);
+    // The refused connection is reported once, however many requests follow.
+    await until(() => log.lines.length > 0);
+    for (let i = 0; i < 5; i++) await a.hit('ws');
     expect(log.lines).toEqual([
       'warn rate limit: Redis unavailable, counting in this process until it returns',
     ]);

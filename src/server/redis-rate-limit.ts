@@ -49,6 +49,7 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly local: MemoryRateLimiter;
   private healthy = true;
   private closing = false;
+  private connectedOnce = false;
   log: LimiterLog | undefined;
 
   constructor(private readonly options: RedisRateLimiterOptions) {
@@ -73,7 +74,10 @@ export class RedisRateLimiter implements RateLimiter {
 
   async hit(key: string): Promise<RateDecision> {
     if (this.redis.status !== 'ready') {
-      this.markDown(new Error(`redis is ${this.redis.status}`));
+      // Before the first connection has had its chance, this is no outage yet: a failed
+      // connection reports itself through the 'error' event.
+      if (this.connectedOnce || this.redis.status !== 'connecting')
+        this.markDown(new Error(`redis is ${this.redis.status}`));
       return this.local.hit(key);
     }
     try {
@@ -124,6 +128,7 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   private markUp(): void {
+    this.connectedOnce = true;
     if (this.healthy) return;
     this.healthy = true;
     this.log?.info({}, 'rate limit: Redis is back, counters are shared again');
