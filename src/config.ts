@@ -15,6 +15,14 @@ export interface Config {
   logLevel: string;
   /** Log every request (off by default: it costs throughput). */
   logRequests: boolean;
+  /** `redis://…` or `rediss://…`: rate-limit counters shared by every process; unset = in memory. */
+  redisUrl?: string | undefined;
+  /** Prefix of the rate-limit keys in Redis (default `salescrm:`). */
+  redisKeyPrefix: string;
+  /** Milliseconds a Redis command may take before the request falls back to local counters. */
+  redisTimeoutMs: number;
+  /** Milliseconds in-flight requests get to finish after SIGTERM (default 10,000). */
+  shutdownGraceMs: number;
 }
 
 /** A setting with a value the service cannot run with. */
@@ -50,6 +58,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${logLevel}'`);
   }
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl !== undefined) checkRedisUrl(redisUrl);
   return {
     databaseUrl: env.DATABASE_URL || 'sqlite:./data/salescrm.db',
     port: integer(env, 'PORT', 3000, 0, 65535),
@@ -60,5 +70,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pageCacheBytes: integer(env, 'PAGE_CACHE_BYTES', 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
     logLevel,
     logRequests: env.LOG_REQUESTS === '1' || env.LOG_REQUESTS === 'true',
+    redisUrl,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'salescrm:',
+    redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 250, 1, 60_000),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
   };
+}
+
+/** Throws a ConfigError unless `url` is a redis:// or rediss:// URL (the password not shown). */
+function checkRedisUrl(url: string): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (
+    !parsed ||
+    (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') ||
+    !parsed.hostname
+  ) {
+    const shown = parsed ? `${parsed.protocol}//${parsed.hostname}…` : 'not a URL';
+    throw new ConfigError(
+      `REDIS_URL must look like redis://HOST:6379 or rediss://HOST:6380 (${shown})`,
+    );
+  }
 }

@@ -176,6 +176,9 @@ describe('loadConfig', () => {
       pageCacheBytes: 64 * 1024 * 1024,
       logLevel: 'info',
       logRequests: false,
+      redisKeyPrefix: 'salescrm:',
+      redisTimeoutMs: 250,
+      shutdownGraceMs: 10_000,
     });
   });
 
@@ -201,6 +204,9 @@ describe('loadConfig', () => {
       pageCacheBytes: 0,
       logLevel: 'silent',
       logRequests: true,
+      redisKeyPrefix: 'salescrm:',
+      redisTimeoutMs: 250,
+      shutdownGraceMs: 10_000,
     });
     expect(loadConfig({ PORT: '', LOG_REQUESTS: '1', BASE_PATH: '/' })).toMatchObject({
       port: 3000,

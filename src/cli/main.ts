@@ -11,7 +11,9 @@ const USAGE = `usage: salescrm <command> [options]
 
 commands:
   start                          serve; on an empty database, first create a demo workspace
-  serve [--port N] [--host H]    run the HTTP API (migrates the database first)
+  serve [--port N] [--host H] [--workers N]
+                                 run the HTTP API (migrates the database first); with
+                                 --workers N (1-64), N processes share the port
   demo [--seed N] [--people N] [--json]
                                  create a workspace full of Korean demo data, print its token
   workspace create NAME [--json] create an empty workspace (with an admin user)
@@ -22,7 +24,8 @@ commands:
   types --workspace ID [--name T] print a .d.ts of the workspace's custom fields (client generic)
 
 environment: DATABASE_URL (default sqlite:./data/salescrm.db), PORT, HOST, BASE_PATH,
-RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS, PAGE_CACHE_BYTES, LOG_LEVEL, LOG_REQUESTS`;
+RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS, PAGE_CACHE_BYTES, LOG_LEVEL, LOG_REQUESTS,
+REDIS_URL (shared rate-limit counters), REDIS_KEY_PREFIX, REDIS_TIMEOUT_MS, SHUTDOWN_GRACE_MS`;
 
 /** A command-line mistake: printed with the usage, exit code 2. */
 export class UsageError extends Error {}

@@ -1,71 +1,159 @@
+import cluster from 'node:cluster';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { createDemoWorkspace } from '../ingest/demo.ts';
 import { buildApp } from '../server/app.ts';
+import { RedisRateLimiter } from '../server/redis-rate-limit.ts';
 import { openStore } from '../store/database.ts';
+import { reportListening, runPrimary } from './cluster.ts';
 import { intFlag, parseFlags } from './main.ts';
 
-const SHUTDOWN_GRACE_MS = 10_000;
+/** What the banner shows: the workspaces there are, and a demo token just made. */
+interface Prepared {
+  workspaceIds: string[];
+  demoToken?: string | undefined;
+}
 
 /**
  * `salescrm serve` (and `start`, which on an empty database first creates a demo
- * workspace and prints its token). Runs until SIGTERM or SIGINT, then finishes in-flight
- * requests and closes the store.
+ * workspace and prints its token). With `--workers N` (N > 1) this process becomes the
+ * primary of N worker processes on one port. Runs until SIGTERM or SIGINT, then stops
+ * accepting, finishes in-flight requests (at most SHUTDOWN_GRACE_MS), closes the store
+ * and Redis, and returns 0.
  */
 export async function runServe(
   config: Config,
   args: string[],
   opts: { demoWhenEmpty: boolean },
 ): Promise<number> {
-  const { values } = parseFlags(args, { port: { type: 'string' }, host: { type: 'string' } });
+  const { values } = parseFlags(args, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    workers: { type: 'string' },
+  });
   const port = intFlag('port', values.port, config.port, 0, 65535);
   const host = values.host ?? config.host;
-  const store = openStore(config.databaseUrl);
-  await store.migrate();
+  const workers = intFlag('workers', values.workers, 1, 1, 64);
 
-  let demoToken: string | undefined;
-  const workspaces = await store.db
-    .selectFrom('workspaces')
-    .select('id')
-    .orderBy('created_at')
-    .execute();
-  if (opts.demoWhenEmpty && workspaces.length === 0) {
-    console.log('empty database: creating a demo workspace…');
-    const demo = await createDemoWorkspace(store, {});
-    demoToken = demo.token;
-    workspaces.push({ id: demo.workspaceId });
+  if (workers > 1 && cluster.isPrimary) {
+    // Migrations and the demo run once, here, before any worker opens the store.
+    const prepared = await prepare(config, opts);
+    return runPrimary({
+      workers,
+      graceMs: config.shutdownGraceMs,
+      onListening: (address, pids) =>
+        printBanner(`${address}${config.basePath}`, prepared, ` (${pids.length} workers)`),
+    });
   }
 
-  const app = await buildApp({ store, config, logger: true });
-  const address = await app.listen({ port, host });
-  const url = `${address}${config.basePath}`;
-  console.log(`salescrm is listening on ${url}`);
-  if (demoToken) {
-    console.log(`demo workspace: ${workspaces[0]!.id}`);
-    console.log(`token: ${demoToken}`);
-    console.log(`try:   curl -H 'Authorization: Bearer ${demoToken}' '${url}/v2/people?limit=2'`);
-  } else if (workspaces.length > 0) {
-    console.log(`workspaces: ${workspaces.map((w) => w.id).join(', ')}`);
-    console.log(`a token:    npm run -s cli -- token create --workspace ${workspaces[0]!.id}`);
+  const prepared = cluster.isWorker ? undefined : await prepare(config, opts);
+  const store = openStore(config.databaseUrl);
+  const limiter =
+    config.redisUrl && config.rateLimitMax > 0
+      ? new RedisRateLimiter({
+          url: config.redisUrl,
+          max: config.rateLimitMax,
+          windowMs: config.rateLimitWindowMs,
+          prefix: config.redisKeyPrefix,
+          timeoutMs: config.redisTimeoutMs,
+        })
+      : undefined;
+  const release = async () => {
+    await limiter?.close();
+    await store.close();
+    // A worker's channel to the primary keeps it alive: let it go, so the process ends.
+    cluster.worker?.disconnect();
+  };
+
+  let stopped: Promise<void>;
+  try {
+    const app = await buildApp({ store, config, logger: true, rateLimiter: limiter });
+    if (limiter) limiter.log = app.log;
+    stopped = untilStopped(app, config.shutdownGraceMs);
+    const address = await app.listen({ port, host });
+    if (prepared) printBanner(`${address}${config.basePath}`, prepared, '');
+    reportListening(address);
+  } catch (error) {
+    // E.g. the port is taken: end the process (exit 1) rather than linger on Redis or IPC.
+    await release();
+    throw error;
+  }
+  await stopped;
+  await release();
+  return 0;
+}
+
+/** Brings the schema up to date and, for `start` on an empty database, makes a demo. */
+async function prepare(config: Config, opts: { demoWhenEmpty: boolean }): Promise<Prepared> {
+  const store = openStore(config.databaseUrl);
+  try {
+    await store.migrate();
+    const rows = await store.db
+      .selectFrom('workspaces')
+      .select('id')
+      .orderBy('created_at')
+      .execute();
+    const prepared: Prepared = { workspaceIds: rows.map((r) => r.id) };
+    if (opts.demoWhenEmpty && rows.length === 0) {
+      console.log('empty database: creating a demo workspace…');
+      const demo = await createDemoWorkspace(store, {});
+      prepared.demoToken = demo.token;
+      prepared.workspaceIds.push(demo.workspaceId);
+    }
+    return prepared;
+  } finally {
+    await store.close();
+  }
+}
+
+function printBanner(url: string, prepared: Prepared, suffix: string): void {
+  const first = prepared.workspaceIds[0];
+  console.log(`salescrm is listening on ${url}${suffix}`);
+  if (prepared.demoToken) {
+    console.log(`demo workspace: ${first}`);
+    console.log(`token: ${prepared.demoToken}`);
+    console.log(
+      `try:   curl -H 'Authorization: Bearer ${prepared.demoToken}' '${url}/v2/people?limit=2'`,
+    );
+  } else if (first) {
+    console.log(`workspaces: ${prepared.workspaceIds.join(', ')}`);
+    console.log(`a token:    npm run -s cli -- token create --workspace ${first}`);
   } else {
     console.log('no workspace yet: npm run -s cli -- demo');
   }
+}
 
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      app.log.info({ signal }, 'shutting down');
+/**
+ * Resolves once SIGTERM or SIGINT has closed the app: the listening socket closes at
+ * once, idle keep-alive connections are closed, requests in flight finish, and after
+ * `graceMs` the connections still open are cut. Repeated signals are ignored (a
+ * terminal's Ctrl-C reaches the workers and the primary, which forwards it too).
+ */
+function untilStopped(app: FastifyInstance, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      app.log.info({ signal }, 'shutting down: finishing in-flight requests');
       const timer = setTimeout(() => {
-        app.log.warn('in-flight requests did not finish in time; closing anyway');
-        resolve();
-      }, SHUTDOWN_GRACE_MS);
+        app.log.warn({ graceMs }, 'in-flight requests did not finish in time; closing them');
+        app.server.closeAllConnections();
+      }, graceMs);
       timer.unref();
       app.close().then(
-        () => resolve(),
-        () => resolve(),
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        (error: unknown) => {
+          app.log.error({ err: error }, 'error while closing');
+          clearTimeout(timer);
+          resolve();
+        },
       );
     };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
   });
-  await store.close();
-  return 0;
 }

@@ -78,6 +78,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors: (_error, request, reply) =>
       badPath(config.basePath, request.method, request.url, reply),
+    // While closing (SIGTERM), a request that still arrives on an open keep-alive
+    // connection is served, with `Connection: close`, rather than refused with Fastify's
+    // own 503 body, which is in neither of the API's error shapes.
+    return503OnClosing: false,
   });
   const base = config.basePath;
   const authenticate = tokenAuthenticator(store);
