@@ -808,7 +808,7 @@ describe('many writers at once', () => {
 
   it('a second connection writing at the same time (as another process would) waits, never fails', async () => {
     const p = await ws.write((w) => makePerson(w));
-    const other = openStore(`sqlite:${store.path}`);
+    const other = openStore(store.url);
     const otherApp = await testApp(other);
     try {
       const body = (n: number) => ({

@@ -29,6 +29,7 @@ import { registerTodoRoutes } from '../resources/todos/routes.ts';
 import { registerUserRoutes } from '../resources/users/routes.ts';
 import { registerWebFormRoutes } from '../resources/web-forms/routes.ts';
 import type { Store } from '../store/database.ts';
+import { isStoreUnavailable } from '../store/unavailable.ts';
 import { tokenAuthenticator } from './auth.ts';
 import { ApiError, type ErrorShape, errorBody } from './errors.ts';
 import { JSON_TYPE } from './http.ts';
@@ -233,7 +234,7 @@ function badPath(base: string, url: string, reply: FastifyReply): void {
 /** Status of an error raised by Fastify itself or the database driver. */
 function mapFrameworkError(error: FastifyError): number {
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 413;
-  if (error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_LOCKED') return 503;
+  if (isStoreUnavailable(error)) return 503;
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500)
     return error.statusCode;
   return 500;

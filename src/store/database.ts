@@ -15,13 +15,16 @@ import { initialSchema } from './migrations/001-initial.ts';
 import { activitySubjectBodies } from './migrations/002-activity-subject-bodies.ts';
 import { workspaceReads } from './migrations/003-workspace-reads.ts';
 import { peopleEmailLower } from './migrations/004-people-email-lower.ts';
+import { openPostgresStore } from './postgres.ts';
 import type { Body, Database } from './schema.ts';
 
 /** Tables that keep a rendered `body`. */
 export type RenderedTable = 'people' | 'organizations' | 'deals' | 'leads' | 'products' | 'quotes';
 
-/** Where the data lives: an embedded SQLite file, or (later) a PostgreSQL server. */
-export type StoreLocation = { dialect: 'sqlite'; path: string };
+/** Where the data lives: an embedded SQLite file, or a PostgreSQL server. */
+export type StoreLocation =
+  | { dialect: 'sqlite'; path: string }
+  | { dialect: 'postgres'; url: string };
 
 /** A write transaction, or the database itself outside one. */
 export type Executor = Kysely<Database>;
@@ -47,14 +50,15 @@ export interface Store {
   /** Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE`, so writers queue, never deadlock). */
   transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
   /**
-   * Stores rendered record JSON. Call it inside `transaction`: on SQLite it runs on the
-   * write connection, which the transaction holds.
+   * Stores rendered record JSON. Call it inside `transaction`, passing its executor: on
+   * SQLite it runs on the write connection, which the transaction holds.
    */
   updateBodies(
     table: RenderedTable,
     workspaceId: string,
     entries: [id: string, json: string][],
-  ): void;
+    trx?: Executor,
+  ): void | Promise<void>;
   /** The stored form of rendered JSON: bytes on SQLite, text on PostgreSQL. */
   encodeBody(json: string): Body;
   /** Brings the schema up to date. */
@@ -91,10 +95,10 @@ export function sqliteStatementOf(executor: Executor, sql: string): SQLite.State
   return statement;
 }
 
-/** Parses `DATABASE_URL`: `sqlite:PATH`, a bare path, or `:memory:`. */
+/** Parses `DATABASE_URL`: `postgres://…` (or `postgresql://…`), `sqlite:PATH`, a bare path, or `:memory:`. */
 export function parseDatabaseUrl(url: string): StoreLocation {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-    throw new Error('PostgreSQL is not supported by this build yet: use sqlite:PATH');
+    return { dialect: 'postgres', url };
   }
   const path = url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : url;
   if (path.length === 0) throw new Error(`DATABASE_URL has no path: ${url}`);
@@ -122,6 +126,7 @@ function openSqliteConnection(path: string, role: 'writer' | 'reader'): SQLite.D
 /** Opens (and creates if need be) the store at `url`. Call `migrate()` before use. */
 export function openStore(url: string): Store {
   const location = parseDatabaseUrl(url);
+  if (location.dialect === 'postgres') return openPostgresStore(location.url);
   const memory = location.path === ':memory:';
   if (!memory) mkdirSync(dirname(location.path), { recursive: true });
   const writer = openSqliteConnection(location.path, 'writer');
@@ -201,7 +206,8 @@ export function openStore(url: string): Store {
   };
 }
 
-async function migrateToLatest(
+/** Runs every migration not yet applied to `db`. */
+export async function migrateToLatest(
   db: Kysely<Database>,
   dialect: 'sqlite' | 'postgres',
 ): Promise<void> {
