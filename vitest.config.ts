@@ -8,7 +8,8 @@ const shared = {
 
 /**
  * Two projects: the whole suite on SQLite, always, and the suites that use a store again on
- * PostgreSQL when `TEST_DATABASE_URL` (or a server on 127.0.0.1:5432) answers. Unit tests
+ * PostgreSQL when `TEST_DATABASE_URL` (or a server on 127.0.0.1:5432) answers
+ * (`SALESCRM_TEST_POSTGRES=0` skips it, `=required` fails when it cannot run). Unit tests
  * without a store, and tests of SQLite files as such, run on SQLite only.
  */
 export default defineConfig(async () => {
@@ -17,7 +18,11 @@ export default defineConfig(async () => {
     process.env.SALESCRM_TEST_POSTGRES === '0'
       ? 'SALESCRM_TEST_POSTGRES=0'
       : await unreachableReason(serverUrl);
+  if (skipped && process.env.SALESCRM_TEST_POSTGRES === 'required') {
+    throw new Error(`PostgreSQL tests are required but ${new URL(serverUrl).host} fails: ${skipped}`);
+  }
   if (skipped) {
+    process.env.SALESCRM_POSTGRES_SKIPPED = skipped;
     const line = '!'.repeat(78);
     console.warn(
       `\n${line}\n!!! PostgreSQL tests SKIPPED: ${new URL(serverUrl).host} — ${skipped}\n` +
@@ -35,6 +40,7 @@ export default defineConfig(async () => {
             name: 'sqlite',
             include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
             env: { SALESCRM_TEST_STORE: 'sqlite' },
+            globalSetup: skipped ? ['test/postgres-skipped.ts'] : [],
           },
         },
         ...(skipped
