@@ -119,6 +119,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
 
+  // With a read replica, a read request's queries go where the workspace's writes are
+  // (callback hook: the route runs inside `next`, so the choice follows it).
+  const routeReads = store.routeReads?.bind(store);
+  if (routeReads) {
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (!request.auth || (request.method !== 'GET' && request.method !== 'HEAD')) return done();
+      routeReads(request.auth.workspaceId, request.auth.dataVersion, done);
+    });
+  }
+
   app.get('/healthz', async (_request, reply) =>
     reply.header('Content-Type', JSON_TYPE).send('{"status":"ok"}'),
   );

@@ -63,6 +63,14 @@ export interface Store {
   encodeBody(json: string): Body;
   /** Brings the schema up to date. */
   migrate(): Promise<void>;
+  /**
+   * With a read replica: runs `next` (the rest of a read request) with its `rows` and
+   * `reader` queries on the replica when the replica has replayed the workspace's writes up
+   * to `dataVersion`, else on the primary. Undefined without a replica.
+   */
+  routeReads?(workspaceId: string, dataVersion: number, next: () => void): void;
+  /** Read queries run through `rows`, by server (PostgreSQL). */
+  readonly reads?: { primary: number; replica: number };
   /** True when the database answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

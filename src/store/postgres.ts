@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -14,6 +15,8 @@ export interface PostgresOptions {
   statementTimeoutMs: number;
   /** An idle connection is closed after this. */
   idleTimeoutMs: number;
+  /** A streaming replica to read from (`DATABASE_READ_URL`); writes always go to the primary. */
+  readUrl?: string;
 }
 
 /** Reads `DATABASE_POOL_MAX`, `DATABASE_CONNECT_TIMEOUT_MS`, `DATABASE_STATEMENT_TIMEOUT_MS`. */
@@ -32,6 +35,7 @@ export function postgresOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Po
     connectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 5_000, 1),
     statementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 1),
     idleTimeoutMs: int('DATABASE_IDLE_TIMEOUT_MS', 30_000, 1),
+    readUrl: env.DATABASE_READ_URL || undefined,
   };
 }
 
@@ -69,6 +73,9 @@ function openPool(url: string, options: PostgresOptions, onError: (e: Error) => 
   return pool;
 }
 
+/** Workspaces whose replica state is remembered at most; beyond, the memory starts over. */
+const MAX_REMEMBERED_WORKSPACES = 100_000;
+
 /** The name of a prepared statement for `text`: stable across connections and processes. */
 function statementName(text: string): string {
   return `s${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
@@ -96,10 +103,54 @@ export function openPostgresStore(
   const names = new Map<string, string>();
   let stamp = 0;
 
+  // Reads run on the primary unless a request was routed to the replica (`routeReads`).
+  const replica = options.readUrl ? openPool(options.readUrl, options, onError) : undefined;
+  const route = new AsyncLocalStorage<'replica'>();
+  const readPool = () => (replica && route.getStore() === 'replica' ? replica : pool);
+  const reader = replica
+    ? new Kysely<Database>({
+        dialect: new PostgresDialect({
+          pool: { connect: () => readPool().connect(), end: async () => {} } as unknown as pg.Pool,
+        }),
+      })
+    : db;
+  const reads = { primary: 0, replica: 0 };
+  // The highest data version of each workspace seen on the replica.
+  const replayed = new Map<string, number>();
+
   return {
     dialect: 'postgres',
     db,
-    reader: db,
+    reader,
+    reads,
+    routeReads: replica
+      ? (workspaceId, dataVersion, next) => {
+          const toReplica = () => route.run('replica', next);
+          if ((replayed.get(workspaceId) ?? -1) >= dataVersion) return toReplica();
+          // The replica serves a workspace once it has replayed the workspace's last write
+          // (every write bumps `data_version` in its transaction): a client never misses its
+          // own write, however far the replica lags. Until then, and when the replica is
+          // unreachable, the primary serves.
+          replica
+            .query({
+              name: 'salescrm_replica_version',
+              text: 'select data_version from workspaces where id = $1',
+              values: [workspaceId],
+              rowMode: 'array',
+            })
+            .then(
+              (result) => {
+                const seen = result.rows[0]?.[0];
+                if (typeof seen === 'number' && seen >= dataVersion) {
+                  if (replayed.size >= MAX_REMEMBERED_WORKSPACES) replayed.clear();
+                  replayed.set(workspaceId, seen);
+                  toReplica();
+                } else next();
+              },
+              () => next(),
+            );
+        }
+      : undefined,
     async rows(query) {
       const compiled: CompiledQuery = 'compile' in query ? query.compile() : query;
       let name = names.get(compiled.sql);
@@ -107,7 +158,10 @@ export function openPostgresStore(
         name = statementName(compiled.sql);
         names.set(compiled.sql, name);
       }
-      const result = await pool.query({
+      const target = readPool();
+      if (target === pool) reads.primary += 1;
+      else reads.replica += 1;
+      const result = await target.query({
         name,
         text: compiled.sql,
         values: compiled.parameters as unknown[],
@@ -149,6 +203,7 @@ export function openPostgresStore(
     },
     async close() {
       await db.destroy();
+      await replica?.end();
     },
   };
 }
