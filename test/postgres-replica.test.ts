@@ -196,11 +196,23 @@ describe.skipIf(TEST_DIALECT !== 'postgres' || missing !== undefined)(
     it('falls back to the primary while the replica is down', async () => {
       const ws = await testWorkspace(setup, '복제본 없이');
       const person = await ws.write((w) => makePerson(w, { name: '버티는 사람' }));
+      const read = await testWorkspace(setup, '복제본에서 읽던');
+      const readPerson = await read.write((w) => makePerson(w, { name: '읽히던 사람' }));
+      await caughtUp();
+      // `read` is now served by the replica, `ws` not yet checked there.
+      const before = store.reads!.replica;
+      expect((await get(app, read.token, `/v2/people/${readPerson}`)).status).toBe(200);
+      expect(store.reads!.replica).toBeGreaterThan(before);
       run('pg_ctl', ['-D', replicaDir, '-m', 'fast', '-w', 'stop']);
       try {
         const res = await get(app, ws.token, `/v2/people/${person}`);
         expect(res.status).toBe(200);
         expect(res.text).toContain('버티는 사람');
+        // The workspace that was read on the replica is read on the primary at once.
+        const again = await get(app, read.token, `/v2/people/${readPerson}`);
+        expect(again.status).toBe(200);
+        expect(again.text).toContain('읽히던 사람');
+        expect((await get(app, read.token, '/v2/people')).status).toBe(200);
       } finally {
         run('pg_ctl', ['-D', replicaDir, '-l', join(dir, 'replica.log'), '-w', 'start']);
         await replicaAdmin.end().catch(() => {});

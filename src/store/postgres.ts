@@ -4,6 +4,7 @@ import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest, type RenderedTable, type Store } from './database.ts';
 import type { Database } from './schema.ts';
+import { isStoreUnavailable } from './unavailable.ts';
 
 /** Pool and timeout settings of a PostgreSQL store. */
 export interface PostgresOptions {
@@ -107,16 +108,40 @@ export function openPostgresStore(
   const replica = options.readUrl ? openPool(options.readUrl, options, onError) : undefined;
   const route = new AsyncLocalStorage<'replica'>();
   const readPool = () => (replica && route.getStore() === 'replica' ? replica : pool);
-  const reader = replica
-    ? new Kysely<Database>({
-        dialect: new PostgresDialect({
-          pool: { connect: () => readPool().connect(), end: async () => {} } as unknown as pg.Pool,
-        }),
-      })
-    : db;
   const reads = { primary: 0, replica: 0 };
   // The highest data version of each workspace seen on the replica.
   const replayed = new Map<string, number>();
+  /**
+   * Runs a read on the pool the request was routed to; when the replica cannot be reached,
+   * on the primary instead (reads are safe to repeat), and every workspace is checked on
+   * the replica again before it is read there.
+   */
+  async function onReadPool<T>(read: (target: pg.Pool) => Promise<T>): Promise<T> {
+    const target = readPool();
+    if (target === pool) {
+      reads.primary += 1;
+      return read(pool);
+    }
+    try {
+      reads.replica += 1;
+      return await read(target);
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      replayed.clear();
+      reads.primary += 1;
+      return read(pool);
+    }
+  }
+  const reader = replica
+    ? new Kysely<Database>({
+        dialect: new PostgresDialect({
+          pool: {
+            connect: () => onReadPool((target) => target.connect()),
+            end: async () => {},
+          } as unknown as pg.Pool,
+        }),
+      })
+    : db;
 
   return {
     dialect: 'postgres',
@@ -158,15 +183,14 @@ export function openPostgresStore(
         name = statementName(compiled.sql);
         names.set(compiled.sql, name);
       }
-      const target = readPool();
-      if (target === pool) reads.primary += 1;
-      else reads.replica += 1;
-      const result = await target.query({
-        name,
-        text: compiled.sql,
-        values: compiled.parameters as unknown[],
-        rowMode: 'array',
-      });
+      const result = await onReadPool((target) =>
+        target.query({
+          name,
+          text: compiled.sql,
+          values: compiled.parameters as unknown[],
+          rowMode: 'array',
+        }),
+      );
       return result.rows as unknown[][];
     },
     changeStamp() {
