@@ -1,10 +1,67 @@
 import { defineConfig } from 'vitest/config';
+import { testServerUrl, unreachableReason } from './test/postgres.ts';
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
-  },
+const shared = {
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
+/**
+ * Two projects: the whole suite on SQLite, always, and the suites that use a store again on
+ * PostgreSQL when `TEST_DATABASE_URL` (or a server on 127.0.0.1:5432) answers
+ * (`SALESCRM_TEST_POSTGRES=0` skips it, `=required` fails when it cannot run). Unit tests
+ * without a store, and tests of SQLite files as such, run on SQLite only.
+ */
+export default defineConfig(async () => {
+  const serverUrl = testServerUrl();
+  const skipped =
+    process.env.SALESCRM_TEST_POSTGRES === '0'
+      ? 'SALESCRM_TEST_POSTGRES=0'
+      : await unreachableReason(serverUrl);
+  if (skipped && process.env.SALESCRM_TEST_POSTGRES === 'required') {
+    throw new Error(`PostgreSQL tests are required but ${new URL(serverUrl).host} fails: ${skipped}`);
+  }
+  if (skipped) {
+    process.env.SALESCRM_POSTGRES_SKIPPED = skipped;
+    const line = '!'.repeat(78);
+    console.warn(
+      `\n${line}\n!!! PostgreSQL tests SKIPPED: ${new URL(serverUrl).host} — ${skipped}\n` +
+        `!!! Only the SQLite store is tested. Set TEST_DATABASE_URL to a server to test both.\n${line}\n`,
+    );
+  }
+  return {
+    test: {
+      ...shared,
+      pool: 'forks',
+      projects: [
+        {
+          extends: true,
+          test: {
+            name: 'sqlite',
+            include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+            env: { SALESCRM_TEST_STORE: 'sqlite' },
+            globalSetup: skipped ? ['test/postgres-skipped.ts'] : [],
+          },
+        },
+        ...(skipped
+          ? []
+          : [
+              {
+                extends: true,
+                test: {
+                  name: 'postgres',
+                  include: ['test/**/*.test.ts'],
+                  exclude: [
+                    // An SQLite file made by an old schema, and the CLI on SQLite files.
+                    'test/migration-002.test.ts',
+                    'test/cli.test.ts',
+                  ],
+                  globalSetup: ['test/postgres-setup.ts'],
+                  env: { SALESCRM_TEST_STORE: 'postgres', TEST_DATABASE_URL: serverUrl },
+                },
+              },
+            ]),
+      ],
+    },
+  };
 });

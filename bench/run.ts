@@ -1,6 +1,8 @@
-// `npm run bench [-- --people N] [--seconds S]`: builds a demo workspace, then measures the
-// list endpoint against a bare node:http server sending the same bytes, a deep page, a
-// full cursor walk and the single deal, all in one run, and prints a table.
+// `npm run bench [-- --people N] [--seconds S] [--database postgres]`: builds a demo
+// workspace, then measures the list endpoint against a bare node:http server sending the
+// same bytes, a deep page, a full cursor walk and the single deal, all in one run, and
+// prints a table. `--database postgres` also builds the demo on PostgreSQL
+// (BENCH_DATABASE_URL, default the local server) and loads its first and deep pages.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -19,6 +21,7 @@ import {
   walkInProcess,
   walkWithWrk,
 } from './lib.ts';
+import { benchPostgres, type PostgresFigures } from './postgres.ts';
 import { RawClient } from './raw-client.ts';
 
 const { values } = parseArgs({
@@ -26,8 +29,14 @@ const { values } = parseArgs({
     people: { type: 'string', default: '100000' },
     seconds: { type: 'string', default: '8' },
     keep: { type: 'boolean', default: false },
+    database: { type: 'string', default: 'sqlite' },
   },
 });
+if (values.database !== 'sqlite' && values.database !== 'postgres') {
+  throw new Error(
+    `--database is sqlite or postgres (SQLite is always measured), not ${values.database}`,
+  );
+}
 const people = Number(values.people);
 const seconds = Number(values.seconds);
 const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-'));
@@ -118,11 +127,16 @@ runs.push(
 );
 await stopChild(floor);
 await stopChild(api);
+let postgres: PostgresFigures | undefined;
+if (values.database === 'postgres') {
+  postgres = await benchPostgres({ people, port: API_PORT + 2, keep: values.keep, saturate });
+  runs.push(...postgres.runs);
+}
 
 const floorRate = runs[0]!.reqPerSec;
 const report = [
   `salescrm bench — ${new Date().toISOString()}`,
-  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, SQLite; load: ${runs[0]!.tool} for saturation, autocannon for fixed rates`,
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, SQLite${postgres ? ' and PostgreSQL' : ''}; load: ${runs[0]!.tool} for saturation, autocannon for fixed rates`,
   `workspace: ${people.toLocaleString('en-US')} people, ${totalRecords.toLocaleString('en-US')} records in all; page: ${firstPage.bytes.length.toLocaleString('en-US')} bytes (50 people); deep page at person ${Math.round(people / 2).toLocaleString('en-US')}`,
   '',
   table(
@@ -161,6 +175,27 @@ const report = [
         `${direct.records.toLocaleString('en-US')} people in ${direct.seconds.toFixed(2)} s: ${Math.round(direct.records / direct.seconds).toLocaleString('en-US')} records/s`,
       ],
       ['deep page / first page req/s', (runs[2]!.reqPerSec / runs[1]!.reqPerSec).toFixed(2)],
+      ...(postgres
+        ? [
+            ['PostgreSQL server', postgres.server],
+            [
+              'PostgreSQL demo build',
+              `${postgres.buildSeconds.toFixed(1)} s (${Math.round(postgres.records / postgres.buildSeconds).toLocaleString('en-US')} records/s)`,
+            ],
+            [
+              'PostgreSQL full cursor walk, limit=100',
+              `${postgres.walk.records.toLocaleString('en-US')} people in ${postgres.walk.seconds.toFixed(2)} s: ${Math.round(postgres.walk.records / postgres.walk.seconds).toLocaleString('en-US')} records/s`,
+            ],
+            [
+              'PostgreSQL / SQLite req/s, first page',
+              (postgres.runs[0]!.reqPerSec / runs[1]!.reqPerSec).toFixed(2),
+            ],
+            [
+              'PostgreSQL / SQLite req/s, deep page',
+              (postgres.runs[1]!.reqPerSec / runs[2]!.reqPerSec).toFixed(2),
+            ],
+          ]
+        : []),
       ['deep page bytes', deepPage.bytes.length.toLocaleString('en-US')],
     ],
   ),

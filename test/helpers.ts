@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import {
   createToken,
   createWorkspace,
@@ -12,17 +12,54 @@ import {
 import { type AppOptions, buildApp } from '../src/server/app.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { type WorkspaceWrite, writeWorkspace } from '../src/store/write.ts';
+import { databaseUrl, ident, withAdmin } from './postgres.ts';
 
-/** A migrated store in a fresh temporary SQLite file; `dispose` removes it. */
-export async function testStore(): Promise<Store & { path: string; dispose(): Promise<void> }> {
+/** The store the suite runs on: `SALESCRM_TEST_STORE=postgres` (the vitest project sets it) or SQLite. */
+export const TEST_DIALECT: Store['dialect'] =
+  process.env.SALESCRM_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+
+let postgresDatabases = 0;
+
+/**
+ * A migrated store in a fresh database: a temporary SQLite file, or on PostgreSQL a copy of
+ * the run's migrated template; `url` opens it again (as another process would), `dispose`
+ * removes it.
+ */
+export async function testStore(): Promise<
+  Store & { path: string; url: string; dispose(): Promise<void> }
+> {
+  if (TEST_DIALECT === 'postgres') return postgresTestStore();
   const dir = mkdtempSync(join(tmpdir(), 'salescrm-test-'));
   const store = openStore(`sqlite:${join(dir, 'test.db')}`);
   await store.migrate();
   return Object.assign(store, {
     path: join(dir, 'test.db'),
+    url: `sqlite:${join(dir, 'test.db')}`,
     async dispose() {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  });
+}
+
+async function postgresTestStore() {
+  const { serverUrl, prefix, template } = inject('postgres');
+  postgresDatabases += 1;
+  const name = `${prefix}${process.pid}_${postgresDatabases}`;
+  await withAdmin(serverUrl, (c) =>
+    c.query(`create database ${ident(name)} template ${ident(template)}`),
+  );
+  const url = databaseUrl(serverUrl, name);
+  const store = openStore(url);
+  await store.migrate();
+  return Object.assign(store, {
+    path: '',
+    url,
+    async dispose() {
+      await store.close();
+      await withAdmin(serverUrl, (c) =>
+        c.query(`drop database if exists ${ident(name)} with (force)`),
+      );
     },
   });
 }

@@ -15,7 +15,7 @@ describe('changes made by another process', () => {
   let other: Store;
   beforeAll(async () => {
     store = await testStore();
-    other = openStore(`sqlite:${store.path}`);
+    other = openStore(store.url);
   });
   afterAll(async () => {
     await other.close();

@@ -808,7 +808,7 @@ describe('many writers at once', () => {
 
   it('a second connection writing at the same time (as another process would) waits, never fails', async () => {
     const p = await ws.write((w) => makePerson(w));
-    const other = openStore(`sqlite:${store.path}`);
+    const other = openStore(store.url);
     const otherApp = await testApp(other);
     try {
       const body = (n: number) => ({
@@ -833,6 +833,43 @@ describe('many writers at once', () => {
 });
 
 describe('across workspaces', () => {
+  it('main quotes created at once through two connections leave exactly one main quote', async () => {
+    const { p, product } = await ws.write(async (w) => ({
+      p: await makePerson(w),
+      product: await makeProduct(w),
+    }));
+    const deal = await post(app, ws.token, '/v2/deal', {
+      name: '메인 견적 경쟁',
+      pipelineId: pipeline.id,
+      pipelineStageId: pipeline.stage.미팅,
+      status: 'In progress',
+      peopleId: p,
+    });
+    const dealId = deal.json.data.deal.id as string;
+    // A second store on the same database, as another server process would have.
+    const other = openStore(store.url);
+    const otherApp = await testApp(other);
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, n) =>
+          post(n % 2 === 0 ? app : otherApp, ws.token, '/v2/quote', {
+            name: `견적 ${n}`,
+            dealId,
+            isMainQuote: true,
+            quoteProductList: [{ productId: product, amount: n + 1 }],
+          }),
+        ),
+      );
+      expect(results.map((r) => r.status)).toEqual(results.map(() => 201));
+      const quotes = (await get(app, ws.token, `/v2/deal/${dealId}/quote`)).json.data.quoteList;
+      expect(quotes).toHaveLength(12);
+      expect(quotes.filter((q: Rec) => q['메인 견적서 여부'] === true)).toHaveLength(1);
+    } finally {
+      await otherApp.close();
+      await other.close();
+    }
+  });
+
   it('no write reads, changes or links a record of another workspace', async () => {
     const theirs = await testWorkspace(store, '다른 워크스페이스');
     const foreign = await theirs.write(async (w) => ({

@@ -29,6 +29,7 @@ import { registerTodoRoutes } from '../resources/todos/routes.ts';
 import { registerUserRoutes } from '../resources/users/routes.ts';
 import { registerWebFormRoutes } from '../resources/web-forms/routes.ts';
 import type { Store } from '../store/database.ts';
+import { isStoreUnavailable } from '../store/unavailable.ts';
 import { tokenAuthenticator } from './auth.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
 import { ApiError, type ErrorShape, errorBody } from './errors.ts';
@@ -124,6 +125,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
     }
   });
+
+  // With a read replica, a read request's queries go where the workspace's writes are
+  // (callback hook: the route runs inside `next`, so the choice follows it).
+  const routeReads = store.routeReads?.bind(store);
+  if (routeReads) {
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (!request.auth || (request.method !== 'GET' && request.method !== 'HEAD')) return done();
+      routeReads(request.auth.workspaceId, request.auth.dataVersion, done);
+    });
+  }
 
   app.get('/healthz', async (_request, reply) =>
     reply.header('Content-Type', JSON_TYPE).send('{"status":"ok"}'),
@@ -245,7 +256,7 @@ function badPath(base: string, method: string, url: string, reply: FastifyReply)
 /** Status of an error raised by Fastify itself or the database driver. */
 function mapFrameworkError(error: FastifyError): number {
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 413;
-  if (error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_LOCKED') return 503;
+  if (isStoreUnavailable(error)) return 503;
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500)
     return error.statusCode;
   return 500;

@@ -16,13 +16,16 @@ import { initialSchema } from './migrations/001-initial.ts';
 import { activitySubjectBodies } from './migrations/002-activity-subject-bodies.ts';
 import { workspaceReads } from './migrations/003-workspace-reads.ts';
 import { uniqueKeys } from './migrations/004-unique-keys.ts';
+import { openPostgresStore } from './postgres.ts';
 import type { Body, Database } from './schema.ts';
 
 /** Tables that keep a rendered `body`. */
 export type RenderedTable = 'people' | 'organizations' | 'deals' | 'leads' | 'products' | 'quotes';
 
-/** Where the data lives: an embedded SQLite file, or (later) a PostgreSQL server. */
-export type StoreLocation = { dialect: 'sqlite'; path: string };
+/** Where the data lives: an embedded SQLite file, or a PostgreSQL server. */
+export type StoreLocation =
+  | { dialect: 'sqlite'; path: string }
+  | { dialect: 'postgres'; url: string };
 
 /** A write transaction, or the database itself outside one. */
 export type Executor = Kysely<Database>;
@@ -48,18 +51,27 @@ export interface Store {
   /** Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE`, so writers queue, never deadlock). */
   transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
   /**
-   * Stores rendered record JSON. Call it inside `transaction`: on SQLite it runs on the
-   * write connection, which the transaction holds.
+   * Stores rendered record JSON. Call it inside `transaction`, passing its executor: on
+   * SQLite it runs on the write connection, which the transaction holds.
    */
   updateBodies(
     table: RenderedTable,
     workspaceId: string,
     entries: [id: string, json: string][],
-  ): void;
+    trx?: Executor,
+  ): void | Promise<void>;
   /** The stored form of rendered JSON: bytes on SQLite, text on PostgreSQL. */
   encodeBody(json: string): Body;
   /** Brings the schema up to date. */
   migrate(): Promise<void>;
+  /**
+   * With a read replica: runs `next` (the rest of a read request) with its `rows` and
+   * `reader` queries on the replica when the replica has replayed the workspace's writes up
+   * to `dataVersion`, else on the primary. Undefined without a replica.
+   */
+  routeReads?(workspaceId: string, dataVersion: number, next: () => void): void;
+  /** Read queries run through `rows`, by server (PostgreSQL). */
+  readonly reads?: { primary: number; replica: number };
   /** True when the database answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -92,10 +104,10 @@ export function sqliteStatementOf(executor: Executor, sql: string): SQLite.State
   return statement;
 }
 
-/** Parses `DATABASE_URL`: `sqlite:PATH`, a bare path, or `:memory:`. */
+/** Parses `DATABASE_URL`: `postgres://…` (or `postgresql://…`), `sqlite:PATH`, a bare path, or `:memory:`. */
 export function parseDatabaseUrl(url: string): StoreLocation {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-    throw new Error('PostgreSQL is not supported by this build yet: use sqlite:PATH');
+    return { dialect: 'postgres', url };
   }
   const path = url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : url;
   if (path.length === 0) throw new Error(`DATABASE_URL has no path: ${url}`);
@@ -147,6 +159,7 @@ function withStatementCache(conn: SQLite.Database): SqliteDatabase {
 /** Opens (and creates if need be) the store at `url`. Call `migrate()` before use. */
 export function openStore(url: string): Store {
   const location = parseDatabaseUrl(url);
+  if (location.dialect === 'postgres') return openPostgresStore(location.url);
   const memory = location.path === ':memory:';
   if (!memory) mkdirSync(dirname(location.path), { recursive: true });
   const writer = openSqliteConnection(location.path, 'writer');
@@ -230,7 +243,8 @@ export function openStore(url: string): Store {
   };
 }
 
-async function migrateToLatest(
+/** Runs every migration not yet applied to `db`. */
+export async function migrateToLatest(
   db: Kysely<Database>,
   dialect: 'sqlite' | 'postgres',
 ): Promise<void> {

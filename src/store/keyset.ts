@@ -84,7 +84,7 @@ export function keysetList<P extends string = never>(
             .as('page'),
         )
         .select([
-          joinedBodies(store.dialect).as('bodies'),
+          joinedBodies(store.dialect, sortColumn).as('bodies'),
           sql<number>`count(*)`.as('n'),
           sql<string>`max(${sql.ref(sortColumn)} || ${KEY_SEPARATOR} || id)`.as('last'),
         ]),
@@ -117,8 +117,8 @@ export function keysetList<P extends string = never>(
 }
 
 /** The dialect's aggregate that joins stored bodies with commas, as bytes where it can. */
-function joinedBodies(dialect: Store['dialect']) {
+function joinedBodies(dialect: Store['dialect'], sortColumn: string) {
   return dialect === 'sqlite'
     ? sql<Body>`cast(group_concat(body, ',') as blob)`
-    : sql<Body>`string_agg(body, ',')`;
+    : sql<Body>`string_agg(body, ',' order by ${sql.ref(sortColumn)}, id)`;
 }

@@ -25,12 +25,29 @@ export async function writeWorkspace<T>(
   options: { lookups?: Lookups } = {},
 ): Promise<T> {
   return store.transaction(async (trx) => {
+    await lockWorkspace(store, trx, workspaceId);
     const w: WorkspaceWrite = { store, trx, workspaceId, touched: new Touched(), now: now() };
     const result = await fn(w);
     await refreshTouched(store, trx, workspaceId, w.touched, options.lookups);
     await bumpDataVersion(trx, workspaceId);
     return result;
   });
+}
+
+/**
+ * Serializes the writers of a workspace. SQLite's `BEGIN IMMEDIATE` already lets one writer
+ * in at a time; on PostgreSQL the workspace row is locked first, so checks such as "at most
+ * one main quote" and the counters rendered into records see every earlier write of the
+ * workspace, while other workspaces write in parallel.
+ */
+async function lockWorkspace(store: Store, trx: Executor, workspaceId: string): Promise<void> {
+  if (store.dialect !== 'postgres') return;
+  await trx
+    .selectFrom('workspaces')
+    .select('id')
+    .where('id', '=', workspaceId)
+    .forUpdate()
+    .execute();
 }
 
 /** Marks the workspace's data as changed, so cached pages of it are not served again. */

@@ -146,7 +146,7 @@ async function renderChunk(
   rows?: readonly unknown[],
 ): Promise<void> {
   const rendered = await RENDERERS[type](trx, ws, ids, l, rows);
-  store.updateBodies(TABLE_OF[type], ws, rendered);
+  await store.updateBodies(TABLE_OF[type], ws, rendered, trx);
 }
 
 /**

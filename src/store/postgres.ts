@@ -1,0 +1,233 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { migrateToLatest, type RenderedTable, type Store } from './database.ts';
+import type { Database } from './schema.ts';
+import { isStoreUnavailable } from './unavailable.ts';
+
+/** Pool and timeout settings of a PostgreSQL store. */
+export interface PostgresOptions {
+  /** Most connections the pool opens (per process). */
+  poolMax: number;
+  /** How long to wait for a connection (new or from the pool) before failing the query. */
+  connectTimeoutMs: number;
+  /** The server cancels a statement that runs longer than this. */
+  statementTimeoutMs: number;
+  /** An idle connection is closed after this. */
+  idleTimeoutMs: number;
+  /** A streaming replica to read from (`DATABASE_READ_URL`); writes always go to the primary. */
+  readUrl?: string;
+}
+
+/** Reads `DATABASE_POOL_MAX`, `DATABASE_CONNECT_TIMEOUT_MS`, `DATABASE_STATEMENT_TIMEOUT_MS`. */
+export function postgresOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): PostgresOptions {
+  const int = (name: string, fallback: number, min: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min) {
+      throw new Error(`${name} must be an integer ≥ ${min}, not ${JSON.stringify(raw)}`);
+    }
+    return value;
+  };
+  return {
+    poolMax: int('DATABASE_POOL_MAX', 10, 1),
+    connectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 5_000, 1),
+    statementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 1),
+    idleTimeoutMs: int('DATABASE_IDLE_TIMEOUT_MS', 30_000, 1),
+    readUrl: env.DATABASE_READ_URL || undefined,
+  };
+}
+
+// bigint (count(*), data_version) and numeric come back as numbers, as on SQLite: the
+// values the service keeps in them stay far below 2^53.
+const INT8 = 20;
+const NUMERIC = 1700;
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if ((oid === INT8 || oid === NUMERIC) && format !== 'binary') return Number;
+    // biome-ignore lint/suspicious/noExplicitAny: pg's overloads are per format
+    return (pg.types.getTypeParser as any)(oid, format);
+  },
+};
+
+/** A bounded pool whose connection errors are logged, never thrown at the process. */
+function openPool(url: string, options: PostgresOptions, onError: (e: Error) => void): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolMax,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    idleTimeoutMillis: options.idleTimeoutMs,
+    statement_timeout: options.statementTimeoutMs,
+    // A query stuck on a dead connection fails a little after the server would cancel it.
+    query_timeout: options.statementTimeoutMs + options.connectTimeoutMs,
+    idle_in_transaction_session_timeout: options.statementTimeoutMs * 2,
+    keepAlive: true,
+    types,
+  });
+  // A connection that dies while idle in the pool (server restart, pg_terminate_backend)
+  // emits `error` on the pool: without a listener, Node would end the process.
+  pool.on('error', onError);
+  // And on the client itself while it is checked out: the query in flight fails anyway.
+  pool.on('connect', (client) => client.on('error', onError));
+  return pool;
+}
+
+/** Workspaces whose replica state is remembered at most; beyond, the memory starts over. */
+const MAX_REMEMBERED_WORKSPACES = 100_000;
+
+/** The name of a prepared statement for `text`: stable across connections and processes. */
+function statementName(text: string): string {
+  return `s${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+}
+
+/**
+ * Opens a PostgreSQL store over a `pg` pool. Reads and writes share the pool; `rows` runs
+ * each hot-path query as a named prepared statement (prepared once per connection).
+ */
+export function openPostgresStore(
+  url: string,
+  options: PostgresOptions = postgresOptionsFromEnv(),
+): Store {
+  let lastErrorLogged = 0;
+  const onError = (error: Error) => {
+    // Connection losses are answered per request (503); the log says it once a second at most.
+    const now = Date.now();
+    if (now - lastErrorLogged > 1000) {
+      lastErrorLogged = now;
+      process.emitWarning(`PostgreSQL connection error: ${error.message}`, 'SalescrmStore');
+    }
+  };
+  const pool = openPool(url, options, onError);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const names = new Map<string, string>();
+  let stamp = 0;
+
+  // Reads run on the primary unless a request was routed to the replica (`routeReads`).
+  const replica = options.readUrl ? openPool(options.readUrl, options, onError) : undefined;
+  const route = new AsyncLocalStorage<'replica'>();
+  const readPool = () => (replica && route.getStore() === 'replica' ? replica : pool);
+  const reads = { primary: 0, replica: 0 };
+  // The highest data version of each workspace seen on the replica.
+  const replayed = new Map<string, number>();
+  /**
+   * Runs a read on the pool the request was routed to; when the replica cannot be reached,
+   * on the primary instead (reads are safe to repeat), and every workspace is checked on
+   * the replica again before it is read there.
+   */
+  async function onReadPool<T>(read: (target: pg.Pool) => Promise<T>): Promise<T> {
+    const target = readPool();
+    if (target === pool) {
+      reads.primary += 1;
+      return read(pool);
+    }
+    try {
+      reads.replica += 1;
+      return await read(target);
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      replayed.clear();
+      reads.primary += 1;
+      return read(pool);
+    }
+  }
+  const reader = replica
+    ? new Kysely<Database>({
+        dialect: new PostgresDialect({
+          pool: {
+            connect: () => onReadPool((target) => target.connect()),
+            end: async () => {},
+          } as unknown as pg.Pool,
+        }),
+      })
+    : db;
+
+  return {
+    dialect: 'postgres',
+    db,
+    reader,
+    reads,
+    routeReads: replica
+      ? (workspaceId, dataVersion, next) => {
+          const toReplica = () => route.run('replica', next);
+          if ((replayed.get(workspaceId) ?? -1) >= dataVersion) return toReplica();
+          // The replica serves a workspace once it has replayed the workspace's last write
+          // (every write bumps `data_version` in its transaction): a client never misses its
+          // own write, however far the replica lags. Until then, and when the replica is
+          // unreachable, the primary serves.
+          replica
+            .query({
+              name: 'salescrm_replica_version',
+              text: 'select data_version from workspaces where id = $1',
+              values: [workspaceId],
+              rowMode: 'array',
+            })
+            .then(
+              (result) => {
+                const seen = result.rows[0]?.[0];
+                if (typeof seen === 'number' && seen >= dataVersion) {
+                  if (replayed.size >= MAX_REMEMBERED_WORKSPACES) replayed.clear();
+                  replayed.set(workspaceId, seen);
+                  toReplica();
+                } else next();
+              },
+              () => next(),
+            );
+        }
+      : undefined,
+    async rows(query) {
+      const compiled: CompiledQuery = 'compile' in query ? query.compile() : query;
+      let name = names.get(compiled.sql);
+      if (!name) {
+        name = statementName(compiled.sql);
+        names.set(compiled.sql, name);
+      }
+      const result = await onReadPool((target) =>
+        target.query({
+          name,
+          text: compiled.sql,
+          values: compiled.parameters as unknown[],
+          rowMode: 'array',
+        }),
+      );
+      return result.rows as unknown[][];
+    },
+    changeStamp() {
+      // Any version read from the server costs the same round trip as the token lookup the
+      // stamp would let the caller skip: a stamp that always moves makes every request look
+      // its token up, so a token revoked by any process fails on the very next request.
+      stamp += 1;
+      return stamp;
+    },
+    async transaction(fn) {
+      return db.transaction().execute(fn);
+    },
+    encodeBody(json) {
+      return json;
+    },
+    async updateBodies(table: RenderedTable, workspaceId, entries, trx) {
+      if (entries.length === 0) return;
+      const ids = entries.map((e) => e[0]);
+      const bodies = entries.map((e) => e[1]);
+      await sql`update ${sql.table(table)} as t set body = v.body
+        from unnest(${ids}::text[], ${bodies}::text[]) as v(id, body)
+        where t.workspace_id = ${workspaceId} and t.id = v.id collate "C"`.execute(trx ?? db);
+    },
+    async migrate() {
+      await migrateToLatest(db, 'postgres');
+    },
+    async ping() {
+      try {
+        await pool.query('select 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await db.destroy();
+      await replica?.end();
+    },
+  };
+}

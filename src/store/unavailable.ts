@@ -1,0 +1,53 @@
+/** SQLSTATE codes (or their classes) meaning "the database cannot serve this now: retry". */
+const RETRYABLE_SQLSTATE = new Set([
+  '40001', // serialization_failure
+  '40P01', // deadlock_detected
+  '53300', // too_many_connections
+  '55P03', // lock_not_available
+  '57014', // query_canceled (statement_timeout)
+  '57P01', // admin_shutdown (pg_terminate_backend, server stopping)
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up, recovering)
+]);
+
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+// node-postgres raises these without a code.
+const LOST_CONNECTION = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'is not queryable',
+  'Client was closed',
+  'Cannot use a pool after calling end',
+];
+
+/**
+ * True when `error` says the database is unreachable, busy or went away, rather than that
+ * the request or the code is wrong: the API answers 503 with `Retry-After`.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true;
+    if (RETRYABLE_SQLSTATE.has(code) || code.startsWith('08')) return true;
+    if (NETWORK_CODES.has(code)) return true;
+  }
+  const message = (error as { message?: unknown }).message;
+  if (typeof message === 'string' && LOST_CONNECTION.some((m) => message.includes(m))) return true;
+  // AggregateError (connecting to every address of a host failed) and wrapped causes.
+  const errors = (error as { errors?: unknown }).errors;
+  if (Array.isArray(errors) && errors.some(isStoreUnavailable)) return true;
+  const cause = (error as { cause?: unknown }).cause;
+  return cause !== undefined && cause !== error && isStoreUnavailable(cause);
+}
