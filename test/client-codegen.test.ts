@@ -13,16 +13,16 @@ import { type TestStore, type TestWorkspace, testStore, testWorkspace } from './
 
 const ROOT = join(import.meta.dirname, '..');
 
-/** Runs the CLI in a child process against the test store's file. */
+/** Runs the CLI in a child process against the test store (SQLite file or PostgreSQL). */
 function cli(
-  dbPath: string,
+  databaseUrl: string,
   args: string[],
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args],
-      { cwd: ROOT, env: { ...process.env, DATABASE_URL: `sqlite:${dbPath}` }, timeout: 60_000 },
+      { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 60_000 },
       (error, stdout, stderr) =>
         resolve({
           code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
@@ -119,7 +119,7 @@ describe('salescrm types', { timeout: 120_000 }, () => {
   });
 
   it('the command prints it; the .d.ts plugs into the client’s generic and types the records', async () => {
-    const run = await cli(store.path, ['types', '--workspace', ws.workspaceId]);
+    const run = await cli(store.url, ['types', '--workspace', ws.workspaceId]);
     expect(run.code, run.stderr).toBe(0);
     const expected = renderCustomFieldDeclarations(
       await customFieldDefinitions(store.reader, ws.workspaceId),
@@ -153,11 +153,11 @@ export async function use() {
   });
 
   it('an unknown workspace is exit 1, a missing --workspace exit 2', async () => {
-    const unknown = await cli(store.path, ['types', '--workspace', 'no-such-workspace']);
+    const unknown = await cli(store.url, ['types', '--workspace', 'no-such-workspace']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no-such-workspace');
     expect(unknown.stdout).toBe('');
-    const missing = await cli(store.path, ['types']);
+    const missing = await cli(store.url, ['types']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--workspace');
   });
