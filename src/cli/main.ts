@@ -4,6 +4,7 @@ import { runDemo } from './demo.ts';
 import { runMigrate } from './migrate.ts';
 import { runServe } from './serve.ts';
 import { runToken } from './token.ts';
+import { runExport, runImport } from './transfer.ts';
 import { runWorkspace } from './workspace.ts';
 
 const USAGE = `usage: salescrm <command> [options]
@@ -18,6 +19,11 @@ commands:
   token list --workspace ID
   token revoke ID
   migrate                        bring the database schema up to date
+  export --workspace ID [FILE] [--quiet]
+                                 write a workspace as NDJSON (docs/import-format.md)
+  import --workspace ID FILE... [--type people|organization|deal|lead]
+         [--skip-invalid] [--rejects FILE] [--user ID] [--quiet]
+                                 import NDJSON exports or CSV files (- for stdin)
 
 environment: DATABASE_URL (default sqlite:./data/salescrm.db), PORT, HOST, BASE_PATH,
 RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS, PAGE_CACHE_BYTES, LOG_LEVEL, LOG_REQUESTS`;
@@ -41,6 +47,10 @@ async function main(argv: string[]): Promise<number> {
       return runToken(config, rest);
     case 'migrate':
       return runMigrate(config);
+    case 'export':
+      return runExport(config, rest);
+    case 'import':
+      return runImport(config, rest);
     case undefined:
     case 'help':
     case '--help':
