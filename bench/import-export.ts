@@ -1,0 +1,74 @@
+/**
+ * `npm run bench:import [-- --people N]`: builds a demo, exports it (in a child, whose peak
+ * RSS is read from `/usr/bin/time`-free `process.resourceUsage()`), imports the file into a
+ * fresh workspace (in a child), and prints records/s of both and the export's peak memory.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createWorkspace } from '../src/resources/workspaces/writes.ts';
+import { openStore } from '../src/store/database.ts';
+import { buildDemo, table } from './lib.ts';
+
+const { values } = parseArgs({ options: { people: { type: 'string' } } });
+const people = Number(values.people ?? 20_000);
+const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-import-'));
+const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
+const file = join(dir, 'export.ndjson');
+
+/** Runs a CLI command in a child; returns its wall seconds and peak RSS in MB. */
+function timedChild(args: string[]): { seconds: number; maxRssMb: number; stdout: string } {
+  const script = `
+    process.on('exit', () => process.stderr.write('\\nMAXRSS ' + process.resourceUsage().maxRSS + '\\n'));
+    process.argv.splice(1, 0, 'src/cli/main.ts');
+    await import('./src/cli/main.ts');`;
+  const started = performance.now();
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', script, ...args],
+    { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8', maxBuffer: 1 << 26 },
+  );
+  const seconds = (performance.now() - started) / 1000;
+  if (run.status !== 0) throw new Error(`${args.join(' ')} failed: ${run.stderr}`);
+  const rss = /MAXRSS (\d+)/.exec(run.stderr);
+  return { seconds, maxRssMb: rss ? Number(rss[1]) / 1024 : Number.NaN, stdout: run.stdout };
+}
+
+try {
+  console.error(`building a demo of ${people} people ...`);
+  const demo = buildDemo(databaseUrl, people);
+  const exported = timedChild(['export', '--workspace', demo.workspaceId, file, '--quiet']);
+  const records = readFileSync(file, 'utf8').split('\n').length - 2; // header, last newline
+  const store = openStore(databaseUrl);
+  const target = await createWorkspace(store, 'bench import');
+  await store.close();
+  const imported = timedChild(['import', '--workspace', target, file, '--quiet']);
+  const importedRecords = Number(/imported (\d+)/.exec(imported.stdout)?.[1] ?? Number.NaN);
+  const mb = (statSync(file).size / 1024 / 1024).toFixed(0);
+  console.log(
+    table(
+      ['step', 'records', 'seconds', 'records/s', 'peak RSS MB'],
+      [
+        [
+          'export',
+          records,
+          exported.seconds.toFixed(2),
+          Math.round(records / exported.seconds),
+          exported.maxRssMb.toFixed(0),
+        ],
+        [
+          'import',
+          importedRecords,
+          imported.seconds.toFixed(2),
+          Math.round(importedRecords / imported.seconds),
+          imported.maxRssMb.toFixed(0),
+        ],
+      ],
+    ),
+  );
+  console.log(`${people} people; file ${mb} MB; times include process start (~0.5 s).`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
