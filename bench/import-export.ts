@@ -1,7 +1,7 @@
 /**
- * `npm run bench:import [-- --people N]`: builds a demo, exports it (in a child, whose peak
- * RSS is read from `/usr/bin/time`-free `process.resourceUsage()`), imports the file into a
- * fresh workspace (in a child), and prints records/s of both and the export's peak memory.
+ * `npm run bench:import [-- --people N]`: builds a demo, exports it (in a child), imports the
+ * file into a fresh workspace (in a child), and prints records/s and peak RSS of both, each
+ * child timing the command itself and reading its own `process.resourceUsage().maxRSS`.
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
@@ -18,22 +18,29 @@ const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-import-'));
 const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
 const file = join(dir, 'export.ndjson');
 
-/** Runs a CLI command in a child; returns its wall seconds and peak RSS in MB. */
+/**
+ * Runs `export|import ...` in a child (`bench/transfer-child.ts`); returns the seconds and
+ * peak RSS in MB the child measured around the command itself, excluding its start-up.
+ * `BENCH_CPU_PROF=DIR` writes a CPU profile of each child there.
+ */
 function timedChild(args: string[]): { seconds: number; maxRssMb: number; stdout: string } {
-  const script = `
-    process.on('exit', () => process.stderr.write('\\nMAXRSS ' + process.resourceUsage().maxRSS + '\\n'));
-    process.argv.splice(1, 0, 'src/cli/main.ts');
-    await import('./src/cli/main.ts');`;
-  const started = performance.now();
+  const prof = process.env.BENCH_CPU_PROF;
   const run = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--input-type=module', '-e', script, ...args],
+    [
+      ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []),
+      '--import',
+      'tsx',
+      'bench/transfer-child.ts',
+      ...args,
+    ],
     { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8', maxBuffer: 1 << 26 },
   );
-  const seconds = (performance.now() - started) / 1000;
   if (run.status !== 0) throw new Error(`${args.join(' ')} failed: ${run.stderr}`);
-  const rss = /MAXRSS (\d+)/.exec(run.stderr);
-  return { seconds, maxRssMb: rss ? Number(rss[1]) / 1024 : Number.NaN, stdout: run.stdout };
+  const figures = /BENCH (\{.*\})/.exec(run.stderr);
+  if (!figures) throw new Error(`${args[0]}: no figures from the child: ${run.stderr}`);
+  const { ms, maxRssKb } = JSON.parse(figures[1]!) as { ms: number; maxRssKb: number };
+  return { seconds: ms / 1000, maxRssMb: maxRssKb / 1024, stdout: run.stdout };
 }
 
 try {
@@ -76,7 +83,9 @@ try {
       ],
     ),
   );
-  console.log(`${people} people; file ${mb} MB; times include process start (~0.5 s).`);
+  console.log(
+    `${people} people; file ${mb} MB; times measured inside the child around the command (start-up excluded).`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -7,7 +7,7 @@ import { CSV_TYPES, type CsvType } from '../ingest/import-csv.ts';
 import { ImportUsageError, importFiles } from '../ingest/run-import.ts';
 import { firstAdmin } from '../resources/workspaces/writes.ts';
 import { openStore, parseDatabaseUrl } from '../store/database.ts';
-import { parseFlags, UsageError } from './main.ts';
+import { parseFlags, UsageError } from './flags.ts';
 
 /** Progress on stderr: a bar on a terminal, a plain line every few seconds otherwise, or nothing. */
 export function progressReporter(label: string, quiet: boolean) {

@@ -1,0 +1,18 @@
+/**
+ * Child of `bench/import-export.ts`: runs one `salescrm export|import ...` command in this
+ * process and prints, as the last line of stderr, `BENCH {"ms":..,"maxRssKb":..}`: the time of
+ * the command itself (not the process start or the TypeScript loader) and the peak RSS.
+ */
+
+import { runExport, runImport } from '../src/cli/transfer.ts';
+import { loadConfig } from '../src/config.ts';
+
+const [command, ...args] = process.argv.slice(2);
+const config = loadConfig();
+const started = performance.now();
+const code = command === 'export' ? await runExport(config, args) : await runImport(config, args);
+const ms = performance.now() - started;
+process.stderr.write(
+  `\nBENCH ${JSON.stringify({ ms, maxRssKb: process.resourceUsage().maxRSS })}\n`,
+);
+process.exitCode = code;
