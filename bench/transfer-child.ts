@@ -4,6 +4,7 @@
  * the command itself (not the process start or the TypeScript loader) and the peak RSS.
  */
 
+import { readFileSync } from 'node:fs';
 import { runExport, runImport } from '../src/cli/transfer.ts';
 import { loadConfig } from '../src/config.ts';
 
@@ -12,7 +13,11 @@ const config = loadConfig();
 const started = performance.now();
 const code = command === 'export' ? await runExport(config, args) : await runImport(config, args);
 const ms = performance.now() - started;
+// Of the RSS at the end: anonymous memory (heaps) and file pages (SQLite's mmap of the database).
+const status = readFileSync('/proc/self/status', 'utf8');
+const kb = (name: string) =>
+  Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
 process.stderr.write(
-  `\nBENCH ${JSON.stringify({ ms, maxRssKb: process.resourceUsage().maxRSS })}\n`,
+  `\nBENCH ${JSON.stringify({ ms, maxRssKb: process.resourceUsage().maxRSS, anonKb: kb('RssAnon'), fileKb: kb('RssFile') })}\n`,
 );
 process.exitCode = code;

@@ -154,11 +154,17 @@ export class NdjsonImporter {
     this.fieldNames.add(`${d.record_type}\u0000${d.name}`);
   }
 
+  /** True when enough rows are buffered that the caller should `flush()` them. */
+  get full(): boolean {
+    return this.buffered >= FLUSH_ROWS;
+  }
+
   /**
    * Checks one NDJSON line and buffers its row; returns the reason it is refused, or
-   * undefined. Nothing of a refused line is kept.
+   * undefined. Nothing of a refused line is kept. Synchronous, so a reader loop pays no
+   * promise per line: it calls `flush()` when `full`.
    */
-  async line(file: string, lineNo: number, text: string): Promise<string | undefined> {
+  line(file: string, lineNo: number, text: string): string | undefined {
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -186,7 +192,6 @@ export class NdjsonImporter {
     const reason = this.check(format, record, file, lineNo);
     if (reason) return `${format.type}${record.id ? ` '${record.id}'` : ''}: ${reason}`;
     this.accept(format, record);
-    if (this.buffered >= FLUSH_ROWS) await this.flush();
     return undefined;
   }
 

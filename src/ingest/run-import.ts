@@ -1,6 +1,6 @@
 import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { parse } from 'csv-parse';
 import type { Store } from '../store/database.ts';
 import { importWrite, NdjsonImporter, type Reject, renderImported } from './import.ts';
@@ -116,14 +116,16 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
           const key = csvType === 'people' ? 'person' : csvType;
           result.counts[key] = (result.counts[key] ?? 0) + csv.records;
         } else {
-          const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
           let lineNo = 0;
-          for await (const text of lines) {
-            lineNo++;
-            if (text.trim() === '') continue;
-            const reason = await ndjson.line(file, lineNo, text);
-            if (reason) reject({ file, line: lineNo, reason, text });
-            if ((lineNo & 4095) === 0) progress();
+          for await (const batch of ndjsonLines(input)) {
+            for (const text of batch) {
+              lineNo++;
+              if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) continue;
+              const reason = ndjson.line(file, lineNo, text);
+              if (reason) reject({ file, line: lineNo, reason, text });
+            }
+            if (ndjson.full) await ndjson.flush();
+            progress();
           }
         }
         bytesBefore += bytes;
@@ -148,6 +150,43 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
     }
   }
   return result;
+}
+
+/**
+ * The lines of a UTF-8 stream, split on LF, CRLF or a lone CR (as `readline` does), in one
+ * batch per chunk read: the consumer awaits once per chunk, not once per line.
+ */
+export async function* ndjsonLines(input: Readable): AsyncGenerator<string[]> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of input) {
+    const text = rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer));
+    const lines: string[] = [];
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl < 0) break;
+      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      pushLine(lines, text.slice(start, end));
+      start = nl + 1;
+    }
+    rest = text.slice(start);
+    if (lines.length > 0) yield lines;
+  }
+  rest += decoder.end();
+  // A trailing CR is the last line's break.
+  if (rest.endsWith('\r')) rest = rest.slice(0, -1);
+  if (rest !== '') {
+    const lines: string[] = [];
+    pushLine(lines, rest);
+    yield lines;
+  }
+}
+
+/** Adds a line, or the lines it holds when it has lone CRs (old Mac line breaks). */
+function pushLine(lines: string[], line: string): void {
+  if (line.indexOf('\r') < 0) lines.push(line);
+  else lines.push(...line.split('\r'));
 }
 
 /** An import that cannot start (a CSV file of unknown type). */
