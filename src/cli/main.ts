@@ -1,9 +1,10 @@
-import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { runDemo } from './demo.ts';
+import { UsageError } from './flags.ts';
 import { runMigrate } from './migrate.ts';
 import { runServe } from './serve.ts';
 import { runToken } from './token.ts';
+import { runExport, runImport } from './transfer.ts';
 import { runTypes } from './types.ts';
 import { runWorkspace } from './workspace.ts';
 
@@ -22,13 +23,17 @@ commands:
   token revoke ID
   migrate                        bring the database schema up to date
   types --workspace ID [--name T] print a .d.ts of the workspace's custom fields (client generic)
+  export --workspace ID [FILE] [--quiet]
+                                 write a workspace as NDJSON (docs/import-format.md)
+  import --workspace ID FILE... [--type people|organization|deal|lead]
+         [--skip-invalid] [--rejects FILE] [--user ID] [--quiet]
+                                 import NDJSON exports or CSV files (- for stdin)
 
 environment: DATABASE_URL (default sqlite:./data/salescrm.db), PORT, HOST, BASE_PATH,
 RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS, PAGE_CACHE_BYTES, LOG_LEVEL, LOG_REQUESTS,
 REDIS_URL (shared rate-limit counters), REDIS_KEY_PREFIX, REDIS_TIMEOUT_MS, SHUTDOWN_GRACE_MS`;
 
-/** A command-line mistake: printed with the usage, exit code 2. */
-export class UsageError extends Error {}
+export { intFlag, parseFlags, UsageError } from './flags.ts';
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -48,6 +53,10 @@ async function main(argv: string[]): Promise<number> {
       return runMigrate(config);
     case 'types':
       return runTypes(config, rest);
+    case 'export':
+      return runExport(config, rest);
+    case 'import':
+      return runImport(config, rest);
     case undefined:
     case 'help':
     case '--help':
@@ -57,34 +66,6 @@ async function main(argv: string[]): Promise<number> {
     default:
       throw new UsageError(`unknown command '${command}'`);
   }
-}
-
-/** parseArgs with the CLI's conventions: unknown flags are errors. */
-export function parseFlags<const T extends NonNullable<ParseArgsConfig['options']>>(
-  args: string[],
-  options: T,
-) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
-/** A whole number flag in a range, or a UsageError naming it. */
-export function intFlag(
-  name: string,
-  raw: string | undefined,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
-  }
-  return n;
 }
 
 main(process.argv.slice(2)).then(

@@ -184,6 +184,22 @@ export async function resolveFieldList(
   return resolved;
 }
 
+/**
+ * A custom value in stored form checked as a write's `fieldList` item of `definition` is
+ * (type, options, length): the value to store, or an `invalid_body` ApiError. Ref values are
+ * checked for shape only; whether the records exist is the caller's (imports check them
+ * against the records of the file and the workspace).
+ */
+export function checkCustomValue(definition: CustomFieldDefinition, value: unknown): unknown {
+  const field: Target = {
+    name: definition.name,
+    type: definition.type,
+    options: definition.options ? definition.options.map((o) => o.value) : null,
+    customId: definition.id,
+  };
+  return readValue(field, { name: definition.name, [valueKeyOf(definition.type)]: value });
+}
+
 /** The item's value in stored form (null clears), after checking key and type. */
 function readValue(field: Target, item: FieldListItem): unknown {
   const keys = Object.keys(item).filter((k) => k !== 'name');

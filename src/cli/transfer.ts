@@ -1,0 +1,163 @@
+import { createWriteStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
+import cliProgress from 'cli-progress';
+import type { Config } from '../config.ts';
+import { ExportError, exportWorkspace } from '../ingest/export.ts';
+import { CSV_TYPES, type CsvType } from '../ingest/import-csv.ts';
+import { ImportUsageError, importFiles } from '../ingest/run-import.ts';
+import { firstAdmin } from '../resources/workspaces/writes.ts';
+import { openStore, parseDatabaseUrl } from '../store/database.ts';
+import { parseFlags, UsageError } from './flags.ts';
+
+/** Progress on stderr: a bar on a terminal, a plain line every few seconds otherwise, or nothing. */
+export function progressReporter(label: string, quiet: boolean) {
+  const started = Date.now();
+  if (quiet) return { update: (_r: number, _d: number, _t: number) => {}, stop: () => {} };
+  const rate = (records: number) =>
+    Math.round(records / Math.max(0.001, (Date.now() - started) / 1000));
+  if (process.stderr.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      {
+        format: `${label} [{bar}] {percentage}% | {records} records | {rate} records/s | ETA {eta_formatted}`,
+        stream: process.stderr,
+        hideCursor: true,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    let startedBar = false;
+    return {
+      update(records: number, done: number, total: number) {
+        if (!startedBar) {
+          bar.start(Math.max(total, 1), 0, { records: 0, rate: 0 });
+          startedBar = true;
+        }
+        bar.setTotal(Math.max(total, done, 1));
+        bar.update(done, { records, rate: rate(records) });
+      },
+      stop: () => startedBar && bar.stop(),
+    };
+  }
+  let last = 0;
+  return {
+    update(records: number, done: number, total: number) {
+      if (Date.now() - last < 2000) return;
+      last = Date.now();
+      const pct = total > 0 ? ` (${Math.floor((100 * done) / total)}%)` : '';
+      process.stderr.write(`${label}: ${records} records${pct}, ${rate(records)} records/s\n`);
+    },
+    stop() {
+      process.stderr.write(`${label}: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    },
+  };
+}
+
+/** `salescrm export --workspace ID [FILE] [--quiet]`: NDJSON to FILE or stdout. */
+export async function runExport(config: Config, args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(args, {
+    workspace: { type: 'string' },
+    quiet: { type: 'boolean' },
+  });
+  if (!values.workspace) throw new UsageError('export needs --workspace ID');
+  if (positionals.length > 1) throw new UsageError('export takes at most one FILE');
+  const file = positionals[0];
+  const location = parseDatabaseUrl(config.databaseUrl);
+  if (location.dialect !== 'sqlite') {
+    console.error('salescrm: export reads SQLite stores only for now (DATABASE_URL=sqlite:PATH)');
+    return 1;
+  }
+  const store = openStore(config.databaseUrl);
+  await store.migrate();
+  await store.close();
+  const out = file && file !== '-' ? createWriteStream(file) : process.stdout;
+  const progress = progressReporter('export', values.quiet === true || !file || file === '-');
+  try {
+    const result = await exportWorkspace(location.path, values.workspace, out, (r, t) =>
+      progress.update(r, r, t),
+    );
+    progress.stop();
+    if (out !== process.stdout) {
+      out.end();
+      await finished(out);
+    }
+    if (!values.quiet) process.stderr.write(`exported ${result.records} records\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof ExportError) {
+      console.error(`salescrm: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+/**
+ * `salescrm import --workspace ID FILE... [--type T] [--skip-invalid] [--rejects FILE]
+ * [--user ID] [--quiet]`.
+ */
+export async function runImport(config: Config, args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(args, {
+    workspace: { type: 'string' },
+    type: { type: 'string' },
+    'skip-invalid': { type: 'boolean' },
+    rejects: { type: 'string' },
+    user: { type: 'string' },
+    quiet: { type: 'boolean' },
+  });
+  if (!values.workspace) throw new UsageError('import needs --workspace ID');
+  if (positionals.length === 0)
+    throw new UsageError('import needs at least one FILE (- for stdin)');
+  const csvType = values.type === 'people' ? 'people' : values.type;
+  if (csvType !== undefined && !(CSV_TYPES as readonly string[]).includes(csvType)) {
+    throw new UsageError(`--type must be one of ${CSV_TYPES.join(', ')}`);
+  }
+  const store = openStore(config.databaseUrl);
+  try {
+    await store.migrate();
+    const ws = await store.db
+      .selectFrom('workspaces')
+      .select('id')
+      .where('id', '=', values.workspace)
+      .executeTakeFirst();
+    if (!ws) {
+      console.error(`salescrm: no workspace with id '${values.workspace}'`);
+      return 1;
+    }
+    const actorId = values.user ?? (await firstAdmin(store, values.workspace)) ?? '';
+    const progress = progressReporter('import', values.quiet === true);
+    let result: Awaited<ReturnType<typeof importFiles>>;
+    try {
+      result = await importFiles(store, {
+        workspaceId: values.workspace,
+        files: positionals,
+        csvType: csvType as CsvType | undefined,
+        actorId,
+        skipInvalid: values['skip-invalid'],
+        rejectsPath: values.rejects,
+        onProgress: (records, done, total) => progress.update(records, done, total),
+      });
+    } catch (error) {
+      if (error instanceof ImportUsageError) throw new UsageError(error.message);
+      throw error;
+    } finally {
+      progress.stop();
+    }
+    for (const r of result.rejects) console.error(`${r.file}:${r.line}: ${r.reason}`);
+    if (result.rejectCount > result.rejects.length) {
+      console.error(`... and ${result.rejectCount - result.rejects.length} more refused lines`);
+    }
+    if (!result.committed) {
+      console.error(`import refused: ${result.rejectCount} bad lines, nothing imported`);
+      return 1;
+    }
+    const counts = Object.entries(result.counts)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+    console.log(`imported ${result.records} records${counts ? ` (${counts})` : ''}`);
+    if (result.rejectsPath) {
+      console.log(`${result.rejectCount} refused lines written to ${result.rejectsPath}`);
+    }
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,188 @@
+import type { TObject } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { sql } from 'kysely';
+import type { CustomFieldType } from '../domain/custom-fields.ts';
+import { createDeal } from '../resources/deals/commands.ts';
+import { CreateDealBody } from '../resources/deals/schema.ts';
+import { builtInField } from '../resources/fields/catalogue.ts';
+import { customFieldsOf, type FieldListItem, valueKeyOf } from '../resources/fields/field-list.ts';
+import { createLead } from '../resources/leads/commands.ts';
+import { CreateLeadBody } from '../resources/leads/schema.ts';
+import { createOrganization } from '../resources/organizations/commands.ts';
+import { CreateOrganizationBody } from '../resources/organizations/schema.ts';
+import { SOURCE_IMPORT } from '../resources/owned.ts';
+import { createPerson } from '../resources/people/commands.ts';
+import { CreatePersonBody } from '../resources/people/schema.ts';
+import { ApiError } from '../server/errors.ts';
+import { sqliteStatementOf } from '../store/database.ts';
+import type { WorkspaceWrite } from '../store/write.ts';
+
+/** Record types a CSV file can hold. */
+export const CSV_TYPES = ['people', 'organization', 'deal', 'lead'] as const;
+export type CsvType = (typeof CSV_TYPES)[number];
+
+const KINDS = {
+  people: { schema: CreatePersonBody, create: createPerson, table: 'people' },
+  organization: {
+    schema: CreateOrganizationBody,
+    create: createOrganization,
+    table: 'organizations',
+  },
+  deal: { schema: CreateDealBody, create: createDeal, table: 'deals' },
+  lead: { schema: CreateLeadBody, create: createLead, table: 'leads' },
+} as const satisfies Record<CsvType, { schema: TObject; create: unknown; table: string }>;
+
+/** The CSV type a file name names (`people.csv`, `고객.csv`, `deals-2024.csv` ...), if any. */
+export function csvTypeOfName(fileName: string): CsvType | undefined {
+  const base = fileName.toLowerCase().replace(/^.*[\\/]/, '');
+  if (/^(people|person|고객)/.test(base)) return 'people';
+  if (/^(organization|organisation|회사)/.test(base)) return 'organization';
+  if (/^(deal|딜)/.test(base)) return 'deal';
+  if (/^(lead|리드)/.test(base)) return 'lead';
+  return undefined;
+}
+
+/**
+ * Imports CSV rows of one record type through the API's create commands, so every rule of
+ * `POST /v2/<type>` applies (fieldList types and options, references, duplicates, required
+ * fields). The header names the Korean fields (`이름,이메일,전화,...`, custom fields by name)
+ * or body keys (`organizationId`, `pipelineId`, `price`, `메모` for `memo`). Each row runs in
+ * a savepoint: a refused row leaves nothing behind.
+ */
+export class CsvImporter {
+  private columns: ((body: Record<string, unknown>, cell: string) => string | undefined)[] = [];
+  records = 0;
+  private seq = 0;
+
+  constructor(
+    private readonly w: WorkspaceWrite,
+    private readonly type: CsvType,
+    private readonly actorId: string,
+  ) {}
+
+  /** Reads the header; returns the reason it is refused, or undefined. */
+  async header(cells: string[]): Promise<string | undefined> {
+    const kind = KINDS[this.type];
+    const defs = await customFieldsOf(this.w.trx, this.w.workspaceId, this.type);
+    const seen = new Set<string>();
+    this.columns = [];
+    for (const raw of cells) {
+      const name = raw.trim();
+      if (seen.has(name)) return `column '${name}' appears twice`;
+      seen.add(name);
+      if (name === '이름' || name === 'name') {
+        this.columns.push((b, cell) => {
+          b.name = cell;
+          return undefined;
+        });
+        continue;
+      }
+      if (name === '메모' || name === 'memo') {
+        this.columns.push((b, cell) => {
+          b.memo = cell;
+          return undefined;
+        });
+        continue;
+      }
+      const properties = kind.schema.properties as Record<string, unknown>;
+      const property = name !== 'fieldList' ? properties[name] : undefined;
+      if (property) {
+        const numeric = JSON.stringify(property).includes('"number"');
+        this.columns.push((b, cell) => {
+          if (!numeric) b[name] = cell;
+          else if (Number.isFinite(Number(cell))) b[name] = Number(cell);
+          else return `'${name}' is not a number: '${cell}'`;
+          return undefined;
+        });
+        continue;
+      }
+      const builtIn = builtInField(this.type, name);
+      const def = defs.find((d) => d.name === name);
+      const type = (def?.type ?? builtIn?.type) as CustomFieldType | undefined;
+      if (!type) return `unknown column '${name}' (not a field of ${this.type})`;
+      this.columns.push((b, cell) => {
+        const value = cellValue(type, cell);
+        if (typeof value === 'object' && value !== null && 'error' in value)
+          return `'${name}': ${value.error}`;
+        if (!b.fieldList) b.fieldList = [];
+        (b.fieldList as FieldListItem[]).push({ name, [valueKeyOf(type)]: value });
+        return undefined;
+      });
+    }
+    if (!seen.has('이름') && !seen.has('name')) return `the header has no '이름' column`;
+    return undefined;
+  }
+
+  /** Imports one row; returns the reason it is refused, or undefined. */
+  async row(cells: string[]): Promise<string | undefined> {
+    if (cells.length !== this.columns.length)
+      return `${cells.length} cells, the header has ${this.columns.length}`;
+    const body: Record<string, unknown> = {};
+    for (let i = 0; i < cells.length; i++) {
+      if (cells[i] === '') continue;
+      const reason = this.columns[i]!(body, cells[i]!);
+      if (reason) return reason;
+    }
+    const kind = KINDS[this.type];
+    if (!Value.Check(kind.schema, body)) {
+      const e = Value.Errors(kind.schema, body).First();
+      return `${e?.path || '/'}: ${e?.message ?? 'invalid'}`;
+    }
+    const savepoint = `csv_row_${++this.seq}`;
+    await sql.raw(`savepoint ${savepoint}`).execute(this.w.trx);
+    try {
+      const written = await (
+        kind.create as (w: WorkspaceWrite, a: string, b: unknown) => Promise<{ id: string }>
+      )(this.w, this.actorId, body);
+      const update = `update ${kind.table} set source = ? where workspace_id = ? and id = ?`;
+      const statement = sqliteStatementOf(this.w.trx, update);
+      if (statement) statement.run(SOURCE_IMPORT, this.w.workspaceId, written.id);
+      else
+        await this.w.trx
+          .updateTable(kind.table as 'people')
+          .set({ source: SOURCE_IMPORT })
+          .where('workspace_id', '=', this.w.workspaceId)
+          .where('id', '=', written.id)
+          .execute();
+      await sql.raw(`release ${savepoint}`).execute(this.w.trx);
+      this.records++;
+      return undefined;
+    } catch (error) {
+      await sql.raw(`rollback to ${savepoint}`).execute(this.w.trx);
+      await sql.raw(`release ${savepoint}`).execute(this.w.trx);
+      if (error instanceof ApiError) return error.message;
+      throw error;
+    }
+  }
+}
+
+/**
+ * A CSV cell as the value of a field of `type`: numbers, `true`/`false` (`예`/`아니오`,
+ * `Y`/`N`), lists split on `;`, everything else as text (checked by the create command).
+ */
+function cellValue(type: CustomFieldType, cell: string): unknown {
+  switch (type) {
+    case 'number': {
+      const n = Number(cell.replaceAll(',', ''));
+      return Number.isFinite(n) ? n : { error: `not a number: '${cell}'` };
+    }
+    case 'boolean': {
+      const v = cell.trim().toLowerCase();
+      if (['true', 'y', 'yes', '예', '1'].includes(v)) return true;
+      if (['false', 'n', 'no', '아니오', '0'].includes(v)) return false;
+      return { error: `not true or false: '${cell}'` };
+    }
+    case 'multiSelect':
+      return splitList(cell);
+    default:
+      if (type.startsWith('multi')) return splitList(cell);
+      return cell;
+  }
+}
+
+function splitList(cell: string): string[] {
+  return cell
+    .split(';')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}

@@ -1,0 +1,193 @@
+import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { parse } from 'csv-parse';
+import type { Store } from '../store/database.ts';
+import { importWrite, NdjsonImporter, type Reject, renderImported } from './import.ts';
+import { CsvImporter, type CsvType, csvTypeOfName } from './import-csv.ts';
+
+/** What to import. */
+export interface ImportOptions {
+  workspaceId: string;
+  /** Paths; `-` is standard input. */
+  files: string[];
+  /** Reads CSV files as records of this type (default: from each CSV file's name). */
+  csvType?: CsvType;
+  /** The user CSV records are created by (owner unless `담당자` says otherwise). */
+  actorId: string;
+  /** Import the good lines and write the refused ones to `rejectsPath`. */
+  skipInvalid?: boolean;
+  rejectsPath?: string;
+  /** Most refused lines kept in the result (all are counted). Default 100. */
+  maxReported?: number;
+  /** Called as lines are read: records accepted, bytes read, bytes in all (0 if unknown). */
+  onProgress?: (records: number, bytes: number, totalBytes: number) => void;
+  /** Standard input, for `-` (tests pass their own). */
+  stdin?: Readable;
+}
+
+/** What an import did. */
+export interface ImportResult {
+  /** True when the records were committed. */
+  committed: boolean;
+  records: number;
+  counts: Record<string, number>;
+  /** Refused lines, the first `maxReported`. */
+  rejects: Reject[];
+  rejectCount: number;
+  rejectsPath?: string;
+}
+
+class Refused extends Error {}
+
+/**
+ * Imports NDJSON exports and CSV files into a workspace as one transaction: all of it, or,
+ * when a line is refused and `skipInvalid` is off, nothing. Records keep their ids; the
+ * read model is rendered once at the end, and the workspace's data version moves.
+ */
+export async function importFiles(store: Store, options: ImportOptions): Promise<ImportResult> {
+  const max = options.maxReported ?? 100;
+  const rejects: Reject[] = [];
+  let rejectCount = 0;
+  let rejectsOut: WriteStream | undefined;
+  const rejectsPath =
+    options.rejectsPath ?? `${options.files.find((f) => f !== '-') ?? 'import'}.rejects.ndjson`;
+  const reject = (r: Reject) => {
+    rejectCount++;
+    if (rejects.length < max) rejects.push({ file: r.file, line: r.line, reason: r.reason });
+    if (options.skipInvalid) {
+      rejectsOut ??= createWriteStream(rejectsPath);
+      rejectsOut.write(`${JSON.stringify(r)}\n`);
+    }
+  };
+  const totalBytes = options.files.reduce((n, f) => (f === '-' ? n : n + statSync(f).size), 0);
+  let bytesBefore = 0;
+  const result: ImportResult = {
+    committed: false,
+    records: 0,
+    counts: {},
+    rejects,
+    rejectCount: 0,
+  };
+  try {
+    await store.transaction(async (trx) => {
+      const w = importWrite(store, trx, options.workspaceId);
+      const ndjson = new NdjsonImporter(w);
+      await ndjson.prepare();
+      let csvRecords = 0;
+      for (const file of options.files) {
+        const input: Readable =
+          file === '-' ? (options.stdin ?? process.stdin) : createReadStream(file);
+        let bytes = 0;
+        input.on('data', (chunk: Buffer | string) => {
+          bytes += chunk.length;
+        });
+        const progress = () =>
+          options.onProgress?.(ndjson.records + csvRecords, bytesBefore + bytes, totalBytes);
+        const csvType =
+          options.csvType ?? (file.endsWith('.csv') ? csvTypeOfName(file) : undefined);
+        if (file.toLowerCase().endsWith('.csv') || options.csvType) {
+          if (!csvType) {
+            throw new ImportUsageError(
+              `${file}: cannot tell the record type from the name: use --type people|organization|deal|lead`,
+            );
+          }
+          await ndjson.flush();
+          const csv = new CsvImporter(w, csvType, options.actorId);
+          let first = true;
+          const parser = input.pipe(
+            parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
+          );
+          for await (const { record, info } of parser as AsyncIterable<{
+            record: string[];
+            info: { lines: number };
+          }>) {
+            const reason = first ? await csv.header(record) : await csv.row(record);
+            if (reason) {
+              reject({ file, line: info.lines, reason, text: record.join(',') });
+              if (first) break;
+            }
+            if (!first) {
+              csvRecords = csv.records;
+              if ((csvRecords & 1023) === 0) progress();
+            }
+            first = false;
+          }
+          const key = csvType === 'people' ? 'person' : csvType;
+          result.counts[key] = (result.counts[key] ?? 0) + csv.records;
+        } else {
+          let lineNo = 0;
+          for await (const batch of ndjsonLines(input)) {
+            for (const text of batch) {
+              lineNo++;
+              if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) continue;
+              const reason = ndjson.line(file, lineNo, text);
+              if (reason) reject({ file, line: lineNo, reason, text });
+            }
+            if (ndjson.full) await ndjson.flush();
+            progress();
+          }
+        }
+        bytesBefore += bytes;
+        progress();
+      }
+      for (const r of await ndjson.finish(options.skipInvalid === true)) reject(r);
+      if (rejectCount > 0 && !options.skipInvalid) throw new Refused();
+      for (const [type, n] of Object.entries(ndjson.counts)) {
+        result.counts[type] = (result.counts[type] ?? 0) + n;
+      }
+      result.records = Object.values(result.counts).reduce((a, b) => a + b, 0);
+      await renderImported(w);
+    });
+    result.committed = true;
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+  } finally {
+    result.rejectCount = rejectCount;
+    if (rejectsOut) {
+      result.rejectsPath = rejectsPath;
+      await new Promise((resolve) => rejectsOut!.end(resolve));
+    }
+  }
+  return result;
+}
+
+/**
+ * The lines of a UTF-8 stream, split on LF, CRLF or a lone CR (as `readline` does), in one
+ * batch per chunk read: the consumer awaits once per chunk, not once per line.
+ */
+export async function* ndjsonLines(input: Readable): AsyncGenerator<string[]> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of input) {
+    const text = rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer));
+    const lines: string[] = [];
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl < 0) break;
+      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      pushLine(lines, text.slice(start, end));
+      start = nl + 1;
+    }
+    rest = text.slice(start);
+    if (lines.length > 0) yield lines;
+  }
+  rest += decoder.end();
+  // A trailing CR is the last line's break.
+  if (rest.endsWith('\r')) rest = rest.slice(0, -1);
+  if (rest !== '') {
+    const lines: string[] = [];
+    pushLine(lines, rest);
+    yield lines;
+  }
+}
+
+/** Adds a line, or the lines it holds when it has lone CRs (old Mac line breaks). */
+function pushLine(lines: string[], line: string): void {
+  if (line.indexOf('\r') < 0) lines.push(line);
+  else lines.push(...line.split('\r'));
+}
+
+/** An import that cannot start (a CSV file of unknown type). */
+export class ImportUsageError extends Error {}

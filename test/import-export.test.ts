@@ -1,0 +1,182 @@
+import { createWriteStream, readFileSync } from 'node:fs';
+import { finished } from 'node:stream/promises';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDemoWorkspace } from '../src/ingest/demo.ts';
+import { exportWorkspace } from '../src/ingest/export.ts';
+import { importFiles } from '../src/ingest/run-import.ts';
+import { createToken, createWorkspace, firstAdmin } from '../src/resources/workspaces/writes.ts';
+import { get, testApp, testStore } from './helpers.ts';
+
+type TestStore = Awaited<ReturnType<typeof testStore>>;
+
+/** Every list endpoint a workspace answers, walked page by page. */
+const LISTS = [
+  '/v2/people',
+  '/v2/organization',
+  '/v2/deal',
+  '/v2/lead',
+  '/v2/product',
+  '/v2/user',
+  '/v2/team',
+  '/v2/todo',
+  '/v2/memo',
+  '/v2/webForm',
+  '/v2/people/activity',
+  '/v2/organization/activity',
+  '/v2/lead/activity',
+  '/v2/deal/activity',
+  '/v2/people/history',
+  '/v2/organization/history',
+  '/v2/deal/history',
+  '/v2/lead/history',
+];
+
+/** Cursors are bound to their workspace (DECISIONS 2): the one thing that may differ. */
+function withoutCursors(text: string): string {
+  return text.replace(/"(nextCursor|nextCurosr)":"[^"]*"/g, '"$1":"…"');
+}
+
+/** Walks `url` in both workspaces at once; asserts each page is the same bytes. */
+async function comparePages(
+  app: FastifyInstance,
+  tokens: [string, string],
+  url: string,
+): Promise<number> {
+  let cursors: [string | null, string | null] = [null, null];
+  let pages = 0;
+  do {
+    const at = (c: string | null) =>
+      c ? `${url}${url.includes('?') ? '&' : '?'}cursor=${c}` : url;
+    const a = await get(app, tokens[0], at(cursors[0]));
+    const b = await get(app, tokens[1], at(cursors[1]));
+    expect(a.status, `${url}: ${a.text.slice(0, 200)}`).toBe(200);
+    expect(withoutCursors(b.text), url).toBe(withoutCursors(a.text));
+    cursors = [a.json.data.nextCursor ?? null, b.json.data.nextCursor ?? null];
+    pages++;
+  } while (cursors[0]);
+  return pages;
+}
+
+async function exportToFile(store: TestStore, workspaceId: string, file: string) {
+  const out = createWriteStream(file);
+  const result = await exportWorkspace(store.path, workspaceId, out);
+  out.end();
+  await finished(out);
+  return result;
+}
+
+describe('export then import into a fresh workspace', () => {
+  let store: TestStore;
+  let app: FastifyInstance;
+  let source: { workspaceId: string; token: string };
+  let target: { workspaceId: string; token: string };
+  let file: string;
+  let exported: number;
+
+  beforeAll(async () => {
+    store = await testStore();
+    const demo = await createDemoWorkspace(store, { seed: 7, people: 300 });
+    source = { workspaceId: demo.workspaceId, token: demo.token };
+    file = `${store.path}.ndjson`;
+    exported = (await exportToFile(store, demo.workspaceId, file)).records;
+    const workspaceId = await createWorkspace(store, '가져온 워크스페이스');
+    const result = await importFiles(store, {
+      workspaceId,
+      files: [file],
+      actorId: '',
+    });
+    expect(result.rejects).toEqual([]);
+    expect(result.committed).toBe(true);
+    const admin = await firstAdmin(store, demo.workspaceId);
+    const { token } = await createToken(store, workspaceId, admin!);
+    target = { workspaceId, token };
+    app = await testApp(store);
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await store?.dispose();
+  });
+
+  it('writes a header, then one line per row, every row of the workspace', () => {
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    const header = JSON.parse(lines[0]!);
+    expect(header).toMatchObject({ type: 'header', format: 'salescrm-workspace', version: 1 });
+    const total = Object.values(header.counts as Record<string, number>).reduce((a, b) => a + b);
+    expect(lines.length - 1).toBe(total);
+    expect(total).toBe(exported);
+    expect(header.counts.person).toBe(300);
+    for (const type of [
+      'user',
+      'team',
+      'pipeline',
+      'customField',
+      'deal',
+      'quoteLine',
+      'history',
+    ]) {
+      expect(header.counts[type], type).toBeGreaterThan(0);
+    }
+  });
+
+  it('gives byte-identical list pages on every list endpoint', async () => {
+    for (const url of LISTS) await comparePages(app, [source.token, target.token], url);
+  }, 120_000);
+
+  it('gives byte-identical single records, deal quotes and web-form submissions', async () => {
+    const tokens: [string, string] = [source.token, target.token];
+    const ids = async (table: 'people' | 'organizations' | 'deals' | 'leads' | 'web_forms') =>
+      (
+        await store.db
+          .selectFrom(table)
+          .select('id')
+          .where('workspace_id', '=', source.workspaceId)
+          .execute()
+      ).map((r) => r.id);
+    const urls = [
+      ...(await ids('people')).slice(0, 60).map((id) => `/v2/people/${id}`),
+      ...(await ids('organizations')).slice(0, 30).map((id) => `/v2/organization/${id}`),
+      ...(await ids('deals'))
+        .slice(0, 40)
+        .flatMap((id) => [`/v2/deal/${id}`, `/v2/deal/${id}/quote`]),
+      ...(await ids('leads'))
+        .slice(0, 30)
+        .flatMap((id) => [`/v2/lead/${id}`, `/v2/lead/${id}/quote`]),
+      ...(await ids('web_forms')).map((id) => `/v2/webForm/${id}/submit`),
+    ];
+    for (const url of urls) await comparePages(app, tokens, url);
+  }, 120_000);
+
+  it('exports the imported workspace as the same lines', async () => {
+    const again = `${store.path}.again.ndjson`;
+    await exportToFile(store, target.workspaceId, again);
+    const body = (f: string) => readFileSync(f, 'utf8').split('\n').slice(1).join('\n');
+    expect(body(again)).toBe(body(file));
+  });
+
+  it('refuses a second import of the same file: every line a duplicate, nothing written', async () => {
+    const before = await store.db
+      .selectFrom('workspaces')
+      .select('data_version')
+      .where('id', '=', target.workspaceId)
+      .executeTakeFirstOrThrow();
+    const result = await importFiles(store, {
+      workspaceId: target.workspaceId,
+      files: [file],
+      actorId: '',
+      maxReported: 5,
+    });
+    expect(result.committed).toBe(false);
+    expect(result.rejects).toHaveLength(5);
+    expect(result.rejectCount).toBeGreaterThan(exported / 2);
+    expect(result.rejects[0]).toMatchObject({ line: 2 });
+    expect(result.rejects[0]!.reason).toMatch(/duplicate id/);
+    const after = await store.db
+      .selectFrom('workspaces')
+      .select('data_version')
+      .where('id', '=', target.workspaceId)
+      .executeTakeFirstOrThrow();
+    expect(after.data_version).toBe(before.data_version);
+  });
+});

@@ -1,0 +1,221 @@
+import { spawn } from 'node:child_process';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
+import { finished } from 'node:stream/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDemoWorkspace } from '../src/ingest/demo.ts';
+import { exportWorkspace } from '../src/ingest/export.ts';
+import { importFiles } from '../src/ingest/run-import.ts';
+import { SOURCE_IMPORT } from '../src/resources/owned.ts';
+import { createWorkspace } from '../src/resources/workspaces/writes.ts';
+import { type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
+
+type TestStore = Awaited<ReturnType<typeof testStore>>;
+
+const line = (o: Record<string, unknown>) => JSON.stringify(o);
+const T = '2024-04-08T05:25:26.020Z';
+const person = (id: string, extra: Record<string, unknown> = {}) => ({
+  type: 'person',
+  id,
+  organization_id: null,
+  name: `사람 ${id}`,
+  email: `${id}@example.com`,
+  phone: null,
+  job_title: null,
+  profile_image: null,
+  linkedin: null,
+  unsubscribed: false,
+  unsubscribe_reason: null,
+  source: SOURCE_IMPORT,
+  owner_id: null,
+  team_ids: [],
+  custom: {},
+  created_at: T,
+  updated_at: T,
+  ...extra,
+});
+
+async function count(store: TestStore, workspaceId: string, table: 'people' | 'organizations') {
+  const row = await store.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+describe('import rules', () => {
+  let store: TestStore;
+  let ws: TestWorkspace;
+  let dir: string;
+
+  beforeAll(async () => {
+    store = await testStore();
+    ws = await testWorkspace(store);
+    dir = store.path.replace(/test\.db$/, '');
+  });
+  afterAll(async () => {
+    await store?.dispose();
+  });
+
+  const bad = () =>
+    [
+      line(person('p1')),
+      '{not json',
+      line(person('p2', { email: 'P1@example.com' })),
+      line(person('p3', { organization_id: 'nowhere' })),
+      line(person('activity')),
+      line({ ...person('p4'), extra: 1 }),
+      line(person('p5', { custom: { nofield: 1 } })),
+      line(person('p6')),
+    ].join('\n');
+
+  it('refuses a file with bad lines whole, naming each line and why', async () => {
+    const file = `${dir}bad.ndjson`;
+    writeFileSync(file, bad());
+    const result = await importFiles(store, {
+      workspaceId: ws.workspaceId,
+      files: [file],
+      actorId: ws.userId,
+    });
+    expect(result.committed).toBe(false);
+    expect(result.rejects.map((r) => r.line)).toEqual([2, 3, 4, 5, 6, 7]);
+    const reasons = result.rejects.map((r) => r.reason);
+    expect(reasons[0]).toMatch(/not JSON/);
+    expect(reasons[1]).toMatch(/이미 같은 이메일의 고객이 있습니다/);
+    expect(reasons[2]).toMatch(/organization_id.*no organization 'nowhere'/);
+    expect(reasons[3]).toMatch(/not a valid id/);
+    expect(reasons[4]).toMatch(/\/extra/);
+    expect(reasons[5]).toMatch(/no person field with id 'nofield'/);
+    expect(await count(store, ws.workspaceId, 'people')).toBe(0);
+  });
+
+  it('with skipInvalid, imports the good lines and writes the refused ones to a file', async () => {
+    const file = `${dir}bad2.ndjson`;
+    writeFileSync(file, bad());
+    const result = await importFiles(store, {
+      workspaceId: ws.workspaceId,
+      files: [file],
+      actorId: ws.userId,
+      skipInvalid: true,
+    });
+    expect(result.committed).toBe(true);
+    expect(result.records).toBe(2);
+    expect(result.rejectsPath).toBe(`${file}.rejects.ndjson`);
+    const rejected = readFileSync(result.rejectsPath!, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rejected.map((r) => r.line)).toEqual([2, 3, 4, 5, 6, 7]);
+    expect(rejected[0].text).toBe('{not json');
+    const rows = await store.db
+      .selectFrom('people')
+      .select(['id', 'body', 'source'])
+      .where('workspace_id', '=', ws.workspaceId)
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => r.id)).toEqual(['p1', 'p6']);
+    expect(rows[0]!.source).toBe(SOURCE_IMPORT);
+    expect(JSON.parse(String(rows[0]!.body)).이름).toBe('사람 p1');
+  });
+
+  it('imports CSV people with Korean headers through the API rules, source 데이터 업로드', async () => {
+    const file = `${dir}고객.csv`;
+    writeFileSync(
+      file,
+      [
+        '이름,이메일,전화,포지션',
+        '김철수,kim@example.com,010-1234-5678,팀장',
+        '박영희,not-an-email,,',
+        '이중,kim@example.com,,',
+        '"최, 민수",choi@example.com,,대리',
+      ].join('\n'),
+    );
+    const refused = await importFiles(store, {
+      workspaceId: ws.workspaceId,
+      files: [file],
+      actorId: ws.userId,
+    });
+    expect(refused.committed).toBe(false);
+    expect(refused.rejects.map((r) => r.line)).toEqual([3, 4]);
+    expect(refused.rejects[0]!.reason).toMatch(/이메일/);
+    expect(refused.rejects[1]!.reason).toMatch(/이미 같은 이메일/);
+
+    const result = await importFiles(store, {
+      workspaceId: ws.workspaceId,
+      files: [file],
+      actorId: ws.userId,
+      skipInvalid: true,
+      rejectsPath: `${dir}csv-rejects.ndjson`,
+    });
+    expect(result.committed).toBe(true);
+    expect(result.counts.person).toBe(2);
+    const rows = await store.db
+      .selectFrom('people')
+      .select(['name', 'source', 'job_title', 'body'])
+      .where('workspace_id', '=', ws.workspaceId)
+      .where('email', 'in', ['kim@example.com', 'choi@example.com'])
+      .orderBy('name')
+      .execute();
+    expect(rows.map((r) => [r.name, r.source, r.job_title])).toEqual([
+      ['김철수', SOURCE_IMPORT, '팀장'],
+      ['최, 민수', SOURCE_IMPORT, '대리'],
+    ]);
+    expect(JSON.parse(String(rows[0]!.body)).이름).toBe('김철수');
+  });
+
+  it('refuses a CSV header naming a field the record type does not have', async () => {
+    const file = `${dir}organizations.csv`;
+    writeFileSync(file, '이름,없는필드\n회사,값\n');
+    const result = await importFiles(store, {
+      workspaceId: ws.workspaceId,
+      files: [file],
+      actorId: ws.userId,
+    });
+    expect(result.committed).toBe(false);
+    expect(result.rejects[0]).toMatchObject({ line: 1 });
+    expect(result.rejects[0]!.reason).toMatch(/unknown column '없는필드'/);
+  });
+
+  // It exports its input first, and export reads SQLite files only, for now.
+  it.skipIf(process.env.SALESCRM_TEST_STORE === 'postgres')(
+    'leaves the workspace as it was when the import process is killed midway',
+    async () => {
+      const demo = await createDemoWorkspace(store, { seed: 3, people: 1500 });
+      const file = `${dir}big.ndjson`;
+      const out = createWriteStream(file);
+      await exportWorkspace(store.path, demo.workspaceId, out);
+      out.end();
+      await finished(out);
+      const target = await createWorkspace(store, '빈 워크스페이스');
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli/main.ts', 'import', '--workspace', target, file],
+        {
+          env: { ...process.env, DATABASE_URL: `sqlite:${store.path}` },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      const exited = new Promise<number | null>((resolve) =>
+        child.on('exit', (code) => resolve(code)),
+      );
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (/import: \d+ records/.test(stderr)) resolve();
+        });
+        child.on('exit', () => reject(new Error(`import ended before it was killed: ${stderr}`)));
+      });
+      child.kill('SIGKILL');
+      expect(await exited).toBe(null);
+      expect(await count(store, target, 'people')).toBe(0);
+      const version = await store.db
+        .selectFrom('workspaces')
+        .select('data_version')
+        .where('id', '=', target)
+        .executeTakeFirstOrThrow();
+      expect(Number(version.data_version)).toBe(0);
+    },
+    120_000,
+  );
+});
