@@ -30,7 +30,12 @@ import {
   type WorkspaceWrite,
   writeWorkspace,
 } from '../store/write.ts';
-import { type DemoData, generateDemoData } from './demo-data.ts';
+import {
+  DEMO_CHUNK_PEOPLE,
+  type DemoData,
+  demoChunkCount,
+  generateDemoChunks,
+} from './demo-data.ts';
 
 /** What demo to build. */
 export interface DemoOptions {
@@ -38,6 +43,11 @@ export interface DemoOptions {
   seed?: number;
   /** Number of people; organizations, deals and leads scale with it. Default 200. */
   people?: number;
+  /**
+   * People generated and written at a time, with their records (default 20,000): memory
+   * follows the chunk, not the size. A demo no larger than one chunk does not depend on it.
+   */
+  chunkPeople?: number;
   /** Workspace name; defaults to the demo seller's. */
   name?: string;
   /** Called as the work goes: stage name, items done, items in the stage. */
@@ -68,22 +78,33 @@ export async function createDemoWorkspace(
     throw new RangeError(`demo people must be a non-negative integer: ${people}`);
   }
   const progress = options.onProgress ?? (() => {});
+  const chunkPeople = options.chunkPeople ?? DEMO_CHUNK_PEOPLE;
+  const chunks = generateDemoChunks(seed, people, chunkPeople);
+  const chunkCount = demoChunkCount(people, chunkPeople);
 
-  progress('generate', 0, 1);
-  const data = generateDemoData(seed, people);
-  progress('generate', 1, 1);
-
+  progress('generate', 0, chunkCount);
+  let data = chunks.next().value as DemoData;
+  progress('generate', 1, chunkCount);
   const counts = countsOf(data);
+  const adminUserId = data.adminUserId;
   const workspaceId = await createWorkspace(store, options.name ?? data.workspaceName);
   try {
-    // Two transactions. The first writes every row; the second renders every record once,
-    // with all its facts. In one transaction the rendering would read back the pages the
-    // inserts spilled to the write-ahead log, which makes it half as slow again (100,000
-    // people: 37 s instead of 25 s). Between the two the workspace has no token, so no
-    // client sees its records unrendered; if either fails, the workspace is removed.
+    // Two transactions. The first writes every row, chunk by chunk as they are generated
+    // (a chunk is let go once written); the second renders every record once, with all
+    // its facts, reading the records in pages. In one transaction the rendering would read
+    // back the pages the inserts spilled to the write-ahead log, which makes it half as
+    // slow again (100,000 people: 37 s instead of 25 s). Between the two the workspace has
+    // no token, so no client sees its records unrendered; if either fails, the workspace
+    // is removed.
     await store.transaction(async (trx) => {
       const w: WorkspaceWrite = { store, trx, workspaceId, touched: new Touched(), now: now() };
       await insertDemoData(w, data, progress);
+      for (let done = 1; done < chunkCount; done++) {
+        data = chunks.next().value as DemoData;
+        progress('generate', done + 1, chunkCount);
+        addCounts(counts, countsOf(data));
+        await insertDemoData(w, data, progress);
+      }
       await bumpDataVersion(trx, workspaceId);
     });
     progress('render', 0, 1);
@@ -95,7 +116,7 @@ export async function createDemoWorkspace(
     await discardWorkspace(store, workspaceId);
     throw error;
   }
-  const { id: tokenId, token } = await createToken(store, workspaceId, data.adminUserId, 'demo');
+  const { id: tokenId, token } = await createToken(store, workspaceId, adminUserId, 'demo');
   return { workspaceId, token, tokenId, counts };
 }
 
@@ -148,12 +169,15 @@ async function insertDemoData(
   progress: (stage: string, done: number, total: number) => void,
 ): Promise<void> {
   const ws = w.workspaceId;
-  progress('workspace', 0, 1);
-  await insertUsers(w.trx, ws, data.users);
-  await insertTeams(w.trx, ws, data.teams);
-  for (const pipeline of data.pipelines) await insertPipeline(w.trx, ws, pipeline);
-  for (const field of data.customFields) await defineCustomField(w, field);
-  progress('workspace', 1, 1);
+  // The workspace structure comes with the first chunk only.
+  if (data.users.length > 0) {
+    progress('workspace', 0, 1);
+    await insertUsers(w.trx, ws, data.users);
+    await insertTeams(w.trx, ws, data.teams);
+    for (const pipeline of data.pipelines) await insertPipeline(w.trx, ws, pipeline);
+    for (const field of data.customFields) await defineCustomField(w, field);
+    progress('workspace', 1, 1);
+  }
 
   const stage = async <T>(name: string, items: T[], insert: (batch: T[]) => Promise<unknown>) => {
     progress(name, 0, items.length);
@@ -173,23 +197,28 @@ async function insertDemoData(
   await stage('quotes', data.quotes, (b) => insertQuotes(w, b));
   await stage('notes', data.notes, (b) => insertNotes(w, b));
   await stage('todos', data.todos, (b) => insertTodos(w, b));
-  await insertWebForms(w, data.webForms);
+  if (data.webForms.length > 0) await insertWebForms(w, data.webForms);
   await stage('submissions', data.submissions, (b) => insertSubmissions(w, b));
   // `insertSequences` takes names only and makes random ids; the demo's ids are seeded.
-  await insertMany(
-    w.trx,
-    'sequences',
-    data.sequences.map((s) => ({
-      workspace_id: ws,
-      id: s.id,
-      name: s.name,
-      created_at: s.createdAt,
-    })),
-  );
+  if (data.sequences.length > 0)
+    await insertMany(
+      w.trx,
+      'sequences',
+      data.sequences.map((s) => ({
+        workspace_id: ws,
+        id: s.id,
+        name: s.name,
+        created_at: s.createdAt,
+      })),
+    );
   await stage('enrollments', data.enrollments, (b) => insertEnrollments(w, b));
   await stage('activities', data.activities, (b) => insertActivities(w, b));
   await stage('history', data.history, (b) => recordPeopleHistory(w, b));
   await stage('record history', data.recordHistory, (b) => recordHistory(w, b));
+}
+
+function addCounts(into: Record<string, number>, more: Record<string, number>): void {
+  for (const [key, n] of Object.entries(more)) into[key] = (into[key] ?? 0) + n;
 }
 
 function countsOf(data: DemoData): Record<string, number> {
