@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { now } from '../domain/time.ts';
 import { defineCustomField } from '../resources/custom-fields/writes.ts';
 import { insertActivities } from '../resources/deal-activities/writes.ts';
@@ -88,6 +89,7 @@ export async function createDemoWorkspace(
   const counts = countsOf(data);
   const adminUserId = data.adminUserId;
   const workspaceId = await createWorkspace(store, options.name ?? data.workspaceName);
+  const restoreCache = await widenWriterCache(store);
   try {
     // Two transactions. The first writes every row, chunk by chunk as they are generated
     // (a chunk is let go once written); the second renders every record once, with all
@@ -115,9 +117,30 @@ export async function createDemoWorkspace(
   } catch (error) {
     await discardWorkspace(store, workspaceId);
     throw error;
+  } finally {
+    await restoreCache();
   }
   const { id: tokenId, token } = await createToken(store, workspaceId, adminUserId, 'demo');
   return { workspaceId, token, tokenId, counts };
+}
+
+/** SQLite page cache of the write connection while a demo is built, in KiB. */
+const DEMO_CACHE_KIB = 1024 * 1024;
+
+/**
+ * Gives the SQLite write connection a 1 GiB page cache for the build, and returns what
+ * puts the old size back. Each chunk's rows go all over the indexes (every chunk spans the
+ * whole two years), so with the usual 64 MiB the indexes of a large demo no longer fit:
+ * every chunk spilled them to the write-ahead log and read them back.
+ */
+async function widenWriterCache(store: Store): Promise<() => Promise<void>> {
+  if (store.dialect !== 'sqlite') return async () => {};
+  const before = (await sql<{ cache_size: number }>`pragma cache_size`.execute(store.db)).rows[0]
+    ?.cache_size;
+  await sql.raw(`pragma cache_size = -${DEMO_CACHE_KIB}`).execute(store.db);
+  return async () => {
+    if (before !== undefined) await sql.raw(`pragma cache_size = ${before}`).execute(store.db);
+  };
 }
 
 /** Every table keyed by workspace; the type check below keeps the list complete. */
