@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITY_TYPES } from '../resources/deal-activities/render.ts';
 import { hashToken } from '../resources/workspaces/writes.ts';
@@ -115,6 +116,13 @@ describe('createDemoWorkspace: in chunks', () => {
   it('builds several chunks into one consistent, deterministic workspace', async () => {
     const a = await freshStore();
     const b = await freshStore();
+    const indexes = async () =>
+      (
+        await sql<{ name: string; sql: string }>`
+          select name, sql from sqlite_master where type = 'index' order by name`.execute(a.db)
+      ).rows;
+    const indexesBefore = await indexes();
+    expect(indexesBefore.length).toBeGreaterThan(30);
     const stages: string[] = [];
     const first = await createDemoWorkspace(a, {
       seed: 9,
@@ -125,6 +133,8 @@ describe('createDemoWorkspace: in chunks', () => {
       },
     });
     expect(stages).toEqual(['0/5', '1/5', '2/5', '3/5', '4/5', '5/5']);
+    // The build of a fresh database drops its secondary indexes and makes them again.
+    expect(await indexes()).toEqual(indexesBefore);
     const second = await createDemoWorkspace(b, { seed: 9, people: 250, chunkPeople: 60 });
     const left = await bodies(a, first.workspaceId);
     const right = await bodies(b, second.workspaceId);
