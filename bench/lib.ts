@@ -1,5 +1,7 @@
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { createToken } from '../src/resources/workspaces/writes.ts';
 import type { Position } from '../src/server/cursor.ts';
 import { renderListPage } from '../src/server/list.ts';
 import { openStore } from '../src/store/database.ts';
@@ -227,4 +229,138 @@ export function countOccurrences(haystack: Buffer, needle: Buffer = PER_PERSON):
   for (let i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + needle.length))
     n += 1;
   return n;
+}
+
+/**
+ * Load at a fixed rate: wrk with bench/rate.lua (every request on one schedule of `rate`
+ * per second, see there) when wrk is installed, else autocannon's `overallRate`. Both
+ * measure latency from the actual send (no coordinated-omission correction).
+ */
+export async function loadAtRate(
+  name: string,
+  url: string,
+  rate: number,
+  opts: { seconds?: number; connections?: number; headers?: Record<string, string> } = {},
+): Promise<LoadFigures> {
+  if (spawnSync('wrk', ['--version']).error) return load(name, url, { ...opts, rate });
+  const args = ['-t1', `-c${opts.connections ?? 10}`, `-d${opts.seconds ?? 8}s`, '--latency'];
+  for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`);
+  args.push('-s', 'bench/rate.lua', url);
+  const out = spawnSync('wrk', args, {
+    encoding: 'utf8',
+    env: { ...process.env, RATE: String(rate) },
+  }).stdout;
+  return { ...parseWrk(name, out), tool: 'wrk' };
+}
+
+function parseWrk(name: string, out: string): LoadFigures {
+  const ms = (label: string) => {
+    const m = new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)`).exec(out);
+    if (!m) return Number.NaN;
+    const v = Number(m[1]);
+    return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
+  };
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(
+    out,
+  );
+  const errors =
+    Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) +
+    (socketErrors ? socketErrors.slice(1).reduce((n, s) => n + Number(s), 0) : 0);
+  return {
+    name,
+    reqPerSec: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
+    p50: ms('50%'),
+    p99: ms('99%'),
+    errors,
+    tool: 'wrk',
+  };
+}
+
+/** Memory of a process from /proc: peak and current resident set, and its anonymous part. */
+export function memoryOf(pid: number): { peakMB: number; rssMB: number; anonMB: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+  return {
+    peakMB: Math.round(kb('VmHWM') / 1024),
+    rssMB: Math.round(kb('VmRSS') / 1024),
+    anonMB: Math.round(kb('RssAnon') / 1024),
+  };
+}
+
+/** Starts a child like `startChild` and returns the message it sent when ready, too. */
+export async function startChildWithMessage(
+  entry: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; message: unknown }> {
+  const child = fork(entry, args, {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const message = await new Promise<unknown>((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code, signal) =>
+      reject(new Error(`${entry} exited with ${code ?? signal}`)),
+    );
+  });
+  return { child, message };
+}
+
+/** Writes every person's stored API JSON of the store's first workspace, one a line. */
+export async function writePeopleNdjson(databaseUrl: string, file: string): Promise<number> {
+  const store = openStore(databaseUrl);
+  const out = createWriteStream(file);
+  let after = '';
+  let n = 0;
+  for (;;) {
+    const rows = await store.db
+      .selectFrom('people')
+      .select(['id', 'body'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(10_000)
+      .execute();
+    if (rows.length === 0) break;
+    const chunk = rows.map((r) => Buffer.from(r.body!).toString()).join('\n');
+    if (!out.write(`${chunk}\n`))
+      await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+    n += rows.length;
+    after = rows[rows.length - 1]!.id;
+  }
+  await new Promise<void>((resolve, reject) => out.end((e?: Error) => (e ? reject(e) : resolve())));
+  await store.close();
+  return n;
+}
+
+/**
+ * The id and a new token of the store's first workspace (its admin's), for a bench run
+ * on a database built earlier (`--db`).
+ */
+export async function tokenOfExistingDemo(
+  databaseUrl: string,
+): Promise<{ workspaceId: string; token: string }> {
+  const store = openStore(databaseUrl);
+  await store.migrate();
+  const ws = await store.db.selectFrom('workspaces').select('id').executeTakeFirstOrThrow();
+  const admin = await store.db
+    .selectFrom('users')
+    .select('id')
+    .where('workspace_id', '=', ws.id)
+    .where('role', '=', 'admin')
+    .executeTakeFirstOrThrow();
+  const { token } = await createToken(store, ws.id, admin.id, 'bench');
+  await store.close();
+  return { workspaceId: ws.id, token };
+}
+
+/** People in the store (the bench's database holds one workspace). */
+export async function countPeople(databaseUrl: string): Promise<number> {
+  const store = openStore(databaseUrl);
+  const row = await store.db
+    .selectFrom('people')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  await store.close();
+  return Number(row.n);
 }

@@ -1,25 +1,34 @@
-// `npm run bench [-- --people N] [--seconds S] [--database postgres]`: builds a demo
-// workspace, then measures the list endpoint against a bare node:http server sending the
-// same bytes, a deep page, a full cursor walk and the single deal, all in one run, and
-// prints a table. `--database postgres` also builds the demo on PostgreSQL
-// (BENCH_DATABASE_URL, default the local server) and loads its first and deep pages.
+// `npm run bench [-- --people N] [--seconds S] [--db FILE] [--json-server-max N]
+// [--database postgres]`: builds a demo workspace (or takes the one in FILE, built by an
+// earlier run with --keep or by `salescrm demo`), then measures the list endpoint against a
+// bare node:http server sending the same bytes, a deep page, a full cursor walk, the single
+// deal, fixed-rate latencies at half saturation, the server's memory and json-server as a
+// peer, all in one run, and prints a table with the issue's targets. `--database postgres`
+// also builds the demo on PostgreSQL (BENCH_DATABASE_URL, default the local server) and
+// loads its first and deep pages.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   buildDemo,
   countOccurrences,
+  countPeople,
   countRecords,
   type LoadFigures,
   load,
+  loadAtRate,
   loadWithWrk,
+  memoryOf,
   startChild,
+  startChildWithMessage,
   stopChild,
   table,
+  tokenOfExistingDemo,
   walkInProcess,
   walkWithWrk,
+  writePeopleNdjson,
 } from './lib.ts';
 import { benchPostgres, type PostgresFigures } from './postgres.ts';
 import { RawClient } from './raw-client.ts';
@@ -29,6 +38,8 @@ const { values } = parseArgs({
     people: { type: 'string', default: '100000' },
     seconds: { type: 'string', default: '8' },
     keep: { type: 'boolean', default: false },
+    db: { type: 'string' },
+    'json-server-max': { type: 'string' },
     database: { type: 'string', default: 'sqlite' },
   },
 });
@@ -37,19 +48,28 @@ if (values.database !== 'sqlite' && values.database !== 'postgres') {
     `--database is sqlite or postgres (SQLite is always measured), not ${values.database}`,
   );
 }
-const people = Number(values.people);
 const seconds = Number(values.seconds);
 const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-'));
-const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
+const reuse = values.db !== undefined && existsSync(values.db);
+const databaseUrl = `sqlite:${values.db ?? join(dir, 'bench.db')}`;
 const API_PORT = 38_411;
 const FLOOR_PORT = 38_412;
+const PEER_PORT = 38_413;
 
-console.log(`building a demo workspace of ${people.toLocaleString('en-US')} people in ${dir} …`);
-const demo = buildDemo(databaseUrl, people);
+let demo: { token: string; seconds: number | null };
+if (reuse) {
+  console.log(`using the demo workspace in ${values.db} …`);
+  demo = { ...(await tokenOfExistingDemo(databaseUrl)), seconds: null };
+} else {
+  const size = Number(values.people);
+  console.log(`building a demo workspace of ${size.toLocaleString('en-US')} people …`);
+  demo = buildDemo(databaseUrl, size);
+}
 const buildSeconds = demo.seconds;
 const totalRecords = await countRecords(databaseUrl);
+const people = await countPeople(databaseUrl);
 console.log(
-  `built in ${buildSeconds.toFixed(1)} s: ${totalRecords.toLocaleString('en-US')} records`,
+  `${buildSeconds === null ? 'reused' : `built in ${buildSeconds.toFixed(1)} s`}: ${people.toLocaleString('en-US')} people, ${totalRecords.toLocaleString('en-US')} records`,
 );
 
 const headers = { authorization: `Bearer ${demo.token}` };
@@ -110,38 +130,103 @@ runs.push(
 );
 runs.push(await saturate('GET /v2/deal/{id}', `${base}/v2/deal/${someDeal}`, headers));
 const half = Math.max(1, Math.round(runs[1]!.reqPerSec / 2));
+const halfDeep = Math.max(1, Math.round(runs[2]!.reqPerSec / 2));
 const halfDeal = Math.max(1, Math.round(runs[3]!.reqPerSec / 2));
+const fixed = (name: string, url: string, rate: number) =>
+  loadAtRate(`${name} at ${rate.toLocaleString('en-US')} req/s`, url, rate, { seconds, headers });
+runs.push(await fixed('GET /v2/people, first page', `${base}/v2/people`, half));
 runs.push(
-  await load(`GET /v2/people, first page at ${half} req/s`, `${base}/v2/people`, {
-    seconds,
-    headers,
-    rate: half,
-  }),
+  await fixed('GET /v2/people, deep page', `${base}/v2/people?cursor=${deepCursor}`, halfDeep),
 );
-runs.push(
-  await load(`GET /v2/deal/{id} at ${halfDeal} req/s`, `${base}/v2/deal/${someDeal}`, {
-    seconds,
-    headers,
-    rate: halfDeal,
-  }),
-);
+runs.push(await fixed('GET /v2/deal/{id}', `${base}/v2/deal/${someDeal}`, halfDeal));
+const halfRuns = runs.slice(-3);
+// The API process's peak resident set while it served all of the above (walk included).
+const apiMemory = memoryOf(api.pid!);
 await stopChild(floor);
 await stopChild(api);
 let postgres: PostgresFigures | undefined;
 if (values.database === 'postgres') {
-  postgres = await benchPostgres({ people, port: API_PORT + 2, keep: values.keep, saturate });
+  postgres = await benchPostgres({ people, port: API_PORT + 5, keep: values.keep, saturate });
   runs.push(...postgres.runs);
 }
 
+// json-server, loaded with the same people records (their stored API JSON), as a peer. A
+// million may not fit its memory: then it is loaded with the most it took, and said so.
+const peopleFile = join(dir, 'people.ndjson');
+await writePeopleNdjson(databaseUrl, peopleFile);
+let peerRecords = Math.min(people, Number(values['json-server-max'] ?? people));
+let peer: Awaited<ReturnType<typeof startChildWithMessage>> | undefined;
+while (!peer && peerRecords >= 1000) {
+  try {
+    console.log(`loading json-server with ${peerRecords.toLocaleString('en-US')} people …`);
+    peer = await startChildWithMessage(
+      'bench/json-server-peer.ts',
+      [peopleFile, String(PEER_PORT), String(peerRecords)],
+      { NODE_OPTIONS: '--max-old-space-size=12288' },
+    );
+  } catch (error) {
+    console.log(`json-server failed with ${peerRecords}: ${(error as Error).message}`);
+    peerRecords = Math.floor(peerRecords / 2);
+  }
+}
+const peerRuns: LoadFigures[] = [];
+if (peer) {
+  const peerBase = `http://127.0.0.1:${PEER_PORT}`;
+  peerRuns.push(await saturate('json-server, first page', `${peerBase}/people?_page=1&_limit=50`));
+  const deepPageNo = Math.max(1, Math.round(peerRecords / 2 / 50));
+  peerRuns.push(
+    await saturate('json-server, deep page', `${peerBase}/people?_page=${deepPageNo}&_limit=50`),
+  );
+  await stopChild(peer.child);
+}
+
 const floorRate = runs[0]!.reqPerSec;
+const first = runs[1]!;
+const deep = runs[2]!;
+const walkRate = walked / walkSeconds;
+const peerFirst = peerRuns[0];
+const peerSize =
+  peerRecords === people
+    ? ''
+    : ` (json-server loaded with ${peerRecords.toLocaleString('en-US')} people only)`;
+const maxHalfP99 = Math.max(...halfRuns.map((r) => r.p99));
+const verdict = (ok: boolean) => (ok ? 'met' : 'missed');
+const targets: (string | number)[][] = [
+  [
+    'list page ≥ 0.6 of the floor',
+    (first.reqPerSec / floorRate).toFixed(2),
+    verdict(first.reqPerSec / floorRate >= 0.6),
+  ],
+  [
+    'deep page within 10% of the first',
+    (deep.reqPerSec / first.reqPerSec).toFixed(2),
+    verdict(deep.reqPerSec >= 0.9 * first.reqPerSec),
+  ],
+  [
+    `≥ 10 × json-server${peerSize}`,
+    peerFirst ? `${(first.reqPerSec / peerFirst.reqPerSec).toFixed(1)} ×` : 'not run',
+    peerFirst ? verdict(first.reqPerSec >= 10 * peerFirst.reqPerSec) : 'not run',
+  ],
+  [
+    'cursor walk ≥ 200,000 records/s',
+    Math.round(walkRate).toLocaleString('en-US'),
+    verdict(walkRate >= 200_000),
+  ],
+  ['p99 < 20 ms at half saturation', `${maxHalfP99} ms (worst)`, verdict(maxHalfP99 < 20)],
+  [
+    'server memory < 300 MB',
+    `${apiMemory.peakMB} MB peak RSS (${apiMemory.anonMB} MB anonymous at the end)`,
+    verdict(apiMemory.peakMB < 300),
+  ],
+];
 const report = [
   `salescrm bench — ${new Date().toISOString()}`,
-  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, SQLite${postgres ? ' and PostgreSQL' : ''}; load: ${runs[0]!.tool} for saturation, autocannon for fixed rates`,
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, SQLite${postgres ? ' and PostgreSQL' : ''}; load: ${runs[0]!.tool} for saturation, ${halfRuns[0]!.tool === 'wrk' ? 'wrk paced by bench/rate.lua' : 'autocannon overallRate'} for fixed rates`,
   `workspace: ${people.toLocaleString('en-US')} people, ${totalRecords.toLocaleString('en-US')} records in all; page: ${firstPage.bytes.length.toLocaleString('en-US')} bytes (50 people); deep page at person ${Math.round(people / 2).toLocaleString('en-US')}`,
   '',
   table(
     ['run', 'req/s', 'p50 ms', 'p99 ms', 'ratio to floor', 'errors'],
-    runs.map((r) => [
+    [...runs, ...peerRuns].map((r) => [
       r.name,
       Math.round(r.reqPerSec),
       r.p50,
@@ -156,7 +241,13 @@ const report = [
     [
       [
         'demo build',
-        `${buildSeconds.toFixed(1)} s (${Math.round(totalRecords / buildSeconds).toLocaleString('en-US')} records/s)`,
+        buildSeconds === null
+          ? 'reused (--db)'
+          : `${buildSeconds.toFixed(1)} s (${Math.round(totalRecords / buildSeconds).toLocaleString('en-US')} records/s)`,
+      ],
+      [
+        'API server memory (VmHWM, /proc)',
+        `${apiMemory.peakMB} MB peak, ${apiMemory.rssMB} MB at the end, ${apiMemory.anonMB} MB of it anonymous`,
       ],
       [
         'full cursor walk, limit=100',
@@ -197,10 +288,21 @@ const report = [
           ]
         : []),
       ['deep page bytes', deepPage.bytes.length.toLocaleString('en-US')],
+      ...(peerFirst
+        ? [
+            [
+              'ours / json-server, first page req/s',
+              (first.reqPerSec / peerFirst.reqPerSec).toFixed(1),
+            ],
+          ]
+        : []),
     ],
   ),
+  '',
+  table(['target (issue 6)', 'measured', ''], targets),
 ].join('\n');
 console.log(`\n${report}`);
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/latest.md', `${report}\n`);
 if (!values.keep) rmSync(dir, { recursive: true, force: true });
+else console.log(`kept ${dir}`);

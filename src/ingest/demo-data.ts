@@ -117,9 +117,75 @@ interface ProductInfo {
   category: string;
 }
 
+/** People per chunk by default: a chunk's data takes about 280 MB while it is written. */
+export const DEMO_CHUNK_PEOPLE = 20_000;
+
 /** Generates the whole demo workspace in memory. Same seed and size, same data. */
-export function generateDemoData(seed: number, peopleCount: number): DemoData {
-  return new DemoGenerator(seed, peopleCount).build();
+export function generateDemoData(
+  seed: number,
+  peopleCount: number,
+  chunkPeople = DEMO_CHUNK_PEOPLE,
+): DemoData {
+  const chunks = [...generateDemoChunks(seed, peopleCount, chunkPeople)];
+  const all = chunks[0]!;
+  for (const chunk of chunks.slice(1)) {
+    for (const key of Object.keys(all) as (keyof DemoData)[]) {
+      const list = all[key];
+      if (Array.isArray(list)) list.push(...(chunk[key] as never[]));
+    }
+  }
+  return all;
+}
+
+/**
+ * Generates the demo chunk by chunk, `chunkPeople` people at a time with their
+ * organizations, deals, leads, quotes, notes, todos, submissions, enrollments, activities
+ * and history; each chunk's records refer only to the workspace structure and to records
+ * of the same chunk. The first chunk also holds the structure (users, teams, pipelines,
+ * custom fields, products, web forms, sequences). A demo no larger than one chunk is
+ * exactly what a single pass gave; memory stays flat in the size, except for the e-mails,
+ * phones and company names kept unique across chunks. Same seed, size and chunk, same data.
+ */
+export function* generateDemoChunks(
+  seed: number,
+  peopleCount: number,
+  chunkPeople = DEMO_CHUNK_PEOPLE,
+): Generator<DemoData> {
+  if (!Number.isInteger(chunkPeople) || chunkPeople < 1) {
+    throw new RangeError(`demo chunk must be a positive integer: ${chunkPeople}`);
+  }
+  yield* new DemoGenerator(seed, peopleCount).build(chunkPeople);
+}
+
+/** Chunks a demo of `peopleCount` people is generated in. */
+export function demoChunkCount(peopleCount: number, chunkPeople = DEMO_CHUNK_PEOPLE): number {
+  return Math.max(1, Math.ceil(peopleCount / chunkPeople));
+}
+
+function emptyDemoData(): DemoData {
+  return {
+    workspaceName: words.SELLER.workspaceName,
+    adminUserId: '',
+    users: [],
+    teams: [],
+    pipelines: [],
+    customFields: [],
+    products: [],
+    organizations: [],
+    people: [],
+    deals: [],
+    leads: [],
+    quotes: [],
+    notes: [],
+    todos: [],
+    webForms: [],
+    submissions: [],
+    sequences: [],
+    enrollments: [],
+    activities: [],
+    history: [],
+    recordHistory: [],
+  };
 }
 
 class DemoGenerator {
@@ -127,7 +193,13 @@ class DemoGenerator {
   private readonly ids: DemoIds;
   private readonly base: number;
   private readonly start: number;
-  private readonly out: DemoData;
+  private out: DemoData;
+  /** The chunk being generated; the first one holds the structure and the showcases. */
+  private chunk = 0;
+  /** People in the chunk being generated. */
+  private chunkPeople = 0;
+  /** Organizations generated in earlier chunks. */
+  private orgsBefore = 0;
 
   private userIds: string[] = [];
   private readonly userNames = new Map<string, string>();
@@ -160,42 +232,42 @@ class DemoGenerator {
     this.ids = new DemoIds(seed);
     this.base = demoBaseTime(seed);
     this.start = this.base - SPAN_DAYS * DAY;
-    this.out = {
-      workspaceName: words.SELLER.workspaceName,
-      adminUserId: '',
-      users: [],
-      teams: [],
-      pipelines: [],
-      customFields: [],
-      products: [],
-      organizations: [],
-      people: [],
-      deals: [],
-      leads: [],
-      quotes: [],
-      notes: [],
-      todos: [],
-      webForms: [],
-      submissions: [],
-      sequences: [],
-      enrollments: [],
-      activities: [],
-      history: [],
-      recordHistory: [],
-    };
+    this.out = emptyDemoData();
   }
 
-  build(): DemoData {
-    this.usersAndTeams();
-    this.pipelines();
-    this.customFields();
-    this.productCatalog();
+  *build(chunkPeople: number): Generator<DemoData> {
+    for (let done = 0; this.chunk === 0 || done < this.peopleCount; this.chunk++) {
+      this.chunkPeople = Math.min(chunkPeople, this.peopleCount - done);
+      done += this.chunkPeople;
+      if (this.chunk > 0) {
+        const { workspaceName, adminUserId } = this.out;
+        this.out = { ...emptyDemoData(), workspaceName, adminUserId };
+        this.orgsBefore += this.orgs.length;
+        this.orgs = [];
+        this.persons = [];
+        this.deals = [];
+        this.leads = [];
+      }
+      yield this.buildChunk();
+    }
+  }
+
+  private buildChunk(): DemoData {
+    const first = this.chunk === 0;
+    if (first) {
+      this.usersAndTeams();
+      this.pipelines();
+      this.customFields();
+      this.productCatalog();
+    }
     this.organizations();
     this.people();
-    this.pipelineRecords('deal', Math.round(this.peopleCount / 2));
-    this.pipelineRecords('lead', Math.round(this.peopleCount / 3));
-    this.webForms();
-    this.sequences();
+    this.pipelineRecords('deal', Math.round(this.chunkPeople / 2));
+    this.pipelineRecords('lead', Math.round(this.chunkPeople / 3));
+    if (first) {
+      this.webForms();
+      this.sequences();
+    }
     for (const deal of this.deals) this.quotesOf(deal);
     for (const lead of this.leads) this.quotesOf(lead);
     this.notes();
@@ -394,9 +466,9 @@ class DemoGenerator {
 
   private organizations(): void {
     const { r, out } = this;
-    const count = this.peopleCount === 0 ? 0 : Math.max(1, Math.round(this.peopleCount / 4));
+    const count = this.chunkPeople === 0 ? 0 : Math.max(1, Math.round(this.chunkPeople / 4));
     for (let i = 0; i < count; i++) {
-      const company = this.companyName(i);
+      const company = this.companyName(this.orgsBefore + i);
       const createdMs = workTime(r, this.start, this.base - 3 * DAY);
       const id = this.ids.next(createdMs);
       const ownerId = this.ownerId();
@@ -513,7 +585,7 @@ class DemoGenerator {
   private people(): void {
     const { r, out, orgs } = this;
     const grades = words.FIELD_OPTIONS.customerGrade;
-    for (let i = 0; i < this.peopleCount; i++) {
+    for (let i = 0; i < this.chunkPeople; i++) {
       // Every organization gets a first contact; the rest spread unevenly, some without one.
       const org =
         i < orgs.length
@@ -1035,7 +1107,7 @@ class DemoGenerator {
       n: String(r.int(5, 80)),
       // A month ahead of the note (a start date, a budget round, a contract's end).
       month: String(new Date(ms + r.int(20, 100) * DAY).getUTCMonth() + 1),
-      user: this.out.users.find((u) => u.id === authorId)!.name,
+      user: this.userNames.get(authorId)!,
     });
     this.out.notes.push({ id, subjectType, subjectId, text, authorId, createdAt: iso(ms) });
     if (record) this.activity(record, 'memoCreate', ms, { memoId: id });
@@ -1273,7 +1345,7 @@ class DemoGenerator {
     const within = () => workTime(r, createdMs, endMs);
     // The first deal and lead show every kind of activity they can have on their own, so
     // even a small demo has them all on both.
-    const showcase = record === this.deals[0] || record === this.leads[0];
+    const showcase = this.chunk === 0 && (record === this.deals[0] || record === this.leads[0]);
     this.activity(record, 'create', createdMs);
     const isDeal = record.kind === 'deal';
     const emails = showcase
@@ -1429,8 +1501,13 @@ class DemoGenerator {
         );
       }
     };
-    for (const [i, p] of this.persons.entries()) touch('people', p.id, p.createdMs, i === 0);
-    for (const [i, o] of this.orgs.entries()) touch('organization', o.id, o.createdMs, i === 0);
+    const first = this.chunk === 0;
+    for (const [i, p] of this.persons.entries()) {
+      touch('people', p.id, p.createdMs, first && i === 0);
+    }
+    for (const [i, o] of this.orgs.entries()) {
+      touch('organization', o.id, o.createdMs, first && i === 0);
+    }
   }
 
   /**
@@ -1460,7 +1537,7 @@ class DemoGenerator {
       if (!input.updatedAt || at > input.updatedAt) input.updatedAt = at;
     };
     for (const [i, record] of [...this.deals, ...this.leads].entries()) {
-      const showcase = i === 0 || record === this.leads[0];
+      const showcase = this.chunk === 0 && (i === 0 || record === this.leads[0]);
       if (!showcase && !r.chance(0.1)) continue;
       const refs = {
         subjectType: record.kind,
@@ -1488,7 +1565,7 @@ class DemoGenerator {
       }
     }
     this.orgs.forEach((org, i) => {
-      if (i !== 0 && !r.chance(0.08)) return;
+      if (!(this.chunk === 0 && i === 0) && !r.chance(0.08)) return;
       const input = orgInputs.get(org.id)!;
       const field = input.phone || !input.email ? '전화' : '이메일';
       const at = push(

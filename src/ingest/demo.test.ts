@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITY_TYPES } from '../resources/deal-activities/render.ts';
 import { hashToken } from '../resources/workspaces/writes.ts';
@@ -95,6 +96,87 @@ describe('createDemoWorkspace: determinism', () => {
     }
     await expect(createDemoWorkspace(store, { people: -1 })).rejects.toThrow(RangeError);
     await store.close();
+  });
+});
+
+describe('createDemoWorkspace: in chunks', () => {
+  it('gives the same data for any chunk at sizes up to one chunk', async () => {
+    const a = await freshStore();
+    const b = await freshStore();
+    const whole = await createDemoWorkspace(a, { seed: 5, people: 120 });
+    const chunked = await createDemoWorkspace(b, { seed: 5, people: 120, chunkPeople: 120 });
+    expect(chunked.counts).toEqual(whole.counts);
+    expect([...(await bodies(b, chunked.workspaceId)).entries()]).toEqual([
+      ...(await bodies(a, whole.workspaceId)).entries(),
+    ]);
+    await a.close();
+    await b.close();
+  });
+
+  it('builds several chunks into one consistent, deterministic workspace', async () => {
+    const a = await freshStore();
+    const b = await freshStore();
+    const indexes = async () =>
+      (
+        await sql<{ name: string; sql: string }>`
+          select name, sql from sqlite_master where type = 'index' order by name`.execute(a.db)
+      ).rows;
+    const indexesBefore = await indexes();
+    expect(indexesBefore.length).toBeGreaterThan(30);
+    const stages: string[] = [];
+    const first = await createDemoWorkspace(a, {
+      seed: 9,
+      people: 250,
+      chunkPeople: 60,
+      onProgress: (stage, done, total) => {
+        if (stage === 'generate') stages.push(`${done}/${total}`);
+      },
+    });
+    expect(stages).toEqual(['0/5', '1/5', '2/5', '3/5', '4/5', '5/5']);
+    // The build of a fresh database drops its secondary indexes and makes them again.
+    expect(await indexes()).toEqual(indexesBefore);
+    const second = await createDemoWorkspace(b, { seed: 9, people: 250, chunkPeople: 60 });
+    const left = await bodies(a, first.workspaceId);
+    const right = await bodies(b, second.workspaceId);
+    expect([...right.entries()]).toEqual([...left.entries()]);
+    // Proportions as in one pass, rounded per chunk (4 × 15 + 3 organizations); the
+    // structure (users, products, ...) written once.
+    const c = first.counts;
+    expect([c.people, c.organizations, c.deals, c.leads]).toEqual([250, 63, 125, 83]);
+    expect(c.products).toBe(30);
+    expect(c.users).toBeLessThanOrEqual(10);
+    const ws = first.workspaceId;
+    const count = async (table: 'users' | 'products' | 'web_forms' | 'sequences' | 'people') =>
+      Number(
+        (
+          await a.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('workspace_id', '=', ws)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect(await count('users')).toBe(c.users);
+    expect(await count('products')).toBe(30);
+    expect(await count('web_forms')).toBe(c.webForms);
+    expect(await count('sequences')).toBe(c.sequences);
+    expect(await count('people')).toBe(250);
+    // Unique e-mails, phones and organization names across chunks; every record rendered.
+    const people = await records(a, ws, 'people');
+    const emails = people.map((p) => p['이메일']).filter(Boolean);
+    expect(new Set(emails).size).toBe(emails.length);
+    const phones = people.map((p) => p['전화']).filter(Boolean);
+    expect(new Set(phones).size).toBe(phones.length);
+    const orgs = await records(a, ws, 'organizations');
+    expect(new Set(orgs.map((o) => o['이름'])).size).toBe(orgs.length);
+    for (const body of left.values()) expect(body).not.toBe('NULL');
+    // Deals and leads name people of the workspace.
+    const ids = new Set(people.map((p) => p.id));
+    const deals = await records(a, ws, 'deals');
+    expect(deals.length).toBe(125);
+    expect(deals.every((d) => ids.has(d.peopleId))).toBe(true);
+    await a.close();
+    await b.close();
   });
 });
 

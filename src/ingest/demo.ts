@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { now } from '../domain/time.ts';
 import { defineCustomField } from '../resources/custom-fields/writes.ts';
 import { insertActivities } from '../resources/deal-activities/writes.ts';
@@ -20,7 +21,7 @@ import {
   insertTeams,
   insertUsers,
 } from '../resources/workspaces/writes.ts';
-import type { Store } from '../store/database.ts';
+import type { Executor, Store } from '../store/database.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/refresh.ts';
 import type { Database } from '../store/schema.ts';
 import {
@@ -30,7 +31,12 @@ import {
   type WorkspaceWrite,
   writeWorkspace,
 } from '../store/write.ts';
-import { type DemoData, generateDemoData } from './demo-data.ts';
+import {
+  DEMO_CHUNK_PEOPLE,
+  type DemoData,
+  demoChunkCount,
+  generateDemoChunks,
+} from './demo-data.ts';
 
 /** What demo to build. */
 export interface DemoOptions {
@@ -38,6 +44,11 @@ export interface DemoOptions {
   seed?: number;
   /** Number of people; organizations, deals and leads scale with it. Default 200. */
   people?: number;
+  /**
+   * People generated and written at a time, with their records (default 20,000): memory
+   * follows the chunk, not the size. A demo no larger than one chunk does not depend on it.
+   */
+  chunkPeople?: number;
   /** Workspace name; defaults to the demo seller's. */
   name?: string;
   /** Called as the work goes: stage name, items done, items in the stage. */
@@ -68,22 +79,38 @@ export async function createDemoWorkspace(
     throw new RangeError(`demo people must be a non-negative integer: ${people}`);
   }
   const progress = options.onProgress ?? (() => {});
+  const chunkPeople = options.chunkPeople ?? DEMO_CHUNK_PEOPLE;
+  const chunks = generateDemoChunks(seed, people, chunkPeople);
+  const chunkCount = demoChunkCount(people, chunkPeople);
 
-  progress('generate', 0, 1);
-  const data = generateDemoData(seed, people);
-  progress('generate', 1, 1);
-
+  progress('generate', 0, chunkCount);
+  let data = chunks.next().value as DemoData;
+  progress('generate', 1, chunkCount);
   const counts = countsOf(data);
+  const adminUserId = data.adminUserId;
   const workspaceId = await createWorkspace(store, options.name ?? data.workspaceName);
+  const restoreCache = await widenWriterCache(store);
   try {
-    // Two transactions. The first writes every row; the second renders every record once,
-    // with all its facts. In one transaction the rendering would read back the pages the
-    // inserts spilled to the write-ahead log, which makes it half as slow again (100,000
-    // people: 37 s instead of 25 s). Between the two the workspace has no token, so no
-    // client sees its records unrendered; if either fails, the workspace is removed.
+    // Two transactions. The first writes every row, chunk by chunk as they are generated
+    // (a chunk is let go once written); the second renders every record once, with all
+    // its facts, reading the records in pages. In one transaction the rendering would read
+    // back the pages the inserts spilled to the write-ahead log, which makes it half as
+    // slow again (100,000 people: 37 s instead of 25 s). Between the two the workspace has
+    // no token, so no client sees its records unrendered; if either fails, the workspace
+    // is removed.
     await store.transaction(async (trx) => {
       const w: WorkspaceWrite = { store, trx, workspaceId, touched: new Touched(), now: now() };
+      const recreateIndexes = await dropIndexesOfAFreshDatabase(store, trx);
       await insertDemoData(w, data, progress);
+      for (let done = 1; done < chunkCount; done++) {
+        data = chunks.next().value as DemoData;
+        progress('generate', done + 1, chunkCount);
+        addCounts(counts, countsOf(data));
+        await insertDemoData(w, data, progress);
+      }
+      progress('indexes', 0, 1);
+      await recreateIndexes();
+      progress('indexes', 1, 1);
       await bumpDataVersion(trx, workspaceId);
     });
     progress('render', 0, 1);
@@ -94,9 +121,61 @@ export async function createDemoWorkspace(
   } catch (error) {
     await discardWorkspace(store, workspaceId);
     throw error;
+  } finally {
+    await restoreCache();
   }
-  const { id: tokenId, token } = await createToken(store, workspaceId, data.adminUserId, 'demo');
+  const { id: tokenId, token } = await createToken(store, workspaceId, adminUserId, 'demo');
   return { workspaceId, token, tokenId, counts };
+}
+
+/** SQLite page cache of the write connection while a demo is built, in KiB. */
+const DEMO_CACHE_KIB = 1024 * 1024;
+
+/**
+ * Gives the SQLite write connection a 1 GiB page cache for the build, and returns what
+ * puts the old size back. Each chunk's rows go all over the indexes (every chunk spans the
+ * whole two years), so with the usual 64 MiB the indexes of a large demo no longer fit:
+ * every chunk spilled them to the write-ahead log and read them back.
+ */
+async function widenWriterCache(store: Store): Promise<() => Promise<void>> {
+  if (store.dialect !== 'sqlite') return async () => {};
+  const before = (await sql<{ cache_size: number }>`pragma cache_size`.execute(store.db)).rows[0]
+    ?.cache_size;
+  await sql.raw(`pragma cache_size = -${DEMO_CACHE_KIB}`).execute(store.db);
+  return async () => {
+    if (before !== undefined) await sql.raw(`pragma cache_size = ${before}`).execute(store.db);
+  };
+}
+
+/**
+ * On a SQLite database that holds no workspace but the demo's, drops the secondary
+ * (non-unique) indexes of the workspace tables inside the build's transaction and returns
+ * what creates them again, from their own SQL, before it commits; elsewhere does nothing.
+ * Each chunk's rows land all over those indexes (every chunk spans the whole two years), and
+ * at a million people they outgrow any page cache, so that each chunk spilled them to the
+ * write-ahead log and read them back; built after the load, each index is one sort. The
+ * schema change is in the transaction: a failed or killed build leaves them as they were.
+ */
+async function dropIndexesOfAFreshDatabase(
+  store: Store,
+  trx: Executor,
+): Promise<() => Promise<void>> {
+  const none = async () => {};
+  if (store.dialect !== 'sqlite') return none;
+  const workspaces = await trx
+    .selectFrom('workspaces')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  if (Number(workspaces.n) !== 1) return none;
+  const tables = sql.join(WORKSPACE_TABLES.map((t) => sql.lit(t)));
+  const { rows } = await sql<{ name: string; sql: string }>`
+    select name, sql from sqlite_master
+    where type = 'index' and sql is not null and tbl_name in (${tables})
+      and upper(sql) not like 'CREATE UNIQUE%'`.execute(trx);
+  for (const index of rows) await sql`drop index ${sql.id(index.name)}`.execute(trx);
+  return async () => {
+    for (const index of rows) await sql.raw(index.sql).execute(trx);
+  };
 }
 
 /** Every table keyed by workspace; the type check below keeps the list complete. */
@@ -148,12 +227,15 @@ async function insertDemoData(
   progress: (stage: string, done: number, total: number) => void,
 ): Promise<void> {
   const ws = w.workspaceId;
-  progress('workspace', 0, 1);
-  await insertUsers(w.trx, ws, data.users);
-  await insertTeams(w.trx, ws, data.teams);
-  for (const pipeline of data.pipelines) await insertPipeline(w.trx, ws, pipeline);
-  for (const field of data.customFields) await defineCustomField(w, field);
-  progress('workspace', 1, 1);
+  // The workspace structure comes with the first chunk only.
+  if (data.users.length > 0) {
+    progress('workspace', 0, 1);
+    await insertUsers(w.trx, ws, data.users);
+    await insertTeams(w.trx, ws, data.teams);
+    for (const pipeline of data.pipelines) await insertPipeline(w.trx, ws, pipeline);
+    for (const field of data.customFields) await defineCustomField(w, field);
+    progress('workspace', 1, 1);
+  }
 
   const stage = async <T>(name: string, items: T[], insert: (batch: T[]) => Promise<unknown>) => {
     progress(name, 0, items.length);
@@ -173,23 +255,28 @@ async function insertDemoData(
   await stage('quotes', data.quotes, (b) => insertQuotes(w, b));
   await stage('notes', data.notes, (b) => insertNotes(w, b));
   await stage('todos', data.todos, (b) => insertTodos(w, b));
-  await insertWebForms(w, data.webForms);
+  if (data.webForms.length > 0) await insertWebForms(w, data.webForms);
   await stage('submissions', data.submissions, (b) => insertSubmissions(w, b));
   // `insertSequences` takes names only and makes random ids; the demo's ids are seeded.
-  await insertMany(
-    w.trx,
-    'sequences',
-    data.sequences.map((s) => ({
-      workspace_id: ws,
-      id: s.id,
-      name: s.name,
-      created_at: s.createdAt,
-    })),
-  );
+  if (data.sequences.length > 0)
+    await insertMany(
+      w.trx,
+      'sequences',
+      data.sequences.map((s) => ({
+        workspace_id: ws,
+        id: s.id,
+        name: s.name,
+        created_at: s.createdAt,
+      })),
+    );
   await stage('enrollments', data.enrollments, (b) => insertEnrollments(w, b));
   await stage('activities', data.activities, (b) => insertActivities(w, b));
   await stage('history', data.history, (b) => recordPeopleHistory(w, b));
   await stage('record history', data.recordHistory, (b) => recordHistory(w, b));
+}
+
+function addCounts(into: Record<string, number>, more: Record<string, number>): void {
+  for (const [key, n] of Object.entries(more)) into[key] = (into[key] ?? 0) + n;
 }
 
 function countsOf(data: DemoData): Record<string, number> {
