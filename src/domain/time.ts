@@ -58,7 +58,7 @@ const KOREA_OFFSET_MS = 9 * 60 * 60 * 1000;
 const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 // An offset sign `+` sent unencoded in a query string arrives as a space: read it as `+`.
 const INSTANT_PATTERN =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(?:(Z)|([+\- ])(\d{2}):(\d{2}))$/;
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2}):?(\d{2}))$/;
 
 // Bounds stay inside the years whose wire form sorts as text (`0999-…` < `1000-…` < `9999-…`).
 const EARLIEST_BOUND = Date.UTC(1000, 0, 1);
@@ -85,7 +85,8 @@ export function parseDateBound(value: string, edge: 'start' | 'end'): string | u
     if (!t) return undefined;
     const [hour, minute, second] = [Number(t[4]), Number(t[5]), Number(t[6] ?? 0)];
     if (hour > 23 || minute > 59 || second > 59) return undefined;
-    const millis = Number((t[7] ?? '0').padEnd(3, '0'));
+    // Digits past the millisecond are dropped: stored times have none.
+    const millis = Number((t[7] ?? '0').slice(0, 3).padEnd(3, '0'));
     const local = calendarUtc(t, hour, minute, second, millis);
     if (local === undefined) return undefined;
     let offset = 0;

@@ -10,7 +10,7 @@ import type {
   CustomFieldRecordType,
   StoredCustomValues,
 } from '../domain/custom-fields.ts';
-import { valueAsText } from '../domain/field-values.ts';
+import { uniqueKey, valueAsText } from '../domain/field-values.ts';
 import { ApiError } from '../server/errors.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/refresh.ts';
 import type { SubjectType } from '../store/schema.ts';
@@ -336,5 +336,34 @@ export async function markReferrers(
       .where(sql<boolean>`custom like ${pattern} escape '\\'`)
       .execute();
     for (const row of rows) w.touched.mark(type, row.id);
+  }
+}
+
+/**
+ * Refuses a value that must be unique in the workspace (a person's e-mail, an organization's
+ * name) when another record holds the same `uniqueKey`: a 400 carrying the holder's
+ * `{id, name}` under `data`.
+ */
+export async function refuseDuplicate(
+  w: WorkspaceWrite,
+  unique: {
+    table: 'people' | 'organizations';
+    keyColumn: 'email_key' | 'name_key';
+    value: string;
+    exceptId: string | undefined;
+    message: string;
+  },
+): Promise<void> {
+  let query = w.trx
+    .selectFrom(unique.table as 'people')
+    .select(['id', 'name'])
+    .where('workspace_id', '=', w.workspaceId)
+    .where(unique.keyColumn as 'email_key', '=', uniqueKey(unique.value));
+  if (unique.exceptId) query = query.where('id', '!=', unique.exceptId);
+  const holder = await query.executeTakeFirst();
+  if (holder) {
+    throw new ApiError('duplicate_record', unique.message, {
+      data: { id: holder.id, name: holder.name },
+    });
   }
 }

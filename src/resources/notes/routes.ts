@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { parseDateBound } from '../../domain/date-filter.ts';
 import { isValidId } from '../../domain/ids.ts';
+import { parseDateBound } from '../../domain/time.ts';
 import type { RouteDeps } from '../../server/app.ts';
 import { ApiError } from '../../server/errors.ts';
 import { nameIgnored, sendJson, sendListPage } from '../../server/http.ts';

@@ -1,5 +1,4 @@
 import { uniqueKey } from '../../domain/field-values.ts';
-import { ApiError } from '../../server/errors.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
   addMemo,
@@ -8,6 +7,7 @@ import {
   fieldsOnCreate,
   markReferrers,
   pathRecord,
+  refuseDuplicate,
   updateRow,
   type Written,
 } from '../commands.ts';
@@ -84,21 +84,12 @@ export async function updateOrganization(
 }
 
 /** An organization's name is unique in the workspace (`uniqueKey`): a 400 carrying the holder. */
-async function refuseDuplicateName(
-  w: WorkspaceWrite,
-  name: string,
-  exceptId: string | undefined,
-): Promise<void> {
-  let query = w.trx
-    .selectFrom('organizations')
-    .select(['id', 'name'])
-    .where('workspace_id', '=', w.workspaceId)
-    .where('name_key', '=', uniqueKey(name));
-  if (exceptId) query = query.where('id', '!=', exceptId);
-  const holder = await query.executeTakeFirst();
-  if (holder) {
-    throw new ApiError('duplicate_record', `이미 같은 이름의 회사가 있습니다: '${name}'`, {
-      data: { id: holder.id, name: holder.name },
-    });
-  }
+function refuseDuplicateName(w: WorkspaceWrite, name: string, exceptId: string | undefined) {
+  return refuseDuplicate(w, {
+    table: 'organizations',
+    keyColumn: 'name_key',
+    value: name,
+    exceptId,
+    message: `이미 같은 이름의 회사가 있습니다: '${name}'`,
+  });
 }

@@ -1,5 +1,4 @@
 import { uniqueKey } from '../../domain/field-values.ts';
-import { ApiError } from '../../server/errors.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
   addMemo,
@@ -9,6 +8,7 @@ import {
   markReferrers,
   pathRecord,
   referencedRecord,
+  refuseDuplicate,
   updateRow,
   type Written,
 } from '../commands.ts';
@@ -106,21 +106,12 @@ export async function updatePerson(
 }
 
 /** A person's e-mail is unique in the workspace (`uniqueKey`): a 400 carrying the holder. */
-async function refuseDuplicateEmail(
-  w: WorkspaceWrite,
-  email: string,
-  exceptId: string | undefined,
-): Promise<void> {
-  let query = w.trx
-    .selectFrom('people')
-    .select(['id', 'name'])
-    .where('workspace_id', '=', w.workspaceId)
-    .where('email_key', '=', uniqueKey(email));
-  if (exceptId) query = query.where('id', '!=', exceptId);
-  const holder = await query.executeTakeFirst();
-  if (holder) {
-    throw new ApiError('duplicate_record', `이미 같은 이메일의 고객이 있습니다: '${email}'`, {
-      data: { id: holder.id, name: holder.name },
-    });
-  }
+function refuseDuplicateEmail(w: WorkspaceWrite, email: string, exceptId: string | undefined) {
+  return refuseDuplicate(w, {
+    table: 'people',
+    keyColumn: 'email_key',
+    value: email,
+    exceptId,
+    message: `이미 같은 이메일의 고객이 있습니다: '${email}'`,
+  });
 }

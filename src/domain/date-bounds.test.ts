@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDateBound } from './date-filter.ts';
+import { parseDateBound } from './time.ts';
 
 describe('parseDateBound', () => {
   it('reads a date as a whole day in Korea time: start inclusive, end exclusive', () => {
