@@ -625,9 +625,7 @@ describe('createDemoWorkspace: a default demo', () => {
 describe('createDemoWorkspace: size', () => {
   it('builds a 2,000-people demo', async () => {
     const store = await freshStore();
-    const started = Date.now();
     const demo = await createDemoWorkspace(store, { seed: 7, people: 2000 });
-    const seconds = (Date.now() - started) / 1000;
     expect(demo.counts.people).toBe(2000);
     expect(demo.counts.organizations).toBe(500);
     expect(demo.counts.deals).toBe(1000);
@@ -638,8 +636,8 @@ describe('createDemoWorkspace: size', () => {
       .where('workspace_id', '=', demo.workspaceId)
       .where('body', 'is', null)
       .executeTakeFirstOrThrow();
+    // How fast it builds is the bench's to say (`npm run bench`), not a test's.
     expect(Number(unrendered.n)).toBe(0);
-    expect(seconds).toBeLessThan(60);
     await store.close();
   }, 120_000);
 });
