@@ -17,7 +17,10 @@ interface Run {
   stderr: string;
 }
 
-/** Runs the CLI in a child process against `dbPath` (each spawn costs a tsx start-up). */
+/**
+ * Runs the CLI in a child process against `dbPath`, an SQLite file or a database URL (each
+ * spawn costs a tsx start-up).
+ */
 function cli(dbPath: string, args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
@@ -25,7 +28,11 @@ function cli(dbPath: string, args: string[]): Promise<Run> {
       ['--import', 'tsx', CLI, ...args],
       {
         cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: `sqlite:${dbPath}`, LOG_LEVEL: 'silent' },
+        env: {
+          ...process.env,
+          DATABASE_URL: dbPath.includes('://') ? dbPath : `sqlite:${dbPath}`,
+          LOG_LEVEL: 'silent',
+        },
         timeout: 120_000,
       },
       (error, stdout, stderr) => {
@@ -131,6 +138,21 @@ describe('cli', { timeout: 120_000 }, () => {
     // The list never shows a token's secret.
     expect(list.stdout).not.toContain(token.token);
     expect(list.stdout).not.toContain(other.token);
+  });
+
+  it('an unreachable database is one line on stderr and exit 1, no stack trace', async () => {
+    // Port 1 on the loopback: nothing listens there, so the connection is refused at once.
+    const run = await cli('postgres://postgres@127.0.0.1:1/salescrm', ['migrate']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    const lines = run.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('salescrm:'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('the database cannot be reached');
+    expect(lines[0]).toContain('ECONNREFUSED');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('an unknown command exits 2 with the usage', async () => {

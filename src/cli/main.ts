@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from '../config.ts';
+import { isStoreUnavailable } from '../store/unavailable.ts';
 import { runDemo } from './demo.ts';
 import { UsageError } from './flags.ts';
 import { runMigrate } from './migrate.ts';
@@ -79,6 +80,11 @@ main(process.argv.slice(2)).then(
     } else if (error instanceof ConfigError) {
       console.error(`salescrm: configuration: ${error.message}`);
       process.exitCode = 2;
+    } else if (isStoreUnavailable(error)) {
+      // An operator's mistake or an outage, not a bug: one line, no stack.
+      const reason = (error as Error).message || (error as { code?: string }).code || 'unreachable';
+      console.error(`salescrm: the database cannot be reached (DATABASE_URL): ${reason}`);
+      process.exitCode = 1;
     } else {
       console.error(`salescrm: ${(error as Error).stack ?? String(error)}`);
       process.exitCode = 1;

@@ -259,6 +259,9 @@ export async function migrateToLatest(
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    const what = failed ? `migration ${failed.migrationName}` : 'migrating';
+    throw new Error(`${what} failed: ${String(error)}`, {
+      cause: error,
+    });
   }
 }
