@@ -4,7 +4,7 @@ import cliProgress from 'cli-progress';
 import type { Config } from '../config.ts';
 import { ExportError, exportWorkspace } from '../ingest/export.ts';
 import { CSV_TYPES, type CsvType } from '../ingest/import-csv.ts';
-import { ImportUsageError, importFiles } from '../ingest/run-import.ts';
+import { ImportUsageError, importFiles, LineTooLongError } from '../ingest/run-import.ts';
 import { firstAdmin } from '../resources/workspaces/writes.ts';
 import { openStore, parseDatabaseUrl } from '../store/database.ts';
 import { parseFlags, UsageError } from './flags.ts';
@@ -137,6 +137,10 @@ export async function runImport(config: Config, args: string[]): Promise<number>
       });
     } catch (error) {
       if (error instanceof ImportUsageError) throw new UsageError(error.message);
+      if (error instanceof LineTooLongError) {
+        console.error(`salescrm: ${error.message}; nothing was imported`);
+        return 1;
+      }
       throw error;
     } finally {
       progress.stop();

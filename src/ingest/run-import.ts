@@ -117,15 +117,24 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
           result.counts[key] = (result.counts[key] ?? 0) + csv.records;
         } else {
           let lineNo = 0;
-          for await (const batch of ndjsonLines(input)) {
-            for (const text of batch) {
-              lineNo++;
-              if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) continue;
-              const reason = ndjson.line(file, lineNo, text);
-              if (reason) reject({ file, line: lineNo, reason, text });
+          try {
+            for await (const batch of ndjsonLines(input)) {
+              for (const text of batch) {
+                lineNo++;
+                if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) {
+                  continue;
+                }
+                const reason = ndjson.line(file, lineNo, text);
+                if (reason) reject({ file, line: lineNo, reason, text });
+              }
+              if (ndjson.full) await ndjson.flush();
+              progress();
             }
-            if (ndjson.full) await ndjson.flush();
-            progress();
+          } catch (error) {
+            if (error instanceof LineTooLongError) {
+              throw new LineTooLongError(`${file}:${lineNo + 1}: `);
+            }
+            throw error;
           }
         }
         bytesBefore += bytes;
@@ -160,6 +169,8 @@ export async function* ndjsonLines(input: Readable): AsyncGenerator<string[]> {
   const decoder = new StringDecoder('utf8');
   let rest = '';
   for await (const chunk of input) {
+    // A file with no line break (or a hostile one) would otherwise be held whole in memory.
+    if (rest.length > MAX_LINE_CHARS) throw new LineTooLongError();
     const text = rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer));
     const lines: string[] = [];
     let start = 0;
@@ -191,3 +202,15 @@ function pushLine(lines: string[], line: string): void {
 
 /** An import that cannot start (a CSV file of unknown type). */
 export class ImportUsageError extends Error {}
+
+/** Longest NDJSON line an import reads (one record: a few KB; its custom values included). */
+export const MAX_LINE_CHARS = 8 * 1024 * 1024;
+
+/** A line over `MAX_LINE_CHARS`: the file is refused, nothing is imported. */
+export class LineTooLongError extends Error {
+  constructor(where = '') {
+    super(
+      `${where}a line is longer than ${MAX_LINE_CHARS / 1024 / 1024} Mi characters: not an export line`,
+    );
+  }
+}
