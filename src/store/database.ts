@@ -126,8 +126,10 @@ function openSqliteConnection(path: string, role: 'writer' | 'reader'): SQLite.D
     conn.pragma('journal_mode = WAL');
     conn.pragma('synchronous = NORMAL');
   }
+  // A bounded page cache of its own (64 MiB), and no mmap: pages read through a memory map
+  // count in the process's resident set, which a walk of a large workspace would fill with
+  // the whole file; read through the OS page cache instead, a page costs one copy.
   conn.pragma('cache_size = -65536');
-  conn.pragma('mmap_size = 1073741824');
   conn.pragma('temp_store = MEMORY');
   return conn;
 }

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { PageCache } from './page-cache.ts';
+
+const page = (n: number) => Buffer.alloc(n, 1);
+
+/** A request as the list handler makes it: a hit, or a render that is offered to the cache. */
+function ask(cache: PageCache, key: string, version: number, bytes = page(10)): 'hit' | 'miss' {
+  if (cache.get(key, version)) return 'hit';
+  cache.set(key, version, bytes);
+  return 'miss';
+}
+
+describe('PageCache', () => {
+  it('keeps a page from its second request on', () => {
+    const cache = new PageCache(1_000);
+    expect(ask(cache, 'a', 1)).toBe('miss');
+    expect(cache.has('a')).toBe(false);
+    expect(ask(cache, 'a', 1)).toBe('miss');
+    expect(cache.has('a')).toBe(true);
+    expect(ask(cache, 'a', 1)).toBe('hit');
+  });
+
+  it('never keeps the pages of a walk, each asked once', () => {
+    const cache = new PageCache(1_000_000);
+    for (let i = 0; i < 1_000; i++) expect(ask(cache, `walk?cursor=${i}`, 1)).toBe('miss');
+    expect(cache.bytes).toBe(0);
+  });
+
+  it('serves a page only at the version it was rendered at, and keeps its newer rendering', () => {
+    const cache = new PageCache(1_000);
+    ask(cache, 'a', 1, page(10));
+    ask(cache, 'a', 1, page(10));
+    expect(cache.get('a', 2)).toBeUndefined();
+    expect(cache.has('a')).toBe(false);
+    cache.set('a', 2, page(20));
+    expect(cache.get('a', 2)?.length).toBe(20);
+    expect(cache.bytes).toBe(20);
+  });
+
+  it('drops the least recently used pages past its byte budget', () => {
+    const cache = new PageCache(800);
+    const keys = ['k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7'];
+    for (const key of keys) {
+      ask(cache, key, 1, page(100));
+      ask(cache, key, 1, page(100));
+    }
+    expect(cache.bytes).toBe(800);
+    expect(cache.get('k0', 1)).toBeDefined(); // k0 is now the most recently used
+    ask(cache, 'k8', 1, page(100));
+    ask(cache, 'k8', 1, page(100));
+    expect(cache.has('k1')).toBe(false);
+    expect([...keys.filter((k) => k !== 'k1'), 'k8'].every((k) => cache.has(k))).toBe(true);
+    expect(cache.bytes).toBe(800);
+  });
+
+  it('does not keep a page larger than an eighth of the budget', () => {
+    const cache = new PageCache(80);
+    ask(cache, 'big', 1, page(11));
+    ask(cache, 'big', 1, page(11));
+    expect(cache.has('big')).toBe(false);
+    expect(cache.bytes).toBe(0);
+  });
+
+  it('forgets keys asked once after many others, so its memory is bounded', () => {
+    const cache = new PageCache(1_000);
+    ask(cache, 'first', 1);
+    for (let i = 0; i < 10_000; i++) ask(cache, `other${i}`, 1);
+    expect(ask(cache, 'first', 1)).toBe('miss');
+    expect(cache.has('first')).toBe(false); // asked "once" again
+    expect(ask(cache, 'first', 1)).toBe('miss');
+    expect(cache.has('first')).toBe(true);
+  });
+});
