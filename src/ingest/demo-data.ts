@@ -200,6 +200,8 @@ class DemoGenerator {
   private chunkPeople = 0;
   /** Organizations generated in earlier chunks. */
   private orgsBefore = 0;
+  /** Chunks in all: each takes its slice of the timeline for its organizations and people. */
+  private chunks = 1;
 
   private userIds: string[] = [];
   private readonly userNames = new Map<string, string>();
@@ -236,6 +238,7 @@ class DemoGenerator {
   }
 
   *build(chunkPeople: number): Generator<DemoData> {
+    this.chunks = demoChunkCount(this.peopleCount, chunkPeople);
     for (let done = 0; this.chunk === 0 || done < this.peopleCount; this.chunk++) {
       this.chunkPeople = Math.min(chunkPeople, this.peopleCount - done);
       done += this.chunkPeople;
@@ -469,7 +472,7 @@ class DemoGenerator {
     const count = this.chunkPeople === 0 ? 0 : Math.max(1, Math.round(this.chunkPeople / 4));
     for (let i = 0; i < count; i++) {
       const company = this.companyName(this.orgsBefore + i);
-      const createdMs = workTime(r, this.start, this.base - 3 * DAY);
+      const createdMs = workTime(r, ...this.chunkWindow(this.base - 3 * DAY));
       const id = this.ids.next(createdMs);
       const ownerId = this.ownerId();
       const org: OrgInfo = { id, ...company, createdMs, ownerId, peopleIdx: [] };
@@ -498,6 +501,18 @@ class DemoGenerator {
         updatedAt: iso(r.chance(0.3) ? workTime(r, createdMs, this.base) : createdMs),
       });
     }
+  }
+
+  /**
+   * The chunk's slice of `[start, end]`: chunk k of n creates its organizations and people
+   * in the k-th n-th of the timeline, so a large demo is written in time order across chunks
+   * (as a workspace filled over the years would be), and a page of people in list order lies
+   * on a few neighbouring database pages. One chunk takes the whole span.
+   */
+  private chunkWindow(end: number): [number, number] {
+    const width = (end - this.start) / this.chunks;
+    const from = this.start + this.chunk * width;
+    return [from, this.chunk === this.chunks - 1 ? end : from + width];
   }
 
   private companyName(i: number): {
@@ -593,9 +608,10 @@ class DemoGenerator {
           : r.chance(0.87)
             ? orgs[Math.floor(orgs.length * r.next() ** 1.5)]!
             : null;
+      const [from, until] = this.chunkWindow(this.base - DAY);
       const createdMs = org
-        ? workTime(r, org.createdMs, Math.min(this.base - DAY, org.createdMs + 240 * DAY))
-        : workTime(r, this.start, this.base - DAY);
+        ? workTime(r, org.createdMs, Math.min(until, org.createdMs + 240 * DAY))
+        : workTime(r, from, until);
       const id = this.ids.next(createdMs);
       const [surname, surRoman] = r.weighted(words.SURNAMES, (s) => s[2]);
       const [given, givenRoman] = r.pick(words.GIVEN_NAMES);
