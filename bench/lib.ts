@@ -3,7 +3,7 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { createToken } from '../src/resources/workspaces/writes.ts';
 import type { Position } from '../src/server/cursor.ts';
-import { renderListPage } from '../src/server/list.ts';
+import { positionOf, renderListPage } from '../src/server/list.ts';
 import { openStore } from '../src/store/database.ts';
 import { keysetList } from '../src/store/keyset.ts';
 
@@ -212,7 +212,8 @@ export async function walkInProcess(
   let cursor: string | undefined;
   const started = performance.now();
   do {
-    const bytes = await renderListPage(page, cursor_secret, cursor, 100);
+    const after = cursor === undefined ? undefined : positionOf(page, cursor_secret, cursor);
+    const { bytes } = await renderListPage(page, cursor_secret, after, 100);
     records += countOccurrences(bytes, PER_PERSON);
     cursor = /"nextCursor":"([^"]+)"\}\}$/.exec(bytes.subarray(-400).toString())?.[1];
   } while (cursor);

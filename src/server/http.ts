@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PageReader } from '../store/keyset.ts';
 import type { AuthContext } from './auth.ts';
-import { type ListPage, renderListPage } from './list.ts';
+import { type ListPage, positionOf, renderListPage } from './list.ts';
 import type { PageCache } from './page-cache.ts';
 import { type ParsedQuery, readLimit, readQuery } from './query.ts';
 
@@ -64,7 +64,8 @@ export function sendJson(reply: FastifyReply, bytes: Buffer | string): FastifyRe
 
 /**
  * Answers a list request: from the page cache while the workspace's data is unchanged,
- * else one keyset page read from the store and spliced into the envelope.
+ * else from the page read ahead for its cursor, else one keyset page read from the store
+ * and spliced into the envelope. A page with more after it has the next one read ahead.
  */
 export async function sendListPage(
   request: FastifyRequest,
@@ -79,9 +80,23 @@ export async function sendListPage(
   const cached = cache?.get(key, auth.dataVersion);
   if (cached) return sendJson(reply, cached);
   const limit = readLimit(query.values.limit);
-  const bytes = await renderListPage(await page(), auth.cursorSecret, query.values.cursor, limit);
-  cache?.set(key, auth.dataVersion, bytes);
-  return sendJson(reply, bytes);
+  const list = await page();
+  const { cursor } = query.values;
+  const after = cursor === undefined ? undefined : positionOf(list, auth.cursorSecret, cursor);
+  // A walk is named by its list and filters (the cursor's scope) and its page size.
+  const walk = `${auth.workspaceId}\u0000${list.scope}\u0000${limit}\u0000`;
+  const ahead = cache?.readAhead;
+  const rendered =
+    (cursor !== undefined ? await ahead?.take(walk + cursor, auth.dataVersion) : undefined) ??
+    (await renderListPage(list, auth.cursorSecret, after, limit));
+  cache?.set(key, auth.dataVersion, rendered.bytes);
+  const { next } = rendered;
+  if (ahead && next) {
+    ahead.start(walk + next.cursor, auth.dataVersion, () =>
+      renderListPage(list, auth.cursorSecret, next.after, limit),
+    );
+  }
+  return sendJson(reply, rendered.bytes);
 }
 
 /** A list endpoint with no filters but `cursor` and `limit`. */

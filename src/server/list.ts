@@ -22,6 +22,25 @@ function toBuffer(body: unknown): Buffer {
   return Buffer.from(body as string);
 }
 
+/** One list page as response bytes, and where the next page starts when one follows. */
+export interface RenderedPage {
+  bytes: Buffer;
+  /** The next page's cursor and position, when more records follow. */
+  next: { cursor: string; after: Position } | undefined;
+}
+
+/** The position `cursor` names on this list, or a 400 when it is not one of its cursors. */
+export function positionOf(page: ListPage, secret: string, cursor: string): Position {
+  const after = decodeCursor(secret, page.scope, cursor);
+  if (!after) {
+    throw new ApiError(
+      'invalid_cursor',
+      `'cursor' 값이 올바르지 않습니다. 이전 페이지가 돌려준 커서를 그대로 보내 주세요.`,
+    );
+  }
+  return after;
+}
+
 /**
  * One list page as response bytes: the rows' stored JSON spliced into the envelope,
  * with no parse or stringify of the records.
@@ -29,25 +48,16 @@ function toBuffer(body: unknown): Buffer {
 export async function renderListPage(
   page: ListPage,
   secret: string,
-  cursor: string | undefined,
+  after: Position | undefined,
   limit: number,
-): Promise<Buffer> {
-  let after: Position | undefined;
-  if (cursor !== undefined) {
-    after = decodeCursor(secret, page.scope, cursor);
-    if (!after) {
-      throw new ApiError(
-        'invalid_cursor',
-        `'cursor' 값이 올바르지 않습니다. 이전 페이지가 돌려준 커서를 그대로 보내 주세요.`,
-      );
-    }
-  }
+): Promise<RenderedPage> {
   const result = await page.fetch(after, limit);
-  let next = 'null';
+  let next: RenderedPage['next'];
   if (result.more && result.last)
-    next = JSON.stringify(encodeCursor(secret, page.scope, result.last));
+    next = { cursor: encodeCursor(secret, page.scope, result.last), after: result.last };
   const head = Buffer.from(`{"success":true,"data":{"${page.listKey}":[`);
-  const tail = Buffer.from(`]${page.cursorKeys.map((k) => `,"${k}":${next}`).join('')}}}`);
+  const cursorJson = next ? JSON.stringify(next.cursor) : 'null';
+  const tail = Buffer.from(`]${page.cursorKeys.map((k) => `,"${k}":${cursorJson}`).join('')}}}`);
   const parts = result.bodies === null ? [head, tail] : [head, toBuffer(result.bodies), tail];
-  return Buffer.concat(parts);
+  return { bytes: Buffer.concat(parts), next };
 }

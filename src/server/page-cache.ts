@@ -1,3 +1,5 @@
+import { ReadAhead } from './read-ahead.ts';
+
 /** Keys remembered for admission: enough for every hot page of many workspaces. */
 const ADMISSION_KEYS = 8_192;
 
@@ -16,6 +18,8 @@ export class PageCache {
   /** Keys asked for once and not kept yet, oldest first; `true` once asked again. */
   private readonly asked = new Map<string, boolean>();
   private size = 0;
+  /** Pages read ahead of cursor walks, which are never asked for twice. */
+  readonly readAhead = new ReadAhead();
 
   constructor(private readonly maxBytes: number) {}
 
