@@ -83,27 +83,41 @@ async function getJson(path: string) {
 }
 
 // A full cursor walk of every person, 100 a page, one client: the store and rendering path.
-let cursor: string | null = null;
-let walked = 0;
-let pages = 0;
-let deepCursor = '';
-const walker = await RawClient.open('127.0.0.1', API_PORT);
-const walkStart = performance.now();
-do {
-  // The client reads only what it must (the record count and the cursor at the tail),
-  // so the walk measures the server.
-  const res = await walker.get(`/v2/people?limit=100${cursor ? `&cursor=${cursor}` : ''}`, headers);
-  if (res.status !== 200) throw new Error(`walk: ${res.status} ${res.body.toString()}`);
-  const bytes = res.body;
-  walked += countOccurrences(bytes);
-  cursor = (/"nextCursor":(null|"([^"]*)")\}\}$/.exec(bytes.subarray(-400).toString())?.[2] ??
-    null) as string | null;
-  pages += 1;
-  if (walked >= people / 2 && !deepCursor && cursor) deepCursor = cursor;
-} while (cursor);
-const walkSeconds = (performance.now() - walkStart) / 1000;
-walker.close();
-if (walked !== people) throw new Error(`walk saw ${walked} people, expected ${people}`);
+// The client reads only what it must (the record count and the cursor at the tail), so
+// the walk measures the server.
+async function walkAll(port: number) {
+  let cursor: string | null = null;
+  let walked = 0;
+  let pages = 0;
+  let deepCursor = '';
+  const walker = await RawClient.open('127.0.0.1', port);
+  const started = performance.now();
+  do {
+    const res = await walker.get(
+      `/v2/people?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+      headers,
+    );
+    if (res.status !== 200) throw new Error(`walk: ${res.status} ${res.body.toString()}`);
+    const bytes = res.body;
+    walked += countOccurrences(bytes);
+    cursor = (/"nextCursor":(null|"([^"]*)")\}\}$/.exec(bytes.subarray(-400).toString())?.[2] ??
+      null) as string | null;
+    pages += 1;
+    if (walked >= people / 2 && !deepCursor && cursor) deepCursor = cursor;
+  } while (cursor);
+  const seconds = (performance.now() - started) / 1000;
+  walker.close();
+  if (walked !== people) throw new Error(`walk saw ${walked} people, expected ${people}`);
+  return { walked, pages, seconds, deepCursor };
+}
+const { walked, pages, seconds: walkSeconds, deepCursor } = await walkAll(API_PORT);
+// The same walk from a server that reads each page only when asked (no page cache, so no
+// read-ahead either): what reading ahead adds.
+const unaided = await startChild('bench/api-server.ts', [databaseUrl, String(API_PORT + 6)], {
+  PAGE_CACHE_BYTES: '0',
+});
+const walkUnaided = await walkAll(API_PORT + 6);
+await stopChild(unaided);
 
 // The same walk from wrk (a C client, one connection, bench/walk.lua), so the client's
 // own cost is small; and the store and rendering path alone, in this process, no HTTP.
@@ -252,6 +266,10 @@ const report = [
       [
         'full cursor walk, limit=100',
         `${walked.toLocaleString('en-US')} people in ${pages} pages, ${walkSeconds.toFixed(2)} s: ${Math.round(walked / walkSeconds).toLocaleString('en-US')} records/s`,
+      ],
+      [
+        'same walk, no read-ahead (PAGE_CACHE_BYTES=0)',
+        `${walkUnaided.seconds.toFixed(2)} s: ${Math.round(walkUnaided.walked / walkUnaided.seconds).toLocaleString('en-US')} records/s`,
       ],
       ...(wrkWalk
         ? [
