@@ -82,13 +82,19 @@ export async function sendListPage(
   const limit = readLimit(query.values.limit);
   const list = await page();
   const { cursor } = query.values;
-  const after = cursor === undefined ? undefined : positionOf(list, auth.cursorSecret, cursor);
-  // A walk is named by its list and filters (the cursor's scope) and its page size.
+  // A walk is named by its list and filters (the cursor's scope) and its page size. A page
+  // read ahead is found by the very cursor this server issued for it, so that cursor needs
+  // no second check; any other is checked before the store is read.
   const walk = `${auth.workspaceId}\u0000${list.scope}\u0000${limit}\u0000`;
   const ahead = cache?.readAhead;
   const rendered =
     (cursor !== undefined ? await ahead?.take(walk + cursor, auth.dataVersion) : undefined) ??
-    (await renderListPage(list, auth.cursorSecret, after, limit));
+    (await renderListPage(
+      list,
+      auth.cursorSecret,
+      cursor === undefined ? undefined : positionOf(list, auth.cursorSecret, cursor),
+      limit,
+    ));
   cache?.set(key, auth.dataVersion, rendered.bytes);
   const { next } = rendered;
   if (ahead && next) {
