@@ -126,10 +126,12 @@ function openSqliteConnection(path: string, role: 'writer' | 'reader'): SQLite.D
     conn.pragma('journal_mode = WAL');
     conn.pragma('synchronous = NORMAL');
   }
-  // A bounded page cache of its own (64 MiB), and no mmap: pages read through a memory map
-  // count in the process's resident set, which a walk of a large workspace would fill with
-  // the whole file; read through the OS page cache instead, a page costs one copy.
-  conn.pragma('cache_size = -65536');
+  // A bounded page cache of its own, and no mmap: pages read through a memory map count in
+  // the process's resident set, which a walk of a large workspace would fill with the whole
+  // file; read through the OS page cache instead, a page costs one copy. The reader's cache
+  // is the smaller: a walk reads each page once, and hot list pages are served rendered
+  // from the server's own page cache; the writer keeps the index pages its writes touch.
+  conn.pragma(`cache_size = ${role === 'writer' ? -65_536 : -16_384}`);
   conn.pragma('temp_store = MEMORY');
   return conn;
 }
