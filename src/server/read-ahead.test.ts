@@ -42,4 +42,20 @@ describe('ReadAhead', () => {
     expect(ahead.take('walk0', 1)).toBeUndefined();
     expect((await ahead.take('walk99', 1))?.bytes.toString()).toBe('99');
   });
+
+  it('holds at most 16 MiB of pages, dropping the oldest', async () => {
+    const ahead = new ReadAhead();
+    const big = (i: number): RenderedPage => ({
+      bytes: Buffer.alloc(5 * 1024 * 1024, i),
+      next: undefined,
+    });
+    for (let i = 0; i < 4; i++) ahead.start(`walk${i}`, 1, async () => big(i));
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ahead.heldBytes).toBe(15 * 1024 * 1024);
+    expect(ahead.size).toBe(3);
+    expect(ahead.take('walk0', 1)).toBeUndefined();
+    expect((await ahead.take('walk3', 1))?.bytes[0]).toBe(3);
+    expect(ahead.heldBytes).toBe(10 * 1024 * 1024);
+  });
 });
