@@ -98,8 +98,12 @@ export async function sendListPage(
   cache?.set(key, auth.dataVersion, rendered.bytes);
   const { next } = rendered;
   if (ahead && next) {
-    ahead.start(walk + next.cursor, auth.dataVersion, () =>
-      renderListPage(list, auth.cursorSecret, next.after, limit),
+    // Once the whole answer is with the OS: a large page may not fit the socket's buffer at
+    // once, and its rest would wait for the read-ahead to give the event loop back.
+    reply.raw.once('finish', () =>
+      ahead.start(walk + next.cursor, auth.dataVersion, () =>
+        renderListPage(list, auth.cursorSecret, next.after, limit),
+      ),
     );
   }
   return sendJson(reply, rendered.bytes);
