@@ -7,13 +7,13 @@
 // also builds the demo on PostgreSQL (BENCH_DATABASE_URL, default the local server) and
 // loads its first and deep pages.
 
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   buildDemo,
-  countOccurrences,
   countPeople,
   countRecords,
   type LoadFigures,
@@ -31,7 +31,6 @@ import {
   writePeopleNdjson,
 } from './lib.ts';
 import { benchPostgres, type PostgresFigures } from './postgres.ts';
-import { RawClient } from './raw-client.ts';
 
 const { values } = parseArgs({
   options: {
@@ -88,33 +87,23 @@ async function getJson(path: string) {
 await walkInProcess(databaseUrl);
 const direct = await walkInProcess(databaseUrl);
 
-// A full cursor walk of every person, 100 a page, one client: the store and rendering path.
-// The client reads only what it must (the record count and the cursor at the tail), so
-// the walk measures the server.
-async function walkAll(port: number) {
-  let cursor: string | null = null;
-  let walked = 0;
-  let pages = 0;
-  let deepCursor = '';
-  const walker = await RawClient.open('127.0.0.1', port);
-  const started = performance.now();
-  do {
-    const res = await walker.get(
-      `/v2/people?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
-      headers,
-    );
-    if (res.status !== 200) throw new Error(`walk: ${res.status} ${res.body.toString()}`);
-    const bytes = res.body;
-    walked += countOccurrences(bytes);
-    cursor = (/"nextCursor":(null|"([^"]*)")\}\}$/.exec(bytes.subarray(-400).toString())?.[2] ??
-      null) as string | null;
-    pages += 1;
-    if (walked >= people / 2 && !deepCursor && cursor) deepCursor = cursor;
-  } while (cursor);
-  const seconds = (performance.now() - started) / 1000;
-  walker.close();
-  if (walked !== people) throw new Error(`walk saw ${walked} people, expected ${people}`);
-  return { walked, pages, seconds, deepCursor };
+// A full cursor walk of every person, 100 a page, one client (bench/walk-client.ts, in a
+// process of its own): the store and rendering path.
+function walkAll(port: number): {
+  walked: number;
+  pages: number;
+  seconds: number;
+  deepCursor: string;
+} {
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'bench/walk-client.ts', String(port), demo.token, String(people)],
+    { encoding: 'utf8' },
+  );
+  if (run.status !== 0) throw new Error(`walk failed: ${run.stderr}`);
+  const walk = JSON.parse(run.stdout) as ReturnType<typeof walkAll>;
+  if (walk.walked !== people) throw new Error(`walk saw ${walk.walked} people, expected ${people}`);
+  return walk;
 }
 // The same walk from a server that reads each page only when asked (no page cache, so no
 // read-ahead either): what reading ahead adds. A sequential walk on two cores depends on
@@ -123,11 +112,11 @@ async function walkAll(port: number) {
 const unaided = await startChild('bench/api-server.ts', [databaseUrl, String(API_PORT + 6)], {
   PAGE_CACHE_BYTES: '0',
 });
-const walks: Awaited<ReturnType<typeof walkAll>>[] = [];
-const walksUnaided: Awaited<ReturnType<typeof walkAll>>[] = [];
+const walks: ReturnType<typeof walkAll>[] = [];
+const walksUnaided: ReturnType<typeof walkAll>[] = [];
 for (let round = 0; round < 3; round++) {
-  walks.push(await walkAll(API_PORT));
-  walksUnaided.push(await walkAll(API_PORT + 6));
+  walks.push(walkAll(API_PORT));
+  walksUnaided.push(walkAll(API_PORT + 6));
 }
 await stopChild(unaided);
 const medianWalk = (list: typeof walks) =>
