@@ -3,13 +3,16 @@ import { revokeToken } from '../src/resources/workspaces/writes.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import { makePerson } from './factories.ts';
-import { get, testApp, testStore, testWorkspace } from './helpers.ts';
+import { get, TEST_DIALECT, testApp, testStore, testWorkspace } from './helpers.ts';
 
 /**
  * The server remembers token lookups and rendered pages while the database is unchanged.
  * Changes committed through another connection (as the CLI or another server process
- * makes them) must be seen on the very next request.
+ * makes them) must be seen on the very next request. A request from a client reaches the
+ * server in a later turn of its event loop than any commit the client saw complete, and the
+ * server reads the database's change stamp once a turn: `nextRequest` waits for that turn.
  */
+const nextRequest = () => new Promise((resolve) => setImmediate(resolve));
 describe('changes made by another process', () => {
   let store: Awaited<ReturnType<typeof testStore>>;
   let other: Store;
@@ -28,6 +31,7 @@ describe('changes made by another process', () => {
     expect((await get(app, ws.token, '/v2/people')).status).toBe(200);
     expect((await get(app, ws.token, '/v2/people')).status).toBe(200);
     expect(await revokeToken(other, ws.tokenId)).toBe(true);
+    await nextRequest();
     const res = await get(app, ws.token, '/v2/people');
     expect(res.status).toBe(401);
     await app.close();
@@ -40,10 +44,23 @@ describe('changes made by another process', () => {
     expect(before.json.data.peopleList).toHaveLength(0);
     expect((await get(app, ws.token, '/v2/people')).text).toBe(before.text);
     await writeWorkspace(other, ws.workspaceId, (w) => makePerson(w, { name: '다른 프로세스' }));
+    await nextRequest();
     const after = await get(app, ws.token, '/v2/people');
     expect(after.json.data.peopleList.map((p: { 이름: string }) => p['이름'])).toEqual([
       '다른 프로세스',
     ]);
     await app.close();
+  });
+
+  it('the change stamp: read once a turn, moved at once by writes of this store', async () => {
+    const before = store.changeStamp();
+    await store.db.updateTable('workspaces').set({ name: '이름 바꿈' }).execute();
+    const afterOwn = store.changeStamp();
+    expect(afterOwn).not.toEqual(before);
+    await other.db.updateTable('workspaces').set({ name: '다시 바꿈' }).execute();
+    // SQLite reads its stamp once a turn; PostgreSQL's is a query each time.
+    if (TEST_DIALECT === 'sqlite') expect(store.changeStamp()).toEqual(afterOwn);
+    await nextRequest();
+    expect(store.changeStamp()).not.toEqual(afterOwn);
   });
 });

@@ -45,7 +45,9 @@ export interface Store {
   rows(query: Compilable | CompiledQuery): unknown[][] | Promise<unknown[][]>;
   /**
    * A value that changes whenever anything is committed to the database, by any
-   * connection or process; caches keyed on it are exact.
+   * connection or process; caches keyed on it are exact for every request that arrives
+   * after the commit (SQLite reads it once per turn of the event loop, and at once after
+   * this store's own queries on the write connection).
    */
   changeStamp(): unknown;
   /** Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE`, so writers queue, never deadlock). */
@@ -143,11 +145,12 @@ const STATEMENT_CACHE_SIZE = 500;
  * SQLite driver prepares every query anew, which costs more than running most of them.
  * A statement still busy (a stream reading it) is not shared; a fresh one is prepared.
  */
-function withStatementCache(conn: SQLite.Database): SqliteDatabase {
+function withStatementCache(conn: SQLite.Database, onQuery?: () => void): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => conn.close(),
     prepare(source: string) {
+      onQuery?.();
       const cached = cache.get(source);
       if (cached && !cached.busy) return cached;
       const statement = conn.prepare(source);
@@ -167,10 +170,16 @@ export function openStore(url: string): Store {
   const memory = location.path === ':memory:';
   if (!memory) mkdirSync(dirname(location.path), { recursive: true });
   const writer = openSqliteConnection(location.path, 'writer');
+  // The change stamp, as read in this turn of the event loop (see `changeStamp`).
+  let stamp: unknown;
+  const forgetStamp = () => {
+    stamp = undefined;
+  };
   // An in-memory database is private to its connection: reads share the writer there.
   const readerConn = memory ? writer : openSqliteConnection(location.path, 'reader');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(writer) }),
+    // Any query on the write connection may commit: the change stamp is read afresh after it.
+    dialect: new SqliteDialect({ database: withStatementCache(writer, () => forgetStamp()) }),
   });
   sqliteWriters.set(db, writer);
   const reader = memory
@@ -199,7 +208,15 @@ export function openStore(url: string): Store {
     },
     changeStamp() {
       // An in-memory database has one connection, whose own commits the pragma ignores.
-      return memory ? ++memoryStamp : dataVersion.get();
+      if (memory) return ++memoryStamp;
+      // Read once per turn of the event loop: the requests handled in one turn arrived
+      // together, so a commit by another process in between is concurrent with all of them;
+      // this process's own queries on the write connection drop the remembered value.
+      if (stamp === undefined) {
+        stamp = dataVersion.get();
+        setImmediate(forgetStamp);
+      }
+      return stamp;
     },
     async transaction(fn) {
       return db.connection().execute(async (conn) => {
@@ -208,6 +225,7 @@ export function openStore(url: string): Store {
         try {
           const result = await fn(conn);
           await sql`commit`.execute(conn);
+          stamp = undefined;
           return result;
         } catch (error) {
           await sql`rollback`.execute(conn);
