@@ -1,5 +1,6 @@
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { createToken } from '../src/resources/workspaces/writes.ts';
 import type { Position } from '../src/server/cursor.ts';
@@ -45,17 +46,49 @@ export async function load(
   };
 }
 
+/**
+ * Core pinning, for benchmarks where a server and its client must not take turns on one
+ * core (a sequential walk depends on where the scheduler puts the two): servers on the last
+ * core, load generators and clients on the others. Off until `pinCores()`, and wherever
+ * `taskset` is missing or there is one core.
+ */
+let pinning: { server: string; client: string } | undefined;
+
+export function pinCores(): boolean {
+  const n = cpus().length;
+  if (n < 2 || spawnSync('taskset', ['--version']).error) return false;
+  pinning = { server: String(n - 1), client: n === 2 ? '0' : `0-${n - 2}` };
+  return true;
+}
+
+/** `command args` as run on the cores of `side` (unchanged when not pinning). */
+export function onCores(
+  side: 'server' | 'client',
+  command: string,
+  args: string[],
+): [string, string[]] {
+  return pinning ? ['taskset', ['-c', pinning[side], command, ...args]] : [command, args];
+}
+
+/** fork() options that start a TypeScript entry point, on the server's cores when pinning. */
+function forkOptions(env: Record<string, string>) {
+  const execArgv = ['--import', 'tsx'];
+  return {
+    ...(pinning
+      ? { execPath: 'taskset', execArgv: ['-c', pinning.server, process.execPath, ...execArgv] }
+      : { execArgv }),
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc')[],
+  };
+}
+
 /** Starts a TypeScript entry point in a child process and waits for its 'ready' message. */
 export async function startChild(
   entry: string,
   args: string[],
   env: Record<string, string> = {},
 ): Promise<ChildProcess> {
-  const child = fork(entry, args, {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = fork(entry, args, forkOptions(env));
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
@@ -101,7 +134,7 @@ export function loadWithWrk(
   if (spawnSync('wrk', ['--version']).error) return undefined;
   const args = ['-t1', `-c${opts.connections ?? 10}`, `-d${opts.seconds ?? 8}s`, '--latency'];
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`);
-  const out = spawnSync('wrk', [...args, url], { encoding: 'utf8' }).stdout;
+  const out = spawnSync(...onCores('client', 'wrk', [...args, url]), { encoding: 'utf8' }).stdout;
   const ms = (label: string) => {
     const m = new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)`).exec(out);
     if (!m) return Number.NaN;
@@ -183,7 +216,7 @@ export function walkWithWrk(
   if (spawnSync('wrk', ['--version']).error) return undefined;
   const args = ['-t1', '-c1', `-d${seconds}s`, '-s', 'bench/walk.lua'];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
-  const out = spawnSync('wrk', [...args, base], { encoding: 'utf8' }).stdout;
+  const out = spawnSync(...onCores('client', 'wrk', [...args, base]), { encoding: 'utf8' }).stdout;
   const m = /walk: records=(\d+) walks=(\d+) seconds=([\d.]+)/.exec(out);
   return m ? { records: Number(m[1]), seconds: Number(m[3]) } : undefined;
 }
@@ -247,7 +280,7 @@ export async function loadAtRate(
   const args = ['-t1', `-c${opts.connections ?? 10}`, `-d${opts.seconds ?? 8}s`, '--latency'];
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`);
   args.push('-s', 'bench/rate.lua', url);
-  const out = spawnSync('wrk', args, {
+  const out = spawnSync(...onCores('client', 'wrk', args), {
     encoding: 'utf8',
     env: { ...process.env, RATE: String(rate) },
   }).stdout;
@@ -294,11 +327,7 @@ export async function startChildWithMessage(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; message: unknown }> {
-  const child = fork(entry, args, {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = fork(entry, args, forkOptions(env));
   const message = await new Promise<unknown>((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code, signal) =>

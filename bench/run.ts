@@ -21,6 +21,8 @@ import {
   loadAtRate,
   loadWithWrk,
   memoryOf,
+  onCores,
+  pinCores,
   startChild,
   startChildWithMessage,
   stopChild,
@@ -48,6 +50,8 @@ if (values.database !== 'sqlite' && values.database !== 'postgres') {
   );
 }
 const seconds = Number(values.seconds);
+// Servers on the last core, clients and load generators on the others (with taskset).
+const pinned = pinCores();
 const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-'));
 const reuse = values.db !== undefined && existsSync(values.db);
 const databaseUrl = `sqlite:${values.db ?? join(dir, 'bench.db')}`;
@@ -96,8 +100,14 @@ function walkAll(port: number): {
   deepCursor: string;
 } {
   const run = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', 'bench/walk-client.ts', String(port), demo.token, String(people)],
+    ...onCores('client', process.execPath, [
+      '--import',
+      'tsx',
+      'bench/walk-client.ts',
+      String(port),
+      demo.token,
+      String(people),
+    ]),
     { encoding: 'utf8' },
   );
   if (run.status !== 0) throw new Error(`walk failed: ${run.stderr}`);
@@ -252,7 +262,7 @@ const targets: (string | number)[][] = [
 ];
 const report = [
   `salescrm bench — ${new Date().toISOString()}`,
-  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, SQLite${postgres ? ' and PostgreSQL' : ''}; load: ${runs[0]!.tool} for saturation, ${halfRuns[0]!.tool === 'wrk' ? 'wrk paced by bench/rate.lua' : 'autocannon overallRate'} for fixed rates`,
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, SQLite${postgres ? ' and PostgreSQL' : ''}; load: ${runs[0]!.tool} for saturation${pinned ? ' (servers pinned to the last core, clients to the others)' : ''}, ${halfRuns[0]!.tool === 'wrk' ? 'wrk paced by bench/rate.lua' : 'autocannon overallRate'} for fixed rates`,
   `workspace: ${people.toLocaleString('en-US')} people, ${totalRecords.toLocaleString('en-US')} records in all; page: ${firstPage.bytes.length.toLocaleString('en-US')} bytes (50 people); deep page at person ${Math.round(people / 2).toLocaleString('en-US')}`,
   '',
   table(
