@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { parse } from 'csv-parse';
 import type { Store } from '../store/database.ts';
-import { importWrite, NdjsonImporter, type Reject, renderImported } from './import.ts';
+import { importWrite, NdjsonImporter, type Reject } from './import.ts';
 import { CsvImporter, type CsvType, csvTypeOfName } from './import-csv.ts';
 
 /** What to import. */
@@ -69,10 +69,16 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
     rejects,
     rejectCount: 0,
   };
+  let cleanup = () => {};
   try {
     await store.transaction(async (trx) => {
       const w = importWrite(store, trx, options.workspaceId);
-      const ndjson = new NdjsonImporter(w);
+      // CSV rows may name records of the NDJSON files before them, so with CSV files every
+      // record is written as it is read, and the workspace rendered again at the end.
+      const ndjson = new NdjsonImporter(w, undefined, {
+        renderAtInsert: !options.files.some((f) => isCsvFile(f, options.csvType)),
+      });
+      cleanup = () => ndjson.close();
       await ndjson.prepare();
       let csvRecords = 0;
       for (const file of options.files) {
@@ -86,7 +92,7 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
           options.onProgress?.(ndjson.records + csvRecords, bytesBefore + bytes, totalBytes);
         const csvType =
           options.csvType ?? (file.endsWith('.csv') ? csvTypeOfName(file) : undefined);
-        if (file.toLowerCase().endsWith('.csv') || options.csvType) {
+        if (isCsvFile(file, options.csvType)) {
           if (!csvType) {
             throw new ImportUsageError(
               `${file}: cannot tell the record type from the name: use --type people|organization|deal|lead`,
@@ -146,12 +152,13 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
         result.counts[type] = (result.counts[type] ?? 0) + n;
       }
       result.records = Object.values(result.counts).reduce((a, b) => a + b, 0);
-      await renderImported(w);
+      await ndjson.render();
     });
     result.committed = true;
   } catch (error) {
     if (!(error instanceof Refused)) throw error;
   } finally {
+    cleanup();
     result.rejectCount = rejectCount;
     if (rejectsOut) {
       result.rejectsPath = rejectsPath;
@@ -159,6 +166,11 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
     }
   }
   return result;
+}
+
+/** True when `file` is read as CSV: a `.csv` name, or any file with `--type`. */
+function isCsvFile(file: string, csvType: CsvType | undefined): boolean {
+  return file.toLowerCase().endsWith('.csv') || csvType !== undefined;
 }
 
 /**

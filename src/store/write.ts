@@ -88,6 +88,57 @@ export async function insertMany<T extends Record<string, unknown>>(
   }
 }
 
+/**
+ * Writes rows of one table, each an array of values in `columns` order. On SQLite, inside a
+ * transaction, each row is inserted at once through one cached prepared statement on the
+ * transaction's connection (the row is garbage the moment it is written); elsewhere rows are
+ * kept until `flush()`, which inserts them through `insertMany`.
+ */
+export class RowWriter {
+  private readonly statement: ReturnType<typeof sqliteStatementOf>;
+  private rows: unknown[][] = [];
+
+  constructor(
+    private readonly trx: Executor,
+    readonly table: string,
+    readonly columns: readonly string[],
+  ) {
+    const probe = Object.fromEntries(columns.map((c) => [c, null]));
+    this.statement = sqliteStatementOf(
+      trx,
+      oneRowInsert(trx, table, probe, columns as string[]) ?? '',
+    );
+  }
+
+  /** Writes a row (or keeps it for `flush`). */
+  add(values: unknown[]): void {
+    if (this.statement) this.statement.run(values);
+    else this.rows.push(values);
+  }
+
+  /** Rows kept for `flush`. */
+  get pending(): number {
+    return this.rows.length;
+  }
+
+  /** Inserts the rows kept. */
+  async flush(): Promise<void> {
+    if (this.rows.length === 0) return;
+    const rows = this.rows;
+    this.rows = [];
+    const columns = this.columns;
+    await insertMany(
+      this.trx,
+      this.table,
+      rows.map((values) => {
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i];
+        return row;
+      }),
+    );
+  }
+}
+
 async function kyselyInsert(
   trx: Executor,
   table: string,
