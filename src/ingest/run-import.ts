@@ -1,10 +1,10 @@
 import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import { parse } from 'csv-parse';
 import type { Store } from '../store/database.ts';
 import { importWrite, NdjsonImporter, type Reject } from './import.ts';
 import { CsvImporter, type CsvType, csvTypeOfName } from './import-csv.ts';
+import { LineTooLongError, ndjsonFileLines, ndjsonLines } from './ndjson-lines.ts';
 
 /** What to import. */
 export interface ImportOptions {
@@ -82,12 +82,12 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
       await ndjson.prepare();
       let csvRecords = 0;
       for (const file of options.files) {
-        const input: Readable =
-          file === '-' ? (options.stdin ?? process.stdin) : createReadStream(file);
         let bytes = 0;
-        input.on('data', (chunk: Buffer | string) => {
-          bytes += chunk.length;
-        });
+        const counted = (input: Readable) =>
+          input.on('data', (chunk: Buffer | string) => {
+            bytes += chunk.length;
+          });
+        const stdin = () => counted(options.stdin ?? process.stdin);
         const progress = () =>
           options.onProgress?.(ndjson.records + csvRecords, bytesBefore + bytes, totalBytes);
         const csvType =
@@ -101,7 +101,7 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
           await ndjson.flush();
           const csv = new CsvImporter(w, csvType, options.actorId);
           let first = true;
-          const parser = input.pipe(
+          const parser = (file === '-' ? stdin() : counted(createReadStream(file))).pipe(
             parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
           );
           for await (const { record, info } of parser as AsyncIterable<{
@@ -124,7 +124,13 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
         } else {
           let lineNo = 0;
           try {
-            for await (const batch of ndjsonLines(input)) {
+            const batches =
+              file === '-'
+                ? ndjsonLines(stdin())
+                : ndjsonFileLines(file, (n) => {
+                    bytes += n;
+                  });
+            for await (const batch of batches) {
               for (const text of batch) {
                 lineNo++;
                 if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) {
@@ -173,56 +179,7 @@ function isCsvFile(file: string, csvType: CsvType | undefined): boolean {
   return file.toLowerCase().endsWith('.csv') || csvType !== undefined;
 }
 
-/**
- * The lines of a UTF-8 stream, split on LF, CRLF or a lone CR (as `readline` does), in one
- * batch per chunk read: the consumer awaits once per chunk, not once per line.
- */
-export async function* ndjsonLines(input: Readable): AsyncGenerator<string[]> {
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
-  for await (const chunk of input) {
-    // A file with no line break (or a hostile one) would otherwise be held whole in memory.
-    if (rest.length > MAX_LINE_CHARS) throw new LineTooLongError();
-    const text = rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer));
-    const lines: string[] = [];
-    let start = 0;
-    for (;;) {
-      const nl = text.indexOf('\n', start);
-      if (nl < 0) break;
-      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      pushLine(lines, text.slice(start, end));
-      start = nl + 1;
-    }
-    rest = text.slice(start);
-    if (lines.length > 0) yield lines;
-  }
-  rest += decoder.end();
-  // A trailing CR is the last line's break.
-  if (rest.endsWith('\r')) rest = rest.slice(0, -1);
-  if (rest !== '') {
-    const lines: string[] = [];
-    pushLine(lines, rest);
-    yield lines;
-  }
-}
-
-/** Adds a line, or the lines it holds when it has lone CRs (old Mac line breaks). */
-function pushLine(lines: string[], line: string): void {
-  if (line.indexOf('\r') < 0) lines.push(line);
-  else lines.push(...line.split('\r'));
-}
+export { LineTooLongError, MAX_LINE_CHARS, ndjsonLines } from './ndjson-lines.ts';
 
 /** An import that cannot start (a CSV file of unknown type). */
 export class ImportUsageError extends Error {}
-
-/** Longest NDJSON line an import reads (one record: a few KB; its custom values included). */
-export const MAX_LINE_CHARS = 8 * 1024 * 1024;
-
-/** A line over `MAX_LINE_CHARS`: the file is refused, nothing is imported. */
-export class LineTooLongError extends Error {
-  constructor(where = '') {
-    super(
-      `${where}a line is longer than ${MAX_LINE_CHARS / 1024 / 1024} Mi characters: not an export line`,
-    );
-  }
-}
