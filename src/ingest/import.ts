@@ -18,15 +18,15 @@ import { type RecordChange, recordHistoryRow } from '../resources/record-history
 import { ApiError } from '../server/errors.ts';
 import { CHUNK, columnById } from '../store/by-id.ts';
 import type { Executor, Store } from '../store/database.ts';
-import { Lookups } from '../store/read-model/lookups.ts';
 import {
   type RenderedType,
   refreshTouched,
   renderRecordJson,
   TABLE_OF,
 } from '../store/read-model/refresh.ts';
-import { bumpDataVersion, RowWriter, Touched, type WorkspaceWrite } from '../store/write.ts';
+import { bumpDataVersion, type RowContext, Touched, type WorkspaceWrite } from '../store/write.ts';
 import { type Counted, ImportFacts } from './import-facts.ts';
+import { type ImportSink, type TableSink, TransactionSink } from './import-sink.ts';
 import { LineSpill } from './line-spill.ts';
 import {
   CUSTOM_RECORD_LINE,
@@ -97,7 +97,10 @@ export class NdjsonImporter {
   private readonly pipelineKind = new Map<string, string>();
   private readonly stagePipeline = new Map<string, string>();
   private readonly productKind = new Map<string, string>();
-  private readonly writers = new Map<string, RowWriter>();
+  private readonly writers = new Map<string, TableSink>();
+  private readonly sink: ImportSink;
+  /** Rows are built with their rendered JSON as text: the sink stores it. */
+  private readonly rows: RowContext;
   /** History lines, written at `flush` (they show names some of which are read). */
   private history: Record<string, unknown>[] = [];
   private readonly facts = new ImportFacts();
@@ -113,9 +116,11 @@ export class NdjsonImporter {
   constructor(
     readonly w: WorkspaceWrite,
     private readonly sourceDefault: string = SOURCE_IMPORT,
-    options: { renderAtInsert?: boolean } = {},
+    options: { renderAtInsert?: boolean; sink?: ImportSink } = {},
   ) {
     this.renderAtInsert = options.renderAtInsert ?? true;
+    this.sink = options.sink ?? new TransactionSink(w.store, w.trx, w.workspaceId);
+    this.rows = { workspaceId: w.workspaceId, now: w.now, store: { encodeBody: (json) => json } };
   }
 
   /** Loads what the workspace already holds: ids, unique keys, definitions. */
@@ -204,6 +209,7 @@ export class NdjsonImporter {
 
   /** True when enough rows are buffered that the caller should `flush()` them. */
   get full(): boolean {
+    if (this.sink.busy) return true;
     let pending = this.history.length;
     for (const writer of this.writers.values()) pending += writer.pending;
     return pending >= FLUSH_ROWS;
@@ -422,7 +428,7 @@ export class NdjsonImporter {
     }
     if (f.type === 'activity') {
       const row = activityRow(
-        this.w,
+        this.rows,
         {
           id: r.id as string,
           subjectType: r.subject_type as 'deal',
@@ -480,13 +486,17 @@ export class NdjsonImporter {
     row?: Record<string, unknown>,
     f?: LineFormat,
     body = false,
-  ): RowWriter {
+  ): TableSink {
     let writer = this.writers.get(table);
     if (!writer) {
       const columns = row
         ? Object.keys(row)
         : ['workspace_id', ...f!.columns.map((c) => c.name), ...(body ? ['body'] : [])];
-      writer = new RowWriter(this.w.trx, table, columns);
+      writer = this.sink.writer(
+        table,
+        columns,
+        columns.filter((c) => c === 'body' || c === 'lead_body'),
+      );
       this.writers.set(table, writer);
     }
     return writer;
@@ -496,6 +506,7 @@ export class NdjsonImporter {
   async flush(): Promise<void> {
     await this.writeHistory();
     for (const f of LINE_FORMATS) await this.writers.get(f.table)?.flush();
+    await this.sink.drain();
   }
 
   /**
@@ -541,12 +552,12 @@ export class NdjsonImporter {
       const row =
         r.subject_type === 'people'
           ? peopleHistoryRow(
-              this.w,
+              this.rows,
               { ...change, peopleId: r.subject_id as string, type: r.kind as PeopleChange['type'] },
               nameOf(organization, orgNames, r.organization_id),
             )
           : recordHistoryRow(
-              this.w,
+              this.rows,
               {
                 ...change,
                 subjectType: r.subject_type as RecordChange['subjectType'],
@@ -582,12 +593,7 @@ export class NdjsonImporter {
       if (removeRejected) {
         // A record rendered at the end is not written yet: it is left out then.
         if (!(RENDERED[d.type] && this.renderAtInsert)) {
-          const table = FORMAT_OF.get(d.type)!.table;
-          await this.w.trx
-            .deleteFrom(table as 'people')
-            .where('workspace_id', '=', this.w.workspaceId)
-            .where('id', '=', d.id)
-            .execute();
+          await this.sink.delete(FORMAT_OF.get(d.type)!.table, d.id);
         }
         this.facts.remove(d.type, d.id, d.counted);
         this.counts[d.type]!--;
@@ -604,13 +610,13 @@ export class NdjsonImporter {
    * Without `renderAtInsert`, renders every record of the workspace again instead.
    */
   async render(): Promise<void> {
-    const { store, trx, workspaceId } = this.w;
     if (!this.renderAtInsert) {
       this.spill.close();
       await renderImported(this.w);
       return;
     }
-    const l = await Lookups.load(trx, workspaceId);
+    await this.flush();
+    const l = await this.sink.lookups();
     for (const target of ['people', 'organization', 'deal', 'product'] as const) {
       l.addNames(target, this.facts.names[target]);
     }
@@ -655,20 +661,17 @@ export class NdjsonImporter {
             this.facts.of(type, row as { id: string }, l, kindOf),
             l,
           );
-          values.push(store.encodeBody(json));
+          values.push(json);
           this.writerOf(f.table, undefined, f, true).add(values);
         }
         for (const f of LINE_FORMATS) await this.writers.get(f.table)?.flush();
+        await this.sink.drain();
       }
     } finally {
       this.spill.close();
     }
-    if (this.before.size > 0) {
-      const touched = new Touched();
-      for (const [type, ids] of this.before) for (const id of ids) touched.mark(type, id);
-      await refreshTouched(store, trx, workspaceId, touched, l);
-    }
-    await bumpDataVersion(trx, workspaceId);
+    if (this.before.size > 0) await this.sink.refresh([...this.before]);
+    await this.sink.bumpDataVersion();
   }
 
   /** Gives up the temporary file (an import that is not committed). */

@@ -2,7 +2,7 @@ import { newId } from '../../domain/ids.ts';
 import { columnById } from '../../store/by-id.ts';
 import type { Body } from '../../store/schema.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany } from '../../store/write.ts';
+import { insertMany, type RowContext } from '../../store/write.ts';
 import { renderSubjectActivity } from '../activities/render.ts';
 import { type ActivityType, renderDealActivity } from './render.ts';
 
@@ -45,11 +45,7 @@ export async function insertActivities(
  * The row of a new activity with its rendered JSON (for each list that shows it); `outcome`
  * is its deal's current outcome, for a deal activity that comes without a `dealStatus`.
  */
-export function activityRow(
-  w: Pick<WorkspaceWrite, 'store' | 'workspaceId' | 'now'>,
-  a: NewActivity,
-  outcome: string | undefined,
-) {
+export function activityRow(w: RowContext, a: NewActivity, outcome: string | undefined) {
   const row = {
     workspace_id: w.workspaceId,
     id: a.id ?? newId(),

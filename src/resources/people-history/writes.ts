@@ -2,7 +2,7 @@ import { newId } from '../../domain/ids.ts';
 import { columnById } from '../../store/by-id.ts';
 import type { Body } from '../../store/schema.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany } from '../../store/write.ts';
+import { insertMany, type RowContext } from '../../store/write.ts';
 import { renderPeopleHistory } from './render.ts';
 
 /** One change of a person, as a history row (DECISIONS 6). */
@@ -37,11 +37,7 @@ export async function recordPeopleHistory(
 }
 
 /** The history row of a person's change with its rendered JSON; `organizationName` names its organization. */
-export function peopleHistoryRow(
-  w: Pick<WorkspaceWrite, 'store' | 'workspaceId' | 'now'>,
-  c: PeopleChange,
-  organizationName: string,
-) {
+export function peopleHistoryRow(w: RowContext, c: PeopleChange, organizationName: string) {
   const row = {
     workspace_id: w.workspaceId,
     id: c.id ?? newId(),

@@ -2,7 +2,7 @@ import { newId } from '../../domain/ids.ts';
 import { columnById } from '../../store/by-id.ts';
 import type { Body } from '../../store/schema.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany } from '../../store/write.ts';
+import { insertMany, type RowContext } from '../../store/write.ts';
 import { type HistorySubject, type RecordHistoryType, renderRecordHistory } from './render.ts';
 
 /** One change of a deal, lead or organization, as a history row. */
@@ -56,7 +56,7 @@ export async function recordHistory(w: WorkspaceWrite, changes: RecordChange[]):
  * `peopleName` and `organizationName` name the deal's or lead's person and organization.
  */
 export function recordHistoryRow(
-  w: Pick<WorkspaceWrite, 'store' | 'workspaceId' | 'now'>,
+  w: RowContext,
   c: RecordChange,
   peopleName: string,
   organizationName: string,
