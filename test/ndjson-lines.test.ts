@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { LineSplitter, ndjsonFileLines } from '../src/ingest/ndjson-lines.ts';
 import { LineTooLongError, MAX_LINE_CHARS, ndjsonLines } from '../src/ingest/run-import.ts';
 
 /** All lines of the chunks, as `ndjsonLines` splits them. */
@@ -26,6 +30,46 @@ describe('ndjsonLines', () => {
   it('ends without a final break, and a final CR is a break', async () => {
     expect(await linesOf(['x\ny'])).toEqual(['x', 'y']);
     expect(await linesOf(['x\r'])).toEqual(['x']);
+  });
+});
+
+/** The lines `text` holds, as `readline` splits them: on LF, CRLF and lone CR. */
+function reference(text: string): string[] {
+  const lines = text.split(/\r\n|\n|\r/);
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+describe('LineSplitter', () => {
+  const text = '{"a":"고객"}\r\n\r\n{"b":2}\r\r\nx\ry\n\n\r\n한글 줄\rlast';
+  const bytes = Buffer.from(text);
+
+  it('splits bytes cut anywhere, in any chunk sizes, as readline splits the text', () => {
+    for (let size = 1; size <= bytes.length; size++) {
+      const splitter = new LineSplitter();
+      const lines: string[] = [];
+      for (let i = 0; i < bytes.length; i += size) {
+        lines.push(...splitter.push(bytes.subarray(i, i + size)));
+      }
+      lines.push(...splitter.end());
+      expect(lines, `chunks of ${size} bytes`).toEqual(reference(text));
+    }
+  });
+
+  it('reads a file the same way, the chunk it reads into being reused', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'salescrm-lines-'));
+    try {
+      const file = join(dir, 'f.ndjson');
+      const many = Array.from({ length: 50_000 }, (_, i) => `{"n":${i},"이름":"사람 ${i}"}`);
+      const content = `${many.join('\n')}\r\n${text}`;
+      writeFileSync(file, content);
+      let read = 0;
+      const lines = [...ndjsonFileLines(file, (n) => (read += n))].flat();
+      expect(lines).toEqual(reference(content));
+      expect(read).toBe(Buffer.byteLength(content));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,19 +1,33 @@
-import type { CustomFieldDefinition, CustomFieldType } from '../domain/custom-fields.ts';
-import { refTargetOf } from '../domain/custom-fields.ts';
+import {
+  type CustomFieldDefinition,
+  type CustomFieldType,
+  collectRefIds,
+  type RefTarget,
+  refTargetOf,
+} from '../domain/custom-fields.ts';
 import { isEmailAddress } from '../domain/field-values.ts';
 import { isValidId } from '../domain/ids.ts';
 import { now } from '../domain/time.ts';
 import type { ActivityType } from '../resources/deal-activities/render.ts';
-import { insertActivities, type NewActivity } from '../resources/deal-activities/writes.ts';
+import { activityRow } from '../resources/deal-activities/writes.ts';
 import { checkCustomValue } from '../resources/fields/field-list.ts';
 import { SOURCE_IMPORT } from '../resources/owned.ts';
-import { type PeopleChange, recordPeopleHistory } from '../resources/people-history/writes.ts';
+import { type PeopleChange, peopleHistoryRow } from '../resources/people-history/writes.ts';
 import type { RecordHistoryType } from '../resources/record-history/render.ts';
-import { type RecordChange, recordHistory } from '../resources/record-history/writes.ts';
+import { type RecordChange, recordHistoryRow } from '../resources/record-history/writes.ts';
 import { ApiError } from '../server/errors.ts';
+import { CHUNK, columnById } from '../store/by-id.ts';
 import type { Executor, Store } from '../store/database.ts';
-import { type RenderedType, refreshTouched, TABLE_OF } from '../store/read-model/refresh.ts';
-import { bumpDataVersion, insertMany, Touched, type WorkspaceWrite } from '../store/write.ts';
+import {
+  type RenderedType,
+  refreshTouched,
+  renderRecordJson,
+  TABLE_OF,
+} from '../store/read-model/refresh.ts';
+import { bumpDataVersion, type RowContext, Touched, type WorkspaceWrite } from '../store/write.ts';
+import { type Counted, ImportFacts } from './import-facts.ts';
+import { type ImportSink, type TableSink, TransactionSink } from './import-sink.ts';
+import { LineSpill } from './line-spill.ts';
 import {
   CUSTOM_RECORD_LINE,
   checkHeader,
@@ -34,13 +48,44 @@ export interface Reject {
   text?: string;
 }
 
-/** Rows buffered before they are written. */
+/** Rows kept before they are written (PostgreSQL; SQLite writes each row at once). */
 const FLUSH_ROWS = 5_000;
+
+/** Line types whose records the store keeps rendered, with their rendered type. */
+const RENDERED: Partial<Record<LineType, RenderedType>> = {
+  person: 'people',
+  organization: 'organization',
+  deal: 'deal',
+  lead: 'lead',
+  product: 'product',
+  quote: 'quote',
+};
+
+/** A custom Ref value naming a record not seen yet: checked at the end. */
+interface Deferred {
+  file: string;
+  line: number;
+  type: LineType;
+  id: string;
+  field: string;
+  to: LineType;
+  ref: string;
+  /** A deal's or lead's part in its person's and organization's counters. */
+  counted?: Counted;
+}
 
 /**
  * The state of one import into a workspace, inside one write transaction: the ids each line
  * type knows (the workspace's and the file's so far), the unique keys taken, the custom
- * field definitions, and rows waiting to be written in file order.
+ * field definitions, and the writers of the rows, in file order.
+ *
+ * Records the store keeps rendered (people, organizations, deals, leads, products, quotes)
+ * are written once, rendered, after the last line: their JSON shows facts that later lines
+ * bring (a person's deals, a deal's newest e-mail open, ...). Until then their checked lines
+ * wait in a temporary file and what they show is gathered in `ImportFacts`. Other rows are
+ * written as they come. With `renderAtInsert: false` (an import that mixes in CSV files,
+ * whose rows may refer to the file's records as they are read), every record is written as
+ * it comes and the workspace is rendered again at the end instead.
  */
 export class NdjsonImporter {
   readonly known = new Map<LineType, Set<string>>();
@@ -52,29 +97,31 @@ export class NdjsonImporter {
   private readonly pipelineKind = new Map<string, string>();
   private readonly stagePipeline = new Map<string, string>();
   private readonly productKind = new Map<string, string>();
-  private readonly buffers = new Map<LineType, Record<string, unknown>[]>();
-  private buffered = 0;
-  private activities: NewActivity[] = [];
-  private peopleHistory: PeopleChange[] = [];
-  private recordChanges: RecordChange[] = [];
-  /** Custom Ref values naming records not seen yet: checked at the end. */
-  private readonly deferred: {
-    file: string;
-    line: number;
-    type: LineType;
-    id: string;
-    field: string;
-    to: LineType;
-    ref: string;
-  }[] = [];
+  private readonly writers = new Map<string, TableSink>();
+  private readonly sink: ImportSink;
+  /** Rows are built with their rendered JSON as text: the sink stores it. */
+  private readonly rows: RowContext;
+  /** History lines, written at `flush` (they show names some of which are read). */
+  private history: Record<string, unknown>[] = [];
+  private readonly facts = new ImportFacts();
+  private readonly spill = new LineSpill();
+  /** Ids of the rendered records the workspace held before: rendered again at the end. */
+  private readonly before = new Map<RenderedType, string[]>();
+  private readonly deferred: Deferred[] = [];
   readonly counts: Record<string, number> = {};
   records = 0;
   private headerSeen = false;
+  readonly renderAtInsert: boolean;
 
   constructor(
     readonly w: WorkspaceWrite,
     private readonly sourceDefault: string = SOURCE_IMPORT,
-  ) {}
+    options: { renderAtInsert?: boolean; sink?: ImportSink } = {},
+  ) {
+    this.renderAtInsert = options.renderAtInsert ?? true;
+    this.sink = options.sink ?? new TransactionSink(w.store, w.trx, w.workspaceId);
+    this.rows = { workspaceId: w.workspaceId, now: w.now, store: { encodeBody: (json) => json } };
+  }
 
   /** Loads what the workspace already holds: ids, unique keys, definitions. */
   async prepare(): Promise<void> {
@@ -82,7 +129,6 @@ export class NdjsonImporter {
     for (const f of LINE_FORMATS) {
       const set = new Set<string>();
       this.known.set(f.type, set);
-      this.buffers.set(f.type, []);
       if (f.columns[0]!.name !== 'id') continue;
       const rows = await trx
         .selectFrom(f.table as 'people')
@@ -90,6 +136,13 @@ export class NdjsonImporter {
         .where('workspace_id', '=', workspaceId)
         .execute();
       for (const r of rows) set.add(r.id);
+      const rendered = RENDERED[f.type];
+      if (rendered && rows.length > 0) {
+        this.before.set(
+          rendered,
+          rows.map((r) => r.id),
+        );
+      }
     }
     const members = await trx
       .selectFrom('team_members')
@@ -156,11 +209,14 @@ export class NdjsonImporter {
 
   /** True when enough rows are buffered that the caller should `flush()` them. */
   get full(): boolean {
-    return this.buffered >= FLUSH_ROWS;
+    if (this.sink.busy) return true;
+    let pending = this.history.length;
+    for (const writer of this.writers.values()) pending += writer.pending;
+    return pending >= FLUSH_ROWS;
   }
 
   /**
-   * Checks one NDJSON line and buffers its row; returns the reason it is refused, or
+   * Checks one NDJSON line and writes (or keeps) its row; returns the reason it is refused, or
    * undefined. Nothing of a refused line is kept. Synchronous, so a reader loop pays no
    * promise per line: it calls `flush()` when `full`.
    */
@@ -191,7 +247,7 @@ export class NdjsonImporter {
     }
     const reason = this.check(format, record, file, lineNo);
     if (reason) return `${format.type}${record.id ? ` '${record.id}'` : ''}: ${reason}`;
-    this.accept(format, record);
+    this.accept(format, record, text);
     return undefined;
   }
 
@@ -313,6 +369,14 @@ export class NdjsonImporter {
               field: def.name,
               to,
               ref,
+              counted:
+                f.type === 'deal' || f.type === 'lead'
+                  ? {
+                      people_id: r.people_id as string | null,
+                      organization_id: r.organization_id as string | null,
+                      outcome: r.outcome as string | undefined,
+                    }
+                  : undefined,
             });
           }
         }
@@ -325,7 +389,7 @@ export class NdjsonImporter {
     return undefined;
   }
 
-  private accept(f: LineFormat, r: Record<string, unknown>): void {
+  private accept(f: LineFormat, r: Record<string, unknown>, text: string): void {
     if (typeof r.id === 'string') this.known.get(f.type)!.add(r.id);
     switch (f.type) {
       case 'person':
@@ -352,53 +416,55 @@ export class NdjsonImporter {
     }
     this.counts[f.type] = (this.counts[f.type] ?? 0) + 1;
     this.records++;
-    this.buffered++;
+    let line = text;
+    if (line.indexOf('\\u') >= 0 && SURROGATE_ESCAPE.test(line)) {
+      if (readBackStrings(r, this.w.store.dialect)) line = JSON.stringify(r);
+    }
+    this.facts.add(f.type, r);
+    const rendered = RENDERED[f.type];
+    if (rendered && this.renderAtInsert) {
+      this.spill.append(line);
+      return;
+    }
     if (f.type === 'activity') {
-      this.activities.push({
-        id: r.id as string,
-        subjectType: r.subject_type as NewActivity['subjectType'],
-        subjectId: r.subject_id as string,
-        type: r.kind as ActivityType,
-        date: r.date as string,
-        dealStatus: r.deal_status as string | null,
-        webFormId: r.web_form_id as string | null,
-        smsId: r.sms_id as string | null,
-        todoId: r.todo_id as string | null,
-        memoId: r.memo_id as string | null,
-        emailMessageId: r.email_message_id as string | null,
-      });
+      const row = activityRow(
+        this.rows,
+        {
+          id: r.id as string,
+          subjectType: r.subject_type as 'deal',
+          subjectId: r.subject_id as string,
+          type: r.kind as ActivityType,
+          date: r.date as string,
+          dealStatus: r.deal_status as string | null,
+          webFormId: r.web_form_id as string | null,
+          smsId: r.sms_id as string | null,
+          todoId: r.todo_id as string | null,
+          memoId: r.memo_id as string | null,
+          emailMessageId: r.email_message_id as string | null,
+        },
+        undefined,
+      );
+      this.writerOf('activities', row).add(Object.values(row));
       return;
     }
     if (f.type === 'history') {
-      const change = {
-        id: r.id as string,
-        fieldName: r.field_name as string,
-        fieldValue: r.field_value as string | null,
-        ownerId: r.owner_id as string | null,
-        createdAt: r.created_at as string,
-        organizationId: r.organization_id as string | null,
-      };
-      if (r.subject_type === 'people') {
-        this.peopleHistory.push({
-          ...change,
-          peopleId: r.subject_id as string,
-          type: r.kind as PeopleChange['type'],
-        });
-      } else {
-        this.recordChanges.push({
-          ...change,
-          subjectType: r.subject_type as RecordChange['subjectType'],
-          subjectId: r.subject_id as string,
-          type: r.kind as RecordHistoryType,
-          peopleId: r.people_id as string | null,
-        });
-      }
+      this.history.push(r);
       return;
     }
-    const row: Record<string, unknown> = { workspace_id: this.w.workspaceId };
-    for (const c of f.columns) {
+    const values = this.valuesOf(f, r);
+    if (rendered) values.push(null);
+    this.writerOf(f.table, undefined, f, rendered !== undefined).add(values);
+  }
+
+  /** The row of a line as the table stores it: workspace, then the columns in format order. */
+  private valuesOf(f: LineFormat, r: Record<string, unknown>): unknown[] {
+    const columns = f.columns;
+    const values: unknown[] = new Array(columns.length + 1);
+    values[0] = this.w.workspaceId;
+    for (let i = 0; i < columns.length; i++) {
+      const c = columns[i]!;
       const v = r[c.key];
-      row[c.name] =
+      values[i + 1] =
         v === null
           ? null
           : c.type.kind === 'bool'
@@ -407,28 +473,103 @@ export class NdjsonImporter {
               : 0
             : c.type.kind === 'json'
               ? JSON.stringify(v)
-              : v;
+              : v === undefined && c.name === 'source'
+                ? this.sourceDefault
+                : v;
     }
-    if ('source' in row && r.source === undefined) row.source = this.sourceDefault;
-    if (f.type in RENDERED_LINES) row.body = null;
-    this.buffers.get(f.type)!.push(row);
+    return values;
   }
 
-  /** Writes the buffered rows, in file order of their types. */
-  async flush(): Promise<void> {
-    for (const f of LINE_FORMATS) {
-      const rows = this.buffers.get(f.type)!;
-      if (rows.length === 0) continue;
-      await insertMany(this.w.trx, f.table, rows);
-      rows.length = 0;
+  /** The writer of a table: its columns from `row`'s keys, or from the line format `f`. */
+  private writerOf(
+    table: string,
+    row?: Record<string, unknown>,
+    f?: LineFormat,
+    body = false,
+  ): TableSink {
+    let writer = this.writers.get(table);
+    if (!writer) {
+      const columns = row
+        ? Object.keys(row)
+        : ['workspace_id', ...f!.columns.map((c) => c.name), ...(body ? ['body'] : [])];
+      writer = this.sink.writer(
+        table,
+        columns,
+        columns.filter((c) => c === 'body' || c === 'lead_body'),
+      );
+      this.writers.set(table, writer);
     }
-    if (this.activities.length > 0) await insertActivities(this.w, this.activities);
-    if (this.peopleHistory.length > 0) await recordPeopleHistory(this.w, this.peopleHistory);
-    if (this.recordChanges.length > 0) await recordHistory(this.w, this.recordChanges);
-    this.activities = [];
-    this.peopleHistory = [];
-    this.recordChanges = [];
-    this.buffered = 0;
+    return writer;
+  }
+
+  /** Writes the rows kept (history lines, and every row on PostgreSQL), in line type order. */
+  async flush(): Promise<void> {
+    await this.writeHistory();
+    for (const f of LINE_FORMATS) await this.writers.get(f.table)?.flush();
+    await this.sink.drain();
+  }
+
+  /**
+   * Renders and writes the history lines kept: their JSON names the person and organization
+   * of the change, from the file or, for the workspace's own, from the database.
+   */
+  private async writeHistory(): Promise<void> {
+    const lines = this.history;
+    if (lines.length === 0) return;
+    this.history = [];
+    const { people, organization } = this.facts.names;
+    const missingPeople = new Set<string>();
+    const missingOrgs = new Set<string>();
+    for (const r of lines) {
+      const linked = r.subject_type !== 'organization';
+      const person = r.people_id as string | null;
+      const org = r.organization_id as string | null;
+      if (linked && person !== null && r.subject_type !== 'people' && !people.has(person)) {
+        missingPeople.add(person);
+      }
+      if (linked && org !== null && !organization.has(org)) missingOrgs.add(org);
+    }
+    const { trx, workspaceId } = this.w;
+    const peopleNames = await columnById<string>(trx, 'people', workspaceId, missingPeople, 'name');
+    const orgNames = await columnById<string>(
+      trx,
+      'organizations',
+      workspaceId,
+      missingOrgs,
+      'name',
+    );
+    const nameOf = (names: Map<string, string>, read: Map<string, string>, id: unknown) =>
+      id === null ? '' : (names.get(id as string) ?? read.get(id as string) ?? '');
+    for (const r of lines) {
+      const change = {
+        id: r.id as string,
+        fieldName: r.field_name as string,
+        fieldValue: r.field_value as string | null,
+        ownerId: r.owner_id as string | null,
+        createdAt: r.created_at as string,
+        organizationId: r.organization_id as string | null,
+      };
+      const row =
+        r.subject_type === 'people'
+          ? peopleHistoryRow(
+              this.rows,
+              { ...change, peopleId: r.subject_id as string, type: r.kind as PeopleChange['type'] },
+              nameOf(organization, orgNames, r.organization_id),
+            )
+          : recordHistoryRow(
+              this.rows,
+              {
+                ...change,
+                subjectType: r.subject_type as RecordChange['subjectType'],
+                subjectId: r.subject_id as string,
+                type: r.kind as RecordHistoryType,
+                peopleId: r.people_id as string | null,
+              },
+              nameOf(people, peopleNames, r.people_id),
+              nameOf(organization, orgNames, r.organization_id),
+            );
+      this.writerOf('history', row).add(Object.values(row));
+    }
   }
 
   /**
@@ -450,28 +591,120 @@ export class NdjsonImporter {
         reason: `${d.type} '${d.id}': '${d.field}' 필드: no ${d.to} '${d.ref}'`,
       });
       if (removeRejected) {
-        const table = FORMAT_OF.get(d.type)!.table;
-        await this.w.trx
-          .deleteFrom(table as 'people')
-          .where('workspace_id', '=', this.w.workspaceId)
-          .where('id', '=', d.id)
-          .execute();
+        // A record rendered at the end is not written yet: it is left out then.
+        if (!(RENDERED[d.type] && this.renderAtInsert)) {
+          await this.sink.delete(FORMAT_OF.get(d.type)!.table, d.id);
+        }
+        this.facts.remove(d.type, d.id, d.counted);
         this.counts[d.type]!--;
         this.records--;
       }
     }
     return rejects;
   }
+
+  /**
+   * Renders the records of the import and bumps the workspace's data version: the records
+   * of the file, each from the facts its lines gave, written once; then the records the
+   * workspace held before, again, from the database (the file may have added to their facts).
+   * Without `renderAtInsert`, renders every record of the workspace again instead.
+   */
+  async render(): Promise<void> {
+    if (!this.renderAtInsert) {
+      this.spill.close();
+      await renderImported(this.w);
+      return;
+    }
+    await this.flush();
+    const l = await this.sink.lookups();
+    for (const target of ['people', 'organization', 'deal', 'product'] as const) {
+      l.addNames(target, this.facts.names[target]);
+    }
+    const withRefs = new Map<string, CustomFieldDefinition[] | undefined>();
+    const refFields = (recordType: RenderedType | 'quoteProduct') => {
+      if (!withRefs.has(recordType)) {
+        const defs = l.definitions(recordType);
+        withRefs.set(recordType, defs.some((d) => refTargetOf(d.type)) ? defs : undefined);
+      }
+      return withRefs.get(recordType);
+    };
+    const kindOf = (productId: string) => this.productKind.get(productId);
+    try {
+      for (const batch of this.spill.batches(CHUNK)) {
+        const records: [LineFormat, RenderedType, Record<string, unknown>][] = [];
+        const targets = new Map<RefTarget, Set<string>>();
+        for (const text of batch) {
+          const r = JSON.parse(text) as Record<string, unknown>;
+          const f = FORMAT_OF.get(r.type as string)!;
+          if (this.facts.isRemoved(f.type, r.id as string)) continue;
+          const type = RENDERED[f.type]!;
+          const defs = refFields(type);
+          if (defs) collectRefIds(defs, r.custom as never, targets);
+          const lineDefs = type === 'quote' ? refFields('quoteProduct') : undefined;
+          if (lineDefs) {
+            for (const custom of this.facts.lineCustomsOf(r.id as string)) {
+              collectRefIds(lineDefs, JSON.parse(custom), targets);
+            }
+          }
+          records.push([f, type, r]);
+        }
+        // Names of the workspace's own records that Ref values name (the file's are known).
+        if (targets.size > 0) await l.ensure(targets);
+        for (const [f, type, r] of records) {
+          const values = this.valuesOf(f, r);
+          const row: Record<string, unknown> = {};
+          row.workspace_id = values[0];
+          for (let i = 0; i < f.columns.length; i++) row[f.columns[i]!.name] = values[i + 1];
+          const json = renderRecordJson(
+            type,
+            row,
+            this.facts.of(type, row as { id: string }, l, kindOf),
+            l,
+          );
+          values.push(json);
+          this.writerOf(f.table, undefined, f, true).add(values);
+        }
+        for (const f of LINE_FORMATS) await this.writers.get(f.table)?.flush();
+        await this.sink.drain();
+      }
+    } finally {
+      this.spill.close();
+    }
+    if (this.before.size > 0) await this.sink.refresh([...this.before]);
+    await this.sink.bumpDataVersion();
+  }
+
+  /** Gives up the temporary file (an import that is not committed). */
+  close(): void {
+    this.spill.close();
+  }
 }
 
-const RENDERED_LINES = {
-  person: 1,
-  organization: 1,
-  deal: 1,
-  lead: 1,
-  product: 1,
-  quote: 1,
-} as const;
+/** A `\u` escape of a UTF-16 surrogate, which JSON may leave unpaired. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+/** A UTF-16 surrogate without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Puts in the text columns of `r` what the store gives back for an unpaired UTF-16 surrogate
+ * (SQLite: three U+FFFD, from the bytes it was written as; PostgreSQL: one), so that records
+ * rendered from the line show what a rendering from the database shows. JSON columns keep
+ * theirs: they are stored as JSON text, which escapes it. True if any changed.
+ */
+function readBackStrings(r: Record<string, unknown>, dialect: Store['dialect']): boolean {
+  let changed = false;
+  for (const key in r) {
+    const v = r[key];
+    if (typeof v === 'string' && LONE_SURROGATE.test(v)) {
+      r[key] = v.replace(
+        new RegExp(LONE_SURROGATE.source, 'g'),
+        dialect === 'sqlite' ? '\uFFFD\uFFFD\uFFFD' : '\uFFFD',
+      );
+      changed = true;
+    }
+  }
+  return changed;
+}
 
 /** Renders every record of the workspace once and bumps its data version. */
 export async function renderImported(w: WorkspaceWrite): Promise<void> {

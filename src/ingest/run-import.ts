@@ -1,10 +1,10 @@
 import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import { parse } from 'csv-parse';
 import type { Store } from '../store/database.ts';
-import { importWrite, NdjsonImporter, type Reject, renderImported } from './import.ts';
+import { importWrite, NdjsonImporter, type Reject } from './import.ts';
 import { CsvImporter, type CsvType, csvTypeOfName } from './import-csv.ts';
+import { LineTooLongError, ndjsonFileLines, ndjsonLines } from './ndjson-lines.ts';
 
 /** What to import. */
 export interface ImportOptions {
@@ -69,24 +69,30 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
     rejects,
     rejectCount: 0,
   };
+  let cleanup = () => {};
   try {
     await store.transaction(async (trx) => {
       const w = importWrite(store, trx, options.workspaceId);
-      const ndjson = new NdjsonImporter(w);
+      // CSV rows may name records of the NDJSON files before them, so with CSV files every
+      // record is written as it is read, and the workspace rendered again at the end.
+      const ndjson = new NdjsonImporter(w, undefined, {
+        renderAtInsert: !options.files.some((f) => isCsvFile(f, options.csvType)),
+      });
+      cleanup = () => ndjson.close();
       await ndjson.prepare();
       let csvRecords = 0;
       for (const file of options.files) {
-        const input: Readable =
-          file === '-' ? (options.stdin ?? process.stdin) : createReadStream(file);
         let bytes = 0;
-        input.on('data', (chunk: Buffer | string) => {
-          bytes += chunk.length;
-        });
+        const counted = (input: Readable) =>
+          input.on('data', (chunk: Buffer | string) => {
+            bytes += chunk.length;
+          });
+        const stdin = () => counted(options.stdin ?? process.stdin);
         const progress = () =>
           options.onProgress?.(ndjson.records + csvRecords, bytesBefore + bytes, totalBytes);
         const csvType =
           options.csvType ?? (file.endsWith('.csv') ? csvTypeOfName(file) : undefined);
-        if (file.toLowerCase().endsWith('.csv') || options.csvType) {
+        if (isCsvFile(file, options.csvType)) {
           if (!csvType) {
             throw new ImportUsageError(
               `${file}: cannot tell the record type from the name: use --type people|organization|deal|lead`,
@@ -95,7 +101,7 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
           await ndjson.flush();
           const csv = new CsvImporter(w, csvType, options.actorId);
           let first = true;
-          const parser = input.pipe(
+          const parser = (file === '-' ? stdin() : counted(createReadStream(file))).pipe(
             parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
           );
           for await (const { record, info } of parser as AsyncIterable<{
@@ -118,7 +124,13 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
         } else {
           let lineNo = 0;
           try {
-            for await (const batch of ndjsonLines(input)) {
+            const batches =
+              file === '-'
+                ? ndjsonLines(stdin())
+                : ndjsonFileLines(file, (n) => {
+                    bytes += n;
+                  });
+            for await (const batch of batches) {
               for (const text of batch) {
                 lineNo++;
                 if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) {
@@ -146,12 +158,13 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
         result.counts[type] = (result.counts[type] ?? 0) + n;
       }
       result.records = Object.values(result.counts).reduce((a, b) => a + b, 0);
-      await renderImported(w);
+      await ndjson.render();
     });
     result.committed = true;
   } catch (error) {
     if (!(error instanceof Refused)) throw error;
   } finally {
+    cleanup();
     result.rejectCount = rejectCount;
     if (rejectsOut) {
       result.rejectsPath = rejectsPath;
@@ -161,56 +174,12 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
   return result;
 }
 
-/**
- * The lines of a UTF-8 stream, split on LF, CRLF or a lone CR (as `readline` does), in one
- * batch per chunk read: the consumer awaits once per chunk, not once per line.
- */
-export async function* ndjsonLines(input: Readable): AsyncGenerator<string[]> {
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
-  for await (const chunk of input) {
-    // A file with no line break (or a hostile one) would otherwise be held whole in memory.
-    if (rest.length > MAX_LINE_CHARS) throw new LineTooLongError();
-    const text = rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer));
-    const lines: string[] = [];
-    let start = 0;
-    for (;;) {
-      const nl = text.indexOf('\n', start);
-      if (nl < 0) break;
-      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      pushLine(lines, text.slice(start, end));
-      start = nl + 1;
-    }
-    rest = text.slice(start);
-    if (lines.length > 0) yield lines;
-  }
-  rest += decoder.end();
-  // A trailing CR is the last line's break.
-  if (rest.endsWith('\r')) rest = rest.slice(0, -1);
-  if (rest !== '') {
-    const lines: string[] = [];
-    pushLine(lines, rest);
-    yield lines;
-  }
+/** True when `file` is read as CSV: a `.csv` name, or any file with `--type`. */
+function isCsvFile(file: string, csvType: CsvType | undefined): boolean {
+  return file.toLowerCase().endsWith('.csv') || csvType !== undefined;
 }
 
-/** Adds a line, or the lines it holds when it has lone CRs (old Mac line breaks). */
-function pushLine(lines: string[], line: string): void {
-  if (line.indexOf('\r') < 0) lines.push(line);
-  else lines.push(...line.split('\r'));
-}
+export { LineTooLongError, MAX_LINE_CHARS, ndjsonLines } from './ndjson-lines.ts';
 
 /** An import that cannot start (a CSV file of unknown type). */
 export class ImportUsageError extends Error {}
-
-/** Longest NDJSON line an import reads (one record: a few KB; its custom values included). */
-export const MAX_LINE_CHARS = 8 * 1024 * 1024;
-
-/** A line over `MAX_LINE_CHARS`: the file is refused, nothing is imported. */
-export class LineTooLongError extends Error {
-  constructor(where = '') {
-    super(
-      `${where}a line is longer than ${MAX_LINE_CHARS / 1024 / 1024} Mi characters: not an export line`,
-    );
-  }
-}

@@ -14,6 +14,11 @@ export interface WorkspaceWrite {
   readonly now: string;
 }
 
+/** What building a row with rendered JSON needs: its workspace, its time, the body's form. */
+export type RowContext = Pick<WorkspaceWrite, 'workspaceId' | 'now'> & {
+  readonly store: Pick<Store, 'encodeBody'>;
+};
+
 /**
  * Runs `fn` as one transaction in a workspace: the writes, the refreshed read model of every
  * record they touched, and the workspace's new data version commit together or not at all.
@@ -86,6 +91,86 @@ export async function insertMany<T extends Record<string, unknown>>(
   for (let i = 0; i < rows.length; i += batch) {
     await kyselyInsert(trx, table, rows.slice(i, i + batch));
   }
+}
+
+/**
+ * Writes rows of one table, each an array of values in `columns` order. On SQLite, inside a
+ * transaction, each row is inserted at once through one cached prepared statement on the
+ * transaction's connection (the row is garbage the moment it is written); elsewhere rows are
+ * kept until `flush()`, which inserts them through `insertMany`. The `blobs` columns take
+ * rendered JSON as text: SQLite casts it to the bytes it stores (no Buffer per value),
+ * elsewhere `encode` makes the stored form.
+ */
+export class RowWriter {
+  private readonly statement: ReturnType<typeof sqliteStatementOf>;
+  private rows: unknown[][] = [];
+  private readonly blobIndexes: number[];
+
+  constructor(
+    private readonly trx: Executor,
+    readonly table: string,
+    readonly columns: readonly string[],
+    blobs:
+      | { columns: readonly string[]; encode: (json: string) => unknown }
+      | undefined = undefined,
+  ) {
+    this.blobIndexes = blobs ? blobs.columns.map((c) => columns.indexOf(c)) : [];
+    this.encode = blobs?.encode;
+    const probe = Object.fromEntries(columns.map((c) => [c, null]));
+    const insert = oneRowInsert(trx, table, probe, columns as string[]);
+    this.statement = sqliteStatementOf(
+      trx,
+      insert === undefined ? '' : blobs ? withBlobCasts(insert, columns, blobs.columns) : insert,
+    );
+  }
+
+  private readonly encode: ((json: string) => unknown) | undefined;
+
+  /** Writes a row (or keeps it for `flush`). */
+  add(values: unknown[]): void {
+    if (this.statement) this.statement.run(values);
+    else this.rows.push(values);
+  }
+
+  /** Rows kept for `flush`. */
+  get pending(): number {
+    return this.rows.length;
+  }
+
+  /** Inserts the rows kept. */
+  async flush(): Promise<void> {
+    if (this.rows.length === 0) return;
+    const rows = this.rows;
+    this.rows = [];
+    const columns = this.columns;
+    await insertMany(
+      this.trx,
+      this.table,
+      rows.map((values) => {
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i];
+        for (const i of this.blobIndexes) {
+          const v = values[i];
+          if (typeof v === 'string') row[columns[i]!] = this.encode!(v);
+        }
+        return row;
+      }),
+    );
+  }
+}
+
+/** `insert ... values (?, ?, ...)` with the parameters of `blobs` cast to blobs. */
+function withBlobCasts(
+  insert: string,
+  columns: readonly string[],
+  blobs: readonly string[],
+): string {
+  const at = insert.lastIndexOf('values (');
+  const params = columns.map((c) => (blobs.includes(c) ? 'cast(? as blob)' : '?'));
+  const expected = columns.map(() => '?').join(', ');
+  // Any other form: no statement, the rows go through `flush` (and `encode`).
+  if (insert.slice(at) !== `values (${expected})`) return '';
+  return `${insert.slice(0, at)}values (${params.join(', ')})`;
 }
 
 async function kyselyInsert(

@@ -2,7 +2,7 @@ import { newId } from '../../domain/ids.ts';
 import { columnById } from '../../store/by-id.ts';
 import type { Body } from '../../store/schema.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany } from '../../store/write.ts';
+import { insertMany, type RowContext } from '../../store/write.ts';
 import { renderSubjectActivity } from '../activities/render.ts';
 import { type ActivityType, renderDealActivity } from './render.ts';
 
@@ -31,38 +31,7 @@ export async function insertActivities(
   activities: NewActivity[],
 ): Promise<string[]> {
   const outcomes = await currentOutcomes(w, activities);
-  const rows = activities.map((a) => {
-    const row = {
-      workspace_id: w.workspaceId,
-      id: a.id ?? newId(),
-      subject_type: a.subjectType,
-      subject_id: a.subjectId,
-      type: a.type,
-      date: a.date ?? w.now,
-      deal_status:
-        a.subjectType !== 'deal'
-          ? null
-          : a.dealStatus !== undefined
-            ? a.dealStatus
-            : (outcomes.get(a.subjectId) ?? null),
-      web_form_id: a.webFormId ?? null,
-      sms_id: a.smsId ?? null,
-      todo_id: a.todoId ?? null,
-      memo_id: a.memoId ?? null,
-      email_message_id: a.emailMessageId ?? null,
-      body: null as Body | null,
-      lead_body: null as Body | null,
-    };
-    const own = () => w.store.encodeBody(JSON.stringify(renderSubjectActivity(row)));
-    // Deals and leads are in `GET /v2/deal/activity`; a lead's is in its own list too.
-    if (a.subjectType === 'deal' || a.subjectType === 'lead') {
-      row.body = w.store.encodeBody(JSON.stringify(renderDealActivity(row)));
-      if (a.subjectType === 'lead') row.lead_body = own();
-    } else {
-      row.body = own();
-    }
-    return row;
-  });
+  const rows = activities.map((a) => activityRow(w, a, outcomes.get(a.subjectId)));
   await insertMany(w.trx, 'activities', rows);
   for (const a of activities) {
     if (a.type === 'emailOpen' && (a.subjectType === 'deal' || a.subjectType === 'lead')) {
@@ -70,6 +39,43 @@ export async function insertActivities(
     }
   }
   return rows.map((r) => r.id);
+}
+
+/**
+ * The row of a new activity with its rendered JSON (for each list that shows it); `outcome`
+ * is its deal's current outcome, for a deal activity that comes without a `dealStatus`.
+ */
+export function activityRow(w: RowContext, a: NewActivity, outcome: string | undefined) {
+  const row = {
+    workspace_id: w.workspaceId,
+    id: a.id ?? newId(),
+    subject_type: a.subjectType,
+    subject_id: a.subjectId,
+    type: a.type,
+    date: a.date ?? w.now,
+    deal_status:
+      a.subjectType !== 'deal'
+        ? null
+        : a.dealStatus !== undefined
+          ? a.dealStatus
+          : (outcome ?? null),
+    web_form_id: a.webFormId ?? null,
+    sms_id: a.smsId ?? null,
+    todo_id: a.todoId ?? null,
+    memo_id: a.memoId ?? null,
+    email_message_id: a.emailMessageId ?? null,
+    body: null as Body | null,
+    lead_body: null as Body | null,
+  };
+  const own = () => w.store.encodeBody(JSON.stringify(renderSubjectActivity(row)));
+  // Deals and leads are in `GET /v2/deal/activity`; a lead's is in its own list too.
+  if (a.subjectType === 'deal' || a.subjectType === 'lead') {
+    row.body = w.store.encodeBody(JSON.stringify(renderDealActivity(row)));
+    if (a.subjectType === 'lead') row.lead_body = own();
+  } else {
+    row.body = own();
+  }
+  return row;
 }
 
 /** Current outcomes of the deals whose activities come without a `dealStatus` (DECISIONS 6). */

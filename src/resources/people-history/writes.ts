@@ -2,7 +2,7 @@ import { newId } from '../../domain/ids.ts';
 import { columnById } from '../../store/by-id.ts';
 import type { Body } from '../../store/schema.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany } from '../../store/write.ts';
+import { insertMany, type RowContext } from '../../store/write.ts';
 import { renderPeopleHistory } from './render.ts';
 
 /** One change of a person, as a history row (DECISIONS 6). */
@@ -30,26 +30,29 @@ export async function recordPeopleHistory(
     changes.flatMap((c) => (c.organizationId ? [c.organizationId] : [])),
     'name',
   );
-  const rows = changes.map((c) => {
-    const row = {
-      workspace_id: w.workspaceId,
-      id: c.id ?? newId(),
-      subject_type: 'people',
-      subject_id: c.peopleId,
-      type: c.type,
-      people_id: c.peopleId,
-      organization_id: c.organizationId ?? null,
-      field_name: c.fieldName,
-      field_value: c.fieldValue,
-      owner_id: c.ownerId,
-      created_at: c.createdAt ?? w.now,
-      body: null as Body | null,
-    };
-    const org = row.organization_id
-      ? { id: row.organization_id, name: orgNames.get(row.organization_id) ?? '' }
-      : null;
-    row.body = w.store.encodeBody(JSON.stringify(renderPeopleHistory(row, org)));
-    return row;
-  });
+  const rows = changes.map((c) =>
+    peopleHistoryRow(w, c, c.organizationId ? (orgNames.get(c.organizationId) ?? '') : ''),
+  );
   await insertMany(w.trx, 'history', rows);
+}
+
+/** The history row of a person's change with its rendered JSON; `organizationName` names its organization. */
+export function peopleHistoryRow(w: RowContext, c: PeopleChange, organizationName: string) {
+  const row = {
+    workspace_id: w.workspaceId,
+    id: c.id ?? newId(),
+    subject_type: 'people',
+    subject_id: c.peopleId,
+    type: c.type,
+    people_id: c.peopleId,
+    organization_id: c.organizationId ?? null,
+    field_name: c.fieldName,
+    field_value: c.fieldValue,
+    owner_id: c.ownerId,
+    created_at: c.createdAt ?? w.now,
+    body: null as Body | null,
+  };
+  const org = row.organization_id ? { id: row.organization_id, name: organizationName } : null;
+  row.body = w.store.encodeBody(JSON.stringify(renderPeopleHistory(row, org)));
+  return row;
 }

@@ -2,7 +2,7 @@ import { newId } from '../../domain/ids.ts';
 import { columnById } from '../../store/by-id.ts';
 import type { Body } from '../../store/schema.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany } from '../../store/write.ts';
+import { insertMany, type RowContext } from '../../store/write.ts';
 import { type HistorySubject, type RecordHistoryType, renderRecordHistory } from './render.ts';
 
 /** One change of a deal, lead or organization, as a history row. */
@@ -40,31 +40,48 @@ export async function recordHistory(w: WorkspaceWrite, changes: RecordChange[]):
     changes.flatMap((c) => (linked(c) && c.organizationId ? [c.organizationId] : [])),
     'name',
   );
-  const rows = changes.map((c) => {
-    const peopleId = linked(c) ? (c.peopleId ?? null) : null;
-    const organizationId = linked(c) ? (c.organizationId ?? null) : null;
-    const row = {
-      workspace_id: w.workspaceId,
-      id: c.id ?? newId(),
-      subject_type: c.subjectType,
-      subject_id: c.subjectId,
-      type: c.type,
-      people_id: peopleId,
-      organization_id: organizationId,
-      field_name: c.fieldName,
-      field_value: c.fieldValue,
-      owner_id: c.ownerId,
-      created_at: c.createdAt ?? w.now,
-      body: null as Body | null,
-    };
-    const refs = {
-      people: peopleId ? { id: peopleId, name: peopleNames.get(peopleId) ?? '' } : null,
-      organization: organizationId
-        ? { id: organizationId, name: orgNames.get(organizationId) ?? '' }
-        : null,
-    };
-    row.body = w.store.encodeBody(JSON.stringify(renderRecordHistory(c.subjectType, row, refs)));
-    return row;
-  });
+  const rows = changes.map((c) =>
+    recordHistoryRow(
+      w,
+      c,
+      c.peopleId ? (peopleNames.get(c.peopleId) ?? '') : '',
+      c.organizationId ? (orgNames.get(c.organizationId) ?? '') : '',
+    ),
+  );
   await insertMany(w.trx, 'history', rows);
+}
+
+/**
+ * The history row of a deal's, lead's or organization's change with its rendered JSON;
+ * `peopleName` and `organizationName` name the deal's or lead's person and organization.
+ */
+export function recordHistoryRow(
+  w: RowContext,
+  c: RecordChange,
+  peopleName: string,
+  organizationName: string,
+) {
+  const linked = c.subjectType !== 'organization';
+  const peopleId = linked ? (c.peopleId ?? null) : null;
+  const organizationId = linked ? (c.organizationId ?? null) : null;
+  const row = {
+    workspace_id: w.workspaceId,
+    id: c.id ?? newId(),
+    subject_type: c.subjectType,
+    subject_id: c.subjectId,
+    type: c.type,
+    people_id: peopleId,
+    organization_id: organizationId,
+    field_name: c.fieldName,
+    field_value: c.fieldValue,
+    owner_id: c.ownerId,
+    created_at: c.createdAt ?? w.now,
+    body: null as Body | null,
+  };
+  const refs = {
+    people: peopleId ? { id: peopleId, name: peopleName } : null,
+    organization: organizationId ? { id: organizationId, name: organizationName } : null,
+  };
+  row.body = w.store.encodeBody(JSON.stringify(renderRecordHistory(c.subjectType, row, refs)));
+  return row;
 }

@@ -109,6 +109,19 @@ export class Lookups {
     return ids.map((id) => this.ref('team', id));
   }
 
+  /**
+   * Names of records known without reading them (an import's own records, not written yet):
+   * `ensure` reads only the others. A target with no names yet takes `names` itself.
+   */
+  addNames(
+    target: 'people' | 'organization' | 'deal' | 'product',
+    names: Map<string, string>,
+  ): void {
+    const known = this.names.get(target);
+    if (!known) this.names.set(target, names);
+    else for (const [id, name] of names) known.set(id, name);
+  }
+
   /** Loads names of people, organizations or deals not yet known (for custom Ref fields). */
   async ensure(targets: Map<RefTarget, Set<string>>): Promise<void> {
     for (const [target, ids] of targets) {

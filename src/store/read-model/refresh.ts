@@ -5,6 +5,14 @@ import {
   type RefTarget,
 } from '../../domain/custom-fields.ts';
 import type { ProductKind } from '../../domain/quotes.ts';
+import type {
+  DealCounts,
+  EnrollmentFact,
+  LatestNote,
+  Ref,
+  SubmissionFact,
+  TodoFact,
+} from '../../domain/records.ts';
 import { renderDeal } from '../../resources/deals/render.ts';
 import { renderLead } from '../../resources/leads/render.ts';
 import { renderOrganization } from '../../resources/organizations/render.ts';
@@ -178,6 +186,118 @@ async function customRefs(
   await l.ensure(targets);
 }
 
+/**
+ * The facts of one record that its stored JSON shows (DECISIONS 5), gathered by the caller:
+ * from the database (the chunk renderers below) or from an import's file. A fact left out
+ * is the record's having none: no deals, no note, no todos, no main quote, ...
+ */
+export interface RecordFacts {
+  counts?: DealCounts;
+  note?: LatestNote;
+  submissions?: SubmissionFact[];
+  enrollments?: EnrollmentFact[];
+  /** Organizations: the sequences any of their people are enrolled in. */
+  sequences?: Ref[];
+  todos?: TodoFact[];
+  mainQuoteProducts?: Ref[];
+  lastEmailOpenAt?: string;
+  /** Quotes: their lines, in line order. */
+  lines?: QuoteLine[];
+}
+
+const NO_DEALS: DealCounts = Object.freeze({ leads: 0, inProgress: 0, won: 0, lost: 0 });
+
+/**
+ * The stored JSON of one record of `type`: its row (as the table holds it) and its facts,
+ * with the names of what it refers to from `l`. Every path that renders records comes here.
+ */
+export function renderRecordJson(
+  type: RenderedType,
+  row: unknown,
+  f: RecordFacts,
+  l: Lookups,
+): string {
+  switch (type) {
+    case 'people': {
+      const r = row as Selectable<PeopleTable>;
+      return JSON.stringify(
+        renderPerson(r, {
+          counts: f.counts ?? NO_DEALS,
+          note: f.note,
+          submissions: f.submissions ?? [],
+          enrollments: f.enrollments ?? [],
+          todos: f.todos ?? [],
+          owner: l.userRef(r.owner_id),
+          teams: l.teamRefs(r.team_ids),
+          customFields: l.definitions('people'),
+          nameOf: l.nameOf,
+        }),
+      );
+    }
+    case 'organization': {
+      const r = row as Selectable<OrganizationTable>;
+      return JSON.stringify(
+        renderOrganization(r, {
+          counts: f.counts ?? NO_DEALS,
+          note: f.note,
+          submissions: f.submissions ?? [],
+          sequences: f.sequences ?? [],
+          todos: f.todos ?? [],
+          owner: l.userRef(r.owner_id),
+          teams: l.teamRefs(r.team_ids),
+          customFields: l.definitions('organization'),
+          nameOf: l.nameOf,
+        }),
+      );
+    }
+    case 'deal':
+    case 'lead': {
+      const r = row as Selectable<DealTable>;
+      const facts = {
+        pipeline: r.pipeline_id ? l.ref('pipeline', r.pipeline_id) : null,
+        stage: r.stage_id ? l.ref('pipelineStage', r.stage_id) : null,
+        mainQuoteProducts: f.mainQuoteProducts ?? null,
+        lastEmailOpenAt: f.lastEmailOpenAt ?? null,
+        note: f.note,
+        submissions: f.submissions ?? [],
+        enrollments: f.enrollments ?? [],
+        todos: f.todos ?? [],
+        owner: l.userRef(r.owner_id),
+        teams: l.teamRefs(r.team_ids),
+        customFields: l.definitions(type),
+        nameOf: l.nameOf,
+      };
+      return JSON.stringify(type === 'deal' ? renderDeal(r, facts) : renderLead(r, facts));
+    }
+    case 'product': {
+      const r = row as Selectable<ProductTable>;
+      return JSON.stringify(
+        renderProduct(r, {
+          note: f.note,
+          owner: l.userRef(r.owner_id),
+          teams: l.teamRefs(r.team_ids),
+          customFields: l.definitions('product'),
+          nameOf: l.nameOf,
+        }),
+      );
+    }
+    case 'quote': {
+      const r = row as Selectable<QuoteTable>;
+      return JSON.stringify(
+        renderQuote(r, {
+          lines: f.lines ?? [],
+          note: f.note,
+          owner: l.userRef(r.owner_id),
+          teams: l.teamRefs(r.team_ids),
+          customFields: l.definitions('quote'),
+          lineCustomFields: l.definitions('quoteProduct'),
+          nameOf: l.nameOf,
+        }),
+      );
+    }
+  }
+}
+
 const renderPeopleChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) => {
   const subjects = subjectsOf(ids, prefetched);
   const rows =
@@ -198,21 +318,19 @@ const renderPeopleChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) => 
     'people',
     rows.map((r) => r.custom),
   );
-  const customFields = l.definitions('people');
   return rows.map((row) => [
     row.id,
-    JSON.stringify(
-      renderPerson(row, {
-        counts: counts.get(row.id) ?? { leads: 0, inProgress: 0, won: 0, lost: 0 },
+    renderRecordJson(
+      'people',
+      row,
+      {
+        counts: counts.get(row.id),
         note: notes.get(row.id),
-        submissions: submissions.get(row.id) ?? [],
-        enrollments: enrollments.get(row.id) ?? [],
-        todos: todos.get(row.id) ?? [],
-        owner: l.userRef(row.owner_id),
-        teams: l.teamRefs(row.team_ids),
-        customFields,
-        nameOf: l.nameOf,
-      }),
+        submissions: submissions.get(row.id),
+        enrollments: enrollments.get(row.id),
+        todos: todos.get(row.id),
+      },
+      l,
     ),
   ]);
 };
@@ -237,21 +355,19 @@ const renderOrganizationChunk: ChunkRenderer = async (trx, ws, ids, l, prefetche
     'organization',
     rows.map((r) => r.custom),
   );
-  const customFields = l.definitions('organization');
   return rows.map((row) => [
     row.id,
-    JSON.stringify(
-      renderOrganization(row, {
-        counts: counts.get(row.id) ?? { leads: 0, inProgress: 0, won: 0, lost: 0 },
+    renderRecordJson(
+      'organization',
+      row,
+      {
+        counts: counts.get(row.id),
         note: notes.get(row.id),
-        submissions: submissions.get(row.id) ?? [],
-        sequences: sequences.get(row.id) ?? [],
-        todos: todos.get(row.id) ?? [],
-        owner: l.userRef(row.owner_id),
-        teams: l.teamRefs(row.team_ids),
-        customFields,
-        nameOf: l.nameOf,
-      }),
+        submissions: submissions.get(row.id),
+        sequences: sequences.get(row.id),
+        todos: todos.get(row.id),
+      },
+      l,
     ),
   ]);
 };
@@ -286,26 +402,22 @@ function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
       kind,
       rows.map((r) => r.custom),
     );
-    const customFields = l.definitions(kind);
-    return rows.map((row) => {
-      const facts = {
-        pipeline: row.pipeline_id ? l.ref('pipeline', row.pipeline_id) : null,
-        stage: row.stage_id ? l.ref('pipelineStage', row.stage_id) : null,
-        mainQuoteProducts: mainProducts.get(row.id) ?? null,
-        lastEmailOpenAt: emailOpens.get(row.id) ?? null,
-        note: notes.get(row.id),
-        submissions: submissions.get(row.id) ?? [],
-        enrollments: enrollments.get(row.id) ?? [],
-        todos: todos.get(row.id) ?? [],
-        owner: l.userRef(row.owner_id),
-        teams: l.teamRefs(row.team_ids),
-        customFields,
-        nameOf: l.nameOf,
-      };
-      const record =
-        kind === 'deal' ? renderDeal(row as Selectable<DealTable>, facts) : renderLead(row, facts);
-      return [row.id, JSON.stringify(record)];
-    });
+    return rows.map((row) => [
+      row.id,
+      renderRecordJson(
+        kind,
+        row,
+        {
+          mainQuoteProducts: mainProducts.get(row.id),
+          lastEmailOpenAt: emailOpens.get(row.id),
+          note: notes.get(row.id),
+          submissions: submissions.get(row.id),
+          enrollments: enrollments.get(row.id),
+          todos: todos.get(row.id),
+        },
+        l,
+      ),
+    ]);
   };
 }
 
@@ -325,18 +437,9 @@ const renderProductChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) =>
     'product',
     rows.map((r) => r.custom),
   );
-  const customFields = l.definitions('product');
   return rows.map((row) => [
     row.id,
-    JSON.stringify(
-      renderProduct(row, {
-        note: notes.get(row.id),
-        owner: l.userRef(row.owner_id),
-        teams: l.teamRefs(row.team_ids),
-        customFields,
-        nameOf: l.nameOf,
-      }),
-    ),
+    renderRecordJson('product', row, { note: notes.get(row.id) }, l),
   ]);
 };
 
@@ -379,21 +482,9 @@ const renderQuoteChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) => {
     'quoteProduct',
     lineRows.map((r) => r.custom),
   );
-  const customFields = l.definitions('quote');
-  const lineCustomFields = l.definitions('quoteProduct');
   return rows.map((row) => [
     row.id,
-    JSON.stringify(
-      renderQuote(row, {
-        lines: lines.get(row.id) ?? [],
-        note: notes.get(row.id),
-        owner: l.userRef(row.owner_id),
-        teams: l.teamRefs(row.team_ids),
-        customFields,
-        lineCustomFields,
-        nameOf: l.nameOf,
-      }),
-    ),
+    renderRecordJson('quote', row, { lines: lines.get(row.id), note: notes.get(row.id) }, l),
   ]);
 };
 
