@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoWorkspace } from '../src/ingest/demo.ts';
@@ -51,10 +53,12 @@ describe('import rules', () => {
   beforeAll(async () => {
     store = await testStore();
     ws = await testWorkspace(store);
-    dir = store.path.replace(/test\.db$/, '');
+    // Its own folder on either store (a PostgreSQL test store has no file to sit beside).
+    dir = join(mkdtempSync(join(tmpdir(), 'salescrm-import-rules-')), '/');
   });
   afterAll(async () => {
     await store?.dispose();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   const bad = () =>
