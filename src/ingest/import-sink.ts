@@ -1,7 +1,8 @@
 import type { Executor, Store } from '../store/database.ts';
 import { Lookups } from '../store/read-model/lookups.ts';
 import { type RenderedType, refreshTouched, Touched } from '../store/read-model/refresh.ts';
-import { bumpDataVersion, RowWriter } from '../store/write.ts';
+import type { SqliteWriterThread } from '../store/sqlite-thread.ts';
+import { bumpDataVersion, RowWriter, rowInsertSql } from '../store/write.ts';
 
 /** The rows of one table an import writes, each an array of values in the writer's columns. */
 export interface TableSink {
@@ -13,10 +14,9 @@ export interface TableSink {
 }
 
 /**
- * Where an import's writes go, inside its one transaction: the transaction itself, on this
- * thread, or a writer thread's (`import-writer.ts`). Everything the import writes or reads
- * back from its own writes goes through here; its reads of what the workspace held before
- * go to the store itself.
+ * Where an import's writes go, inside its one transaction: the transaction's connection on
+ * this thread, or a SQLite writer thread's (`ThreadSink`), which writes the rows while this
+ * thread reads and renders the next ones.
  */
 export interface ImportSink {
   /** A writer of `table`; the `blobs` columns take rendered JSON as text. */
@@ -74,9 +74,75 @@ export class TransactionSink implements ImportSink {
     return bumpDataVersion(this.trx, this.workspaceId);
   }
 
-  readonly busy = false;
+  get busy(): boolean {
+    return false;
+  }
 
   async drain(): Promise<void> {}
+}
+
+/** Rows a table's writer gathers before it posts them to the writer thread. */
+const THREAD_BATCH_ROWS = 500;
+/** Batches posted and not yet written past which the import waits (`busy`). */
+const THREAD_MAX_IN_FLIGHT = 16;
+
+/**
+ * An import's writes on a SQLite writer thread, whose connection holds the transaction
+ * (`trx` runs there, see `storeOnThread`): rows are posted in batches without waiting, and
+ * the import waits only when the thread falls behind. Reads, deletes and refreshes run
+ * there too, after the rows posted before them.
+ */
+export class ThreadSink extends TransactionSink {
+  constructor(
+    store: Store,
+    private readonly threadTrx: Executor,
+    workspaceId: string,
+    private readonly thread: SqliteWriterThread,
+  ) {
+    super(store, threadTrx, workspaceId);
+  }
+
+  override writer(table: string, columns: readonly string[], blobs: readonly string[]): TableSink {
+    const sql = rowInsertSql(this.threadTrx, table, columns, blobs);
+    if (sql === '') return super.writer(table, columns, blobs);
+    return new ThreadTableSink(this.thread, sql);
+  }
+
+  override get busy(): boolean {
+    return this.thread.inFlight > THREAD_MAX_IN_FLIGHT;
+  }
+
+  override drain(): Promise<void> {
+    return this.thread.drain(THREAD_MAX_IN_FLIGHT / 2);
+  }
+}
+
+/** One table's rows, posted to the writer thread a batch at a time. */
+class ThreadTableSink implements TableSink {
+  private rows: unknown[][] = [];
+
+  constructor(
+    private readonly thread: SqliteWriterThread,
+    private readonly sql: string,
+  ) {}
+
+  add(values: unknown[]): void {
+    this.rows.push(values);
+    if (this.rows.length >= THREAD_BATCH_ROWS) this.post();
+  }
+
+  get pending(): number {
+    return this.rows.length;
+  }
+
+  async flush(): Promise<void> {
+    if (this.rows.length > 0) this.post();
+  }
+
+  private post(): void {
+    this.thread.post(this.sql, this.rows);
+    this.rows = [];
+  }
 }
 
 /** Renders records again from the database (in the transaction `trx`). */

@@ -2,8 +2,10 @@ import { createReadStream, createWriteStream, statSync, type WriteStream } from 
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { Store } from '../store/database.ts';
+import { SqliteWriterThread, storeOnThread } from '../store/sqlite-thread.ts';
 import { importWrite, NdjsonImporter, type Reject } from './import.ts';
 import { CsvImporter, type CsvType, csvTypeOfName } from './import-csv.ts';
+import { ThreadSink } from './import-sink.ts';
 import { LineTooLongError, ndjsonFileLines, ndjsonLines } from './ndjson-lines.ts';
 
 /** What to import. */
@@ -70,13 +72,20 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
     rejectCount: 0,
   };
   let cleanup = () => {};
+  const withCsv = options.files.some((f) => isCsvFile(f, options.csvType));
+  // NDJSON into a SQLite file: the rows are written on a thread of their own while this one
+  // reads, checks and renders. (CSV rows go through the API's writes, query by query.)
+  const thread =
+    store.file !== undefined && !withCsv ? await SqliteWriterThread.start(store.file) : undefined;
+  const target = thread ? storeOnThread(store, thread) : store;
   try {
-    await store.transaction(async (trx) => {
-      const w = importWrite(store, trx, options.workspaceId);
+    await target.transaction(async (trx) => {
+      const w = importWrite(target, trx, options.workspaceId);
       // CSV rows may name records of the NDJSON files before them, so with CSV files every
       // record is written as it is read, and the workspace rendered again at the end.
       const ndjson = new NdjsonImporter(w, undefined, {
-        renderAtInsert: !options.files.some((f) => isCsvFile(f, options.csvType)),
+        renderAtInsert: !withCsv,
+        sink: thread ? new ThreadSink(target, trx, options.workspaceId, thread) : undefined,
       });
       cleanup = () => ndjson.close();
       await ndjson.prepare();
@@ -165,6 +174,7 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
     if (!(error instanceof Refused)) throw error;
   } finally {
     cleanup();
+    await thread?.close();
     result.rejectCount = rejectCount;
     if (rejectsOut) {
       result.rejectsPath = rejectsPath;

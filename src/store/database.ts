@@ -38,6 +38,8 @@ export type Executor = Kysely<Database>;
  */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
+  /** The SQLite file (for a connection of another thread); undefined in memory and on PostgreSQL. */
+  readonly file?: string;
   /** Kysely over the write connection. */
   readonly db: Kysely<Database>;
   /** Kysely over the read connection: sees committed data only. */
@@ -174,6 +176,7 @@ export function openStore(url: string): Store {
 
   return {
     dialect: 'sqlite',
+    file: memory ? undefined : location.path,
     db,
     reader,
     rows(query) {

@@ -116,12 +116,7 @@ export class RowWriter {
   ) {
     this.blobIndexes = blobs ? blobs.columns.map((c) => columns.indexOf(c)) : [];
     this.encode = blobs?.encode;
-    const probe = Object.fromEntries(columns.map((c) => [c, null]));
-    const insert = oneRowInsert(trx, table, probe, columns as string[]);
-    this.statement = sqliteStatementOf(
-      trx,
-      insert === undefined ? '' : blobs ? withBlobCasts(insert, columns, blobs.columns) : insert,
-    );
+    this.statement = sqliteStatementOf(trx, rowInsertSql(trx, table, columns, blobs?.columns));
   }
 
   private readonly encode: ((json: string) => unknown) | undefined;
@@ -157,6 +152,23 @@ export class RowWriter {
       }),
     );
   }
+}
+
+/**
+ * The SQL that inserts one row of `table`, a parameter per column in `columns` order, those
+ * of `blobs` taking text that is stored as a blob (its UTF-8 bytes); '' when Kysely does not
+ * write it in that form.
+ */
+export function rowInsertSql(
+  trx: Executor,
+  table: string,
+  columns: readonly string[],
+  blobs: readonly string[] = [],
+): string {
+  const probe = Object.fromEntries(columns.map((c) => [c, null]));
+  const insert = oneRowInsert(trx, table, probe, columns as string[]);
+  if (insert === undefined) return '';
+  return blobs.length > 0 ? withBlobCasts(insert, columns, blobs) : insert;
 }
 
 /** `insert ... values (?, ?, ...)` with the parameters of `blobs` cast to blobs. */
