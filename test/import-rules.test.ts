@@ -9,7 +9,7 @@ import { exportWorkspace } from '../src/ingest/export.ts';
 import { importFiles } from '../src/ingest/run-import.ts';
 import { SOURCE_IMPORT } from '../src/resources/owned.ts';
 import { createWorkspace } from '../src/resources/workspaces/writes.ts';
-import { type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
+import { post, type TestWorkspace, testApp, testStore, testWorkspace } from './helpers.ts';
 
 type TestStore = Awaited<ReturnType<typeof testStore>>;
 
@@ -120,6 +120,61 @@ describe('import rules', () => {
     expect(rows.map((r) => r.id)).toEqual(['p1', 'p6']);
     expect(rows[0]!.source).toBe(SOURCE_IMPORT);
     expect(JSON.parse(String(rows[0]!.body)).이름).toBe('사람 p1');
+  });
+
+  it('compares e-mails and organization names as the API does, and the API sees imported ones as taken', async () => {
+    const target = await testWorkspace(store, 'unique keys');
+    const organization = (id: string, name: string) => ({
+      type: 'organization',
+      id,
+      name,
+      email: null,
+      phone: null,
+      profile_image: null,
+      linkedin: null,
+      source: SOURCE_IMPORT,
+      owner_id: null,
+      team_ids: [],
+      custom: {},
+      created_at: T,
+      updated_at: T,
+    });
+    const file = `${dir}unique-keys.ndjson`;
+    writeFileSync(
+      file,
+      [
+        line(organization('o1', '(주)한빛 테크')),
+        // The same name to the API: Unicode case, width and spacing aside.
+        line(organization('o2', '  (주)한빛   테크 ')),
+        line(person('p1', { email: 'Kim@Example.com' })),
+        line(person('p2', { email: 'ＫＩＭ@example.com' })),
+      ].join('\n'),
+    );
+    const result = await importFiles(store, {
+      workspaceId: target.workspaceId,
+      files: [file],
+      actorId: target.userId,
+      skipInvalid: true,
+    });
+    expect(result.committed).toBe(true);
+    expect(result.rejects.map((r) => [r.line, r.reason])).toEqual([
+      [2, expect.stringMatching(/이미 같은 이름의 회사가 있습니다/)],
+      [4, expect.stringMatching(/이미 같은 이메일의 고객이 있습니다/)],
+    ]);
+    const app = await testApp(store);
+    try {
+      const person = await post(app, target.token, '/v2/people', {
+        name: '김중복',
+        fieldList: [{ name: '이메일', stringValue: 'kim@EXAMPLE.com' }],
+      });
+      expect(person.status).toBe(400);
+      expect(person.json.data).toEqual({ id: 'p1', name: '사람 p1' });
+      const org = await post(app, target.token, '/v2/organization', { name: '(주)한빛 테크' });
+      expect(org.status).toBe(400);
+      expect(org.json.data).toEqual({ id: 'o1', name: '(주)한빛 테크' });
+    } finally {
+      await app.close();
+    }
   });
 
   it('imports CSV people with Korean headers through the API rules, source 데이터 업로드', async () => {

@@ -5,7 +5,7 @@ import {
   type RefTarget,
   refTargetOf,
 } from '../domain/custom-fields.ts';
-import { isEmailAddress } from '../domain/field-values.ts';
+import { isEmailAddress, uniqueKey } from '../domain/field-values.ts';
 import { isValidId } from '../domain/ids.ts';
 import { now } from '../domain/time.ts';
 import type { ActivityType } from '../resources/deal-activities/render.ts';
@@ -61,6 +61,15 @@ const RENDERED: Partial<Record<LineType, RenderedType>> = {
   quote: 'quote',
 };
 
+/**
+ * The unique key the rows of a line type carry (its column, and the value it is made of):
+ * the API's writes look duplicates up by it, so imported records are found as any other.
+ */
+const UNIQUE_KEY: Partial<Record<LineType, { column: 'email_key' | 'name_key'; of: string }>> = {
+  person: { column: 'email_key', of: 'email' },
+  organization: { column: 'name_key', of: 'name' },
+};
+
 /** A custom Ref value naming a record not seen yet: checked at the end. */
 interface Deferred {
   file: string;
@@ -89,6 +98,7 @@ interface Deferred {
  */
 export class NdjsonImporter {
   readonly known = new Map<LineType, Set<string>>();
+  /** Unique keys (`uniqueKey`) of the people's e-mails and the organizations' names taken. */
   private readonly emails = new Set<string>();
   private readonly orgNames = new Set<string>();
   private readonly fieldNames = new Set<string>();
@@ -152,17 +162,18 @@ export class NdjsonImporter {
     for (const m of members) this.known.get('teamMember')!.add(`${m.team_id}\u0000${m.user_id}`);
     const people = await trx
       .selectFrom('people')
-      .select('email')
+      .select('email_key')
       .where('workspace_id', '=', workspaceId)
-      .where('email', 'is not', null)
+      .where('email_key', 'is not', null)
       .execute();
-    for (const p of people) this.emails.add(p.email!.toLowerCase());
+    for (const p of people) this.emails.add(p.email_key!);
     const orgs = await trx
       .selectFrom('organizations')
-      .select('name')
+      .select('name_key')
       .where('workspace_id', '=', workspaceId)
+      .where('name_key', 'is not', null)
       .execute();
-    for (const o of orgs) this.orgNames.add(o.name);
+    for (const o of orgs) this.orgNames.add(o.name_key!);
     const fields = await trx
       .selectFrom('custom_fields')
       .selectAll()
@@ -293,13 +304,13 @@ export class NdjsonImporter {
         const email = r.email as string | null;
         if (email !== null) {
           if (!isEmailAddress(email)) return `'email' is not an e-mail address: '${email}'`;
-          if (this.emails.has(email.toLowerCase()))
+          if (this.emails.has(uniqueKey(email)))
             return `이미 같은 이메일의 고객이 있습니다: '${email}'`;
         }
         break;
       }
       case 'organization':
-        if (this.orgNames.has(r.name as string))
+        if (this.orgNames.has(uniqueKey(r.name as string)))
           return `이미 같은 이름의 회사가 있습니다: '${r.name}'`;
         if (r.email !== null && !isEmailAddress(r.email as string))
           return `'email' is not an e-mail address`;
@@ -393,10 +404,10 @@ export class NdjsonImporter {
     if (typeof r.id === 'string') this.known.get(f.type)!.add(r.id);
     switch (f.type) {
       case 'person':
-        if (r.email) this.emails.add((r.email as string).toLowerCase());
+        if (r.email) this.emails.add(uniqueKey(r.email as string));
         break;
       case 'organization':
-        this.orgNames.add(r.name as string);
+        this.orgNames.add(uniqueKey(r.name as string));
         break;
       case 'customField':
         this.addDefinition(r);
@@ -456,10 +467,14 @@ export class NdjsonImporter {
     this.writerOf(f.table, undefined, f, rendered !== undefined).add(values);
   }
 
-  /** The row of a line as the table stores it: workspace, then the columns in format order. */
+  /**
+   * The row of a line as the table stores it: workspace, the columns in format order, then
+   * its unique key if its type has one (`UNIQUE_KEY`).
+   */
   private valuesOf(f: LineFormat, r: Record<string, unknown>): unknown[] {
     const columns = f.columns;
-    const values: unknown[] = new Array(columns.length + 1);
+    const key = UNIQUE_KEY[f.type];
+    const values: unknown[] = new Array(columns.length + (key ? 2 : 1));
     values[0] = this.w.workspaceId;
     for (let i = 0; i < columns.length; i++) {
       const c = columns[i]!;
@@ -477,6 +492,10 @@ export class NdjsonImporter {
                 ? this.sourceDefault
                 : v;
     }
+    if (key) {
+      const of = r[key.of];
+      values[columns.length + 1] = typeof of === 'string' ? uniqueKey(of) : null;
+    }
     return values;
   }
 
@@ -489,9 +508,15 @@ export class NdjsonImporter {
   ): TableSink {
     let writer = this.writers.get(table);
     if (!writer) {
+      const key = f && UNIQUE_KEY[f.type];
       const columns = row
         ? Object.keys(row)
-        : ['workspace_id', ...f!.columns.map((c) => c.name), ...(body ? ['body'] : [])];
+        : [
+            'workspace_id',
+            ...f!.columns.map((c) => c.name),
+            ...(key ? [key.column] : []),
+            ...(body ? ['body'] : []),
+          ];
       writer = this.sink.writer(
         table,
         columns,

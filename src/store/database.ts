@@ -16,6 +16,7 @@ import { initialSchema } from './migrations/001-initial.ts';
 import { activitySubjectBodies } from './migrations/002-activity-subject-bodies.ts';
 import { workspaceReads } from './migrations/003-workspace-reads.ts';
 import { uniqueKeys } from './migrations/004-unique-keys.ts';
+import { importedUniqueKeys } from './migrations/005-imported-unique-keys.ts';
 import { openPostgresStore } from './postgres.ts';
 import type { Body, Database } from './schema.ts';
 import { openSqliteConnection } from './sqlite-connection.ts';
@@ -257,6 +258,7 @@ export async function migrateToLatest(
     '002-activity-subject-bodies': activitySubjectBodies({ dialect }),
     '003-workspace-reads': workspaceReads({ dialect }),
     '004-unique-keys': uniqueKeys,
+    '005-imported-unique-keys': importedUniqueKeys,
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });

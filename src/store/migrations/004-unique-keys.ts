@@ -11,26 +11,7 @@ export const uniqueKeys = {
   async up(db: Kysely<unknown>): Promise<void> {
     await db.schema.alterTable('people').addColumn('email_key', 'text').execute();
     await db.schema.alterTable('organizations').addColumn('name_key', 'text').execute();
-    // biome-ignore lint/suspicious/noExplicitAny: the migration sees the tables untyped
-    const any = db as Kysely<any>;
-    for (const [table, source, key] of [
-      ['people', 'email', 'email_key'],
-      ['organizations', 'name', 'name_key'],
-    ] as const) {
-      const rows = await any
-        .selectFrom(table)
-        .select(['workspace_id', 'id', source])
-        .where(source, 'is not', null)
-        .execute();
-      for (const row of rows) {
-        await any
-          .updateTable(table)
-          .set({ [key]: uniqueKey(row[source]) })
-          .where('workspace_id', '=', row.workspace_id)
-          .where('id', '=', row.id)
-          .execute();
-      }
-    }
+    await fillUniqueKeys(db);
     await sql`create index people_email_key on people (workspace_id, email_key)`.execute(db);
     await sql`create index organizations_name_key on organizations (workspace_id, name_key)`.execute(
       db,
@@ -40,3 +21,31 @@ export const uniqueKeys = {
     throw new Error('the unique keys cannot be rolled back');
   },
 };
+
+/**
+ * Sets the unique key of every row that has the value it is made of and no key yet (all
+ * rows, when the columns are new).
+ */
+export async function fillUniqueKeys(db: Kysely<unknown>): Promise<void> {
+  // biome-ignore lint/suspicious/noExplicitAny: the migration sees the tables untyped
+  const any = db as Kysely<any>;
+  for (const [table, source, key] of [
+    ['people', 'email', 'email_key'],
+    ['organizations', 'name', 'name_key'],
+  ] as const) {
+    const rows = await any
+      .selectFrom(table)
+      .select(['workspace_id', 'id', source])
+      .where(source, 'is not', null)
+      .where(key, 'is', null)
+      .execute();
+    for (const row of rows) {
+      await any
+        .updateTable(table)
+        .set({ [key]: uniqueKey(row[source]) })
+        .where('workspace_id', '=', row.workspace_id)
+        .where('id', '=', row.id)
+        .execute();
+    }
+  }
+}
