@@ -39,7 +39,7 @@ export interface ImportSink {
 export class TransactionSink implements ImportSink {
   constructor(
     private readonly store: Store,
-    private readonly trx: Executor,
+    protected readonly trx: Executor,
     private readonly workspaceId: string,
   ) {}
 
@@ -95,15 +95,15 @@ const THREAD_MAX_IN_FLIGHT = 16;
 export class ThreadSink extends TransactionSink {
   constructor(
     store: Store,
-    private readonly threadTrx: Executor,
+    trx: Executor,
     workspaceId: string,
     private readonly thread: SqliteWriterThread,
   ) {
-    super(store, threadTrx, workspaceId);
+    super(store, trx, workspaceId);
   }
 
   override writer(table: string, columns: readonly string[], blobs: readonly string[]): TableSink {
-    const sql = rowInsertSql(this.threadTrx, table, columns, blobs);
+    const sql = rowInsertSql(this.trx, table, columns, blobs);
     if (sql === '') return super.writer(table, columns, blobs);
     return new ThreadTableSink(this.thread, sql);
   }
