@@ -25,8 +25,9 @@ object per line, \`\\n\` separated); \`salescrm import --workspace ID FILE...\` 
 - \`source\` (\`소스\`) is kept as exported; CSV imports get \`데이터 업로드\`.
 - Import is one transaction. Every line is checked (the schemas below, the rules of the
   API writes: valid ids, e-mail addresses, unique person e-mails and organization names,
-  custom values against their fields' types and options, required custom fields, quote
-  lines against their product's kind, referenced records existing); any refused line
+  compared as the API compares them, Unicode case, width and spacing aside, custom values
+  against their fields' types and options, required custom fields, quote lines against
+  their product's kind, referenced records existing); any refused line
   refuses the whole import (exit 1, each line reported with its number and reason, up to
   100), unless \`--skip-invalid\`, which imports the rest and writes refused lines
   (\`{file, line, reason, text}\`) to \`--rejects FILE\` (default \`INPUT.rejects.ndjson\`).
