@@ -20,10 +20,12 @@ process.on('exit', () => {
   Atomics.notify(flags, 1);
 });
 const statements = new Map<string, SQLite.Statement>();
-/** The first failure of a batch, not yet reported: the next call answers with it. */
-let failure: unknown;
-/** True once a batch failed: later batches are skipped (their transaction is lost). */
-let failed = false;
+/**
+ * The failure of a batch: until a `rollback`, later batches are skipped and every statement
+ * answers with it, so a transaction that lost rows can never be committed.
+ */
+let failure: { error: unknown } | undefined;
+const ROLLBACK = /^\s*rollback\b/i;
 
 function statementOf(sql: string): SQLite.Statement {
   let statement = statements.get(sql);
@@ -58,9 +60,8 @@ function describe(error: unknown): CallReply {
 
 function answer(request: Extract<ThreadRequest, { t: 'call' }>): CallReply {
   if (failure !== undefined) {
-    const reply = describe(failure);
+    if (!ROLLBACK.test(request.sql)) return describe(failure.error);
     failure = undefined;
-    return reply;
   }
   try {
     const statement = statementOf(request.sql);
@@ -83,13 +84,12 @@ function answer(request: Extract<ThreadRequest, { t: 'call' }>): CallReply {
 parentPort!.on('message', (request: ThreadRequest) => {
   switch (request.t) {
     case 'batch': {
-      if (!failed) {
+      if (failure === undefined) {
         try {
           const statement = statementOf(request.sql);
           for (const row of request.rows) statement.run(bindable(row));
         } catch (error) {
-          failure = error;
-          failed = true;
+          failure = { error };
         }
       }
       Atomics.add(flags, 1, 1);

@@ -74,7 +74,7 @@ describe('SqliteWriterThread', () => {
     expect(rows[1]!.b.toString('utf8')).toBe('한글');
   });
 
-  it('reports a failed batch, with SQLite error code, at the next statement, and skips the batches after it', async () => {
+  it('reports a failed batch, with SQLite error code, at every statement until a rollback, and skips the batches after it', async () => {
     thread = await SqliteWriterThread.start(path);
     run('begin immediate');
     thread.post('insert into t (id, v) values (?, ?)', [
@@ -90,7 +90,9 @@ describe('SqliteWriterThread', () => {
     }
     expect(error).toBeInstanceOf(SQLite.SqliteError);
     expect((error as { code?: string }).code).toBe('SQLITE_CONSTRAINT_PRIMARYKEY');
-    // Reported once: the rollback runs, and nothing was committed.
+    // A commit now would keep the rows before the failure and lose the rest: it is refused.
+    expect(() => run('commit')).toThrow(/UNIQUE constraint failed/);
+    // The rollback runs, nothing was committed, and the thread takes statements again.
     run('rollback');
     expect(all('select count(*) as n from t')).toEqual([{ n: 0 }]);
     expect(committed()).toEqual([]);

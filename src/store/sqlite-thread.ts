@@ -12,7 +12,7 @@ import type { Database } from './schema.ts';
 
 /** What the writer thread is asked, in the order asked. */
 export type ThreadRequest =
-  /** Runs `sql` once per row; nothing is answered (a failure is, by the next call). */
+  /** Runs `sql` once per row; nothing is answered (a failure is, by every call until a rollback). */
   | { t: 'batch'; sql: string; rows: unknown[][] }
   /** Runs `sql` once and answers: `prepare` tells whether it returns rows. */
   | { t: 'call'; sql: string; params: unknown[]; mode: 'prepare' | 'all' | 'run' }
@@ -51,8 +51,9 @@ const CHECK_MS = 1_000;
  *
  * Rows go by `post`, in batches that are not answered; `database` is a connection for Kysely
  * whose every statement runs on the thread after the batches posted before it, this thread
- * waiting for the answer (Kysely's SQLite driver is synchronous, as better-sqlite3 is). A
- * batch that fails is reported by the next statement, and the batches after it are skipped.
+ * waiting for the answer (Kysely's SQLite driver is synchronous, as better-sqlite3 is). After
+ * a batch fails, the batches after it are skipped and every statement but `rollback` throws
+ * its error, so the transaction cannot commit without its rows.
  * Closing the thread rolls back a transaction left open; so does the process's death.
  */
 export class SqliteWriterThread {
