@@ -21,9 +21,9 @@ import {
   insertTeams,
   insertUsers,
 } from '../resources/workspaces/writes.ts';
-import type { Executor, Store } from '../store/database.ts';
+import { deferIndexesOfALoneWorkspace, WORKSPACE_TABLES } from '../store/bulk-load.ts';
+import type { Store } from '../store/database.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/refresh.ts';
-import type { Database } from '../store/schema.ts';
 import {
   bumpDataVersion,
   insertMany,
@@ -100,7 +100,7 @@ export async function createDemoWorkspace(
     // is removed.
     await store.transaction(async (trx) => {
       const w: WorkspaceWrite = { store, trx, workspaceId, touched: new Touched(), now: now() };
-      const recreateIndexes = await dropIndexesOfAFreshDatabase(store, trx);
+      const recreateIndexes = await deferIndexesOfALoneWorkspace(store, trx);
       await insertDemoData(w, data, progress);
       for (let done = 1; done < chunkCount; done++) {
         data = chunks.next().value as DemoData;
@@ -146,70 +146,6 @@ async function widenWriterCache(store: Store): Promise<() => Promise<void>> {
     if (before !== undefined) await sql.raw(`pragma cache_size = ${before}`).execute(store.db);
   };
 }
-
-/**
- * On a SQLite database that holds no workspace but the demo's, drops the secondary
- * (non-unique) indexes of the workspace tables inside the build's transaction and returns
- * what creates them again, from their own SQL, before it commits; elsewhere does nothing.
- * Each chunk's rows land all over those indexes (every chunk spans the whole two years), and
- * at a million people they outgrow any page cache, so that each chunk spilled them to the
- * write-ahead log and read them back; built after the load, each index is one sort. The
- * schema change is in the transaction: a failed or killed build leaves them as they were.
- */
-async function dropIndexesOfAFreshDatabase(
-  store: Store,
-  trx: Executor,
-): Promise<() => Promise<void>> {
-  const none = async () => {};
-  if (store.dialect !== 'sqlite') return none;
-  const workspaces = await trx
-    .selectFrom('workspaces')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  if (Number(workspaces.n) !== 1) return none;
-  const tables = sql.join(WORKSPACE_TABLES.map((t) => sql.lit(t)));
-  const { rows } = await sql<{ name: string; sql: string }>`
-    select name, sql from sqlite_master
-    where type = 'index' and sql is not null and tbl_name in (${tables})
-      and upper(sql) not like 'CREATE UNIQUE%'`.execute(trx);
-  for (const index of rows) await sql`drop index ${sql.id(index.name)}`.execute(trx);
-  return async () => {
-    for (const index of rows) await sql.raw(index.sql).execute(trx);
-  };
-}
-
-/** Every table keyed by workspace; the type check below keeps the list complete. */
-const WORKSPACE_TABLES = [
-  'access_tokens',
-  'users',
-  'teams',
-  'team_members',
-  'pipelines',
-  'pipeline_stages',
-  'custom_fields',
-  'organizations',
-  'people',
-  'deals',
-  'leads',
-  'products',
-  'quotes',
-  'quote_products',
-  'notes',
-  'todos',
-  'web_forms',
-  'web_form_submissions',
-  'sequences',
-  'sequence_enrollments',
-  'activities',
-  'history',
-] as const satisfies readonly (keyof Database)[];
-const everyTableListed: Exclude<
-  keyof Database,
-  'workspaces' | (typeof WORKSPACE_TABLES)[number]
-> extends never
-  ? true
-  : never = true;
-void everyTableListed;
 
 /** Removes a workspace that could not be completed, with whatever rows it got. */
 async function discardWorkspace(store: Store, workspaceId: string): Promise<void> {

@@ -1,0 +1,71 @@
+import { sql } from 'kysely';
+import type { Executor, Store } from './database.ts';
+import type { Database } from './schema.ts';
+
+/** Every table keyed by workspace; the type check below keeps the list complete. */
+export const WORKSPACE_TABLES = [
+  'access_tokens',
+  'users',
+  'teams',
+  'team_members',
+  'pipelines',
+  'pipeline_stages',
+  'custom_fields',
+  'organizations',
+  'people',
+  'deals',
+  'leads',
+  'products',
+  'quotes',
+  'quote_products',
+  'notes',
+  'todos',
+  'web_forms',
+  'web_form_submissions',
+  'sequences',
+  'sequence_enrollments',
+  'activities',
+  'history',
+] as const satisfies readonly (keyof Database)[];
+const everyTableListed: Exclude<
+  keyof Database,
+  'workspaces' | (typeof WORKSPACE_TABLES)[number]
+> extends never
+  ? true
+  : never = true;
+void everyTableListed;
+
+/**
+ * For a bulk load into the only workspace of a SQLite database (a demo build, an import into
+ * a new database): drops the secondary (non-unique) indexes of the workspace tables inside
+ * the load's transaction and returns what creates them again, from their own SQL, before it
+ * commits; with other workspaces, or on PostgreSQL, does nothing.
+ *
+ * Rows loaded in bulk land all over those indexes (a demo chunk, or an export's records,
+ * span the whole two years), and at a million people they outgrow any page cache, so that
+ * each batch spilled them to the write-ahead log and read them back; built after the load,
+ * each index is one sort. Primary keys and unique indexes stay, so lookups by id and the
+ * unique checks work during the load. The schema change is in the transaction: a failed or
+ * killed load leaves the indexes as they were.
+ */
+export async function deferIndexesOfALoneWorkspace(
+  store: Store,
+  trx: Executor,
+): Promise<() => Promise<void>> {
+  const none = async () => {};
+  if (store.dialect !== 'sqlite') return none;
+  const workspaces = await trx
+    .selectFrom('workspaces')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  if (Number(workspaces.n) !== 1) return none;
+  const tables = sql.join(WORKSPACE_TABLES.map((t) => sql.lit(t)));
+  const { rows } = await sql<{ name: string; sql: string }>`
+    select name, sql from sqlite_master
+    where type = 'index' and sql is not null and tbl_name in (${tables})
+      and upper(sql) not like 'CREATE UNIQUE%'`.execute(trx);
+  for (const index of rows) await sql`drop index ${sql.id(index.name)}`.execute(trx);
+  return async () => {
+    for (const index of rows) await sql.raw(index.sql).execute(trx);
+  };
+}
