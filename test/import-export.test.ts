@@ -1,4 +1,4 @@
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,5 +178,99 @@ describe('export then import into a fresh workspace', () => {
       .where('id', '=', target.workspaceId)
       .executeTakeFirstOrThrow();
     expect(after.data_version).toBe(before.data_version);
+  });
+});
+
+/** The indexes of a SQLite database, by name, with their SQL. */
+function indexesOf(store: TestStore): Promise<{ name: string; sql: string | null }[]> {
+  return store.db
+    .selectFrom('sqlite_master' as never)
+    .select(['name' as never, 'sql' as never])
+    .where('type' as never, '=', 'index' as never)
+    .orderBy('name' as never)
+    .execute() as never;
+}
+
+describe('export then import into a new database (the workspace alone in it)', () => {
+  let source: TestStore;
+  let fresh: TestStore;
+  let sourceApp: FastifyInstance;
+  let freshApp: FastifyInstance;
+  let tokens: [string, string];
+  let file: string;
+  let indexesBefore: { name: string; sql: string | null }[];
+
+  beforeAll(async () => {
+    source = await testStore();
+    const demo = await createDemoWorkspace(source, { seed: 11, people: 200 });
+    file = `${source.path}.ndjson`;
+    await exportToFile(source, demo.workspaceId, file);
+    fresh = await testStore();
+    const workspaceId = await createWorkspace(fresh, '새 데이터베이스');
+    indexesBefore = await indexesOf(fresh);
+    const result = await importFiles(fresh, { workspaceId, files: [file], actorId: '' });
+    expect(result.rejects).toEqual([]);
+    expect(result.committed).toBe(true);
+    const admin = await firstAdmin(source, demo.workspaceId);
+    const { token } = await createToken(fresh, workspaceId, admin!);
+    tokens = [demo.token, token];
+    sourceApp = await testApp(source);
+    freshApp = await testApp(fresh);
+  }, 120_000);
+
+  afterAll(async () => {
+    await sourceApp?.close();
+    await freshApp?.close();
+    await source?.dispose();
+    await fresh?.dispose();
+  });
+
+  it('ends with every index the database had, as it was', async () => {
+    expect(indexesBefore.length).toBeGreaterThan(30);
+    expect(await indexesOf(fresh)).toEqual(indexesBefore);
+  });
+
+  it('gives the same list pages, walked through those indexes', async () => {
+    for (const url of [
+      '/v2/people',
+      '/v2/deal',
+      '/v2/deal/activity',
+      '/v2/memo',
+      '/v2/lead/history',
+    ]) {
+      let cursors: [string | null, string | null] = [null, null];
+      do {
+        const at = (c: string | null) =>
+          c ? `${url}${url.includes('?') ? '&' : '?'}cursor=${c}` : url;
+        const a = await get(sourceApp, tokens[0], at(cursors[0]));
+        const b = await get(freshApp, tokens[1], at(cursors[1]));
+        expect(a.status, `${url}: ${a.text.slice(0, 200)}`).toBe(200);
+        expect(withoutCursors(b.text), url).toBe(withoutCursors(a.text));
+        cursors = [a.json.data.nextCursor ?? null, b.json.data.nextCursor ?? null];
+      } while (cursors[0]);
+    }
+  });
+
+  it('keeps the indexes when a refused file imports nothing', async () => {
+    const other = await testStore();
+    try {
+      const workspaceId = await createWorkspace(other, '거절');
+      const before = await indexesOf(other);
+      const bad = `${other.path}.bad.ndjson`;
+      const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+      lines.push('{"type":"person","id":"not an id"}');
+      writeFileSync(bad, `${lines.join('\n')}\n`);
+      const result = await importFiles(other, { workspaceId, files: [bad], actorId: '' });
+      expect(result.committed).toBe(false);
+      expect(result.rejects).toHaveLength(1);
+      expect(await indexesOf(other)).toEqual(before);
+      const people = await other.db
+        .selectFrom('people')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(people.n)).toBe(0);
+    } finally {
+      await other.dispose();
+    }
   });
 });

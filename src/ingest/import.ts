@@ -133,6 +133,11 @@ export class NdjsonImporter {
     this.rows = { workspaceId: w.workspaceId, now: w.now, store: { encodeBody: (json) => json } };
   }
 
+  /** True when the workspace held no records the store keeps rendered (seen by `prepare`). */
+  get workspaceWasEmpty(): boolean {
+    return this.before.size === 0;
+  }
+
   /** Loads what the workspace already holds: ids, unique keys, definitions. */
   async prepare(): Promise<void> {
     const { trx, workspaceId } = this.w;

@@ -1,6 +1,7 @@
 import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
+import { deferIndexesOfALoneWorkspace } from '../store/bulk-load.ts';
 import type { Store } from '../store/database.ts';
 import { SqliteWriterThread, storeOnThread } from '../store/sqlite-thread.ts';
 import { importWrite, NdjsonImporter, type Reject } from './import.ts';
@@ -89,6 +90,13 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
       });
       cleanup = () => ndjson.close();
       await ndjson.prepare();
+      // An NDJSON import into an empty workspace, alone in its database (a move into a new
+      // database), loads the rows without the secondary indexes and builds them at the end.
+      // (CSV rows go through the API's writes, which look records up by those indexes.)
+      const recreateIndexes =
+        !withCsv && ndjson.workspaceWasEmpty
+          ? await deferIndexesOfALoneWorkspace(target, trx)
+          : async () => {};
       let csvRecords = 0;
       for (const file of options.files) {
         let bytes = 0;
@@ -168,6 +176,7 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
       }
       result.records = Object.values(result.counts).reduce((a, b) => a + b, 0);
       await ndjson.render();
+      await recreateIndexes();
     });
     result.committed = true;
   } catch (error) {
