@@ -251,6 +251,49 @@ describe('export then import into a new database (the workspace alone in it)', (
     }
   });
 
+  it('indexes the rows a second file brings to a table already indexed', async () => {
+    const other = await testStore();
+    try {
+      const workspaceId = await createWorkspace(other, '두 파일');
+      const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+      // The last activities go in a second file: the first one's history lines come after
+      // its activities, so the activities' indexes exist when the second file is read.
+      const activities = lines.filter((l) => l.startsWith('{"type":"activity"'));
+      const late = new Set(activities.slice(-25));
+      expect(late.size).toBe(25);
+      const first = `${other.path}.1.ndjson`;
+      const second = `${other.path}.2.ndjson`;
+      writeFileSync(first, `${lines.filter((l) => !late.has(l)).join('\n')}\n`);
+      writeFileSync(second, `${[...late].join('\n')}\n`);
+      const result = await importFiles(other, {
+        workspaceId,
+        files: [first, second],
+        actorId: '',
+      });
+      expect(result.rejects).toEqual([]);
+      expect(result.committed).toBe(true);
+      expect(await indexesOf(other)).toEqual(indexesBefore);
+      const admin = await firstAdmin(other, workspaceId);
+      const { token } = await createToken(other, workspaceId, admin!);
+      const app = await testApp(other);
+      try {
+        let cursors: [string | null, string | null] = [null, null];
+        const url = '/v2/deal/activity';
+        do {
+          const at = (c: string | null) => (c ? `${url}?cursor=${c}` : url);
+          const a = await get(sourceApp, tokens[0], at(cursors[0]));
+          const b = await get(app, token, at(cursors[1]));
+          expect(withoutCursors(b.text)).toBe(withoutCursors(a.text));
+          cursors = [a.json.data.nextCursor ?? null, b.json.data.nextCursor ?? null];
+        } while (cursors[0]);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await other.dispose();
+    }
+  });
+
   it('keeps the indexes when a refused file imports nothing', async () => {
     const other = await testStore();
     try {

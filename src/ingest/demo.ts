@@ -100,7 +100,7 @@ export async function createDemoWorkspace(
     // is removed.
     await store.transaction(async (trx) => {
       const w: WorkspaceWrite = { store, trx, workspaceId, touched: new Touched(), now: now() };
-      const recreateIndexes = await deferIndexesOfALoneWorkspace(store, trx);
+      const deferred = await deferIndexesOfALoneWorkspace(store, trx);
       await insertDemoData(w, data, progress);
       for (let done = 1; done < chunkCount; done++) {
         data = chunks.next().value as DemoData;
@@ -109,7 +109,7 @@ export async function createDemoWorkspace(
         await insertDemoData(w, data, progress);
       }
       progress('indexes', 0, 1);
-      await recreateIndexes();
+      for (const statement of deferred.takeAll()) await sql.raw(statement).execute(trx);
       progress('indexes', 1, 1);
       await bumpDataVersion(trx, workspaceId);
     });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor, Store } from '../store/database.ts';
 import { Lookups } from '../store/read-model/lookups.ts';
 import { type RenderedType, refreshTouched, Touched } from '../store/read-model/refresh.ts';
@@ -23,6 +24,11 @@ export interface ImportSink {
   writer(table: string, columns: readonly string[], blobs: readonly string[]): TableSink;
   /** Removes a row written before. */
   delete(table: string, id: string): Promise<void>;
+  /**
+   * Runs a statement without parameters (a `create index`) after the writes handed on
+   * before it; on a writer thread, without waiting for it (a failure shows at `drain`).
+   */
+  exec(statement: string): Promise<void>;
   /** The workspace's lookups (users, teams, pipelines, ..., field definitions) as written. */
   lookups(): Promise<Lookups>;
   /** Renders these records again from the database, as written. */
@@ -60,6 +66,10 @@ export class TransactionSink implements ImportSink {
       .where('workspace_id', '=', this.workspaceId)
       .where('id', '=', id)
       .execute();
+  }
+
+  async exec(statement: string): Promise<void> {
+    await sql.raw(statement).execute(this.trx);
   }
 
   lookups(): Promise<Lookups> {
@@ -106,6 +116,10 @@ export class ThreadSink extends TransactionSink {
     const sql = rowInsertSql(this.trx, table, columns, blobs);
     if (sql === '') return super.writer(table, columns, blobs);
     return new ThreadTableSink(this.thread, sql);
+  }
+
+  override async exec(statement: string): Promise<void> {
+    this.thread.post(statement, [[]]);
   }
 
   override get busy(): boolean {

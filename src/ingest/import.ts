@@ -16,6 +16,7 @@ import { type PeopleChange, peopleHistoryRow } from '../resources/people-history
 import type { RecordHistoryType } from '../resources/record-history/render.ts';
 import { type RecordChange, recordHistoryRow } from '../resources/record-history/writes.ts';
 import { ApiError } from '../server/errors.ts';
+import { DeferredIndexes } from '../store/bulk-load.ts';
 import { CHUNK, columnById } from '../store/by-id.ts';
 import type { Executor, Store } from '../store/database.ts';
 import {
@@ -29,6 +30,7 @@ import { type Counted, ImportFacts } from './import-facts.ts';
 import { type ImportSink, type TableSink, TransactionSink } from './import-sink.ts';
 import { LineSpill } from './line-spill.ts';
 import {
+  type Column,
   CUSTOM_RECORD_LINE,
   checkHeader,
   FORMAT_OF,
@@ -69,6 +71,23 @@ const UNIQUE_KEY: Partial<Record<LineType, { column: 'email_key' | 'name_key'; o
   person: { column: 'email_key', of: 'email' },
   organization: { column: 'name_key', of: 'name' },
 };
+
+/**
+ * The columns of each line format that hold ids (its own, references, subjects, id lists):
+ * the ones `check` looks up. The others are checked by the format's schema alone.
+ */
+const ID_COLUMNS = new Map<LineFormat, Column[]>(
+  LINE_FORMATS.map((f) => [
+    f,
+    f.columns.filter(
+      (c) =>
+        c.type.kind === 'id' ||
+        c.type.kind === 'ref' ||
+        c.type.kind === 'subjectId' ||
+        (c.type.kind === 'json' && c.type.refs !== undefined),
+    ),
+  ]),
+);
 
 /** A custom Ref value naming a record not seen yet: checked at the end. */
 interface Deferred {
@@ -122,6 +141,11 @@ export class NdjsonImporter {
   records = 0;
   private headerSeen = false;
   readonly renderAtInsert: boolean;
+  /** Indexes dropped for the import (`useDeferredIndexes`), created as their tables fill. */
+  private indexes = new DeferredIndexes();
+  /** The line type of the last line, and the types whose lines ended since the last flush. */
+  private lastType: LineType | undefined;
+  private ended: LineFormat[] = [];
 
   constructor(
     readonly w: WorkspaceWrite,
@@ -136,6 +160,16 @@ export class NdjsonImporter {
   /** True when the workspace held no records the store keeps rendered (seen by `prepare`). */
   get workspaceWasEmpty(): boolean {
     return this.before.size === 0;
+  }
+
+  /**
+   * Takes the indexes the caller dropped for this import (`deferIndexesOfALoneWorkspace`):
+   * the indexes of a table whose rows are written as they come are created as soon as the
+   * file moves past its line type (on a writer thread, while this one reads on); the rest
+   * after the rendered records are written. All before the commit.
+   */
+  useDeferredIndexes(indexes: DeferredIndexes): void {
+    this.indexes = indexes;
   }
 
   /** Loads what the workspace already holds: ids, unique keys, definitions. */
@@ -225,7 +259,7 @@ export class NdjsonImporter {
 
   /** True when enough rows are buffered that the caller should `flush()` them. */
   get full(): boolean {
-    if (this.sink.busy) return true;
+    if (this.sink.busy || this.ended.length > 0) return true;
     let pending = this.history.length;
     for (const writer of this.writers.values()) pending += writer.pending;
     return pending >= FLUSH_ROWS;
@@ -257,6 +291,10 @@ export class NdjsonImporter {
     }
     const format = typeof record.type === 'string' ? FORMAT_OF.get(record.type) : undefined;
     if (!format) return `unknown line type ${JSON.stringify(record.type)}`;
+    if (format.type !== this.lastType) {
+      if (this.lastType !== undefined) this.ended.push(FORMAT_OF.get(this.lastType)!);
+      this.lastType = format.type;
+    }
     if (!format.check.Check(record)) {
       const e = format.check.Errors(record).First();
       return `${format.type}: ${e ? `${e.path || '/'}: ${e.message}` : 'invalid'}`;
@@ -275,7 +313,7 @@ export class NdjsonImporter {
     lineNo: number,
   ): string | undefined {
     const known = this.known;
-    for (const c of f.columns) {
+    for (const c of ID_COLUMNS.get(f)!) {
       const v = r[c.key];
       if (v === null) continue;
       const t = c.type;
@@ -536,6 +574,14 @@ export class NdjsonImporter {
   async flush(): Promise<void> {
     await this.writeHistory();
     for (const f of LINE_FORMATS) await this.writers.get(f.table)?.flush();
+    // Tables whose line type ended are complete (unless a later file brings more: their rows
+    // then go into the index as any insert does): their indexes are made now, each one sort.
+    // Records rendered at the end are not written yet.
+    for (const f of this.ended) {
+      if (RENDERED[f.type] && this.renderAtInsert) continue;
+      for (const statement of this.indexes.take(f.table)) await this.sink.exec(statement);
+    }
+    this.ended = [];
     await this.sink.drain();
   }
 
@@ -641,6 +687,7 @@ export class NdjsonImporter {
    */
   async render(): Promise<void> {
     if (!this.renderAtInsert) {
+      for (const statement of this.indexes.takeAll()) await this.sink.exec(statement);
       this.spill.close();
       await renderImported(this.w);
       return;
@@ -700,6 +747,7 @@ export class NdjsonImporter {
     } finally {
       this.spill.close();
     }
+    for (const statement of this.indexes.takeAll()) await this.sink.exec(statement);
     if (this.before.size > 0) await this.sink.refresh([...this.before]);
     await this.sink.bumpDataVersion();
   }

@@ -91,12 +91,12 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
       cleanup = () => ndjson.close();
       await ndjson.prepare();
       // An NDJSON import into an empty workspace, alone in its database (a move into a new
-      // database), loads the rows without the secondary indexes and builds them at the end.
+      // database), loads the rows without the secondary indexes and builds each table's once
+      // the table is complete.
       // (CSV rows go through the API's writes, which look records up by those indexes.)
-      const recreateIndexes =
-        !withCsv && ndjson.workspaceWasEmpty
-          ? await deferIndexesOfALoneWorkspace(target, trx)
-          : async () => {};
+      if (!withCsv && ndjson.workspaceWasEmpty) {
+        ndjson.useDeferredIndexes(await deferIndexesOfALoneWorkspace(target, trx));
+      }
       let csvRecords = 0;
       for (const file of options.files) {
         let bytes = 0;
@@ -176,7 +176,6 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
       }
       result.records = Object.values(result.counts).reduce((a, b) => a + b, 0);
       await ndjson.render();
-      await recreateIndexes();
     });
     result.committed = true;
   } catch (error) {
