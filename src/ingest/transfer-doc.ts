@@ -31,6 +31,10 @@ object per line, \`\\n\` separated); \`salescrm import --workspace ID FILE...\` 
   refuses the whole import (exit 1, each line reported with its number and reason, up to
   100), unless \`--skip-invalid\`, which imports the rest and writes refused lines
   (\`{file, line, reason, text}\`) to \`--rejects FILE\` (default \`INPUT.rejects.ndjson\`).
+- Moving a workspace into a new SQLite database (an empty workspace, the only one in the
+  database, NDJSON files only) is a bulk load: the secondary indexes are dropped inside the
+  transaction and each table's is built again once the table is complete, before the
+  commit. Other imports keep their indexes.
 
 ## CSV
 
