@@ -1,5 +1,6 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, statSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
+import { getHeapStatistics } from 'node:v8';
 import cliProgress from 'cli-progress';
 import type { Config } from '../config.ts';
 import { ExportError, exportWorkspace } from '../ingest/export.ts';
@@ -91,6 +92,31 @@ export async function runExport(config: Config, args: string[]): Promise<number>
 }
 
 /**
+ * JavaScript heap an NDJSON import holds per byte of its files, about: every id of the file
+ * and the facts its records render from (a million people's 4.2 GB export needs more than
+ * 2 GiB and less than 4 GiB).
+ */
+const HEAP_PER_FILE_BYTE = 0.8;
+
+/**
+ * A warning when files of `fileBytes` may need more heap than `heapLimit` bytes allows, with
+ * the setting that gives more; undefined when they fit. V8 ends the process when its heap is
+ * full, which an import survives only by its transaction: nothing is imported.
+ */
+export function heapWarning(fileBytes: number, heapLimit: number): string | undefined {
+  const needed = fileBytes * HEAP_PER_FILE_BYTE;
+  if (needed <= heapLimit * 0.9) return undefined;
+  const gib = (n: number) => (n / 1024 ** 3).toFixed(1);
+  const suggested = Math.ceil((needed * 1.25) / 1024 ** 3) * 1024;
+  return (
+    `salescrm: warning: importing ${gib(fileBytes)} GiB may need more memory than the ` +
+    `JavaScript heap's limit (${gib(heapLimit)} GiB). If the import stops with "JavaScript ` +
+    `heap out of memory" (nothing is imported then), run it again with ` +
+    `NODE_OPTIONS=--max-old-space-size=${suggested}`
+  );
+}
+
+/**
  * `salescrm import --workspace ID FILE... [--type T] [--skip-invalid] [--rejects FILE]
  * [--user ID] [--quiet]`.
  */
@@ -110,6 +136,16 @@ export async function runImport(config: Config, args: string[]): Promise<number>
   if (csvType !== undefined && !(CSV_TYPES as readonly string[]).includes(csvType)) {
     throw new UsageError(`--type must be one of ${CSV_TYPES.join(', ')}`);
   }
+  const fileBytes = positionals.reduce((n, f) => {
+    if (f === '-') return n;
+    try {
+      return n + statSync(f).size;
+    } catch {
+      return n; // a missing file is reported by the import itself
+    }
+  }, 0);
+  const warning = heapWarning(fileBytes, getHeapStatistics().heap_size_limit);
+  if (warning) console.error(warning);
   const store = openStore(config.databaseUrl);
   try {
     await store.migrate();
