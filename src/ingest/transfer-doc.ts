@@ -35,6 +35,11 @@ object per line, \`\\n\` separated); \`salescrm import --workspace ID FILE...\` 
   database, NDJSON files only) is a bulk load: the secondary indexes are dropped inside the
   transaction and each table's is built again once the table is complete, before the
   commit. Other imports keep their indexes.
+- An import holds every id of its files, and what the records render from, in memory:
+  a million people's export (4.2 GB) needs between 2 and 4 GiB of JavaScript heap.
+  \`import\` warns before it starts when its files may not fit the heap's limit; give
+  it more with \`NODE_OPTIONS=--max-old-space-size=MiB\`. (A full heap ends the process,
+  and nothing is imported.)
 
 ## CSV
 
