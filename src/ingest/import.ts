@@ -26,6 +26,7 @@ import {
   TABLE_OF,
 } from '../store/read-model/refresh.ts';
 import { bumpDataVersion, type RowContext, Touched, type WorkspaceWrite } from '../store/write.ts';
+import { IdSet } from './id-set.ts';
 import { type Counted, ImportFacts } from './import-facts.ts';
 import { type ImportSink, type TableSink, TransactionSink } from './import-sink.ts';
 import { LineSpill } from './line-spill.ts';
@@ -116,7 +117,8 @@ interface Deferred {
  * it comes and the workspace is rendered again at the end instead.
  */
 export class NdjsonImporter {
-  readonly known = new Map<LineType, Set<string>>();
+  /** The ids of each line type: the workspace's, and the file's so far. */
+  readonly known = new Map<LineType, IdSet>();
   /** Unique keys (`uniqueKey`) of the people's e-mails and the organizations' names taken. */
   private readonly emails = new Set<string>();
   private readonly orgNames = new Set<string>();
@@ -176,7 +178,7 @@ export class NdjsonImporter {
   async prepare(): Promise<void> {
     const { trx, workspaceId } = this.w;
     for (const f of LINE_FORMATS) {
-      const set = new Set<string>();
+      const set = new IdSet();
       this.known.set(f.type, set);
       if (f.columns[0]!.name !== 'id') continue;
       const rows = await trx
