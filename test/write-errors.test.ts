@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TEXT_LENGTH } from '../src/domain/field-values.ts';
 import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
 import { BUILT_IN_FIELDS } from '../src/resources/fields/catalogue.ts';
+import { WORKSPACE_TABLES } from '../src/store/schema.ts';
 import {
   makeDeal,
   makeEnrollment,
@@ -1492,26 +1493,8 @@ const ROWS: Row[] = [
 
 // --- The checks -------------------------------------------------------------------------
 
-/** Tables with a row per record of a workspace: what a write may add to or remove from. */
-const TABLES = [
-  'people',
-  'organizations',
-  'deals',
-  'leads',
-  'products',
-  'quotes',
-  'quote_products',
-  'notes',
-  'activities',
-  'history',
-  'todos',
-  'web_form_submissions',
-  'sequence_enrollments',
-  'custom_fields',
-  'pipelines',
-  'pipeline_stages',
-  'users',
-] as const;
+/** Every table keyed by workspace: what a write may add to or remove from. */
+const TABLES = WORKSPACE_TABLES;
 
 type Store = Awaited<ReturnType<typeof testStore>>;
 

@@ -21,9 +21,10 @@ import {
   insertTeams,
   insertUsers,
 } from '../resources/workspaces/writes.ts';
-import { deferIndexesOfALoneWorkspace, WORKSPACE_TABLES } from '../store/bulk-load.ts';
+import { deferIndexesOfALoneWorkspace } from '../store/bulk-load.ts';
 import type { Store } from '../store/database.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/refresh.ts';
+import { WORKSPACE_TABLES } from '../store/schema.ts';
 import {
   bumpDataVersion,
   insertMany,

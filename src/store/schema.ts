@@ -318,3 +318,36 @@ export interface HistoryTable {
   created_at: string;
   body: Body | null;
 }
+
+/** Every table keyed by workspace; the type check below keeps the list complete. */
+export const WORKSPACE_TABLES = [
+  'access_tokens',
+  'users',
+  'teams',
+  'team_members',
+  'pipelines',
+  'pipeline_stages',
+  'custom_fields',
+  'organizations',
+  'people',
+  'deals',
+  'leads',
+  'products',
+  'quotes',
+  'quote_products',
+  'notes',
+  'todos',
+  'web_forms',
+  'web_form_submissions',
+  'sequences',
+  'sequence_enrollments',
+  'activities',
+  'history',
+] as const satisfies readonly (keyof Database)[];
+const everyTableListed: Exclude<
+  keyof Database,
+  'workspaces' | (typeof WORKSPACE_TABLES)[number]
+> extends never
+  ? true
+  : never = true;
+void everyTableListed;
