@@ -16,9 +16,9 @@ import {
   Type,
 } from '@sinclair/typebox';
 import { PRODUCT_KINDS } from '../domain/quotes.ts';
-import { ACTIVITY_TYPES } from '../resources/deal-activities/render.ts';
-import { DEAL_OUTCOMES } from '../resources/deals/render.ts';
-import { PEOPLE_HISTORY_TYPES } from '../resources/people-history/render.ts';
+import { ACTIVITY_TYPES } from '../render/deal-activities.ts';
+import { DEAL_OUTCOMES } from '../render/deals.ts';
+import { PEOPLE_HISTORY_TYPES } from '../render/people-history.ts';
 
 /** `T` or null. */
 export function Nullable<T extends TSchema>(schema: T) {

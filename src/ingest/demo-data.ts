@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ProductKind } from '../domain/quotes.ts';
+import type { DealOutcome } from '../render/deals.ts';
 import type { NewCustomField } from '../resources/custom-fields/writes.ts';
 import type { NewActivity } from '../resources/deal-activities/writes.ts';
-import type { DealOutcome } from '../resources/deals/render.ts';
 import type { NewDeal } from '../resources/deals/writes.ts';
 import type { NewLead } from '../resources/leads/writes.ts';
 import type { NewNote } from '../resources/notes/writes.ts';

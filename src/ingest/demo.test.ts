@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIVITY_TYPES } from '../resources/deal-activities/render.ts';
+import { ACTIVITY_TYPES } from '../render/deal-activities.ts';
 import { hashToken } from '../resources/workspaces/writes.ts';
 import { buildApp } from '../server/app.ts';
 import { openStore, type Store } from '../store/database.ts';

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { now } from '../domain/time.ts';
+import { WORKSPACE_TABLES } from '../model/tables.ts';
 import { defineCustomField } from '../resources/custom-fields/writes.ts';
 import { insertActivities } from '../resources/deal-activities/writes.ts';
 import { insertDeals } from '../resources/deals/writes.ts';
@@ -24,7 +25,6 @@ import {
 import { deferIndexesOfALoneWorkspace } from '../store/bulk-load.ts';
 import type { Store } from '../store/database.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/refresh.ts';
-import { WORKSPACE_TABLES } from '../store/schema.ts';
 import {
   bumpDataVersion,
   insertMany,

@@ -7,7 +7,7 @@ import type {
   SubmissionFact,
   TodoFact,
 } from '../domain/records.ts';
-import type { QuoteLine } from '../resources/quotes/render.ts';
+import type { QuoteLine } from '../render/quotes.ts';
 import type { Lookups } from '../store/read-model/lookups.ts';
 import type { RecordFacts, RenderedType } from '../store/read-model/refresh.ts';
 

@@ -8,12 +8,12 @@ import {
 import { isEmailAddress, uniqueKey } from '../domain/field-values.ts';
 import { isValidId } from '../domain/ids.ts';
 import { now } from '../domain/time.ts';
-import type { ActivityType } from '../resources/deal-activities/render.ts';
+import type { ActivityType } from '../render/deal-activities.ts';
+import type { RecordHistoryType } from '../render/record-history.ts';
 import { activityRow } from '../resources/deal-activities/writes.ts';
 import { checkCustomValue } from '../resources/fields/field-list.ts';
 import { SOURCE_IMPORT } from '../resources/owned.ts';
 import { type PeopleChange, peopleHistoryRow } from '../resources/people-history/writes.ts';
-import type { RecordHistoryType } from '../resources/record-history/render.ts';
 import { type RecordChange, recordHistoryRow } from '../resources/record-history/writes.ts';
 import { ApiError } from '../server/errors.ts';
 import { DeferredIndexes } from '../store/bulk-load.ts';

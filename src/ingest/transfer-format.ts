@@ -9,8 +9,8 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { CUSTOM_FIELD_RECORD_TYPES, CUSTOM_FIELD_TYPES } from '../domain/custom-fields.ts';
 import { ID_PATTERN } from '../domain/ids.ts';
 import { PRODUCT_KINDS } from '../domain/quotes.ts';
+import type { Database } from '../model/tables.ts';
 import { TODO_KINDS } from '../resources/todos/writes.ts';
-import type { Database } from '../store/schema.ts';
 
 /** Version of the format the header names; an import refuses other versions. */
 export const FORMAT_VERSION = 1;

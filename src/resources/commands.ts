@@ -11,9 +11,9 @@ import type {
   StoredCustomValues,
 } from '../domain/custom-fields.ts';
 import { uniqueKey, valueAsText } from '../domain/field-values.ts';
+import type { SubjectType } from '../model/tables.ts';
 import { ApiError } from '../server/errors.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/refresh.ts';
-import type { SubjectType } from '../store/schema.ts';
 import type { WorkspaceWrite } from '../store/write.ts';
 import { insertActivities } from './deal-activities/writes.ts';
 import { checkRequired, type FieldListItem, resolveFieldList } from './fields/field-list.ts';

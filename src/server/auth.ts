@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
+import type { Database } from '../model/tables.ts';
 import { hashToken } from '../resources/workspaces/writes.ts';
 import type { Store } from '../store/database.ts';
 import { prepareQuery } from '../store/prepared.ts';
-import type { Database } from '../store/schema.ts';
 import { ApiError } from './errors.ts';
 
 /** Who a request acts as, and the workspace it sees. */

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isValidId } from '../domain/ids.ts';
+import type { Body } from '../model/tables.ts';
 import type { Store } from '../store/database.ts';
 import { prepareQuery } from '../store/prepared.ts';
-import type { Body } from '../store/schema.ts';
 import type { RouteDeps } from './app.ts';
 import { ApiError, type ErrorCode } from './errors.ts';
 import { nameIgnored, sendJson } from './http.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
+import { WORKSPACE_TABLES } from '../model/tables.ts';
 import type { Executor, Store } from './database.ts';
-import { WORKSPACE_TABLES } from './schema.ts';
 
 /**
  * The secondary indexes a bulk load dropped, by table, as the SQL that creates each again;

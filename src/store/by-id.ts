@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { Database } from '../model/tables.ts';
 import type { Executor } from './database.ts';
-import type { Database } from './schema.ts';
 
 /** Largest id list one query binds. */
 export const CHUNK = 500;

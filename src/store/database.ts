@@ -12,13 +12,13 @@ import {
   SqliteDialect,
   sql,
 } from 'kysely';
+import type { Body, Database } from '../model/tables.ts';
 import { initialSchema } from './migrations/001-initial.ts';
 import { activitySubjectBodies } from './migrations/002-activity-subject-bodies.ts';
 import { workspaceReads } from './migrations/003-workspace-reads.ts';
 import { uniqueKeys } from './migrations/004-unique-keys.ts';
 import { importedUniqueKeys } from './migrations/005-imported-unique-keys.ts';
 import { openPostgresStore } from './postgres.ts';
-import type { Body, Database } from './schema.ts';
 import { openSqliteConnection } from './sqlite-connection.ts';
 
 /** Tables that keep a rendered `body`. */

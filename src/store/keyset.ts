@@ -1,8 +1,8 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { Body } from '../model/tables.ts';
 import type { Position } from '../server/cursor.ts';
 import type { Store } from './database.ts';
 import { prepareQuery } from './prepared.ts';
-import type { Body } from './schema.ts';
 
 type ListedTable =
   | 'people'

@@ -2,8 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { Database } from '../model/tables.ts';
 import { migrateToLatest, type RenderedTable, type Store } from './database.ts';
-import type { Database } from './schema.ts';
 import { isStoreUnavailable } from './unavailable.ts';
 
 /** Pool and timeout settings of a PostgreSQL store. */

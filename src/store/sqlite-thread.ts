@@ -7,8 +7,8 @@ import {
 } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { Kysely, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
+import type { Database } from '../model/tables.ts';
 import type { Store } from './database.ts';
-import type { Database } from './schema.ts';
 
 /** What the writer thread is asked, in the order asked. */
 export type ThreadRequest =

@@ -1,7 +1,7 @@
 import { parseDateBound } from '../../domain/time.ts';
+import { ACTIVITY_TYPES, type ActivityType } from '../../render/deal-activities.ts';
 import { ApiError } from '../../server/errors.ts';
 import { checkedId } from '../../server/records.ts';
-import { ACTIVITY_TYPES, type ActivityType } from '../deal-activities/render.ts';
 
 /** The filters of an activity list, read and checked. */
 export interface ActivityFilter {

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
+import type { ActivitySubject } from '../../render/activities.ts';
 import type { Store } from '../../store/database.ts';
 import { keysetList, type PageReader } from '../../store/keyset.ts';
 import type { ActivityFilter } from './filters.ts';
-import type { ActivitySubject } from './render.ts';
 
 /** Which activities a list shows, and which rendering of them. */
 export interface ActivityListSource {

@@ -7,7 +7,7 @@ import {
   refTargetOf,
   type SelectOption,
 } from '../../domain/custom-fields.ts';
-import type { Database } from '../../store/schema.ts';
+import type { Database } from '../../model/tables.ts';
 
 /** Every custom field of a workspace, by record type then definition order. */
 export async function customFieldDefinitions(

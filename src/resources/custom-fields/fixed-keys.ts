@@ -1,11 +1,11 @@
 import type { CustomFieldRecordType } from '../../domain/custom-fields.ts';
-import { renderDeal, singleDealExtras } from '../deals/render.ts';
-import { renderLead } from '../leads/render.ts';
-import { renderOrganization } from '../organizations/render.ts';
-import { renderPerson } from '../people/render.ts';
-import { renderProduct } from '../products/render.ts';
-import { renderQuote } from '../quotes/render.ts';
-import { renderTodo } from '../todos/render.ts';
+import { renderDeal, singleDealExtras } from '../../render/deals.ts';
+import { renderLead } from '../../render/leads.ts';
+import { renderOrganization } from '../../render/organizations.ts';
+import { renderPerson } from '../../render/people.ts';
+import { renderProduct } from '../../render/products.ts';
+import { renderQuote } from '../../render/quotes.ts';
+import { renderTodo } from '../../render/todos.ts';
 
 const T = '2000-01-01T00:00:00.000Z';
 const owned = {

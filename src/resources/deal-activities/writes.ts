@@ -1,10 +1,10 @@
 import { newId } from '../../domain/ids.ts';
+import type { Body } from '../../model/tables.ts';
+import { renderSubjectActivity } from '../../render/activities.ts';
+import { type ActivityType, renderDealActivity } from '../../render/deal-activities.ts';
 import { columnById } from '../../store/by-id.ts';
-import type { Body } from '../../store/schema.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany, type RowContext } from '../../store/write.ts';
-import { renderSubjectActivity } from '../activities/render.ts';
-import { type ActivityType, renderDealActivity } from './render.ts';
 
 /** An activity of a deal or lead (or of a person or organization). */
 export interface NewActivity {

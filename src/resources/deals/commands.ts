@@ -1,3 +1,4 @@
+import type { DealOutcome } from '../../render/deals.ts';
 import { ApiError } from '../../server/errors.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
@@ -14,7 +15,6 @@ import {
 } from '../commands.ts';
 import { checkRequired, type ResolvedFieldList, resolveFieldList } from '../fields/field-list.ts';
 import { recordHistory } from '../record-history/writes.ts';
-import type { DealOutcome } from './render.ts';
 import type { CreateDealBody, UpdateDealBody } from './schema.ts';
 import { insertDeals } from './writes.ts';
 

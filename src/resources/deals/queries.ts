@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
+import type { Database } from '../../model/tables.ts';
 import { columnById } from '../../store/by-id.ts';
 import type { Store } from '../../store/database.ts';
 import { keysetList } from '../../store/keyset.ts';
 import { prepareQuery } from '../../store/prepared.ts';
-import type { Database } from '../../store/schema.ts';
 
 /** The deal filters of `GET /v2/deal`, resolved to ids. */
 export type DealFilter =

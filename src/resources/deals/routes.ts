@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { isValidId } from '../../domain/ids.ts';
 import { now } from '../../domain/time.ts';
+import { singleDealExtras, withSingleDealExtras } from '../../render/deals.ts';
 import type { RouteDeps } from '../../server/app.ts';
 import { ApiError } from '../../server/errors.ts';
 import { nameIgnored, sendJson, sendListPage } from '../../server/http.ts';
 import { NEXT_CUROSR_AND_CURSOR } from '../../server/list.ts';
 import { readQuery } from '../../server/query.ts';
 import { dealPages, filterValues, refsOf, resolveDealFilter, singleDealQuery } from './queries.ts';
-import { singleDealExtras, withSingleDealExtras } from './render.ts';
 
 const FILTER_MESSAGES = {
   unknown_pipeline: (p: string | undefined) =>

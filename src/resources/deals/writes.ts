@@ -1,7 +1,7 @@
+import type { DealOutcome } from '../../render/deals.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany } from '../../store/write.ts';
 import { type OwnedInput, ownedColumns, SOURCE_API } from '../owned.ts';
-import type { DealOutcome } from './render.ts';
 
 /** What deals and leads share when they are added. */
 export interface NewPipelineRecord extends OwnedInput {

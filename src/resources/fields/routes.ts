@@ -4,13 +4,13 @@ import type {
   CustomFieldType,
   SelectOption,
 } from '../../domain/custom-fields.ts';
+import { renderFieldList } from '../../render/fields.ts';
 import type { RouteDeps } from '../../server/app.ts';
 import { ApiError } from '../../server/errors.ts';
 import { nameIgnored, sendJson } from '../../server/http.ts';
 import { readQuery } from '../../server/query.ts';
 import { prepareQuery } from '../../store/prepared.ts';
 import { BUILT_IN_FIELDS, type FieldRecordType } from './catalogue.ts';
-import { renderFieldList } from './render.ts';
 
 /** The `{type}` path values of the field list, and the record type each names. */
 const TYPE_OF_PATH = {

@@ -1,9 +1,9 @@
 import { SUBJECT_ID_KEYS } from '../../domain/subjects.ts';
+import type { NoteRow } from '../../render/notes.ts';
 import type { Store } from '../../store/database.ts';
 import type { ListFilter } from '../../store/keyset.ts';
 import { keysetRows, type RowPageReader } from '../../store/keyset-rows.ts';
 import { prepareQuery } from '../../store/prepared.ts';
-import type { NoteRow } from './render.ts';
 
 /** The filters of `GET /v2/memo`, in the order they bind a cursor. */
 export const MEMO_FILTERS = [

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isValidId } from '../../domain/ids.ts';
 import { parseDateBound } from '../../domain/time.ts';
+import { renderMemo } from '../../render/notes.ts';
 import type { RouteDeps } from '../../server/app.ts';
 import { ApiError } from '../../server/errors.ts';
 import { nameIgnored, sendJson, sendListPage } from '../../server/http.ts';
@@ -8,7 +9,6 @@ import { NEXT_CURSOR } from '../../server/list.ts';
 import { readQuery } from '../../server/query.ts';
 import { renderedPage } from '../../store/keyset-rows.ts';
 import { MEMO_FILTERS, type MemoFilter, memoById, memoPages } from './queries.ts';
-import { renderMemo } from './render.ts';
 
 /** `GET /v2/memo` (notes, oldest first, with filters) and `GET /v2/memo/{memoId}`. */
 export function registerMemoRoutes(app: FastifyInstance, { store, cache, base }: RouteDeps): void {

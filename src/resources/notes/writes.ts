@@ -1,5 +1,5 @@
 import { newId } from '../../domain/ids.ts';
-import type { SubjectType } from '../../store/schema.ts';
+import type { SubjectType } from '../../model/tables.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany } from '../../store/write.ts';
 

@@ -1,9 +1,9 @@
 import { newId } from '../../domain/ids.ts';
+import type { Body } from '../../model/tables.ts';
+import { renderPeopleHistory } from '../../render/people-history.ts';
 import { columnById } from '../../store/by-id.ts';
-import type { Body } from '../../store/schema.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany, type RowContext } from '../../store/write.ts';
-import { renderPeopleHistory } from './render.ts';
 
 /** One change of a person, as a history row (DECISIONS 6). */
 export interface PeopleChange {

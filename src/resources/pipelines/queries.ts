@@ -1,6 +1,6 @@
+import type { PipelineRow, StageRow } from '../../render/pipelines.ts';
 import type { Store } from '../../store/database.ts';
 import { prepareQuery } from '../../store/prepared.ts';
-import type { PipelineRow, StageRow } from './render.ts';
 
 /** The pipelines of one kind in a workspace, in their order, with their stages in order. */
 export function pipelineQuery(store: Store) {

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { renderPipelines } from '../../render/pipelines.ts';
 import type { RouteDeps } from '../../server/app.ts';
 import { nameIgnored, sendJson } from '../../server/http.ts';
 import { readQuery } from '../../server/query.ts';
 import { pipelineQuery } from './queries.ts';
-import { renderPipelines } from './render.ts';
 
 /**
  * `GET /v2/deal/pipeline` and `GET /v2/lead/pipeline`: the workspace's pipelines of that

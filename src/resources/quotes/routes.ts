@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import type { Body } from '../../model/tables.ts';
 import type { RouteDeps } from '../../server/app.ts';
 import { ApiError, type ErrorCode } from '../../server/errors.ts';
 import { checkedId, recordExists, sendStoredRecords } from '../../server/records.ts';
 import { prepareQuery } from '../../store/prepared.ts';
-import type { Body } from '../../store/schema.ts';
 
 /** Whose quotes a route lists. */
 interface QuoteOwner {

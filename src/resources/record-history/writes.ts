@@ -1,9 +1,13 @@
 import { newId } from '../../domain/ids.ts';
+import type { Body } from '../../model/tables.ts';
+import {
+  type HistorySubject,
+  type RecordHistoryType,
+  renderRecordHistory,
+} from '../../render/record-history.ts';
 import { columnById } from '../../store/by-id.ts';
-import type { Body } from '../../store/schema.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany, type RowContext } from '../../store/write.ts';
-import { type HistorySubject, type RecordHistoryType, renderRecordHistory } from './render.ts';
 
 /** One change of a deal, lead or organization, as a history row. */
 export interface RecordChange {

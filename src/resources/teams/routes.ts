@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { renderTeam, type TeamRow } from '../../render/teams.ts';
 import type { RouteDeps } from '../../server/app.ts';
 import { sendListPage } from '../../server/http.ts';
 import { NEXT_CURSOR } from '../../server/list.ts';
 import { readQuery } from '../../server/query.ts';
 import { keysetRows, renderedPage } from '../../store/keyset-rows.ts';
 import { teammatesOf } from './queries.ts';
-import { renderTeam, type TeamRow } from './render.ts';
 
 /** `GET /v2/team`: the workspace's teams with their members, oldest first. */
 export function registerTeamRoutes(app: FastifyInstance, { store, cache, base }: RouteDeps): void {

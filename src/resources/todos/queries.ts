@@ -1,11 +1,11 @@
 import type { Selectable } from 'kysely';
 import { collectRefIds, type RefTarget } from '../../domain/custom-fields.ts';
 import type { Ref } from '../../domain/records.ts';
+import type { TodoTable } from '../../model/tables.ts';
+import type { TodoFacts } from '../../render/todos.ts';
 import type { Executor, Store } from '../../store/database.ts';
 import { keysetRows } from '../../store/keyset-rows.ts';
 import { Lookups } from '../../store/read-model/lookups.ts';
-import type { TodoTable } from '../../store/schema.ts';
-import type { TodoFacts } from './render.ts';
 
 /** A todo row, every column. */
 export type TodoRow = Selectable<TodoTable>;

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { renderTodo } from '../../render/todos.ts';
 import type { RouteDeps } from '../../server/app.ts';
 import { sendListPage } from '../../server/http.ts';
 import { NEXT_CURSOR } from '../../server/list.ts';
 import { readQuery } from '../../server/query.ts';
 import { renderedPage } from '../../store/keyset-rows.ts';
 import { todoFactsOf, todoPages } from './queries.ts';
-import { renderTodo } from './render.ts';
 
 /** `GET /v2/todo`: the workspace's todos, oldest first, rendered per page. */
 export function registerTodoRoutes(app: FastifyInstance, { store, cache, base }: RouteDeps): void {

@@ -1,6 +1,6 @@
 import type { StoredCustomValues } from '../../domain/custom-fields.ts';
 import { newId } from '../../domain/ids.ts';
-import type { SubjectType } from '../../store/schema.ts';
+import type { SubjectType } from '../../model/tables.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany } from '../../store/write.ts';
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { renderMe, renderUser, type UserRow } from '../../render/users.ts';
 import type { RouteDeps } from '../../server/app.ts';
 import { ApiError } from '../../server/errors.ts';
 import { nameIgnored, sendJson, sendListPage } from '../../server/http.ts';
@@ -6,7 +7,6 @@ import { NEXT_CURSOR } from '../../server/list.ts';
 import { readQuery } from '../../server/query.ts';
 import { keysetRows, renderedPage } from '../../store/keyset-rows.ts';
 import { prepareQuery } from '../../store/prepared.ts';
-import { renderMe, renderUser, type UserRow } from './render.ts';
 
 const USER_COLUMNS = ['id', 'name', 'status', 'email', 'role', 'created_at', 'updated_at'] as const;
 

@@ -1,7 +1,7 @@
+import type { SubmissionRow, WebFormRow } from '../../render/web-forms.ts';
 import type { Store } from '../../store/database.ts';
 import { keysetRows } from '../../store/keyset-rows.ts';
 import { prepareQuery } from '../../store/prepared.ts';
-import type { SubmissionRow, WebFormRow } from './render.ts';
 
 /** Keyset pages of a workspace's web forms, oldest first. */
 export function webFormPages(store: Store) {

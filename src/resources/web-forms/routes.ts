@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { isValidId } from '../../domain/ids.ts';
+import { renderSubmission, renderWebForm } from '../../render/web-forms.ts';
 import type { RouteDeps } from '../../server/app.ts';
 import { ApiError } from '../../server/errors.ts';
 import { sendListPage } from '../../server/http.ts';
@@ -7,7 +8,6 @@ import { NEXT_CURSOR } from '../../server/list.ts';
 import { readQuery } from '../../server/query.ts';
 import { renderedPage } from '../../store/keyset-rows.ts';
 import { submissionPages, submitCounts, webFormExists, webFormPages } from './queries.ts';
-import { renderSubmission, renderWebForm } from './render.ts';
 
 /** `GET /v2/webForm` and `GET /v2/webForm/{webFormId}/submit`, oldest first. */
 export function registerWebFormRoutes(

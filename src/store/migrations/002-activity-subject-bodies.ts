@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { renderSubjectActivity } from '../../resources/activities/render.ts';
-import type { Database } from '../schema.ts';
+import type { Database } from '../../model/tables.ts';
+import { renderSubjectActivity } from '../../render/activities.ts';
 import type { MigrationContext } from './001-initial.ts';
 
 /** Rows re-rendered per statement batch while backfilling. */

@@ -7,9 +7,9 @@ import type {
   SubmissionFact,
   TodoFact,
 } from '../../domain/records.ts';
+import type { SubjectType } from '../../model/tables.ts';
 import { CHUNK } from '../by-id.ts';
 import type { Executor } from '../database.ts';
-import type { SubjectType } from '../schema.ts';
 import type { Lookups } from './lookups.ts';
 
 export { CHUNK };

@@ -13,13 +13,6 @@ import type {
   SubmissionFact,
   TodoFact,
 } from '../../domain/records.ts';
-import { renderDeal } from '../../resources/deals/render.ts';
-import { renderLead } from '../../resources/leads/render.ts';
-import { renderOrganization } from '../../resources/organizations/render.ts';
-import { renderPerson } from '../../resources/people/render.ts';
-import { renderProduct } from '../../resources/products/render.ts';
-import { type QuoteLine, renderQuote } from '../../resources/quotes/render.ts';
-import type { Executor, Store } from '../database.ts';
 import type {
   DealTable,
   LeadTable,
@@ -27,7 +20,14 @@ import type {
   PeopleTable,
   ProductTable,
   QuoteTable,
-} from '../schema.ts';
+} from '../../model/tables.ts';
+import { renderDeal } from '../../render/deals.ts';
+import { renderLead } from '../../render/leads.ts';
+import { renderOrganization } from '../../render/organizations.ts';
+import { renderPerson } from '../../render/people.ts';
+import { renderProduct } from '../../render/products.ts';
+import { type QuoteLine, renderQuote } from '../../render/quotes.ts';
+import type { Executor, Store } from '../database.ts';
 import {
   CHUNK,
   dealCountsOf,

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { WebFormSubmissionTable, WebFormTable } from '../../store/schema.ts';
+import type { WebFormSubmissionTable, WebFormTable } from '../model/tables.ts';
 
 /** A web form row as the list reads it. */
 export type WebFormRow = Omit<Selectable<WebFormTable>, 'workspace_id'>;

@@ -3,9 +3,9 @@ import {
   appendCustomFields,
   type CustomFieldDefinition,
   type NameOf,
-} from '../../domain/custom-fields.ts';
-import { type LatestNote, putNoteGroup, putOwnership, type Ref } from '../../domain/records.ts';
-import type { ProductTable } from '../../store/schema.ts';
+} from '../domain/custom-fields.ts';
+import { type LatestNote, putNoteGroup, putOwnership, type Ref } from '../domain/records.ts';
+import type { ProductTable } from '../model/tables.ts';
 
 /** What a product record is rendered from. */
 export interface ProductFacts {

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { ActivityTable } from '../../store/schema.ts';
+import type { ActivityTable } from '../model/tables.ts';
 
 /** The subject key of each record type's own activity list (ENDPOINTS.md "Reads"). */
 export const SUBJECT_ID_KEY = {

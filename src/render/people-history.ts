@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { Ref } from '../../domain/records.ts';
-import type { HistoryTable } from '../../store/schema.ts';
+import type { Ref } from '../domain/records.ts';
+import type { HistoryTable } from '../model/tables.ts';
 
 /** People history `type`s (DECISIONS 6). */
 export const PEOPLE_HISTORY_TYPES = [

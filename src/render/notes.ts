@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import { subjectIds } from '../../domain/subjects.ts';
-import type { NoteTable } from '../../store/schema.ts';
+import { subjectIds } from '../domain/subjects.ts';
+import type { NoteTable } from '../model/tables.ts';
 
 /** A note row as the memo queries read it. */
 export type NoteRow = Omit<Selectable<NoteTable>, 'workspace_id'>;

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { Ref } from '../../domain/records.ts';
-import type { HistoryTable } from '../../store/schema.ts';
+import type { Ref } from '../domain/records.ts';
+import type { HistoryTable } from '../model/tables.ts';
 
 /** Record types with a history of their own besides people (ENDPOINTS.md "Reads"). */
 export type HistorySubject = 'deal' | 'lead' | 'organization';

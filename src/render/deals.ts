@@ -3,7 +3,7 @@ import {
   appendCustomFields,
   type CustomFieldDefinition,
   type NameOf,
-} from '../../domain/custom-fields.ts';
+} from '../domain/custom-fields.ts';
 import {
   type EnrollmentFact,
   enrolledSequences,
@@ -16,9 +16,9 @@ import {
   type Ref,
   type SubmissionFact,
   type TodoFact,
-} from '../../domain/records.ts';
-import { wholeDays } from '../../domain/time.ts';
-import type { DealTable, LeadTable } from '../../store/schema.ts';
+} from '../domain/records.ts';
+import { wholeDays } from '../domain/time.ts';
+import type { DealTable, LeadTable } from '../model/tables.ts';
 
 /** Deal outcomes (DECISIONS 5). */
 export const DEAL_OUTCOMES = ['In progress', 'Won', 'Lost'] as const;

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { LeadTable } from '../../store/schema.ts';
-import { type PipelineRecordFacts, renderPipelineRecord } from '../deals/render.ts';
+import type { LeadTable } from '../model/tables.ts';
+import { type PipelineRecordFacts, renderPipelineRecord } from './deals.ts';
 
 /** A lead's `상태` when no label was set. */
 export const DEFAULT_LEAD_STATUS = 'New';

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { Ref } from '../../domain/records.ts';
-import type { UserTable } from '../../store/schema.ts';
+import type { Ref } from '../domain/records.ts';
+import type { UserTable } from '../model/tables.ts';
 
 /** A user row as the user queries read it. */
 export type UserRow = Omit<Selectable<UserTable>, 'workspace_id'>;

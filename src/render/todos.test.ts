@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { subjectIds } from '../../domain/subjects.ts';
-import { renderTodo } from './render.ts';
+import { subjectIds } from '../domain/subjects.ts';
+import { renderTodo } from './todos.ts';
 
 const row = {
   workspace_id: 'w',

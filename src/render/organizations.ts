@@ -3,31 +3,29 @@ import {
   appendCustomFields,
   type CustomFieldDefinition,
   type NameOf,
-} from '../../domain/custom-fields.ts';
+} from '../domain/custom-fields.ts';
 import {
   type DealCounts,
-  type EnrollmentFact,
-  enrolledSequences,
   type LatestNote,
   putDealCounters,
   putNoteGroup,
   putOwnership,
-  putSequenceGroup,
   putTodoGroup,
   putWebFormGroup,
   type Ref,
   type SubmissionFact,
   submittedForms,
   type TodoFact,
-} from '../../domain/records.ts';
-import type { PeopleTable } from '../../store/schema.ts';
+} from '../domain/records.ts';
+import type { OrganizationTable } from '../model/tables.ts';
 
-/** What a people record is rendered from: its row and the facts about it. */
-export interface PersonFacts {
+/** What an organization record is rendered from. */
+export interface OrganizationFacts {
   counts: DealCounts;
   note: LatestNote | undefined;
   submissions: SubmissionFact[];
-  enrollments: EnrollmentFact[];
+  /** Sequences any of its people are enrolled in. */
+  sequences: Ref[];
   todos: TodoFact[];
   owner: Ref | null;
   teams: Ref[];
@@ -35,31 +33,26 @@ export interface PersonFacts {
   nameOf: NameOf;
 }
 
-/** The people record of spec 2.2, keys in the spec's order, custom fields last. */
-export function renderPerson(
-  row: Omit<Selectable<PeopleTable>, 'email_key'>,
-  facts: PersonFacts,
+/** The organization record of spec 2.3. */
+export function renderOrganization(
+  row: Omit<Selectable<OrganizationTable>, 'name_key'>,
+  facts: OrganizationFacts,
 ): Record<string, unknown> {
   const r: Record<string, unknown> = {
     id: row.id,
-    organizationId: row.organization_id,
     이름: row.name,
     이메일: row.email,
     전화: row.phone,
-    포지션: row.job_title,
     '프로필 사진': row.profile_image,
     링크드인: row.linkedin,
   };
   putDealCounters(r, facts.counts);
   putNoteGroup(r, facts.note);
   putWebFormGroup(r, facts.submissions);
-  putSequenceGroup(r, facts.enrollments);
-  r['수신 거부 여부'] = row.unsubscribed === 1;
-  r['수신 거부 사유'] = row.unsubscribe_reason;
   putOwnership(r, facts.owner, row.created_at, facts.teams, row.updated_at);
   putTodoGroup(r, facts.todos);
   r['제출된 웹폼 목록'] = submittedForms(facts.submissions);
-  r['등록된 시퀀스 목록'] = enrolledSequences(facts.enrollments);
+  r['등록된 시퀀스 목록'] = facts.sequences;
   appendCustomFields(r, facts.customFields, JSON.parse(row.custom), facts.nameOf);
   return r;
 }

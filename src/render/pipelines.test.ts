@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderPipelines } from './render.ts';
+import { renderPipelines } from './pipelines.ts';
 
 describe('renderPipelines', () => {
   it('keeps the pipelines’ order and indexes each pipeline’s stages from 0', () => {

@@ -1,4 +1,4 @@
-import type { Ref } from '../../domain/records.ts';
+import type { Ref } from '../domain/records.ts';
 
 /** A team row as the team list reads it. */
 export interface TeamRow {

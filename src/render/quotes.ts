@@ -3,10 +3,10 @@ import {
   appendCustomFields,
   type CustomFieldDefinition,
   type NameOf,
-} from '../../domain/custom-fields.ts';
-import { type ProductKind, quoteLineTerms } from '../../domain/quotes.ts';
-import { type LatestNote, putNoteGroup, putOwnership, type Ref } from '../../domain/records.ts';
-import type { QuoteProductTable, QuoteTable } from '../../store/schema.ts';
+} from '../domain/custom-fields.ts';
+import { type ProductKind, quoteLineTerms } from '../domain/quotes.ts';
+import { type LatestNote, putNoteGroup, putOwnership, type Ref } from '../domain/records.ts';
+import type { QuoteProductTable, QuoteTable } from '../model/tables.ts';
 
 /** A quote line with the `유형` of its product. */
 export type QuoteLine = Selectable<QuoteProductTable> & { kind: ProductKind };

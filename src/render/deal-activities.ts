@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { ActivityTable } from '../../store/schema.ts';
+import type { ActivityTable } from '../model/tables.ts';
 
 /** Deal activity `type`s (DECISIONS 6). */
 export const ACTIVITY_TYPES = [

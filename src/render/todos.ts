@@ -3,10 +3,10 @@ import {
   appendCustomFields,
   type CustomFieldDefinition,
   type NameOf,
-} from '../../domain/custom-fields.ts';
-import type { Ref } from '../../domain/records.ts';
-import { subjectIds } from '../../domain/subjects.ts';
-import type { TodoTable } from '../../store/schema.ts';
+} from '../domain/custom-fields.ts';
+import type { Ref } from '../domain/records.ts';
+import { subjectIds } from '../domain/subjects.ts';
+import type { TodoTable } from '../model/tables.ts';
 
 /** What a todo record is rendered from besides its row. */
 export interface TodoFacts {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_FIELDS } from './catalogue.ts';
-import { renderFieldList } from './render.ts';
+import { BUILT_IN_FIELDS } from '../resources/fields/catalogue.ts';
+import { renderFieldList } from './fields.ts';
 
 describe('renderFieldList', () => {
   it('lists built-in fields by key, then custom ones; optionList on select fields only', () => {
