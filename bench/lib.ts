@@ -2,9 +2,9 @@ import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
+import type { Position } from '../src/http/cursor.ts';
+import { positionOf, renderListPage } from '../src/http/list-page.ts';
 import { createToken } from '../src/resources/workspaces/writes.ts';
-import type { Position } from '../src/server/cursor.ts';
-import { positionOf, renderListPage } from '../src/server/list.ts';
 import { openStore } from '../src/store/database.ts';
 import { keysetList } from '../src/store/keyset.ts';
 

@@ -2,6 +2,7 @@ import type { TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { sql } from 'kysely';
 import type { CustomFieldType } from '../domain/custom-fields.ts';
+import { ApiError } from '../http/errors.ts';
 import { createDeal } from '../resources/deals/commands.ts';
 import { CreateDealBody } from '../resources/deals/schema.ts';
 import { builtInField } from '../resources/fields/catalogue.ts';
@@ -13,7 +14,6 @@ import { CreateOrganizationBody } from '../resources/organizations/schema.ts';
 import { SOURCE_IMPORT } from '../resources/owned.ts';
 import { createPerson } from '../resources/people/commands.ts';
 import { CreatePersonBody } from '../resources/people/schema.ts';
-import { ApiError } from '../server/errors.ts';
 import { sqliteStatementOf } from '../store/database.ts';
 import type { WorkspaceWrite } from '../store/write.ts';
 

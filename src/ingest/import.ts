@@ -8,6 +8,7 @@ import {
 import { isEmailAddress, uniqueKey } from '../domain/field-values.ts';
 import { isValidId } from '../domain/ids.ts';
 import { now } from '../domain/time.ts';
+import { ApiError } from '../http/errors.ts';
 import type { ActivityType } from '../render/deal-activities.ts';
 import type { RecordHistoryType } from '../render/record-history.ts';
 import { activityRow } from '../resources/deal-activities/writes.ts';
@@ -15,7 +16,6 @@ import { checkCustomValue } from '../resources/fields/field-list.ts';
 import { SOURCE_IMPORT } from '../resources/owned.ts';
 import { type PeopleChange, peopleHistoryRow } from '../resources/people-history/writes.ts';
 import { type RecordChange, recordHistoryRow } from '../resources/record-history/writes.ts';
-import { ApiError } from '../server/errors.ts';
 import { DeferredIndexes } from '../store/bulk-load.ts';
 import { CHUNK, columnById } from '../store/by-id.ts';
 import type { Executor, Store } from '../store/database.ts';

@@ -11,8 +11,8 @@ import type {
   StoredCustomValues,
 } from '../domain/custom-fields.ts';
 import { uniqueKey, valueAsText } from '../domain/field-values.ts';
+import { ApiError } from '../http/errors.ts';
 import type { SubjectType } from '../model/tables.ts';
-import { ApiError } from '../server/errors.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/refresh.ts';
 import type { WorkspaceWrite } from '../store/write.ts';
 import { insertActivities } from './deal-activities/writes.ts';

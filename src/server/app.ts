@@ -5,6 +5,10 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Config } from '../config.ts';
+import { ApiError, type ErrorShape, errorBody } from '../http/errors.ts';
+import { PageCache } from '../http/page-cache.ts';
+import type { RouteDeps } from '../http/route-deps.ts';
+import { JSON_TYPE } from '../http/send.ts';
 import { registerSubjectActivityRoutes } from '../resources/activities/routes.ts';
 import { registerDealActivityRoutes } from '../resources/deal-activities/routes.ts';
 import { registerDealRoutes } from '../resources/deals/routes.ts';
@@ -32,19 +36,7 @@ import type { Store } from '../store/database.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { tokenAuthenticator } from './auth.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
-import { ApiError, type ErrorShape, errorBody } from './errors.ts';
-import { JSON_TYPE } from './http.ts';
-import { PageCache } from './page-cache.ts';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
-
-/** What every resource's routes are built with. */
-export interface RouteDeps {
-  store: Store;
-  /** Rendered list pages; undefined when the cache is off. */
-  cache: PageCache | undefined;
-  /** Prefix of the API paths (BASE_PATH), '' by default. */
-  base: string;
-}
 
 /** Options of `buildApp`; the config's values decide the rest. */
 export interface AppOptions {

@@ -1,19 +1,10 @@
 import type { Kysely } from 'kysely';
+import { ApiError } from '../http/errors.ts';
+import type { AuthContext } from '../http/route-deps.ts';
 import type { Database } from '../model/tables.ts';
 import { hashToken } from '../resources/workspaces/writes.ts';
 import type { Store } from '../store/database.ts';
 import { prepareQuery } from '../store/prepared.ts';
-import { ApiError } from './errors.ts';
-
-/** Who a request acts as, and the workspace it sees. */
-export interface AuthContext {
-  workspaceId: string;
-  userId: string;
-  tokenId: string;
-  /** The workspace's data version when the request arrived. */
-  dataVersion: number;
-  cursorSecret: string;
-}
 
 // The scheme name is case-insensitive (RFC 9110 11.1).
 const BEARER = /^Bearer +([A-Za-z0-9_\-.~+/]{1,512}=*) *$/i;

@@ -5,8 +5,8 @@ import type { FastifyInstance } from 'fastify';
 // Imported, not read from disk, so a build (`tsc`) carries it along.
 import examples from '../api-schema/examples.json' with { type: 'json' };
 import { buildOpenApiDocument, type OperationExamples } from '../api-schema/openapi.ts';
-import { ApiError } from './errors.ts';
-import { JSON_TYPE } from './http.ts';
+import { ApiError } from '../http/errors.ts';
+import { JSON_TYPE } from '../http/send.ts';
 
 /** A route of the app as Fastify registered it. */
 export interface RegisteredRoute {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Position } from '../server/cursor.ts';
+import type { Position } from '../http/cursor.ts';
 import type { Store } from './database.ts';
 import type { ListFilter, Page } from './keyset.ts';
 import { prepareQuery } from './prepared.ts';

@@ -1,6 +1,6 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { Position } from '../http/cursor.ts';
 import type { Body } from '../model/tables.ts';
-import type { Position } from '../server/cursor.ts';
 import type { Store } from './database.ts';
 import { prepareQuery } from './prepared.ts';
 

@@ -1,7 +1,7 @@
 import { parseDateBound } from '../../domain/time.ts';
+import { ApiError } from '../../http/errors.ts';
+import { checkedId } from '../../http/record-route.ts';
 import { ACTIVITY_TYPES, type ActivityType } from '../../render/deal-activities.ts';
-import { ApiError } from '../../server/errors.ts';
-import { checkedId } from '../../server/records.ts';
 
 /** The filters of an activity list, read and checked. */
 export interface ActivityFilter {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../../server/app.ts';
-import { sendListPage } from '../../server/http.ts';
-import { NEXT_CURSOR } from '../../server/list.ts';
-import { readQuery } from '../../server/query.ts';
+import { NEXT_CURSOR } from '../../http/list-page.ts';
+import { sendListPage } from '../../http/list-route.ts';
+import { readQuery } from '../../http/query.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
 import { ACTIVITY_FILTER_PARAMS, activityScope, readActivityFilter } from './filters.ts';
 import { type ActivityListSource, activityPages, filterValues } from './queries.ts';
 

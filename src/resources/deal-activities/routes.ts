@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../../server/app.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
 import { registerActivityList } from '../activities/routes.ts';
 
 /**

@@ -1,5 +1,5 @@
+import { ApiError } from '../../http/errors.ts';
 import type { DealOutcome } from '../../render/deals.ts';
-import { ApiError } from '../../server/errors.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
   addMemo,

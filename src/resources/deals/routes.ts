@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { isValidId } from '../../domain/ids.ts';
 import { now } from '../../domain/time.ts';
+import { ApiError } from '../../http/errors.ts';
+import { NEXT_CUROSR_AND_CURSOR } from '../../http/list-page.ts';
+import { sendListPage } from '../../http/list-route.ts';
+import { readQuery } from '../../http/query.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
+import { nameIgnored, sendJson } from '../../http/send.ts';
 import { singleDealExtras, withSingleDealExtras } from '../../render/deals.ts';
-import type { RouteDeps } from '../../server/app.ts';
-import { ApiError } from '../../server/errors.ts';
-import { nameIgnored, sendJson, sendListPage } from '../../server/http.ts';
-import { NEXT_CUROSR_AND_CURSOR } from '../../server/list.ts';
-import { readQuery } from '../../server/query.ts';
 import { dealPages, filterValues, refsOf, resolveDealFilter, singleDealQuery } from './queries.ts';
 
 const FILTER_MESSAGES = {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../../server/app.ts';
-import { registerCreate, registerDelete, registerUpdate } from '../../server/write-endpoint.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
+import { registerCreate, registerDelete, registerUpdate } from '../../http/write-routes.ts';
 import { createDeal, deletePipelineRecord, updateDeal } from './commands.ts';
 import { CreateDealBody, UpdateDealBody } from './schema.ts';
 

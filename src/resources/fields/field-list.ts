@@ -14,7 +14,7 @@ import {
   MAX_TEXT_LENGTH,
   parseDateValue,
 } from '../../domain/field-values.ts';
-import { ApiError } from '../../server/errors.ts';
+import { ApiError } from '../../http/errors.ts';
 import { columnById } from '../../store/by-id.ts';
 import type { Executor } from '../../store/database.ts';
 import { builtInField } from './catalogue.ts';

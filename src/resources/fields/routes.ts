@@ -4,11 +4,11 @@ import type {
   CustomFieldType,
   SelectOption,
 } from '../../domain/custom-fields.ts';
+import { ApiError } from '../../http/errors.ts';
+import { readQuery } from '../../http/query.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
+import { nameIgnored, sendJson } from '../../http/send.ts';
 import { renderFieldList } from '../../render/fields.ts';
-import type { RouteDeps } from '../../server/app.ts';
-import { ApiError } from '../../server/errors.ts';
-import { nameIgnored, sendJson } from '../../server/http.ts';
-import { readQuery } from '../../server/query.ts';
 import { prepareQuery } from '../../store/prepared.ts';
 import { BUILT_IN_FIELDS, type FieldRecordType } from './catalogue.ts';
 

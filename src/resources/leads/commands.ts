@@ -1,4 +1,4 @@
-import { ApiError } from '../../server/errors.ts';
+import { ApiError } from '../../http/errors.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { afterCreate, fieldsOnCreate, type Written } from '../commands.ts';
 import { checkLinks, checkStage, updatePipelineRecord } from '../deals/commands.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../../server/app.ts';
-import { registerCreate, registerDelete, registerUpdate } from '../../server/write-endpoint.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
+import { registerCreate, registerDelete, registerUpdate } from '../../http/write-routes.ts';
 import { deletePipelineRecord } from '../deals/commands.ts';
 import { createLead, updateLead } from './commands.ts';
 import { CreateLeadBody, UpdateLeadBody } from './schema.ts';

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { isValidId } from '../../domain/ids.ts';
 import { parseDateBound } from '../../domain/time.ts';
+import { ApiError } from '../../http/errors.ts';
+import { NEXT_CURSOR } from '../../http/list-page.ts';
+import { sendListPage } from '../../http/list-route.ts';
+import { readQuery } from '../../http/query.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
+import { nameIgnored, sendJson } from '../../http/send.ts';
 import { renderMemo } from '../../render/notes.ts';
-import type { RouteDeps } from '../../server/app.ts';
-import { ApiError } from '../../server/errors.ts';
-import { nameIgnored, sendJson, sendListPage } from '../../server/http.ts';
-import { NEXT_CURSOR } from '../../server/list.ts';
-import { readQuery } from '../../server/query.ts';
 import { renderedPage } from '../../store/keyset-rows.ts';
 import { MEMO_FILTERS, type MemoFilter, memoById, memoPages } from './queries.ts';
 

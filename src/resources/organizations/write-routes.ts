@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../../server/app.ts';
-import { registerCreate, registerUpdate } from '../../server/write-endpoint.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
+import { registerCreate, registerUpdate } from '../../http/write-routes.ts';
 import { createOrganization, updateOrganization } from './commands.ts';
 import { CreateOrganizationBody, UpdateOrganizationBody } from './schema.ts';
 

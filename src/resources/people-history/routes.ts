@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../../server/app.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
 import { registerHistoryList } from '../record-history/routes.ts';
 
 /** `GET /v2/people/history`: changes of people, oldest first (spec 4.9), filtered by `peopleId`. */

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../../server/app.ts';
-import { registerPlainList } from '../../server/http.ts';
-import { NEXT_CURSOR } from '../../server/list.ts';
-import { registerRecordRead } from '../../server/records.ts';
+import { NEXT_CURSOR } from '../../http/list-page.ts';
+import { registerPlainList } from '../../http/list-route.ts';
+import { registerRecordRead } from '../../http/record-route.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
 import { keysetList } from '../../store/keyset.ts';
 
 /** `GET /v2/people` (spec 4.1) and `GET /v2/people/{peopleId}` (ENDPOINTS.md). */

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { readQuery } from '../../http/query.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
+import { nameIgnored, sendJson } from '../../http/send.ts';
 import { renderPipelines } from '../../render/pipelines.ts';
-import type { RouteDeps } from '../../server/app.ts';
-import { nameIgnored, sendJson } from '../../server/http.ts';
-import { readQuery } from '../../server/query.ts';
 import { pipelineQuery } from './queries.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../../server/app.ts';
-import { registerPlainList } from '../../server/http.ts';
-import { NEXT_CURSOR } from '../../server/list.ts';
+import { NEXT_CURSOR } from '../../http/list-page.ts';
+import { registerPlainList } from '../../http/list-route.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
 import { keysetList } from '../../store/keyset.ts';
 
 /** `GET /v2/product`: products, oldest first (spec 4.8). */

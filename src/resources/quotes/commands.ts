@@ -1,6 +1,6 @@
 import { parseDateValue } from '../../domain/field-values.ts';
 import type { ProductKind } from '../../domain/quotes.ts';
-import { ApiError } from '../../server/errors.ts';
+import { ApiError } from '../../http/errors.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
   afterCreate,

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { ApiError, type ErrorCode } from '../../http/errors.ts';
+import { checkedId, recordExists, sendStoredRecords } from '../../http/record-route.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
 import type { Body } from '../../model/tables.ts';
-import type { RouteDeps } from '../../server/app.ts';
-import { ApiError, type ErrorCode } from '../../server/errors.ts';
-import { checkedId, recordExists, sendStoredRecords } from '../../server/records.ts';
 import { prepareQuery } from '../../store/prepared.ts';
 
 /** Whose quotes a route lists. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../../server/app.ts';
-import { registerCreate } from '../../server/write-endpoint.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
+import { registerCreate } from '../../http/write-routes.ts';
 import { createQuote } from './commands.ts';
 import { CreateQuoteBody } from './schema.ts';
 

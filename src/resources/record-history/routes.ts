@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../../server/app.ts';
-import { sendListPage } from '../../server/http.ts';
-import { NEXT_CURSOR } from '../../server/list.ts';
-import { readQuery } from '../../server/query.ts';
-import { checkedId } from '../../server/records.ts';
+import { NEXT_CURSOR } from '../../http/list-page.ts';
+import { sendListPage } from '../../http/list-route.ts';
+import { readQuery } from '../../http/query.ts';
+import { checkedId } from '../../http/record-route.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
 import { keysetList } from '../../store/keyset.ts';
 
 /** A history list endpoint: its path, list key, whose history, and the id parameter. */

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { NEXT_CURSOR } from '../../http/list-page.ts';
+import { sendListPage } from '../../http/list-route.ts';
+import { readQuery } from '../../http/query.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
 import { renderTodo } from '../../render/todos.ts';
-import type { RouteDeps } from '../../server/app.ts';
-import { sendListPage } from '../../server/http.ts';
-import { NEXT_CURSOR } from '../../server/list.ts';
-import { readQuery } from '../../server/query.ts';
 import { renderedPage } from '../../store/keyset-rows.ts';
 import { todoFactsOf, todoPages } from './queries.ts';
 

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../http/errors.ts';
+import { NEXT_CURSOR } from '../../http/list-page.ts';
+import { sendListPage } from '../../http/list-route.ts';
+import { readQuery } from '../../http/query.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
+import { nameIgnored, sendJson } from '../../http/send.ts';
 import { renderMe, renderUser, type UserRow } from '../../render/users.ts';
-import type { RouteDeps } from '../../server/app.ts';
-import { ApiError } from '../../server/errors.ts';
-import { nameIgnored, sendJson, sendListPage } from '../../server/http.ts';
-import { NEXT_CURSOR } from '../../server/list.ts';
-import { readQuery } from '../../server/query.ts';
 import { keysetRows, renderedPage } from '../../store/keyset-rows.ts';
 import { prepareQuery } from '../../store/prepared.ts';
 

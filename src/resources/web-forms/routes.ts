@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { isValidId } from '../../domain/ids.ts';
+import { ApiError } from '../../http/errors.ts';
+import { NEXT_CURSOR } from '../../http/list-page.ts';
+import { sendListPage } from '../../http/list-route.ts';
+import { readQuery } from '../../http/query.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
 import { renderSubmission, renderWebForm } from '../../render/web-forms.ts';
-import type { RouteDeps } from '../../server/app.ts';
-import { ApiError } from '../../server/errors.ts';
-import { sendListPage } from '../../server/http.ts';
-import { NEXT_CURSOR } from '../../server/list.ts';
-import { readQuery } from '../../server/query.ts';
 import { renderedPage } from '../../store/keyset-rows.ts';
 import { submissionPages, submitCounts, webFormExists, webFormPages } from './queries.ts';
 

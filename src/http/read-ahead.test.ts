@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RenderedPage } from './list.ts';
+import type { RenderedPage } from './list-page.ts';
 import { ReadAhead } from './read-ahead.ts';
 
 const rendered = (text: string): RenderedPage => ({ bytes: Buffer.from(text), next: undefined });

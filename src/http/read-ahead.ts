@@ -1,4 +1,4 @@
-import type { RenderedPage } from './list.ts';
+import type { RenderedPage } from './list-page.ts';
 
 /** Walks read ahead at once, at most: one page each. */
 const WALKS = 64;

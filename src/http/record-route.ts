@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isValidId } from '../domain/ids.ts';
+import type { RouteDeps } from '../http/route-deps.ts';
 import type { Body } from '../model/tables.ts';
 import type { Store } from '../store/database.ts';
 import { prepareQuery } from '../store/prepared.ts';
-import type { RouteDeps } from './app.ts';
 import { ApiError, type ErrorCode } from './errors.ts';
-import { nameIgnored, sendJson } from './http.ts';
 import { readQuery } from './query.ts';
+import { nameIgnored, sendJson } from './send.ts';
 
 const COMMA = Buffer.from(',');
 const TAIL = Buffer.from(']}}');

@@ -1,13 +1,13 @@
 import type { TObject } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isValidId } from '../domain/ids.ts';
+import type { RouteDeps } from '../http/route-deps.ts';
 import type { Written } from '../resources/commands.ts';
 import { type WorkspaceWrite, writeWorkspace } from '../store/write.ts';
-import type { RouteDeps } from './app.ts';
 import { bodyReader } from './body.ts';
 import { ApiError } from './errors.ts';
-import { sendWritten } from './http.ts';
 import { readQuery } from './query.ts';
+import { sendWritten } from './send.ts';
 
 /** A write endpoint: its path under the base, the key of its answer, and its body schema. */
 interface WriteRoute<S extends TObject> {

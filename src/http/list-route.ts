@@ -1,66 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PageReader } from '../store/keyset.ts';
-import type { AuthContext } from './auth.ts';
-import { type ListPage, positionOf, renderListPage } from './list.ts';
+import { type ListPage, positionOf, renderListPage } from './list-page.ts';
 import type { PageCache } from './page-cache.ts';
 import { type ParsedQuery, readLimit, readQuery } from './query.ts';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by the auth hook on every `/v2` route. */
-    auth: AuthContext;
-  }
-  interface FastifyContextConfig {
-    /** The error body shape of the route (spec section 7); A when unset. */
-    errorShape?: 'A' | 'B';
-  }
-}
-
-/** Content type of every API answer. */
-export const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** Names the query parameters the endpoint ignored (DECISIONS 1). */
-export function nameIgnored(reply: FastifyReply, query: ParsedQuery): void {
-  if (query.ignored.length > 0)
-    reply.header('X-Ignored-Parameters', query.ignored.map(headerSafe).join(','));
-}
-
-// Printable ASCII but `%` and `,`: what a name may hold as it is in the header.
-const NOT_HEADER_SAFE = /[^\x21-\x24\x26-\x2b\x2d-\x7e]/gu;
-
-/** A parameter name percent-encoded (as UTF-8) where a header could not carry it or `,` would split it. */
-function headerSafe(name: string): string {
-  return name.replace(NOT_HEADER_SAFE, (c) =>
-    Array.from(Buffer.from(c), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
-  );
-}
-
-/**
- * Answers a write: `{"success": true, "data": {<key>: record}}` (a create with 201), naming
- * the query parameters and body keys it ignored.
- */
-export function sendWritten(
-  reply: FastifyReply,
-  status: 200 | 201,
-  key: string,
-  record: unknown,
-  ignored: readonly string[],
-): FastifyReply {
-  if (ignored.length > 0) reply.header('X-Ignored-Parameters', ignored.map(headerSafe).join(','));
-  return reply
-    .code(status)
-    .header('Content-Type', JSON_TYPE)
-    .send(
-      JSON.stringify(
-        record === undefined ? { success: true } : { success: true, data: { [key]: record } },
-      ),
-    );
-}
-
-/** Sends pre-rendered JSON bytes. */
-export function sendJson(reply: FastifyReply, bytes: Buffer | string): FastifyReply {
-  return reply.header('Content-Type', JSON_TYPE).send(bytes);
-}
+import { nameIgnored, sendJson } from './send.ts';
 
 /**
  * Answers a list request: from the page cache while the workspace's data is unchanged,

@@ -1,0 +1,32 @@
+import type { Store } from '../store/database.ts';
+import type { PageCache } from './page-cache.ts';
+
+/** Who a request acts as, and the workspace it sees. */
+export interface AuthContext {
+  workspaceId: string;
+  userId: string;
+  tokenId: string;
+  /** The workspace's data version when the request arrived. */
+  dataVersion: number;
+  cursorSecret: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the auth hook on every `/v2` route. */
+    auth: AuthContext;
+  }
+  interface FastifyContextConfig {
+    /** The error body shape of the route (spec section 7); A when unset. */
+    errorShape?: 'A' | 'B';
+  }
+}
+
+/** What every resource's routes are built with. */
+export interface RouteDeps {
+  store: Store;
+  /** Rendered list pages; undefined when the cache is off. */
+  cache: PageCache | undefined;
+  /** Prefix of the API paths (BASE_PATH), '' by default. */
+  base: string;
+}
