@@ -7,10 +7,10 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_IN_FIELDS } from '../src/domain/field-catalogue.ts';
 import { MAX_TEXT_LENGTH } from '../src/domain/field-values.ts';
 import { WORKSPACE_TABLES } from '../src/model/tables.ts';
 import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
-import { BUILT_IN_FIELDS } from '../src/resources/fields/catalogue.ts';
 import {
   makeDeal,
   makeEnrollment,

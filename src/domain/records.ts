@@ -148,3 +148,8 @@ export function distinctRefs(refs: readonly Ref[]): Ref[] {
   }
   return out;
 }
+
+/** The body of a create or update answer: `{id, name, createdAt}` or `{id, name, updatedAt}`. */
+export type Written =
+  | { id: string; name: string; createdAt: string }
+  | { id: string; name: string; updatedAt: string };

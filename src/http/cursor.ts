@@ -1,10 +1,7 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
+import type { Position } from '../store/keyset.ts';
 
-/** Position after which a page starts: the last row's sort key and id. */
-export interface Position {
-  sortKey: string;
-  id: string;
-}
+export type { Position };
 
 const MAC_BYTES = 12;
 const MAX_CURSOR_LENGTH = 400;

@@ -1,8 +1,8 @@
 import type { TObject } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isValidId } from '../domain/ids.ts';
+import type { Written } from '../domain/records.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
-import type { Written } from '../resources/commands.ts';
 import { type WorkspaceWrite, writeWorkspace } from '../store/write.ts';
 import { bodyReader } from './body.ts';
 import { ApiError } from './errors.ts';

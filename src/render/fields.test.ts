@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_FIELDS } from '../resources/fields/catalogue.ts';
+import { BUILT_IN_FIELDS } from '../domain/field-catalogue.ts';
 import { renderFieldList } from './fields.ts';
 
 describe('renderFieldList', () => {

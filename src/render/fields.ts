@@ -1,5 +1,5 @@
 import type { CustomFieldDefinition, SelectOption } from '../domain/custom-fields.ts';
-import type { BuiltInField } from '../resources/fields/catalogue.ts';
+import type { BuiltInField } from '../domain/field-catalogue.ts';
 
 /** One field of `GET /v2/field/{type}`; `optionList` only on select fields. */
 export interface FieldRecord {

@@ -11,6 +11,7 @@ import type {
   StoredCustomValues,
 } from '../domain/custom-fields.ts';
 import { uniqueKey, valueAsText } from '../domain/field-values.ts';
+import type { Written } from '../domain/records.ts';
 import { ApiError } from '../http/errors.ts';
 import type { SubjectType } from '../model/tables.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/refresh.ts';
@@ -41,11 +42,6 @@ export const FieldListSchema = Type.Array(
 export function Nullable<T extends TSchema>(schema: T) {
   return Type.Union([schema, Type.Null()]);
 }
-
-/** The body of a create or update answer: `{id, name, createdAt}` or `{id, name, updatedAt}`. */
-export type Written =
-  | { id: string; name: string; createdAt: string }
-  | { id: string; name: string; updatedAt: string };
 
 /** Body-typed fieldList items. */
 export type FieldListInput = readonly FieldListItem[] | undefined;

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Position } from '../http/cursor.ts';
 import type { Store } from './database.ts';
-import type { ListFilter, Page } from './keyset.ts';
+import type { ListFilter, Page, Position } from './keyset.ts';
 import { prepareQuery } from './prepared.ts';
 
 /** Tables listed from their rows, rendered at read time rather than stored rendered. */

@@ -1,8 +1,13 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import type { Position } from '../http/cursor.ts';
 import type { Body } from '../model/tables.ts';
 import type { Store } from './database.ts';
 import { prepareQuery } from './prepared.ts';
+
+/** Position after which a page starts: the last row's sort key and id. */
+export interface Position {
+  sortKey: string;
+  id: string;
+}
 
 type ListedTable =
   | 'people'

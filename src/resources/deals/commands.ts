@@ -1,3 +1,4 @@
+import type { Written } from '../../domain/records.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { DealOutcome } from '../../render/deals.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
@@ -11,7 +12,6 @@ import {
   pathRecord,
   referencedRecord,
   updateRow,
-  type Written,
 } from '../commands.ts';
 import { checkRequired, type ResolvedFieldList, resolveFieldList } from '../fields/field-list.ts';
 import { recordHistory } from '../record-history/writes.ts';

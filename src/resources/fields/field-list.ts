@@ -8,6 +8,7 @@ import {
   type SelectOption,
   type StoredCustomValues,
 } from '../../domain/custom-fields.ts';
+import { builtInField } from '../../domain/field-catalogue.ts';
 import {
   isEmailAddress,
   MAX_LIST_LENGTH,
@@ -17,7 +18,6 @@ import {
 import { ApiError } from '../../http/errors.ts';
 import { columnById } from '../../store/by-id.ts';
 import type { Executor } from '../../store/database.ts';
-import { builtInField } from './catalogue.ts';
 
 /** One entry of a write's `fieldList`: a field's Korean name and one typed value key. */
 export type FieldListItem = { name: string } & Record<string, unknown>;

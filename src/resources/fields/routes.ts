@@ -4,13 +4,13 @@ import type {
   CustomFieldType,
   SelectOption,
 } from '../../domain/custom-fields.ts';
+import { BUILT_IN_FIELDS, type FieldRecordType } from '../../domain/field-catalogue.ts';
 import { ApiError } from '../../http/errors.ts';
 import { readQuery } from '../../http/query.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import { nameIgnored, sendJson } from '../../http/send.ts';
 import { renderFieldList } from '../../render/fields.ts';
 import { prepareQuery } from '../../store/prepared.ts';
-import { BUILT_IN_FIELDS, type FieldRecordType } from './catalogue.ts';
 
 /** The `{type}` path values of the field list, and the record type each names. */
 const TYPE_OF_PATH = {

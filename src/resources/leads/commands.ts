@@ -1,6 +1,7 @@
+import type { Written } from '../../domain/records.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { afterCreate, fieldsOnCreate, type Written } from '../commands.ts';
+import { afterCreate, fieldsOnCreate } from '../commands.ts';
 import { checkLinks, checkStage, updatePipelineRecord } from '../deals/commands.ts';
 import type { CreateLeadBody, UpdateLeadBody } from './schema.ts';
 import { insertLeads } from './writes.ts';

@@ -1,4 +1,5 @@
 import { uniqueKey } from '../../domain/field-values.ts';
+import type { Written } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
   addMemo,
@@ -9,7 +10,6 @@ import {
   pathRecord,
   refuseDuplicate,
   updateRow,
-  type Written,
 } from '../commands.ts';
 import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
 import { recordHistory } from '../record-history/writes.ts';

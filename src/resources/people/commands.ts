@@ -1,4 +1,5 @@
 import { uniqueKey } from '../../domain/field-values.ts';
+import type { Written } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
   addMemo,
@@ -10,7 +11,6 @@ import {
   referencedRecord,
   refuseDuplicate,
   updateRow,
-  type Written,
 } from '../commands.ts';
 import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
 import { recordPeopleHistory } from '../people-history/writes.ts';

@@ -1,6 +1,7 @@
 import type { ProductKind } from '../../domain/quotes.ts';
+import type { Written } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { afterCreate, fieldsOnCreate, type Written } from '../commands.ts';
+import { afterCreate, fieldsOnCreate } from '../commands.ts';
 import type { CreateProductBody } from './schema.ts';
 import { insertProducts } from './writes.ts';
 

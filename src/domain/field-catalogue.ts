@@ -1,5 +1,5 @@
-import type { CustomFieldType } from '../../domain/custom-fields.ts';
-import { PRODUCT_KINDS } from '../../domain/quotes.ts';
+import type { CustomFieldType } from './custom-fields.ts';
+import { PRODUCT_KINDS } from './quotes.ts';
 
 /** Record types with a field list (`GET /v2/field/{type}`) and `fieldList` writes. */
 export const FIELD_RECORD_TYPES = [
