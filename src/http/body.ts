@@ -1,7 +1,7 @@
 import { Kind, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ValueErrorType } from '@sinclair/typebox/errors';
-import { ApiError } from './errors.ts';
+import { DomainError } from '../domain/errors.ts';
 
 /** A request body that passed its schema, with the top-level keys the schema does not know. */
 export interface ReadBody<T> {
@@ -21,11 +21,11 @@ export function bodyReader<S extends TObject>(schema: S): (body: unknown) => Rea
   return (body) => {
     const value = body ?? {};
     if (typeof value !== 'object' || Array.isArray(value)) {
-      throw new ApiError('invalid_body', '요청 본문은 JSON 객체여야 합니다.');
+      throw new DomainError('invalid_body', '요청 본문은 JSON 객체여야 합니다.');
     }
     if (!check.Check(value)) {
       const error = check.Errors(value).First()!;
-      throw new ApiError('invalid_body', describeError(error.path, error.type, error.schema));
+      throw new DomainError('invalid_body', describeError(error.path, error.type, error.schema));
     }
     const ignored = Object.keys(value).filter((k) => !known.has(k));
     return { value: value as Static<S>, ignored };

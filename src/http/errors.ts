@@ -1,5 +1,21 @@
-/** Every error the API answers with, by code. */
-export const ERRORS = {
+import { DomainError, type DomainErrorCode } from '../domain/errors.ts';
+
+/** Errors that only HTTP has: no token, a wrong media type, no such route, a limit. */
+export type HttpErrorCode =
+  | 'unauthorized'
+  | 'unsupported_media_type'
+  | 'route_not_found'
+  | 'method_not_allowed'
+  | 'body_too_large'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal';
+
+/** Every code an answer can carry. */
+export type ErrorCode = DomainErrorCode | HttpErrorCode;
+
+/** The one place where an error's code becomes a status. */
+export const STATUS_OF: Record<ErrorCode, number> = {
   unauthorized: 401,
   invalid_parameter: 400,
   invalid_cursor: 400,
@@ -18,36 +34,42 @@ export const ERRORS = {
   rate_limited: 429,
   unavailable: 503,
   internal: 500,
-} as const;
-export type ErrorCode = keyof typeof ERRORS;
+};
 
 /** Body shapes of the spec (section 7): A `{success:false,message}`, B `{error}`. */
 export type ErrorShape = 'A' | 'B';
 
-/** What an error carries besides its message. */
-export interface ApiErrorDetails {
-  /** Response headers (`Retry-After`, ...). */
-  headers?: Record<string, string>;
-  /** Shape A's `data`: e.g. the existing record a duplicate collides with. */
+/** An error of HTTP itself, with the headers its answer carries (`Retry-After`, ...). */
+export class HttpError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: HttpErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.status = STATUS_OF[code];
+  }
+}
+
+/** What the API answers for an error it knows, or undefined for one it does not (a 500). */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  message: string;
   data?: unknown;
 }
 
-/** An error the API answers with: a code, its status, and a message for people. */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  readonly data: unknown;
-
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    details: ApiErrorDetails = {},
-  ) {
-    super(message);
-    this.status = ERRORS[code];
-    this.headers = details.headers ?? {};
-    this.data = details.data;
+/** The answer for a domain or HTTP error; undefined for anything else. */
+export function errorAnswer(error: unknown): ErrorAnswer | undefined {
+  if (error instanceof DomainError) {
+    return { status: STATUS_OF[error.code], headers: {}, message: error.message, data: error.data };
   }
+  if (error instanceof HttpError) {
+    return { status: error.status, headers: error.headers, message: error.message };
+  }
+  return undefined;
 }
 
 /** The error body in the route's shape (shape A carries `data` when there is some). */

@@ -1,6 +1,6 @@
+import { DomainError } from '../domain/errors.ts';
 import type { Page } from '../store/keyset.ts';
 import { decodeCursor, encodeCursor, type Position } from './cursor.ts';
-import { ApiError } from './errors.ts';
 
 /** `data.nextCursor` alone, or `nextCurosr` then `nextCursor` for deals and leads (DECISIONS 2). */
 export const NEXT_CURSOR = ['nextCursor'] as const;
@@ -33,7 +33,7 @@ export interface RenderedPage {
 export function positionOf(page: ListPage, secret: string, cursor: string): Position {
   const after = decodeCursor(secret, page.scope, cursor);
   if (!after) {
-    throw new ApiError(
+    throw new DomainError(
       'invalid_cursor',
       `'cursor' 값이 올바르지 않습니다. 이전 페이지가 돌려준 커서를 그대로 보내 주세요.`,
     );

@@ -1,4 +1,4 @@
-import { ApiError } from './errors.ts';
+import { DomainError } from '../domain/errors.ts';
 
 /** Page size without `limit`, and the most one page holds (DECISIONS 2). */
 export const DEFAULT_LIMIT = 50;
@@ -24,10 +24,10 @@ export function readQuery(query: unknown, known: readonly string[]): ParsedQuery
       continue;
     }
     if (typeof value !== 'string') {
-      throw new ApiError('invalid_parameter', `'${name}' 파라미터는 한 번만 보낼 수 있습니다.`);
+      throw new DomainError('invalid_parameter', `'${name}' 파라미터는 한 번만 보낼 수 있습니다.`);
     }
     if (value.length > MAX_VALUE_LENGTH) {
-      throw new ApiError('invalid_parameter', `'${name}' 파라미터 값이 너무 깁니다.`);
+      throw new DomainError('invalid_parameter', `'${name}' 파라미터 값이 너무 깁니다.`);
     }
     values[name] = value;
   }
@@ -38,7 +38,7 @@ export function readQuery(query: unknown, known: readonly string[]): ParsedQuery
 export function readLimit(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_LIMIT;
   if (!/^[0-9]+$/.test(raw) || /^0+$/.test(raw)) {
-    throw new ApiError(
+    throw new DomainError(
       'invalid_parameter',
       `'limit' 파라미터는 1 이상의 정수여야 합니다: '${raw.slice(0, 100)}'`,
     );

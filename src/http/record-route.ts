@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { DomainError, type DomainErrorCode } from '../domain/errors.ts';
 import { isValidId } from '../domain/ids.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
 import type { Body } from '../model/tables.ts';
 import type { Store } from '../store/database.ts';
 import { prepareQuery } from '../store/prepared.ts';
-import { ApiError, type ErrorCode } from './errors.ts';
 import { readQuery } from './query.ts';
 import { nameIgnored, sendJson } from './send.ts';
 
@@ -39,7 +39,7 @@ export function sendStoredRecords(
 /** A record id from a path or query parameter, or a 400 naming the parameter (DECISIONS 1). */
 export function checkedId(name: string, value: string): string {
   if (!isValidId(value)) {
-    throw new ApiError(
+    throw new DomainError(
       'invalid_parameter',
       `'${name}' 형식이 올바르지 않습니다: '${value.slice(0, 100)}'`,
     );
@@ -89,7 +89,7 @@ export interface RecordRead {
   param: string;
   table: RecordTable;
   key: string;
-  notFound: { code: ErrorCode; message: (id: string) => string };
+  notFound: { code: DomainErrorCode; message: (id: string) => string };
 }
 
 /**
@@ -109,7 +109,7 @@ export function registerRecordRead(
       const id = checkedId(read.param, request.params[read.param] ?? '');
       const body = await bodyOf(request.auth.workspaceId, id);
       if (body === undefined || body === null) {
-        throw new ApiError(read.notFound.code, read.notFound.message(id));
+        throw new DomainError(read.notFound.code, read.notFound.message(id));
       }
       return sendStoredRecords(reply, request.query, read.key, [body]);
     },

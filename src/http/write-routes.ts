@@ -1,11 +1,11 @@
 import type { TObject } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DomainError } from '../domain/errors.ts';
 import { isValidId } from '../domain/ids.ts';
 import type { Written } from '../domain/records.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
 import { type WorkspaceWrite, writeWorkspace } from '../store/write.ts';
 import { bodyReader } from './body.ts';
-import { ApiError } from './errors.ts';
 import { readQuery } from './query.ts';
 import { sendWritten } from './send.ts';
 
@@ -21,7 +21,7 @@ interface WriteRoute<S extends TObject> {
 function pathId(request: FastifyRequest, param: string): string {
   const id = (request.params as Record<string, string>)[param]!;
   if (!isValidId(id)) {
-    throw new ApiError(
+    throw new DomainError(
       'invalid_parameter',
       `'${param}' 형식이 올바르지 않습니다: '${id.slice(0, 100)}'`,
     );

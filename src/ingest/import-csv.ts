@@ -2,8 +2,8 @@ import type { TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { sql } from 'kysely';
 import type { CustomFieldType } from '../domain/custom-fields.ts';
+import { DomainError } from '../domain/errors.ts';
 import { builtInField } from '../domain/field-catalogue.ts';
-import { ApiError } from '../http/errors.ts';
 import { createDeal } from '../resources/deals/commands.ts';
 import { CreateDealBody } from '../resources/deals/schema.ts';
 import { customFieldsOf, type FieldListItem, valueKeyOf } from '../resources/fields/field-list.ts';
@@ -150,7 +150,7 @@ export class CsvImporter {
     } catch (error) {
       await sql.raw(`rollback to ${savepoint}`).execute(this.w.trx);
       await sql.raw(`release ${savepoint}`).execute(this.w.trx);
-      if (error instanceof ApiError) return error.message;
+      if (error instanceof DomainError) return error.message;
       throw error;
     }
   }

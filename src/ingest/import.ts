@@ -5,10 +5,10 @@ import {
   type RefTarget,
   refTargetOf,
 } from '../domain/custom-fields.ts';
+import { DomainError } from '../domain/errors.ts';
 import { isEmailAddress, uniqueKey } from '../domain/field-values.ts';
 import { isValidId } from '../domain/ids.ts';
 import { now } from '../domain/time.ts';
-import { ApiError } from '../http/errors.ts';
 import type { ActivityType } from '../render/deal-activities.ts';
 import type { RecordHistoryType } from '../render/record-history.ts';
 import { activityRow } from '../resources/deal-activities/writes.ts';
@@ -409,7 +409,7 @@ export class NdjsonImporter {
       try {
         checkCustomValue(def, value);
       } catch (error) {
-        if (error instanceof ApiError) return `'custom': ${error.message}`;
+        if (error instanceof DomainError) return `'custom': ${error.message}`;
         throw error;
       }
       const target = refTargetOf(def.type);

@@ -10,9 +10,9 @@ import type {
   CustomFieldRecordType,
   StoredCustomValues,
 } from '../domain/custom-fields.ts';
+import { DomainError } from '../domain/errors.ts';
 import { uniqueKey, valueAsText } from '../domain/field-values.ts';
 import type { Written } from '../domain/records.ts';
-import { ApiError } from '../http/errors.ts';
 import type { SubjectType } from '../model/tables.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/refresh.ts';
 import type { WorkspaceWrite } from '../store/write.ts';
@@ -68,7 +68,7 @@ export async function referencedRecord<K extends RecordKind>(
 ) {
   const row = await findRecord(w, kind, id);
   if (!row) {
-    throw new ApiError(
+    throw new DomainError(
       'invalid_body',
       `'${key}': 이 워크스페이스에 없는 ${RECORDS[kind].label} id입니다: '${id.slice(0, 100)}'`,
     );
@@ -80,7 +80,7 @@ export async function referencedRecord<K extends RecordKind>(
 export async function pathRecord<K extends RecordKind>(w: WorkspaceWrite, kind: K, id: string) {
   const row = await findRecord(w, kind, id);
   if (!row) {
-    throw new ApiError('not_found', `${RECORDS[kind].object} 찾을 수 없습니다: '${id}'`);
+    throw new DomainError('not_found', `${RECORDS[kind].object} 찾을 수 없습니다: '${id}'`);
   }
   return row;
 }
@@ -358,8 +358,9 @@ export async function refuseDuplicate(
   if (unique.exceptId) query = query.where('id', '!=', unique.exceptId);
   const holder = await query.executeTakeFirst();
   if (holder) {
-    throw new ApiError('duplicate_record', unique.message, {
-      data: { id: holder.id, name: holder.name },
+    throw new DomainError('duplicate_record', unique.message, {
+      id: holder.id,
+      name: holder.name,
     });
   }
 }

@@ -5,7 +5,8 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Config } from '../config.ts';
-import { ApiError, type ErrorShape, errorBody } from '../http/errors.ts';
+import { DomainError } from '../domain/errors.ts';
+import { type ErrorShape, errorAnswer, errorBody, HttpError } from '../http/errors.ts';
 import { PageCache } from '../http/page-cache.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
 import { JSON_TYPE } from '../http/send.ts';
@@ -96,7 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (typeof text !== 'string' || text.trim() === '') return done(null, undefined);
     parseJson(request, text, (error, value) => {
       if (error)
-        done(new ApiError('invalid_body', '요청 본문이 올바른 JSON이 아닙니다.'), undefined);
+        done(new DomainError('invalid_body', '요청 본문이 올바른 JSON이 아닙니다.'), undefined);
       else done(null, value);
     });
   });
@@ -112,8 +113,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('RateLimit-Remaining', decision.remaining);
     reply.header('RateLimit-Reset', decision.resetSeconds);
     if (!decision.allowed) {
-      throw new ApiError('rate_limited', 'Too Many Requests', {
-        headers: { 'Retry-After': String(decision.resetSeconds) },
+      throw new HttpError('rate_limited', 'Too Many Requests', {
+        'Retry-After': String(decision.resetSeconds),
       });
     }
   });
@@ -188,14 +189,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .send(errorBody('A', `경로를 찾을 수 없습니다: ${request.method} ${path}`));
   });
 
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
     const shape: ErrorShape = request.routeOptions.config?.errorShape ?? 'A';
-    if (error instanceof ApiError) {
-      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    const answer = errorAnswer(error);
+    if (answer) {
+      for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
       return reply
-        .code(error.status)
+        .code(answer.status)
         .header('Content-Type', JSON_TYPE)
-        .send(errorBody(shape, error.message, error.data));
+        .send(errorBody(shape, answer.message, answer.data));
     }
     const status = mapFrameworkError(error);
     if (status === 500) {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { ApiError } from '../http/errors.ts';
+import { HttpError } from '../http/errors.ts';
 import type { AuthContext } from '../http/route-deps.ts';
 import type { Database } from '../model/tables.ts';
 import { hashToken } from '../resources/workspaces/writes.ts';
@@ -30,14 +30,14 @@ export function tokenAuthenticator(store: Store) {
   let rememberedAt: unknown;
   return async (authorization: string | undefined): Promise<AuthContext> => {
     if (!authorization) {
-      throw new ApiError(
+      throw new HttpError(
         'unauthorized',
         'Authorization 헤더가 없습니다. Authorization: Bearer <ACCESS_TOKEN> 을 보내 주세요.',
       );
     }
     const match = BEARER.exec(authorization);
     if (!match) {
-      throw new ApiError(
+      throw new HttpError(
         'unauthorized',
         'Authorization 헤더는 Bearer <ACCESS_TOKEN> 형식이어야 합니다.',
       );
@@ -64,7 +64,7 @@ export function tokenAuthenticator(store: Store) {
       if (remembered.size >= MAX_REMEMBERED_TOKENS) remembered.clear();
       remembered.set(token, context);
     }
-    if (!context) throw new ApiError('unauthorized', '유효하지 않거나 폐기된 토큰입니다.');
+    if (!context) throw new HttpError('unauthorized', '유효하지 않거나 폐기된 토큰입니다.');
     return context;
   };
 }

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 // Imported, not read from disk, so a build (`tsc`) carries it along.
 import examples from '../api-schema/examples.json' with { type: 'json' };
 import { buildOpenApiDocument, type OperationExamples } from '../api-schema/openapi.ts';
-import { ApiError } from '../http/errors.ts';
+import { DomainError } from '../domain/errors.ts';
 import { JSON_TYPE } from '../http/send.ts';
 
 /** A route of the app as Fastify registered it. */
@@ -99,7 +99,7 @@ export function registerDocsRoutes(
       ? ASSETS[request.params.asset]
       : undefined;
     if (!type) {
-      throw new ApiError('not_found', `문서 파일을 찾을 수 없습니다: '${request.params.asset}'`);
+      throw new DomainError('not_found', `문서 파일을 찾을 수 없습니다: '${request.params.asset}'`);
     }
     const bytes = readFileSync(join(SWAGGER_UI_DIR, request.params.asset));
     return reply

@@ -1,5 +1,5 @@
+import { DomainError } from '../../domain/errors.ts';
 import { parseDateBound } from '../../domain/time.ts';
-import { ApiError } from '../../http/errors.ts';
 import { checkedId } from '../../http/record-route.ts';
 import { ACTIVITY_TYPES, type ActivityType } from '../../render/deal-activities.ts';
 
@@ -33,7 +33,7 @@ export function readActivityFilter(
   const start = dateBound(values.startDate, 'startDate', 'start');
   const end = dateBound(values.endDate, 'endDate', 'end');
   if (start !== undefined && end !== undefined && start >= end) {
-    throw new ApiError(
+    throw new DomainError(
       'invalid_parameter',
       `'startDate'가 'endDate'보다 늦습니다: '${values.startDate}' > '${values.endDate}'`,
     );
@@ -54,7 +54,7 @@ function activityTypes(raw: string | undefined): ActivityType[] | undefined {
   const unknown = given.filter((t) => !(ACTIVITY_TYPES as readonly string[]).includes(t));
   if (unknown.length > 0) {
     const names = unknown.map((t) => `'${t.slice(0, 50)}'`).join(', ');
-    throw new ApiError(
+    throw new DomainError(
       'invalid_parameter',
       `'types' 파라미터에 알 수 없는 활동 유형이 있습니다: ${names} (가능한 값: ${ACTIVITY_TYPES.join(', ')})`,
     );
@@ -70,7 +70,7 @@ function dateBound(
   if (raw === undefined) return undefined;
   const bound = parseDateBound(raw, edge);
   if (bound === undefined) {
-    throw new ApiError(
+    throw new DomainError(
       'invalid_parameter',
       `'${name}' 파라미터는 YYYY-MM-DD(한국 시간의 하루) 또는 오프셋이 있는 ISO 8601 시각(예: 2024-04-08T09:00:00+09:00)이어야 합니다: '${raw.slice(0, 100)}'`,
     );

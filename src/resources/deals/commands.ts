@@ -1,5 +1,5 @@
+import { DomainError } from '../../domain/errors.ts';
 import type { Written } from '../../domain/records.ts';
-import { ApiError } from '../../http/errors.ts';
 import type { DealOutcome } from '../../render/deals.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
@@ -32,8 +32,8 @@ const DEAL_COLUMNS: Record<string, string> = {
   참여자: 'participant_ids',
 };
 
-function invalid(message: string): ApiError {
-  return new ApiError('invalid_body', message);
+function invalid(message: string): DomainError {
+  return new DomainError('invalid_body', message);
 }
 
 /** A record needs a person or an organization (or both), each of this workspace. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { DomainError } from '../../domain/errors.ts';
 import { isValidId } from '../../domain/ids.ts';
 import { now } from '../../domain/time.ts';
-import { ApiError } from '../../http/errors.ts';
 import { NEXT_CUROSR_AND_CURSOR } from '../../http/list-page.ts';
 import { sendListPage } from '../../http/list-route.ts';
 import { readQuery } from '../../http/query.ts';
@@ -36,7 +36,7 @@ export function registerDealRoutes(app: FastifyInstance, { store, cache, base }:
       const ws = request.auth.workspaceId;
       const filter = await resolveDealFilter(store.reader, ws, pipelineName, pipelineStageName);
       if (typeof filter === 'string') {
-        throw new ApiError(
+        throw new DomainError(
           'unknown_pipeline',
           FILTER_MESSAGES[filter](pipelineName, pipelineStageName),
         );
@@ -58,14 +58,14 @@ export function registerDealRoutes(app: FastifyInstance, { store, cache, base }:
     async (request, reply) => {
       const { dealId } = request.params;
       if (!isValidId(dealId))
-        throw new ApiError(
+        throw new DomainError(
           'invalid_parameter',
           `'dealId' 형식이 올바르지 않습니다: '${dealId.slice(0, 100)}'`,
         );
       nameIgnored(reply, readQuery(request.query, []));
       const ws = request.auth.workspaceId;
       const row = await singleDeal(ws, dealId);
-      if (!row) throw new ApiError('deal_not_found', `딜을 찾을 수 없습니다: '${dealId}'`);
+      if (!row) throw new DomainError('deal_not_found', `딜을 찾을 수 없습니다: '${dealId}'`);
       const followers = await refsOf(store.reader, ws, 'users', row.follower_ids);
       const participants = await refsOf(store.reader, ws, 'people', row.participant_ids);
       const listRecord = JSON.parse(row.body.toString()) as Record<string, unknown>;

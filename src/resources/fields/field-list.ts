@@ -8,6 +8,7 @@ import {
   type SelectOption,
   type StoredCustomValues,
 } from '../../domain/custom-fields.ts';
+import { DomainError } from '../../domain/errors.ts';
 import { builtInField } from '../../domain/field-catalogue.ts';
 import {
   isEmailAddress,
@@ -15,7 +16,6 @@ import {
   MAX_TEXT_LENGTH,
   parseDateValue,
 } from '../../domain/field-values.ts';
-import { ApiError } from '../../http/errors.ts';
 import { columnById } from '../../store/by-id.ts';
 import type { Executor } from '../../store/database.ts';
 
@@ -186,7 +186,7 @@ export async function resolveFieldList(
 
 /**
  * A custom value in stored form checked as a write's `fieldList` item of `definition` is
- * (type, options, length): the value to store, or an `invalid_body` ApiError. Ref values are
+ * (type, options, length): the value to store, or an `invalid_body` DomainError. Ref values are
  * checked for shape only; whether the records exist is the caller's (imports check them
  * against the records of the file and the workspace).
  */
@@ -294,6 +294,6 @@ export function checkRequired(
   }
 }
 
-function invalid(message: string): ApiError {
-  return new ApiError('invalid_body', message);
+function invalid(message: string): DomainError {
+  return new DomainError('invalid_body', message);
 }

@@ -4,8 +4,8 @@ import type {
   CustomFieldType,
   SelectOption,
 } from '../../domain/custom-fields.ts';
+import { DomainError } from '../../domain/errors.ts';
 import { BUILT_IN_FIELDS, type FieldRecordType } from '../../domain/field-catalogue.ts';
-import { ApiError } from '../../http/errors.ts';
 import { readQuery } from '../../http/query.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import { nameIgnored, sendJson } from '../../http/send.ts';
@@ -41,7 +41,7 @@ export function registerFieldRoutes(app: FastifyInstance, { store, base }: Route
     async (request, reply) => {
       const { type } = request.params;
       if (!Object.hasOwn(TYPE_OF_PATH, type))
-        throw new ApiError(
+        throw new DomainError(
           'invalid_parameter',
           `'type' 값이 올바르지 않습니다: '${type.slice(0, 100)}' (${Object.keys(TYPE_OF_PATH).join(', ')} 중 하나)`,
         );

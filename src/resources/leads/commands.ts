@@ -1,5 +1,5 @@
+import { DomainError } from '../../domain/errors.ts';
 import type { Written } from '../../domain/records.ts';
-import { ApiError } from '../../http/errors.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { afterCreate, fieldsOnCreate } from '../commands.ts';
 import { checkLinks, checkStage, updatePipelineRecord } from '../deals/commands.ts';
@@ -24,7 +24,7 @@ export async function createLead(
   const pipelineId = body.pipelineId ?? null;
   const stageId = body.pipelineStageId ?? null;
   if ((pipelineId === null) !== (stageId === null)) {
-    throw new ApiError(
+    throw new DomainError(
       'invalid_body',
       `'pipelineId'와 'pipelineStageId'는 함께 보내거나 함께 빼야 합니다.`,
     );

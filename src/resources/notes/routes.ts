@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { DomainError } from '../../domain/errors.ts';
 import { isValidId } from '../../domain/ids.ts';
 import { parseDateBound } from '../../domain/time.ts';
-import { ApiError } from '../../http/errors.ts';
 import { NEXT_CURSOR } from '../../http/list-page.ts';
 import { sendListPage } from '../../http/list-route.ts';
 import { readQuery } from '../../http/query.ts';
@@ -39,13 +39,13 @@ export function registerMemoRoutes(app: FastifyInstance, { store, cache, base }:
     async (request, reply) => {
       const { memoId } = request.params;
       if (!isValidId(memoId))
-        throw new ApiError(
+        throw new DomainError(
           'invalid_parameter',
           `'memoId' 형식이 올바르지 않습니다: '${memoId.slice(0, 100)}'`,
         );
       nameIgnored(reply, readQuery(request.query, []));
       const row = await byId(request.auth.workspaceId, memoId);
-      if (!row) throw new ApiError('not_found', `메모를 찾을 수 없습니다: '${memoId}'`);
+      if (!row) throw new DomainError('not_found', `메모를 찾을 수 없습니다: '${memoId}'`);
       return sendJson(reply, JSON.stringify({ success: true, data: { memo: renderMemo(row) } }));
     },
   );
@@ -63,7 +63,7 @@ function readMemoFilters(
     const value = values[name];
     if (value === undefined) continue;
     if (!isValidId(value))
-      throw new ApiError(
+      throw new DomainError(
         'invalid_parameter',
         `'${name}' 파라미터 형식이 올바르지 않습니다: '${value.slice(0, 100)}'`,
       );
@@ -77,14 +77,14 @@ function readMemoFilters(
     if (value === undefined) continue;
     const bound = parseDateBound(value, side);
     if (bound === undefined)
-      throw new ApiError(
+      throw new DomainError(
         'invalid_parameter',
         `'${name}' 파라미터는 YYYY-MM-DD 날짜이거나 오프셋이 있는 ISO 8601 시각이어야 합니다: '${value.slice(0, 100)}'`,
       );
     out[name] = bound;
   }
   if (out.startDate !== undefined && out.endDate !== undefined && out.startDate >= out.endDate)
-    throw new ApiError(
+    throw new DomainError(
       'invalid_parameter',
       `'startDate' 파라미터가 'endDate' 파라미터보다 늦습니다: '${values.startDate}' > '${values.endDate}'`,
     );

@@ -1,15 +1,15 @@
+import { DomainError } from '../../domain/errors.ts';
 import { parseDateValue } from '../../domain/field-values.ts';
 import type { ProductKind } from '../../domain/quotes.ts';
 import type { Written } from '../../domain/records.ts';
-import { ApiError } from '../../http/errors.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { afterCreate, customOnCreate, fieldsOnCreate, referencedRecord } from '../commands.ts';
 import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
 import type { CreateQuoteBody, QuoteLineBody } from './schema.ts';
 import { insertQuotes, type NewQuoteLine } from './writes.ts';
 
-function invalid(message: string): ApiError {
-  return new ApiError('invalid_body', message);
+function invalid(message: string): DomainError {
+  return new DomainError('invalid_body', message);
 }
 
 /**

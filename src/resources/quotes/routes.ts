@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError, type ErrorCode } from '../../http/errors.ts';
+import { DomainError, type DomainErrorCode } from '../../domain/errors.ts';
 import { checkedId, recordExists, sendStoredRecords } from '../../http/record-route.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import type { Body } from '../../model/tables.ts';
@@ -11,7 +11,7 @@ interface QuoteOwner {
   param: string;
   table: 'deals' | 'leads';
   column: 'deal_id' | 'lead_id';
-  notFound: { code: ErrorCode; message: (id: string) => string };
+  notFound: { code: DomainErrorCode; message: (id: string) => string };
 }
 
 const OWNERS: QuoteOwner[] = [
@@ -56,7 +56,7 @@ export function registerQuoteRoutes(app: FastifyInstance, deps: RouteDeps): void
         const id = checkedId(owner.param, request.params[owner.param] ?? '');
         const ws = request.auth.workspaceId;
         if (!(await exists(ws, id))) {
-          throw new ApiError(owner.notFound.code, owner.notFound.message(id));
+          throw new DomainError(owner.notFound.code, owner.notFound.message(id));
         }
         const rows = await store.rows(quotesOf({ ws, id }));
         return sendStoredRecords(

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../http/errors.ts';
+import { DomainError } from '../../domain/errors.ts';
 import { NEXT_CURSOR } from '../../http/list-page.ts';
 import { sendListPage } from '../../http/list-route.ts';
 import { readQuery } from '../../http/query.ts';
@@ -38,7 +38,7 @@ export function registerUserRoutes(app: FastifyInstance, { store, cache, base }:
     const { workspaceId, userId } = request.auth;
     const [values] = await store.rows(me({ ws: workspaceId, id: userId }));
     // Only a user removed from the database by hand leaves its tokens without a user.
-    if (!values) throw new ApiError('not_found', '토큰의 사용자를 찾을 수 없습니다.');
+    if (!values) throw new DomainError('not_found', '토큰의 사용자를 찾을 수 없습니다.');
     const row = Object.fromEntries(USER_COLUMNS.map((c, i) => [c, values[i]])) as UserRow;
     const user = renderMe(row, { id: workspaceId, name: String(values[USER_COLUMNS.length]) });
     return sendJson(reply, JSON.stringify({ success: true, data: { user } }));

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { DomainError } from '../../domain/errors.ts';
 import { isValidId } from '../../domain/ids.ts';
-import { ApiError } from '../../http/errors.ts';
 import { NEXT_CURSOR } from '../../http/list-page.ts';
 import { sendListPage } from '../../http/list-route.ts';
 import { readQuery } from '../../http/query.ts';
@@ -42,7 +42,7 @@ export function registerWebFormRoutes(
     async (request, reply) => {
       const { webFormId } = request.params;
       if (!isValidId(webFormId))
-        throw new ApiError(
+        throw new DomainError(
           'invalid_parameter',
           `'webFormId' 형식이 올바르지 않습니다: '${webFormId.slice(0, 100)}'`,
         );
@@ -50,7 +50,7 @@ export function registerWebFormRoutes(
       const ws = request.auth.workspaceId;
       return sendListPage(request, reply, cache, query, async () => {
         if (!(await exists(ws, webFormId)))
-          throw new ApiError('not_found', `웹폼을 찾을 수 없습니다: '${webFormId}'`);
+          throw new DomainError('not_found', `웹폼을 찾을 수 없습니다: '${webFormId}'`);
         return {
           listKey: 'webFormSubmitList',
           cursorKeys: NEXT_CURSOR,
