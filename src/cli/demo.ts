@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import { createDemoWorkspace } from '../ingest/demo.ts';
 import { openStore } from '../store/database.ts';
-import { intFlag, parseFlags } from './main.ts';
+import { intFlag, parseFlags } from './flags.ts';
 
 /**
  * The largest demo. It is generated and written in chunks of 20,000 people, so memory does

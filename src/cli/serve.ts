@@ -6,7 +6,7 @@ import { buildApp } from '../server/app.ts';
 import { RedisRateLimiter } from '../server/redis-rate-limit.ts';
 import { openStore } from '../store/database.ts';
 import { reportListening, runPrimary } from './cluster.ts';
-import { intFlag, parseFlags } from './main.ts';
+import { intFlag, parseFlags } from './flags.ts';
 
 /** What the banner shows: the workspaces there are, and a demo token just made. */
 interface Prepared {

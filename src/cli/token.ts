@@ -6,7 +6,7 @@ import {
   revokeToken,
 } from '../resources/workspaces/writes.ts';
 import { openStore } from '../store/database.ts';
-import { parseFlags, UsageError } from './main.ts';
+import { parseFlags, UsageError } from './flags.ts';
 
 /** `salescrm token create|list|revoke`. */
 export async function runToken(config: Config, args: string[]): Promise<number> {

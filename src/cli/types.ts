@@ -4,7 +4,7 @@ import {
   renderCustomFieldDeclarations,
 } from '../resources/custom-fields/declarations.ts';
 import { openStore } from '../store/database.ts';
-import { parseFlags, UsageError } from './main.ts';
+import { parseFlags, UsageError } from './flags.ts';
 
 /**
  * `salescrm types --workspace ID [--name TypeName]`: prints a `.d.ts` of the workspace's

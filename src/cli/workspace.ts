@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import { createWorkspace, insertUsers } from '../resources/workspaces/writes.ts';
 import { openStore } from '../store/database.ts';
-import { parseFlags, UsageError } from './main.ts';
+import { parseFlags, UsageError } from './flags.ts';
 
 /** `salescrm workspace create NAME [--json]`: an empty workspace with one admin user. */
 export async function runWorkspace(config: Config, args: string[]): Promise<number> {
