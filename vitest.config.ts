@@ -57,6 +57,8 @@ export default defineConfig(async () => {
                     'test/cli.test.ts',
                     // Export reads SQLite files only, for now.
                     'test/import-export.test.ts',
+                    // The demo generator on SQLite files (its indexes, its bytes).
+                    'test/demo.test.ts',
                   ],
                   globalSetup: ['test/postgres-setup.ts'],
                   env: { SALESCRM_TEST_STORE: 'postgres', TEST_DATABASE_URL: serverUrl },

@@ -4,7 +4,7 @@
  * `test/openapi.test.ts` checks it against the routes the Fastify app really has.
  */
 import { type TSchema, Type } from '@sinclair/typebox';
-import { ACTIVITY_TYPES } from '../render/deal-activities.ts';
+import { ACTIVITY_TYPES } from '../domain/activities.ts';
 import {
   CreatedEnvelope,
   Deleted,

@@ -1,7 +1,7 @@
 /**
  * The records the API returns, as TypeBox schemas with their exact keys in their wire order
  * (spec section 2, ENDPOINTS.md, DECISIONS 1). They feed the OpenAPI document and the
- * client's types; `records.test.ts` checks each one against what the render functions
+ * client's types; `test/record-schemas.test.ts` checks each one against what the render functions
  * produce, key for key and in order.
  *
  * This module imports nothing at run time but TypeBox and constant lists, so the client can
@@ -15,10 +15,10 @@ import {
   type TSchema,
   Type,
 } from '@sinclair/typebox';
+import { ACTIVITY_TYPES } from '../domain/activities.ts';
+import { DEAL_OUTCOMES } from '../domain/deals.ts';
+import { PEOPLE_HISTORY_TYPES } from '../domain/history.ts';
 import { PRODUCT_KINDS } from '../domain/quotes.ts';
-import { ACTIVITY_TYPES } from '../render/deal-activities.ts';
-import { DEAL_OUTCOMES } from '../render/deals.ts';
-import { PEOPLE_HISTORY_TYPES } from '../render/people-history.ts';
 
 /** `T` or null. */
 export function Nullable<T extends TSchema>(schema: T) {

@@ -3,12 +3,12 @@
  * so the OpenAPI document and the client find them in one place. These modules load server
  * code: the client takes them with `import type` only.
  */
-export { CreateDealBody, UpdateDealBody } from '../resources/deals/schema.ts';
-export { CreateLeadBody, UpdateLeadBody } from '../resources/leads/schema.ts';
+export { CreateDealBody, UpdateDealBody } from './bodies/deals.ts';
+export { CreateLeadBody, UpdateLeadBody } from './bodies/leads.ts';
 export {
   CreateOrganizationBody,
   UpdateOrganizationBody,
-} from '../resources/organizations/schema.ts';
-export { CreatePersonBody, UpdatePersonBody } from '../resources/people/schema.ts';
-export { CreateProductBody } from '../resources/products/schema.ts';
-export { CreateQuoteBody, QuoteLineBody } from '../resources/quotes/schema.ts';
+} from './bodies/organizations.ts';
+export { CreatePersonBody, UpdatePersonBody } from './bodies/people.ts';
+export { CreateProductBody } from './bodies/products.ts';
+export { CreateQuoteBody, QuoteLineBody } from './bodies/quotes.ts';

@@ -34,7 +34,6 @@ environment: DATABASE_URL (default sqlite:./data/salescrm.db), PORT, HOST, BASE_
 RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS, PAGE_CACHE_BYTES, LOG_LEVEL, LOG_REQUESTS,
 REDIS_URL (shared rate-limit counters), REDIS_KEY_PREFIX, REDIS_TIMEOUT_MS, SHUTDOWN_GRACE_MS`;
 
-
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const config = loadConfig();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { DealOutcome } from '../domain/deals.ts';
 import type { ProductKind } from '../domain/quotes.ts';
-import type { DealOutcome } from '../render/deals.ts';
 import type { NewCustomField } from '../resources/custom-fields/writes.ts';
 import type { NewActivity } from '../resources/deal-activities/writes.ts';
 import type { NewDeal } from '../resources/deals/writes.ts';

@@ -1,19 +1,19 @@
 import type { TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { sql } from 'kysely';
+import { CreateDealBody } from '../api-schema/bodies/deals.ts';
+import { CreateLeadBody } from '../api-schema/bodies/leads.ts';
+import { CreateOrganizationBody } from '../api-schema/bodies/organizations.ts';
+import { CreatePersonBody } from '../api-schema/bodies/people.ts';
 import type { CustomFieldType } from '../domain/custom-fields.ts';
 import { DomainError } from '../domain/errors.ts';
 import { builtInField } from '../domain/field-catalogue.ts';
 import { createDeal } from '../resources/deals/commands.ts';
-import { CreateDealBody } from '../resources/deals/schema.ts';
 import { customFieldsOf, type FieldListItem, valueKeyOf } from '../resources/fields/field-list.ts';
 import { createLead } from '../resources/leads/commands.ts';
-import { CreateLeadBody } from '../resources/leads/schema.ts';
 import { createOrganization } from '../resources/organizations/commands.ts';
-import { CreateOrganizationBody } from '../resources/organizations/schema.ts';
 import { SOURCE_IMPORT } from '../resources/owned.ts';
 import { createPerson } from '../resources/people/commands.ts';
-import { CreatePersonBody } from '../resources/people/schema.ts';
 import { sqliteStatementOf } from '../store/database.ts';
 import type { WorkspaceWrite } from '../store/write.ts';
 

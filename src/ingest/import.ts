@@ -1,3 +1,4 @@
+import type { ActivityType } from '../domain/activities.ts';
 import {
   type CustomFieldDefinition,
   type CustomFieldType,
@@ -9,7 +10,6 @@ import { DomainError } from '../domain/errors.ts';
 import { isEmailAddress, uniqueKey } from '../domain/field-values.ts';
 import { isValidId } from '../domain/ids.ts';
 import { now } from '../domain/time.ts';
-import type { ActivityType } from '../render/deal-activities.ts';
 import type { RecordHistoryType } from '../render/record-history.ts';
 import { activityRow } from '../resources/deal-activities/writes.ts';
 import { checkCustomValue } from '../resources/fields/field-list.ts';

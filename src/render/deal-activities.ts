@@ -1,21 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { ActivityTable } from '../model/tables.ts';
 
-/** Deal activity `type`s (DECISIONS 6). */
-export const ACTIVITY_TYPES = [
-  'create',
-  'email',
-  'emailOpen',
-  'memoCreate',
-  'todoCreate',
-  'meeting',
-  'webFormSubmit',
-  'recordingCreate',
-  'smsSend',
-  'kakaoAlimtalkSend',
-] as const;
-export type ActivityType = (typeof ACTIVITY_TYPES)[number];
-
 /** The deal activity record of spec 2.5 (lead activities carry the lead id in `dealId`). */
 export function renderDealActivity(row: Selectable<ActivityTable>): Record<string, unknown> {
   return {

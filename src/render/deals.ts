@@ -20,10 +20,6 @@ import {
 import { wholeDays } from '../domain/time.ts';
 import type { DealTable, LeadTable } from '../model/tables.ts';
 
-/** Deal outcomes (DECISIONS 5). */
-export const DEAL_OUTCOMES = ['In progress', 'Won', 'Lost'] as const;
-export type DealOutcome = (typeof DEAL_OUTCOMES)[number];
-
 /** What a deal or lead record is rendered from. */
 export interface PipelineRecordFacts {
   pipeline: Ref | null;

@@ -2,13 +2,6 @@ import type { Selectable } from 'kysely';
 import type { Ref } from '../domain/records.ts';
 import type { HistoryTable } from '../model/tables.ts';
 
-/** People history `type`s (DECISIONS 6). */
-export const PEOPLE_HISTORY_TYPES = [
-  'editField',
-  'editPeopleConnection',
-  'editOrganizationConnect',
-] as const;
-
 /** The people history record of spec 2.6; `organization` is a Ref only for organization changes. */
 export function renderPeopleHistory(
   row: Selectable<HistoryTable>,

@@ -3,7 +3,6 @@
  * records a body refers to, notes and `create` activities, and the change set that turns
  * an update into column changes and history rows.
  */
-import { type TSchema, Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import type {
   CustomFieldDefinition,
@@ -19,29 +18,6 @@ import type { WorkspaceWrite } from '../store/write.ts';
 import { insertActivities } from './deal-activities/writes.ts';
 import { checkRequired, type FieldListItem, resolveFieldList } from './fields/field-list.ts';
 import { insertNotes } from './notes/writes.ts';
-
-/** A record id in a body. */
-export const IdSchema = Type.String({ minLength: 1, maxLength: 64 });
-/** A record's name: some non-blank text. */
-export const NameSchema = Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' });
-/** `memo`: a note to add to the record. */
-export const MemoSchema = Type.Union([
-  Type.String({ minLength: 1, maxLength: 100_000 }),
-  Type.Null(),
-]);
-/** `fieldList`: fields by Korean name with typed value keys (checked by `resolveFieldList`). */
-export const FieldListSchema = Type.Array(
-  Type.Object(
-    { name: Type.String({ minLength: 1, maxLength: 200 }) },
-    { additionalProperties: true },
-  ),
-  { maxItems: 500 },
-);
-
-/** `T` or null. */
-export function Nullable<T extends TSchema>(schema: T) {
-  return Type.Union([schema, Type.Null()]);
-}
 
 /** Body-typed fieldList items. */
 export type FieldListInput = readonly FieldListItem[] | undefined;

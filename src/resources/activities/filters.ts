@@ -1,7 +1,7 @@
+import { ACTIVITY_TYPES, type ActivityType } from '../../domain/activities.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { parseDateBound } from '../../domain/time.ts';
 import { checkedId } from '../../http/record-route.ts';
-import { ACTIVITY_TYPES, type ActivityType } from '../../render/deal-activities.ts';
 
 /** The filters of an activity list, read and checked. */
 export interface ActivityFilter {

@@ -1,7 +1,8 @@
+import type { ActivityType } from '../../domain/activities.ts';
 import { newId } from '../../domain/ids.ts';
 import type { Body } from '../../model/tables.ts';
 import { renderSubjectActivity } from '../../render/activities.ts';
-import { type ActivityType, renderDealActivity } from '../../render/deal-activities.ts';
+import { renderDealActivity } from '../../render/deal-activities.ts';
 import { columnById } from '../../store/by-id.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany, type RowContext } from '../../store/write.ts';

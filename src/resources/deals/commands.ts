@@ -1,6 +1,7 @@
+import type { CreateDealBody, UpdateDealBody } from '../../api-schema/bodies/deals.ts';
+import type { DealOutcome } from '../../domain/deals.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Written } from '../../domain/records.ts';
-import type { DealOutcome } from '../../render/deals.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
   addMemo,
@@ -15,7 +16,6 @@ import {
 } from '../commands.ts';
 import { checkRequired, type ResolvedFieldList, resolveFieldList } from '../fields/field-list.ts';
 import { recordHistory } from '../record-history/writes.ts';
-import type { CreateDealBody, UpdateDealBody } from './schema.ts';
 import { insertDeals } from './writes.ts';
 
 /** Deals and leads: records on a pipeline, linked to a person and/or an organization. */

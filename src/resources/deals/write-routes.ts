@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { CreateDealBody, UpdateDealBody } from '../../api-schema/bodies/deals.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import { registerCreate, registerDelete, registerUpdate } from '../../http/write-routes.ts';
 import { createDeal, deletePipelineRecord, updateDeal } from './commands.ts';
-import { CreateDealBody, UpdateDealBody } from './schema.ts';
 
 /** `POST /v2/deal`, `POST /v2/deal/{dealId}` and `POST /v2/deal/{dealId}/delete`. */
 export function registerDealWrites(app: FastifyInstance, deps: RouteDeps): void {

@@ -1,4 +1,4 @@
-import type { DealOutcome } from '../../render/deals.ts';
+import type { DealOutcome } from '../../domain/deals.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { insertMany } from '../../store/write.ts';
 import { type OwnedInput, ownedColumns, SOURCE_API } from '../owned.ts';

@@ -1,9 +1,9 @@
+import type { CreateLeadBody, UpdateLeadBody } from '../../api-schema/bodies/leads.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Written } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { afterCreate, fieldsOnCreate } from '../commands.ts';
 import { checkLinks, checkStage, updatePipelineRecord } from '../deals/commands.ts';
-import type { CreateLeadBody, UpdateLeadBody } from './schema.ts';
 import { insertLeads } from './writes.ts';
 
 /** Columns of the lead fields that `fieldList` writes. */

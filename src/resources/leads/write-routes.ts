@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { CreateLeadBody, UpdateLeadBody } from '../../api-schema/bodies/leads.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import { registerCreate, registerDelete, registerUpdate } from '../../http/write-routes.ts';
 import { deletePipelineRecord } from '../deals/commands.ts';
 import { createLead, updateLead } from './commands.ts';
-import { CreateLeadBody, UpdateLeadBody } from './schema.ts';
 
 /** `POST /v2/lead`, `POST /v2/lead/{leadId}` and `POST /v2/lead/{leadId}/delete`. */
 export function registerLeadWrites(app: FastifyInstance, deps: RouteDeps): void {

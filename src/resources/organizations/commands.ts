@@ -1,3 +1,7 @@
+import type {
+  CreateOrganizationBody,
+  UpdateOrganizationBody,
+} from '../../api-schema/bodies/organizations.ts';
 import { uniqueKey } from '../../domain/field-values.ts';
 import type { Written } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
@@ -13,7 +17,6 @@ import {
 } from '../commands.ts';
 import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
 import { recordHistory } from '../record-history/writes.ts';
-import type { CreateOrganizationBody, UpdateOrganizationBody } from './schema.ts';
 import { insertOrganizations } from './writes.ts';
 
 /** Columns of the organization fields that `fieldList` writes. */

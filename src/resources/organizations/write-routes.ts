@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import {
+  CreateOrganizationBody,
+  UpdateOrganizationBody,
+} from '../../api-schema/bodies/organizations.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import { registerCreate, registerUpdate } from '../../http/write-routes.ts';
 import { createOrganization, updateOrganization } from './commands.ts';
-import { CreateOrganizationBody, UpdateOrganizationBody } from './schema.ts';
 
 /** `POST /v2/organization` and `POST /v2/organization/{organizationId}`. */
 export function registerOrganizationWrites(app: FastifyInstance, deps: RouteDeps): void {

@@ -1,3 +1,4 @@
+import type { CreatePersonBody, UpdatePersonBody } from '../../api-schema/bodies/people.ts';
 import { uniqueKey } from '../../domain/field-values.ts';
 import type { Written } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
@@ -14,7 +15,6 @@ import {
 } from '../commands.ts';
 import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
 import { recordPeopleHistory } from '../people-history/writes.ts';
-import type { CreatePersonBody, UpdatePersonBody } from './schema.ts';
 import { insertPeople, setPersonOrganization } from './writes.ts';
 
 /** Columns of the people fields that `fieldList` writes. */

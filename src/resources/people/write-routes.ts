@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { CreatePersonBody, UpdatePersonBody } from '../../api-schema/bodies/people.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import { registerCreate, registerUpdate } from '../../http/write-routes.ts';
 import { createPerson, updatePerson } from './commands.ts';
-import { CreatePersonBody, UpdatePersonBody } from './schema.ts';
 
 /** `POST /v2/people` and `POST /v2/people/{peopleId}`. */
 export function registerPeopleWrites(app: FastifyInstance, deps: RouteDeps): void {

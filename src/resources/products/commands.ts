@@ -1,8 +1,8 @@
+import type { CreateProductBody } from '../../api-schema/bodies/products.ts';
 import type { ProductKind } from '../../domain/quotes.ts';
 import type { Written } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { afterCreate, fieldsOnCreate } from '../commands.ts';
-import type { CreateProductBody } from './schema.ts';
 import { insertProducts } from './writes.ts';
 
 /** `POST /v2/product`: a new product (`유형` `일반` unless fieldList says otherwise). */

@@ -1,3 +1,4 @@
+import type { CreateQuoteBody, QuoteLineBody } from '../../api-schema/bodies/quotes.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { parseDateValue } from '../../domain/field-values.ts';
 import type { ProductKind } from '../../domain/quotes.ts';
@@ -5,7 +6,6 @@ import type { Written } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { afterCreate, customOnCreate, fieldsOnCreate, referencedRecord } from '../commands.ts';
 import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
-import type { CreateQuoteBody, QuoteLineBody } from './schema.ts';
 import { insertQuotes, type NewQuoteLine } from './writes.ts';
 
 function invalid(message: string): DomainError {

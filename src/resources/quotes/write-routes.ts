@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { CreateQuoteBody } from '../../api-schema/bodies/quotes.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import { registerCreate } from '../../http/write-routes.ts';
 import { createQuote } from './commands.ts';
-import { CreateQuoteBody } from './schema.ts';
 
 /** `POST /v2/quote`. */
 export function registerQuoteWrites(app: FastifyInstance, deps: RouteDeps): void {

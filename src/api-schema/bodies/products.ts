@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { FieldListSchema, MemoSchema, NameSchema } from '../commands.ts';
+import { FieldListSchema, MemoSchema, NameSchema } from './common.ts';
 
 /** Body of `POST /v2/product`. */
 export const CreateProductBody = Type.Object({

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDemoWorkspace } from '../ingest/demo.ts';
-import { buildApp } from '../server/app.ts';
-import { openStore } from '../store/database.ts';
-import type { OperationExamples } from './openapi.ts';
-import { OPERATIONS, pathParameters } from './operations.ts';
+import type { OperationExamples } from '../src/api-schema/openapi.ts';
+import { OPERATIONS, pathParameters } from '../src/api-schema/operations.ts';
+import { createDemoWorkspace } from '../src/ingest/demo.ts';
+import { buildApp } from '../src/server/app.ts';
+import { openStore } from '../src/store/database.ts';
 
 type Json = Record<string, unknown>;
 
@@ -136,7 +136,7 @@ export async function recordExamples(): Promise<OperationExamples> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const examples = await recordExamples();
-  const file = fileURLToPath(new URL('./examples.json', import.meta.url));
+  const file = fileURLToPath(new URL('../src/api-schema/examples.json', import.meta.url));
   writeFileSync(file, `${JSON.stringify(examples, null, 2)}\n`);
   console.log(`wrote ${Object.keys(examples).length} examples to ${file}`);
 }

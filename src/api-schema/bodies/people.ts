@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { FieldListSchema, IdSchema, MemoSchema, NameSchema, Nullable } from '../commands.ts';
+import { FieldListSchema, IdSchema, MemoSchema, NameSchema, Nullable } from './common.ts';
 
 /** Body of `POST /v2/people`. */
 export const CreatePersonBody = Type.Object({

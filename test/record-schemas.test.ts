@@ -1,21 +1,8 @@
 import type { TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
-import { renderSubjectActivity } from '../render/activities.ts';
-import { renderDealActivity } from '../render/deal-activities.ts';
-import { DEAL_FIXED_KEY_COUNT } from '../render/deals.ts';
-import { renderFieldList } from '../render/fields.ts';
-import { renderMemo } from '../render/notes.ts';
-import { renderPerson } from '../render/people.ts';
-import { renderPeopleHistory } from '../render/people-history.ts';
-import { renderPipelines } from '../render/pipelines.ts';
-import { renderRecordHistory } from '../render/record-history.ts';
-import { renderTeam } from '../render/teams.ts';
-import { renderMe, renderUser } from '../render/users.ts';
-import { renderSubmission, renderWebForm } from '../render/web-forms.ts';
-import { fixedKeysOf } from '../resources/custom-fields/fixed-keys.ts';
-import { ErrorA, ErrorB, ListEnvelope } from './envelopes.ts';
-import { registerFormats } from './formats.ts';
+import { ErrorA, ErrorB, ListEnvelope } from '../src/api-schema/envelopes.ts';
+import { registerFormats } from '../src/api-schema/formats.ts';
 import {
   CustomFieldValue,
   DealActivityRecord,
@@ -44,7 +31,20 @@ import {
   UserRecord,
   WebFormRecord,
   WebFormSubmitRecord,
-} from './records.ts';
+} from '../src/api-schema/records.ts';
+import { renderSubjectActivity } from '../src/render/activities.ts';
+import { renderDealActivity } from '../src/render/deal-activities.ts';
+import { DEAL_FIXED_KEY_COUNT } from '../src/render/deals.ts';
+import { renderFieldList } from '../src/render/fields.ts';
+import { renderMemo } from '../src/render/notes.ts';
+import { renderPerson } from '../src/render/people.ts';
+import { renderPeopleHistory } from '../src/render/people-history.ts';
+import { renderPipelines } from '../src/render/pipelines.ts';
+import { renderRecordHistory } from '../src/render/record-history.ts';
+import { renderTeam } from '../src/render/teams.ts';
+import { renderMe, renderUser } from '../src/render/users.ts';
+import { renderSubmission, renderWebForm } from '../src/render/web-forms.ts';
+import { fixedKeysOf } from '../src/resources/custom-fields/fixed-keys.ts';
 
 const T = '2024-04-08T05:25:26.020Z';
 registerFormats();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fixedKeysOf } from '../resources/custom-fields/fixed-keys.ts';
-import { CUSTOM_FIELD_RECORD_TYPES } from './custom-fields.ts';
-import { BUILT_IN_FIELDS } from './field-catalogue.ts';
+import { CUSTOM_FIELD_RECORD_TYPES } from '../src/domain/custom-fields.ts';
+import { BUILT_IN_FIELDS } from '../src/domain/field-catalogue.ts';
+import { fixedKeysOf } from '../src/resources/custom-fields/fixed-keys.ts';
 
 describe('built-in field catalogue', () => {
   for (const type of CUSTOM_FIELD_RECORD_TYPES) {

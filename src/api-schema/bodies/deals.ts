@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { FieldListSchema, IdSchema, MemoSchema, NameSchema, Nullable } from '../commands.ts';
+import { FieldListSchema, IdSchema, MemoSchema, NameSchema, Nullable } from './common.ts';
 
 /** A deal's outcome as the body gives it (`status`). */
 export const DealStatusSchema = Type.Union([

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIVITY_TYPES } from '../render/deal-activities.ts';
-import { hashToken } from '../resources/workspaces/writes.ts';
-import { buildApp } from '../server/app.ts';
-import { openStore, type Store } from '../store/database.ts';
-import { createDemoWorkspace, type DemoResult } from './demo.ts';
+import { ACTIVITY_TYPES } from '../src/domain/activities.ts';
+import { createDemoWorkspace, type DemoResult } from '../src/ingest/demo.ts';
+import { hashToken } from '../src/resources/workspaces/writes.ts';
+import { buildApp } from '../src/server/app.ts';
+import { openStore, type Store } from '../src/store/database.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests inspect rendered JSON
 type Json = any;

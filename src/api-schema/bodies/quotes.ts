@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { FieldListSchema, IdSchema, MemoSchema, NameSchema, Nullable } from '../commands.ts';
+import { FieldListSchema, IdSchema, MemoSchema, NameSchema, Nullable } from './common.ts';
 
 /** One line of a quote in `POST /v2/quote` (`amount` is the quantity). */
 export const QuoteLineBody = Type.Object({
