@@ -5,19 +5,12 @@ import {
   type Compilable,
   type CompiledQuery,
   Kysely,
-  type Migration,
-  type MigrationProvider,
-  Migrator,
   type SqliteDatabase,
   SqliteDialect,
   sql,
 } from 'kysely';
 import type { Body, Database } from '../model/tables.ts';
-import { initialSchema } from './migrations/001-initial.ts';
-import { activitySubjectBodies } from './migrations/002-activity-subject-bodies.ts';
-import { workspaceReads } from './migrations/003-workspace-reads.ts';
-import { uniqueKeys } from './migrations/004-unique-keys.ts';
-import { importedUniqueKeys } from './migrations/005-imported-unique-keys.ts';
+import { migrateToLatest } from './migrate.ts';
 import { openPostgresStore } from './postgres.ts';
 import { openSqliteConnection } from './sqlite-connection.ts';
 
@@ -246,28 +239,4 @@ export function openStore(url: string): Store {
       if (!memory) await reader.destroy();
     },
   };
-}
-
-/** Runs every migration not yet applied to `db`. */
-export async function migrateToLatest(
-  db: Kysely<Database>,
-  dialect: 'sqlite' | 'postgres',
-): Promise<void> {
-  const migrations: Record<string, Migration> = {
-    '001-initial': initialSchema({ dialect }),
-    '002-activity-subject-bodies': activitySubjectBodies({ dialect }),
-    '003-workspace-reads': workspaceReads({ dialect }),
-    '004-unique-keys': uniqueKeys,
-    '005-imported-unique-keys': importedUniqueKeys,
-  };
-  const provider: MigrationProvider = { getMigrations: async () => migrations };
-  const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    const what = failed ? `migration ${failed.migrationName}` : 'migrating';
-    throw new Error(`${what} failed: ${String(error)}`, {
-      cause: error,
-    });
-  }
 }

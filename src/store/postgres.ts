@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../model/tables.ts';
-import { migrateToLatest, type RenderedTable, type Store } from './database.ts';
+import type { RenderedTable, Store } from './database.ts';
+import { migrateToLatest } from './migrate.ts';
 import { isStoreUnavailable } from './unavailable.ts';
 
 /** Pool and timeout settings of a PostgreSQL store. */

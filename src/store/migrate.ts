@@ -1,0 +1,31 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Database } from '../model/tables.ts';
+import { initialSchema } from './migrations/001-initial.ts';
+import { activitySubjectBodies } from './migrations/002-activity-subject-bodies.ts';
+import { workspaceReads } from './migrations/003-workspace-reads.ts';
+import { uniqueKeys } from './migrations/004-unique-keys.ts';
+import { importedUniqueKeys } from './migrations/005-imported-unique-keys.ts';
+
+/** Runs every migration not yet applied to `db`. */
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  dialect: 'sqlite' | 'postgres',
+): Promise<void> {
+  const migrations: Record<string, Migration> = {
+    '001-initial': initialSchema({ dialect }),
+    '002-activity-subject-bodies': activitySubjectBodies({ dialect }),
+    '003-workspace-reads': workspaceReads({ dialect }),
+    '004-unique-keys': uniqueKeys,
+    '005-imported-unique-keys': importedUniqueKeys,
+  };
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const what = failed ? `migration ${failed.migrationName}` : 'migrating';
+    throw new Error(`${what} failed: ${String(error)}`, {
+      cause: error,
+    });
+  }
+}
