@@ -24,14 +24,9 @@ import {
 } from '../resources/workspaces/writes.ts';
 import { deferIndexesOfALoneWorkspace } from '../store/bulk-load.ts';
 import type { Store } from '../store/database.ts';
+import { insertMany } from '../store/insert.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/refresh.ts';
-import {
-  bumpDataVersion,
-  insertMany,
-  Touched,
-  type WorkspaceWrite,
-  writeWorkspace,
-} from '../store/write.ts';
+import { bumpDataVersion, Touched, type WorkspaceWrite, writeWorkspace } from '../store/write.ts';
 import {
   DEMO_CHUNK_PEOPLE,
   type DemoData,

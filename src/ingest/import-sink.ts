@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import type { Executor, Store } from '../store/database.ts';
+import { RowWriter, rowInsertSql } from '../store/insert.ts';
 import { Lookups } from '../store/read-model/lookups.ts';
 import { type RenderedType, refreshTouched, Touched } from '../store/read-model/refresh.ts';
 import type { SqliteWriterThread } from '../store/sqlite-thread.ts';
-import { bumpDataVersion, RowWriter, rowInsertSql } from '../store/write.ts';
+import { bumpDataVersion } from '../store/write.ts';
 
 /** The rows of one table an import writes, each an array of values in the writer's columns. */
 export interface TableSink {

@@ -4,8 +4,8 @@ import type { Body } from '../../model/tables.ts';
 import { renderSubjectActivity } from '../../render/activities.ts';
 import { renderDealActivity } from '../../render/deal-activities.ts';
 import { columnById } from '../../store/by-id.ts';
-import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany, type RowContext } from '../../store/write.ts';
+import { insertMany } from '../../store/insert.ts';
+import type { RowContext, WorkspaceWrite } from '../../store/write.ts';
 
 /** An activity of a deal or lead (or of a person or organization). */
 export interface NewActivity {

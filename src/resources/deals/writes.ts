@@ -1,6 +1,6 @@
 import type { DealOutcome } from '../../domain/deals.ts';
+import { insertMany } from '../../store/insert.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany } from '../../store/write.ts';
 import { type OwnedInput, ownedColumns, SOURCE_API } from '../owned.ts';
 
 /** What deals and leads share when they are added. */

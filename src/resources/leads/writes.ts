@@ -1,5 +1,5 @@
+import { insertMany } from '../../store/insert.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany } from '../../store/write.ts';
 import { type NewPipelineRecord, pipelineRecordColumns } from '../deals/writes.ts';
 
 /** A lead to add. */

@@ -1,7 +1,7 @@
 import { newId } from '../../domain/ids.ts';
 import type { SubjectType } from '../../model/tables.ts';
+import { insertMany } from '../../store/insert.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany } from '../../store/write.ts';
 
 /** A note on a record. */
 export interface NewNote {

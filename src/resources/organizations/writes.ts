@@ -1,6 +1,6 @@
 import { uniqueKey } from '../../domain/field-values.ts';
+import { insertMany } from '../../store/insert.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany } from '../../store/write.ts';
 import { type OwnedInput, ownedColumns, SOURCE_API } from '../owned.ts';
 
 /** An organization to add. */

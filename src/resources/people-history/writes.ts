@@ -2,8 +2,8 @@ import { newId } from '../../domain/ids.ts';
 import type { Body } from '../../model/tables.ts';
 import { renderPeopleHistory } from '../../render/people-history.ts';
 import { columnById } from '../../store/by-id.ts';
-import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany, type RowContext } from '../../store/write.ts';
+import { insertMany } from '../../store/insert.ts';
+import type { RowContext, WorkspaceWrite } from '../../store/write.ts';
 
 /** One change of a person, as a history row (DECISIONS 6). */
 export interface PeopleChange {

@@ -1,7 +1,7 @@
 import { newId } from '../../domain/ids.ts';
 import { now } from '../../domain/time.ts';
 import type { Executor } from '../../store/database.ts';
-import { insertMany } from '../../store/write.ts';
+import { insertMany } from '../../store/insert.ts';
 
 /** A pipeline of deals or leads with its stages in order. */
 export interface NewPipeline {

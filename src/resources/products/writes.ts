@@ -1,6 +1,6 @@
 import type { ProductKind } from '../../domain/quotes.ts';
+import { insertMany } from '../../store/insert.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany } from '../../store/write.ts';
 import { type OwnedInput, ownedColumns } from '../owned.ts';
 
 /** A product to add. */

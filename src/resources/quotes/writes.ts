@@ -1,7 +1,7 @@
 import type { StoredCustomValues } from '../../domain/custom-fields.ts';
 import { newId } from '../../domain/ids.ts';
+import { insertMany } from '../../store/insert.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany } from '../../store/write.ts';
 import { type OwnedInput, ownedColumns } from '../owned.ts';
 
 /** One line of a quote. */

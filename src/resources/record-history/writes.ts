@@ -6,8 +6,8 @@ import {
   renderRecordHistory,
 } from '../../render/record-history.ts';
 import { columnById } from '../../store/by-id.ts';
-import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany, type RowContext } from '../../store/write.ts';
+import { insertMany } from '../../store/insert.ts';
+import type { RowContext, WorkspaceWrite } from '../../store/write.ts';
 
 /** One change of a deal, lead or organization, as a history row. */
 export interface RecordChange {

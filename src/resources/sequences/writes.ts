@@ -1,7 +1,7 @@
 import { newId } from '../../domain/ids.ts';
 import { columnById } from '../../store/by-id.ts';
+import { insertMany } from '../../store/insert.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany } from '../../store/write.ts';
 
 /** Adds sequences by name; returns their ids. */
 export async function insertSequences(w: WorkspaceWrite, names: string[]): Promise<string[]> {

@@ -1,8 +1,8 @@
 import type { StoredCustomValues } from '../../domain/custom-fields.ts';
 import { newId } from '../../domain/ids.ts';
 import type { SubjectType } from '../../model/tables.ts';
+import { insertMany } from '../../store/insert.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany } from '../../store/write.ts';
 
 /** Todo `유형`s seen in practice. */
 export const TODO_KINDS = ['전화', '미팅', '이메일', '할 일', '점심'] as const;

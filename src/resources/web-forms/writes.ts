@@ -1,6 +1,6 @@
 import { newId } from '../../domain/ids.ts';
+import { insertMany } from '../../store/insert.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { insertMany } from '../../store/write.ts';
 
 /** A web form. */
 export interface NewWebForm {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { newId } from '../../domain/ids.ts';
 import { now } from '../../domain/time.ts';
 import type { Executor, Store } from '../../store/database.ts';
-import { insertMany } from '../../store/write.ts';
+import { insertMany } from '../../store/insert.ts';
 
 /** Creates an empty workspace and returns its id. */
 export async function createWorkspace(store: Store, name: string): Promise<string> {

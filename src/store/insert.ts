@@ -1,0 +1,170 @@
+import { type Executor, sqliteStatementOf } from './database.ts';
+
+/**
+ * Inserts rows in batches that stay under the dialects' bound-parameter limits. On SQLite,
+ * rows that share the first row's keys (every writer builds them that way) go through one
+ * cached prepared statement, run once per row: Kysely would parse, compile and prepare
+ * every batch anew, which for large inserts costs more than SQLite's own work. Other rows,
+ * and other dialects, go through Kysely.
+ */
+export async function insertMany<T extends Record<string, unknown>>(
+  trx: Executor,
+  table: string,
+  rows: readonly T[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]!);
+  const statement = sqliteStatementOf(trx, oneRowInsert(trx, table, rows[0]!, columns) ?? '');
+  if (statement) {
+    const values: unknown[] = new Array(columns.length);
+    for (const row of rows) {
+      if (rowValues(row, columns, values)) statement.run(values);
+      else await kyselyInsert(trx, table, [row]);
+    }
+    return;
+  }
+  const batch = Math.max(1, Math.floor(30_000 / columns.length));
+  for (let i = 0; i < rows.length; i += batch) {
+    await kyselyInsert(trx, table, rows.slice(i, i + batch));
+  }
+}
+
+/**
+ * Writes rows of one table, each an array of values in `columns` order. On SQLite, inside a
+ * transaction, each row is inserted at once through one cached prepared statement on the
+ * transaction's connection (the row is garbage the moment it is written); elsewhere rows are
+ * kept until `flush()`, which inserts them through `insertMany`. The `blobs` columns take
+ * rendered JSON as text: SQLite casts it to the bytes it stores (no Buffer per value),
+ * elsewhere `encode` makes the stored form.
+ */
+export class RowWriter {
+  private readonly statement: ReturnType<typeof sqliteStatementOf>;
+  private rows: unknown[][] = [];
+  private readonly blobIndexes: number[];
+
+  constructor(
+    private readonly trx: Executor,
+    readonly table: string,
+    readonly columns: readonly string[],
+    blobs:
+      | { columns: readonly string[]; encode: (json: string) => unknown }
+      | undefined = undefined,
+  ) {
+    this.blobIndexes = blobs ? blobs.columns.map((c) => columns.indexOf(c)) : [];
+    this.encode = blobs?.encode;
+    this.statement = sqliteStatementOf(trx, rowInsertSql(trx, table, columns, blobs?.columns));
+  }
+
+  private readonly encode: ((json: string) => unknown) | undefined;
+
+  /** Writes a row (or keeps it for `flush`). */
+  add(values: unknown[]): void {
+    if (this.statement) this.statement.run(values);
+    else this.rows.push(values);
+  }
+
+  /** Rows kept for `flush`. */
+  get pending(): number {
+    return this.rows.length;
+  }
+
+  /** Inserts the rows kept. */
+  async flush(): Promise<void> {
+    if (this.rows.length === 0) return;
+    const rows = this.rows;
+    this.rows = [];
+    const columns = this.columns;
+    await insertMany(
+      this.trx,
+      this.table,
+      rows.map((values) => {
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i];
+        for (const i of this.blobIndexes) {
+          const v = values[i];
+          if (typeof v === 'string') row[columns[i]!] = this.encode!(v);
+        }
+        return row;
+      }),
+    );
+  }
+}
+
+/**
+ * The SQL that inserts one row of `table`, a parameter per column in `columns` order, those
+ * of `blobs` taking text that is stored as a blob (its UTF-8 bytes); '' when Kysely does not
+ * write it in that form.
+ */
+export function rowInsertSql(
+  trx: Executor,
+  table: string,
+  columns: readonly string[],
+  blobs: readonly string[] = [],
+): string {
+  const probe = Object.fromEntries(columns.map((c) => [c, null]));
+  const insert = oneRowInsert(trx, table, probe, columns as string[]);
+  if (insert === undefined) return '';
+  return blobs.length > 0 ? withBlobCasts(insert, columns, blobs) : insert;
+}
+
+/** `insert ... values (?, ?, ...)` with the parameters of `blobs` cast to blobs. */
+function withBlobCasts(
+  insert: string,
+  columns: readonly string[],
+  blobs: readonly string[],
+): string {
+  const at = insert.lastIndexOf('values (');
+  const params = columns.map((c) => (blobs.includes(c) ? 'cast(? as blob)' : '?'));
+  const expected = columns.map(() => '?').join(', ');
+  // Any other form: no statement, the rows go through `flush` (and `encode`).
+  if (insert.slice(at) !== `values (${expected})`) return '';
+  return `${insert.slice(0, at)}values (${params.join(', ')})`;
+}
+
+async function kyselyInsert(
+  trx: Executor,
+  table: string,
+  rows: readonly Record<string, unknown>[],
+): Promise<void> {
+  await trx
+    .insertInto(table as never)
+    .values(rows as never)
+    .execute();
+}
+
+/**
+ * The SQL Kysely writes for inserting `first`, when it binds exactly one value per column
+ * (no value left out, none compiled to SQL); undefined otherwise.
+ */
+function oneRowInsert(
+  trx: Executor,
+  table: string,
+  first: Record<string, unknown>,
+  columns: string[],
+): string | undefined {
+  const one = trx
+    .insertInto(table as never)
+    .values(first as never)
+    .compile();
+  return one.parameters.length === columns.length ? one.sql : undefined;
+}
+
+/** Puts a row's values in column order into `into`; false if it does not have exactly `columns`. */
+function rowValues(row: Record<string, unknown>, columns: string[], into: unknown[]): boolean {
+  let keys = 0;
+  for (const _ in row) keys++;
+  if (keys !== columns.length) return false;
+  for (let c = 0; c < columns.length; c++) {
+    const value = row[columns[c]!];
+    if (value === undefined || isExpression(value)) return false;
+    into[c] = value;
+  }
+  return true;
+}
+
+function isExpression(value: unknown): boolean {
+  return (
+    typeof value === 'function' ||
+    (typeof value === 'object' && value !== null && 'toOperationNode' in value)
+  );
+}
