@@ -24,7 +24,7 @@ import {
 } from '../resources/workspaces/writes.ts';
 import { deferIndexesOfALoneWorkspace } from '../store/bulk-load.ts';
 import type { Store } from '../store/database.ts';
-import { type RenderedType, TABLE_OF } from '../store/read-model/refresh.ts';
+import { type RenderedType, TABLE_OF } from '../store/read-model/rendered-types.ts';
 import {
   bumpDataVersion,
   insertMany,

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor, Store } from '../store/database.ts';
 import { Lookups } from '../store/read-model/lookups.ts';
-import { type RenderedType, refreshTouched, Touched } from '../store/read-model/refresh.ts';
+import { refreshTouched, Touched } from '../store/read-model/refresh.ts';
+import type { RenderedType } from '../store/read-model/rendered-types.ts';
 import type { SqliteWriterThread } from '../store/sqlite-thread.ts';
 import { bumpDataVersion, RowWriter, rowInsertSql } from '../store/write.ts';
 

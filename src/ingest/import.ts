@@ -19,12 +19,8 @@ import { type RecordChange, recordHistoryRow } from '../resources/record-history
 import { DeferredIndexes } from '../store/bulk-load.ts';
 import { CHUNK, columnById } from '../store/by-id.ts';
 import type { Executor, Store } from '../store/database.ts';
-import {
-  type RenderedType,
-  refreshTouched,
-  renderRecordJson,
-  TABLE_OF,
-} from '../store/read-model/refresh.ts';
+import { refreshTouched, renderRecordJson } from '../store/read-model/refresh.ts';
+import { type RenderedType, TABLE_OF } from '../store/read-model/rendered-types.ts';
 import { bumpDataVersion, type RowContext, Touched, type WorkspaceWrite } from '../store/write.ts';
 import { IdSet } from './id-set.ts';
 import { type Counted, ImportFacts } from './import-facts.ts';

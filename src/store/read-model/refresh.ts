@@ -42,19 +42,7 @@ import {
   todosOf,
 } from './facts.ts';
 import { Lookups } from './lookups.ts';
-
-/** Record types whose API JSON the store keeps rendered. */
-export type RenderedType = 'people' | 'organization' | 'deal' | 'lead' | 'product' | 'quote';
-
-/** Table of each rendered record type. */
-export const TABLE_OF = {
-  people: 'people',
-  organization: 'organizations',
-  deal: 'deals',
-  lead: 'leads',
-  product: 'products',
-  quote: 'quotes',
-} as const satisfies Record<RenderedType, string>;
+import { type RenderedType, TABLE_OF } from './rendered-types.ts';
 
 /**
  * The records a write changed, directly or through what they derive from (DECISIONS 5).
@@ -87,12 +75,6 @@ export class Touched {
   get isEmpty(): boolean {
     return this.allOf.size === 0 && Object.values(this.ids).every((s) => s.size === 0);
   }
-}
-
-/** The stored types whose records show custom fields of `recordType` (todos render at read time). */
-export function typesShowingFieldsOf(recordType: CustomFieldRecordType): RenderedType[] {
-  if (recordType === 'todo') return [];
-  return recordType === 'quoteProduct' ? ['quote'] : [recordType];
 }
 
 /** Re-renders every touched record of the workspace and stores its JSON. */
