@@ -25,10 +25,10 @@ import {
 import { deferIndexesOfALoneWorkspace } from '../store/bulk-load.ts';
 import type { Store } from '../store/database.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/rendered-types.ts';
+import { Touched } from '../store/read-model/touched.ts';
 import {
   bumpDataVersion,
   insertMany,
-  Touched,
   type WorkspaceWrite,
   writeWorkspace,
 } from '../store/write.ts';

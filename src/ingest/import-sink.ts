@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import type { Executor, Store } from '../store/database.ts';
 import { Lookups } from '../store/read-model/lookups.ts';
-import { refreshTouched, Touched } from '../store/read-model/refresh.ts';
+import { refreshTouched } from '../store/read-model/refresh.ts';
 import type { RenderedType } from '../store/read-model/rendered-types.ts';
+import { Touched } from '../store/read-model/touched.ts';
 import type { SqliteWriterThread } from '../store/sqlite-thread.ts';
 import { bumpDataVersion, RowWriter, rowInsertSql } from '../store/write.ts';
 

@@ -1,7 +1,8 @@
 import { now } from '../domain/time.ts';
 import { type Executor, type Store, sqliteStatementOf } from './database.ts';
 import { Lookups } from './read-model/lookups.ts';
-import { refreshTouched, Touched } from './read-model/refresh.ts';
+import { refreshTouched } from './read-model/refresh.ts';
+import { Touched } from './read-model/touched.ts';
 
 /** What a write inside one workspace works with. */
 export interface WorkspaceWrite {
@@ -233,4 +234,4 @@ function isExpression(value: unknown): boolean {
   );
 }
 
-export { Lookups, Touched };
+export { Lookups };

@@ -43,39 +43,7 @@ import {
 } from './facts.ts';
 import { Lookups } from './lookups.ts';
 import { type RenderedType, TABLE_OF } from './rendered-types.ts';
-
-/**
- * The records a write changed, directly or through what they derive from (DECISIONS 5).
- * Writers mark them; the read model re-renders them before the transaction commits.
- */
-export class Touched {
-  readonly ids: Record<RenderedType, Set<string>> = {
-    people: new Set(),
-    organization: new Set(),
-    deal: new Set(),
-    lead: new Set(),
-    product: new Set(),
-    quote: new Set(),
-  };
-  /** Types whose every record must be re-rendered (a custom field definition changed). */
-  readonly allOf = new Set<RenderedType>();
-
-  /** Marks a record (null ids are ignored, for optional links). */
-  mark(type: RenderedType, id: string | null | undefined): this {
-    if (id) this.ids[type].add(id);
-    return this;
-  }
-
-  /** Marks every record of a type. */
-  markAll(type: RenderedType): this {
-    this.allOf.add(type);
-    return this;
-  }
-
-  get isEmpty(): boolean {
-    return this.allOf.size === 0 && Object.values(this.ids).every((s) => s.size === 0);
-  }
-}
+import type { Touched } from './touched.ts';
 
 /** Re-renders every touched record of the workspace and stores its JSON. */
 export async function refreshTouched(
