@@ -19,7 +19,8 @@ import { type RecordChange, recordHistoryRow } from '../resources/record-history
 import { DeferredIndexes } from '../store/bulk-load.ts';
 import { CHUNK, columnById } from '../store/by-id.ts';
 import type { Executor, Store } from '../store/database.ts';
-import { refreshTouched, renderRecordJson } from '../store/read-model/refresh.ts';
+import { renderRecordJson } from '../store/read-model/record-json.ts';
+import { refreshTouched } from '../store/read-model/refresh.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/rendered-types.ts';
 import { Touched } from '../store/read-model/touched.ts';
 import { bumpDataVersion, type RowContext, type WorkspaceWrite } from '../store/write.ts';
