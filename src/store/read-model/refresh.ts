@@ -1,5 +1,5 @@
+import { CHUNK } from '../by-id.ts';
 import type { Executor, Store } from '../database.ts';
-import { CHUNK } from './facts.ts';
 import { Lookups } from './lookups.ts';
 import { RENDERERS } from './render-chunks.ts';
 import { type RenderedType, TABLE_OF } from './rendered-types.ts';
