@@ -1,6 +1,6 @@
 import { now } from '../domain/time.ts';
 import { type Executor, type Store, sqliteStatementOf } from './database.ts';
-import { Lookups } from './read-model/lookups.ts';
+import type { Lookups } from './read-model/lookups.ts';
 import { refreshTouched } from './read-model/refresh.ts';
 import { Touched } from './read-model/touched.ts';
 
@@ -233,5 +233,3 @@ function isExpression(value: unknown): boolean {
     (typeof value === 'object' && value !== null && 'toOperationNode' in value)
   );
 }
-
-export { Lookups };
