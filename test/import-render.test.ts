@@ -7,7 +7,7 @@ import { exportWorkspace } from '../src/ingest/export.ts';
 import { importFiles } from '../src/ingest/run-import.ts';
 import { SOURCE_IMPORT } from '../src/resources/owned.ts';
 import { createWorkspace } from '../src/resources/workspaces/writes.ts';
-import { type RenderedType, TABLE_OF } from '../src/store/read-model/refresh.ts';
+import { type RenderedType, TABLE_OF } from '../src/store/read-model/rendered-types.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import { TEST_DIALECT, testStore } from './helpers.ts';
 

@@ -25,8 +25,9 @@ import {
 import { deferIndexesOfALoneWorkspace } from '../store/bulk-load.ts';
 import type { Store } from '../store/database.ts';
 import { insertMany } from '../store/insert.ts';
-import { type RenderedType, TABLE_OF } from '../store/read-model/refresh.ts';
-import { bumpDataVersion, Touched, type WorkspaceWrite, writeWorkspace } from '../store/write.ts';
+import { type RenderedType, TABLE_OF } from '../store/read-model/rendered-types.ts';
+import { Touched } from '../store/read-model/touched.ts';
+import { bumpDataVersion, type WorkspaceWrite, writeWorkspace } from '../store/write.ts';
 import {
   DEMO_CHUNK_PEOPLE,
   type DemoData,

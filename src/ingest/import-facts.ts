@@ -9,7 +9,8 @@ import type {
 } from '../domain/records.ts';
 import type { QuoteLine } from '../render/quotes.ts';
 import type { Lookups } from '../store/read-model/lookups.ts';
-import type { RecordFacts, RenderedType } from '../store/read-model/refresh.ts';
+import type { RecordFacts } from '../store/read-model/record-json.ts';
+import type { RenderedType } from '../store/read-model/rendered-types.ts';
 
 /** A checked line of the file. */
 type Line = Record<string, unknown>;

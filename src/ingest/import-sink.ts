@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import type { Executor, Store } from '../store/database.ts';
 import { RowWriter, rowInsertSql } from '../store/insert.ts';
 import { Lookups } from '../store/read-model/lookups.ts';
-import { type RenderedType, refreshTouched, Touched } from '../store/read-model/refresh.ts';
+import { refreshTouched } from '../store/read-model/refresh.ts';
+import type { RenderedType } from '../store/read-model/rendered-types.ts';
+import { Touched } from '../store/read-model/touched.ts';
 import type { SqliteWriterThread } from '../store/sqlite-thread.ts';
 import { bumpDataVersion } from '../store/write.ts';
 

@@ -19,13 +19,11 @@ import { type RecordChange, recordHistoryRow } from '../resources/record-history
 import { DeferredIndexes } from '../store/bulk-load.ts';
 import { CHUNK, columnById } from '../store/by-id.ts';
 import type { Executor, Store } from '../store/database.ts';
-import {
-  type RenderedType,
-  refreshTouched,
-  renderRecordJson,
-  TABLE_OF,
-} from '../store/read-model/refresh.ts';
-import { bumpDataVersion, type RowContext, Touched, type WorkspaceWrite } from '../store/write.ts';
+import { renderRecordJson } from '../store/read-model/record-json.ts';
+import { refreshTouched } from '../store/read-model/refresh.ts';
+import { type RenderedType, TABLE_OF } from '../store/read-model/rendered-types.ts';
+import { Touched } from '../store/read-model/touched.ts';
+import { bumpDataVersion, type RowContext, type WorkspaceWrite } from '../store/write.ts';
 import { IdSet } from './id-set.ts';
 import { type Counted, ImportFacts } from './import-facts.ts';
 import { type ImportSink, type TableSink, TransactionSink } from './import-sink.ts';

@@ -13,7 +13,7 @@ import { DomainError } from '../domain/errors.ts';
 import { uniqueKey, valueAsText } from '../domain/field-values.ts';
 import type { Written } from '../domain/records.ts';
 import type { SubjectType } from '../model/tables.ts';
-import { type RenderedType, TABLE_OF } from '../store/read-model/refresh.ts';
+import { type RenderedType, TABLE_OF } from '../store/read-model/rendered-types.ts';
 import type { WorkspaceWrite } from '../store/write.ts';
 import { insertActivities } from './deal-activities/writes.ts';
 import { checkRequired, type FieldListItem, resolveFieldList } from './fields/field-list.ts';

@@ -1,7 +1,8 @@
 import { now } from '../domain/time.ts';
 import type { Executor, Store } from './database.ts';
-import { Lookups } from './read-model/lookups.ts';
-import { refreshTouched, Touched } from './read-model/refresh.ts';
+import type { Lookups } from './read-model/lookups.ts';
+import { refreshTouched } from './read-model/refresh.ts';
+import { Touched } from './read-model/touched.ts';
 
 /** What a write inside one workspace works with. */
 export interface WorkspaceWrite {
@@ -63,5 +64,3 @@ export async function bumpDataVersion(trx: Executor, workspaceId: string): Promi
     .where('id', '=', workspaceId)
     .execute();
 }
-
-export { Lookups, Touched };

@@ -5,7 +5,7 @@ import type {
   StoredCustomValues,
 } from '../../domain/custom-fields.ts';
 import { newId } from '../../domain/ids.ts';
-import { TABLE_OF, typesShowingFieldsOf } from '../../store/read-model/refresh.ts';
+import { TABLE_OF, typesShowingFieldsOf } from '../../store/read-model/rendered-types.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { recordPeopleHistory } from '../people-history/writes.ts';
 import { fixedKeysOf } from './fixed-keys.ts';

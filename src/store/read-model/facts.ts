@@ -12,8 +12,6 @@ import { CHUNK } from '../by-id.ts';
 import type { Executor } from '../database.ts';
 import type { Lookups } from './lookups.ts';
 
-export { CHUNK };
-
 /**
  * The records facts are read for: a list of ids, or every id from `from` to `to`. A full
  * refresh pages through a type in id order, so each page is such a range, and one index

@@ -1,0 +1,136 @@
+import type { Selectable } from 'kysely';
+import type {
+  DealCounts,
+  EnrollmentFact,
+  LatestNote,
+  Ref,
+  SubmissionFact,
+  TodoFact,
+} from '../../domain/records.ts';
+import type {
+  DealTable,
+  OrganizationTable,
+  PeopleTable,
+  ProductTable,
+  QuoteTable,
+} from '../../model/tables.ts';
+import { renderDeal } from '../../render/deals.ts';
+import { renderLead } from '../../render/leads.ts';
+import { renderOrganization } from '../../render/organizations.ts';
+import { renderPerson } from '../../render/people.ts';
+import { renderProduct } from '../../render/products.ts';
+import { type QuoteLine, renderQuote } from '../../render/quotes.ts';
+import type { Lookups } from './lookups.ts';
+import type { RenderedType } from './rendered-types.ts';
+
+/**
+ * The facts of one record that its stored JSON shows (DECISIONS 5), gathered by the caller:
+ * from the database (the chunk renderers in render-chunks.ts) or from an import's file. A
+ * fact left out is the record's having none: no deals, no note, no todos, no main quote, ...
+ */
+export interface RecordFacts {
+  counts?: DealCounts;
+  note?: LatestNote;
+  submissions?: SubmissionFact[];
+  enrollments?: EnrollmentFact[];
+  /** Organizations: the sequences any of their people are enrolled in. */
+  sequences?: Ref[];
+  todos?: TodoFact[];
+  mainQuoteProducts?: Ref[];
+  lastEmailOpenAt?: string;
+  /** Quotes: their lines, in line order. */
+  lines?: QuoteLine[];
+}
+
+const NO_DEALS: DealCounts = Object.freeze({ leads: 0, inProgress: 0, won: 0, lost: 0 });
+
+/**
+ * The stored JSON of one record of `type`: its row (as the table holds it) and its facts,
+ * with the names of what it refers to from `l`. Every path that renders records comes here.
+ */
+export function renderRecordJson(
+  type: RenderedType,
+  row: unknown,
+  f: RecordFacts,
+  l: Lookups,
+): string {
+  switch (type) {
+    case 'people': {
+      const r = row as Selectable<PeopleTable>;
+      return JSON.stringify(
+        renderPerson(r, {
+          counts: f.counts ?? NO_DEALS,
+          note: f.note,
+          submissions: f.submissions ?? [],
+          enrollments: f.enrollments ?? [],
+          todos: f.todos ?? [],
+          owner: l.userRef(r.owner_id),
+          teams: l.teamRefs(r.team_ids),
+          customFields: l.definitions('people'),
+          nameOf: l.nameOf,
+        }),
+      );
+    }
+    case 'organization': {
+      const r = row as Selectable<OrganizationTable>;
+      return JSON.stringify(
+        renderOrganization(r, {
+          counts: f.counts ?? NO_DEALS,
+          note: f.note,
+          submissions: f.submissions ?? [],
+          sequences: f.sequences ?? [],
+          todos: f.todos ?? [],
+          owner: l.userRef(r.owner_id),
+          teams: l.teamRefs(r.team_ids),
+          customFields: l.definitions('organization'),
+          nameOf: l.nameOf,
+        }),
+      );
+    }
+    case 'deal':
+    case 'lead': {
+      const r = row as Selectable<DealTable>;
+      const facts = {
+        pipeline: r.pipeline_id ? l.ref('pipeline', r.pipeline_id) : null,
+        stage: r.stage_id ? l.ref('pipelineStage', r.stage_id) : null,
+        mainQuoteProducts: f.mainQuoteProducts ?? null,
+        lastEmailOpenAt: f.lastEmailOpenAt ?? null,
+        note: f.note,
+        submissions: f.submissions ?? [],
+        enrollments: f.enrollments ?? [],
+        todos: f.todos ?? [],
+        owner: l.userRef(r.owner_id),
+        teams: l.teamRefs(r.team_ids),
+        customFields: l.definitions(type),
+        nameOf: l.nameOf,
+      };
+      return JSON.stringify(type === 'deal' ? renderDeal(r, facts) : renderLead(r, facts));
+    }
+    case 'product': {
+      const r = row as Selectable<ProductTable>;
+      return JSON.stringify(
+        renderProduct(r, {
+          note: f.note,
+          owner: l.userRef(r.owner_id),
+          teams: l.teamRefs(r.team_ids),
+          customFields: l.definitions('product'),
+          nameOf: l.nameOf,
+        }),
+      );
+    }
+    case 'quote': {
+      const r = row as Selectable<QuoteTable>;
+      return JSON.stringify(
+        renderQuote(r, {
+          lines: f.lines ?? [],
+          note: f.note,
+          owner: l.userRef(r.owner_id),
+          teams: l.teamRefs(r.team_ids),
+          customFields: l.definitions('quote'),
+          lineCustomFields: l.definitions('quoteProduct'),
+          nameOf: l.nameOf,
+        }),
+      );
+    }
+  }
+}

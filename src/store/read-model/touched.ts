@@ -1,0 +1,34 @@
+import type { RenderedType } from './rendered-types.ts';
+
+/**
+ * The records a write changed, directly or through what they derive from (DECISIONS 5).
+ * Writers mark them; the read model re-renders them before the transaction commits.
+ */
+export class Touched {
+  readonly ids: Record<RenderedType, Set<string>> = {
+    people: new Set(),
+    organization: new Set(),
+    deal: new Set(),
+    lead: new Set(),
+    product: new Set(),
+    quote: new Set(),
+  };
+  /** Types whose every record must be re-rendered (a custom field definition changed). */
+  readonly allOf = new Set<RenderedType>();
+
+  /** Marks a record (null ids are ignored, for optional links). */
+  mark(type: RenderedType, id: string | null | undefined): this {
+    if (id) this.ids[type].add(id);
+    return this;
+  }
+
+  /** Marks every record of a type. */
+  markAll(type: RenderedType): this {
+    this.allOf.add(type);
+    return this;
+  }
+
+  get isEmpty(): boolean {
+    return this.allOf.size === 0 && Object.values(this.ids).every((s) => s.size === 0);
+  }
+}
