@@ -3,8 +3,8 @@ import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { ErrorA, ErrorB, ListEnvelope } from '../src/api-schema/envelopes.ts';
 import { registerFormats } from '../src/api-schema/formats.ts';
+import { CustomFieldValue } from '../src/api-schema/primitives.ts';
 import {
-  CustomFieldValue,
   DealActivityRecord,
   DealHistoryRecord,
   DealRecord,

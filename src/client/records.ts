@@ -4,6 +4,7 @@
  * type's custom fields added from the client's generic parameter.
  */
 import type * as Envelopes from '../api-schema/envelopes.ts';
+import type * as Primitives from '../api-schema/primitives.ts';
 import type * as Schema from '../api-schema/records.ts';
 
 /** No custom fields: the default of every record type. */
@@ -32,9 +33,9 @@ export type CustomFieldsOf<
 > = C[K] extends object ? C[K] : NoCustomFields;
 
 /** A reference to another record: `{id, name}`. */
-export type Ref = Schema.Ref;
+export type Ref = Primitives.Ref;
 /** ISO 8601 UTC with milliseconds, e.g. `2024-04-08T05:25:26.020Z`. */
-export type Timestamp = Schema.Timestamp;
+export type Timestamp = Primitives.Timestamp;
 
 /** A person (spec 2.2) with the workspace's people custom fields. */
 export type Person<C extends CustomFieldTypes = NoCustomFields> = Schema.PeopleRecord &
