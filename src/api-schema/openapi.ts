@@ -5,7 +5,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorA, ErrorB } from './envelopes.ts';
 import { OPERATIONS, type Operation, pathParameters } from './operations.ts';
-import { RECORD_SCHEMAS } from './records.ts';
+import { RECORD_SCHEMAS } from './records/components.ts';
 import * as writeBodies from './write-bodies.ts';
 
 /** Real answers by `operationId`, used as the success examples (see `examples.json`). */

@@ -15,30 +15,23 @@ import {
 } from './envelopes.ts';
 import {
   DealActivityRecord,
-  DealHistoryRecord,
-  DealRecord,
-  FieldRecord,
   LeadActivityRecord,
-  LeadHistoryRecord,
-  LeadRecord,
-  MemoRecord,
-  MeRecord,
   OrganizationActivityRecord,
-  OrganizationHistoryRecord,
-  OrganizationRecord,
   PeopleActivityRecord,
+} from './records/activities.ts';
+import { DealRecord, LeadRecord, PipelineRecord, SingleDealRecord } from './records/deals-leads.ts';
+import { FieldRecord } from './records/fields.ts';
+import {
+  DealHistoryRecord,
+  LeadHistoryRecord,
+  OrganizationHistoryRecord,
   PeopleHistoryRecord,
-  PeopleRecord,
-  PipelineRecord,
-  ProductRecord,
-  QuoteRecord,
-  SingleDealRecord,
-  TeamRecord,
-  TodoRecord,
-  UserRecord,
-  WebFormRecord,
-  WebFormSubmitRecord,
-} from './records.ts';
+} from './records/history.ts';
+import { MemoRecord, TodoRecord } from './records/notes-todos.ts';
+import { OrganizationRecord, PeopleRecord } from './records/people-organizations.ts';
+import { ProductRecord, QuoteRecord } from './records/products-quotes.ts';
+import { MeRecord, TeamRecord, UserRecord } from './records/users-teams.ts';
+import { WebFormRecord, WebFormSubmitRecord } from './records/web-forms.ts';
 import {
   CreateDealBody,
   CreateLeadBody,
