@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS, type Operation } from '../src/api-schema/operations.ts';
+import { OPERATIONS } from '../src/api-schema/operations/index.ts';
+import type { Operation } from '../src/api-schema/operations/operation.ts';
 import { CrmClient } from '../src/client/index.ts';
 import type { FetchLike } from '../src/client/transport.ts';
 
-// The client against the route table (src/api-schema/operations.ts, which test/openapi.test.ts
+// The client against the route table (src/api-schema/operations/, which test/openapi.test.ts
 // checks against the app's real routes): every operation under /v2 has a client method, and
 // the client sends no query parameter the operation does not declare (the server would
 // ignore it silently). The answers here are canned: what is checked is what is sent.

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import examples from '../src/api-schema/examples.json' with { type: 'json' };
 import { registerFormats } from '../src/api-schema/formats.ts';
 import { buildOpenApiDocument } from '../src/api-schema/openapi.ts';
-import { OPERATIONS } from '../src/api-schema/operations.ts';
+import { OPERATIONS } from '../src/api-schema/operations/index.ts';
 import type { Store } from '../src/store/database.ts';
 import { get, type TestWorkspace, testApp, testStore, testWorkspace } from './helpers.ts';
 

@@ -3,35 +3,39 @@ import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { ErrorA, ErrorB, ListEnvelope } from '../src/api-schema/envelopes.ts';
 import { registerFormats } from '../src/api-schema/formats.ts';
+import { CustomFieldValue } from '../src/api-schema/primitives.ts';
 import {
-  CustomFieldValue,
   DealActivityRecord,
-  DealHistoryRecord,
-  DealRecord,
-  FieldRecord,
-  keysOf,
   LeadActivityRecord,
-  LeadHistoryRecord,
-  LeadRecord,
-  MemoRecord,
-  MeRecord,
   OrganizationActivityRecord,
-  OrganizationHistoryRecord,
-  OrganizationRecord,
   PeopleActivityRecord,
-  PeopleHistoryRecord,
-  PeopleRecord,
+} from '../src/api-schema/records/activities.ts';
+import { keysOf } from '../src/api-schema/records/common.ts';
+import {
+  DealRecord,
+  LeadRecord,
   PipelineRecord,
+  SingleDealRecord,
+} from '../src/api-schema/records/deals-leads.ts';
+import { FieldRecord } from '../src/api-schema/records/fields.ts';
+import {
+  DealHistoryRecord,
+  LeadHistoryRecord,
+  OrganizationHistoryRecord,
+  PeopleHistoryRecord,
+} from '../src/api-schema/records/history.ts';
+import { MemoRecord, TodoRecord } from '../src/api-schema/records/notes-todos.ts';
+import {
+  OrganizationRecord,
+  PeopleRecord,
+} from '../src/api-schema/records/people-organizations.ts';
+import {
   ProductRecord,
   QuoteProductRecord,
   QuoteRecord,
-  SingleDealRecord,
-  TeamRecord,
-  TodoRecord,
-  UserRecord,
-  WebFormRecord,
-  WebFormSubmitRecord,
-} from '../src/api-schema/records.ts';
+} from '../src/api-schema/records/products-quotes.ts';
+import { MeRecord, TeamRecord, UserRecord } from '../src/api-schema/records/users-teams.ts';
+import { WebFormRecord, WebFormSubmitRecord } from '../src/api-schema/records/web-forms.ts';
 import { renderSubjectActivity } from '../src/render/activities.ts';
 import { renderDealActivity } from '../src/render/deal-activities.ts';
 import { DEAL_FIXED_KEY_COUNT } from '../src/render/deals.ts';

@@ -1,10 +1,10 @@
 /**
  * The envelopes around records (DECISIONS 1, 2), the two error bodies (DECISIONS 3) and the
- * answers of the writes (ENDPOINTS.md "Writes"), as TypeBox schemas. Like `records.ts`, this
+ * answers of the writes (ENDPOINTS.md "Writes"), as TypeBox schemas. Like the records, this
  * module has no server code, so the client can take its types from it.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { Id, Nullable, Timestamp } from './records.ts';
+import { Id, Nullable, Timestamp } from './primitives.ts';
 
 /** The cursor keys of a list: `nextCursor`, or `nextCurosr` then `nextCursor` (deals, leads). */
 export type CursorKeys = readonly ['nextCursor'] | readonly ['nextCurosr', 'nextCursor'];

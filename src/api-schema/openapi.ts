@@ -1,11 +1,12 @@
 /**
- * The OpenAPI 3.1 document of the API, generated from the route table (`operations.ts`) and
+ * The OpenAPI 3.1 document of the API, generated from the route table (`operations/`) and
  * the TypeBox schemas: records become components and are referenced where they occur.
  */
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorA, ErrorB } from './envelopes.ts';
-import { OPERATIONS, type Operation, pathParameters } from './operations.ts';
-import { RECORD_SCHEMAS } from './records.ts';
+import { OPERATIONS } from './operations/index.ts';
+import { type Operation, pathParameters } from './operations/operation.ts';
+import { RECORD_SCHEMAS } from './records/components.ts';
 import * as writeBodies from './write-bodies.ts';
 
 /** Real answers by `operationId`, used as the success examples (see `examples.json`). */

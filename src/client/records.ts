@@ -1,10 +1,41 @@
 /**
  * The records the client returns, typed from the API's own record schemas
- * (`src/api-schema/`, type-only: nothing of them is loaded at run time), with each record
- * type's custom fields added from the client's generic parameter.
+ * (`src/api-schema/records/`, type-only: nothing of them is loaded at run time), with each
+ * record type's custom fields added from the client's generic parameter.
  */
 import type * as Envelopes from '../api-schema/envelopes.ts';
-import type * as Schema from '../api-schema/records.ts';
+import type * as Primitives from '../api-schema/primitives.ts';
+import type {
+  DealActivityRecord,
+  LeadActivityRecord,
+  OrganizationActivityRecord,
+  PeopleActivityRecord,
+} from '../api-schema/records/activities.ts';
+import type {
+  DealRecord,
+  LeadRecord,
+  PipelineRecord,
+  SingleDealRecord,
+} from '../api-schema/records/deals-leads.ts';
+import type { FieldRecord } from '../api-schema/records/fields.ts';
+import type {
+  DealHistoryRecord,
+  LeadHistoryRecord,
+  OrganizationHistoryRecord,
+  PeopleHistoryRecord,
+} from '../api-schema/records/history.ts';
+import type { MemoRecord, TodoRecord } from '../api-schema/records/notes-todos.ts';
+import type {
+  OrganizationRecord,
+  PeopleRecord,
+} from '../api-schema/records/people-organizations.ts';
+import type {
+  ProductRecord,
+  QuoteProductRecord,
+  QuoteRecord,
+} from '../api-schema/records/products-quotes.ts';
+import type { MeRecord, TeamRecord, UserRecord } from '../api-schema/records/users-teams.ts';
+import type { WebFormRecord, WebFormSubmitRecord } from '../api-schema/records/web-forms.ts';
 
 /** No custom fields: the default of every record type. */
 export type NoCustomFields = Record<never, never>;
@@ -32,74 +63,74 @@ export type CustomFieldsOf<
 > = C[K] extends object ? C[K] : NoCustomFields;
 
 /** A reference to another record: `{id, name}`. */
-export type Ref = Schema.Ref;
+export type Ref = Primitives.Ref;
 /** ISO 8601 UTC with milliseconds, e.g. `2024-04-08T05:25:26.020Z`. */
-export type Timestamp = Schema.Timestamp;
+export type Timestamp = Primitives.Timestamp;
 
 /** A person (spec 2.2) with the workspace's people custom fields. */
-export type Person<C extends CustomFieldTypes = NoCustomFields> = Schema.PeopleRecord &
+export type Person<C extends CustomFieldTypes = NoCustomFields> = PeopleRecord &
   CustomFieldsOf<C, 'people'>;
 /** An organization (spec 2.3) with its custom fields. */
-export type Organization<C extends CustomFieldTypes = NoCustomFields> = Schema.OrganizationRecord &
+export type Organization<C extends CustomFieldTypes = NoCustomFields> = OrganizationRecord &
   CustomFieldsOf<C, 'organization'>;
 /** A deal as lists show it (spec 2.4) with its custom fields. */
-export type Deal<C extends CustomFieldTypes = NoCustomFields> = Schema.DealRecord &
+export type Deal<C extends CustomFieldTypes = NoCustomFields> = DealRecord &
   CustomFieldsOf<C, 'deal'>;
 /** One deal as `GET /v2/deal/{dealId}` shows it: the list record plus four keys. */
-export type DealDetail<C extends CustomFieldTypes = NoCustomFields> = Schema.SingleDealRecord &
+export type DealDetail<C extends CustomFieldTypes = NoCustomFields> = SingleDealRecord &
   CustomFieldsOf<C, 'deal'>;
 /** A lead (the deal's shape) with its custom fields. */
-export type Lead<C extends CustomFieldTypes = NoCustomFields> = Schema.LeadRecord &
+export type Lead<C extends CustomFieldTypes = NoCustomFields> = LeadRecord &
   CustomFieldsOf<C, 'lead'>;
 /** A product (spec 2.7) with its custom fields. */
-export type Product<C extends CustomFieldTypes = NoCustomFields> = Schema.ProductRecord &
+export type Product<C extends CustomFieldTypes = NoCustomFields> = ProductRecord &
   CustomFieldsOf<C, 'product'>;
 /** A line of a quote with the quote-product custom fields. */
-export type QuoteProduct<C extends CustomFieldTypes = NoCustomFields> = Schema.QuoteProductRecord &
+export type QuoteProduct<C extends CustomFieldTypes = NoCustomFields> = QuoteProductRecord &
   CustomFieldsOf<C, 'quoteProduct'>;
 /** A quote (spec 2.8) with its custom fields, its lines with theirs. */
 export type Quote<C extends CustomFieldTypes = NoCustomFields> = Omit<
-  Schema.QuoteRecord,
+  QuoteRecord,
   '견적 구성 상품'
 > & { '견적 구성 상품': QuoteProduct<C>[] } & CustomFieldsOf<C, 'quote'>;
 /** A todo with its custom fields. */
-export type Todo<C extends CustomFieldTypes = NoCustomFields> = Schema.TodoRecord &
+export type Todo<C extends CustomFieldTypes = NoCustomFields> = TodoRecord &
   CustomFieldsOf<C, 'todo'>;
 
 /** An activity of a deal or a lead (spec 2.5). */
-export type DealActivity = Schema.DealActivityRecord;
+export type DealActivity = DealActivityRecord;
 /** An activity of a person. */
-export type PeopleActivity = Schema.PeopleActivityRecord;
+export type PeopleActivity = PeopleActivityRecord;
 /** An activity of an organization. */
-export type OrganizationActivity = Schema.OrganizationActivityRecord;
+export type OrganizationActivity = OrganizationActivityRecord;
 /** An activity of a lead. */
-export type LeadActivity = Schema.LeadActivityRecord;
+export type LeadActivity = LeadActivityRecord;
 /** The kinds of activity (`types` filter). */
-export type ActivityType = Schema.DealActivityRecord['type'];
+export type ActivityType = DealActivityRecord['type'];
 /** A change of a person (spec 2.6). */
-export type PeopleHistory = Schema.PeopleHistoryRecord;
+export type PeopleHistory = PeopleHistoryRecord;
 /** A change of a deal. */
-export type DealHistory = Schema.DealHistoryRecord;
+export type DealHistory = DealHistoryRecord;
 /** A change of a lead. */
-export type LeadHistory = Schema.LeadHistoryRecord;
+export type LeadHistory = LeadHistoryRecord;
 /** A change of an organization. */
-export type OrganizationHistory = Schema.OrganizationHistoryRecord;
+export type OrganizationHistory = OrganizationHistoryRecord;
 /** A pipeline with its stages. */
-export type Pipeline = Schema.PipelineRecord;
+export type Pipeline = PipelineRecord;
 /** A user of the workspace. */
-export type User = Schema.UserRecord;
+export type User = UserRecord;
 /** The token's user with its workspace (`room`). */
-export type Me = Schema.MeRecord;
+export type Me = MeRecord;
 /** A team with its members. */
-export type Team = Schema.TeamRecord;
+export type Team = TeamRecord;
 /** A note. */
-export type Memo = Schema.MemoRecord;
+export type Memo = MemoRecord;
 /** A web form. */
-export type WebForm = Schema.WebFormRecord;
+export type WebForm = WebFormRecord;
 /** A submission of a web form. */
-export type WebFormSubmission = Schema.WebFormSubmitRecord;
+export type WebFormSubmission = WebFormSubmitRecord;
 /** A field of a record type (`GET /v2/field/{type}`). */
-export type Field = Schema.FieldRecord;
+export type Field = FieldRecord;
 
 /** What a create answers: the new record's id, name and creation time. */
 export type Created = Envelopes.Created;

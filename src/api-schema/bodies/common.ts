@@ -1,8 +1,6 @@
 /** Parts that the write bodies share: ids, names, notes and `fieldList`. */
 import { Type } from '@sinclair/typebox';
 
-export { Nullable } from '../records.ts';
-
 /** A record id in a body. */
 export const IdSchema = Type.String({ minLength: 1, maxLength: 64 });
 /** A record's name: some non-blank text. */

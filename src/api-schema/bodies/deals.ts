@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { FieldListSchema, IdSchema, MemoSchema, NameSchema, Nullable } from './common.ts';
+import { Nullable } from '../primitives.ts';
+import { FieldListSchema, IdSchema, MemoSchema, NameSchema } from './common.ts';
 
 /** A deal's outcome as the body gives it (`status`). */
 export const DealStatusSchema = Type.Union([

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { FieldListSchema, IdSchema, MemoSchema, NameSchema, Nullable } from './common.ts';
+import { Nullable } from '../primitives.ts';
+import { FieldListSchema, IdSchema, MemoSchema, NameSchema } from './common.ts';
 
 /** One line of a quote in `POST /v2/quote` (`amount` is the quantity). */
 export const QuoteLineBody = Type.Object({

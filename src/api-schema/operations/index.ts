@@ -1,0 +1,31 @@
+/**
+ * The API's route table as data: every operation the server answers, with its parameters,
+ * body, answer and error shape, gathered from the tables of this folder in the order the
+ * OpenAPI document lists them. The document is generated from it, and
+ * `test/openapi.test.ts` checks it against the routes the Fastify app really has.
+ */
+import { DEAL_OPERATIONS } from './deals.ts';
+import { FIELD_OPERATIONS } from './fields.ts';
+import { LEAD_OPERATIONS } from './leads.ts';
+import { NOTE_TODO_OPERATIONS } from './notes-todos.ts';
+import type { Operation } from './operation.ts';
+import { ORGANIZATION_OPERATIONS } from './organizations.ts';
+import { PEOPLE_OPERATIONS } from './people.ts';
+import { PRODUCT_QUOTE_OPERATIONS } from './products-quotes.ts';
+import { SERVICE_OPERATIONS } from './service.ts';
+import { USER_TEAM_OPERATIONS } from './users-teams.ts';
+import { WEB_FORM_OPERATIONS } from './web-forms.ts';
+
+/** Every operation, in the order the document lists them. */
+export const OPERATIONS: readonly Operation[] = [
+  ...PEOPLE_OPERATIONS,
+  ...ORGANIZATION_OPERATIONS,
+  ...DEAL_OPERATIONS,
+  ...LEAD_OPERATIONS,
+  ...PRODUCT_QUOTE_OPERATIONS,
+  ...USER_TEAM_OPERATIONS,
+  ...NOTE_TODO_OPERATIONS,
+  ...WEB_FORM_OPERATIONS,
+  ...FIELD_OPERATIONS,
+  ...SERVICE_OPERATIONS,
+];

@@ -1,0 +1,73 @@
+/**
+ * The people's operations (tag People): list, get, create and update, then the activity and
+ * change lists.
+ */
+import { CreatePersonBody, UpdatePersonBody } from '../bodies/people.ts';
+import { CreatedEnvelope, ListEnvelope, RecordEnvelope, UpdatedEnvelope } from '../envelopes.ts';
+import { PeopleActivityRecord } from '../records/activities.ts';
+import { PeopleHistoryRecord } from '../records/history.ts';
+import { PeopleRecord } from '../records/people-organizations.ts';
+import { type Operation, read, write } from './operation.ts';
+import { activityQuery, idFilter, page } from './parameters.ts';
+
+/** In the order the OpenAPI document lists them. */
+export const PEOPLE_OPERATIONS: readonly Operation[] = [
+  read(
+    '/v2/people',
+    'listPeople',
+    'List people',
+    'People',
+    ListEnvelope('peopleList', PeopleRecord),
+    {
+      query: page,
+    },
+  ),
+  read(
+    '/v2/people/{peopleId}',
+    'getPeople',
+    'Get one person',
+    'People',
+    RecordEnvelope('people', PeopleRecord),
+    {
+      notFound: true,
+    },
+  ),
+  write(
+    '/v2/people',
+    'createPeople',
+    'Create a person',
+    'People',
+    201,
+    CreatePersonBody,
+    CreatedEnvelope('people'),
+  ),
+  write(
+    '/v2/people/{peopleId}',
+    'updatePeople',
+    'Update a person',
+    'People',
+    200,
+    UpdatePersonBody,
+    UpdatedEnvelope('people'),
+  ),
+  read(
+    '/v2/people/activity',
+    'listPeopleActivities',
+    'List activities of people',
+    'People',
+    ListEnvelope('peopleActivityList', PeopleActivityRecord),
+    {
+      query: activityQuery('peopleId', 'person'),
+    },
+  ),
+  read(
+    '/v2/people/history',
+    'listPeopleHistory',
+    'List changes of people',
+    'People',
+    ListEnvelope('peopleHistoryList', PeopleHistoryRecord),
+    {
+      query: [...page, idFilter('peopleId', 'Only the changes of this person.')],
+    },
+  ),
+];

@@ -1,0 +1,39 @@
+/** The operations of tag Products and quotes: list and create products, create a quote. */
+import { CreateProductBody } from '../bodies/products.ts';
+import { CreateQuoteBody } from '../bodies/quotes.ts';
+import { CreatedEnvelope, ListEnvelope } from '../envelopes.ts';
+import { ProductRecord } from '../records/products-quotes.ts';
+import { type Operation, read, write } from './operation.ts';
+import { page } from './parameters.ts';
+
+/** In the order the OpenAPI document lists them. */
+export const PRODUCT_QUOTE_OPERATIONS: readonly Operation[] = [
+  read(
+    '/v2/product',
+    'listProducts',
+    'List products',
+    'Products and quotes',
+    ListEnvelope('productList', ProductRecord),
+    {
+      query: page,
+    },
+  ),
+  write(
+    '/v2/product',
+    'createProduct',
+    'Create a product',
+    'Products and quotes',
+    201,
+    CreateProductBody,
+    CreatedEnvelope('product'),
+  ),
+  write(
+    '/v2/quote',
+    'createQuote',
+    'Create a quote',
+    'Products and quotes',
+    201,
+    CreateQuoteBody,
+    CreatedEnvelope('quote'),
+  ),
+];

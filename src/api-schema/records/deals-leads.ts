@@ -1,0 +1,77 @@
+/**
+ * The deal and lead records (spec 2.4: a lead has the deal's shape), the single-deal record
+ * with its four extra keys, and the pipelines deals and leads move through.
+ * `test/record-schemas.test.ts` checks them against the render functions.
+ */
+import { type Static, Type } from '@sinclair/typebox';
+import { Id, Nullable, Ref, Timestamp } from '../primitives.ts';
+import { Closed, text, WithCustomFields } from './common.ts';
+import { noteGroup, ownership, sequenceGroup, todoGroup, webFormGroup } from './field-groups.ts';
+
+/** The fixed keys shared by deals and leads (spec 2.4). */
+const pipelineRecordKeys = {
+  id: Id,
+  peopleId: Nullable(Id),
+  organizationId: Nullable(Id),
+  이름: text,
+  파이프라인: Nullable(Ref),
+  '파이프라인 단계': Nullable(Ref),
+  '메인 견적 상품 리스트': Nullable(Type.Array(Ref)),
+  금액: Nullable(Type.Number()),
+  상태: Type.String({ description: 'The label: the outcome (deals) or `New` (leads) until set' }),
+  마감일: Nullable(Timestamp),
+  '수주 예정일': Nullable(Timestamp),
+  '최근 이메일 오픈일': Nullable(Timestamp),
+  소스: text,
+  ...noteGroup,
+  ...webFormGroup,
+  ...sequenceGroup,
+  ...ownership,
+  ...todoGroup,
+  '등록된 시퀀스 목록': Nullable(Type.Array(Ref)),
+};
+
+/** The deal record of `GET /v2/deal` (spec 2.4). */
+export const DealRecord = WithCustomFields(
+  pipelineRecordKeys,
+  'A deal (딜), then the workspace’s deal custom fields',
+);
+export type DealRecord = Static<typeof DealRecord>;
+
+/** The keys `GET /v2/deal/{dealId}` adds after the fixed keys (DECISIONS 1, 5). */
+const singleDealExtraKeys = {
+  '상담 일수': Type.Integer({ minimum: 0, description: 'Whole days since creation' }),
+  '정체 일수': Type.Integer({ minimum: 0, description: 'Whole days in the current stage' }),
+  팔로워: Nullable(Type.Array(Ref)),
+  참여자: Nullable(Type.Array(Ref)),
+};
+
+/** The single-deal record of `GET /v2/deal/{dealId}` (spec 2.4): the list record plus four keys. */
+export const SingleDealRecord = WithCustomFields(
+  { ...pipelineRecordKeys, ...singleDealExtraKeys },
+  'One deal with its day counts, followers and participants, then its custom fields',
+);
+export type SingleDealRecord = Static<typeof SingleDealRecord>;
+
+/** The lead record (spec 2.4: a lead has the deal's shape). */
+export const LeadRecord = WithCustomFields(
+  pipelineRecordKeys,
+  'A lead (리드), then the workspace’s lead custom fields',
+);
+export type LeadRecord = Static<typeof LeadRecord>;
+
+/** A pipeline of `GET /v2/deal/pipeline` and `GET /v2/lead/pipeline`, stages in order. */
+export const PipelineRecord = Closed(
+  {
+    id: Id,
+    name: text,
+    pipelineStageList: Type.Array(
+      Closed(
+        { id: Id, name: text, index: Type.Integer({ minimum: 0 }) },
+        'A stage; index counts from 0 in stage order',
+      ),
+    ),
+  },
+  'A pipeline with its stages',
+);
+export type PipelineRecord = Static<typeof PipelineRecord>;
