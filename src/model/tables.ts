@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 /**
  * The tables of the store, as Kysely sees them. Columns are ASCII snake_case; every key
  * starts with `workspace_id`. Times are ISO 8601 UTC text (they sort as text and read back
@@ -28,6 +29,11 @@ export interface Database {
   sequence_enrollments: SequenceEnrollmentTable;
   activities: ActivityTable;
   history: HistoryTable;
+  events: EventTable;
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
+  dispatch_leases: DispatchLeaseTable;
 }
 
 /** Body column: bytes on SQLite (read back as Buffers), text on PostgreSQL. */
@@ -40,6 +46,8 @@ export interface WorkspaceTable {
   data_version: number;
   /** Key of the cursors' MACs: a cursor is only valid in its workspace. */
   cursor_secret: string;
+  /** Number of the workspace's last event (events are numbered in commit order). */
+  event_seq: Generated<number>;
   created_at: string;
 }
 
@@ -319,6 +327,80 @@ export interface HistoryTable {
   body: Body | null;
 }
 
+/** One event of the outbox: a change to a person, organization, lead or deal (DECISIONS 8). */
+export interface EventTable {
+  workspace_id: string;
+  /** Its number in the workspace, in commit order. */
+  seq: number;
+  /** The triggering write's id, shared by the events it causes. */
+  event_id: string;
+  event: string;
+  /** `people`, `organization`, `lead` or `deal`. */
+  object_type: string;
+  object_id: string;
+  /** The changed key of a `수정`. */
+  field_name: string | null;
+  occurred_at: string;
+  /** The payload as delivered, keys in their order. */
+  payload: string;
+}
+
+/** A registered webhook; `object_types`, `events` and `fields` are JSON lists. */
+export interface WebhookTable {
+  workspace_id: string;
+  id: string;
+  url: string;
+  object_types: string;
+  events: string;
+  /** Field names whose `수정` fire; null for every field. */
+  fields: string | null;
+  status: 'active' | 'disabled';
+  secret: string;
+  /** The secret before the last rotation, still signing until `previous_secret_until`. */
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  /** Deliveries that ended `failed` in a row; ten disable the webhook. */
+  failure_streak: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One event to send to one webhook, and how its sending went. */
+export interface WebhookDeliveryTable {
+  workspace_id: string;
+  id: string;
+  webhook_id: string;
+  event_seq: number;
+  status: 'pending' | 'delivered' | 'failed';
+  attempt_count: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  /** When it is due; null once it is delivered or failed. */
+  next_attempt_at: string | null;
+  /** A dispatcher is sending it until then. */
+  leased_until: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
+/** One try at sending a delivery. */
+export interface WebhookAttemptTable {
+  workspace_id: string;
+  delivery_id: string;
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+}
+
+/** The lease of the one dispatcher of an SQLite database. */
+export interface DispatchLeaseTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
 /** Every table keyed by workspace; the type check below keeps the list complete. */
 export const WORKSPACE_TABLES = [
   'access_tokens',
@@ -343,10 +425,14 @@ export const WORKSPACE_TABLES = [
   'sequence_enrollments',
   'activities',
   'history',
+  'events',
+  'webhooks',
+  'webhook_deliveries',
+  'webhook_attempts',
 ] as const satisfies readonly (keyof Database)[];
 const everyTableListed: Exclude<
   keyof Database,
-  'workspaces' | (typeof WORKSPACE_TABLES)[number]
+  'workspaces' | 'dispatch_leases' | (typeof WORKSPACE_TABLES)[number]
 > extends never
   ? true
   : never = true;

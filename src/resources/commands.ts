@@ -11,7 +11,6 @@ import type {
 } from '../domain/custom-fields.ts';
 import { DomainError } from '../domain/errors.ts';
 import { uniqueKey, valueAsText } from '../domain/field-values.ts';
-import type { Written } from '../domain/records.ts';
 import type { SubjectType } from '../model/tables.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/rendered-types.ts';
 import type { WorkspaceWrite } from '../store/write.ts';

@@ -5,6 +5,7 @@ import { activitySubjectBodies } from './migrations/002-activity-subject-bodies.
 import { workspaceReads } from './migrations/003-workspace-reads.ts';
 import { uniqueKeys } from './migrations/004-unique-keys.ts';
 import { importedUniqueKeys } from './migrations/005-imported-unique-keys.ts';
+import { eventsAndWebhooks } from './migrations/006-events-webhooks.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -17,6 +18,7 @@ export async function migrateToLatest(
     '003-workspace-reads': workspaceReads({ dialect }),
     '004-unique-keys': uniqueKeys,
     '005-imported-unique-keys': importedUniqueKeys,
+    '006-events-webhooks': eventsAndWebhooks({ dialect }),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });
