@@ -49,7 +49,9 @@ export function registerCreate<S extends TObject>(
     const ignored = ignoredQuery(request);
     const body = read(request.body);
     const { workspaceId, userId } = request.auth;
-    const written = await writeWorkspace(store, workspaceId, (w) => run(w, userId, body.value));
+    const written = await writeWorkspace(store, workspaceId, (w) => run(w, userId, body.value), {
+      actor: { source: 'API', sourceId: userId },
+    });
     return sendWritten(reply, 201, route.key, written, [...ignored, ...body.ignored]);
   });
 }
@@ -70,7 +72,12 @@ export function registerUpdate<S extends TObject>(
     const ignored = ignoredQuery(request);
     const body = read(request.body);
     const { workspaceId, userId } = request.auth;
-    const written = await writeWorkspace(store, workspaceId, (w) => run(w, userId, id, body.value));
+    const written = await writeWorkspace(
+      store,
+      workspaceId,
+      (w) => run(w, userId, id, body.value),
+      { actor: { source: 'API', sourceId: userId } },
+    );
     return sendWritten(reply, 200, route.key, written, [...ignored, ...body.ignored]);
   });
 }
@@ -89,7 +96,9 @@ export function registerDelete(
     const bodyKeys =
       body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
     const { workspaceId, userId } = request.auth;
-    await writeWorkspace(store, workspaceId, (w) => run(w, userId, id));
+    await writeWorkspace(store, workspaceId, (w) => run(w, userId, id), {
+      actor: { source: 'API', sourceId: userId },
+    });
     return sendWritten(reply, 200, '', undefined, [...ignored, ...bodyKeys]);
   });
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { SYSTEM_ACTOR } from '../domain/events.ts';
 import { now } from '../domain/time.ts';
 import { WORKSPACE_TABLES } from '../model/tables.ts';
 import { defineCustomField } from '../resources/custom-fields/writes.ts';
@@ -25,6 +26,7 @@ import {
 import { deferIndexesOfALoneWorkspace } from '../store/bulk-load.ts';
 import type { Store } from '../store/database.ts';
 import { insertMany } from '../store/insert.ts';
+import { EventLog } from '../store/outbox/event-log.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/rendered-types.ts';
 import { Touched } from '../store/read-model/touched.ts';
 import { bumpDataVersion, type WorkspaceWrite, writeWorkspace } from '../store/write.ts';
@@ -96,7 +98,16 @@ export async function createDemoWorkspace(
     // no token, so no client sees its records unrendered; if either fails, the workspace
     // is removed.
     await store.transaction(async (trx) => {
-      const w: WorkspaceWrite = { store, trx, workspaceId, touched: new Touched(), now: now() };
+      const at = now();
+      const events = new EventLog(SYSTEM_ACTOR, at);
+      const w: WorkspaceWrite = {
+        store,
+        trx,
+        workspaceId,
+        touched: new Touched(),
+        now: at,
+        events,
+      };
       const deferred = await deferIndexesOfALoneWorkspace(store, trx);
       await insertDemoData(w, data, progress);
       for (let done = 1; done < chunkCount; done++) {
@@ -111,9 +122,15 @@ export async function createDemoWorkspace(
       await bumpDataVersion(trx, workspaceId);
     });
     progress('render', 0, 1);
-    await writeWorkspace(store, workspaceId, async (w) => {
-      for (const type of Object.keys(TABLE_OF) as RenderedType[]) w.touched.markAll(type);
-    });
+    // A new workspace starts with no events: its feed begins with the first change after it.
+    await writeWorkspace(
+      store,
+      workspaceId,
+      async (w) => {
+        for (const type of Object.keys(TABLE_OF) as RenderedType[]) w.touched.markAll(type);
+      },
+      { events: false },
+    );
     progress('render', 1, 1);
   } catch (error) {
     await discardWorkspace(store, workspaceId);

@@ -19,6 +19,7 @@ import { type RecordChange, recordHistoryRow } from '../resources/record-history
 import { DeferredIndexes } from '../store/bulk-load.ts';
 import { CHUNK, columnById } from '../store/by-id.ts';
 import type { Executor, Store } from '../store/database.ts';
+import { EventLog } from '../store/outbox/event-log.ts';
 import { renderRecordJson } from '../store/read-model/record-json.ts';
 import { refreshTouched } from '../store/read-model/refresh.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/rendered-types.ts';
@@ -794,5 +795,14 @@ export async function renderImported(w: WorkspaceWrite): Promise<void> {
 
 /** A WorkspaceWrite for an import's transaction. */
 export function importWrite(store: Store, trx: Executor, workspaceId: string): WorkspaceWrite {
-  return { store, trx, workspaceId, touched: new Touched(), now: now() };
+  const at = now();
+  const actor = { source: '데이터 가져오기', sourceId: null } as const;
+  return {
+    store,
+    trx,
+    workspaceId,
+    touched: new Touched(),
+    now: at,
+    events: new EventLog(actor, at),
+  };
 }

@@ -57,6 +57,7 @@ export async function pathRecord<K extends RecordKind>(w: WorkspaceWrite, kind: 
   if (!row) {
     throw new DomainError('not_found', `${RECORDS[kind].object} 찾을 수 없습니다: '${id}'`);
   }
+  w.events.markDirect(kind, id);
   return row;
 }
 
@@ -78,6 +79,7 @@ export async function recordCreated(
   subjectType: SubjectType,
   subjectId: string,
 ): Promise<void> {
+  w.events.markDirect(subjectType, subjectId);
   if (!ACTIVITY_SUBJECTS.has(subjectType)) return;
   await insertActivities(w, [
     { subjectType: subjectType as 'deal', subjectId, type: 'create', date: w.now },

@@ -1,5 +1,8 @@
+import { type EventActor, SYSTEM_ACTOR } from '../domain/events.ts';
 import { now } from '../domain/time.ts';
 import type { Executor, Store } from './database.ts';
+import { EventLog } from './outbox/event-log.ts';
+import { writeEvents } from './outbox/write-events.ts';
 import type { Lookups } from './read-model/lookups.ts';
 import { refreshTouched } from './read-model/refresh.ts';
 import { Touched } from './read-model/touched.ts';
@@ -13,6 +16,8 @@ export interface WorkspaceWrite {
   readonly touched: Touched;
   /** The time of this write, for every timestamp it sets. */
   readonly now: string;
+  /** The events of this write, written with it (DECISIONS 8). */
+  readonly events: EventLog;
 }
 
 /** What building a row with rendered JSON needs: its workspace, its time, the body's form. */
@@ -20,21 +25,36 @@ export type RowContext = Pick<WorkspaceWrite, 'workspaceId' | 'now'> & {
   readonly store: Pick<Store, 'encodeBody'>;
 };
 
+/** How a write transaction runs. */
+export interface WriteOptions {
+  /** Names the write's records refer to, when the caller has them already. */
+  lookups?: Lookups;
+  /** Who writes: a token's user, an import; the system's when unset. */
+  actor?: EventActor;
+  /** False for a write that makes no events (rendering a new demo workspace). */
+  events?: false;
+}
+
 /**
  * Runs `fn` as one transaction in a workspace: the writes, the refreshed read model of every
- * record they touched, and the workspace's new data version commit together or not at all.
+ * record they touched, the events of every change (by `actor`, or the system's), and the
+ * workspace's new data version commit together or not at all.
  */
 export async function writeWorkspace<T>(
   store: Store,
   workspaceId: string,
   fn: (w: WorkspaceWrite) => Promise<T>,
-  options: { lookups?: Lookups } = {},
+  options: WriteOptions = {},
 ): Promise<T> {
   return store.transaction(async (trx) => {
     await lockWorkspace(store, trx, workspaceId);
-    const w: WorkspaceWrite = { store, trx, workspaceId, touched: new Touched(), now: now() };
+    const at = now();
+    const events = new EventLog(options.actor ?? SYSTEM_ACTOR, at);
+    const w: WorkspaceWrite = { store, trx, workspaceId, touched: new Touched(), now: at, events };
     const result = await fn(w);
-    await refreshTouched(store, trx, workspaceId, w.touched, options.lookups);
+    const logged = options.events === false ? undefined : events;
+    await refreshTouched(store, trx, workspaceId, w.touched, options.lookups, logged);
+    if (logged) await writeEvents(trx, workspaceId, logged.events);
     await bumpDataVersion(trx, workspaceId);
     return result;
   });

@@ -301,6 +301,7 @@ export async function deletePipelineRecord(
     .where(column, '=', id)
     .execute();
   await w.trx.deleteFrom(TABLE[kind]).where('workspace_id', '=', ws).where('id', '=', id).execute();
+  w.events.deleted(kind, id);
   // Custom Ref fields keep the id of a deleted deal; they show it with an empty name.
   if (kind === 'deal') await markReferrers(w, 'deal', id);
   w.touched

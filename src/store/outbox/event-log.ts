@@ -1,0 +1,91 @@
+import {
+  changedKeys,
+  type EventActor,
+  type EventFacts,
+  type EventObjectType,
+  type EventTopic,
+  eventFieldValue,
+  isEventObjectType,
+  SYSTEM_ACTOR,
+} from '../../domain/events.ts';
+import { type BuiltInFieldType, builtInField } from '../../domain/field-catalogue.ts';
+import { newId } from '../../domain/ids.ts';
+
+/**
+ * The events of one write transaction (DECISIONS 8), gathered while it runs and written
+ * with it (`writeEvents`). One `eventId` names the write; records the write itself created,
+ * changed or deleted carry its actor, records changed by derivation carry the system's.
+ */
+export class EventLog {
+  readonly eventId = newId();
+  readonly events: EventFacts[] = [];
+  private readonly direct = new Set<string>();
+
+  constructor(
+    readonly actor: EventActor,
+    readonly occurredAt: string,
+  ) {}
+
+  /** Marks a record as the write's own (created, updated, deleted or merged by it). */
+  markDirect(type: string, id: string): void {
+    if (isEventObjectType(type)) this.direct.add(`${type}\u0000${id}`);
+  }
+
+  private actorOf(type: EventObjectType, id: string): EventActor {
+    return this.direct.has(`${type}\u0000${id}`) ? this.actor : SYSTEM_ACTOR;
+  }
+
+  private add(event: EventTopic, type: EventObjectType, id: string, field?: EventFacts['field']) {
+    this.events.push({
+      event,
+      occurredAt: this.occurredAt,
+      actor: this.actorOf(type, id),
+      objectType: type,
+      objectId: id,
+      eventId: this.eventId,
+      field,
+    });
+  }
+
+  /**
+   * A record rendered anew: `생성` when it had no JSON before, else a `수정` for each key
+   * whose value changed. `types` gives the field types that shape the values.
+   */
+  rendered(
+    type: string,
+    id: string,
+    before: string | null,
+    after: string,
+    types: ReadonlyMap<string, BuiltInFieldType> | undefined,
+  ): void {
+    if (!isEventObjectType(type)) return;
+    if (before === null) {
+      this.add('생성', type, id);
+      return;
+    }
+    if (before === after) return;
+    const changes = changedKeys(JSON.parse(before), JSON.parse(after));
+    for (const change of changes) {
+      const fieldType = types?.get(change.key) ?? builtInField(type, change.key)?.type;
+      this.add('수정', type, id, {
+        name: change.key,
+        before: eventFieldValue(change.before, fieldType),
+        after: eventFieldValue(change.after, fieldType),
+      });
+    }
+  }
+
+  /** A record deleted by the write (or merged away). */
+  deleted(type: string, id: string): void {
+    if (!isEventObjectType(type)) return;
+    this.markDirect(type, id);
+    this.add('삭제', type, id);
+  }
+
+  /** A record that another was merged into. */
+  merged(type: string, keptId: string): void {
+    if (!isEventObjectType(type)) return;
+    this.markDirect(type, keptId);
+    this.add('병합', type, keptId);
+  }
+}
