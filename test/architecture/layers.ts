@@ -11,7 +11,7 @@ import { dirname, join, normalize, relative, sep } from 'node:path';
  */
 export const TIERS: readonly (readonly string[])[] = [
   ['cli'],
-  ['server', 'ingest'],
+  ['server', 'ingest', 'dispatch'],
   ['resources'],
   ['http'],
   ['store', 'api-schema'],
