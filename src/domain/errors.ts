@@ -14,6 +14,7 @@ export const DOMAIN_ERROR_CODES = [
   'lead_not_found',
   'people_not_found',
   'organization_not_found',
+  'cursor_expired',
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

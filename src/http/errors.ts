@@ -29,6 +29,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   people_not_found: 404,
   organization_not_found: 404,
   route_not_found: 404,
+  cursor_expired: 410,
   method_not_allowed: 405,
   body_too_large: 413,
   rate_limited: 429,

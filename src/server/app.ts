@@ -14,6 +14,7 @@ import { registerSubjectActivityRoutes } from '../resources/activities/routes.ts
 import { registerDealActivityRoutes } from '../resources/deal-activities/routes.ts';
 import { registerDealRoutes } from '../resources/deals/routes.ts';
 import { registerDealWrites } from '../resources/deals/write-routes.ts';
+import { registerEventRoutes } from '../resources/events/routes.ts';
 import { registerFieldRoutes } from '../resources/fields/routes.ts';
 import { registerLeadRoutes } from '../resources/leads/routes.ts';
 import { registerLeadWrites } from '../resources/leads/write-routes.ts';
@@ -168,6 +169,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMemoRoutes(app, deps);
   registerWebFormRoutes(app, deps);
   registerFieldRoutes(app, deps);
+  registerEventRoutes(app, deps);
   // The OpenAPI document and the reference page (no token).
   registerDocsRoutes(app, { basePath: base });
 
