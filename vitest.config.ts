@@ -55,6 +55,7 @@ export default defineConfig(async () => {
                     // An SQLite file made by an old schema, and the CLI on SQLite files.
                     'test/migration-002.test.ts',
                     'test/cli.test.ts',
+                    'test/events-cli.test.ts',
                     // Export reads SQLite files only, for now.
                     'test/import-export.test.ts',
                     // The demo generator on SQLite files (its indexes, its bytes).

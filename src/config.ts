@@ -23,6 +23,8 @@ export interface Config {
   redisTimeoutMs: number;
   /** Milliseconds in-flight requests get to finish after SIGTERM (default 10,000). */
   shutdownGraceMs: number;
+  /** Days the event feed keeps events (default 30); older ones are pruned. */
+  eventRetentionDays: number;
 }
 
 /** A setting with a value the service cannot run with. */
@@ -74,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'salescrm:',
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 250, 1, 60_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
+    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { pruneEvents } from '../src/store/outbox/prune.ts';
 import { makeCustomField, makePipeline, type TestPipeline } from './factories.ts';
 import {
   appForFile,
@@ -323,6 +324,54 @@ describe('the event feed', () => {
     expect(res.json.success).toBe(false);
     // Without a cursor the feed starts at the first event kept.
     expect((await feed()).map((e) => e.seq)).toEqual([3]);
+  });
+
+  it('prunes events past retention, but keeps one a delivery still waits for', async () => {
+    await created('/v2/people', { name: '홍길동' }, 'people');
+    await created('/v2/people', { name: '김철수' }, 'people');
+    const webhookId = 'wh-test';
+    await store.db
+      .insertInto('webhooks')
+      .values({
+        workspace_id: ws.workspaceId,
+        id: webhookId,
+        url: 'http://127.0.0.1:9/',
+        object_types: '["people"]',
+        events: '["생성"]',
+        fields: null,
+        status: 'disabled',
+        secret: 'whsec_AAAA',
+        previous_secret: null,
+        previous_secret_until: null,
+        failure_streak: 0,
+        created_at: '2024-01-01T00:00:00.000Z',
+        updated_at: '2024-01-01T00:00:00.000Z',
+      })
+      .execute();
+    await store.db
+      .insertInto('webhook_deliveries')
+      .values({
+        workspace_id: ws.workspaceId,
+        id: 'd-pending',
+        webhook_id: webhookId,
+        event_seq: 2,
+        status: 'pending',
+        attempt_count: 0,
+        last_status_code: null,
+        last_error: null,
+        next_attempt_at: '2024-01-01T00:00:00.000Z',
+        leased_until: null,
+        delivered_at: null,
+        created_at: '2024-01-01T00:00:00.000Z',
+      })
+      .execute();
+    // Nothing is old enough yet.
+    expect(await pruneEvents(store, 30)).toEqual({ events: 0, deliveries: 0 });
+    // Forty days on: the first event goes, the second waits for its delivery (the store is
+    // shared by this file's tests, so other workspaces' events go too).
+    const later = Date.now() + 40 * 86_400_000;
+    expect((await pruneEvents(store, 30, later)).events).toBeGreaterThanOrEqual(1);
+    expect((await feed()).map((e) => e.seq)).toEqual([2]);
   });
 
   it('needs a token', async () => {

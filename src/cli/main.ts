@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { runDemo } from './demo.ts';
+import { runEvents } from './events.ts';
 import { UsageError } from './flags.ts';
 import { runMigrate } from './migrate.ts';
 import { runServe } from './serve.ts';
@@ -29,10 +30,13 @@ commands:
   import --workspace ID FILE... [--type people|organization|deal|lead]
          [--skip-invalid] [--rejects FILE] [--user ID] [--quiet]
                                  import NDJSON exports or CSV files (- for stdin)
+  events --workspace ID [--after N] [--object-type people|organization|lead|deal] [--follow]
+                                 print the workspace's events as NDJSON; --follow waits for more
 
 environment: DATABASE_URL (default sqlite:./data/salescrm.db), PORT, HOST, BASE_PATH,
 RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS, PAGE_CACHE_BYTES, LOG_LEVEL, LOG_REQUESTS,
-REDIS_URL (shared rate-limit counters), REDIS_KEY_PREFIX, REDIS_TIMEOUT_MS, SHUTDOWN_GRACE_MS`;
+REDIS_URL (shared rate-limit counters), REDIS_KEY_PREFIX, REDIS_TIMEOUT_MS, SHUTDOWN_GRACE_MS,
+EVENT_RETENTION_DAYS`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -56,6 +60,8 @@ async function main(argv: string[]): Promise<number> {
       return runExport(config, rest);
     case 'import':
       return runImport(config, rest);
+    case 'events':
+      return runEvents(config, rest);
     case undefined:
     case 'help':
     case '--help':

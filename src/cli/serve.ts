@@ -6,6 +6,7 @@ import { buildApp } from '../server/app.ts';
 import { RedisRateLimiter } from '../server/redis-rate-limit.ts';
 import { openStore } from '../store/database.ts';
 import { reportListening, runPrimary } from './cluster.ts';
+import { startEventPruning } from './event-pruning.ts';
 import { intFlag, parseFlags } from './flags.ts';
 
 /** What the banner shows: the workspaces there are, and a demo token just made. */
@@ -58,7 +59,9 @@ export async function runServe(
           timeoutMs: config.redisTimeoutMs,
         })
       : undefined;
+  const pruning = startEventPruning(store, config.eventRetentionDays);
   const release = async () => {
+    pruning.stop();
     await limiter?.close();
     await store.close();
     // A worker's channel to the primary keeps it alive: let it go, so the process ends.
@@ -69,6 +72,7 @@ export async function runServe(
   try {
     const app = await buildApp({ store, config, logger: true, rateLimiter: limiter });
     if (limiter) limiter.log = app.log;
+    pruning.log = app.log;
     stopped = untilStopped(app, config.shutdownGraceMs);
     const address = await app.listen({ port, host });
     if (prepared) printBanner(`${address}${config.basePath}`, prepared, '');

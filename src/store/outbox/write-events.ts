@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { type EventFacts, eventPayload } from '../../domain/events.ts';
 import { newId } from '../../domain/ids.ts';
 import type { Executor } from '../database.ts';
@@ -98,10 +97,4 @@ async function activeSubscriptions(trx: Executor, workspaceId: string): Promise<
     events: new Set(JSON.parse(r.events) as string[]),
     fields: r.fields === null ? undefined : new Set(JSON.parse(r.fields) as string[]),
   }));
-}
-
-/** Deletes the events that occurred before `cutoff` (and their deliveries' attempts stay). */
-export async function pruneEvents(trx: Executor, cutoff: string): Promise<number> {
-  const result = await sql`delete from events where occurred_at < ${cutoff}`.execute(trx);
-  return Number(result.numAffectedRows ?? 0);
 }

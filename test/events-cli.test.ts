@@ -1,0 +1,110 @@
+/** `salescrm events`: the feed as NDJSON from the command line, and `--follow`. */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../src/store/database.ts';
+import { makePerson } from './factories.ts';
+import { type TestWorkspace, testWorkspace } from './helpers.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const CLI = join(ROOT, 'src/cli/main.ts');
+
+describe('salescrm events', { timeout: 60_000 }, () => {
+  let dir: string;
+  let url: string;
+  let store: Store;
+  let ws: TestWorkspace;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'salescrm-events-'));
+    url = `sqlite:${join(dir, 'events.db')}`;
+    store = openStore(url);
+    await store.migrate();
+    ws = await testWorkspace(store);
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', CLI, ...args],
+        { cwd: ROOT, env: { ...process.env, DATABASE_URL: url }, timeout: 30_000 },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  }
+
+  it('prints every event as a line of NDJSON, from a number on', async () => {
+    await ws.write((w) => makePerson(w, { name: '첫째' }));
+    await ws.write((w) => makePerson(w, { name: '둘째' }));
+    const all = await run(['events', '--workspace', ws.workspaceId]);
+    expect(all.code, all.stderr).toBe(0);
+    const lines = all.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((e) => [e.seq, e.event, e.objectType])).toEqual([
+      [1, '생성', '고객'],
+      [2, '생성', '고객'],
+    ]);
+    const later = await run(['events', '--workspace', ws.workspaceId, '--after', '1']);
+    expect(
+      later.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).seq),
+    ).toEqual([2]);
+  });
+
+  it('refuses an unknown workspace or object type in one line', async () => {
+    const unknown = await run(['events', '--workspace', 'nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
+    const bad = await run(['events', '--workspace', ws.workspaceId, '--object-type', 'x']);
+    expect(bad.code).toBe(2);
+  });
+
+  it('--follow prints events as they commit, and stops on SIGTERM', async () => {
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        CLI,
+        'events',
+        '--workspace',
+        ws.workspaceId,
+        '--follow',
+        '--after',
+        '2',
+        '--interval-ms',
+        '50',
+      ],
+      { cwd: ROOT, env: { ...process.env, DATABASE_URL: url } },
+    );
+    let out = '';
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // Wait until it polls (its start-up takes a tsx load), then write.
+    await new Promise((r) => setTimeout(r, 1_500));
+    await ws.write((w) => makePerson(w, { name: '셋째' }));
+    for (let i = 0; i < 200 && !out.includes('\n'); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((e) => [e.seq, e.event])).toEqual([[3, '생성']]);
+  });
+});
