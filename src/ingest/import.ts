@@ -30,16 +30,14 @@ import { IdSet } from './id-set.ts';
 import { type Counted, ImportFacts } from './import-facts.ts';
 import { type ImportSink, type TableSink, TransactionSink } from './import-sink.ts';
 import { LineSpill } from './line-spill.ts';
+import { type Column, type LineType, SUBJECT_LINE } from './transfer-columns.ts';
 import {
-  type Column,
   CUSTOM_RECORD_LINE,
   checkHeader,
   FORMAT_OF,
   LINE_FORMATS,
   type LineFormat,
-  type LineType,
   REF_TARGET_LINE,
-  SUBJECT_LINE,
 } from './transfer-format.ts';
 
 /** One refused line. */
