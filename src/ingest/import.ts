@@ -28,6 +28,7 @@ import {
 import { bumpDataVersion, type RowContext, Touched, type WorkspaceWrite } from '../store/write.ts';
 import { IdSet } from './id-set.ts';
 import { type Counted, ImportFacts } from './import-facts.ts';
+import { lineCustomsOf, recordFactsOf } from './import-record-facts.ts';
 import { type ImportSink, type TableSink, TransactionSink } from './import-sink.ts';
 import { LineSpill } from './line-spill.ts';
 import { type Column, type LineType, SUBJECT_LINE } from './transfer-columns.ts';
@@ -719,7 +720,7 @@ export class NdjsonImporter {
           if (defs) collectRefIds(defs, r.custom as never, targets);
           const lineDefs = type === 'quote' ? refFields('quoteProduct') : undefined;
           if (lineDefs) {
-            for (const custom of this.facts.lineCustomsOf(r.id as string)) {
+            for (const custom of lineCustomsOf(this.facts, r.id as string)) {
               collectRefIds(lineDefs, JSON.parse(custom), targets);
             }
           }
@@ -735,7 +736,7 @@ export class NdjsonImporter {
           const json = renderRecordJson(
             type,
             row,
-            this.facts.of(type, row as { id: string }, l, kindOf),
+            recordFactsOf(this.facts, type, row as { id: string }, l, kindOf),
             l,
           );
           values.push(json);
