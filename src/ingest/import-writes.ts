@@ -11,13 +11,10 @@ import {
 } from '../domain/custom-fields.ts';
 import { uniqueKey } from '../domain/field-values.ts';
 import { now } from '../domain/time.ts';
-import type { RecordHistoryType } from '../render/record-history.ts';
 import { activityRow } from '../resources/deal-activities/writes.ts';
 import { SOURCE_IMPORT } from '../resources/owned.ts';
-import { type PeopleChange, peopleHistoryRow } from '../resources/people-history/writes.ts';
-import { type RecordChange, recordHistoryRow } from '../resources/record-history/writes.ts';
 import { DeferredIndexes } from '../store/bulk-load.ts';
-import { CHUNK, columnById } from '../store/by-id.ts';
+import { CHUNK } from '../store/by-id.ts';
 import type { Executor, Store } from '../store/database.ts';
 import {
   type RenderedType,
@@ -27,6 +24,7 @@ import {
 } from '../store/read-model/refresh.ts';
 import { bumpDataVersion, type RowContext, Touched, type WorkspaceWrite } from '../store/write.ts';
 import { type Counted, ImportFacts } from './import-facts.ts';
+import { renderHistoryLines } from './import-history.ts';
 import { lineCustomsOf, recordFactsOf } from './import-record-facts.ts';
 import { type ImportSink, type TableSink, TransactionSink } from './import-sink.ts';
 import { LineSpill } from './line-spill.ts';
@@ -257,67 +255,14 @@ export class ImportWriter {
     await this.sink.drain();
   }
 
-  /**
-   * Renders and writes the history lines kept: their JSON names the person and organization
-   * of the change, from the file or, for the workspace's own, from the database.
-   */
+  /** Renders and writes the history lines kept (`renderHistoryLines`). */
   private async writeHistory(): Promise<void> {
     const lines = this.history;
     if (lines.length === 0) return;
     this.history = [];
-    const { people, organization } = this.facts.names;
-    const missingPeople = new Set<string>();
-    const missingOrgs = new Set<string>();
-    for (const r of lines) {
-      const linked = r.subject_type !== 'organization';
-      const person = r.people_id as string | null;
-      const org = r.organization_id as string | null;
-      if (linked && person !== null && r.subject_type !== 'people' && !people.has(person)) {
-        missingPeople.add(person);
-      }
-      if (linked && org !== null && !organization.has(org)) missingOrgs.add(org);
-    }
-    const { trx, workspaceId } = this.w;
-    const peopleNames = await columnById<string>(trx, 'people', workspaceId, missingPeople, 'name');
-    const orgNames = await columnById<string>(
-      trx,
-      'organizations',
-      workspaceId,
-      missingOrgs,
-      'name',
+    await renderHistoryLines(this.w, this.rows, this.facts.names, lines, (row) =>
+      this.writerOf('history', row).add(Object.values(row)),
     );
-    const nameOf = (names: Map<string, string>, read: Map<string, string>, id: unknown) =>
-      id === null ? '' : (names.get(id as string) ?? read.get(id as string) ?? '');
-    for (const r of lines) {
-      const change = {
-        id: r.id as string,
-        fieldName: r.field_name as string,
-        fieldValue: r.field_value as string | null,
-        ownerId: r.owner_id as string | null,
-        createdAt: r.created_at as string,
-        organizationId: r.organization_id as string | null,
-      };
-      const row =
-        r.subject_type === 'people'
-          ? peopleHistoryRow(
-              this.rows,
-              { ...change, peopleId: r.subject_id as string, type: r.kind as PeopleChange['type'] },
-              nameOf(organization, orgNames, r.organization_id),
-            )
-          : recordHistoryRow(
-              this.rows,
-              {
-                ...change,
-                subjectType: r.subject_type as RecordChange['subjectType'],
-                subjectId: r.subject_id as string,
-                type: r.kind as RecordHistoryType,
-                peopleId: r.people_id as string | null,
-              },
-              nameOf(people, peopleNames, r.people_id),
-              nameOf(organization, orgNames, r.organization_id),
-            );
-      this.writerOf('history', row).add(Object.values(row));
-    }
   }
 
   /**
