@@ -2,16 +2,13 @@
  * Writing an import's accepted lines: rows as they come, and the records the store keeps
  * rendered once, rendered, after the last line.
  */
-import type { ActivityType } from '../domain/activities.ts';
 import {
   type CustomFieldDefinition,
   collectRefIds,
   type RefTarget,
   refTargetOf,
 } from '../domain/custom-fields.ts';
-import { uniqueKey } from '../domain/field-values.ts';
 import { now } from '../domain/time.ts';
-import { activityRow } from '../resources/deal-activities/writes.ts';
 import { SOURCE_IMPORT } from '../resources/owned.ts';
 import { DeferredIndexes } from '../store/bulk-load.ts';
 import { CHUNK } from '../store/by-id.ts';
@@ -26,6 +23,7 @@ import { bumpDataVersion, type RowContext, Touched, type WorkspaceWrite } from '
 import { type Counted, ImportFacts } from './import-facts.ts';
 import { renderHistoryLines } from './import-history.ts';
 import { lineCustomsOf, recordFactsOf } from './import-record-facts.ts';
+import { activityRowOf, rowColumns, rowValues, withStoredStrings } from './import-rows.ts';
 import { type ImportSink, type TableSink, TransactionSink } from './import-sink.ts';
 import { LineSpill } from './line-spill.ts';
 import type { LineType } from './transfer-columns.ts';
@@ -42,15 +40,6 @@ const RENDERED: Partial<Record<LineType, RenderedType>> = {
   lead: 'lead',
   product: 'product',
   quote: 'quote',
-};
-
-/**
- * The unique key the rows of a line type carry (its column, and the value it is made of):
- * the API's writes look duplicates up by it, so imported records are found as any other.
- */
-const UNIQUE_KEY: Partial<Record<LineType, { column: 'email_key' | 'name_key'; of: string }>> = {
-  person: { column: 'email_key', of: 'email' },
-  organization: { column: 'name_key', of: 'name' },
 };
 
 /**
@@ -140,10 +129,7 @@ export class ImportWriter {
 
   /** Writes (or keeps) the row of an accepted line; `text`: the line as read. */
   write(f: LineFormat, r: Record<string, unknown>, text: string): void {
-    let line = text;
-    if (line.indexOf('\\u') >= 0 && SURROGATE_ESCAPE.test(line)) {
-      if (readBackStrings(r, this.w.store.dialect)) line = JSON.stringify(r);
-    }
+    const line = withStoredStrings(text, r, this.w.store.dialect);
     this.facts.add(f.type, r);
     const rendered = RENDERED[f.type];
     if (rendered && this.renderAtInsert) {
@@ -151,23 +137,7 @@ export class ImportWriter {
       return;
     }
     if (f.type === 'activity') {
-      const row = activityRow(
-        this.rows,
-        {
-          id: r.id as string,
-          subjectType: r.subject_type as 'deal',
-          subjectId: r.subject_id as string,
-          type: r.kind as ActivityType,
-          date: r.date as string,
-          dealStatus: r.deal_status as string | null,
-          webFormId: r.web_form_id as string | null,
-          smsId: r.sms_id as string | null,
-          todoId: r.todo_id as string | null,
-          memoId: r.memo_id as string | null,
-          emailMessageId: r.email_message_id as string | null,
-        },
-        undefined,
-      );
+      const row = activityRowOf(this.rows, r);
       this.writerOf('activities', row).add(Object.values(row));
       return;
     }
@@ -175,41 +145,9 @@ export class ImportWriter {
       this.history.push(r);
       return;
     }
-    const values = this.valuesOf(f, r);
+    const values = rowValues(f, r, this.w.workspaceId, this.sourceDefault);
     if (rendered) values.push(null);
     this.writerOf(f.table, undefined, f, rendered !== undefined).add(values);
-  }
-
-  /**
-   * The row of a line as the table stores it: workspace, the columns in format order, then
-   * its unique key if its type has one (`UNIQUE_KEY`).
-   */
-  private valuesOf(f: LineFormat, r: Record<string, unknown>): unknown[] {
-    const columns = f.columns;
-    const key = UNIQUE_KEY[f.type];
-    const values: unknown[] = new Array(columns.length + (key ? 2 : 1));
-    values[0] = this.w.workspaceId;
-    for (let i = 0; i < columns.length; i++) {
-      const c = columns[i]!;
-      const v = r[c.key];
-      values[i + 1] =
-        v === null
-          ? null
-          : c.type.kind === 'bool'
-            ? v
-              ? 1
-              : 0
-            : c.type.kind === 'json'
-              ? JSON.stringify(v)
-              : v === undefined && c.name === 'source'
-                ? this.sourceDefault
-                : v;
-    }
-    if (key) {
-      const of = r[key.of];
-      values[columns.length + 1] = typeof of === 'string' ? uniqueKey(of) : null;
-    }
-    return values;
   }
 
   /** The writer of a table: its columns from `row`'s keys, or from the line format `f`. */
@@ -221,15 +159,7 @@ export class ImportWriter {
   ): TableSink {
     let writer = this.writers.get(table);
     if (!writer) {
-      const key = f && UNIQUE_KEY[f.type];
-      const columns = row
-        ? Object.keys(row)
-        : [
-            'workspace_id',
-            ...f!.columns.map((c) => c.name),
-            ...(key ? [key.column] : []),
-            ...(body ? ['body'] : []),
-          ];
+      const columns = row ? Object.keys(row) : rowColumns(f!, body);
       writer = this.sink.writer(
         table,
         columns,
@@ -326,7 +256,7 @@ export class ImportWriter {
         // Names of the workspace's own records that Ref values name (the file's are known).
         if (targets.size > 0) await l.ensure(targets);
         for (const [f, type, r] of records) {
-          const values = this.valuesOf(f, r);
+          const values = rowValues(f, r, this.w.workspaceId, this.sourceDefault);
           const row: Record<string, unknown> = {};
           row.workspace_id = values[0];
           for (let i = 0; i < f.columns.length; i++) row[f.columns[i]!.name] = values[i + 1];
@@ -354,32 +284,6 @@ export class ImportWriter {
   close(): void {
     this.spill.close();
   }
-}
-
-/** A `\u` escape of a UTF-16 surrogate, which JSON may leave unpaired. */
-const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
-/** A UTF-16 surrogate without its other half. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/**
- * Puts in the text columns of `r` what the store gives back for an unpaired UTF-16 surrogate
- * (SQLite: three U+FFFD, from the bytes it was written as; PostgreSQL: one), so that records
- * rendered from the line show what a rendering from the database shows. JSON columns keep
- * theirs: they are stored as JSON text, which escapes it. True if any changed.
- */
-function readBackStrings(r: Record<string, unknown>, dialect: Store['dialect']): boolean {
-  let changed = false;
-  for (const key in r) {
-    const v = r[key];
-    if (typeof v === 'string' && LONE_SURROGATE.test(v)) {
-      r[key] = v.replace(
-        new RegExp(LONE_SURROGATE.source, 'g'),
-        dialect === 'sqlite' ? '\uFFFD\uFFFD\uFFFD' : '\uFFFD',
-      );
-      changed = true;
-    }
-  }
-  return changed;
 }
 
 /** Renders every record of the workspace once and bumps its data version. */
