@@ -1,15 +1,8 @@
-import type { ProductKind } from '../domain/quotes.ts';
-import type {
-  DealCounts,
-  EnrollmentFact,
-  LatestNote,
-  Ref,
-  SubmissionFact,
-  TodoFact,
-} from '../domain/records.ts';
-import type { QuoteLine } from '../render/quotes.ts';
-import type { Lookups } from '../store/read-model/lookups.ts';
-import type { RecordFacts } from '../store/read-model/record-json.ts';
+/**
+ * Gathering, as an import's lines are read, what they say about the records they bring
+ * (`import-record-facts.ts` gives each record its facts from it).
+ */
+import type { DealCounts } from '../domain/records.ts';
 import type { RenderedType } from '../store/read-model/rendered-types.ts';
 
 /** A checked line of the file. */
@@ -18,14 +11,16 @@ type Line = Record<string, unknown>;
 /** Subject types of notes, todos and enrollments, as stored. */
 type Subject = RenderedType;
 
-interface NoteEntry {
+/** A record's newest note, as the file gives it. */
+export interface NoteEntry {
   id: string;
   text: string;
   created_at: string;
   author_id: string | null;
 }
 
-interface TodoEntry {
+/** A todo of a record. */
+export interface TodoEntry {
   id: string;
   title: string;
   due_at: string | null;
@@ -33,7 +28,7 @@ interface TodoEntry {
 }
 
 /** A submission (`ref`: its web form) or an enrollment (`ref`: its sequence). */
-interface DatedEntry {
+export interface DatedEntry {
   id: string;
   at: string;
   ref: string;
@@ -42,7 +37,8 @@ interface DatedEntry {
   person?: string;
 }
 
-interface LineEntry {
+/** A line of a quote; `custom`: its custom values as JSON. */
+export interface LineEntry {
   id: string;
   position: number;
   product_id: string;
@@ -53,14 +49,10 @@ interface LineEntry {
   custom: string;
 }
 
-const SUBMISSION_COLUMNS = ['people_id', 'organization_id', 'deal_id', 'lead_id'] as const;
-type SubmissionColumn = (typeof SUBMISSION_COLUMNS)[number];
-const SUBMISSION_COLUMN_OF: Partial<Record<RenderedType, SubmissionColumn>> = {
-  people: 'people_id',
-  organization: 'organization_id',
-  deal: 'deal_id',
-  lead: 'lead_id',
-};
+/** The columns of a submission that name its subjects. */
+export const SUBMISSION_COLUMNS = ['people_id', 'organization_id', 'deal_id', 'lead_id'] as const;
+/** One of `SUBMISSION_COLUMNS`. */
+export type SubmissionColumn = (typeof SUBMISSION_COLUMNS)[number];
 
 /** A deal's or lead's contribution to the counters of its person and organization. */
 export interface Counted {
@@ -85,18 +77,13 @@ function push<V>(map: Map<string, V[]>, key: string, value: V): void {
   else map.set(key, [value]);
 }
 
-/** Oldest first, ties by id: the `ORDER BY at, id` of the read model's queries (ASCII text). */
-function byTime(a: DatedEntry, b: DatedEntry): number {
-  return a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
 /**
  * What an import's lines say about the records they bring (people, organizations, deals,
  * leads, products, quotes), gathered as the lines are read: the facts their stored JSON shows
  * (DECISIONS 5), which the read model would otherwise query once the rows are written. With
- * them the import renders each record once, when it writes it, after the last line. They
- * hold what the records show, not the lines: the newest note of each record, counters, ids,
- * times and names.
+ * them the import renders each record once, when it writes it, after the last line
+ * (`recordFactsOf` in `import-record-facts.ts` reads them). They hold what the records show,
+ * not the lines: the newest note of each record, counters, ids, times and names.
  *
  * Only records new in the file are rendered from these facts: nothing the workspace held
  * before can refer to a record new in the file, so the file holds all their facts.
@@ -111,30 +98,37 @@ export class ImportFacts {
   };
   /** The organization of each person of the file that has one. */
   private readonly organizationOf = new Map<string, string>();
-  private readonly counts = {
+  /** Deal and lead counters of each person and organization. */
+  readonly counts = {
     people: new Map<string, DealCounts>(),
     organization: new Map<string, DealCounts>(),
   };
-  private readonly notes = subjectMap<NoteEntry>();
-  private readonly todos = subjectMap<TodoEntry[]>();
-  private readonly submissions = new Map<SubmissionColumn, Map<string, DatedEntry[]>>(
+  /** The newest note of each record, by subject type. */
+  readonly notes = subjectMap<NoteEntry>();
+  /** Todos of each record, by subject type. */
+  readonly todos = subjectMap<TodoEntry[]>();
+  /** Submissions of each record, by the column that names it. */
+  readonly submissions = new Map<SubmissionColumn, Map<string, DatedEntry[]>>(
     SUBMISSION_COLUMNS.map((c) => [c, new Map()]),
   );
-  private readonly enrollments = subjectMap<DatedEntry[]>();
+  /** Enrollments of each record, by subject type. */
+  readonly enrollments = subjectMap<DatedEntry[]>();
   /** Enrollments of each organization's people. */
-  private readonly organizationEnrollments = new Map<string, DatedEntry[]>();
+  readonly organizationEnrollments = new Map<string, DatedEntry[]>();
   /** Main quotes of each deal and lead. */
-  private readonly mainQuotes = {
+  readonly mainQuotes = {
     deal: new Map<string, string[]>(),
     lead: new Map<string, string[]>(),
   };
-  private readonly lines = new Map<string, LineEntry[]>();
-  private readonly emailOpens = {
+  /** Lines of each quote, in file order. */
+  readonly lines = new Map<string, LineEntry[]>();
+  /** The newest e-mail open of each deal and lead. */
+  readonly emailOpens = {
     deal: new Map<string, string>(),
     lead: new Map<string, string>(),
   };
   /** Records taken out again (a custom Ref value naming no record), by line type. */
-  private readonly removed = new Map<string, Set<string>>();
+  readonly removed = new Map<string, Set<string>>();
 
   /** Takes in one accepted line of `type`. */
   add(type: string, r: Line): void {
@@ -289,123 +283,9 @@ export class ImportFacts {
     return this.removed.get(type)?.has(id) === true;
   }
 
-  private kept<T extends { id: string }>(type: string, list: T[] | undefined): T[] | undefined {
+  /** `list` without the records of line type `type` taken out again. */
+  kept<T extends { id: string }>(type: string, list: T[] | undefined): T[] | undefined {
     const removed = this.removed.get(type);
     return list && removed ? list.filter((e) => !removed.has(e.id)) : list;
-  }
-
-  /**
-   * The facts of one record of the file, with the names of what they refer to from `l`;
-   * `kindOf` gives the kind of each product (the workspace's and the file's).
-   */
-  of(
-    type: RenderedType,
-    row: { id: string },
-    l: Lookups,
-    kindOf: (productId: string) => string | undefined,
-  ): RecordFacts {
-    const id = row.id;
-    const f: RecordFacts = {};
-    const note = this.notes.get(type)!.get(id);
-    if (note) f.note = this.noteOf(note, l);
-    if (type === 'product') return f;
-    if (type === 'quote') {
-      f.lines = this.linesOf(id, kindOf);
-      return f;
-    }
-    const todos = this.kept('todo', this.todos.get(type)!.get(id));
-    if (todos)
-      f.todos = todos.map(
-        (t) => ({ id: t.id, title: t.title, dueAt: t.due_at, done: t.done }) satisfies TodoFact,
-      );
-    const submissions = this.submissions.get(SUBMISSION_COLUMN_OF[type]!)!.get(id);
-    if (submissions) {
-      f.submissions = submissions
-        .sort(byTime)
-        .map((s): SubmissionFact => ({ webForm: l.ref('webForm', s.ref), createdAt: s.at }));
-    }
-    if (type === 'people' || type === 'organization') {
-      f.counts = this.counts[type].get(id);
-    }
-    if (type === 'organization') {
-      const enrollments = this.organizationEnrollments.get(id);
-      if (enrollments) f.sequences = this.sequencesOf(enrollments, l);
-      return f;
-    }
-    const enrollments = this.enrollments.get(type)!.get(id);
-    if (enrollments) {
-      f.enrollments = enrollments.sort(byTime).map(
-        (e): EnrollmentFact => ({
-          sequence: l.ref('sequence', e.ref),
-          enrolledAt: e.at,
-          active: e.active,
-        }),
-      );
-    }
-    if (type === 'deal' || type === 'lead') {
-      f.lastEmailOpenAt = this.emailOpens[type].get(id);
-      f.mainQuoteProducts = this.mainQuoteProductsOf(type, id, l);
-    }
-    return f;
-  }
-
-  private noteOf(note: NoteEntry, l: Lookups): LatestNote {
-    return { text: note.text, createdAt: note.created_at, author: l.userRef(note.author_id) };
-  }
-
-  /** Lines of a quote in position order, ties in file order (the line index's order). */
-  private linesOf(quoteId: string, kindOf: (productId: string) => string | undefined): QuoteLine[] {
-    const lines = this.kept('quoteLine', this.lines.get(quoteId));
-    if (!lines) return [];
-    return [...lines]
-      .sort((a, b) => a.position - b.position)
-      .map(
-        (line) =>
-          ({
-            id: line.id,
-            quote_id: quoteId,
-            position: line.position,
-            product_id: line.product_id,
-            price: line.price,
-            quantity: line.quantity,
-            payment_count: line.payment_count,
-            payment_start_at: line.payment_start_at,
-            custom: line.custom,
-            // A line's product left out again reads as no product: '일반'.
-            kind: ((this.isRemoved('product', line.product_id)
-              ? undefined
-              : kindOf(line.product_id)) ?? '일반') as ProductKind,
-          }) as QuoteLine,
-      );
-  }
-
-  /** Custom values of a quote's lines (JSON), for the Ref names they need. */
-  lineCustomsOf(quoteId: string): string[] {
-    return (this.kept('quoteLine', this.lines.get(quoteId)) ?? []).map((l) => l.custom);
-  }
-
-  /** Products of the main quote's lines, in line order; undefined without a main quote. */
-  private mainQuoteProductsOf(type: 'deal' | 'lead', id: string, l: Lookups): Ref[] | undefined {
-    const quotes = this.mainQuotes[type].get(id)?.filter((q) => !this.isRemoved('quote', q));
-    if (!quotes || quotes.length === 0) return undefined;
-    const lines: LineEntry[] = [];
-    for (const quote of quotes)
-      lines.push(...(this.kept('quoteLine', this.lines.get(quote)) ?? []));
-    return lines
-      .sort((a, b) => a.position - b.position)
-      .map((line) => l.ref('product', line.product_id));
-  }
-
-  /** Sequences any person of the organization is enrolled in, each once, first enrollment first. */
-  private sequencesOf(enrollments: DatedEntry[], l: Lookups): Ref[] {
-    const removed = this.removed.get('person');
-    const seen = new Set<string>();
-    const refs: Ref[] = [];
-    for (const e of enrollments.sort(byTime)) {
-      if (removed?.has(e.person!) || seen.has(e.ref)) continue;
-      seen.add(e.ref);
-      refs.push(l.ref('sequence', e.ref));
-    }
-    return refs;
   }
 }

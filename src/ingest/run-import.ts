@@ -4,9 +4,10 @@ import { parse } from 'csv-parse';
 import { deferIndexesOfALoneWorkspace } from '../store/bulk-load.ts';
 import type { Store } from '../store/database.ts';
 import { SqliteWriterThread, storeOnThread } from '../store/sqlite-thread.ts';
-import { importWrite, NdjsonImporter, type Reject } from './import.ts';
 import { CsvImporter, type CsvType, csvTypeOfName } from './import-csv.ts';
+import { NdjsonImporter, type Reject } from './import-ndjson.ts';
 import { ThreadSink } from './import-sink.ts';
+import { importWrite } from './import-writes.ts';
 import { LineTooLongError, ndjsonFileLines, ndjsonLines } from './ndjson-lines.ts';
 
 /** What to import. */

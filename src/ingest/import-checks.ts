@@ -1,0 +1,346 @@
+/**
+ * Checking an import's lines against the rules of the API writes and their references, with
+ * what the workspace and the file's lines so far hold.
+ */
+import {
+  type CustomFieldDefinition,
+  type CustomFieldType,
+  refTargetOf,
+} from '../domain/custom-fields.ts';
+import { DomainError } from '../domain/errors.ts';
+import { isEmailAddress, uniqueKey } from '../domain/field-values.ts';
+import { isValidId } from '../domain/ids.ts';
+import { checkCustomValue } from '../resources/fields/field-list.ts';
+import type { WorkspaceWrite } from '../store/write.ts';
+import { IdSet } from './id-set.ts';
+import type { Counted } from './import-facts.ts';
+import { type Column, type LineType, SUBJECT_LINE } from './transfer-columns.ts';
+import {
+  CUSTOM_RECORD_LINE,
+  LINE_FORMATS,
+  type LineFormat,
+  REF_TARGET_LINE,
+} from './transfer-format.ts';
+
+/**
+ * The columns of each line format that hold ids (its own, references, subjects, id lists):
+ * the ones `check` looks up. The others are checked by the format's schema alone.
+ */
+const ID_COLUMNS = new Map<LineFormat, Column[]>(
+  LINE_FORMATS.map((f) => [
+    f,
+    f.columns.filter(
+      (c) =>
+        c.type.kind === 'id' ||
+        c.type.kind === 'ref' ||
+        c.type.kind === 'subjectId' ||
+        (c.type.kind === 'json' && c.type.refs !== undefined),
+    ),
+  ]),
+);
+
+/** A custom Ref value naming a record not seen yet: checked at the end. */
+export interface Deferred {
+  file: string;
+  line: number;
+  type: LineType;
+  id: string;
+  field: string;
+  to: LineType;
+  ref: string;
+  /** A deal's or lead's part in its person's and organization's counters. */
+  counted?: Counted;
+}
+
+/**
+ * What an import into a workspace knows, inside its write transaction: the ids each line
+ * type knows (the workspace's and the file's so far), the unique keys taken, the custom
+ * field definitions, pipelines, stages and product kinds; and the lines' checks against it.
+ */
+export class ImportChecks {
+  /** The ids of each line type: the workspace's, and the file's so far. */
+  readonly known = new Map<LineType, IdSet>();
+  /** Unique keys (`uniqueKey`) of the people's e-mails and the organizations' names taken. */
+  private readonly emails = new Set<string>();
+  private readonly orgNames = new Set<string>();
+  private readonly fieldNames = new Set<string>();
+  /** Custom field definitions by line type, by field id. */
+  private readonly definitions = new Map<LineType, Map<string, CustomFieldDefinition>>();
+  private readonly pipelineKind = new Map<string, string>();
+  private readonly stagePipeline = new Map<string, string>();
+  private readonly productKind = new Map<string, string>();
+  private readonly deferred: Deferred[] = [];
+
+  /**
+   * Loads what the workspace already holds: ids, unique keys, definitions. `idsRead` sees the
+   * rows of each table whose lines have ids, as read.
+   */
+  async prepare(
+    w: WorkspaceWrite,
+    idsRead: (type: LineType, rows: { id: string }[]) => void,
+  ): Promise<void> {
+    const { trx, workspaceId } = w;
+    for (const f of LINE_FORMATS) {
+      const set = new IdSet();
+      this.known.set(f.type, set);
+      if (f.columns[0]!.name !== 'id') continue;
+      const rows = await trx
+        .selectFrom(f.table as 'people')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .execute();
+      for (const r of rows) set.add(r.id);
+      idsRead(f.type, rows);
+    }
+    const members = await trx
+      .selectFrom('team_members')
+      .select(['team_id', 'user_id'])
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+    for (const m of members) this.known.get('teamMember')!.add(`${m.team_id}\u0000${m.user_id}`);
+    const people = await trx
+      .selectFrom('people')
+      .select('email_key')
+      .where('workspace_id', '=', workspaceId)
+      .where('email_key', 'is not', null)
+      .execute();
+    for (const p of people) this.emails.add(p.email_key!);
+    const orgs = await trx
+      .selectFrom('organizations')
+      .select('name_key')
+      .where('workspace_id', '=', workspaceId)
+      .where('name_key', 'is not', null)
+      .execute();
+    for (const o of orgs) this.orgNames.add(o.name_key!);
+    const fields = await trx
+      .selectFrom('custom_fields')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+    for (const d of fields) this.addDefinition(d);
+    const pipelines = await trx
+      .selectFrom('pipelines')
+      .select(['id', 'kind'])
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+    for (const p of pipelines) this.pipelineKind.set(p.id, p.kind);
+    const stages = await trx
+      .selectFrom('pipeline_stages')
+      .select(['id', 'pipeline_id'])
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+    for (const s of stages) this.stagePipeline.set(s.id, s.pipeline_id);
+    const products = await trx
+      .selectFrom('products')
+      .select(['id', 'kind'])
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+    for (const p of products) this.productKind.set(p.id, p.kind);
+  }
+
+  private addDefinition(d: Record<string, unknown>): void {
+    const line = CUSTOM_RECORD_LINE[d.record_type as string]!;
+    let defs = this.definitions.get(line);
+    if (!defs) {
+      defs = new Map();
+      this.definitions.set(line, defs);
+    }
+    defs.set(d.id as string, {
+      id: d.id as string,
+      recordType: d.record_type as never,
+      name: d.name as string,
+      type: (d.kind ?? d.type) as CustomFieldType,
+      required: d.required === 1 || d.required === true,
+      options: typeof d.options === 'string' ? JSON.parse(d.options) : (d.options as never),
+    });
+    this.fieldNames.add(`${d.record_type}\u0000${d.name}`);
+  }
+
+  /** The rules of the API writes that apply to a stored row, and references. */
+  check(
+    f: LineFormat,
+    r: Record<string, unknown>,
+    file: string,
+    lineNo: number,
+  ): string | undefined {
+    const known = this.known;
+    for (const c of ID_COLUMNS.get(f)!) {
+      const v = r[c.key];
+      if (v === null) continue;
+      const t = c.type;
+      if (t.kind === 'id') {
+        if (!isValidId(v)) return `'${c.name}' is not a valid id: ${JSON.stringify(v)}`;
+        if (known.get(f.type)!.has(v as string)) return `duplicate id '${v}'`;
+      } else if (t.kind === 'ref') {
+        if (!known.get(t.to)!.has(v as string)) return `'${c.name}': no ${t.to} '${v}'`;
+      } else if (t.kind === 'subjectId') {
+        const to = SUBJECT_LINE[r.subject_type as keyof typeof SUBJECT_LINE];
+        if (!known.get(to)!.has(v as string)) return `'${c.name}': no ${to} '${v}'`;
+      } else if (t.kind === 'json' && t.refs) {
+        for (const ref of v as string[]) {
+          if (!known.get(t.refs)!.has(ref)) return `'${c.name}': no ${t.refs} '${ref}'`;
+        }
+      }
+    }
+    if (r.custom !== undefined) {
+      const reason = this.checkCustom(f, r, file, lineNo);
+      if (reason) return reason;
+    }
+    switch (f.type) {
+      case 'teamMember':
+        if (known.get('teamMember')!.has(`${r.team_id}\u0000${r.user_id}`))
+          return `user '${r.user_id}' is in team '${r.team_id}' already`;
+        break;
+      case 'user':
+        if (!isEmailAddress(r.email as string)) return `'email' is not an e-mail address`;
+        break;
+      case 'person': {
+        const email = r.email as string | null;
+        if (email !== null) {
+          if (!isEmailAddress(email)) return `'email' is not an e-mail address: '${email}'`;
+          if (this.emails.has(uniqueKey(email)))
+            return `이미 같은 이메일의 고객이 있습니다: '${email}'`;
+        }
+        break;
+      }
+      case 'organization':
+        if (this.orgNames.has(uniqueKey(r.name as string)))
+          return `이미 같은 이름의 회사가 있습니다: '${r.name}'`;
+        if (r.email !== null && !isEmailAddress(r.email as string))
+          return `'email' is not an e-mail address`;
+        break;
+      case 'customField': {
+        if (this.fieldNames.has(`${r.record_type}\u0000${r.name}`))
+          return `a ${r.record_type} field named '${r.name}' exists`;
+        const select = r.kind === 'singleSelect' || r.kind === 'multiSelect';
+        if (select !== (r.options !== null))
+          return `'options' is for select fields only, and required there`;
+        break;
+      }
+      case 'deal':
+      case 'lead': {
+        if (r.pipeline_id !== null && this.pipelineKind.get(r.pipeline_id as string) !== f.type)
+          return `'pipeline_id': '${r.pipeline_id}' is not a ${f.type} pipeline`;
+        if (r.stage_id !== null && this.stagePipeline.get(r.stage_id as string) !== r.pipeline_id)
+          return `'stage_id': '${r.stage_id}' is not a stage of pipeline '${r.pipeline_id}'`;
+        break;
+      }
+      case 'quote':
+        if ((r.deal_id === null) === (r.lead_id === null))
+          return `'deal_id'와 'lead_id' 중 정확히 하나가 있어야 합니다.`;
+        break;
+      case 'quoteLine': {
+        const kind = this.productKind.get(r.product_id as string);
+        const scheduled = r.payment_count !== null || r.payment_start_at !== null;
+        if (kind === '일반' && scheduled)
+          return `'일반' 상품에는 'payment_count', 'payment_start_at'을 보낼 수 없습니다.`;
+        if (kind !== '일반' && (r.payment_count === null || r.payment_start_at === null))
+          return `'${kind}' 상품에는 'payment_count'와 'payment_start_at'이 필요합니다.`;
+        break;
+      }
+    }
+    return undefined;
+  }
+
+  /** Custom values: fields of this record type, values as the API takes them. */
+  private checkCustom(
+    f: LineFormat,
+    r: Record<string, unknown>,
+    file: string,
+    lineNo: number,
+  ): string | undefined {
+    const defs = this.definitions.get(f.type);
+    const custom = r.custom as Record<string, unknown>;
+    for (const key in custom) {
+      const def = defs?.get(key);
+      if (!def) return `'custom': no ${f.type} field with id '${key}'`;
+      const value = custom[key];
+      try {
+        checkCustomValue(def, value);
+      } catch (error) {
+        if (error instanceof DomainError) return `'custom': ${error.message}`;
+        throw error;
+      }
+      const target = refTargetOf(def.type);
+      if (target && value !== null) {
+        const to = REF_TARGET_LINE[target.target]!;
+        for (const ref of Array.isArray(value) ? value : [value]) {
+          if (!this.known.get(to)!.has(ref as string)) {
+            this.deferred.push({
+              file,
+              line: lineNo,
+              type: f.type,
+              id: r.id as string,
+              field: def.name,
+              to,
+              ref,
+              counted:
+                f.type === 'deal' || f.type === 'lead'
+                  ? {
+                      people_id: r.people_id as string | null,
+                      organization_id: r.organization_id as string | null,
+                      outcome: r.outcome as string | undefined,
+                    }
+                  : undefined,
+            });
+          }
+        }
+      }
+    }
+    for (const def of defs?.values() ?? []) {
+      if (def.required && (custom[def.id] === undefined || custom[def.id] === null))
+        return `'${def.name}' 필드는 필수입니다.`;
+    }
+    return undefined;
+  }
+
+  /** Takes in what an accepted line adds: its id, unique key, definition, pipeline, stage or kind. */
+  accept(f: LineFormat, r: Record<string, unknown>): void {
+    if (typeof r.id === 'string') this.known.get(f.type)!.add(r.id);
+    switch (f.type) {
+      case 'person':
+        if (r.email) this.emails.add(uniqueKey(r.email as string));
+        break;
+      case 'organization':
+        this.orgNames.add(uniqueKey(r.name as string));
+        break;
+      case 'customField':
+        this.addDefinition(r);
+        break;
+      case 'pipeline':
+        this.pipelineKind.set(r.id as string, r.kind as string);
+        break;
+      case 'pipelineStage':
+        this.stagePipeline.set(r.id as string, r.pipeline_id as string);
+        break;
+      case 'product':
+        this.productKind.set(r.id as string, r.kind as string);
+        break;
+      case 'teamMember':
+        this.known.get('teamMember')!.add(`${r.team_id}\u0000${r.user_id}`);
+        break;
+    }
+  }
+
+  /** The kind of a product: the workspace's or the file's. */
+  productKindOf(productId: string): string | undefined {
+    return this.productKind.get(productId);
+  }
+
+  /**
+   * The custom Ref values that still name no record, the first of each record only (its
+   * line is refused once), in line order.
+   */
+  unresolved(): Deferred[] {
+    const unresolved: Deferred[] = [];
+    const seen = new Set<string>();
+    for (const d of this.deferred) {
+      if (this.known.get(d.to)!.has(d.ref)) continue;
+      const key = `${d.type}\u0000${d.id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      unresolved.push(d);
+    }
+    return unresolved;
+  }
+}

@@ -1,0 +1,307 @@
+/**
+ * The columns of every line type of the export format, in file order: each type's table and
+ * what each of its columns holds (`transfer-format.ts` builds the line schemas from them).
+ */
+import { Type } from '@sinclair/typebox';
+import { CUSTOM_FIELD_RECORD_TYPES, CUSTOM_FIELD_TYPES } from '../domain/custom-fields.ts';
+import { PRODUCT_KINDS } from '../domain/quotes.ts';
+import type { Database } from '../model/tables.ts';
+import { TODO_KINDS } from '../resources/todos/writes.ts';
+import type { ColumnKind, LineType, SubjectLineType } from './transfer-columns.ts';
+
+const id = { kind: 'id' } as const;
+const time = { kind: 'time' } as const;
+const text = { kind: 'text' } as const;
+const name = { kind: 'text', name: true, max: 500 } as const;
+const bool = { kind: 'bool' } as const;
+const int = { kind: 'int' } as const;
+const num = { kind: 'num' } as const;
+const ref = (to: LineType): ColumnKind => ({ kind: 'ref', to });
+const idList = (to: LineType): ColumnKind => ({
+  kind: 'json',
+  schema: Type.Array(Type.String({ minLength: 1, maxLength: 64 })),
+  refs: to,
+});
+const customValues = {
+  kind: 'json',
+  schema: Type.Record(Type.String(), Type.Unknown()),
+} as const;
+
+/** The columns of a line type: each one's kind, in a pair with `'null'` when it may be null. */
+export type Spec = Record<string, ColumnKind | [ColumnKind, 'null']>;
+const opt = (k: ColumnKind): [ColumnKind, 'null'] => [k, 'null'];
+
+const owned: Spec = {
+  owner_id: opt(ref('user')),
+  team_ids: idList('team'),
+  custom: customValues,
+  created_at: time,
+  updated_at: time,
+};
+
+const pipelineRecord: Spec = {
+  id,
+  people_id: opt(ref('person')),
+  organization_id: opt(ref('organization')),
+  name,
+  pipeline_id: opt(ref('pipeline')),
+  stage_id: opt(ref('pipelineStage')),
+  stage_entered_at: opt(time),
+  amount: opt(num),
+  label: opt({ kind: 'text', max: 100 }),
+  closed_at: opt(time),
+  expected_close_at: opt(time),
+  source: { kind: 'text', max: 100 },
+  ...owned,
+};
+
+const subject = (...of: SubjectLineType[]) => ({ kind: 'subjectType', of }) as const;
+
+/**
+ * Every line type in file order: a line may refer only to records of the lines before it
+ * (or already in the workspace), except custom Ref values, which may point anywhere in the file.
+ */
+export const LINE_SPECS = {
+  user: {
+    table: 'users',
+    columns: {
+      id,
+      name,
+      email: { kind: 'text', max: 320 },
+      status: { kind: 'text', max: 50 },
+      role: { kind: 'text', values: ['admin', 'member'] },
+      created_at: time,
+      updated_at: time,
+    },
+  },
+  team: {
+    table: 'teams',
+    columns: { id, name, description: opt(text), created_at: time },
+  },
+  teamMember: {
+    table: 'team_members',
+    columns: { team_id: ref('team'), user_id: ref('user'), position: int },
+  },
+  pipeline: {
+    table: 'pipelines',
+    columns: {
+      id,
+      kind: { kind: 'text', values: ['deal', 'lead'] },
+      name,
+      position: int,
+      created_at: time,
+    },
+  },
+  pipelineStage: {
+    table: 'pipeline_stages',
+    columns: { id, pipeline_id: ref('pipeline'), name, position: int },
+  },
+  customField: {
+    table: 'custom_fields',
+    columns: {
+      id,
+      record_type: { kind: 'text', values: CUSTOM_FIELD_RECORD_TYPES },
+      name: { kind: 'text', name: true, max: 200 },
+      type: { kind: 'text', values: CUSTOM_FIELD_TYPES },
+      position: int,
+      required: bool,
+      options: opt({
+        kind: 'json',
+        schema: Type.Array(
+          Type.Object(
+            { id: Type.String({ minLength: 1, maxLength: 64 }), value: Type.String() },
+            { additionalProperties: false },
+          ),
+        ),
+      }),
+      created_at: time,
+    },
+  },
+  product: {
+    table: 'products',
+    columns: {
+      id,
+      name,
+      code: opt(text),
+      kind: { kind: 'text', values: PRODUCT_KINDS },
+      price: num,
+      unit: opt(text),
+      ...owned,
+    },
+  },
+  organization: {
+    table: 'organizations',
+    columns: {
+      id,
+      name,
+      email: opt({ kind: 'text', max: 320 }),
+      phone: opt(text),
+      profile_image: opt(text),
+      linkedin: opt(text),
+      source: { kind: 'text', max: 100 },
+      ...owned,
+    },
+  },
+  person: {
+    table: 'people',
+    columns: {
+      id,
+      organization_id: opt(ref('organization')),
+      name,
+      email: opt({ kind: 'text', max: 320 }),
+      phone: opt(text),
+      job_title: opt(text),
+      profile_image: opt(text),
+      linkedin: opt(text),
+      unsubscribed: bool,
+      unsubscribe_reason: opt(text),
+      source: { kind: 'text', max: 100 },
+      ...owned,
+    },
+  },
+  deal: {
+    table: 'deals',
+    columns: {
+      ...pipelineRecord,
+      outcome: { kind: 'text', values: ['In progress', 'Won', 'Lost'] },
+      follower_ids: idList('user'),
+      participant_ids: idList('person'),
+    },
+  },
+  lead: { table: 'leads', columns: pipelineRecord },
+  quote: {
+    table: 'quotes',
+    columns: {
+      id,
+      deal_id: opt(ref('deal')),
+      lead_id: opt(ref('lead')),
+      name,
+      is_main: bool,
+      share_link: opt(text),
+      ...owned,
+    },
+  },
+  quoteLine: {
+    table: 'quote_products',
+    columns: {
+      id,
+      quote_id: ref('quote'),
+      position: int,
+      product_id: ref('product'),
+      price: num,
+      quantity: num,
+      payment_count: opt({ kind: 'int', min: 1 }),
+      payment_start_at: opt(time),
+      custom: customValues,
+    },
+  },
+  note: {
+    table: 'notes',
+    columns: {
+      id,
+      subject_type: subject('people', 'organization', 'deal', 'lead', 'product', 'quote'),
+      subject_id: { kind: 'subjectId' },
+      text: { kind: 'text', max: 100_000 },
+      author_id: opt(ref('user')),
+      created_at: time,
+      updated_at: time,
+    },
+  },
+  todo: {
+    table: 'todos',
+    columns: {
+      id,
+      subject_type: subject('people', 'organization', 'deal', 'lead', 'product', 'quote'),
+      subject_id: { kind: 'subjectId' },
+      title: { kind: 'text', max: 10_000 },
+      kind: { kind: 'text', values: TODO_KINDS },
+      start_at: opt(time),
+      due_at: opt(time),
+      done: bool,
+      done_at: opt(time),
+      owner_id: opt(ref('user')),
+      created_at: time,
+      updated_at: time,
+      custom: customValues,
+    },
+  },
+  webForm: {
+    table: 'web_forms',
+    columns: {
+      id,
+      name,
+      description: opt(text),
+      status: { kind: 'text', max: 50 },
+      view_count: { kind: 'int', min: 0 },
+      created_at: time,
+      updated_at: time,
+    },
+  },
+  submission: {
+    table: 'web_form_submissions',
+    columns: {
+      id,
+      web_form_id: ref('webForm'),
+      people_id: opt(ref('person')),
+      organization_id: opt(ref('organization')),
+      deal_id: opt(ref('deal')),
+      lead_id: opt(ref('lead')),
+      contents: {
+        kind: 'json',
+        schema: Type.Array(
+          Type.Object(
+            { label: Type.String(), value: Type.Unknown() },
+            { additionalProperties: false },
+          ),
+        ),
+      },
+      created_at: time,
+    },
+  },
+  sequence: {
+    table: 'sequences',
+    columns: { id, name, created_at: time },
+  },
+  enrollment: {
+    table: 'sequence_enrollments',
+    columns: {
+      id,
+      sequence_id: ref('sequence'),
+      subject_type: subject('people', 'organization', 'deal', 'lead', 'product', 'quote'),
+      subject_id: { kind: 'subjectId' },
+      enrolled_at: time,
+      active: bool,
+    },
+  },
+  activity: {
+    table: 'activities',
+    columns: {
+      id,
+      subject_type: subject('people', 'organization', 'deal', 'lead'),
+      subject_id: { kind: 'subjectId' },
+      type: { kind: 'text', max: 100 },
+      date: time,
+      deal_status: opt({ kind: 'text', values: ['In progress', 'Won', 'Lost'] }),
+      web_form_id: opt(ref('webForm')),
+      sms_id: opt({ kind: 'text', max: 64 }),
+      todo_id: opt({ kind: 'text', max: 64 }),
+      memo_id: opt({ kind: 'text', max: 64 }),
+      email_message_id: opt({ kind: 'text', max: 64 }),
+    },
+  },
+  history: {
+    table: 'history',
+    columns: {
+      id,
+      subject_type: subject('people', 'organization', 'deal', 'lead'),
+      subject_id: { kind: 'subjectId' },
+      type: { kind: 'text', max: 100 },
+      people_id: opt(ref('person')),
+      organization_id: opt(ref('organization')),
+      field_name: { kind: 'text', max: 200 },
+      field_value: opt(text),
+      owner_id: opt(ref('user')),
+      created_at: time,
+    },
+  },
+} as const satisfies Record<LineType, { table: keyof Database; columns: Spec }>;
