@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor, Store } from '../store/database.ts';
 import { RowWriter, rowInsertSql } from '../store/insert.ts';
+import type { EventLog } from '../store/outbox/event-log.ts';
 import { Lookups } from '../store/read-model/lookups.ts';
 import { refreshTouched } from '../store/read-model/refresh.ts';
 import type { RenderedType } from '../store/read-model/rendered-types.ts';
@@ -35,7 +36,7 @@ export interface ImportSink {
   /** The workspace's lookups (users, teams, pipelines, ..., field definitions) as written. */
   lookups(): Promise<Lookups>;
   /** Renders these records again from the database, as written. */
-  refresh(records: [RenderedType, string[]][]): Promise<void>;
+  refresh(records: [RenderedType, string[]][], events?: EventLog): Promise<void>;
   /** Bumps the workspace's data version. */
   bumpDataVersion(): Promise<void>;
   /** True when writes handed on are waiting: the caller should `drain()`. */
@@ -79,8 +80,8 @@ export class TransactionSink implements ImportSink {
     return Lookups.load(this.trx, this.workspaceId);
   }
 
-  async refresh(records: [RenderedType, string[]][]): Promise<void> {
-    await refreshRecords(this.store, this.trx, this.workspaceId, records);
+  async refresh(records: [RenderedType, string[]][], events?: EventLog): Promise<void> {
+    await refreshRecords(this.store, this.trx, this.workspaceId, records, events);
   }
 
   bumpDataVersion(): Promise<void> {
@@ -168,8 +169,9 @@ export async function refreshRecords(
   trx: Executor,
   workspaceId: string,
   records: [RenderedType, string[]][],
+  events?: EventLog,
 ): Promise<void> {
   const touched = new Touched();
   for (const [type, ids] of records) for (const id of ids) touched.mark(type, id);
-  await refreshTouched(store, trx, workspaceId, touched);
+  await refreshTouched(store, trx, workspaceId, touched, undefined, events);
 }

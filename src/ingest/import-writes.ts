@@ -8,12 +8,20 @@ import {
   type RefTarget,
   refTargetOf,
 } from '../domain/custom-fields.ts';
+import { newId } from '../domain/ids.ts';
 import { now } from '../domain/time.ts';
 import { SOURCE_IMPORT } from '../resources/owned.ts';
 import { DeferredIndexes } from '../store/bulk-load.ts';
 import { CHUNK } from '../store/by-id.ts';
 import type { Executor, Store } from '../store/database.ts';
 import { EventLog } from '../store/outbox/event-log.ts';
+import {
+  EVENT_COLUMNS,
+  eventValues,
+  fanOut,
+  numberEvents,
+  writeEvents,
+} from '../store/outbox/write-events.ts';
 import { renderRecordJson } from '../store/read-model/record-json.ts';
 import { refreshTouched } from '../store/read-model/refresh.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/rendered-types.ts';
@@ -220,6 +228,7 @@ export class ImportWriter {
       await renderImported(this.w);
       return;
     }
+    const eventRows = this.sink.writer('events', EVENT_COLUMNS, []);
     await this.flush();
     const l = await this.sink.lookups();
     for (const target of ['people', 'organization', 'deal', 'product'] as const) {
@@ -267,16 +276,34 @@ export class ImportWriter {
           );
           values.push(json);
           this.writerOf(f.table, undefined, f, true).add(values);
+          this.w.events.created(type, row.id as string);
         }
         for (const f of LINE_FORMATS) await this.writers.get(f.table)?.flush();
+        await this.writeEvents(eventRows);
         await this.sink.drain();
       }
     } finally {
       this.spill.close();
     }
     for (const statement of this.indexes.takeAll()) await this.sink.exec(statement);
-    if (this.before.size > 0) await this.sink.refresh([...this.before]);
+    if (this.before.size > 0) await this.sink.refresh([...this.before], this.w.events);
+    await this.writeEvents(eventRows);
     await this.sink.bumpDataVersion();
+  }
+
+  /**
+   * Writes the events gathered since the last batch: numbered in one step, their rows
+   * handed to the sink with the records', and a delivery for each webhook that wants one.
+   */
+  private async writeEvents(rows: TableSink): Promise<void> {
+    const events = this.w.events.drain();
+    if (events.length === 0) return;
+    const first = await numberEvents(this.w.trx, this.w.workspaceId, events.length);
+    for (let i = 0; i < events.length; i++) {
+      rows.add(eventValues(this.w.workspaceId, first + i, events[i]!));
+    }
+    await rows.flush();
+    await fanOut(this.w.trx, this.w.workspaceId, events, first);
   }
 
   /** Gives up the temporary file (an import that is not committed). */
@@ -289,14 +316,16 @@ export class ImportWriter {
 export async function renderImported(w: WorkspaceWrite): Promise<void> {
   const touched = new Touched();
   for (const type of Object.keys(TABLE_OF) as RenderedType[]) touched.markAll(type);
-  await refreshTouched(w.store, w.trx, w.workspaceId, touched);
+  await refreshTouched(w.store, w.trx, w.workspaceId, touched, undefined, w.events);
+  await writeEvents(w.trx, w.workspaceId, w.events.drain());
   await bumpDataVersion(w.trx, w.workspaceId);
 }
 
 /** A WorkspaceWrite for an import's transaction. */
 export function importWrite(store: Store, trx: Executor, workspaceId: string): WorkspaceWrite {
   const at = now();
-  const actor = { source: '데이터 가져오기', sourceId: null } as const;
+  // The import's id names it as the source of its events.
+  const actor = { source: '데이터 가져오기', sourceId: newId() } as const;
   return {
     store,
     trx,

@@ -60,7 +60,8 @@ export class EventLog {
   ): void {
     if (!isEventObjectType(type)) return;
     if (before === null) {
-      this.add('생성', type, id);
+      // A record is created by the write that creates it, never derived.
+      this.created(type, id);
       return;
     }
     if (before === after) return;
@@ -73,6 +74,18 @@ export class EventLog {
         after: eventFieldValue(change.after, fieldType),
       });
     }
+  }
+
+  /** A record the write created with its JSON already rendered (an import's records). */
+  created(type: string, id: string): void {
+    if (!isEventObjectType(type)) return;
+    this.markDirect(type, id);
+    this.add('생성', type, id);
+  }
+
+  /** The events gathered so far, handed over and forgotten (a long write writes in batches). */
+  drain(): EventFacts[] {
+    return this.events.splice(0);
   }
 
   /** A record deleted by the write (or merged away). */

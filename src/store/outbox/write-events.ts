@@ -24,34 +24,68 @@ export async function writeEvents(
   events: readonly EventFacts[],
 ): Promise<number> {
   if (events.length === 0) return 0;
-  const { event_seq: last } = await trx
-    .updateTable('workspaces')
-    .set((eb) => ({ event_seq: eb('event_seq', '+', events.length) }))
-    .where('id', '=', workspaceId)
-    .returning('event_seq')
-    .executeTakeFirstOrThrow();
-  const first = Number(last) - events.length + 1;
+  const first = await numberEvents(trx, workspaceId, events.length);
   await insertMany(
     trx,
     'events',
-    events.map((e, i) => ({
-      workspace_id: workspaceId,
-      seq: first + i,
-      event_id: e.eventId,
-      event: e.event,
-      object_type: e.objectType,
-      object_id: e.objectId,
-      field_name: e.field?.name ?? null,
-      occurred_at: e.occurredAt,
-      payload: eventPayload(e),
-    })),
+    events.map((e, i) => {
+      const values = eventValues(workspaceId, first + i, e);
+      return Object.fromEntries(EVENT_COLUMNS.map((c, j) => [c, values[j]]));
+    }),
   );
   await fanOut(trx, workspaceId, events, first);
   return events.length;
 }
 
+/**
+ * Takes the next `count` numbers of the workspace's events and returns the first. The
+ * caller's transaction holds the workspace row from here to its commit, so numbers follow
+ * commit order.
+ */
+export async function numberEvents(
+  trx: Executor,
+  workspaceId: string,
+  count: number,
+): Promise<number> {
+  const { event_seq: last } = await trx
+    .updateTable('workspaces')
+    .set((eb) => ({ event_seq: eb('event_seq', '+', count) }))
+    .where('id', '=', workspaceId)
+    .returning('event_seq')
+    .executeTakeFirstOrThrow();
+  return Number(last) - count + 1;
+}
+
+/** The columns of an event row, in the order `eventValues` gives them. */
+export const EVENT_COLUMNS = [
+  'workspace_id',
+  'seq',
+  'event_id',
+  'event',
+  'object_type',
+  'object_id',
+  'field_name',
+  'occurred_at',
+  'payload',
+] as const;
+
+/** An event's row values, in `EVENT_COLUMNS` order. */
+export function eventValues(workspaceId: string, seq: number, e: EventFacts): unknown[] {
+  return [
+    workspaceId,
+    seq,
+    e.eventId,
+    e.event,
+    e.objectType,
+    e.objectId,
+    e.field?.name ?? null,
+    e.occurredAt,
+    eventPayload(e),
+  ];
+}
+
 /** Adds the deliveries of `events` (numbered from `first`) to the webhooks that want them. */
-async function fanOut(
+export async function fanOut(
   trx: Executor,
   workspaceId: string,
   events: readonly EventFacts[],
