@@ -18,8 +18,8 @@ import type { NewEnrollment } from '../resources/sequences/writes.ts';
 import type { NewTodo } from '../resources/todos/writes.ts';
 import type { NewSubmission, NewWebForm } from '../resources/web-forms/writes.ts';
 import type { NewTeam, NewUser } from '../resources/workspaces/writes.ts';
-import { DAY, DemoIds, HOUR, iso, mix32, Random, workTime } from './demo-random.ts';
-import * as words from './demo-words.ts';
+import { DAY, DemoIds, HOUR, iso, mix32, Random, workTime } from './demo/random.ts';
+import * as words from './demo/words.ts';
 
 /** A sequence row (sequences take no id through `insertSequences`, so the demo writes them). */
 export interface DemoSequence {
