@@ -32,12 +32,8 @@ import {
   type WorkspaceWrite,
   writeWorkspace,
 } from '../store/write.ts';
-import {
-  DEMO_CHUNK_PEOPLE,
-  type DemoData,
-  demoChunkCount,
-  generateDemoChunks,
-} from './demo-data.ts';
+import type { DemoData } from './demo/context.ts';
+import { DEMO_CHUNK_PEOPLE, demoChunkCount, generateDemoChunks } from './demo-data.ts';
 
 /** What demo to build. */
 export interface DemoOptions {
