@@ -1,11 +1,10 @@
 /**
- * Generates the demo workspace's data, chunk by chunk: runs the generators of each record type in a
- * fixed order over one `DemoContext`, so the same seed, size and chunk give the same data, ids
- * included.
+ * Generates the demo workspace's data, chunk by chunk: runs the generators of each record
+ * type in a fixed order over one `DemoContext`, so the same seed, size and chunk give the
+ * same data, ids included.
  */
 import { createHash } from 'node:crypto';
 import type { DealOutcome } from '../domain/deals.ts';
-import type { NewCustomField } from '../resources/custom-fields/writes.ts';
 import type { NewActivity } from '../resources/deal-activities/writes.ts';
 import type { NewDeal } from '../resources/deals/writes.ts';
 import type { NewLead } from '../resources/leads/writes.ts';
@@ -28,7 +27,11 @@ import {
   pad4,
   type RecordInfo,
 } from './demo/context.ts';
+import { generateCustomFields } from './demo/custom-fields.ts';
+import { generatePipelines } from './demo/pipelines.ts';
+import { generateProducts } from './demo/products.ts';
 import { DAY, HOUR, iso, workTime } from './demo/random.ts';
+import { generateUsersAndTeams } from './demo/users-teams.ts';
 import * as words from './demo/words.ts';
 
 /** People per chunk by default: a chunk's data takes about 280 MB while it is written. */
@@ -142,160 +145,6 @@ function sortChunkByTime(o: DemoData): void {
   by(o.activities, (x) => x.date!);
   by(o.history, (x) => x.createdAt!);
   by(o.recordHistory, (x) => x.createdAt!);
-}
-
-function generateUsersAndTeams(ctx: DemoContext): void {
-  const { r, out } = ctx;
-  const userCount = r.int(6, 10);
-  const t0 = ctx.start - 90 * DAY;
-  out.users = words.USER_NAMES.slice(0, userCount).map(([name, local], i) => {
-    const ms = t0 + i * 7 * DAY + r.int(0, 8 * HOUR);
-    return {
-      id: ctx.ids.next(ms),
-      name,
-      email: `${local}@${words.SELLER.domain}`,
-      role: i === 0 ? ('admin' as const) : ('member' as const),
-      createdAt: iso(ms),
-    };
-  });
-  ctx.userIds = out.users.map((u) => u.id!);
-  for (const u of out.users) ctx.userNames.set(u.id!, u.name);
-  out.adminUserId = ctx.userIds[0]!;
-  const teamCount = r.int(2, 3);
-  const members: string[][] = Array.from({ length: teamCount }, () => []);
-  members[0]!.push(ctx.userIds[0]!);
-  for (let i = 1; i < ctx.userIds.length; i++) members[(i - 1) % teamCount]!.push(ctx.userIds[i]!);
-  out.teams = words.TEAM_NAMES.slice(0, teamCount).map(([name, description], i) => ({
-    id: ctx.ids.next(t0 + i * HOUR),
-    name,
-    description,
-    memberIds: members[i]!,
-  }));
-}
-
-function generatePipelines(ctx: DemoContext): void {
-  const t0 = ctx.start - 80 * DAY;
-  for (const [name, stages] of words.DEAL_PIPELINES) {
-    const pipeline = addPipeline(ctx, 'deal', name, stages, t0);
-    ctx.dealPipelines.push({ ...pipeline, stages });
-  }
-  for (const [name, stages] of words.LEAD_PIPELINES) {
-    ctx.leadPipelines.push(addPipeline(ctx, 'lead', name, stages, t0));
-  }
-}
-
-function addPipeline(
-  ctx: DemoContext,
-  kind: 'deal' | 'lead',
-  name: string,
-  stages: readonly string[],
-  ms: number,
-) {
-  const id = ctx.ids.next(ms);
-  const stageList = stages.map((s) => ({ id: ctx.ids.next(ms), name: s }));
-  ctx.out.pipelines.push({ id, kind, name, stages: stageList });
-  return { id, stageIds: stageList.map((s) => s.id) };
-}
-
-function generateCustomFields(ctx: DemoContext): void {
-  const o = words.FIELD_OPTIONS;
-  const defs: [key: string, field: Omit<NewCustomField, 'id'>][] = [
-    [
-      'grade',
-      {
-        recordType: 'people',
-        name: '고객 등급',
-        type: 'singleSelect',
-        options: [...o.customerGrade],
-      },
-    ],
-    ['birthday', { recordType: 'people', name: '생일', type: 'date' }],
-    [
-      'interests',
-      { recordType: 'people', name: '관심 제품', type: 'multiSelect', options: [...o.interests] },
-    ],
-    [
-      'industry',
-      {
-        recordType: 'organization',
-        name: '업종',
-        type: 'singleSelect',
-        options: [...o.industries],
-      },
-    ],
-    ['employees', { recordType: 'organization', name: '직원 수', type: 'number' }],
-    [
-      'contractType',
-      {
-        recordType: 'deal',
-        name: '계약 유형',
-        type: 'singleSelect',
-        options: [...o.contractTypes],
-      },
-    ],
-    ['urgent', { recordType: 'deal', name: '긴급', type: 'boolean' }],
-    ['referrer', { recordType: 'deal', name: '추천인', type: 'people' }],
-    ['channel', { recordType: 'lead', name: '유입 경로', type: 'string' }],
-    ['budget', { recordType: 'lead', name: '예상 예산', type: 'number' }],
-    [
-      'category',
-      {
-        recordType: 'product',
-        name: '카테고리',
-        type: 'singleSelect',
-        options: [...o.productCategories],
-      },
-    ],
-    ['stock', { recordType: 'product', name: '재고 관리', type: 'boolean' }],
-    ['validDays', { recordType: 'quote', name: '유효 기간(일)', type: 'number' }],
-    ['discountReason', { recordType: 'quote', name: '할인 사유', type: 'string' }],
-    ['discountRate', { recordType: 'quoteProduct', name: '할인율', type: 'number' }],
-    ['remark', { recordType: 'quoteProduct', name: '비고', type: 'string' }],
-    [
-      'priority',
-      {
-        recordType: 'todo',
-        name: '우선순위',
-        type: 'singleSelect',
-        options: [...o.todoPriorities],
-      },
-    ],
-    ['minutes', { recordType: 'todo', name: '예상 소요 시간(분)', type: 'number' }],
-  ];
-  const ms = ctx.start - 70 * DAY;
-  for (const [key, def] of defs) {
-    const id = ctx.ids.next(ms);
-    ctx.field[key] = id;
-    ctx.out.customFields.push({ id, ...def });
-  }
-}
-
-function generateProducts(ctx: DemoContext): void {
-  const { r } = ctx;
-  for (const [kind, name, code, price, unit, category] of words.PRODUCTS) {
-    const ms = workTime(r, ctx.start - 60 * DAY, ctx.start + 30 * DAY);
-    const id = ctx.ids.next(ms);
-    const info: ProductInfo = { id, kind, name, code, price, unit, category };
-    ctx.products.push(info);
-    ctx.productById.set(id, info);
-    ctx.out.products.push({
-      id,
-      name,
-      code,
-      kind,
-      price,
-      unit,
-      ownerId: ctx.userIds[0]!,
-      createdAt: iso(ms),
-      updatedAt: iso(r.chance(0.3) ? workTime(r, ms, ctx.base) : ms),
-      custom: { [ctx.field.category!]: category, [ctx.field.stock!]: category === '하드웨어' },
-    });
-  }
-  ctx.catalog = {
-    plans: ctx.products.filter((p) => p.code.startsWith('CRM-')),
-    addOns: ctx.products.filter((p) => p.code.startsWith('ADD-') || p.code.startsWith('SUP-')),
-    services: ctx.products.filter((p) => p.kind === '일반'),
-  };
 }
 
 function generateOrganizations(ctx: DemoContext): void {
