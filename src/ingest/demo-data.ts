@@ -3,14 +3,12 @@
  * type in a fixed order over one `DemoContext`, so the same seed, size and chunk give the
  * same data, ids included.
  */
-import { createHash } from 'node:crypto';
 import type { DealOutcome } from '../domain/deals.ts';
 import type { NewActivity } from '../resources/deal-activities/writes.ts';
 import type { NewDeal } from '../resources/deals/writes.ts';
 import type { NewLead } from '../resources/leads/writes.ts';
 import type { NewNote } from '../resources/notes/writes.ts';
 import { SOURCE_API, SOURCE_IMPORT } from '../resources/owned.ts';
-import type { NewPerson } from '../resources/people/writes.ts';
 import type { PeopleChange } from '../resources/people-history/writes.ts';
 import type { NewQuoteLine } from '../resources/quotes/writes.ts';
 import type { RecordChange } from '../resources/record-history/writes.ts';
@@ -24,10 +22,11 @@ import {
   type OrgInfo,
   type PersonInfo,
   type ProductInfo,
-  pad4,
   type RecordInfo,
 } from './demo/context.ts';
 import { generateCustomFields } from './demo/custom-fields.ts';
+import { generateOrganizations } from './demo/organizations.ts';
+import { generatePeople } from './demo/people.ts';
 import { generatePipelines } from './demo/pipelines.ts';
 import { generateProducts } from './demo/products.ts';
 import { DAY, HOUR, iso, workTime } from './demo/random.ts';
@@ -145,247 +144,6 @@ function sortChunkByTime(o: DemoData): void {
   by(o.activities, (x) => x.date!);
   by(o.history, (x) => x.createdAt!);
   by(o.recordHistory, (x) => x.createdAt!);
-}
-
-function generateOrganizations(ctx: DemoContext): void {
-  const { r, out } = ctx;
-  const count = ctx.chunkPeople === 0 ? 0 : Math.max(1, Math.round(ctx.chunkPeople / 4));
-  for (let i = 0; i < count; i++) {
-    const company = companyName(ctx, ctx.orgsBefore + i);
-    const createdMs = workTime(r, ...ctx.chunkWindow(ctx.base - 3 * DAY));
-    const id = ctx.ids.next(createdMs);
-    const ownerId = ctx.ownerId();
-    const org: OrgInfo = { id, ...company, createdMs, ownerId, peopleIdx: [] };
-    ctx.orgs.push(org);
-    const custom: Record<string, unknown> = {};
-    if (r.chance(0.85)) {
-      custom[ctx.field.industry!] = r.chance(0.95)
-        ? company.industry
-        : r.pick(words.FIELD_OPTIONS.industries);
-    }
-    if (r.chance(0.75)) custom[ctx.field.employees!] = r.around(80, 6, 3, 30_000);
-    const slug = company.domain.split('.')[0]!;
-    out.organizations.push({
-      id,
-      name: company.name,
-      email: r.chance(0.8)
-        ? `${r.pick(['contact', 'info', 'sales', 'biz', 'help'])}@${company.domain}`
-        : null,
-      phone: r.chance(0.9) ? landline(ctx) : null,
-      profileImage: r.chance(0.35) ? `https://logo.clearbit.com/${company.domain}` : null,
-      linkedin: r.chance(0.25) ? `https://www.linkedin.com/company/${slug}` : null,
-      source: r.chance(0.4) ? SOURCE_IMPORT : SOURCE_API,
-      ownerId,
-      custom,
-      createdAt: iso(createdMs),
-      updatedAt: iso(r.chance(0.3) ? workTime(r, createdMs, ctx.base) : createdMs),
-    });
-  }
-}
-
-function companyName(
-  ctx: DemoContext,
-  i: number,
-): {
-  name: string;
-  shortName: string;
-  domain: string;
-  industry: string;
-} {
-  const { r } = ctx;
-  const tld = r.weighted(['co.kr', 'com', 'kr'] as const, (t) =>
-    t === 'co.kr' ? 6 : t === 'com' ? 3 : 1,
-  );
-  const featured = words.FEATURED_COMPANIES[i];
-  if (featured) {
-    const [prefix, core, legal] = featured;
-    const p = words.COMPANY_PREFIXES.find(([h]) => h === prefix)!;
-    const c = words.COMPANY_CORES.find(([h]) => h === core)!;
-    return claimCompany(ctx, p, c, ['', '', 0], words.LEGAL_FORMS[legal]!, tld)!;
-  }
-  const legal = r.weighted(words.LEGAL_FORMS, (l) => l[2]);
-  for (let attempt = 0; attempt < 40; attempt++) {
-    const claimed = claimCompany(
-      ctx,
-      r.pick(words.COMPANY_PREFIXES),
-      r.pick(words.COMPANY_CORES),
-      r.weighted(words.COMPANY_MODIFIERS, (m) => m[2]),
-      legal,
-      tld,
-    );
-    if (claimed) return claimed;
-  }
-  // Names ran out: a branch office of a company that exists.
-  for (let k = 1; ; k++) {
-    const [ph, pr] = r.pick(words.COMPANY_PREFIXES);
-    const [ch, cr, industry] = r.pick(words.COMPANY_CORES);
-    const region = r.pick(words.REGIONS);
-    const shortName = `${ph}${ch} ${region}${k > 20 ? k : ''}지사`;
-    if (ctx.usedCompanyNames.has(shortName)) continue;
-    ctx.usedCompanyNames.add(shortName);
-    return {
-      name: `${legal[0]}${shortName}${legal[1]}`,
-      shortName,
-      domain: `${pr}${cr}.${tld}`,
-      industry,
-    };
-  }
-}
-
-function claimCompany(
-  ctx: DemoContext,
-  prefix: readonly [string, string],
-  core: readonly [string, string, string],
-  modifier: readonly [string, string, number],
-  legal: readonly [string, string, number],
-  tld: string,
-) {
-  const shortName = `${prefix[0]}${core[0]}${modifier[0]}`;
-  if (ctx.usedCompanyNames.has(shortName)) return undefined;
-  ctx.usedCompanyNames.add(shortName);
-  return {
-    name: `${legal[0]}${shortName}${legal[1]}`,
-    shortName,
-    domain: `${prefix[1]}${core[1]}${modifier[1]}.${tld}`,
-    industry: core[2],
-  };
-}
-
-function landline(ctx: DemoContext): string {
-  const { r } = ctx;
-  const code = r.weighted(words.AREA_CODES, (a) => a[1])[0];
-  if (code === '1588') return `1588-${r.int(1000, 9999)}`;
-  if (code === '02' || code === '070')
-    return `${code}-${r.int(2000, 9999)}-${pad4(r.int(0, 9999))}`;
-  return `${code}-${r.int(200, 999)}-${pad4(r.int(0, 9999))}`;
-}
-
-function generatePeople(ctx: DemoContext): void {
-  const { r, out, orgs } = ctx;
-  const grades = words.FIELD_OPTIONS.customerGrade;
-  for (let i = 0; i < ctx.chunkPeople; i++) {
-    // Every organization gets a first contact; the rest spread unevenly, some without one.
-    const org =
-      i < orgs.length
-        ? orgs[i]!
-        : r.chance(0.87)
-          ? orgs[Math.floor(orgs.length * r.next() ** 1.5)]!
-          : null;
-    const [from, until] = ctx.chunkWindow(ctx.base - DAY);
-    const createdMs = org
-      ? workTime(r, org.createdMs, Math.min(until, org.createdMs + 240 * DAY))
-      : workTime(r, from, until);
-    const id = ctx.ids.next(createdMs);
-    const [surname, surRoman] = r.weighted(words.SURNAMES, (s) => s[2]);
-    const [given, givenRoman] = r.pick(words.GIVEN_NAMES);
-    const name = `${surname}${given}`;
-    const [baseTitle, , executive] = r.chance(0.85)
-      ? r.weighted(words.JOB_TITLES, (t) => t[1])
-      : [null, 0, false];
-    const title =
-      baseTitle && !executive && r.chance(0.55)
-        ? `${r.pick(words.DEPARTMENTS)} ${baseTitle}`
-        : baseTitle;
-    const email = r.chance(0.93) ? personEmail(ctx, givenRoman, surRoman, org) : null;
-    const phone = r.chance(0.92) ? mobile(ctx) : null;
-    const ownerId = org && r.chance(0.75) ? org.ownerId : ctx.ownerId();
-    const custom: Record<string, unknown> = {};
-    if (r.chance(0.8))
-      custom[ctx.field.grade!] = r.weighted(grades, (g) =>
-        g === 'VIP' ? 1 : g === '일반' ? 6 : 3,
-      );
-    if (r.chance(0.4)) {
-      custom[ctx.field.birthday!] = iso(Date.UTC(r.int(1962, 1999), r.int(0, 11), r.int(1, 28)));
-    }
-    if (r.chance(0.5)) {
-      const options = words.FIELD_OPTIONS.interests;
-      const chosen = new Set(r.sample(options, r.int(1, 3)));
-      custom[ctx.field.interests!] = options.filter((o) => chosen.has(o));
-    }
-    const unsubscribed = r.chance(0.04);
-    const input: NewPerson = {
-      id,
-      name,
-      organizationId: org?.id ?? null,
-      email,
-      phone,
-      jobTitle: title,
-      profileImage:
-        email && r.chance(0.35)
-          ? `https://www.gravatar.com/avatar/${createHash('md5').update(email).digest('hex')}?d=identicon`
-          : null,
-      linkedin: r.chance(0.3)
-        ? `https://www.linkedin.com/in/${givenRoman.replace('-', '')}-${surRoman}-${(r.uint32() & 0xffffff).toString(16)}`
-        : null,
-      unsubscribed,
-      unsubscribeReason: unsubscribed && r.chance(0.7) ? r.pick(words.UNSUBSCRIBE_REASONS) : null,
-      source: r.chance(0.45) ? SOURCE_IMPORT : SOURCE_API,
-      ownerId,
-      custom,
-      createdAt: iso(createdMs),
-      updatedAt: iso(createdMs),
-    };
-    if (org) org.peopleIdx.push(i);
-    ctx.persons.push({
-      id,
-      name,
-      givenRoman,
-      surRoman,
-      title,
-      baseTitle,
-      org,
-      email,
-      phone,
-      createdMs,
-      ownerId,
-      input,
-    });
-    out.people.push(input);
-  }
-}
-
-function personEmail(
-  ctx: DemoContext,
-  givenRoman: string,
-  surRoman: string,
-  org: OrgInfo | null,
-): string {
-  const { r } = ctx;
-  const given = givenRoman.replace('-', '');
-  const initials = givenRoman
-    .split('-')
-    .map((s) => s[0])
-    .join('');
-  let local: string;
-  let domain: string;
-  if (org && r.chance(0.9)) {
-    domain = org.domain;
-    local = r.pick([
-      `${given}.${surRoman}`,
-      `${surRoman}.${given}`,
-      `${initials}${surRoman}`,
-      `${surRoman}${given}`,
-    ]);
-  } else {
-    domain = r.weighted(words.MAIL_SERVICES, (m) => m[1])[0];
-    local = r.chance(0.5)
-      ? `${given}${surRoman}${r.int(70, 99)}`
-      : `${surRoman}.${given}${r.int(1, 999)}`;
-  }
-  let email = `${local}@${domain}`;
-  for (let k = 2; ctx.usedEmails.has(email); k++) email = `${local}${k}@${domain}`;
-  ctx.usedEmails.add(email);
-  return email;
-}
-
-function mobile(ctx: DemoContext): string {
-  for (;;) {
-    const phone = `010-${ctx.r.int(2000, 9999)}-${pad4(ctx.r.int(0, 9999))}`;
-    if (!ctx.usedPhones.has(phone)) {
-      ctx.usedPhones.add(phone);
-      return phone;
-    }
-  }
 }
 
 /** Draws what is particular to a deal or a lead, given what every record starts from. */
