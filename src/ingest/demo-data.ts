@@ -3,14 +3,10 @@
  * type in a fixed order over one `DemoContext`, so the same seed, size and chunk give the
  * same data, ids included.
  */
-import type { DealOutcome } from '../domain/deals.ts';
 import type { NewActivity } from '../resources/deal-activities/writes.ts';
 import type { NewDeal } from '../resources/deals/writes.ts';
-import type { NewLead } from '../resources/leads/writes.ts';
 import type { NewNote } from '../resources/notes/writes.ts';
-import { SOURCE_API, SOURCE_IMPORT } from '../resources/owned.ts';
 import type { PeopleChange } from '../resources/people-history/writes.ts';
-import type { NewQuoteLine } from '../resources/quotes/writes.ts';
 import type { RecordChange } from '../resources/record-history/writes.ts';
 import type { NewEnrollment } from '../resources/sequences/writes.ts';
 import type { NewTodo } from '../resources/todos/writes.ts';
@@ -19,16 +15,17 @@ import {
   type DemoData,
   emptyDemoData,
   fill,
-  type OrgInfo,
   type PersonInfo,
-  type ProductInfo,
   type RecordInfo,
 } from './demo/context.ts';
 import { generateCustomFields } from './demo/custom-fields.ts';
+import { generateDeals } from './demo/deals.ts';
+import { generateLeads } from './demo/leads.ts';
 import { generateOrganizations } from './demo/organizations.ts';
 import { generatePeople } from './demo/people.ts';
 import { generatePipelines } from './demo/pipelines.ts';
 import { generateProducts } from './demo/products.ts';
+import { generateQuotes } from './demo/quotes.ts';
 import { DAY, HOUR, iso, workTime } from './demo/random.ts';
 import { generateUsersAndTeams } from './demo/users-teams.ts';
 import * as words from './demo/words.ts';
@@ -144,315 +141,6 @@ function sortChunkByTime(o: DemoData): void {
   by(o.activities, (x) => x.date!);
   by(o.history, (x) => x.createdAt!);
   by(o.recordHistory, (x) => x.createdAt!);
-}
-
-/** Draws what is particular to a deal or a lead, given what every record starts from. */
-type DrawRecord = (
-  ctx: DemoContext,
-  id: string,
-  person: PersonInfo,
-  org: OrgInfo | null,
-  createdMs: number,
-  ownerId: string,
-) => RecordInfo;
-
-/** Draws `count` deals or leads, each with `make`. */
-function drawRecords(
-  ctx: DemoContext,
-  kind: 'deal' | 'lead',
-  count: number,
-  make: DrawRecord,
-): void {
-  const { r } = ctx;
-  for (let i = 0; i < count && ctx.persons.length > 0; i++) {
-    // Deals go mostly to people of a company; a person on their own draws a second time.
-    let person = r.pick(ctx.persons);
-    if (kind === 'deal' && !person.org) person = r.pick(ctx.persons);
-    const org = person.org && r.chance(0.95) ? person.org : null;
-    const createdMs = workTime(r, person.createdMs + HOUR, ctx.base - HOUR);
-    const id = ctx.ids.next(createdMs);
-    const ownerId = r.chance(0.6) ? person.ownerId : ctx.ownerId();
-    const info = make(ctx, id, person, org, createdMs, ownerId);
-    (kind === 'deal' ? ctx.deals : ctx.leads).push(info);
-    (kind === 'deal' ? ctx.out.deals : ctx.out.leads).push(info.input);
-  }
-}
-
-function deal(
-  ctx: DemoContext,
-  id: string,
-  person: PersonInfo,
-  org: OrgInfo | null,
-  createdMs: number,
-  ownerId: string,
-): RecordInfo {
-  const { r } = ctx;
-  const pipelineIndex = r.weighted([0, 1, 2], (p) => [6, 2, 2][p]!);
-  const pipeline = ctx.dealPipelines[pipelineIndex]!;
-  const last = pipeline.stageIds.length - 1;
-  const age = ctx.base - createdMs;
-  const outcome: DealOutcome =
-    age < 14 * DAY
-      ? 'In progress'
-      : r.weighted(['In progress', 'Won', 'Lost'] as const, (o) =>
-          o === 'Won' ? 30 : o === 'Lost' ? 25 : 45,
-        );
-  const closedMs =
-    outcome === 'In progress'
-      ? null
-      : workTime(r, createdMs + 3 * DAY, Math.min(ctx.base, createdMs + 150 * DAY));
-  const endMs = closedMs ?? ctx.base;
-  const stageIndex =
-    outcome === 'Won'
-      ? last
-      : r.chance(0.05) && outcome === 'In progress'
-        ? last
-        : Math.floor(last * r.next() ** 1.3);
-  const stageEnteredMs =
-    stageIndex === 0 ? createdMs : workTime(r, createdMs + HOUR, Math.max(createdMs + HOUR, endMs));
-  const plan = r.pick(['CRM 스탠다드', 'CRM 프로', 'CRM 엔터프라이즈']);
-  const template = r.pick(words.DEAL_NAME_TEMPLATES[pipelineIndex]!);
-  const name = org
-    ? fill(template, { org: org.shortName, product: plan, n: String(r.int(3, 60)) })
-    : `${person.name}님 ${plan} 도입`;
-  const custom: Record<string, unknown> = {};
-  if (r.chance(0.85)) {
-    custom[ctx.field.contractType!] =
-      pipelineIndex === 1
-        ? '갱신'
-        : r.weighted(['신규', '업셀', '크로스셀'], (t) => (t === '신규' ? 7 : 1.5));
-  }
-  if (r.chance(0.6)) custom[ctx.field.urgent!] = r.chance(0.15);
-  if (r.chance(0.15)) {
-    const referrer = r.pick(ctx.persons);
-    if (referrer !== person) custom[ctx.field.referrer!] = referrer.id;
-  }
-  const label =
-    outcome === 'In progress' && r.chance(0.3)
-      ? 'SQL'
-      : outcome === 'Won' && r.chance(0.4)
-        ? 'Convert'
-        : null;
-  const followers = r.chance(0.3)
-    ? r.sample(
-        ctx.userIds.filter((u) => u !== ownerId),
-        r.int(1, 2),
-      )
-    : [];
-  const colleagues = org ? org.peopleIdx.map((i) => ctx.persons[i]!.id) : [];
-  const participants =
-    colleagues.length > 0 && r.chance(0.25) ? r.sample(colleagues, r.int(1, 3)) : [];
-  const input: NewDeal = {
-    id,
-    name,
-    peopleId: person.id,
-    organizationId: org?.id ?? null,
-    pipelineId: pipeline.id,
-    stageId: pipeline.stageIds[stageIndex]!,
-    stageEnteredAt: iso(stageEnteredMs),
-    amount: null,
-    label,
-    expectedCloseAt: r.chance(0.8)
-      ? iso(workTime(r, createdMs + 20 * DAY, createdMs + 150 * DAY))
-      : null,
-    source: r.chance(0.3) ? SOURCE_IMPORT : SOURCE_API,
-    outcome,
-    closedAt: closedMs === null ? null : iso(closedMs),
-    followerIds: followers,
-    participantIds: participants,
-    ownerId,
-    custom,
-    createdAt: iso(createdMs),
-    updatedAt: iso(Math.max(createdMs, stageEnteredMs, closedMs ?? 0)),
-  };
-  return {
-    kind: 'deal',
-    id,
-    name,
-    person,
-    org,
-    createdMs,
-    endMs,
-    closedMs,
-    outcome,
-    stageIndex,
-    ownerId,
-    input,
-  };
-}
-
-/** Draws `count` deals of the chunk's people. */
-function generateDeals(ctx: DemoContext, count: number): void {
-  drawRecords(ctx, 'deal', count, deal);
-}
-
-function lead(
-  ctx: DemoContext,
-  id: string,
-  person: PersonInfo,
-  org: OrgInfo | null,
-  createdMs: number,
-  ownerId: string,
-): RecordInfo {
-  const { r } = ctx;
-  const old = ctx.base - createdMs > 180 * DAY;
-  const label = r.weighted(['New', 'Nurturing', 'MQL', 'Working', 'Archive'] as const, (l) =>
-    l === 'Archive' ? (old ? 40 : 5) : l === 'New' ? (old ? 5 : 30) : 20,
-  );
-  const withPipeline = r.chance(0.35);
-  const pipeline = r.weighted(ctx.leadPipelines, (p) => (p === ctx.leadPipelines[0] ? 7 : 3));
-  const stageIndex = withPipeline ? r.int(0, pipeline.stageIds.length - 1) : 0;
-  const stageEnteredMs =
-    stageIndex === 0
-      ? createdMs
-      : workTime(r, createdMs + HOUR, Math.max(createdMs + HOUR, ctx.base));
-  const name = fill(r.pick(words.LEAD_NAME_TEMPLATES), {
-    org: org?.shortName ?? `${person.name}님`,
-    product: r.pick(['CRM 스탠다드', 'CRM 프로', '마케팅 자동화', '고객 지원 데스크']),
-  });
-  const custom: Record<string, unknown> = {};
-  if (r.chance(0.85)) custom[ctx.field.channel!] = r.pick(words.LEAD_CHANNELS);
-  if (r.chance(0.5)) custom[ctx.field.budget!] = r.around(10, 3, 1, 300) * 1_000_000;
-  const input: NewLead = {
-    id,
-    name,
-    peopleId: person.id,
-    organizationId: org?.id ?? null,
-    pipelineId: withPipeline ? pipeline.id : null,
-    stageId: withPipeline ? pipeline.stageIds[stageIndex]! : null,
-    stageEnteredAt: withPipeline ? iso(stageEnteredMs) : null,
-    amount: null,
-    label: label === 'New' && r.chance(0.5) ? null : label,
-    expectedCloseAt: r.chance(0.1)
-      ? iso(workTime(r, createdMs + 30 * DAY, createdMs + 120 * DAY))
-      : null,
-    source: r.chance(0.35) ? SOURCE_IMPORT : SOURCE_API,
-    ownerId,
-    custom,
-    createdAt: iso(createdMs),
-    updatedAt: iso(withPipeline ? Math.max(createdMs, stageEnteredMs) : createdMs),
-  };
-  return {
-    kind: 'lead',
-    id,
-    name,
-    person,
-    org,
-    createdMs,
-    endMs: ctx.base,
-    closedMs: null,
-    outcome: null,
-    stageIndex,
-    ownerId,
-    input,
-  };
-}
-
-/** Draws `count` leads of the chunk's people. */
-function generateLeads(ctx: DemoContext, count: number): void {
-  drawRecords(ctx, 'lead', count, lead);
-}
-
-function generateQuotes(ctx: DemoContext, record: RecordInfo): void {
-  const { r } = ctx;
-  const p =
-    record.kind === 'lead'
-      ? 0.18
-      : record.outcome === 'Won'
-        ? 0.95
-        : record.stageIndex >= 2
-          ? 0.7
-          : 0.2;
-  if (!r.chance(p)) {
-    setDealAmount(ctx, record, null);
-    return;
-  }
-  const count = r.weighted([1, 2, 3], (n) => [6, 3, 1][n - 1]!);
-  const times = Array.from({ length: count }, () =>
-    workTime(r, record.createdMs, record.endMs),
-  ).sort((a, b) => a - b);
-  const hasMain = record.outcome === 'Won' || r.chance(record.kind === 'lead' ? 0.7 : 0.85);
-  let mainTotal: number | null = null;
-  times.forEach((ms, j) => {
-    const id = ctx.ids.next(ms);
-    const isMain = hasMain && j === count - 1;
-    const lines = quoteLines(ctx, ms);
-    // The quote's `금액` (DECISIONS 5): `금액 × 수량 × 결제 횟수` summed over its lines.
-    let total = 0;
-    for (const line of lines) total += line.price * line.quantity * (line.paymentCount ?? 1);
-    if (isMain) mainTotal = total;
-    const custom: Record<string, unknown> = {};
-    if (r.chance(0.9)) custom[ctx.field.validDays!] = r.pick([14, 30, 30, 60]);
-    if (r.chance(0.3)) custom[ctx.field.discountReason!] = r.pick(words.DISCOUNT_REASONS);
-    const suffix = j === 0 ? '' : j === count - 1 && isMain ? ' (최종)' : ` (수정 ${j})`;
-    ctx.out.quotes.push({
-      id,
-      name: `${record.name} 견적서${suffix}`,
-      dealId: record.kind === 'deal' ? record.id : null,
-      leadId: record.kind === 'lead' ? record.id : null,
-      isMain,
-      shareLink: null,
-      lines,
-      ownerId: record.ownerId,
-      custom,
-      createdAt: iso(ms),
-      updatedAt: iso(ms),
-    });
-  });
-  setDealAmount(ctx, record, mainTotal);
-}
-
-/** A deal's `금액`: its main quote's total, else an estimate (or none, early on). */
-function setDealAmount(ctx: DemoContext, record: RecordInfo, mainTotal: number | null): void {
-  if (record.kind !== 'deal') return;
-  const estimate = ctx.r.chance(0.85) ? ctx.r.around(800, 3, 50, 30_000) * 10_000 : null;
-  (record.input as NewDeal).amount = mainTotal ?? estimate;
-}
-
-function quoteLines(ctx: DemoContext, quoteMs: number): NewQuoteLine[] {
-  const { r } = ctx;
-  const seats = r.around(15, 3, 2, 400);
-  const { plans, addOns, services } = ctx.catalog;
-  const chosen: ProductInfo[] = [r.pick(plans)];
-  for (const addOn of r.sample(
-    addOns,
-    r.weighted([0, 1, 2], (n) => [5, 3, 2][n]!),
-  ))
-    chosen.push(addOn);
-  if (r.chance(0.45)) chosen.push(r.pick(services));
-  const nextMonth = new Date(quoteMs);
-  const startAt = iso(Date.UTC(nextMonth.getUTCFullYear(), nextMonth.getUTCMonth() + 1, 1));
-  return chosen.map((product) => {
-    const custom: Record<string, unknown> = {};
-    let price = product.price;
-    if (r.chance(0.6)) {
-      const rate = r.pick([0, 5, 10, 10, 15, 20]);
-      custom[ctx.field.discountRate!] = rate;
-      price = Math.round((product.price * (100 - rate)) / 100);
-    }
-    if (r.chance(0.25)) custom[ctx.field.remark!] = r.pick(words.LINE_REMARKS);
-    const quantity =
-      product.unit === '사용자'
-        ? seats
-        : product.unit === '대'
-          ? Math.max(1, Math.round(seats / 4))
-          : r.int(1, 2);
-    const line: NewQuoteLine = {
-      id: ctx.ids.next(quoteMs),
-      productId: product.id,
-      price,
-      quantity: product.unit === '워크스페이스' ? 1 : quantity,
-      custom,
-    };
-    if (product.kind === '구독 (월간)') {
-      line.paymentCount = 12;
-      line.paymentStartAt = startAt;
-    } else if (product.kind === '구독 (연간)') {
-      line.paymentCount = r.weighted([1, 2, 3], (n) => [7, 2, 1][n - 1]!);
-      line.paymentStartAt = startAt;
-    }
-    return line;
-  });
 }
 
 function addActivity(
