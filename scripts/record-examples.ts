@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OperationExamples } from '../src/api-schema/openapi.ts';
 import { OPERATIONS, pathParameters } from '../src/api-schema/operations.ts';
-import { createDemoWorkspace } from '../src/ingest/demo.ts';
+import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
 import { buildApp } from '../src/server/app.ts';
 import { openStore } from '../src/store/database.ts';
 

@@ -3,27 +3,24 @@
  * type in a fixed order over one `DemoContext`, so the same seed, size and chunk give the
  * same data, ids included.
  */
-import {
-  generatePeopleAndOrganizationActivities,
-  generateRecordActivities,
-} from './demo/activities.ts';
-import { DemoContext, type DemoData, emptyDemoData } from './demo/context.ts';
-import { generateCustomFields } from './demo/custom-fields.ts';
-import { generateDeals } from './demo/deals.ts';
-import { generateLeads } from './demo/leads.ts';
-import { generateNotes } from './demo/notes.ts';
-import { generateOrganizations } from './demo/organizations.ts';
-import { generatePeople } from './demo/people.ts';
-import { generatePeopleHistory } from './demo/people-history.ts';
-import { generatePipelines } from './demo/pipelines.ts';
-import { generateProducts } from './demo/products.ts';
-import { generateQuotes } from './demo/quotes.ts';
-import { generateRecordHistory } from './demo/record-history.ts';
-import { generateEnrollments, generateSequences } from './demo/sequences.ts';
-import { sortByTime } from './demo/sort-by-time.ts';
-import { generateTodos } from './demo/todos.ts';
-import { generateUsersAndTeams } from './demo/users-teams.ts';
-import { generateSubmissions, generateWebForms } from './demo/web-forms.ts';
+import { generatePeopleAndOrganizationActivities, generateRecordActivities } from './activities.ts';
+import { DemoContext, type DemoData, emptyDemoData } from './context.ts';
+import { generateCustomFields } from './custom-fields.ts';
+import { generateDeals } from './deals.ts';
+import { generateLeads } from './leads.ts';
+import { generateNotes } from './notes.ts';
+import { generateOrganizations } from './organizations.ts';
+import { generatePeople } from './people.ts';
+import { generatePeopleHistory } from './people-history.ts';
+import { generatePipelines } from './pipelines.ts';
+import { generateProducts } from './products.ts';
+import { generateQuotes } from './quotes.ts';
+import { generateRecordHistory } from './record-history.ts';
+import { generateEnrollments, generateSequences } from './sequences.ts';
+import { sortByTime } from './sort-by-time.ts';
+import { generateTodos } from './todos.ts';
+import { generateUsersAndTeams } from './users-teams.ts';
+import { generateSubmissions, generateWebForms } from './web-forms.ts';
 
 /** People per chunk by default: a chunk's data takes about 280 MB while it is written. */
 export const DEMO_CHUNK_PEOPLE = 20_000;
