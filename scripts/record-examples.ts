@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { OperationExamples } from '../src/api-schema/openapi.ts';
 import { OPERATIONS } from '../src/api-schema/operations/index.ts';
 import { pathParameters } from '../src/api-schema/operations/operation.ts';
-import { createDemoWorkspace } from '../src/ingest/demo.ts';
+import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
 import { buildApp } from '../src/server/app.ts';
 import { openStore } from '../src/store/database.ts';
 

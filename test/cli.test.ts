@@ -9,7 +9,7 @@ import { get, testApp } from './helpers.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'src/cli/main.ts');
-const HAS_DEMO = existsSync(join(ROOT, 'src/ingest/demo.ts'));
+const HAS_DEMO = existsSync(join(ROOT, 'src/ingest/demo/create-workspace.ts'));
 
 interface Run {
   code: number;

@@ -10,7 +10,7 @@ import {
   ValidationError,
 } from '../src/client/index.ts';
 import type { FetchLike } from '../src/client/transport.ts';
-import { createDemoWorkspace, type DemoResult } from '../src/ingest/demo.ts';
+import { createDemoWorkspace, type DemoResult } from '../src/ingest/demo/create-workspace.ts';
 import { listen } from './client-server.ts';
 import { get, type TestStore, testApp, testStore, walk } from './helpers.ts';
 

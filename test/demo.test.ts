@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITY_TYPES } from '../src/domain/activities.ts';
-import { createDemoWorkspace, type DemoResult } from '../src/ingest/demo.ts';
+import { createDemoWorkspace, type DemoResult } from '../src/ingest/demo/create-workspace.ts';
 import { hashToken } from '../src/resources/workspaces/writes.ts';
 import { buildApp } from '../src/server/app.ts';
 import { openStore, type Store } from '../src/store/database.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoWorkspace } from '../src/ingest/demo.ts';
+import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
 import { exportWorkspace } from '../src/ingest/export.ts';
 import { importFiles } from '../src/ingest/run-import.ts';
 import { SOURCE_IMPORT } from '../src/resources/owned.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoWorkspace, type DemoResult } from '../src/ingest/demo.ts';
+import { createDemoWorkspace, type DemoResult } from '../src/ingest/demo/create-workspace.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { get, TEST_DIALECT, type TestStore, testApp, testStore } from './helpers.ts';
 

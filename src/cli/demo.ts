@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import { createDemoWorkspace } from '../ingest/demo.ts';
+import { createDemoWorkspace } from '../ingest/demo/create-workspace.ts';
 import { openStore } from '../store/database.ts';
 import { intFlag, parseFlags } from './flags.ts';
 

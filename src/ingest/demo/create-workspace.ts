@@ -1,41 +1,37 @@
 import { sql } from 'kysely';
-import { SYSTEM_ACTOR } from '../domain/events.ts';
-import { now } from '../domain/time.ts';
-import { WORKSPACE_TABLES } from '../model/tables.ts';
-import { defineCustomField } from '../resources/custom-fields/writes.ts';
-import { insertActivities } from '../resources/deal-activities/writes.ts';
-import { insertDeals } from '../resources/deals/writes.ts';
-import { insertLeads } from '../resources/leads/writes.ts';
-import { insertNotes } from '../resources/notes/writes.ts';
-import { insertOrganizations } from '../resources/organizations/writes.ts';
-import { insertPeople } from '../resources/people/writes.ts';
-import { recordPeopleHistory } from '../resources/people-history/writes.ts';
-import { insertPipeline } from '../resources/pipelines/writes.ts';
-import { insertProducts } from '../resources/products/writes.ts';
-import { insertQuotes } from '../resources/quotes/writes.ts';
-import { recordHistory } from '../resources/record-history/writes.ts';
-import { insertEnrollments } from '../resources/sequences/writes.ts';
-import { insertTodos } from '../resources/todos/writes.ts';
-import { insertSubmissions, insertWebForms } from '../resources/web-forms/writes.ts';
+import { SYSTEM_ACTOR } from '../../domain/events.ts';
+import { now } from '../../domain/time.ts';
+import { WORKSPACE_TABLES } from '../../model/tables.ts';
+import { defineCustomField } from '../../resources/custom-fields/writes.ts';
+import { insertActivities } from '../../resources/deal-activities/writes.ts';
+import { insertDeals } from '../../resources/deals/writes.ts';
+import { insertLeads } from '../../resources/leads/writes.ts';
+import { insertNotes } from '../../resources/notes/writes.ts';
+import { insertOrganizations } from '../../resources/organizations/writes.ts';
+import { insertPeople } from '../../resources/people/writes.ts';
+import { recordPeopleHistory } from '../../resources/people-history/writes.ts';
+import { insertPipeline } from '../../resources/pipelines/writes.ts';
+import { insertProducts } from '../../resources/products/writes.ts';
+import { insertQuotes } from '../../resources/quotes/writes.ts';
+import { recordHistory } from '../../resources/record-history/writes.ts';
+import { insertEnrollments } from '../../resources/sequences/writes.ts';
+import { insertTodos } from '../../resources/todos/writes.ts';
+import { insertSubmissions, insertWebForms } from '../../resources/web-forms/writes.ts';
 import {
   createToken,
   createWorkspace,
   insertTeams,
   insertUsers,
-} from '../resources/workspaces/writes.ts';
-import { deferIndexesOfALoneWorkspace } from '../store/bulk-load.ts';
-import type { Store } from '../store/database.ts';
-import { insertMany } from '../store/insert.ts';
-import { EventLog } from '../store/outbox/event-log.ts';
-import { type RenderedType, TABLE_OF } from '../store/read-model/rendered-types.ts';
-import { Touched } from '../store/read-model/touched.ts';
-import { bumpDataVersion, type WorkspaceWrite, writeWorkspace } from '../store/write.ts';
-import {
-  DEMO_CHUNK_PEOPLE,
-  type DemoData,
-  demoChunkCount,
-  generateDemoChunks,
-} from './demo-data.ts';
+} from '../../resources/workspaces/writes.ts';
+import { deferIndexesOfALoneWorkspace } from '../../store/bulk-load.ts';
+import type { Store } from '../../store/database.ts';
+import { insertMany } from '../../store/insert.ts';
+import { EventLog } from '../../store/outbox/event-log.ts';
+import { type RenderedType, TABLE_OF } from '../../store/read-model/rendered-types.ts';
+import { Touched } from '../../store/read-model/touched.ts';
+import { bumpDataVersion, type WorkspaceWrite, writeWorkspace } from '../../store/write.ts';
+import type { DemoData } from './context.ts';
+import { DEMO_CHUNK_PEOPLE, demoChunkCount, generateDemoChunks } from './generate.ts';
 
 /** What demo to build. */
 export interface DemoOptions {
