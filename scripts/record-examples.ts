@@ -97,10 +97,11 @@ export async function recordExamples(): Promise<OperationExamples> {
       type: 'people',
     };
     const examples: OperationExamples = {};
-    // Reads first, then creates and updates; deletes last, on records made for them.
+    // Reads first, then creates and updates; deletes and merges last, on records made for them.
+    const last = (op: (typeof OPERATIONS)[number]) => /\/(delete|merge)$/.test(op.path);
     const ordered = [
       ...OPERATIONS.filter((op) => op.api && op.method === 'GET'),
-      ...OPERATIONS.filter((op) => op.api && op.method === 'POST' && !op.path.endsWith('/delete')),
+      ...OPERATIONS.filter((op) => op.api && op.method === 'POST' && !last(op)),
     ];
     for (const op of ordered) {
       let url = op.path;
@@ -127,6 +128,23 @@ export async function recordExamples(): Promise<OperationExamples> {
       'POST',
       `/v2/lead/${((spareLead.data as Json).lead as Json).id}/delete`,
     );
+    const spareId = async (path: string, key: string, body: Json) =>
+      (((await call('POST', path, body)).data as Json)[key] as Json).id as string;
+    const merges = [
+      ['mergePeople', 'people', ids.peopleId, { name: '병합할 고객' }],
+      ['mergeOrganization', 'organization', ids.organizationId, { name: '병합할 주식회사' }],
+      [
+        'mergeDeal',
+        'deal',
+        ids.dealId,
+        { ...(writeBodies(ids).createDeal as Json), name: '병합할 딜' },
+      ],
+      ['mergeLead', 'lead', ids.leadId, { name: '병합할 리드', peopleId: ids.peopleId }],
+    ] as const;
+    for (const [operationId, type, keptId, body] of merges) {
+      const mergedId = await spareId(`/v2/${type}`, type, body);
+      examples[operationId] = await call('POST', `/v2/${type}/${keptId}/merge`, { mergedId });
+    }
     await app.close();
     return examples;
   } finally {

@@ -71,6 +71,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'people.get': () => crm.people.get('p1'),
   'people.create': () => crm.people.create({ name: 'n' }),
   'people.update': () => crm.people.update('p1', { name: 'n' }),
+  'people.merge': () => crm.people.merge('p1', 'p2'),
   'people.activities.list': () =>
     crm.people.activities.list({ peopleId: 'p1', types: ['email'], ...day }).page(),
   'people.history.list': () => crm.people.history.list({ peopleId: 'p1' }).page(),
@@ -78,6 +79,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'organizations.get': () => crm.organizations.get('o1'),
   'organizations.create': () => crm.organizations.create({ name: 'n' }),
   'organizations.update': () => crm.organizations.update('o1', { name: 'n' }),
+  'organizations.merge': () => crm.organizations.merge('o1', 'o2'),
   'organizations.activities.list': () =>
     crm.organizations.activities.list({ organizationId: 'o1', types: ['meeting'], ...day }).page(),
   'organizations.history.list': () =>
@@ -88,6 +90,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
     crm.deals.create({ name: 'n', pipelineId: 'p', pipelineStageId: 's', status: 'Won' }),
   'deals.update': () => crm.deals.update('d1', { status: 'Lost' }),
   'deals.delete': () => crm.deals.delete('d1'),
+  'deals.merge': () => crm.deals.merge('d1', 'd2'),
   'deals.quotes': () => crm.deals.quotes('d1'),
   'deals.pipelines': () => crm.deals.pipelines(),
   'deals.activities.list': () =>
@@ -98,6 +101,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'leads.create': () => crm.leads.create({ name: 'n' }),
   'leads.update': () => crm.leads.update('l1', { name: 'n' }),
   'leads.delete': () => crm.leads.delete('l1'),
+  'leads.merge': () => crm.leads.merge('l1', 'l2'),
   'leads.quotes': () => crm.leads.quotes('l1'),
   'leads.pipelines': () => crm.leads.pipelines(),
   'leads.activities.list': () =>

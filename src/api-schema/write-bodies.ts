@@ -5,6 +5,7 @@
  */
 export { CreateDealBody, UpdateDealBody } from './bodies/deals.ts';
 export { CreateLeadBody, UpdateLeadBody } from './bodies/leads.ts';
+export { MergeBody } from './bodies/merges.ts';
 export {
   CreateOrganizationBody,
   UpdateOrganizationBody,

@@ -140,6 +140,12 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** Changes a person's fields. */
     update: (id: string, body: Bodies.UpdatePersonBody, o?: CallOptions) =>
       this.#keyed<R.Updated>(`/v2/people/${seg(id)}`, 'people', body, o),
+    /**
+     * Merges the person `mergedId` into the person `id` and deletes it: what pointed at it
+     * points at `id`, and fields empty on `id` take its values.
+     */
+    merge: (id: string, mergedId: string, o?: CallOptions) =>
+      this.#keyed<R.Updated>(`/v2/people/${seg(id)}/merge`, 'people', { mergedId }, o),
     activities: {
       /** Activities of people, or of one (`peopleId`). */
       list: (f: ActivityFilter & { peopleId?: string } = {}) =>
@@ -173,6 +179,12 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** Changes an organization's fields. */
     update: (id: string, body: Bodies.UpdateOrganizationBody, o?: CallOptions) =>
       this.#keyed<R.Updated>(`/v2/organization/${seg(id)}`, 'organization', body, o),
+    /**
+     * Merges the organization `mergedId` into the organization `id` and deletes it: its
+     * people, deals, leads and the rest move to `id`, and fields empty on `id` take its values.
+     */
+    merge: (id: string, mergedId: string, o?: CallOptions) =>
+      this.#keyed<R.Updated>(`/v2/organization/${seg(id)}/merge`, 'organization', { mergedId }, o),
     activities: {
       /** Activities of organizations, or of one. */
       list: (f: ActivityFilter & { organizationId?: string } = {}) =>
@@ -218,6 +230,12 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     delete: async (id: string, o?: CallOptions): Promise<void> => {
       await this.#post(`/v2/deal/${seg(id)}/delete`, undefined, o);
     },
+    /**
+     * Merges the deal `mergedId` into the deal `id` and deletes it: its quotes, activities
+     * and the rest move to `id`, and fields empty on `id` take its values.
+     */
+    merge: (id: string, mergedId: string, o?: CallOptions) =>
+      this.#keyed<R.Updated>(`/v2/deal/${seg(id)}/merge`, 'deal', { mergedId }, o),
     /** The quotes of a deal with their lines. */
     quotes: async (id: string, o?: CallOptions): Promise<R.Quote<C>[]> =>
       (await this.#get<{ quoteList: R.Quote<C>[] }>(`/v2/deal/${seg(id)}/quote`, o)).quoteList,
@@ -257,6 +275,12 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     delete: async (id: string, o?: CallOptions): Promise<void> => {
       await this.#post(`/v2/lead/${seg(id)}/delete`, undefined, o);
     },
+    /**
+     * Merges the lead `mergedId` into the lead `id` and deletes it: its quotes, activities
+     * and the rest move to `id`, and fields empty on `id` take its values.
+     */
+    merge: (id: string, mergedId: string, o?: CallOptions) =>
+      this.#keyed<R.Updated>(`/v2/lead/${seg(id)}/merge`, 'lead', { mergedId }, o),
     /** The quotes of a lead with their lines (spec 4.6). */
     quotes: async (id: string, o?: CallOptions): Promise<R.Quote<C>[]> =>
       (await this.#get<{ quoteList: R.Quote<C>[] }>(`/v2/lead/${seg(id)}/quote`, o)).quoteList,

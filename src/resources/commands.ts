@@ -269,6 +269,28 @@ export async function updateRow(
     .execute();
 }
 
+/** The custom fields that hold Refs to records of `target`, single or multi, and their record types. */
+export async function refFieldsTo(
+  w: WorkspaceWrite,
+  target: 'people' | 'organization' | 'deal',
+): Promise<{ id: string; record_type: string; type: string }[]> {
+  const types = [target, `multi${target[0]!.toUpperCase()}${target.slice(1)}`];
+  return w.trx
+    .selectFrom('custom_fields')
+    .select(['id', 'record_type', 'type'])
+    .where('workspace_id', '=', w.workspaceId)
+    .where('type', 'in', types)
+    .execute();
+}
+
+/**
+ * A `like` pattern (escape `\`) that finds an id in a record's custom JSON text: ids are
+ * stored as JSON strings, so the quoted id finds them.
+ */
+export function idPattern(id: string): string {
+  return `%${JSON.stringify(id).replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+}
+
 /**
  * Marks for re-rendering every record whose custom Ref fields point at a renamed (or
  * deleted) person, organization or deal, so its `{id, name}` shows the name as it is now.
@@ -279,17 +301,9 @@ export async function markReferrers(
   target: 'people' | 'organization' | 'deal',
   id: string,
 ): Promise<void> {
-  const types = [target, `multi${target[0]!.toUpperCase()}${target.slice(1)}`];
-  const fields = await w.trx
-    .selectFrom('custom_fields')
-    .select('record_type')
-    .distinct()
-    .where('workspace_id', '=', w.workspaceId)
-    .where('type', 'in', types)
-    .execute();
-  // Ids are stored as JSON strings, so the quoted id finds them in the JSON text.
-  const pattern = `%${JSON.stringify(id).replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-  for (const { record_type: recordType } of fields) {
+  const fields = await refFieldsTo(w, target);
+  const pattern = idPattern(id);
+  for (const recordType of new Set(fields.map((f) => f.record_type))) {
     if (recordType === 'quoteProduct') {
       const lines = await w.trx
         .selectFrom('quote_products')

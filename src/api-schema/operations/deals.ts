@@ -1,9 +1,10 @@
 /**
- * The deals' operations (tag Deals): list, get, create, update and delete, then a deal's
+ * The deals' operations (tag Deals): list, get, create, update, delete and merge, then a deal's
  * quotes, the activity and change lists, and the deal pipelines.
  */
 import { Type } from '@sinclair/typebox';
 import { CreateDealBody, UpdateDealBody } from '../bodies/deals.ts';
+import { MergeBody } from '../bodies/merges.ts';
 import {
   CreatedEnvelope,
   Deleted,
@@ -81,6 +82,15 @@ export const DEAL_OPERATIONS: readonly Operation[] = [
     200,
     undefined,
     Deleted,
+  ),
+  write(
+    '/v2/deal/{dealId}/merge',
+    'mergeDeal',
+    'Merge another deal into a deal',
+    'Deals',
+    200,
+    MergeBody,
+    UpdatedEnvelope('deal'),
   ),
   read(
     '/v2/deal/{dealId}/quote',

@@ -1,8 +1,9 @@
 /**
- * The leads' operations (tag Leads): list, get, create, update and delete, then a lead's
+ * The leads' operations (tag Leads): list, get, create, update, delete and merge, then a lead's
  * quotes, the activity and change lists, and the lead pipelines.
  */
 import { CreateLeadBody, UpdateLeadBody } from '../bodies/leads.ts';
+import { MergeBody } from '../bodies/merges.ts';
 import {
   CreatedEnvelope,
   Deleted,
@@ -65,6 +66,15 @@ export const LEAD_OPERATIONS: readonly Operation[] = [
     200,
     undefined,
     Deleted,
+  ),
+  write(
+    '/v2/lead/{leadId}/merge',
+    'mergeLead',
+    'Merge another lead into a lead',
+    'Leads',
+    200,
+    MergeBody,
+    UpdatedEnvelope('lead'),
   ),
   read(
     '/v2/lead/{leadId}/quote',

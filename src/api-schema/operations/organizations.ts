@@ -1,7 +1,8 @@
 /**
- * The organizations' operations (tag Organizations): list, get, create and update, then the
- * activity and change lists.
+ * The organizations' operations (tag Organizations): list, get, create, update and merge,
+ * then the activity and change lists.
  */
+import { MergeBody } from '../bodies/merges.ts';
 import { CreateOrganizationBody, UpdateOrganizationBody } from '../bodies/organizations.ts';
 import { CreatedEnvelope, ListEnvelope, RecordEnvelope, UpdatedEnvelope } from '../envelopes.ts';
 import { OrganizationActivityRecord } from '../records/activities.ts';
@@ -48,6 +49,15 @@ export const ORGANIZATION_OPERATIONS: readonly Operation[] = [
     'Organizations',
     200,
     UpdateOrganizationBody,
+    UpdatedEnvelope('organization'),
+  ),
+  write(
+    '/v2/organization/{organizationId}/merge',
+    'mergeOrganization',
+    'Merge another organization into an organization',
+    'Organizations',
+    200,
+    MergeBody,
     UpdatedEnvelope('organization'),
   ),
   read(

@@ -1,7 +1,8 @@
 /**
- * The people's operations (tag People): list, get, create and update, then the activity and
- * change lists.
+ * The people's operations (tag People): list, get, create, update and merge, then the
+ * activity and change lists.
  */
+import { MergeBody } from '../bodies/merges.ts';
 import { CreatePersonBody, UpdatePersonBody } from '../bodies/people.ts';
 import { CreatedEnvelope, ListEnvelope, RecordEnvelope, UpdatedEnvelope } from '../envelopes.ts';
 import { PeopleActivityRecord } from '../records/activities.ts';
@@ -48,6 +49,15 @@ export const PEOPLE_OPERATIONS: readonly Operation[] = [
     'People',
     200,
     UpdatePersonBody,
+    UpdatedEnvelope('people'),
+  ),
+  write(
+    '/v2/people/{peopleId}/merge',
+    'mergePeople',
+    'Merge another person into a person',
+    'People',
+    200,
+    MergeBody,
     UpdatedEnvelope('people'),
   ),
   read(

@@ -79,7 +79,7 @@ export async function insertQuotes(w: WorkspaceWrite, quotes: NewQuote[]): Promi
 }
 
 /** Unmarks the main quotes the deals (or leads) have now; looked up 500 records at a time. */
-async function unmarkMainQuotes(
+export async function unmarkMainQuotes(
   w: WorkspaceWrite,
   column: 'deal_id' | 'lead_id',
   recordIds: string[],
