@@ -23,7 +23,7 @@ import {
 
 /** The largest body read; the service's payloads are far smaller. */
 const MAX_BODY_BYTES = 1 << 20;
-/** Delivery ids remembered for deduplication (retries come within about 22 hours). */
+/** Delivery ids remembered for deduplication (retries come for about 28 hours). */
 const REMEMBERED_IDS = 100_000;
 
 /** The ids of the deliveries handled lately, oldest first. */
