@@ -24,7 +24,8 @@ export function isEventObjectType(type: string): type is EventObjectType {
 }
 
 /** Who made a change: a token's user, an import, or the service deriving one change from another. */
-export type EventSource = 'API' | '데이터 가져오기' | '시스템';
+export const EVENT_SOURCES = ['API', '데이터 가져오기', '시스템'] as const;
+export type EventSource = (typeof EVENT_SOURCES)[number];
 
 /** The actor of a write: its source and that source's id (the user, the import). */
 export interface EventActor {

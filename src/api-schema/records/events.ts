@@ -1,0 +1,118 @@
+/**
+ * The event payloads of DECISIONS 8, keys in wire order: the body of a webhook delivery, one
+ * schema per topic (`생성`, `수정`, `삭제`, `병합`), the verification ping a webhook's URL gets
+ * before it is saved, and the items of the event feed `GET /v2/event` (a payload and its
+ * number `seq`). The values of `수정`'s `beforeField` and `afterField` are LIVE-API.md's
+ * (Webhooks). `test/event-schemas.test.ts` checks them against `eventPayload`.
+ *
+ * This module imports nothing at run time but TypeBox and constant lists, so the client can
+ * take its types from it (`import type`) without pulling in server code.
+ */
+import { type Static, type TProperties, Type } from '@sinclair/typebox';
+import { EVENT_OBJECT_TYPES, EVENT_SOURCES } from '../../domain/events.ts';
+import { Id, Nullable, OneOf, Ref, Timestamp } from '../primitives.ts';
+import { Closed } from './common.ts';
+
+/**
+ * A value of `beforeField` or `afterField`: text (a date as `YYYY-MM-DD`, a date and time as
+ * `YYYY-MM-DD 오전/오후 hh시 mm분` in Korea's time), a number, a boolean, the options of a
+ * multi-select, a Ref, Refs, or null when empty.
+ */
+export const EventFieldValue = Type.Union(
+  [
+    Type.String(),
+    Type.Number(),
+    Type.Boolean(),
+    Type.Array(Type.String()),
+    Ref,
+    Type.Array(Ref),
+    Type.Null(),
+  ],
+  { description: 'The field’s value as the live API’s webhooks show it; null when empty' },
+);
+export type EventFieldValue = Static<typeof EventFieldValue>;
+
+/** The keys every event has, in order, for topic `event`. */
+function eventHead<E extends string>(event: E) {
+  return {
+    event: Type.Literal(event),
+    occurredAt: Timestamp,
+    source: OneOf(EVENT_SOURCES),
+    sourceId: Nullable(
+      Type.String({ description: 'The token’s user (API), the import (데이터 가져오기); null' }),
+    ),
+    objectType: OneOf(Object.values(EVENT_OBJECT_TYPES)),
+    objectId: Id,
+    eventId: Type.String({
+      minLength: 1,
+      description: 'The write that caused it, shared by every event of that write',
+    }),
+  };
+}
+
+/** `생성`: a record was created. */
+export const CreatedEventPayload = Closed(eventHead('생성'), 'A record was created');
+export type CreatedEventPayload = Static<typeof CreatedEventPayload>;
+
+/** `수정`: one key of a record's JSON changed (one event per changed key). */
+export const UpdatedEventPayload = Closed(
+  {
+    ...eventHead('수정'),
+    fieldName: Type.String({ description: 'The changed key of the record, as the API names it' }),
+    beforeField: EventFieldValue,
+    afterField: EventFieldValue,
+  },
+  'One key of a record changed',
+);
+export type UpdatedEventPayload = Static<typeof UpdatedEventPayload>;
+
+/** `삭제`: a record was deleted, or merged into another. */
+export const DeletedEventPayload = Closed(
+  eventHead('삭제'),
+  'A record was deleted, or merged into another',
+);
+export type DeletedEventPayload = Static<typeof DeletedEventPayload>;
+
+/** `병합`: another record was merged into this one. */
+export const MergedEventPayload = Closed(eventHead('병합'), 'Another record was merged into it');
+export type MergedEventPayload = Static<typeof MergedEventPayload>;
+
+/** A change of a person, organization, lead or deal: the body of a webhook delivery. */
+export const EventPayload = Type.Union(
+  [CreatedEventPayload, UpdatedEventPayload, DeletedEventPayload, MergedEventPayload],
+  { description: 'A change of a record, by its topic `event`' },
+);
+export type EventPayload = Static<typeof EventPayload>;
+
+/** The signed POST a webhook's URL gets before the webhook is saved; it wants a 2xx. */
+export const WebhookVerifyPayload = Closed(
+  { event: Type.Literal('verify'), webhookId: Id },
+  'The verification of a webhook’s URL',
+);
+export type WebhookVerifyPayload = Static<typeof WebhookVerifyPayload>;
+
+/** A payload's keys and then its number in the workspace's commit order. */
+function numbered<P extends TProperties>(properties: P, description: string) {
+  return Closed(
+    {
+      ...properties,
+      seq: Type.Integer({
+        minimum: 1,
+        description: 'Its number in the workspace, in commit order',
+      }),
+    },
+    description,
+  );
+}
+
+/** An item of the event feed `GET /v2/event` (`eventList`): a payload and its `seq`. */
+export const EventFeedItem = Type.Union(
+  [
+    numbered(CreatedEventPayload.properties, 'A record was created'),
+    numbered(UpdatedEventPayload.properties, 'One key of a record changed'),
+    numbered(DeletedEventPayload.properties, 'A record was deleted, or merged into another'),
+    numbered(MergedEventPayload.properties, 'Another record was merged into it'),
+  ],
+  { description: 'An event of the workspace and its number' },
+);
+export type EventFeedItem = Static<typeof EventFeedItem>;
