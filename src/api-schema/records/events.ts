@@ -2,7 +2,7 @@
  * The event payloads of DECISIONS 8, keys in wire order: the body of a webhook delivery, one
  * schema per topic (`생성`, `수정`, `삭제`, `병합`), the verification ping a webhook's URL gets
  * before it is saved, and the items of the event feed `GET /v2/event` (a payload and its
- * number `seq`). The values of `수정`'s `beforeField` and `afterField` are LIVE-API.md's
+ * number `seq`, first). The values of `수정`'s `beforeField` and `afterField` are LIVE-API.md's
  * (Webhooks). `test/event-schemas.test.ts` checks them against `eventPayload`.
  *
  * This module imports nothing at run time but TypeBox and constant lists, so the client can
@@ -91,15 +91,15 @@ export const WebhookVerifyPayload = Closed(
 );
 export type WebhookVerifyPayload = Static<typeof WebhookVerifyPayload>;
 
-/** A payload's keys and then its number in the workspace's commit order. */
+/** An event's number in the workspace's commit order, then the payload's keys. */
 function numbered<P extends TProperties>(properties: P, description: string) {
   return Closed(
     {
-      ...properties,
       seq: Type.Integer({
         minimum: 1,
         description: 'Its number in the workspace, in commit order',
       }),
+      ...properties,
     },
     description,
   );
