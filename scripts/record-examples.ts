@@ -145,6 +145,8 @@ export async function recordExamples(): Promise<OperationExamples> {
       const mergedId = await spareId(`/v2/${type}`, type, body);
       examples[operationId] = await call('POST', `/v2/${type}/${keptId}/merge`, { mergedId });
     }
+    // The feed once the writes above have made events (a new demo workspace has none).
+    examples.listEvents = firstOfEachList(await call('GET', '/v2/event?limit=2'));
     await app.close();
     return examples;
   } finally {

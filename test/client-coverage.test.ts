@@ -60,6 +60,7 @@ const LIST_KEYS = [
   'memoList',
   'webFormList',
   'webFormSubmitList',
+  'eventList',
 ];
 
 const crm = new CrmClient({ baseUrl: 'http://crm.test', token: 't', fetch: recordingFetch });
@@ -129,6 +130,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'webForms.list': () => crm.webForms.list().page(),
   'webForms.submissions': () => crm.webForms.submissions('w1').page(),
   'fields.list': () => crm.fields.list('quote-product'),
+  'events.list': () => crm.events.list({ objectType: 'deal', cursor: 'c', limit: 10 }).page(),
 };
 
 /** Dotted names of every function reachable from the client's resource groups. */

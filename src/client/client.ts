@@ -1,4 +1,5 @@
 import type * as Bodies from './bodies.ts';
+import { EventFeed, type EventFeedOptions } from './event-feed.ts';
 import { ListRequest } from './list.ts';
 import type * as R from './records.ts';
 import type { CustomFieldTypes, NoCustomFields } from './records.ts';
@@ -339,6 +340,15 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
   readonly todos = {
     /** Every todo, oldest first. */
     list: (o?: ListOptions) => this.#list<R.Todo<C>>('/v2/todo', 'todoList', o),
+  };
+
+  /** The event feed: every change to people, organizations, leads and deals, in order. */
+  readonly events = {
+    /**
+     * The events after `cursor` (none: from the oldest kept): iterate for every event waiting
+     * now, then keep `.cursor` to poll from later.
+     */
+    list: (o: EventFeedOptions = {}) => new EventFeed(this.#t, o),
   };
 
   /** Notes (memos). */

@@ -24,6 +24,12 @@ export {
   ServerError,
   ValidationError,
 } from './errors.ts';
+export {
+  EventFeed,
+  type EventFeedOptions,
+  type EventFeedPage,
+  type EventObjectType,
+} from './event-feed.ts';
 export type {
   EventFeedItem,
   EventFieldValue,

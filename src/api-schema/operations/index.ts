@@ -5,6 +5,7 @@
  * `test/openapi.test.ts` checks it against the routes the Fastify app really has.
  */
 import { DEAL_OPERATIONS } from './deals.ts';
+import { EVENT_OPERATIONS } from './events.ts';
 import { FIELD_OPERATIONS } from './fields.ts';
 import { LEAD_OPERATIONS } from './leads.ts';
 import { NOTE_TODO_OPERATIONS } from './notes-todos.ts';
@@ -27,5 +28,6 @@ export const OPERATIONS: readonly Operation[] = [
   ...NOTE_TODO_OPERATIONS,
   ...WEB_FORM_OPERATIONS,
   ...FIELD_OPERATIONS,
+  ...EVENT_OPERATIONS,
   ...SERVICE_OPERATIONS,
 ];
