@@ -4,6 +4,7 @@ import {
   AuthenticationError,
   CrmApiError,
   CrmClient,
+  GoneError,
   type ListRequest,
   NotFoundError,
   RateLimitError,
@@ -441,5 +442,43 @@ describe('client: errors from the real server', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('client: the event feed', () => {
+  it('iterates the events waiting now and resumes from its cursor', async () => {
+    const before = crm.events.list();
+    const seen = [];
+    for await (const event of before) seen.push(event.seq);
+    const first = await crm.people.create({ name: '피드 고객' });
+    await crm.people.update(first.id, { name: '피드 고객 (수정)' });
+    const after = crm.events.list({ cursor: before.cursor, limit: 1 });
+    const events = [];
+    for await (const event of after) events.push(event);
+    expect(events.map((e) => [e.event, e.objectId])).toEqual([
+      ['생성', first.id],
+      ['수정', first.id],
+    ]);
+    const last = events[1]!;
+    if (last.event !== '수정') throw new Error('expected 수정');
+    expect([last.fieldName, last.beforeField, last.afterField]).toEqual([
+      '이름',
+      '피드 고객',
+      '피드 고객 (수정)',
+    ]);
+    expect(events[0]!.seq).toBe((seen.at(-1) ?? 0) + 1);
+    // Nothing new: the walk ends at once, and its cursor stays where to poll from.
+    const idle = crm.events.list({ cursor: after.cursor });
+    for await (const _ of idle) throw new Error('no event expected');
+    expect(idle.cursor).toBe(after.cursor);
+  });
+
+  it('raises GoneError for a cursor past the retention', async () => {
+    const feed = crm.events.list();
+    for await (const _ of feed);
+    await crm.people.create({ name: '사라질 고객' });
+    await crm.people.create({ name: '남을 고객' });
+    await store.db.deleteFrom('events').where('workspace_id', '=', demo.workspaceId).execute();
+    await expect(crm.events.list({ cursor: feed.cursor }).page()).rejects.toBeInstanceOf(GoneError);
   });
 });

@@ -19,6 +19,7 @@ export {
   AuthenticationError,
   ConnectionError,
   CrmApiError,
+  GoneError,
   NotFoundError,
   RateLimitError,
   ServerError,
