@@ -15,7 +15,10 @@ export interface PrimaryOptions {
   onListening(address: string, pids: number[]): void;
 }
 
-/** A worker that lived at least this long was healthy: its death starts a new backoff. */
+/**
+ * A worker that listened and then lived at least this long was healthy: its death starts a
+ * new backoff. One that never listened was never healthy, however long it took to fail.
+ */
 const HEALTHY_MS = 10_000;
 const FIRST_DELAY_MS = 100;
 const MAX_DELAY_MS = 10_000;
@@ -36,6 +39,7 @@ export function reportListening(address: string): void {
  */
 export function runPrimary(options: PrimaryOptions): Promise<number> {
   const startedAt = new Map<Worker, number>();
+  const listenedAt = new Map<Worker, number>();
   const listening = new Set<Worker>();
   const timers = new Set<NodeJS.Timeout>();
   let announced = false;
@@ -51,6 +55,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
       worker.on('message', (message: ListeningMessage) => {
         if (message?.salescrm !== 'listening') return;
         listening.add(worker);
+        listenedAt.set(worker, Date.now());
         failedStarts = 0;
         console.log(`worker ${worker.process.pid} is ready`);
         if (!announced && listening.size === options.workers) {
@@ -89,7 +94,9 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     cluster.on('exit', (worker, code, signal) => {
       const lived = Date.now() - (startedAt.get(worker) ?? Date.now());
       const wasListening = listening.delete(worker);
+      const servedFor = Date.now() - (listenedAt.get(worker) ?? Date.now());
       startedAt.delete(worker);
+      listenedAt.delete(worker);
       if (stopping) {
         if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGINT') exitCode = 1;
         if (alive().length === 0) resolve(exitCode);
@@ -105,7 +112,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
         stop('SIGTERM');
         return;
       }
-      quickDeaths = lived >= HEALTHY_MS ? 0 : quickDeaths + 1;
+      quickDeaths = wasListening && servedFor >= HEALTHY_MS ? 0 : quickDeaths + 1;
       const delay = Math.min(FIRST_DELAY_MS * 2 ** quickDeaths, MAX_DELAY_MS);
       console.error(
         `salescrm: worker ${worker.process.pid} exited (${how}) after ${lived} ms; starting another in ${delay} ms`,
