@@ -179,6 +179,7 @@ describe('loadConfig', () => {
       redisKeyPrefix: 'salescrm:',
       redisTimeoutMs: 250,
       shutdownGraceMs: 10_000,
+      webhookAllowPrivate: false,
     });
   });
 
@@ -193,6 +194,7 @@ describe('loadConfig', () => {
       PAGE_CACHE_BYTES: '0',
       LOG_LEVEL: 'silent',
       LOG_REQUESTS: 'true',
+      WEBHOOK_ALLOW_PRIVATE: '1',
     });
     expect(config).toEqual({
       databaseUrl: 'sqlite:/tmp/x.db',
@@ -207,6 +209,7 @@ describe('loadConfig', () => {
       redisKeyPrefix: 'salescrm:',
       redisTimeoutMs: 250,
       shutdownGraceMs: 10_000,
+      webhookAllowPrivate: true,
     });
     expect(loadConfig({ PORT: '', LOG_REQUESTS: '1', BASE_PATH: '/' })).toMatchObject({
       port: 3000,
@@ -233,6 +236,7 @@ describe('loadConfig', () => {
     ['BASE_PATH', 'api'],
     ['BASE_PATH', '/a b'],
     ['BASE_PATH', '/api?x=1'],
+    ['WEBHOOK_ALLOW_PRIVATE', 'yes'],
   ])('%s=%s is a ConfigError naming it', (name, value) => {
     let error: unknown;
     try {
