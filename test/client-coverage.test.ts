@@ -33,6 +33,7 @@ function cannedData(): Record<string, unknown> {
     'quoteList',
     'pipelineList',
     'fieldList',
+    'webhook',
   ];
   const data: Record<string, unknown> = { nextCursor: null };
   for (const key of keys) data[key] = [{ id: 'x' }];
@@ -60,6 +61,8 @@ const LIST_KEYS = [
   'memoList',
   'webFormList',
   'webFormSubmitList',
+  'webhookList',
+  'deliveryList',
 ];
 
 const crm = new CrmClient({ baseUrl: 'http://crm.test', token: 't', fetch: recordingFetch });
@@ -125,6 +128,15 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'webForms.list': () => crm.webForms.list().page(),
   'webForms.submissions': () => crm.webForms.submissions('w1').page(),
   'fields.list': () => crm.fields.list('quote-product'),
+  'webhooks.create': () =>
+    crm.webhooks.create({ url: 'https://hooks.example.com', objectTypeList: ['deal'] }),
+  'webhooks.list': () => crm.webhooks.list(),
+  'webhooks.get': () => crm.webhooks.get('w1'),
+  'webhooks.update': () => crm.webhooks.update('w1', { status: 'disabled' }),
+  'webhooks.delete': () => crm.webhooks.delete('w1'),
+  'webhooks.rotateSecret': () => crm.webhooks.rotateSecret('w1'),
+  'webhooks.deliveries': () => crm.webhooks.deliveries('w1', { status: 'failed' }).page(),
+  'webhooks.replay': () => crm.webhooks.replay('w1', 'd1'),
 };
 
 /** Dotted names of every function reachable from the client's resource groups. */

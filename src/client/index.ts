@@ -9,6 +9,7 @@ export type {
   ActivityFilter,
   CrmClientOptions,
   DateFilter,
+  DeliveryFilter,
   FieldRecordType,
   ListOptions,
   MemoFilter,
