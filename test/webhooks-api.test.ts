@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +15,7 @@ import { BlockedAddressError, publicOnlyLookup } from '../src/resources/webhooks
 import {
   get,
   post,
+  TEST_DIALECT,
   type TestResponse,
   type TestStore,
   type TestWorkspace,
@@ -23,6 +26,7 @@ import {
 
 registerFormats();
 
+const ROOT = join(import.meta.dirname, '..');
 const NO_SUCCESS = '웹훅 URL에서 성공 응답을 받지 못했습니다';
 const WEBHOOK_KEYS = ['id', 'url', 'objectTypeList', 'eventList', 'fieldList', 'status'];
 const DELIVERY_KEYS = [
@@ -791,6 +795,101 @@ describe('webhook API', () => {
     expect(res.json.message).toContain('100개');
     expect(receiver.received.length).toBe(before);
     expect(await rowsOf(t.workspaceId)).toHaveLength(100);
+  });
+
+  // Each run is a process start: on SQLite only, as test/cli.test.ts (the commands are the
+  // API's, tested on both stores above).
+  describe.skipIf(TEST_DIALECT === 'postgres')('the CLI', { timeout: 120_000 }, () => {
+    /** Runs the CLI in a child process against the test store. */
+    function cli(args: string[], env: Record<string, string> = {}) {
+      return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args],
+          {
+            cwd: ROOT,
+            env: { ...process.env, DATABASE_URL: store.url, LOG_LEVEL: 'silent', ...env },
+            timeout: 60_000,
+          },
+          (error, stdout, stderr) =>
+            resolve({
+              code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
+              stdout,
+              stderr,
+            }),
+        );
+      });
+    }
+
+    it('webhook add verifies and prints the secret once; list, deliveries and remove', async () => {
+      const t = await testWorkspace(store, 'CLI');
+      const workspace = ['--workspace', t.workspaceId];
+      const url = `${receiver.origin}/ok/cli`;
+      const refused = await cli([
+        'webhook',
+        'add',
+        ...workspace,
+        '--url',
+        url,
+        '--object',
+        'people',
+      ]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('공개되지 않은 주소');
+
+      const allow = { WEBHOOK_ALLOW_PRIVATE: '1' };
+      const before = receiver.received.length;
+      const added = await cli(
+        [
+          'webhook',
+          'add',
+          ...workspace,
+          '--url',
+          url,
+          '--object',
+          'people,deal',
+          '--event',
+          '생성,수정',
+          '--field',
+          '이름,이메일',
+          '--json',
+        ],
+        allow,
+      );
+      expect(added.code, added.stderr).toBe(0);
+      const webhook = JSON.parse(added.stdout.trim());
+      expect(webhook).toMatchObject({
+        url,
+        objectTypeList: ['people', 'deal'],
+        eventList: ['생성', '수정'],
+        fieldList: ['이름', '이메일'],
+        status: 'active',
+      });
+      expect(webhook.secret).toMatch(/^whsec_/);
+      expect(receiver.received.slice(before).map((r) => r.headers['webhook-id'])).toEqual([
+        webhook.id,
+      ]);
+
+      const list = await cli(['webhook', 'list', ...workspace]);
+      expect(list.code, list.stderr).toBe(0);
+      expect(list.stdout.trim().split('\n')).toEqual([
+        [webhook.id, 'active', 'people,deal', '생성,수정', url].join('\t'),
+      ]);
+      expect(list.stdout).not.toContain('whsec_');
+
+      await post(app, t.token, '/v2/people', { name: 'CLI 고객' });
+      const deliveries = await cli(['webhook', 'deliveries', webhook.id, ...workspace, '--json']);
+      expect(deliveries.code, deliveries.stderr).toBe(0);
+      const log = JSON.parse(deliveries.stdout.trim());
+      expect(log.length).toBeGreaterThan(0);
+      expect(log[0]).toMatchObject({ objectType: '고객', status: 'pending' });
+      const removed = await cli(['webhook', 'remove', webhook.id, ...workspace]);
+      expect(removed.code, removed.stderr).toBe(0);
+      expect(await rowsOf(t.workspaceId)).toEqual([]);
+      const again = await cli(['webhook', 'remove', webhook.id, ...workspace]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain('웹훅을 찾을 수 없습니다');
+    });
   });
 });
 
