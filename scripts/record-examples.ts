@@ -5,6 +5,8 @@
  * `src/api-schema/examples.json`, which `test/openapi.test.ts` checks against the schemas.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,9 +19,18 @@ import { openStore } from '../src/store/database.ts';
 
 type Json = Record<string, unknown>;
 
-/** Lists in an answer cut to their first record, so an example stays readable. */
+/** Where the examples say webhooks are: the local receiver's origin is shown as this. */
+const EXAMPLE_RECEIVER = 'https://hooks.example.com';
+
+/**
+ * Lists of records in an answer cut to their first record, so an example stays readable;
+ * lists of values (a webhook's `eventList`) are kept whole.
+ */
 function firstOfEachList(value: unknown): unknown {
-  if (Array.isArray(value)) return value.slice(0, 1).map(firstOfEachList);
+  if (Array.isArray(value)) {
+    const records = value.some((v) => v !== null && typeof v === 'object');
+    return (records ? value.slice(0, 1) : value).map(firstOfEachList);
+  }
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, firstOfEachList(v)]));
 }
@@ -55,6 +66,13 @@ function writeBodies(ids: Record<string, string>): Record<string, unknown> {
       dealId: ids.dealId,
       quoteProductList: [{ productId: ids.productId, amount: 2 }],
     },
+    createWebhook: {
+      url: `${ids.receiver}/salescrm/deals`,
+      objectTypeList: ['deal'],
+      eventList: ['생성', '수정'],
+      fieldList: ['파이프라인 단계', '금액'],
+    },
+    updateWebhook: { eventList: ['생성', '수정', '삭제', '병합'], fieldList: null },
   };
 }
 
@@ -62,6 +80,13 @@ function writeBodies(ids: Record<string, string>): Record<string, unknown> {
 export async function recordExamples(): Promise<OperationExamples> {
   const dir = mkdtempSync(join(tmpdir(), 'salescrm-examples-'));
   const store = openStore(`sqlite:${join(dir, 'examples.db')}`);
+  // A webhook receiver for the webhook operations: it answers every POST with 204.
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(204).end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   try {
     await store.migrate();
     const demo = await createDemoWorkspace(store, { seed: 7, people: 30 });
@@ -74,6 +99,7 @@ export async function recordExamples(): Promise<OperationExamples> {
         pageCacheBytes: 0,
         logLevel: 'silent',
         logRequests: false,
+        webhookAllowPrivate: true,
       },
     });
     const headers = { authorization: `Bearer ${demo.token}` };
@@ -95,7 +121,16 @@ export async function recordExamples(): Promise<OperationExamples> {
       pipelineId: pipeline.id as string,
       pipelineStageId: (pipeline.pipelineStageList as Json[])[0]!.id as string,
       type: 'people',
+      receiver: origin,
     };
+    // A webhook, and a write it gets a delivery of, for the webhook reads.
+    const webhook = await call('POST', '/v2/webhook', {
+      url: `${origin}/salescrm`,
+      objectTypeList: ['people', 'deal'],
+    });
+    ids.webhookId = ((webhook.data as Json).webhook as Json).id as string;
+    await call('POST', '/v2/people', { name: '웹훅 예시 고객' });
+    ids.deliveryId = (await first(`/v2/webhook/${ids.webhookId}/delivery`)).id as string;
     const examples: OperationExamples = {};
     // Reads first, then creates and updates; deletes and merges last, on records made for them.
     const last = (op: (typeof OPERATIONS)[number]) => /\/(delete|merge)$/.test(op.path);
@@ -147,9 +182,11 @@ export async function recordExamples(): Promise<OperationExamples> {
     }
     // The feed once the writes above have made events (a new demo workspace has none).
     examples.listEvents = firstOfEachList(await call('GET', '/v2/event?limit=2'));
+    examples.deleteWebhook = await call('POST', `/v2/webhook/${ids.webhookId}/delete`);
     await app.close();
-    return examples;
+    return JSON.parse(JSON.stringify(examples).replaceAll(origin, EXAMPLE_RECEIVER));
   } finally {
+    receiver.close();
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }

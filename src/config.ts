@@ -25,6 +25,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Days the event feed keeps events (default 30); older ones are pruned. */
   eventRetentionDays: number;
+  /** Webhook URLs may reach loopback, private and link-local addresses (off by default). */
+  webhookAllowPrivate: boolean;
 }
 
 /** A setting with a value the service cannot run with. */
@@ -44,6 +46,15 @@ function integer(
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
   }
   return value;
+}
+
+/** A yes/no setting: `1`/`true` or `0`/`false` (unset is `fallback`). */
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new ConfigError(`${name} must be 1 or 0 (true or false), not '${raw}'`);
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -77,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 250, 1, 60_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
+    webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
   };
 }
 

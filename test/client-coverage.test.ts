@@ -33,6 +33,7 @@ function cannedData(): Record<string, unknown> {
     'quoteList',
     'pipelineList',
     'fieldList',
+    'webhook',
   ];
   const data: Record<string, unknown> = { nextCursor: null };
   for (const key of keys) data[key] = [{ id: 'x' }];
@@ -61,6 +62,8 @@ const LIST_KEYS = [
   'webFormList',
   'webFormSubmitList',
   'eventList',
+  'webhookList',
+  'deliveryList',
 ];
 
 const crm = new CrmClient({ baseUrl: 'http://crm.test', token: 't', fetch: recordingFetch });
@@ -131,6 +134,15 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'webForms.submissions': () => crm.webForms.submissions('w1').page(),
   'fields.list': () => crm.fields.list('quote-product'),
   'events.list': () => crm.events.list({ objectType: 'deal', cursor: 'c', limit: 10 }).page(),
+  'webhooks.create': () =>
+    crm.webhooks.create({ url: 'https://hooks.example.com', objectTypeList: ['deal'] }),
+  'webhooks.list': () => crm.webhooks.list(),
+  'webhooks.get': () => crm.webhooks.get('w1'),
+  'webhooks.update': () => crm.webhooks.update('w1', { status: 'disabled' }),
+  'webhooks.delete': () => crm.webhooks.delete('w1'),
+  'webhooks.rotateSecret': () => crm.webhooks.rotateSecret('w1'),
+  'webhooks.deliveries': () => crm.webhooks.deliveries('w1', { status: 'failed' }).page(),
+  'webhooks.replay': () => crm.webhooks.replay('w1', 'd1'),
 };
 
 /** Dotted names of every function reachable from the client's resource groups. */

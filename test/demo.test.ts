@@ -256,6 +256,7 @@ describe('createDemoWorkspace: a default demo', () => {
         pageCacheBytes: 1024 * 1024,
         logLevel: 'silent',
         logRequests: false,
+        webhookAllowPrivate: false,
       },
     });
     const get = async (url: string) => {
@@ -326,6 +327,7 @@ describe('createDemoWorkspace: a default demo', () => {
         pageCacheBytes: 0,
         logLevel: 'silent',
         logRequests: false,
+        webhookAllowPrivate: false,
       },
     });
     const data = async (url: string) => {

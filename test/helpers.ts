@@ -105,8 +105,10 @@ export async function testWorkspace(
 export async function testApp(
   store: Store,
   config: Partial<AppOptions['config']> = {},
+  options: Pick<AppOptions, 'webhookVerifyTimeoutMs'> = {},
 ): Promise<FastifyInstance> {
   const app = await buildApp({
+    ...options,
     store,
     config: {
       basePath: '',
@@ -115,6 +117,7 @@ export async function testApp(
       pageCacheBytes: 8 * 1024 * 1024,
       logLevel: 'silent',
       logRequests: false,
+      webhookAllowPrivate: false,
       ...config,
     },
   });

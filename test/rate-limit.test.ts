@@ -179,7 +179,14 @@ describe('loadConfig', () => {
       redisKeyPrefix: 'salescrm:',
       redisTimeoutMs: 250,
       shutdownGraceMs: 10_000,
+      eventRetentionDays: 30,
+      webhookAllowPrivate: false,
     });
+  });
+
+  it('refuses a retention that is not a whole number of days from 1', () => {
+    for (const bad of ['0', '-1', '1.5', 'month'])
+      expect(() => loadConfig({ EVENT_RETENTION_DAYS: bad })).toThrow(/EVENT_RETENTION_DAYS/);
   });
 
   it('reads good values', () => {
@@ -193,6 +200,8 @@ describe('loadConfig', () => {
       PAGE_CACHE_BYTES: '0',
       LOG_LEVEL: 'silent',
       LOG_REQUESTS: 'true',
+      WEBHOOK_ALLOW_PRIVATE: '1',
+      EVENT_RETENTION_DAYS: '7',
     });
     expect(config).toEqual({
       databaseUrl: 'sqlite:/tmp/x.db',
@@ -207,6 +216,8 @@ describe('loadConfig', () => {
       redisKeyPrefix: 'salescrm:',
       redisTimeoutMs: 250,
       shutdownGraceMs: 10_000,
+      eventRetentionDays: 7,
+      webhookAllowPrivate: true,
     });
     expect(loadConfig({ PORT: '', LOG_REQUESTS: '1', BASE_PATH: '/' })).toMatchObject({
       port: 3000,
@@ -233,6 +244,7 @@ describe('loadConfig', () => {
     ['BASE_PATH', 'api'],
     ['BASE_PATH', '/a b'],
     ['BASE_PATH', '/api?x=1'],
+    ['WEBHOOK_ALLOW_PRIVATE', 'yes'],
   ])('%s=%s is a ConfigError naming it', (name, value) => {
     let error: unknown;
     try {

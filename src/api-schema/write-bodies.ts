@@ -13,3 +13,4 @@ export {
 export { CreatePersonBody, UpdatePersonBody } from './bodies/people.ts';
 export { CreateProductBody } from './bodies/products.ts';
 export { CreateQuoteBody, QuoteLineBody } from './bodies/quotes.ts';
+export { CreateWebhookBody, UpdateWebhookBody } from './bodies/webhooks.ts';

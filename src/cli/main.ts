@@ -8,6 +8,7 @@ import { runServe } from './serve.ts';
 import { runToken } from './token.ts';
 import { runExport, runImport } from './transfer.ts';
 import { runTypes } from './types.ts';
+import { runWebhook } from './webhook.ts';
 import { runWorkspace } from './workspace.ts';
 
 const USAGE = `usage: salescrm <command> [options]
@@ -32,11 +33,17 @@ commands:
                                  import NDJSON exports or CSV files (- for stdin)
   events --workspace ID [--after N] [--object-type people|organization|lead|deal] [--follow]
                                  print the workspace's events as NDJSON; --follow waits for more
+  webhook add --workspace ID --url URL --object people,deal [--event 생성,수정]
+              [--field 이름,이메일] [--json]
+                                 register a webhook (its URL is verified); prints its secret once
+  webhook list --workspace ID [--json]
+  webhook remove ID --workspace ID
+  webhook deliveries ID --workspace ID [--status pending|delivered|failed] [--limit N] [--json]
 
 environment: DATABASE_URL (default sqlite:./data/salescrm.db), PORT, HOST, BASE_PATH,
 RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS, PAGE_CACHE_BYTES, LOG_LEVEL, LOG_REQUESTS,
 REDIS_URL (shared rate-limit counters), REDIS_KEY_PREFIX, REDIS_TIMEOUT_MS, SHUTDOWN_GRACE_MS,
-EVENT_RETENTION_DAYS`;
+EVENT_RETENTION_DAYS, WEBHOOK_ALLOW_PRIVATE (1: webhook URLs may reach private networks)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -62,6 +69,8 @@ async function main(argv: string[]): Promise<number> {
       return runImport(config, rest);
     case 'events':
       return runEvents(config, rest);
+    case 'webhook':
+      return runWebhook(config, rest);
     case undefined:
     case 'help':
     case '--help':

@@ -47,3 +47,7 @@ export type QuoteLineBody = WithFieldList<Bodies.QuoteLineBody>;
 export type CreateQuoteBody = Omit<WithFieldList<Bodies.CreateQuoteBody>, 'quoteProductList'> & {
   quoteProductList?: QuoteLineBody[];
 };
+/** Body of `webhooks.create`: `url`, `objectTypeList`, and optionally `eventList`, `fieldList`. */
+export type CreateWebhookBody = Bodies.CreateWebhookBody;
+/** Body of `webhooks.update`: what changes (a new `url` is verified again). */
+export type UpdateWebhookBody = Bodies.UpdateWebhookBody;

@@ -50,6 +50,12 @@ export interface MemoFilter extends ListOptions {
   organizationId?: string;
 }
 
+/** Filter of a webhook's delivery log. */
+export interface DeliveryFilter extends ListOptions {
+  /** Only deliveries in this status. */
+  status?: R.WebhookDeliveryStatus;
+}
+
 /** The record types of `GET /v2/field/{type}`. */
 export type FieldRecordType =
   | 'people'
@@ -380,6 +386,45 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
         'webFormSubmitList',
         o,
       ),
+  };
+
+  /** Webhooks of the workspace and their delivery logs. */
+  readonly webhooks = {
+    /**
+     * Registers a webhook; its URL must answer a signed verification POST with a 2xx within
+     * 10 s. The answer carries the `secret`, shown only now.
+     */
+    create: (body: Bodies.CreateWebhookBody, o?: CallOptions) =>
+      this.#keyed<R.NewWebhook>('/v2/webhook', 'webhook', body, o),
+    /** Every webhook of the workspace, without secrets. */
+    list: async (o?: CallOptions): Promise<R.Webhook[]> =>
+      (await this.#get<{ webhookList: R.Webhook[] }>('/v2/webhook', o)).webhookList,
+    /** One webhook. */
+    get: async (id: string, o?: CallOptions): Promise<R.Webhook> =>
+      (await this.#get<{ webhook: R.Webhook }>(`/v2/webhook/${seg(id)}`, o)).webhook,
+    /** Changes a webhook (a new URL is verified again; `status: 'active'` re-enables it). */
+    update: (id: string, body: Bodies.UpdateWebhookBody, o?: CallOptions) =>
+      this.#keyed<R.Webhook>(`/v2/webhook/${seg(id)}`, 'webhook', body, o),
+    /** Deletes a webhook with its deliveries. */
+    delete: async (id: string, o?: CallOptions): Promise<void> => {
+      await this.#post(`/v2/webhook/${seg(id)}/delete`, undefined, o);
+    },
+    /** A new secret; the old one keeps signing beside it for 24 hours. */
+    rotateSecret: (id: string, o?: CallOptions) =>
+      this.#keyed<R.NewWebhook>(`/v2/webhook/${seg(id)}/rotate-secret`, 'webhook', undefined, o),
+    /** The deliveries of a webhook, newest first, optionally in one status. */
+    deliveries: (webhookId: string, f: DeliveryFilter = {}) =>
+      this.#list<R.WebhookDelivery>(`/v2/webhook/${seg(webhookId)}/delivery`, 'deliveryList', f, {
+        status: f.status,
+      }),
+    /** Sends a delivery again (it is pending and due now). */
+    replay: async (webhookId: string, deliveryId: string, o?: CallOptions): Promise<void> => {
+      await this.#post(
+        `/v2/webhook/${seg(webhookId)}/delivery/${seg(deliveryId)}/replay`,
+        undefined,
+        o,
+      );
+    },
   };
 
   /** Field lists: the built-in then the custom fields of a record type. */

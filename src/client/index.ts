@@ -10,6 +10,7 @@ export type {
   ActivityFilter,
   CrmClientOptions,
   DateFilter,
+  DeliveryFilter,
   FieldRecordType,
   ListOptions,
   MemoFilter,

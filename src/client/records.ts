@@ -36,6 +36,11 @@ import type {
 } from '../api-schema/records/products-quotes.ts';
 import type { MeRecord, TeamRecord, UserRecord } from '../api-schema/records/users-teams.ts';
 import type { WebFormRecord, WebFormSubmitRecord } from '../api-schema/records/web-forms.ts';
+import type {
+  NewWebhookRecord,
+  WebhookDeliveryRecord,
+  WebhookRecord,
+} from '../api-schema/records/webhooks.ts';
 
 /** No custom fields: the default of every record type. */
 export type NoCustomFields = Record<never, never>;
@@ -131,6 +136,14 @@ export type WebForm = WebFormRecord;
 export type WebFormSubmission = WebFormSubmitRecord;
 /** A field of a record type (`GET /v2/field/{type}`). */
 export type Field = FieldRecord;
+/** A webhook (lists and reads never show its secret). */
+export type Webhook = WebhookRecord;
+/** A webhook with its signing secret, as creation and rotation answer (shown only then). */
+export type NewWebhook = NewWebhookRecord;
+/** A delivery of an event to a webhook, and how its sending went. */
+export type WebhookDelivery = WebhookDeliveryRecord;
+/** Where a delivery is (`deliveries` filter). */
+export type WebhookDeliveryStatus = WebhookDeliveryRecord['status'];
 
 /** What a create answers: the new record's id, name and creation time. */
 export type Created = Envelopes.Created;

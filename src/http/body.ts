@@ -77,8 +77,13 @@ export function expected(schema: TSchema): string {
       return 'true 또는 false';
     case 'Null':
       return 'null';
-    case 'Array':
-      return schema.maxItems !== undefined ? `항목 ${schema.maxItems}개 이하의 배열` : '배열';
+    case 'Array': {
+      const limits = [];
+      if (schema.minItems) limits.push(`${schema.minItems}개 이상`);
+      if (schema.maxItems !== undefined) limits.push(`${schema.maxItems}개 이하`);
+      const text = schema.uniqueItems ? '중복 없는 배열' : '배열';
+      return limits.length > 0 ? `항목 ${limits.join(' ')}의 ${text}` : text;
+    }
     case 'Object':
       return '객체';
     default:

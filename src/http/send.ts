@@ -21,12 +21,12 @@ function headerSafe(name: string): string {
 }
 
 /**
- * Answers a write: `{"success": true, "data": {<key>: record}}` (a create with 201), naming
- * the query parameters and body keys it ignored.
+ * Answers a write: `{"success": true, "data": {<key>: record}}` (a create with 201, work
+ * accepted for later with 202), naming the query parameters and body keys it ignored.
  */
 export function sendWritten(
   reply: FastifyReply,
-  status: 200 | 201,
+  status: 200 | 201 | 202,
   key: string,
   record: unknown,
   ignored: readonly string[],

@@ -34,6 +34,9 @@ import { registerTeamRoutes } from '../resources/teams/routes.ts';
 import { registerTodoRoutes } from '../resources/todos/routes.ts';
 import { registerUserRoutes } from '../resources/users/routes.ts';
 import { registerWebFormRoutes } from '../resources/web-forms/routes.ts';
+import { registerWebhookRoutes } from '../resources/webhooks/routes.ts';
+import { urlVerifier } from '../resources/webhooks/verify.ts';
+import { registerWebhookWrites } from '../resources/webhooks/write-routes.ts';
 import type { Store } from '../store/database.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { tokenAuthenticator } from './auth.ts';
@@ -51,11 +54,14 @@ export interface AppOptions {
     | 'pageCacheBytes'
     | 'logLevel'
     | 'logRequests'
+    | 'webhookAllowPrivate'
   >;
   /** Shared counters (e.g. Redis); defaults to this process's memory. */
   rateLimiter?: RateLimiter;
   /** Log to stdout (the CLI's serve); tests leave it off. */
   logger?: boolean;
+  /** Milliseconds a webhook URL has to answer its verification (default 10 s; tests shorten it). */
+  webhookVerifyTimeoutMs?: number;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -170,6 +176,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerWebFormRoutes(app, deps);
   registerFieldRoutes(app, deps);
   registerEventRoutes(app, deps);
+  // Webhooks (DECISIONS 8): registration, management and the delivery log.
+  registerWebhookRoutes(app, deps);
+  registerWebhookWrites(
+    app,
+    deps,
+    urlVerifier({
+      allowPrivate: config.webhookAllowPrivate,
+      timeoutMs: options.webhookVerifyTimeoutMs,
+    }),
+  );
   // The OpenAPI document and the reference page (no token).
   registerDocsRoutes(app, { basePath: base });
 

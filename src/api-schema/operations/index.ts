@@ -16,6 +16,7 @@ import { PRODUCT_QUOTE_OPERATIONS } from './products-quotes.ts';
 import { SERVICE_OPERATIONS } from './service.ts';
 import { USER_TEAM_OPERATIONS } from './users-teams.ts';
 import { WEB_FORM_OPERATIONS } from './web-forms.ts';
+import { WEBHOOK_OPERATIONS } from './webhooks.ts';
 
 /** Every operation, in the order the document lists them. */
 export const OPERATIONS: readonly Operation[] = [
@@ -29,5 +30,6 @@ export const OPERATIONS: readonly Operation[] = [
   ...WEB_FORM_OPERATIONS,
   ...FIELD_OPERATIONS,
   ...EVENT_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
   ...SERVICE_OPERATIONS,
 ];

@@ -16,7 +16,7 @@ export interface Operation {
   query: QueryParameter[];
   body?: TSchema;
   /** The success status and its body (`undefined`: not JSON, see `contentType`). */
-  status: 200 | 201;
+  status: 200 | 201 | 202;
   response?: TSchema;
   /** Media type of a non-JSON answer (the docs page and its assets). */
   contentType?: string;
@@ -57,13 +57,13 @@ export function read(
   };
 }
 
-/** A POST of the API (create, update or delete). */
+/** A POST of the API (create, update, delete, or work accepted for later). */
 export function write(
   path: string,
   operationId: string,
   summary: string,
   tag: string,
-  status: 200 | 201,
+  status: 200 | 201 | 202,
   body: TSchema | undefined,
   response: TSchema,
 ): Operation {

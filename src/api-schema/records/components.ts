@@ -22,6 +22,7 @@ import { OrganizationRecord, PeopleRecord } from './people-organizations.ts';
 import { ProductRecord, QuoteProductRecord, QuoteRecord } from './products-quotes.ts';
 import { MeRecord, TeamRecord, UserRecord } from './users-teams.ts';
 import { WebFormRecord, WebFormSubmitRecord } from './web-forms.ts';
+import { NewWebhookRecord, WebhookDeliveryRecord, WebhookRecord } from './webhooks.ts';
 
 export const RECORD_SCHEMAS = {
   People: PeopleRecord,
@@ -49,5 +50,8 @@ export const RECORD_SCHEMAS = {
   WebForm: WebFormRecord,
   WebFormSubmit: WebFormSubmitRecord,
   Field: FieldRecord,
+  Webhook: WebhookRecord,
+  NewWebhook: NewWebhookRecord,
+  WebhookDelivery: WebhookDeliveryRecord,
 } as const satisfies Record<string, TObject>;
 export type RecordName = keyof typeof RECORD_SCHEMAS;
