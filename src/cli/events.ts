@@ -4,6 +4,7 @@ import { EVENT_OBJECT_TYPES, isEventObjectType } from '../domain/events.ts';
 import { eventsAfter } from '../resources/events/queries.ts';
 import { openStore } from '../store/database.ts';
 import { intFlag, parseFlags, UsageError } from './flags.ts';
+import { knownWorkspace } from './known-workspace.ts';
 
 const PAGE = 500;
 
@@ -38,15 +39,7 @@ export async function runEvents(config: Config, args: string[]): Promise<number>
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
-    const workspace = await store.db
-      .selectFrom('workspaces')
-      .select('id')
-      .where('id', '=', workspaceId)
-      .executeTakeFirst();
-    if (!workspace) {
-      console.error(`salescrm: no workspace '${workspaceId}'`);
-      return 1;
-    }
+    if (!(await knownWorkspace(store, workspaceId))) return 1;
     while (!stopping) {
       const page = await eventsAfter(store, workspaceId, after, objectType, PAGE);
       if (page.events.length > 0) await write(`${page.events.join('\n')}\n`);

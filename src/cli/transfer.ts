@@ -9,6 +9,7 @@ import { ImportUsageError, importFiles, LineTooLongError } from '../ingest/run-i
 import { firstAdmin } from '../resources/workspaces/writes.ts';
 import { openStore, parseDatabaseUrl } from '../store/database.ts';
 import { parseFlags, UsageError } from './flags.ts';
+import { knownWorkspace } from './known-workspace.ts';
 
 /** Progress on stderr: a bar on a terminal, a plain line every few seconds otherwise, or nothing. */
 export function progressReporter(label: string, quiet: boolean) {
@@ -149,15 +150,7 @@ export async function runImport(config: Config, args: string[]): Promise<number>
   const store = openStore(config.databaseUrl);
   try {
     await store.migrate();
-    const ws = await store.db
-      .selectFrom('workspaces')
-      .select('id')
-      .where('id', '=', values.workspace)
-      .executeTakeFirst();
-    if (!ws) {
-      console.error(`salescrm: no workspace with id '${values.workspace}'`);
-      return 1;
-    }
+    if (!(await knownWorkspace(store, values.workspace))) return 1;
     const actorId = values.user ?? (await firstAdmin(store, values.workspace)) ?? '';
     const progress = progressReporter('import', values.quiet === true);
     let result: Awaited<ReturnType<typeof importFiles>>;

@@ -5,6 +5,7 @@ import {
 } from '../resources/custom-fields/declarations.ts';
 import { openStore } from '../store/database.ts';
 import { parseFlags, UsageError } from './flags.ts';
+import { knownWorkspace } from './known-workspace.ts';
 
 /**
  * `salescrm types --workspace ID [--name TypeName]`: prints a `.d.ts` of the workspace's
@@ -24,15 +25,7 @@ export async function runTypes(config: Config, args: string[]): Promise<number> 
   const store = openStore(config.databaseUrl);
   try {
     await store.migrate();
-    const workspace = await store.reader
-      .selectFrom('workspaces')
-      .select('id')
-      .where('id', '=', workspaceId)
-      .executeTakeFirst();
-    if (!workspace) {
-      console.error(`salescrm: no workspace '${workspaceId}'`);
-      return 1;
-    }
+    if (!(await knownWorkspace(store, workspaceId))) return 1;
     const definitions = await customFieldDefinitions(store.reader, workspaceId);
     process.stdout.write(renderCustomFieldDeclarations(definitions, { workspaceId, typeName }));
     return 0;

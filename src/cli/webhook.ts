@@ -11,6 +11,7 @@ import { urlVerifier } from '../resources/webhooks/verify.ts';
 import { openStore, type Store } from '../store/database.ts';
 import { writeWorkspace } from '../store/write.ts';
 import { intFlag, parseFlags, UsageError } from './flags.ts';
+import { knownWorkspace } from './known-workspace.ts';
 
 /**
  * `salescrm webhook add|list|remove|deliveries`: the webhook commands of the API, run on
@@ -35,10 +36,7 @@ export async function runWebhook(config: Config, args: string[]): Promise<number
   const store = openStore(config.databaseUrl);
   try {
     await store.migrate();
-    if (!(await workspaceExists(store, workspaceId))) {
-      console.error(`salescrm: no workspace '${workspaceId}'`);
-      return 1;
-    }
+    if (!(await knownWorkspace(store, workspaceId))) return 1;
     switch (sub) {
       case 'add':
         return await add(store, config, workspaceId, values);
@@ -64,15 +62,6 @@ export async function runWebhook(config: Config, args: string[]): Promise<number
   } finally {
     await store.close();
   }
-}
-
-async function workspaceExists(store: Store, workspaceId: string): Promise<boolean> {
-  const row = await store.reader
-    .selectFrom('workspaces')
-    .select('id')
-    .where('id', '=', workspaceId)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 const readCreateBody = bodyReader(CreateWebhookBody);
