@@ -110,6 +110,33 @@ describe('the page cache', () => {
     await ws.write(async (w) => void (await makeOrganization(w)));
     expect((await one('people', person))['이름']).toBe('바뀐 이름');
   });
+
+  it("keeps serving a workspace's cached pages while another workspace writes", async () => {
+    const other = await testWorkspace(store, '다른 워크스페이스');
+    const person = await ws.write((w) => makePerson(w, { name: '홍길동' }));
+    await one('people', person);
+    await one('people', person); // kept from the second request
+    const body = Buffer.from(
+      JSON.stringify({ ...(await one('people', person)), 이름: '바뀐 이름' }),
+    );
+    await store.db.updateTable('people').set({ body }).where('id', '=', person).execute();
+    // Writes of the other workspace, through its API and its store: this workspace's page is
+    // still answered from the cache (the stored JSON changed behind it is not read).
+    for (let i = 0; i < 3; i++) {
+      await other.write(async (w) => void (await makePerson(w, { name: `다른 ${i}` })));
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v2/people',
+        headers: { authorization: `Bearer ${other.token}` },
+        payload: { name: `다른 API ${i}` },
+      });
+      expect(res.statusCode).toBe(201);
+      expect((await one('people', person))['이름']).toBe('홍길동');
+    }
+    // A write of its own workspace moves its data version: the page is rendered afresh.
+    await ws.write(async (w) => void (await makeOrganization(w)));
+    expect((await one('people', person))['이름']).toBe('바뀐 이름');
+  });
 });
 
 describe('notes', () => {
