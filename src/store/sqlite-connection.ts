@@ -15,9 +15,8 @@ export function openSqliteConnection(path: string, role: 'writer' | 'reader'): S
   if (role === 'writer') {
     // Large pages keep a list page's rendered records on a few contiguous pages (a new
     // database only: an existing one keeps the page size it was made with). They make each
-    // write copy more bytes into the WAL: 4 KiB pages halve a create's CPU in process, but
-    // may cost list reads up to 10% (docs/benchmarks.md, the write path), unmeasured on a
-    // quiet machine, so the page size stays until that is settled.
+    // write copy more bytes into the WAL: 4 KiB pages nearly halve a create's CPU, but a
+    // cursor walk reads 1.4× slower on them (docs/benchmarks.md, the write path).
     conn.pragma(`page_size = ${PAGE_SIZE}`);
     conn.pragma('journal_mode = WAL');
     // FULL: each commit syncs the WAL before it is acknowledged. NORMAL syncs only at
