@@ -23,6 +23,18 @@ export interface Config {
   redisTimeoutMs: number;
   /** Milliseconds in-flight requests get to finish after SIGTERM (default 10,000). */
   shutdownGraceMs: number;
+  /** `serve` runs a webhook dispatcher (`WEBHOOK_DISPATCH`, default on). */
+  webhookDispatch: boolean;
+  /** Seconds before each retry of a webhook delivery; after the last, it fails. */
+  webhookRetryDelays: number[];
+  /** Milliseconds a webhook POST may take, answer included (default 10,000). */
+  webhookTimeoutMs: number;
+  /** Webhook POSTs in flight at most per dispatcher (default 32). */
+  webhookConcurrency: number;
+  /** Webhook POSTs in flight at most to one webhook, per dispatcher (default 4). */
+  webhookConcurrencyPerWebhook: number;
+  /** Milliseconds between an idle dispatcher's looks for due deliveries (default 250). */
+  webhookPollMs: number;
 }
 
 /** A setting with a value the service cannot run with. */
@@ -42,6 +54,46 @@ function integer(
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
   }
   return value;
+}
+
+/** About 22 hours of retries (DECISIONS 8). */
+const DEFAULT_RETRY_DELAYS = [10, 60, 300, 600, 1800, 3600, 7200, 14400, 28800, 43200];
+/** A retry waits at most a week. */
+const MAX_RETRY_DELAY_S = 7 * 86_400;
+const MAX_RETRIES = 100;
+
+/**
+ * `WEBHOOK_RETRY_DELAYS`: seconds, comma separated, fractions allowed (`10,60,300` or
+ * `0.05,0.1`); unset or empty for the default.
+ */
+function retryDelays(env: NodeJS.ProcessEnv): number[] {
+  const raw = env.WEBHOOK_RETRY_DELAYS;
+  if (raw === undefined || raw.trim() === '') return [...DEFAULT_RETRY_DELAYS];
+  const items = raw.split(',').map((item) => item.trim());
+  const delays = items.map(Number);
+  const bad = items.findIndex(
+    (item, i) =>
+      !/^\d+(\.\d+)?$|^\.\d+$/.test(item) || !(delays[i]! >= 0 && delays[i]! <= MAX_RETRY_DELAY_S),
+  );
+  if (bad >= 0 || items.length > MAX_RETRIES) {
+    const why =
+      bad >= 0
+        ? `'${items[bad]}' is not a number of seconds from 0 to ${MAX_RETRY_DELAY_S}`
+        : `more than ${MAX_RETRIES} retries`;
+    throw new ConfigError(
+      `WEBHOOK_RETRY_DELAYS must be seconds, comma separated (e.g. 10,60,300): ${why}, in '${raw}'`,
+    );
+  }
+  return delays;
+}
+
+/** A 0/1 (or false/true) switch. */
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new ConfigError(`${name} must be 1 or 0, not '${raw}'`);
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -74,6 +126,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'salescrm:',
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 250, 1, 60_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
+    webhookDispatch: flag(env, 'WEBHOOK_DISPATCH', true),
+    webhookRetryDelays: retryDelays(env),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1, 600_000),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 4096),
+    webhookConcurrencyPerWebhook: integer(env, 'WEBHOOK_CONCURRENCY_PER_WEBHOOK', 4, 1, 1024),
+    webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 250, 1, 60_000),
   };
 }
 
