@@ -99,6 +99,18 @@ interface WebhookQueue {
 const MAX_BACKOFF_MS = 30_000;
 /** Longest an idle loop sleeps between looks at its leases. */
 const MAX_IDLE_MS = 1_000;
+/**
+ * Tries are recorded once this many have ended… (each transaction costs more than its rows:
+ * on SQLite, with its large pages, a commit of a few rows writes as much as one of many)
+ */
+const RECORD_BATCH = 64;
+/** …or once the oldest unrecorded one ended this long ago, or nothing is in flight. */
+const RECORD_DELAY_MS = 50;
+/**
+ * Claims that `wake()` asks for are this far apart at least: a lone write's deliveries go
+ * at once, a stream of writes costs a claim per this many ms rather than one per write.
+ */
+const WAKE_GAP_MS = 25;
 
 /**
  * Sends webhook deliveries (DECISIONS 8, Delivery): claims due deliveries in batches, POSTs
@@ -129,9 +141,12 @@ export class Dispatcher {
   private stopRequested = false;
   private signal: (() => void) | undefined;
   private woken = false;
-  /** The last claim left due deliveries behind, and something was recorded since. */
+  /** The last claim left due deliveries behind. */
   private more = false;
-  private freed = false;
+  /** Deliveries recorded (so no longer held) since the last claim. */
+  private freed = 0;
+  /** When the oldest try not yet recorded ended (`performance.now()`). */
+  private firstOutcomeAt = 0;
   private lastClaim = 0;
   private dispatchLeaseEnds = 0;
   private holdsDispatchLease = false;
@@ -143,8 +158,10 @@ export class Dispatcher {
     this.log = options.log ?? SILENT_LOG;
     this.leaseMs = options.leaseMs ?? Math.max(30_000, 2 * options.timeoutMs + 10_000);
     this.dispatchLeaseMs = options.dispatchLeaseMs ?? 15_000;
-    this.perWebhookHeld = Math.max(8, 2 * options.perWebhook);
-    this.heldCap = Math.max(2 * options.concurrency, this.perWebhookHeld);
+    // Deep enough that a webhook's queue does not run dry between claims (its first attempts
+    // go one at a time), bounded so that one webhook cannot take every place.
+    this.perWebhookHeld = Math.max(64, 4 * options.perWebhook);
+    this.heldCap = Math.max(4 * options.concurrency, this.perWebhookHeld);
   }
 
   /** Starts the loop (once). */
@@ -172,7 +189,7 @@ export class Dispatcher {
     let backoff = 0;
     while (!this.stopRequested) {
       try {
-        await this.flush();
+        if (this.recordDue()) await this.flush();
         await this.keepLeases();
         if (this.shouldClaim()) await this.claim();
         backoff = 0;
@@ -192,20 +209,45 @@ export class Dispatcher {
     }
   }
 
+  /** Whether the tries that ended are to be recorded now, or may wait for more. */
+  private recordDue(): boolean {
+    if (this.outcomes.length === 0) return false;
+    return (
+      this.outcomes.length >= RECORD_BATCH ||
+      this.sending === 0 ||
+      performance.now() - this.firstOutcomeAt >= RECORD_DELAY_MS
+    );
+  }
+
+  /**
+   * Claims are made when woken, at each poll, and when the last claim left due deliveries
+   * behind and enough places have been freed since for the next to be worth it.
+   */
   private shouldClaim(): boolean {
     if (this.held.size >= this.heldCap) return false;
-    if (this.woken || (this.more && this.freed)) return true;
-    return Date.now() - this.lastClaim >= this.options.pollMs;
+    const sinceClaim = Date.now() - this.lastClaim;
+    if (this.woken && sinceClaim >= WAKE_GAP_MS) return true;
+    if (this.more && this.freed >= this.refill()) return true;
+    return sinceClaim >= this.options.pollMs;
+  }
+
+  private refill(): number {
+    return Math.max(1, Math.floor(this.perWebhookHeld / 2));
   }
 
   /** How long the loop may sleep before its next look (a POST ending or `wake()` cut it short). */
   private untilNextLook(): number {
-    if (this.outcomes.length > 0) return 0;
+    let wait = MAX_IDLE_MS;
+    if (this.outcomes.length > 0) {
+      if (this.recordDue()) return 0;
+      wait = Math.max(0, RECORD_DELAY_MS - (performance.now() - this.firstOutcomeAt));
+    }
     // Full: nothing to claim until a POST ends (which signals), but leases need renewing.
-    if (this.held.size >= this.heldCap) return MAX_IDLE_MS;
-    if (this.woken || (this.more && this.freed)) return 0;
-    const wait = this.options.pollMs - (Date.now() - this.lastClaim);
-    return Math.min(Math.max(0, wait), MAX_IDLE_MS);
+    if (this.held.size >= this.heldCap) return wait;
+    if (this.more && this.freed >= this.refill()) return 0;
+    const sinceClaim = Date.now() - this.lastClaim;
+    const next = this.woken ? WAKE_GAP_MS : this.options.pollMs;
+    return Math.min(wait, Math.max(0, next - sinceClaim));
   }
 
   /**
@@ -232,9 +274,10 @@ export class Dispatcher {
   private async claim(): Promise<void> {
     const nowMs = Date.now();
     this.lastClaim = nowMs;
+    const woken = this.woken;
     this.woken = false;
     this.more = false;
-    this.freed = false;
+    this.freed = 0;
     const sqlite = this.store.dialect === 'sqlite';
     if (sqlite && !(await this.holdDispatchLease(nowMs))) return;
     this.stats.claims += 1;
@@ -247,13 +290,8 @@ export class Dispatcher {
       held: this.held,
       heldOf: (workspaceId, webhookId) =>
         this.queues.get(webhookKey(workspaceId, webhookId))?.held ?? 0,
-      lease: sqlite
-        ? {
-            name: WEBHOOKS_LEASE,
-            holder: this.id,
-            until: new Date(nowMs + this.dispatchLeaseMs).toISOString(),
-          }
-        : undefined,
+      likely: woken,
+      lease: sqlite ? { name: WEBHOOKS_LEASE, holder: this.id } : undefined,
     });
     if (!claim.leaseHeld) {
       this.lostDispatchLease();
@@ -392,6 +430,7 @@ export class Dispatcher {
         this.sending -= 1;
         if (isDelivered(outcome.statusCode)) this.stats.delivered += 1;
         else this.stats.failedTries += 1;
+        if (this.outcomes.length === 0) this.firstOutcomeAt = performance.now();
         this.outcomes.push(outcome);
         this.pump();
         this.signal?.();
@@ -462,7 +501,7 @@ export class Dispatcher {
         disabled = await this.recordOneByOne(batch, error);
       }
       for (const outcome of batch) this.forget(outcome);
-      this.freed = true;
+      this.freed += batch.length;
       for (const webhook of disabled) await this.disabled(webhook);
     }
   }

@@ -6,7 +6,7 @@ import {
   RETRY_JITTER,
 } from '../../domain/webhook-retry.ts';
 import type { Executor, Store } from '../database.ts';
-import { takeLease } from './dispatch-lease.ts';
+import { holdsLease } from './dispatch-lease.ts';
 
 /**
  * Webhook deliveries as dispatchers claim and record them (DECISIONS 8, Delivery): a claim
@@ -48,8 +48,10 @@ export interface ClaimRequest {
   held: { has(id: string): boolean; readonly size: number };
   /** How many of a webhook's deliveries the dispatcher holds already. */
   heldOf(workspaceId: string, webhookId: string): number;
-  /** SQLite: the dispatch lease, renewed in the claim's transaction (no claim without it). */
-  lease?: { name: string; holder: string; until: string };
+  /** Deliveries are likely due (a write just committed): no lock-free look first. */
+  likely?: boolean;
+  /** SQLite: the dispatch lease, checked in the claim's transaction (no claim without it). */
+  lease?: { name: string; holder: string };
 }
 
 /** What a claim got. */
@@ -95,15 +97,20 @@ const KEYS_PER_STATEMENT = 1000;
  * deliveries whose webhook is no longer active are let go (left pending), those whose
  * webhook or event is gone end `failed`.
  *
- * PostgreSQL: the webhooks a claim considers are locked (`skip locked`), so concurrent
- * dispatchers claim different webhooks' deliveries, never the same one. SQLite: one
- * dispatcher at a time holds the dispatch lease, renewed in the claim's transaction.
+ * PostgreSQL: a claim first looks without locking anything (an idle look writes nothing),
+ * unless deliveries are `likely`; when there is something to take, the webhooks it considers are locked (`skip locked`), so
+ * concurrent dispatchers claim different webhooks' deliveries, never the same one. SQLite:
+ * one dispatcher at a time holds the dispatch lease, checked in the claim's transaction.
  */
 export async function claimDeliveries(store: Store, request: ClaimRequest): Promise<Claim> {
   if (request.limit <= 0) return { deliveries: [], more: true, leaseHeld: true };
   if (store.dialect === 'postgres') {
-    return store.transaction(async (trx) => {
-      const { chosen, more } = choose(await lockedCandidates(trx, request), request);
+    if (!request.likely) {
+      const look = choose(await postgresCandidates(store.db, request, false), request);
+      if (look.chosen.length === 0) return { deliveries: [], more: look.more, leaseHeld: true };
+    }
+    return bookkeeping(store, async (trx) => {
+      const { chosen, more } = choose(await postgresCandidates(trx, request, true), request);
       if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true };
       const leased = await leaseRows(trx, chosen, request, true);
       return { deliveries: await readSends(trx, leased, request.now), more, leaseHeld: true };
@@ -113,9 +120,9 @@ export async function claimDeliveries(store: Store, request: ClaimRequest): Prom
   // transaction; an idle poll writes nothing.
   const { chosen, more } = choose(await sqliteCandidates(store.db, request), request);
   if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true };
-  return store.transaction(async (trx) => {
+  return bookkeeping(store, async (trx) => {
     const lease = request.lease;
-    if (lease && !(await takeLease(trx, lease.name, lease.holder, request.now, lease.until))) {
+    if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now))) {
       return { deliveries: [], more: false, leaseHeld: false };
     }
     const leased = await leaseRows(trx, chosen, request, false);
@@ -123,8 +130,29 @@ export async function claimDeliveries(store: Store, request: ClaimRequest): Prom
   });
 }
 
-/** Every active webhook's first due pending deliveries, the webhooks locked (PostgreSQL). */
-async function lockedCandidates(trx: Executor, request: ClaimRequest): Promise<Candidate[]> {
+/**
+ * A transaction of the dispatcher's bookkeeping. On PostgreSQL its commit does not wait for
+ * the WAL to reach the disk (`synchronous_commit = off`), so dispatching does not queue up
+ * behind, nor slow, the API's commits: a database crash may lose the last few leases and
+ * records, and so send those deliveries again, which at-least-once allows. The deliveries
+ * themselves are written durably by the writes that make them.
+ */
+async function bookkeeping<T>(store: Store, fn: (trx: Executor) => Promise<T>): Promise<T> {
+  return store.transaction(async (trx) => {
+    if (store.dialect === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
+    return fn(trx);
+  });
+}
+
+/**
+ * Every active webhook's first due pending deliveries (PostgreSQL); with `lock`, the
+ * webhooks are locked (skipping those another transaction holds).
+ */
+async function postgresCandidates(
+  db: Executor,
+  request: ClaimRequest,
+  lock: boolean,
+): Promise<Candidate[]> {
   const window = candidateWindow(request);
   const result = await sql<Candidate>`
     select d.workspace_id, d.id, d.webhook_id, d.event_seq, d.attempt_count,
@@ -139,7 +167,7 @@ async function lockedCandidates(trx: Executor, request: ClaimRequest): Promise<C
       limit ${window}
     ) d
     where w.status = 'active'
-    for no key update of w skip locked`.execute(trx);
+    ${lock ? sql`for no key update of w skip locked` : sql``}`.execute(db);
   return result.rows;
 }
 
@@ -181,11 +209,11 @@ async function sqliteCandidates(db: Executor, request: ClaimRequest): Promise<Ca
 }
 
 /**
- * Deliveries read per webhook: enough to see past the ones the dispatcher holds and those
- * another dispatcher is sending.
+ * Deliveries read per webhook: enough to see past the ones the dispatcher holds (at most
+ * `perWebhook`) to as many again, and some that another dispatcher is sending.
  */
 function candidateWindow(request: ClaimRequest): number {
-  return 2 * request.perWebhook + Math.min(request.held.size, 4 * request.perWebhook);
+  return 2 * request.perWebhook + 16;
 }
 
 /**
@@ -358,7 +386,7 @@ async function readSends(trx: Executor, keys: readonly DeliveryKey[], now: strin
 /** Lets deliveries go that were claimed but not sent: still pending, free to claim at once. */
 export async function releaseDeliveries(store: Store, keys: readonly DeliveryKey[]): Promise<void> {
   if (keys.length === 0) return;
-  await releaseWith(store.db, keys);
+  await bookkeeping(store, (trx) => releaseWith(trx, keys));
 }
 
 async function releaseWith(db: Executor, keys: readonly DeliveryKey[]): Promise<void> {
@@ -374,10 +402,13 @@ export async function renewDeliveryLeases(
   keys: readonly DeliveryKey[],
   until: string,
 ): Promise<void> {
-  for (const part of chunks(keys)) {
-    await sql`update webhook_deliveries set leased_until = ${until}
-      where (workspace_id, id) in ${keyValues(part)} and status = 'pending'`.execute(store.db);
-  }
+  if (keys.length === 0) return;
+  await bookkeeping(store, async (trx) => {
+    for (const part of chunks(keys)) {
+      await sql`update webhook_deliveries set leased_until = ${until}
+        where (workspace_id, id) in ${keyValues(part)} and status = 'pending'`.execute(trx);
+    }
+  });
 }
 
 /** How one try of a delivery went. */
@@ -420,7 +451,7 @@ export async function recordAttempts(
   policy: RetryPolicy,
 ): Promise<WebhookKey[]> {
   if (outcomes.length === 0) return [];
-  return store.transaction(async (trx) => {
+  return bookkeeping(store, async (trx) => {
     const nowMs = Date.now();
     const now = new Date(nowMs).toISOString();
     const current = new Map<string, { status: string; attempt_count: number }>();

@@ -28,8 +28,7 @@ export async function readLease(db: Executor, name: string): Promise<LeaseState 
 
 /**
  * Takes or renews the lease `name` for `holder` until `until`, when it is free, expired at
- * `now`, or `holder`'s already; true when `holder` holds it afterwards. Inside a claim's
- * transaction, a false answer means the claim must not go on (another took over).
+ * `now`, or `holder`'s already; true when `holder` holds it afterwards.
  */
 export async function takeLease(
   db: Executor,
@@ -55,6 +54,20 @@ export async function takeLease(
     .returning(sql<string>`holder`.as('holder'))
     .executeTakeFirst();
   return row?.holder === holder;
+}
+
+/**
+ * Whether `holder` holds the lease `name` at `now`. Inside a write transaction it fences
+ * as well as renewing would: nobody can take the lease over until the transaction ends.
+ */
+export async function holdsLease(
+  db: Executor,
+  name: string,
+  holder: string,
+  now: string,
+): Promise<boolean> {
+  const lease = await readLease(db, name);
+  return lease !== undefined && lease.holder === holder && lease.expiresAt > now;
 }
 
 /** Lets the lease go, if `holder` still holds it: another dispatcher may take it at once. */
