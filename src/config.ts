@@ -27,6 +27,18 @@ export interface Config {
   eventRetentionDays: number;
   /** Webhook URLs may reach loopback, private and link-local addresses (off by default). */
   webhookAllowPrivate: boolean;
+  /** `serve` runs a webhook dispatcher (`WEBHOOK_DISPATCH`, default on). */
+  webhookDispatch: boolean;
+  /** Seconds before each retry of a webhook delivery; after the last, it fails. */
+  webhookRetryDelays: number[];
+  /** Milliseconds a webhook POST may take, answer included (default 10,000). */
+  webhookTimeoutMs: number;
+  /** Webhook POSTs in flight at most per dispatcher (default 32). */
+  webhookConcurrency: number;
+  /** Webhook POSTs in flight at most to one webhook, per dispatcher (default 4). */
+  webhookConcurrencyPerWebhook: number;
+  /** Milliseconds between an idle dispatcher's looks for due deliveries (default 250). */
+  webhookPollMs: number;
 }
 
 /** A setting with a value the service cannot run with. */
@@ -46,6 +58,37 @@ function integer(
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
   }
   return value;
+}
+
+/** About 22 hours of retries (DECISIONS 8). */
+const DEFAULT_RETRY_DELAYS = [10, 60, 300, 600, 1800, 3600, 7200, 14400, 28800, 43200];
+/** A retry waits at most a week. */
+const MAX_RETRY_DELAY_S = 7 * 86_400;
+const MAX_RETRIES = 100;
+
+/**
+ * `WEBHOOK_RETRY_DELAYS`: seconds, comma separated, fractions allowed (`10,60,300` or
+ * `0.05,0.1`); unset or empty for the default.
+ */
+function retryDelays(env: NodeJS.ProcessEnv): number[] {
+  const raw = env.WEBHOOK_RETRY_DELAYS;
+  if (raw === undefined || raw.trim() === '') return [...DEFAULT_RETRY_DELAYS];
+  const items = raw.split(',').map((item) => item.trim());
+  const delays = items.map(Number);
+  const bad = items.findIndex(
+    (item, i) =>
+      !/^\d+(\.\d+)?$|^\.\d+$/.test(item) || !(delays[i]! >= 0 && delays[i]! <= MAX_RETRY_DELAY_S),
+  );
+  if (bad >= 0 || items.length > MAX_RETRIES) {
+    const why =
+      bad >= 0
+        ? `'${items[bad]}' is not a number of seconds from 0 to ${MAX_RETRY_DELAY_S}`
+        : `more than ${MAX_RETRIES} retries`;
+    throw new ConfigError(
+      `WEBHOOK_RETRY_DELAYS must be seconds, comma separated (e.g. 10,60,300): ${why}, in '${raw}'`,
+    );
+  }
+  return delays;
 }
 
 /** A yes/no setting: `1`/`true` or `0`/`false` (unset is `fallback`). */
@@ -89,6 +132,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookDispatch: flag(env, 'WEBHOOK_DISPATCH', true),
+    webhookRetryDelays: retryDelays(env),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1, 600_000),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 4096),
+    webhookConcurrencyPerWebhook: integer(env, 'WEBHOOK_CONCURRENCY_PER_WEBHOOK', 4, 1, 1024),
+    webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 250, 1, 60_000),
   };
 }
 

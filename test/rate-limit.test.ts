@@ -181,6 +181,12 @@ describe('loadConfig', () => {
       shutdownGraceMs: 10_000,
       eventRetentionDays: 30,
       webhookAllowPrivate: false,
+      webhookDispatch: true,
+      webhookRetryDelays: [10, 60, 300, 600, 1800, 3600, 7200, 14400, 28800, 43200],
+      webhookTimeoutMs: 10_000,
+      webhookConcurrency: 32,
+      webhookConcurrencyPerWebhook: 4,
+      webhookPollMs: 250,
     });
   });
 
@@ -218,6 +224,12 @@ describe('loadConfig', () => {
       shutdownGraceMs: 10_000,
       eventRetentionDays: 7,
       webhookAllowPrivate: true,
+      webhookDispatch: true,
+      webhookRetryDelays: [10, 60, 300, 600, 1800, 3600, 7200, 14400, 28800, 43200],
+      webhookTimeoutMs: 10_000,
+      webhookConcurrency: 32,
+      webhookConcurrencyPerWebhook: 4,
+      webhookPollMs: 250,
     });
     expect(loadConfig({ PORT: '', LOG_REQUESTS: '1', BASE_PATH: '/' })).toMatchObject({
       port: 3000,

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { runDemo } from './demo.ts';
+import { runDispatch } from './dispatch.ts';
 import { runEvents } from './events.ts';
 import { UsageError } from './flags.ts';
 import { runMigrate } from './migrate.ts';
@@ -17,7 +18,9 @@ commands:
   start                          serve; on an empty database, first create a demo workspace
   serve [--port N] [--host H] [--workers N]
                                  run the HTTP API (migrates the database first); with
-                                 --workers N (1-64), N processes share the port
+                                 --workers N (1-64), N processes share the port; each
+                                 also sends webhook deliveries (WEBHOOK_DISPATCH=0: not)
+  dispatch                       send webhook deliveries only (no API), until SIGTERM
   demo [--seed N] [--people N] [--json]
                                  create a workspace full of Korean demo data, print its token
   workspace create NAME [--json] create an empty workspace (with an admin user)
@@ -43,7 +46,9 @@ commands:
 environment: DATABASE_URL (default sqlite:./data/salescrm.db), PORT, HOST, BASE_PATH,
 RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS, PAGE_CACHE_BYTES, LOG_LEVEL, LOG_REQUESTS,
 REDIS_URL (shared rate-limit counters), REDIS_KEY_PREFIX, REDIS_TIMEOUT_MS, SHUTDOWN_GRACE_MS,
-EVENT_RETENTION_DAYS, WEBHOOK_ALLOW_PRIVATE (1: webhook URLs may reach private networks)`;
+EVENT_RETENTION_DAYS, WEBHOOK_ALLOW_PRIVATE (1: webhook URLs may reach private networks),
+WEBHOOK_DISPATCH, WEBHOOK_RETRY_DELAYS, WEBHOOK_TIMEOUT_MS, WEBHOOK_CONCURRENCY,
+WEBHOOK_CONCURRENCY_PER_WEBHOOK, WEBHOOK_POLL_MS`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -53,6 +58,8 @@ async function main(argv: string[]): Promise<number> {
       return runServe(config, rest, { demoWhenEmpty: true });
     case 'serve':
       return runServe(config, rest, { demoWhenEmpty: false });
+    case 'dispatch':
+      return runDispatch(config, rest);
     case 'demo':
       return runDemo(config, rest);
     case 'workspace':

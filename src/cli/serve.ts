@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import { Dispatcher, dispatcherOptions } from '../dispatch/dispatcher.ts';
 import { createDemoWorkspace } from '../ingest/demo/create-workspace.ts';
 import { buildApp } from '../server/app.ts';
 import { RedisRateLimiter } from '../server/redis-rate-limit.ts';
@@ -18,9 +19,11 @@ interface Prepared {
 /**
  * `salescrm serve` (and `start`, which on an empty database first creates a demo
  * workspace and prints its token). With `--workers N` (N > 1) this process becomes the
- * primary of N worker processes on one port. Runs until SIGTERM or SIGINT, then stops
- * accepting, finishes in-flight requests (at most SHUTDOWN_GRACE_MS), closes the store
- * and Redis, and returns 0.
+ * primary of N worker processes on one port. Each serving process also runs a webhook
+ * dispatcher, woken after every write request, unless WEBHOOK_DISPATCH=0. Runs until
+ * SIGTERM or SIGINT, then stops accepting, finishes in-flight requests (at most
+ * SHUTDOWN_GRACE_MS) and, meanwhile, the webhook POSTs in flight (each at most
+ * WEBHOOK_TIMEOUT_MS), closes the store and Redis, and returns 0.
  */
 export async function runServe(
   config: Config,
@@ -69,20 +72,33 @@ export async function runServe(
   };
 
   let stopped: Promise<void>;
+  let dispatcher: Dispatcher | undefined;
   try {
     const app = await buildApp({ store, config, logger: true, rateLimiter: limiter });
     if (limiter) limiter.log = app.log;
     pruning.log = app.log;
-    stopped = untilStopped(app, config.shutdownGraceMs);
+    if (config.webhookDispatch) {
+      const wakeable = new Dispatcher(store, dispatcherOptions(config, app.log));
+      dispatcher = wakeable;
+      // A write's deliveries go out at once rather than at the next poll.
+      app.addHook('onResponse', (request, _reply, done) => {
+        if (request.method !== 'GET' && request.method !== 'HEAD') wakeable.wake();
+        done();
+      });
+    }
+    stopped = untilStopped(app, config.shutdownGraceMs, () => void dispatcher?.stop());
     const address = await app.listen({ port, host });
+    dispatcher?.start();
     if (prepared) printBanner(`${address}${config.basePath}`, prepared, '');
     reportListening(address);
   } catch (error) {
     // E.g. the port is taken: end the process (exit 1) rather than linger on Redis or IPC.
+    await dispatcher?.stop();
     await release();
     throw error;
   }
   await stopped;
+  await dispatcher?.stop();
   await release();
   return 0;
 }
@@ -130,15 +146,21 @@ function printBanner(url: string, prepared: Prepared, suffix: string): void {
 /**
  * Resolves once SIGTERM or SIGINT has closed the app: the listening socket closes at
  * once, idle keep-alive connections are closed, requests in flight finish, and after
- * `graceMs` the connections still open are cut. Repeated signals are ignored (a
- * terminal's Ctrl-C reaches the workers and the primary, which forwards it too).
+ * `graceMs` the connections still open are cut. `onSignal` runs first (the dispatcher
+ * starts stopping alongside). Repeated signals are ignored (a terminal's Ctrl-C reaches the
+ * workers and the primary, which forwards it too).
  */
-function untilStopped(app: FastifyInstance, graceMs: number): Promise<void> {
+function untilStopped(
+  app: FastifyInstance,
+  graceMs: number,
+  onSignal: () => void = () => {},
+): Promise<void> {
   return new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: NodeJS.Signals) => {
       if (stopping) return;
       stopping = true;
+      onSignal();
       app.log.info({ signal }, 'shutting down: finishing in-flight requests');
       const timer = setTimeout(() => {
         app.log.warn({ graceMs }, 'in-flight requests did not finish in time; closing them');

@@ -6,6 +6,7 @@ import { workspaceReads } from './migrations/003-workspace-reads.ts';
 import { uniqueKeys } from './migrations/004-unique-keys.ts';
 import { importedUniqueKeys } from './migrations/005-imported-unique-keys.ts';
 import { eventsAndWebhooks } from './migrations/006-events-webhooks.ts';
+import { pendingDeliveries } from './migrations/007-pending-deliveries.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -19,6 +20,7 @@ export async function migrateToLatest(
     '004-unique-keys': uniqueKeys,
     '005-imported-unique-keys': importedUniqueKeys,
     '006-events-webhooks': eventsAndWebhooks({ dialect }),
+    '007-pending-deliveries': pendingDeliveries,
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });

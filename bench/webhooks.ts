@@ -1,0 +1,339 @@
+// `npm run bench:webhooks [-- --store sqlite,postgres] [--backlog N] [--writes N] [--seconds S]`:
+// the webhook dispatcher with 1 and with 50 webhooks, its receivers on 127.0.0.1 in a child
+// process, the dispatcher (default settings) and the writer in this one, as in `serve`:
+//   - latency from commit to receipt (p50, p99), writes paced below capacity, the dispatcher
+//     woken after each commit as `serve` wakes it after each write request;
+//   - deliveries per second one dispatcher sustains, draining a backlog of N first attempts
+//     (the dispatcher was not running);
+//   - the time to drain a backlog of N deliveries after a receiver outage: each has one
+//     failed try behind it and is due (the state an outage leaves once the receiver is back);
+//   - write throughput (one writer, one person per write) without a webhook and with one
+//     being delivered to, and their ratio.
+// PostgreSQL runs in a fresh database of BENCH_DATABASE_URL (default the local server).
+
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { loadConfig } from '../src/config.ts';
+import {
+  Dispatcher,
+  type DispatcherOptions,
+  dispatcherOptions,
+} from '../src/dispatch/dispatcher.ts';
+import { EVENT_TOPICS } from '../src/domain/events.ts';
+import { newId } from '../src/domain/ids.ts';
+import { newWebhookSecret } from '../src/domain/webhook-signature.ts';
+import { insertPeople } from '../src/resources/people/writes.ts';
+import { createWorkspace, insertUsers } from '../src/resources/workspaces/writes.ts';
+import { openStore, type Store } from '../src/store/database.ts';
+import { writeWorkspace } from '../src/store/write.ts';
+import { table } from './lib.ts';
+
+const { values } = parseArgs({
+  options: {
+    store: { type: 'string', default: 'sqlite,postgres' },
+    backlog: { type: 'string', default: '20000' },
+    writes: { type: 'string', default: '200' },
+    seconds: { type: 'string', default: '4' },
+  },
+});
+const stores = values.store.split(',') as ('sqlite' | 'postgres')[];
+const backlog = Number(values.backlog);
+const latencyWrites = Number(values.writes);
+const seconds = Number(values.seconds);
+const WEBHOOKS = [1, 50];
+const options: DispatcherOptions = dispatcherOptions(loadConfig({}));
+const epochMs = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---- the receivers' process ----
+
+interface Report {
+  unique: number;
+  total: number;
+  receipts: [string, number][];
+}
+
+const receivers: ChildProcess = fork(join(import.meta.dirname, 'webhook-receivers.ts'), ['50'], {
+  execArgv: ['--import', 'tsx'],
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
+const urls = await new Promise<string[]>((resolve, reject) => {
+  receivers.once('message', (m: { urls: string[] }) => resolve(m.urls));
+  receivers.once('exit', (code) => reject(new Error(`receivers exited with ${code}`)));
+});
+function ask<T>(message: object, answer: string): Promise<T> {
+  return new Promise((resolve) => {
+    const on = (m: { t: string }) => {
+      if (m.t !== answer) return;
+      receivers.off('message', on);
+      resolve(m as T);
+    };
+    receivers.on('message', on);
+    receivers.send(message);
+  });
+}
+const reset = (keep: boolean) => receivers.send({ t: 'reset', keep });
+const reached = (count: number) =>
+  ask<{ at: number; unique: number; total: number }>({ t: 'wait', count }, 'reached');
+const report = () => ask<Report>({ t: 'report' }, 'report');
+
+// ---- the database ----
+
+async function openBench(kind: 'sqlite' | 'postgres') {
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-webhooks-'));
+    const store = openStore(`sqlite:${join(dir, 'bench.db')}`);
+    await store.migrate();
+    return { store, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const server = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `salescrm_bench_webhooks_${randomBytes(4).toString('hex')}`;
+  const admin = async (text: string) => {
+    const client = new pg.Client({ connectionString: server });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database "${name}"`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const store = openStore(url.toString());
+  await store.migrate();
+  return { store, drop: () => admin(`drop database if exists "${name}" with (force)`) };
+}
+
+async function newWorkspace(store: Store, webhooks: number): Promise<string> {
+  const workspaceId = await createWorkspace(store, `웹훅 벤치 ${newId()}`);
+  await store.transaction((trx) =>
+    insertUsers(trx, workspaceId, [{ name: '김관리', email: 'admin@example.com', role: 'admin' }]),
+  );
+  const now = new Date().toISOString();
+  for (let i = 0; i < webhooks; i++) {
+    await store.db
+      .insertInto('webhooks')
+      .values({
+        workspace_id: workspaceId,
+        id: newId(),
+        url: urls[i]!,
+        object_types: JSON.stringify(['people']),
+        events: JSON.stringify(EVENT_TOPICS),
+        fields: null,
+        status: 'active',
+        secret: newWebhookSecret(),
+        previous_secret: null,
+        previous_secret_until: null,
+        failure_streak: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  }
+  return workspaceId;
+}
+
+let named = 0;
+/** One write creating `n` people (n `생성` events); their ids. */
+function createPeople(store: Store, workspaceId: string, n: number): Promise<string[]> {
+  return writeWorkspace(store, workspaceId, (w) =>
+    insertPeople(
+      w,
+      Array.from({ length: n }, () => ({ name: `벤치 고객 ${++named}` })),
+    ),
+  );
+}
+
+async function pending(store: Store, workspaceId: string): Promise<number> {
+  const row = await sql<{ n: number }>`select count(*) as n from webhook_deliveries
+    where workspace_id = ${workspaceId} and status = 'pending'`.execute(store.db);
+  return Number(row.rows[0]!.n);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+// ---- the measurements ----
+
+async function latency(store: Store, webhooks: number) {
+  const workspaceId = await newWorkspace(store, webhooks);
+  const writes = webhooks === 1 ? latencyWrites : Math.max(20, Math.round(latencyWrites / 4));
+  const paceMs = webhooks === 1 ? 10 : 50;
+  reset(true);
+  const dispatcher = new Dispatcher(store, options);
+  dispatcher.start();
+  const committed = new Map<string, number>();
+  for (let i = 0; i < writes; i++) {
+    const [id] = await createPeople(store, workspaceId, 1);
+    committed.set(id!, epochMs());
+    dispatcher.wake();
+    await sleep(paceMs);
+  }
+  await reached(writes * webhooks);
+  const { receipts, unique, total } = await report();
+  await dispatcher.stop();
+  const ms = receipts.map(([objectId, at]) => at - committed.get(objectId)!).sort((a, b) => a - b);
+  return {
+    p50: percentile(ms, 50),
+    p99: percentile(ms, 99),
+    writes,
+    paceMs,
+    duplicates: total - unique,
+  };
+}
+
+/** Deliveries of `webhooks` webhooks, `backlog` in all, created while no dispatcher runs. */
+async function makeBacklog(store: Store, workspaceId: string, webhooks: number): Promise<number> {
+  const events = Math.ceil(backlog / webhooks);
+  for (let made = 0; made < events; made += 200) {
+    await createPeople(store, workspaceId, Math.min(200, events - made));
+  }
+  return events * webhooks;
+}
+
+async function drain(store: Store, workspaceId: string, deliveries: number) {
+  reset(false);
+  const started = epochMs();
+  const dispatcher = new Dispatcher(store, options);
+  dispatcher.start();
+  const { at, unique, total } = await reached(deliveries);
+  while ((await pending(store, workspaceId)) > 0) await sleep(50);
+  const recorded = epochMs();
+  await dispatcher.stop();
+  return {
+    receivedS: (at - started) / 1000,
+    recordedS: (recorded - started) / 1000,
+    perSecond: deliveries / ((at - started) / 1000),
+    duplicates: total - unique,
+    claims: dispatcher.stats.claims,
+  };
+}
+
+async function firstAttemptBacklog(store: Store, webhooks: number) {
+  const workspaceId = await newWorkspace(store, webhooks);
+  const deliveries = await makeBacklog(store, workspaceId, webhooks);
+  return { deliveries, ...(await drain(store, workspaceId, deliveries)) };
+}
+
+async function afterOutage(store: Store, webhooks: number) {
+  const workspaceId = await newWorkspace(store, webhooks);
+  const deliveries = await makeBacklog(store, workspaceId, webhooks);
+  const now = new Date().toISOString();
+  await sql`update webhook_deliveries set attempt_count = 1, last_status_code = 503,
+      last_error = 'HTTP 503', next_attempt_at = ${now}
+    where workspace_id = ${workspaceId} and status = 'pending'`.execute(store.db);
+  return { deliveries, ...(await drain(store, workspaceId, deliveries)) };
+}
+
+/** Writes per second of one writer for `ms`. */
+async function writeRate(store: Store, workspaceId: string, ms: number, wake?: Dispatcher) {
+  let writes = 0;
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    await createPeople(store, workspaceId, 1);
+    wake?.wake();
+    writes += 1;
+  }
+  return writes;
+}
+
+/**
+ * Writes per second without a webhook, with one but no dispatcher running (the outbox's
+ * own cost: a delivery row per event), and with one being delivered to.
+ */
+async function writeThroughput(store: Store) {
+  const without = await newWorkspace(store, 0);
+  const queued = await newWorkspace(store, 1);
+  const withOne = await newWorkspace(store, 1);
+  reset(false);
+  await writeRate(store, without, 500); // warm-up
+  const slice = (seconds * 1000) / 2;
+  let plain = 0;
+  let outbox = 0;
+  let hooked = 0;
+  // Interleaved, so drift (caches, the machine's other load) falls on all alike.
+  for (let round = 0; round < 2; round++) {
+    plain += await writeRate(store, without, slice);
+    outbox += await writeRate(store, queued, slice);
+    const dispatcher = new Dispatcher(store, options);
+    dispatcher.start();
+    hooked += await writeRate(store, withOne, slice, dispatcher);
+    while ((await pending(store, withOne)) > 0) await sleep(50);
+    await dispatcher.stop();
+  }
+  return {
+    plain: plain / seconds,
+    outbox: outbox / seconds,
+    hooked: hooked / seconds,
+    ratio: hooked / plain,
+  };
+}
+
+// ---- the run ----
+
+console.log(
+  `webhook dispatch bench: ${cpus().length} cores (load ${loadavg()[0]!.toFixed(1)}), backlog ${backlog.toLocaleString('en-US')}, ` +
+    `concurrency ${options.concurrency} (${options.perWebhook} per webhook), poll ${options.pollMs} ms`,
+);
+try {
+  for (const kind of stores) {
+    const { store, drop } = await openBench(kind);
+    try {
+      console.log(`\n== ${kind}`);
+      const rows: (string | number)[][] = [];
+      for (const webhooks of WEBHOOKS) {
+        const l = await latency(store, webhooks);
+        console.log(
+          `${webhooks} webhook(s): latency over ${l.writes} writes ${l.paceMs} ms apart: p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms`,
+        );
+        const first = await firstAttemptBacklog(store, webhooks);
+        console.log(
+          `${webhooks} webhook(s): ${first.deliveries} first attempts drained in ${first.receivedS.toFixed(1)} s (recorded ${first.recordedS.toFixed(1)} s), ${first.claims} claims`,
+        );
+        const outage = await afterOutage(store, webhooks);
+        console.log(
+          `${webhooks} webhook(s): ${outage.deliveries} retries after an outage drained in ${outage.receivedS.toFixed(1)} s (recorded ${outage.recordedS.toFixed(1)} s)`,
+        );
+        const duplicates = l.duplicates + first.duplicates + outage.duplicates;
+        rows.push([
+          webhooks,
+          l.p50,
+          l.p99,
+          Math.round(first.perSecond),
+          `${outage.receivedS.toFixed(1)} s (${Math.round(outage.perSecond)}/s)`,
+          duplicates,
+        ]);
+      }
+      const w = await writeThroughput(store);
+      console.log(
+        `\n${table(
+          [
+            'webhooks',
+            'commit→receipt p50 ms',
+            'p99 ms',
+            'first attempts/s sustained',
+            `drain ${backlog.toLocaleString('en-US')} after outage`,
+            'sent twice',
+          ],
+          rows,
+        )}`,
+      );
+      console.log(
+        `\nwrites/s, one writer: ${Math.round(w.plain)} without a webhook, ${Math.round(w.outbox)} with one and no dispatcher, ${Math.round(w.hooked)} with one delivered to (ratio ${w.ratio.toFixed(2)})`,
+      );
+    } finally {
+      await store.close();
+      await drop();
+    }
+  }
+} finally {
+  receivers.kill('SIGTERM');
+}

@@ -1,0 +1,601 @@
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config.ts';
+import { isDelivered } from '../domain/webhook-retry.ts';
+import { webhookHeaders } from '../domain/webhook-signature.ts';
+import type { Store } from '../store/database.ts';
+import {
+  type AttemptOutcome,
+  claimDeliveries,
+  type Delivery,
+  type DeliveryKey,
+  recordAttempts,
+  releaseDeliveries,
+  renewDeliveryLeases,
+  type WebhookKey,
+} from '../store/outbox/deliveries.ts';
+import {
+  readLease,
+  releaseLease,
+  takeLease,
+  WEBHOOKS_LEASE,
+} from '../store/outbox/dispatch-lease.ts';
+import { isStoreUnavailable } from '../store/unavailable.ts';
+import { type DispatchLog, SILENT_LOG } from './log.ts';
+import { postWebhook } from './send.ts';
+
+/** The `user-agent` of every delivery. */
+export const USER_AGENT = 'salescrm-webhooks/1.0';
+
+/** How a dispatcher sends. */
+export interface DispatcherOptions {
+  /** Seconds before each retry (`WEBHOOK_RETRY_DELAYS`); after the last, a delivery fails. */
+  retryDelays: readonly number[];
+  /** The most one POST may take (`WEBHOOK_TIMEOUT_MS`). */
+  timeoutMs: number;
+  /** POSTs in flight at most, in all (`WEBHOOK_CONCURRENCY`). */
+  concurrency: number;
+  /** POSTs in flight at most to one webhook (`WEBHOOK_CONCURRENCY_PER_WEBHOOK`). */
+  perWebhook: number;
+  /** How often an idle dispatcher looks for due deliveries (`WEBHOOK_POLL_MS`). */
+  pollMs: number;
+  log?: DispatchLog;
+  /** How long a claimed delivery is leased (renewed while held); default max(30 s, 2 × timeout + 10 s). */
+  leaseMs?: number;
+  /** SQLite: how long the dispatch lease lasts unless renewed (default 15 s; renewed every third). */
+  dispatchLeaseMs?: number;
+  /** Bytes of an answer's body read at most (default 64 KiB). */
+  maxAnswerBytes?: number;
+  /** Share of a retry's delay it may move either way (default 10 %). */
+  jitter?: number;
+}
+
+/** The dispatcher's options from the service's settings. */
+export function dispatcherOptions(
+  config: Pick<
+    Config,
+    | 'webhookRetryDelays'
+    | 'webhookTimeoutMs'
+    | 'webhookConcurrency'
+    | 'webhookConcurrencyPerWebhook'
+    | 'webhookPollMs'
+  >,
+  log?: DispatchLog,
+): DispatcherOptions {
+  return {
+    retryDelays: config.webhookRetryDelays,
+    timeoutMs: config.webhookTimeoutMs,
+    concurrency: config.webhookConcurrency,
+    perWebhook: config.webhookConcurrencyPerWebhook,
+    pollMs: config.webhookPollMs,
+    log,
+  };
+}
+
+/** What a dispatcher has done since it started. */
+export interface DispatchStats {
+  claims: number;
+  sent: number;
+  delivered: number;
+  /** Tries answered other than 2xx, or not answered. */
+  failedTries: number;
+}
+
+/** One webhook's deliveries held by the dispatcher. */
+interface WebhookQueue {
+  key: WebhookKey;
+  /** First attempts waiting, in event order. */
+  firsts: Delivery[];
+  /** Retries waiting, in due order. */
+  retries: Delivery[];
+  /** POSTs in flight. */
+  sending: number;
+  /** A first attempt is in flight: the next waits for it. */
+  firstSending: boolean;
+  /** Deliveries held: waiting, in flight, or sent and not yet recorded. */
+  held: number;
+}
+
+/** Longest wait after a database error. */
+const MAX_BACKOFF_MS = 30_000;
+/** Longest an idle loop sleeps between looks at its leases. */
+const MAX_IDLE_MS = 1_000;
+/**
+ * Tries are recorded once this many have ended… (each transaction costs more than its rows:
+ * on SQLite, with its large pages, a commit of a few rows writes as much as one of many)
+ */
+const RECORD_BATCH = 64;
+/** …or once the oldest unrecorded one ended this long ago, or nothing is in flight. */
+const RECORD_DELAY_MS = 50;
+/**
+ * Claims that `wake()` asks for are this far apart at least: a lone write's deliveries go
+ * at once, a stream of writes costs a claim per this many ms rather than one per write.
+ */
+const WAKE_GAP_MS = 25;
+
+/**
+ * Sends webhook deliveries (DECISIONS 8, Delivery): claims due deliveries in batches, POSTs
+ * them signed, with bounded concurrency in all and per webhook, and records each try. First
+ * attempts of one webhook go out one at a time in event order; retries may overtake. No
+ * database transaction is open during a POST; a database error is logged and backed off
+ * from, never thrown. On SQLite one dispatcher per database claims at a time (the
+ * dispatch lease); on PostgreSQL any number claim side by side.
+ */
+export class Dispatcher {
+  /** This dispatcher's id, as holder of leases. */
+  readonly id = randomUUID();
+  readonly stats: DispatchStats = { claims: 0, sent: 0, delivered: 0, failedTries: 0 };
+  private readonly log: DispatchLog;
+  private readonly leaseMs: number;
+  private readonly dispatchLeaseMs: number;
+  private readonly heldCap: number;
+  private readonly perWebhookHeld: number;
+  /** Deliveries claimed and not yet recorded, and when their leases end (Unix ms). */
+  private readonly held = new Map<string, { delivery: Delivery; leaseEnds: number }>();
+  private readonly queues = new Map<string, WebhookQueue>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private outcomes: AttemptOutcome[] = [];
+  private sending = 0;
+  private turn = 0;
+  private running: Promise<void> | undefined;
+  private stopped: Promise<void> | undefined;
+  private stopRequested = false;
+  private signal: (() => void) | undefined;
+  private woken = false;
+  /** The last claim left due deliveries behind. */
+  private more = false;
+  /** Deliveries recorded (so no longer held) since the last claim. */
+  private freed = 0;
+  /** When the oldest try not yet recorded ended (`performance.now()`). */
+  private firstOutcomeAt = 0;
+  private lastClaim = 0;
+  private dispatchLeaseEnds = 0;
+  private holdsDispatchLease = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: DispatcherOptions,
+  ) {
+    this.log = options.log ?? SILENT_LOG;
+    this.leaseMs = options.leaseMs ?? Math.max(30_000, 2 * options.timeoutMs + 10_000);
+    this.dispatchLeaseMs = options.dispatchLeaseMs ?? 15_000;
+    // Deep enough that a webhook's queue does not run dry between claims (its first attempts
+    // go one at a time), bounded so that one webhook cannot take every place.
+    this.perWebhookHeld = Math.max(64, 4 * options.perWebhook);
+    this.heldCap = Math.max(4 * options.concurrency, this.perWebhookHeld);
+  }
+
+  /** Starts the loop (once). */
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  /** Looks for due deliveries now rather than at the next poll (say, after a commit). */
+  wake(): void {
+    this.woken = true;
+    this.signal?.();
+  }
+
+  /**
+   * Stops: claims nothing more, lets go deliveries claimed but not started, lets POSTs in
+   * flight finish (each bounded by the timeout) and records them, and gives up the lease.
+   * Never throws; calling it again returns the same promise.
+   */
+  stop(): Promise<void> {
+    this.stopped ??= this.shutdown();
+    return this.stopped;
+  }
+
+  private async loop(): Promise<void> {
+    let backoff = 0;
+    while (!this.stopRequested) {
+      try {
+        if (this.recordDue()) await this.flush();
+        await this.keepLeases();
+        if (this.shouldClaim()) await this.claim();
+        backoff = 0;
+      } catch (error) {
+        backoff = Math.min(Math.max(2 * backoff, this.options.pollMs, 100), MAX_BACKOFF_MS);
+        const unavailable = isStoreUnavailable(error);
+        this.log.error(
+          { err: error, retryInMs: backoff },
+          unavailable
+            ? 'webhook dispatch: the database cannot be reached; backing off'
+            : 'webhook dispatch: error; backing off',
+        );
+        await this.idle(backoff, false);
+        continue;
+      }
+      await this.idle(this.untilNextLook(), true);
+    }
+  }
+
+  /** Whether the tries that ended are to be recorded now, or may wait for more. */
+  private recordDue(): boolean {
+    if (this.outcomes.length === 0) return false;
+    return (
+      this.outcomes.length >= RECORD_BATCH ||
+      this.sending === 0 ||
+      performance.now() - this.firstOutcomeAt >= RECORD_DELAY_MS
+    );
+  }
+
+  /**
+   * Claims are made when woken, at each poll, and when the last claim left due deliveries
+   * behind and enough places have been freed since for the next to be worth it.
+   */
+  private shouldClaim(): boolean {
+    if (this.held.size >= this.heldCap) return false;
+    const sinceClaim = Date.now() - this.lastClaim;
+    if (this.woken && sinceClaim >= WAKE_GAP_MS) return true;
+    if (this.more && this.freed >= this.refill()) return true;
+    return sinceClaim >= this.options.pollMs;
+  }
+
+  private refill(): number {
+    return Math.max(1, Math.floor(this.perWebhookHeld / 2));
+  }
+
+  /** How long the loop may sleep before its next look (a POST ending or `wake()` cut it short). */
+  private untilNextLook(): number {
+    let wait = MAX_IDLE_MS;
+    if (this.outcomes.length > 0) {
+      if (this.recordDue()) return 0;
+      wait = Math.max(0, RECORD_DELAY_MS - (performance.now() - this.firstOutcomeAt));
+    }
+    // Full: nothing to claim until a POST ends (which signals), but leases need renewing.
+    if (this.held.size >= this.heldCap) return wait;
+    if (this.more && this.freed >= this.refill()) return 0;
+    const sinceClaim = Date.now() - this.lastClaim;
+    const next = this.woken ? WAKE_GAP_MS : this.options.pollMs;
+    return Math.min(wait, Math.max(0, next - sinceClaim));
+  }
+
+  /**
+   * Waits `ms`, or less: until a POST ends or `wake()` is called (when `interruptible`),
+   * or `stop()` is. Even a wait of 0 lets the event loop turn.
+   */
+  private idle(ms: number, interruptible: boolean): Promise<void> {
+    if (this.stopRequested) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.signal = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      this.signal = interruptible
+        ? done
+        : () => {
+            if (this.stopRequested) done();
+          };
+    });
+  }
+
+  private async claim(): Promise<void> {
+    const nowMs = Date.now();
+    this.lastClaim = nowMs;
+    const woken = this.woken;
+    this.woken = false;
+    this.more = false;
+    this.freed = 0;
+    const sqlite = this.store.dialect === 'sqlite';
+    if (sqlite && !(await this.holdDispatchLease(nowMs))) return;
+    this.stats.claims += 1;
+    const leaseEnds = nowMs + this.leaseMs;
+    const claim = await claimDeliveries(this.store, {
+      now: new Date(nowMs).toISOString(),
+      leaseUntil: new Date(leaseEnds).toISOString(),
+      limit: this.heldCap - this.held.size,
+      perWebhook: this.perWebhookHeld,
+      held: this.held,
+      heldOf: (workspaceId, webhookId) =>
+        this.queues.get(webhookKey(workspaceId, webhookId))?.held ?? 0,
+      likely: woken,
+      lease: sqlite ? { name: WEBHOOKS_LEASE, holder: this.id } : undefined,
+    });
+    if (!claim.leaseHeld) {
+      this.lostDispatchLease();
+      return;
+    }
+    this.more = claim.more;
+    for (const delivery of claim.deliveries) this.hold(delivery, leaseEnds);
+    this.pump();
+  }
+
+  /**
+   * SQLite: whether this dispatcher holds the dispatch lease, taking it when it is free or
+   * expired (a read only while another holds it).
+   */
+  private async holdDispatchLease(nowMs: number): Promise<boolean> {
+    if (this.holdsDispatchLease && nowMs < this.dispatchLeaseEnds) return true;
+    const now = new Date(nowMs).toISOString();
+    const lease = await readLease(this.store.db, WEBHOOKS_LEASE);
+    if (lease && lease.holder !== this.id && lease.expiresAt >= now) {
+      this.holdsDispatchLease = false;
+      return false;
+    }
+    return this.renewDispatchLease(nowMs);
+  }
+
+  private async renewDispatchLease(nowMs: number): Promise<boolean> {
+    const ends = nowMs + this.dispatchLeaseMs;
+    const took = await takeLease(
+      this.store.db,
+      WEBHOOKS_LEASE,
+      this.id,
+      new Date(nowMs).toISOString(),
+      new Date(ends).toISOString(),
+    );
+    if (!took) {
+      this.lostDispatchLease();
+      return false;
+    }
+    if (!this.holdsDispatchLease)
+      this.log.info({ holder: this.id }, 'webhook dispatch: holding the dispatch lease');
+    this.holdsDispatchLease = true;
+    this.dispatchLeaseEnds = ends;
+    return true;
+  }
+
+  private lostDispatchLease(): void {
+    if (this.holdsDispatchLease) {
+      this.log.warn(
+        { holder: this.id },
+        'webhook dispatch: another dispatcher took the dispatch lease',
+      );
+    }
+    this.holdsDispatchLease = false;
+  }
+
+  /** Renews the leases that would end within two thirds of their length. */
+  private async keepLeases(): Promise<void> {
+    const nowMs = Date.now();
+    if (
+      this.holdsDispatchLease &&
+      this.dispatchLeaseEnds - nowMs < (2 * this.dispatchLeaseMs) / 3
+    ) {
+      await this.renewDispatchLease(nowMs);
+    }
+    const due: DeliveryKey[] = [];
+    for (const entry of this.held.values()) {
+      if (entry.leaseEnds - nowMs < (2 * this.leaseMs) / 3) due.push(entry.delivery);
+    }
+    if (due.length === 0) return;
+    const ends = nowMs + this.leaseMs;
+    await renewDeliveryLeases(this.store, due, new Date(ends).toISOString());
+    for (const key of due) {
+      const entry = this.held.get(key.id);
+      if (entry) entry.leaseEnds = ends;
+    }
+  }
+
+  private hold(delivery: Delivery, leaseEnds: number): void {
+    if (this.held.has(delivery.id)) return;
+    this.held.set(delivery.id, { delivery, leaseEnds });
+    const key = webhookKey(delivery.workspaceId, delivery.webhookId);
+    let queue = this.queues.get(key);
+    if (!queue) {
+      queue = {
+        key: { workspaceId: delivery.workspaceId, webhookId: delivery.webhookId },
+        firsts: [],
+        retries: [],
+        sending: 0,
+        firstSending: false,
+        held: 0,
+      };
+      this.queues.set(key, queue);
+    }
+    queue.held += 1;
+    if (delivery.attemptCount > 0) {
+      queue.retries.push(delivery);
+      return;
+    }
+    // In event order: a claim may hold a first attempt that an earlier claim's follow.
+    let at = queue.firsts.length;
+    while (at > 0 && queue.firsts[at - 1]!.eventSeq > delivery.eventSeq) at -= 1;
+    queue.firsts.splice(at, 0, delivery);
+  }
+
+  /** Starts what may start: within the limits, a webhook at a time in turn. */
+  private pump(): void {
+    if (this.stopRequested) return;
+    let started = true;
+    while (started && this.sending < this.options.concurrency) {
+      started = false;
+      const queues = [...this.queues.values()];
+      for (let i = 0; i < queues.length && this.sending < this.options.concurrency; i++) {
+        const queue = queues[(this.turn + i) % queues.length]!;
+        if (queue.sending >= this.options.perWebhook) continue;
+        let delivery: Delivery | undefined;
+        if (queue.firsts.length > 0 && !queue.firstSending) delivery = queue.firsts.shift();
+        else delivery = queue.retries.shift();
+        if (!delivery) continue;
+        this.send(delivery, queue);
+        started = true;
+      }
+      this.turn += 1;
+    }
+  }
+
+  private send(delivery: Delivery, queue: WebhookQueue): void {
+    const first = delivery.attemptCount === 0;
+    queue.sending += 1;
+    if (first) queue.firstSending = true;
+    this.sending += 1;
+    this.stats.sent += 1;
+    const sent = this.attempt(delivery)
+      .then((outcome) => {
+        queue.sending -= 1;
+        if (first) queue.firstSending = false;
+        this.sending -= 1;
+        if (isDelivered(outcome.statusCode)) this.stats.delivered += 1;
+        else this.stats.failedTries += 1;
+        if (this.outcomes.length === 0) this.firstOutcomeAt = performance.now();
+        this.outcomes.push(outcome);
+        this.pump();
+        this.signal?.();
+      })
+      .catch((error: unknown) => {
+        this.log.error(
+          { err: error, deliveryId: delivery.id },
+          'webhook dispatch: error after a POST',
+        );
+      });
+    this.inFlight.add(sent);
+    void sent.finally(() => this.inFlight.delete(sent));
+  }
+
+  /** One signed POST of a delivery; how it went. Never throws. */
+  private async attempt(delivery: Delivery): Promise<AttemptOutcome> {
+    const startedMs = Date.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    let durationMs = 0;
+    try {
+      const timestamp = Math.floor(startedMs / 1000);
+      const answer = await postWebhook(
+        {
+          url: delivery.url,
+          body: delivery.payload,
+          headers: {
+            ...webhookHeaders(delivery.id, timestamp, delivery.payload, delivery.secrets),
+            'content-type': 'application/json',
+            'user-agent': USER_AGENT,
+          },
+        },
+        { timeoutMs: this.options.timeoutMs, maxAnswerBytes: this.options.maxAnswerBytes },
+      );
+      ({ statusCode, error, durationMs } = answer);
+    } catch (caught) {
+      error = `could not send: ${(caught as Error)?.message ?? String(caught)}`;
+      durationMs = Date.now() - startedMs;
+    }
+    return {
+      workspaceId: delivery.workspaceId,
+      id: delivery.id,
+      webhookId: delivery.webhookId,
+      startedAt: new Date(startedMs).toISOString(),
+      durationMs,
+      statusCode,
+      error,
+    };
+  }
+
+  /** Records the tries that ended, in the order they ended. */
+  private async flush(): Promise<void> {
+    while (this.outcomes.length > 0) {
+      const batch = this.outcomes;
+      this.outcomes = [];
+      let disabled: WebhookKey[];
+      try {
+        disabled = await recordAttempts(this.store, batch, {
+          retryDelays: this.options.retryDelays,
+          jitter: this.options.jitter,
+        });
+      } catch (error) {
+        if (isStoreUnavailable(error)) {
+          // Kept, in order, for when the database is back.
+          this.outcomes = batch.concat(this.outcomes);
+          throw error;
+        }
+        disabled = await this.recordOneByOne(batch, error);
+      }
+      for (const outcome of batch) this.forget(outcome);
+      this.freed += batch.length;
+      for (const webhook of disabled) await this.disabled(webhook);
+    }
+  }
+
+  /**
+   * A batch the database refused other than for being unreachable: each try on its own, so
+   * one bad row does not hold back the rest. A try that still fails is logged and dropped;
+   * its delivery stays leased, and is sent again once the lease ends.
+   */
+  private async recordOneByOne(batch: AttemptOutcome[], cause: unknown): Promise<WebhookKey[]> {
+    this.log.warn(
+      { err: cause, tries: batch.length },
+      'webhook dispatch: recording a batch failed; recording one at a time',
+    );
+    const disabled: WebhookKey[] = [];
+    for (const outcome of batch) {
+      try {
+        disabled.push(
+          ...(await recordAttempts(this.store, [outcome], {
+            retryDelays: this.options.retryDelays,
+            jitter: this.options.jitter,
+          })),
+        );
+      } catch (error) {
+        if (isStoreUnavailable(error)) {
+          this.outcomes.push(outcome);
+          continue;
+        }
+        this.log.error(
+          { err: error, deliveryId: outcome.id },
+          'webhook dispatch: could not record a try',
+        );
+      }
+    }
+    return disabled;
+  }
+
+  private forget(key: DeliveryKey & { webhookId: string }): void {
+    if (!this.held.delete(key.id)) return;
+    const qk = webhookKey(key.workspaceId, key.webhookId);
+    const queue = this.queues.get(qk);
+    if (!queue) return;
+    queue.held -= 1;
+    if (queue.held <= 0 && queue.sending === 0) this.queues.delete(qk);
+  }
+
+  /** A webhook the record disabled: its waiting deliveries are let go (they stay pending). */
+  private async disabled(webhook: WebhookKey): Promise<void> {
+    this.log.warn(
+      { workspaceId: webhook.workspaceId, webhookId: webhook.webhookId },
+      'webhook dispatch: webhook disabled after ten failed deliveries in a row',
+    );
+    const queue = this.queues.get(webhookKey(webhook.workspaceId, webhook.webhookId));
+    if (!queue) return;
+    const waiting = [...queue.firsts, ...queue.retries];
+    queue.firsts = [];
+    queue.retries = [];
+    for (const delivery of waiting) this.forget(delivery);
+    await releaseDeliveries(this.store, waiting);
+  }
+
+  private async shutdown(): Promise<void> {
+    this.stopRequested = true;
+    this.signal?.();
+    await this.running?.catch(() => {});
+    const waiting: Delivery[] = [];
+    for (const queue of this.queues.values()) {
+      waiting.push(...queue.firsts, ...queue.retries);
+      queue.firsts = [];
+      queue.retries = [];
+    }
+    for (const delivery of waiting) this.forget(delivery);
+    await this.quietly('letting go of waiting deliveries', () =>
+      releaseDeliveries(this.store, waiting),
+    );
+    await Promise.allSettled([...this.inFlight]);
+    await this.quietly('recording the last tries', () => this.flush());
+    if (this.holdsDispatchLease) {
+      this.holdsDispatchLease = false;
+      await this.quietly('giving up the dispatch lease', () =>
+        releaseLease(this.store.db, WEBHOOKS_LEASE, this.id),
+      );
+    }
+  }
+
+  private async quietly(what: string, fn: () => Promise<unknown>): Promise<void> {
+    try {
+      await fn();
+    } catch (error) {
+      this.log.error({ err: error }, `webhook dispatch: stopping: ${what} failed`);
+    }
+  }
+}
+
+function webhookKey(workspaceId: string, webhookId: string): string {
+  return `${workspaceId}\u0000${webhookId}`;
+}

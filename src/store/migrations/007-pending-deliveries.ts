@@ -1,0 +1,21 @@
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * The pending deliveries of each webhook, by when they are due: what a dispatcher claims
+ * from, one webhook at a time, so that a webhook with a long backlog (a receiver that was
+ * down) neither starves the others nor makes every claim read its whole backlog, and so that
+ * finished deliveries (most of the table) are never read to find the due ones.
+ */
+export const pendingDeliveries = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createIndex('webhook_deliveries_pending')
+      .on('webhook_deliveries')
+      .columns(['workspace_id', 'webhook_id', 'next_attempt_at', 'event_seq'])
+      .where(sql.ref('status'), '=', sql.lit('pending'))
+      .execute();
+  },
+  async down(db: Kysely<unknown>): Promise<void> {
+    await db.schema.dropIndex('webhook_deliveries_pending').execute();
+  },
+};

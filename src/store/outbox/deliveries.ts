@@ -1,0 +1,619 @@
+import { type RawBuilder, sql } from 'kysely';
+import {
+  FAILED_IN_A_ROW_TO_DISABLE,
+  isDelivered,
+  nextAttemptMs,
+  RETRY_JITTER,
+} from '../../domain/webhook-retry.ts';
+import type { Executor, Store } from '../database.ts';
+import { holdsLease } from './dispatch-lease.ts';
+
+/**
+ * Webhook deliveries as dispatchers claim and record them (DECISIONS 8, Delivery): a claim
+ * leases due deliveries (`leased_until`) so that no other dispatcher sends them meanwhile,
+ * and reads what sending them takes; a record logs each try, and moves the delivery to
+ * delivered, to its next try, or to failed (counting towards disabling its webhook).
+ */
+
+/** The key of a delivery. */
+export interface DeliveryKey {
+  workspaceId: string;
+  id: string;
+}
+
+/** A claimed delivery and what sending it takes. */
+export interface Delivery extends DeliveryKey {
+  webhookId: string;
+  eventSeq: number;
+  /** Tries before this one: 0 for a first attempt. */
+  attemptCount: number;
+  url: string;
+  /** The event's payload, sent byte for byte. */
+  payload: string;
+  /** The secrets that sign it: the webhook's, then during a rotation the previous one. */
+  secrets: string[];
+}
+
+/** What a dispatcher asks a claim for. */
+export interface ClaimRequest {
+  /** The time of the claim (ISO 8601). */
+  now: string;
+  /** The claimed deliveries are leased until then. */
+  leaseUntil: string;
+  /** The most deliveries to claim. */
+  limit: number;
+  /** The most deliveries of one webhook the dispatcher may hold at a time. */
+  perWebhook: number;
+  /** The deliveries the dispatcher holds already (claimed and not yet recorded), by id. */
+  held: { has(id: string): boolean; readonly size: number };
+  /** How many of a webhook's deliveries the dispatcher holds already. */
+  heldOf(workspaceId: string, webhookId: string): number;
+  /** Deliveries are likely due (a write just committed): no lock-free look first. */
+  likely?: boolean;
+  /** SQLite: the dispatch lease, checked in the claim's transaction (no claim without it). */
+  lease?: { name: string; holder: string };
+}
+
+/** What a claim got. */
+export interface Claim {
+  deliveries: Delivery[];
+  /** More deliveries were due than the limits let this claim take. */
+  more: boolean;
+  /** False when the dispatch lease was another's: nothing was claimed. */
+  leaseHeld: boolean;
+}
+
+/** A pending due delivery, as a claim considers it. */
+interface Candidate {
+  workspace_id: string;
+  id: string;
+  webhook_id: string;
+  event_seq: number;
+  attempt_count: number;
+  next_attempt_at: string;
+  leased_until: string | null;
+}
+
+const CANDIDATE_COLUMNS = [
+  'workspace_id',
+  'id',
+  'webhook_id',
+  'event_seq',
+  'attempt_count',
+  'next_attempt_at',
+  'leased_until',
+] as const;
+
+/** Keys per statement: far below either dialect's limit of bound parameters. */
+const KEYS_PER_STATEMENT = 1000;
+
+/**
+ * Claims due deliveries: pending, due by `now`, not leased, of active webhooks; per webhook
+ * in the order they are due (then event order), at most `perWebhook` held per webhook and
+ * `limit` in all, oldest first across webhooks, so a webhook with a backlog does not starve
+ * the others. A first attempt is not claimed while an earlier first attempt of its webhook is
+ * leased by another dispatcher (first attempts go out in commit order per webhook). Leases
+ * them until `leaseUntil` and reads, in the same transaction, what sending them takes;
+ * deliveries whose webhook is no longer active are let go (left pending), those whose
+ * webhook or event is gone end `failed`.
+ *
+ * PostgreSQL: a claim first looks without locking anything (an idle look writes nothing),
+ * unless deliveries are `likely`; when there is something to take, the webhooks it considers are locked (`skip locked`), so
+ * concurrent dispatchers claim different webhooks' deliveries, never the same one. SQLite:
+ * one dispatcher at a time holds the dispatch lease, checked in the claim's transaction.
+ */
+export async function claimDeliveries(store: Store, request: ClaimRequest): Promise<Claim> {
+  if (request.limit <= 0) return { deliveries: [], more: true, leaseHeld: true };
+  if (store.dialect === 'postgres') {
+    if (!request.likely) {
+      const look = choose(await postgresCandidates(store.db, request, false), request);
+      if (look.chosen.length === 0) return { deliveries: [], more: look.more, leaseHeld: true };
+    }
+    return bookkeeping(store, async (trx) => {
+      const { chosen, more } = choose(await postgresCandidates(trx, request, true), request);
+      if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true };
+      const leased = await leaseRows(trx, chosen, request, true);
+      return { deliveries: await readSends(trx, leased, request.now), more, leaseHeld: true };
+    });
+  }
+  // SQLite: the lease holder alone claims, so the candidates are read outside the write
+  // transaction; an idle poll writes nothing.
+  const { chosen, more } = choose(await sqliteCandidates(store.db, request), request);
+  if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true };
+  return bookkeeping(store, async (trx) => {
+    const lease = request.lease;
+    if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now))) {
+      return { deliveries: [], more: false, leaseHeld: false };
+    }
+    const leased = await leaseRows(trx, chosen, request, false);
+    return { deliveries: await readSends(trx, leased, request.now), more, leaseHeld: true };
+  });
+}
+
+/**
+ * A transaction of the dispatcher's bookkeeping. On PostgreSQL its commit does not wait for
+ * the WAL to reach the disk (`synchronous_commit = off`), so dispatching does not queue up
+ * behind, nor slow, the API's commits: a database crash may lose the last few leases and
+ * records, and so send those deliveries again, which at-least-once allows. The deliveries
+ * themselves are written durably by the writes that make them.
+ */
+async function bookkeeping<T>(store: Store, fn: (trx: Executor) => Promise<T>): Promise<T> {
+  return store.transaction(async (trx) => {
+    if (store.dialect === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
+    return fn(trx);
+  });
+}
+
+/**
+ * Every active webhook's first due pending deliveries (PostgreSQL); with `lock`, the
+ * webhooks are locked (skipping those another transaction holds).
+ */
+async function postgresCandidates(
+  db: Executor,
+  request: ClaimRequest,
+  lock: boolean,
+): Promise<Candidate[]> {
+  const window = candidateWindow(request);
+  const result = await sql<Candidate>`
+    select d.workspace_id, d.id, d.webhook_id, d.event_seq, d.attempt_count,
+      d.next_attempt_at, d.leased_until
+    from webhooks w
+    cross join lateral (
+      select workspace_id, id, webhook_id, event_seq, attempt_count, next_attempt_at, leased_until
+      from webhook_deliveries
+      where workspace_id = w.workspace_id and webhook_id = w.id and status = 'pending'
+        and next_attempt_at <= ${request.now}
+      order by next_attempt_at, event_seq
+      limit ${window}
+    ) d
+    where w.status = 'active'
+    ${lock ? sql`for no key update of w skip locked` : sql``}`.execute(db);
+  return result.rows;
+}
+
+/** Every active webhook's first due pending deliveries (SQLite), one webhook at a time. */
+async function sqliteCandidates(db: Executor, request: ClaimRequest): Promise<Candidate[]> {
+  const webhooks = await db
+    .selectFrom('webhooks as w')
+    .select(['w.workspace_id', 'w.id'])
+    .where('w.status', '=', 'active')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('webhook_deliveries as d')
+          .select(sql.lit(1).as('one'))
+          .whereRef('d.workspace_id', '=', 'w.workspace_id')
+          .whereRef('d.webhook_id', '=', 'w.id')
+          .where(sql<boolean>`d.status = 'pending'`)
+          .where('d.next_attempt_at', '<=', request.now),
+      ),
+    )
+    .execute();
+  const window = candidateWindow(request);
+  const candidates: Candidate[] = [];
+  for (const w of webhooks) {
+    const rows = await db
+      .selectFrom('webhook_deliveries')
+      .select(CANDIDATE_COLUMNS)
+      .where('workspace_id', '=', w.workspace_id)
+      .where('webhook_id', '=', w.id)
+      .where(sql<boolean>`status = 'pending'`)
+      .where('next_attempt_at', '<=', request.now)
+      .orderBy('next_attempt_at')
+      .orderBy('event_seq')
+      .limit(window)
+      .execute();
+    candidates.push(...(rows as Candidate[]));
+  }
+  return candidates;
+}
+
+/**
+ * Deliveries read per webhook: enough to see past the ones the dispatcher holds (at most
+ * `perWebhook`) to as many again, and some that another dispatcher is sending.
+ */
+function candidateWindow(request: ClaimRequest): number {
+  return 2 * request.perWebhook + 16;
+}
+
+/**
+ * The candidates a claim takes, and whether more were due: per webhook in due order, up to
+ * its room, skipping those held by this dispatcher and those leased by another; a first
+ * attempt leased by another dispatcher holds back the webhook's later first attempts.
+ * Across webhooks, the earliest due first, up to the limit.
+ */
+function choose(
+  candidates: readonly Candidate[],
+  request: ClaimRequest,
+): { chosen: Candidate[]; more: boolean } {
+  const byWebhook = new Map<string, Candidate[]>();
+  for (const c of candidates) {
+    const key = `${c.workspace_id}\u0000${c.webhook_id}`;
+    const list = byWebhook.get(key);
+    if (list) list.push(c);
+    else byWebhook.set(key, [c]);
+  }
+  const picked: Candidate[] = [];
+  let more = false;
+  for (const list of byWebhook.values()) {
+    list.sort(dueOrder);
+    const first = list[0]!;
+    let room = request.perWebhook - request.heldOf(first.workspace_id, first.webhook_id);
+    let firstAttemptsBlocked = false;
+    for (const c of list) {
+      if (request.held.has(c.id)) continue;
+      const attempt = Number(c.attempt_count);
+      if (c.leased_until !== null && c.leased_until >= request.now) {
+        if (attempt === 0) firstAttemptsBlocked = true;
+        continue;
+      }
+      if (attempt === 0 && firstAttemptsBlocked) continue;
+      if (room <= 0) {
+        more = true;
+        break;
+      }
+      picked.push(c);
+      room -= 1;
+    }
+  }
+  picked.sort(dueOrder);
+  if (picked.length > request.limit) more = true;
+  return { chosen: picked.slice(0, request.limit), more };
+}
+
+function dueOrder(a: Candidate, b: Candidate): number {
+  if (a.next_attempt_at !== b.next_attempt_at)
+    return a.next_attempt_at < b.next_attempt_at ? -1 : 1;
+  return Number(a.event_seq) - Number(b.event_seq);
+}
+
+/** `(values (ws, id), …)` of delivery keys. */
+function keyValues(keys: readonly DeliveryKey[]): RawBuilder<unknown> {
+  return sql`(values ${sql.join(keys.map((k) => sql`(${k.workspaceId}, ${k.id})`))})`;
+}
+
+function chunks<T>(items: readonly T[], size = KEYS_PER_STATEMENT): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function keyOf(c: Candidate): DeliveryKey {
+  return { workspaceId: c.workspace_id, id: c.id };
+}
+
+/**
+ * Leases the chosen deliveries that are still pending and free; on PostgreSQL rows another
+ * transaction has locked are skipped rather than waited for. Returns the keys it leased.
+ */
+async function leaseRows(
+  trx: Executor,
+  chosen: readonly Candidate[],
+  request: ClaimRequest,
+  skipLocked: boolean,
+): Promise<DeliveryKey[]> {
+  const free = sql`status = 'pending' and (leased_until is null or leased_until < ${request.now})`;
+  const leased: DeliveryKey[] = [];
+  for (const part of chunks(chosen.map(keyOf))) {
+    const target = skipLocked
+      ? sql`(workspace_id, id) in (select workspace_id, id from webhook_deliveries
+          where (workspace_id, id) in ${keyValues(part)} and ${free}
+          for update skip locked)`
+      : sql`(workspace_id, id) in ${keyValues(part)} and ${free}`;
+    const result = await sql<{ workspace_id: string; id: string }>`
+      update webhook_deliveries set leased_until = ${request.leaseUntil}
+      where ${target}
+      returning workspace_id, id`.execute(trx);
+    for (const r of result.rows) leased.push({ workspaceId: r.workspace_id, id: r.id });
+  }
+  return leased;
+}
+
+/** What sending the leased deliveries takes, in due order; lets go those that cannot go. */
+async function readSends(trx: Executor, keys: readonly DeliveryKey[], now: string) {
+  if (keys.length === 0) return [];
+  const rows: {
+    workspace_id: string;
+    id: string;
+    webhook_id: string;
+    event_seq: number;
+    attempt_count: number;
+    next_attempt_at: string;
+    payload: string | null;
+    url: string | null;
+    webhook_status: string | null;
+    secret: string | null;
+    previous_secret: string | null;
+    previous_secret_until: string | null;
+  }[] = [];
+  for (const part of chunks(keys)) {
+    const result = await sql<(typeof rows)[number]>`
+      select d.workspace_id, d.id, d.webhook_id, d.event_seq, d.attempt_count, d.next_attempt_at,
+        e.payload, w.url, w.status as webhook_status, w.secret, w.previous_secret,
+        w.previous_secret_until
+      from webhook_deliveries d
+      left join events e on e.workspace_id = d.workspace_id and e.seq = d.event_seq
+      left join webhooks w on w.workspace_id = d.workspace_id and w.id = d.webhook_id
+      where (d.workspace_id, d.id) in ${keyValues(part)}`.execute(trx);
+    rows.push(...result.rows);
+  }
+  rows.sort((a, b) =>
+    a.next_attempt_at !== b.next_attempt_at
+      ? a.next_attempt_at < b.next_attempt_at
+        ? -1
+        : 1
+      : Number(a.event_seq) - Number(b.event_seq),
+  );
+  const sends: Delivery[] = [];
+  const inactive: DeliveryKey[] = [];
+  const gone: { key: DeliveryKey; reason: string }[] = [];
+  for (const r of rows) {
+    const key = { workspaceId: r.workspace_id, id: r.id };
+    if (r.url === null || r.secret === null) {
+      gone.push({ key, reason: 'the webhook no longer exists' });
+    } else if (r.webhook_status !== 'active') {
+      inactive.push(key);
+    } else if (r.payload === null) {
+      gone.push({ key, reason: 'the event is no longer stored' });
+    } else {
+      const rotating =
+        r.previous_secret !== null &&
+        r.previous_secret_until !== null &&
+        r.previous_secret_until > now;
+      sends.push({
+        ...key,
+        webhookId: r.webhook_id,
+        eventSeq: Number(r.event_seq),
+        attemptCount: Number(r.attempt_count),
+        url: r.url,
+        payload: r.payload,
+        secrets: rotating ? [r.secret, r.previous_secret!] : [r.secret],
+      });
+    }
+  }
+  await releaseWith(trx, inactive);
+  for (const { key, reason } of gone) {
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ status: 'failed', last_error: reason, next_attempt_at: null, leased_until: null })
+      .where('workspace_id', '=', key.workspaceId)
+      .where('id', '=', key.id)
+      .execute();
+  }
+  return sends;
+}
+
+/** Lets deliveries go that were claimed but not sent: still pending, free to claim at once. */
+export async function releaseDeliveries(store: Store, keys: readonly DeliveryKey[]): Promise<void> {
+  if (keys.length === 0) return;
+  await bookkeeping(store, (trx) => releaseWith(trx, keys));
+}
+
+async function releaseWith(db: Executor, keys: readonly DeliveryKey[]): Promise<void> {
+  for (const part of chunks(keys)) {
+    await sql`update webhook_deliveries set leased_until = null
+      where (workspace_id, id) in ${keyValues(part)} and status = 'pending'`.execute(db);
+  }
+}
+
+/** Extends the leases of deliveries a dispatcher still holds (queued or being sent) to `until`. */
+export async function renewDeliveryLeases(
+  store: Store,
+  keys: readonly DeliveryKey[],
+  until: string,
+): Promise<void> {
+  if (keys.length === 0) return;
+  await bookkeeping(store, async (trx) => {
+    for (const part of chunks(keys)) {
+      await sql`update webhook_deliveries set leased_until = ${until}
+        where (workspace_id, id) in ${keyValues(part)} and status = 'pending'`.execute(trx);
+    }
+  });
+}
+
+/** How one try of a delivery went. */
+export interface AttemptOutcome extends DeliveryKey {
+  webhookId: string;
+  /** When the try started (ISO 8601). */
+  startedAt: string;
+  durationMs: number;
+  /** The receiver's HTTP status; null when none came (refused, reset, timed out). */
+  statusCode: number | null;
+  /** What went wrong, if anything did. */
+  error: string | null;
+}
+
+/** The retry schedule a record applies. */
+export interface RetryPolicy {
+  /** Seconds to wait before each retry; after the last, a delivery fails. */
+  retryDelays: readonly number[];
+  /** Share of a delay the wait may move either way (default 10 %). */
+  jitter?: number;
+}
+
+/** A webhook a record disabled. */
+export interface WebhookKey {
+  workspaceId: string;
+  webhookId: string;
+}
+
+/**
+ * Records tries, in the order they ended, in one transaction: a `webhook_attempts` row for
+ * each; a 2xx makes its delivery `delivered` and clears its webhook's failure streak;
+ * anything else schedules the next try after the policy's next delay (with jitter), or when
+ * the schedule is spent makes it `failed` and adds one to the streak, which at ten disables
+ * the webhook. A delivery no longer pending (another dispatcher finished it) only gets its
+ * try logged. Returns the webhooks it disabled.
+ */
+export async function recordAttempts(
+  store: Store,
+  outcomes: readonly AttemptOutcome[],
+  policy: RetryPolicy,
+): Promise<WebhookKey[]> {
+  if (outcomes.length === 0) return [];
+  return bookkeeping(store, async (trx) => {
+    const nowMs = Date.now();
+    const now = new Date(nowMs).toISOString();
+    const current = new Map<string, { status: string; attempt_count: number }>();
+    for (const part of chunks(outcomes)) {
+      const lock = store.dialect === 'postgres' ? sql` for update` : sql``;
+      const result = await sql<{
+        workspace_id: string;
+        id: string;
+        status: string;
+        attempt_count: number;
+      }>`select workspace_id, id, status, attempt_count from webhook_deliveries
+        where (workspace_id, id) in ${keyValues(part)}${lock}`.execute(trx);
+      for (const r of result.rows) {
+        current.set(`${r.workspace_id}\u0000${r.id}`, {
+          status: r.status,
+          attempt_count: Number(r.attempt_count),
+        });
+      }
+    }
+
+    const attempts: Record<string, unknown>[] = [];
+    const delivered = new Map<number, DeliveryKey[]>();
+    const logOnly: DeliveryKey[] = [];
+    const retried: { key: DeliveryKey; outcome: AttemptOutcome; next: string | null }[] = [];
+    // Per webhook: whether a delivery cleared its streak, and deliveries failed since.
+    const streaks = new Map<string, WebhookKey & { reset: boolean; failed: number }>();
+    const streakOf = (o: AttemptOutcome) => {
+      const key = `${o.workspaceId}\u0000${o.webhookId}`;
+      let s = streaks.get(key);
+      if (!s) {
+        s = { workspaceId: o.workspaceId, webhookId: o.webhookId, reset: false, failed: 0 };
+        streaks.set(key, s);
+      }
+      return s;
+    };
+
+    for (const o of outcomes) {
+      const row = current.get(`${o.workspaceId}\u0000${o.id}`);
+      if (!row) continue; // deleted with its webhook meanwhile
+      row.attempt_count += 1;
+      attempts.push({
+        workspace_id: o.workspaceId,
+        delivery_id: o.id,
+        attempt: row.attempt_count,
+        started_at: o.startedAt,
+        duration_ms: Math.max(0, Math.round(o.durationMs)),
+        status_code: o.statusCode,
+        error: o.error,
+      });
+      const key = { workspaceId: o.workspaceId, id: o.id };
+      if (row.status !== 'pending') {
+        logOnly.push(key);
+      } else if (isDelivered(o.statusCode)) {
+        row.status = 'delivered';
+        const list = delivered.get(o.statusCode!);
+        if (list) list.push(key);
+        else delivered.set(o.statusCode!, [key]);
+        const s = streakOf(o);
+        s.reset = true;
+        s.failed = 0;
+      } else {
+        const nextMs = nextAttemptMs(
+          row.attempt_count,
+          policy.retryDelays,
+          nowMs,
+          policy.jitter ?? RETRY_JITTER,
+        );
+        if (nextMs === null) {
+          row.status = 'failed';
+          streakOf(o).failed += 1;
+        }
+        retried.push({
+          key,
+          outcome: o,
+          next: nextMs === null ? null : new Date(nextMs).toISOString(),
+        });
+      }
+    }
+
+    for (const [statusCode, keys] of delivered) {
+      for (const part of chunks(keys)) {
+        await sql`update webhook_deliveries set status = 'delivered',
+            attempt_count = attempt_count + 1, last_status_code = ${statusCode},
+            last_error = null, next_attempt_at = null, leased_until = null, delivered_at = ${now}
+          where (workspace_id, id) in ${keyValues(part)}`.execute(trx);
+      }
+    }
+    for (const { key, outcome, next } of retried) {
+      await trx
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({
+          status: next === null ? 'failed' : 'pending',
+          attempt_count: eb('attempt_count', '+', 1),
+          last_status_code: outcome.statusCode,
+          last_error: outcome.error,
+          next_attempt_at: next,
+          leased_until: null,
+        }))
+        .where('workspace_id', '=', key.workspaceId)
+        .where('id', '=', key.id)
+        .execute();
+    }
+    for (const part of chunks(logOnly)) {
+      await sql`update webhook_deliveries set attempt_count = attempt_count + 1
+        where (workspace_id, id) in ${keyValues(part)}`.execute(trx);
+    }
+    for (const part of chunks(attempts, 500)) {
+      await trx
+        .insertInto('webhook_attempts')
+        .values(part as never)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
+    return updateStreaks(trx, [...streaks.values()], now);
+  });
+}
+
+/**
+ * Applies the batch's effect on each webhook's failure streak (in key order, so concurrent
+ * records lock webhooks in one order) and disables those that reach ten.
+ */
+async function updateStreaks(
+  trx: Executor,
+  streaks: (WebhookKey & { reset: boolean; failed: number })[],
+  now: string,
+): Promise<WebhookKey[]> {
+  streaks.sort((a, b) =>
+    a.workspaceId !== b.workspaceId
+      ? a.workspaceId < b.workspaceId
+        ? -1
+        : 1
+      : a.webhookId < b.webhookId
+        ? -1
+        : a.webhookId > b.webhookId
+          ? 1
+          : 0,
+  );
+  const disabled: WebhookKey[] = [];
+  for (const s of streaks) {
+    const webhook = trx
+      .updateTable('webhooks')
+      .where('workspace_id', '=', s.workspaceId)
+      .where('id', '=', s.webhookId);
+    if (s.reset && s.failed === 0) {
+      await webhook.set({ failure_streak: 0 }).where('failure_streak', '<>', 0).execute();
+      continue;
+    }
+    await webhook
+      .set((eb) => ({
+        failure_streak: s.reset ? s.failed : eb('failure_streak', '+', s.failed),
+      }))
+      .execute();
+    const off = await trx
+      .updateTable('webhooks')
+      .set({ status: 'disabled', updated_at: now })
+      .where('workspace_id', '=', s.workspaceId)
+      .where('id', '=', s.webhookId)
+      .where('status', '=', 'active')
+      .where('failure_streak', '>=', FAILED_IN_A_ROW_TO_DISABLE)
+      .returning('id')
+      .executeTakeFirst();
+    if (off) disabled.push({ workspaceId: s.workspaceId, webhookId: s.webhookId });
+  }
+  return disabled;
+}

@@ -1,0 +1,579 @@
+/**
+ * The webhook dispatcher (DECISIONS 8, Delivery) against receivers on 127.0.0.1: what a
+ * delivery carries and how it is signed, retries after errors, time limits and resets, the
+ * end of the schedule, disabling a webhook, two dispatchers on one database, the order of
+ * first attempts, and a delivery committed before a crash sent by the next process.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { Dispatcher, type DispatcherOptions, USER_AGENT } from '../src/dispatch/dispatcher.ts';
+import type { DispatchLog } from '../src/dispatch/log.ts';
+import { MAX_ANSWER_BYTES, postWebhook } from '../src/dispatch/send.ts';
+import { openStore, type Store } from '../src/store/database.ts';
+import { makePerson } from './factories.ts';
+import {
+  post,
+  TEST_DIALECT,
+  type TestWorkspace,
+  testApp,
+  testStore,
+  testWorkspace,
+} from './helpers.ts';
+import {
+  answerOk,
+  expectedSignature,
+  insertWebhook,
+  type Receiver,
+  startReceiver,
+  waitFor,
+} from './webhook-fixtures.ts';
+
+type TestStore = Awaited<ReturnType<typeof testStore>>;
+
+/** Fast settings: short retries, short polls, no jitter. */
+const FAST: DispatcherOptions = {
+  retryDelays: [0.05, 0.1],
+  timeoutMs: 2_000,
+  concurrency: 8,
+  perWebhook: 4,
+  pollMs: 20,
+  jitter: 0,
+};
+
+let store: TestStore;
+let ws: TestWorkspace;
+const dispatchers: Dispatcher[] = [];
+const receivers: Receiver[] = [];
+const stores: Store[] = [];
+
+/** Each test of the calling `describe` gets a fresh database and workspace. */
+function freshStore(): void {
+  beforeEach(async () => {
+    store = await testStore();
+    ws = await testWorkspace(store);
+  });
+  afterEach(async () => {
+    // Receivers first: a POST still waiting for one ends at once rather than at its time limit.
+    await Promise.all(receivers.splice(0).map((r) => r.close().catch(() => {})));
+    await Promise.all(dispatchers.splice(0).map((d) => d.stop()));
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+    await store.dispose();
+  });
+}
+
+function dispatch(options: Partial<DispatcherOptions> = {}, on: Store = store): Dispatcher {
+  const dispatcher = new Dispatcher(on, { ...FAST, ...options });
+  dispatchers.push(dispatcher);
+  dispatcher.start();
+  return dispatcher;
+}
+
+async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
+  const r = await startReceiver(...args);
+  receivers.push(r);
+  return r;
+}
+
+/** `n` writes, each creating a person: one `생성` event each. */
+async function createPeople(n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push(await ws.write((w) => makePerson(w)));
+  return ids;
+}
+
+async function deliveries(webhookId?: string) {
+  let q = store.db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('workspace_id', '=', ws.workspaceId)
+    .orderBy('event_seq');
+  if (webhookId) q = q.where('webhook_id', '=', webhookId);
+  return q.execute();
+}
+
+async function attempts(deliveryId: string) {
+  return store.db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('workspace_id', '=', ws.workspaceId)
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('attempt')
+    .execute();
+}
+
+async function webhookRow(id: string) {
+  return store.db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('workspace_id', '=', ws.workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+}
+
+async function statuses(webhookId?: string): Promise<string[]> {
+  return (await deliveries(webhookId)).map((d) => d.status);
+}
+
+describe(`webhook dispatch (${TEST_DIALECT})`, () => {
+  freshStore();
+
+  it('POSTs the stored payload byte for byte, with the Standard Webhooks headers, signed', async () => {
+    const r = await receiver();
+    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+    await createPeople(1);
+    dispatch();
+    await waitFor(async () => (await statuses()).join() === 'delivered');
+
+    expect(r.receipts).toHaveLength(1);
+    const receipt = r.receipts[0]!;
+    const [delivery] = await deliveries();
+    const event = await store.db
+      .selectFrom('events')
+      .select('payload')
+      .where('workspace_id', '=', ws.workspaceId)
+      .where('seq', '=', delivery!.event_seq)
+      .executeTakeFirstOrThrow();
+    expect(receipt.body).toBe(event.payload);
+    expect(JSON.parse(receipt.body)).toMatchObject({ event: '생성', objectType: '고객' });
+    expect(receipt.id).toBe(delivery!.id);
+    expect(Math.abs(Number(receipt.timestamp) - Date.now() / 1000)).toBeLessThan(10);
+    expect(receipt.timestamp).toMatch(/^\d+$/);
+    expect(receipt.headers['content-type']).toBe('application/json');
+    expect(receipt.headers['user-agent']).toBe(USER_AGENT);
+    expect(receipt.signature).toBe(expectedSignature(hook.secret, receipt));
+
+    expect(delivery).toMatchObject({
+      status: 'delivered',
+      attempt_count: 1,
+      last_status_code: 200,
+      last_error: null,
+      next_attempt_at: null,
+      leased_until: null,
+    });
+    expect(delivery!.delivered_at).toEqual(expect.any(String));
+    const tries = await attempts(delivery!.id);
+    expect(tries).toHaveLength(1);
+    expect(tries[0]).toMatchObject({ attempt: 1, status_code: 200, error: null });
+  });
+
+  it('signs with both secrets during a rotation, and with the new one alone after it', async () => {
+    const r = await receiver();
+    const old = 'whsec_' + Buffer.alloc(24, 7).toString('base64');
+    const rotating = await insertWebhook(store, ws.workspaceId, {
+      url: `${r.url}?rotating`,
+      previousSecret: old,
+      previousSecretUntil: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    const rotated = await insertWebhook(store, ws.workspaceId, {
+      url: `${r.url}?rotated`,
+      previousSecret: old,
+      previousSecretUntil: new Date(Date.now() - 1_000).toISOString(),
+    });
+    await createPeople(1);
+    dispatch();
+    await waitFor(() => r.receipts.length === 2);
+
+    const [during] = await deliveries(rotating.id);
+    const receipt = r.receipts.find((x) => x.id === during!.id)!;
+    const signatures = receipt.signature.split(' ');
+    expect(signatures).toEqual([
+      expectedSignature(rotating.secret, receipt),
+      expectedSignature(old, receipt),
+    ]);
+    const [after] = await deliveries(rotated.id);
+    const alone = r.receipts.find((x) => x.id === after!.id)!;
+    expect(alone.signature).toBe(expectedSignature(rotated.secret, alone));
+  });
+
+  it('retries after a 500 and is delivered by the next try, the same webhook-id on both', async () => {
+    const r = await receiver((_req, res) => {
+      res.writeHead(r.receipts.length === 1 ? 500 : 200).end('busy');
+    });
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    await createPeople(1);
+    dispatch();
+    await waitFor(async () => (await statuses()).join() === 'delivered');
+
+    const [delivery] = await deliveries();
+    expect(delivery).toMatchObject({ attempt_count: 2, last_status_code: 200, last_error: null });
+    expect(r.receipts.map((x) => x.id)).toEqual([delivery!.id, delivery!.id]);
+    const tries = await attempts(delivery!.id);
+    expect(tries.map((t) => [t.attempt, t.status_code])).toEqual([
+      [1, 500],
+      [2, 200],
+    ]);
+    expect(tries[0]!.error).toBe('HTTP 500: busy');
+  });
+
+  it('records a refused connection and delivers once the receiver is back', async () => {
+    const r = await receiver();
+    await r.close();
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    await createPeople(1);
+    dispatch({ retryDelays: [0.2, 0.2, 0.2, 0.2] });
+    await waitFor(async () => (await deliveries())[0]!.attempt_count >= 1);
+
+    const [failing] = await deliveries();
+    expect(failing).toMatchObject({ status: 'pending', last_status_code: null });
+    expect(failing!.last_error).toMatch(/ECONNREFUSED/);
+    expect(failing!.next_attempt_at! > new Date().toISOString()).toBe(true);
+
+    await r.reopen();
+    await waitFor(async () => (await statuses()).join() === 'delivered');
+    expect(r.receipts).toHaveLength(1);
+    const tries = await attempts(failing!.id);
+    expect(tries.at(-1)).toMatchObject({ status_code: 200 });
+    expect(tries.slice(0, -1).every((t) => t.status_code === null)).toBe(true);
+  });
+
+  it('ends a try that gets no answer at the time limit, with the error recorded', async () => {
+    const r = await receiver(() => {}); // never answers
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    await createPeople(1);
+    dispatch({ timeoutMs: 300, retryDelays: [60] });
+    await waitFor(async () => (await deliveries())[0]!.attempt_count === 1);
+
+    const [delivery] = await deliveries();
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      last_status_code: null,
+      last_error: 'timed out after 300 ms',
+    });
+    const [first] = await attempts(delivery!.id);
+    expect(first!.duration_ms).toBeGreaterThanOrEqual(250);
+    expect(first!.duration_ms).toBeLessThan(2_000);
+  });
+
+  it('retries after the connection is reset', async () => {
+    const r = await receiver((req, res) => {
+      if (r.receipts.length === 1) req.socket.destroy();
+      else answerOk(req, res, r.receipts.at(-1)!);
+    });
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    await createPeople(1);
+    dispatch();
+    await waitFor(async () => (await statuses()).join() === 'delivered');
+
+    const [delivery] = await deliveries();
+    const tries = await attempts(delivery!.id);
+    expect(tries).toHaveLength(2);
+    expect(tries[0]!.status_code).toBeNull();
+    expect(tries[0]!.error).toMatch(/closed|reset|socket/i);
+  });
+
+  it('reads no more than 64 KiB of an answer, then drops the connection', async () => {
+    let written = 0;
+    let cut = false;
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    const r = await receiver((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.on('close', () => {
+        cut = !res.writableFinished;
+      });
+      const more = () => {
+        while (!res.destroyed && written < 512 * 1024 * 1024) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    });
+
+    const answer = await postWebhook({ url: r.url, body: '{}', headers: {} }, { timeoutMs: 5_000 });
+    expect(answer).toMatchObject({ statusCode: 200, error: null, bytesRead: MAX_ANSWER_BYTES });
+    await waitFor(
+      () => cut,
+      2_000,
+      () => 'the receiver was never cut off',
+    );
+    expect(written).toBeLessThan(64 * 1024 * 1024);
+
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    await createPeople(1);
+    dispatch();
+    await waitFor(async () => (await statuses()).join() === 'delivered');
+  });
+
+  it('fails a delivery once the schedule is spent, and counts it against the webhook', async () => {
+    const r = await receiver((_req, res) => void res.writeHead(503).end());
+    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+    await createPeople(1);
+    dispatch({ retryDelays: [0.05, 0.05] });
+    await waitFor(async () => (await statuses()).join() === 'failed');
+
+    const [delivery] = await deliveries();
+    expect(delivery).toMatchObject({
+      attempt_count: 3,
+      last_status_code: 503,
+      last_error: 'HTTP 503',
+      next_attempt_at: null,
+      leased_until: null,
+      delivered_at: null,
+    });
+    expect((await attempts(delivery!.id)).map((t) => t.status_code)).toEqual([503, 503, 503]);
+    expect(r.receipts).toHaveLength(3);
+    expect(await webhookRow(hook.id)).toMatchObject({ failure_streak: 1, status: 'active' });
+  });
+
+  it('disables a webhook after ten failed deliveries in a row; a delivered one starts the count over', async () => {
+    let ok = false;
+    const r = await receiver((_req, res) => void res.writeHead(ok ? 200 : 500).end());
+    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+    dispatch({ retryDelays: [] });
+
+    await createPeople(9);
+    await waitFor(async () => (await statuses()).filter((s) => s === 'failed').length === 9);
+    expect(await webhookRow(hook.id)).toMatchObject({ failure_streak: 9, status: 'active' });
+
+    ok = true;
+    await createPeople(1);
+    await waitFor(async () => (await statuses()).includes('delivered'));
+    expect(await webhookRow(hook.id)).toMatchObject({ failure_streak: 0, status: 'active' });
+
+    ok = false;
+    await createPeople(10);
+    await waitFor(async () => (await webhookRow(hook.id)).status === 'disabled');
+    expect(await webhookRow(hook.id)).toMatchObject({ failure_streak: 10 });
+    expect((await statuses()).filter((s) => s === 'failed')).toHaveLength(19);
+  });
+
+  it('leaves a disabled webhook’s deliveries pending, and sends them once it is active again', async () => {
+    const r = await receiver();
+    const off = await insertWebhook(store, ws.workspaceId, { url: `${r.url}?off` });
+    const on = await insertWebhook(store, ws.workspaceId, { url: `${r.url}?on` });
+    await createPeople(2);
+    await store.db
+      .updateTable('webhooks')
+      .set({ status: 'disabled' })
+      .where('id', '=', off.id)
+      .execute();
+    dispatch();
+    await waitFor(async () => (await statuses(on.id)).join() === 'delivered,delivered');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(r.receipts).toHaveLength(2);
+    expect(await deliveries(off.id)).toMatchObject([
+      { status: 'pending', attempt_count: 0, leased_until: null },
+      { status: 'pending', attempt_count: 0, leased_until: null },
+    ]);
+
+    await store.db
+      .updateTable('webhooks')
+      .set({ status: 'active' })
+      .where('id', '=', off.id)
+      .execute();
+    await waitFor(async () => (await statuses(off.id)).join() === 'delivered,delivered');
+    expect(r.receipts).toHaveLength(4);
+  });
+
+  it('two dispatchers on one database never send a first attempt twice', async () => {
+    const r = await receiver();
+    const hooks = [];
+    for (let i = 0; i < 3; i++) {
+      hooks.push(await insertWebhook(store, ws.workspaceId, { url: `${r.url}?${i}` }));
+    }
+    // SQLite: one connection per process; in one process, the two share it (and the lease
+    // lets one of them claim). PostgreSQL: a pool each, claiming side by side.
+    const second = TEST_DIALECT === 'postgres' ? openStore(store.url) : store;
+    if (second !== store) stores.push(second);
+    const a = dispatch({ concurrency: 4, perWebhook: 2 });
+    const b = dispatch({ concurrency: 4, perWebhook: 2 }, second);
+    for (let i = 0; i < 40; i++) {
+      await createPeople(1);
+      a.wake();
+      b.wake();
+    }
+    await waitFor(
+      async () => (await statuses()).filter((s) => s === 'delivered').length === 120,
+      8_000,
+      () => `${r.receipts.length} receipts`,
+    );
+    const counts = new Map<string, number>();
+    for (const x of r.receipts) counts.set(x.id, (counts.get(x.id) ?? 0) + 1);
+    expect(counts.size).toBe(120);
+    expect([...counts.values()].filter((n) => n > 1)).toEqual([]);
+    if (TEST_DIALECT === 'postgres') {
+      expect(a.stats.sent + b.stats.sent).toBe(120);
+    }
+  });
+
+  for (const perWebhook of [1, 4]) {
+    it(`sends a webhook’s first attempts in event order (per-webhook concurrency ${perWebhook})`, async () => {
+      const r = await receiver((_req, res) => {
+        setTimeout(() => answerOk(_req, res, r.receipts.at(-1)!), Math.random() * 5);
+      });
+      await insertWebhook(store, ws.workspaceId, { url: r.url });
+      const ids = await createPeople(30);
+      dispatch({ perWebhook, concurrency: 8 });
+      await waitFor(() => r.receipts.length === 30, 8_000);
+      expect(r.receipts.map((x) => JSON.parse(x.body).objectId)).toEqual(ids);
+    });
+  }
+
+  it('does not crash when the database cannot be reached: it logs and backs off', async () => {
+    const errors: string[] = [];
+    const log: DispatchLog = {
+      debug() {},
+      info() {},
+      warn() {},
+      error: (_context, message) => errors.push(message),
+    };
+    const dead = openStore('postgres://postgres@127.0.0.1:1/nowhere');
+    stores.push(dead);
+    const d = dispatch({ log, pollMs: 10 }, dead);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(errors.length).toBeGreaterThanOrEqual(1);
+    // 100, 200, 400 ms apart: a handful, not one per poll.
+    expect(errors.length).toBeLessThanOrEqual(5);
+    expect(errors[0]).toMatch(/cannot be reached/);
+    await d.stop();
+  });
+
+  it.skipIf(TEST_DIALECT === 'postgres')(
+    'SQLite: a dispatcher takes the dispatch lease over once its holder’s has expired',
+    async () => {
+      const r = await receiver();
+      await insertWebhook(store, ws.workspaceId, { url: r.url });
+      await store.db
+        .insertInto('dispatch_leases')
+        .values({
+          name: 'webhooks',
+          holder: 'a dead process',
+          expires_at: new Date(Date.now() + 400).toISOString(),
+        })
+        .execute();
+      await createPeople(1);
+      const started = Date.now();
+      const d = dispatch();
+      await waitFor(() => r.receipts.length === 1);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      const lease = await store.db.selectFrom('dispatch_leases').selectAll().executeTakeFirst();
+      expect(lease?.holder).toBe(d.id);
+      await d.stop();
+      expect(await store.db.selectFrom('dispatch_leases').selectAll().execute()).toEqual([]);
+    },
+  );
+});
+
+describe('webhook settings', () => {
+  it('reads WEBHOOK_RETRY_DELAYS as seconds, fractions allowed, with the default when unset', () => {
+    expect(loadConfig({}).webhookRetryDelays).toEqual([
+      10, 60, 300, 600, 1800, 3600, 7200, 14400, 28800, 43200,
+    ]);
+    expect(loadConfig({ WEBHOOK_RETRY_DELAYS: '0.05, 0.1,2' }).webhookRetryDelays).toEqual([
+      0.05, 0.1, 2,
+    ]);
+    for (const bad of ['10,,60', '10s', '-1', 'abc', '1e3', '999999999']) {
+      expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS: bad }), bad).toThrow(ConfigError);
+    }
+    expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS: '10,x' })).toThrow(
+      "WEBHOOK_RETRY_DELAYS must be seconds, comma separated (e.g. 10,60,300): 'x' is not a number of seconds from 0 to 604800, in '10,x'",
+    );
+  });
+
+  it('reads the other webhook settings, and refuses bad values', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      webhookDispatch: true,
+      webhookTimeoutMs: 10_000,
+      webhookConcurrency: 32,
+      webhookConcurrencyPerWebhook: 4,
+      webhookPollMs: 250,
+    });
+    expect(loadConfig({ WEBHOOK_DISPATCH: '0' }).webhookDispatch).toBe(false);
+    expect(() => loadConfig({ WEBHOOK_DISPATCH: 'yes' })).toThrow(ConfigError);
+    expect(() => loadConfig({ WEBHOOK_CONCURRENCY: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: 'soon' })).toThrow(ConfigError);
+  });
+});
+
+describe(`a delivery committed before a crash (${TEST_DIALECT})`, () => {
+  freshStore();
+  const ROOT = join(import.meta.dirname, '..');
+  const CLI = join(ROOT, 'src/cli/main.ts');
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  function run(args: string[], env: Record<string, string>) {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: store.url, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+    });
+    child.stderr!.on('data', (d) => {
+      out += d;
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => resolve(code)),
+    );
+    return { child, out: () => out, exited };
+  }
+
+  it('is sent by `salescrm dispatch` after `serve` was killed', { timeout: 30_000 }, async () => {
+    const r = await receiver();
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+
+    const server = run(['serve', '--port', '0'], { WEBHOOK_DISPATCH: '0' });
+    await waitFor(
+      () => /listening on (\S+)/.test(server.out()) || server.child.exitCode !== null,
+      20_000,
+      () => server.out(),
+    );
+    const url = /listening on (\S+)/.exec(server.out())?.[1];
+    expect(url, server.out()).toBeDefined();
+    const res = await fetch(`${url}/v2/people`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ws.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: '재시작 고객' }),
+    });
+    expect(res.status, await res.clone().text()).toBeLessThan(300);
+    await waitFor(async () => (await statuses()).join() === 'pending');
+    server.child.kill('SIGKILL');
+    await server.exited;
+    expect(r.receipts).toHaveLength(0);
+
+    const dispatcher = run(['dispatch'], { WEBHOOK_POLL_MS: '50' });
+    await waitFor(
+      async () => (await statuses()).join() === 'delivered',
+      20_000,
+      () => dispatcher.out(),
+    );
+    expect(r.receipts).toHaveLength(1);
+    expect(JSON.parse(r.receipts[0]!.body)).toMatchObject({ event: '생성', source: 'API' });
+    dispatcher.child.kill('SIGTERM');
+    expect(await dispatcher.exited).toBe(0);
+  });
+});
+
+// The API answers writes while a receiver hangs: the dispatcher holds no transaction.
+describe(`a hanging receiver (${TEST_DIALECT})`, () => {
+  freshStore();
+
+  it('does not slow the API’s writes', async () => {
+    const r = await receiver(() => {});
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const app = await testApp(store);
+    try {
+      dispatch({ timeoutMs: 5_000 });
+      await createPeople(3);
+      await waitFor(() => r.receipts.length >= 1);
+      const started = performance.now();
+      for (let i = 0; i < 5; i++) {
+        const res = await post(app, ws.token, '/v2/people', { name: `고객 ${i}` });
+        expect(res.status).toBeLessThan(300);
+      }
+      expect(performance.now() - started).toBeLessThan(2_000);
+    } finally {
+      await app.close();
+    }
+  });
+});

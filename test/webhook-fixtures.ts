@@ -1,0 +1,165 @@
+/**
+ * Webhook fixtures: a registered webhook written straight into the store (the registration
+ * API is built elsewhere), a receiver on 127.0.0.1 that keeps what it gets, and the check of
+ * a Standard Webhooks signature as a receiver would make it.
+ */
+import { createHmac } from 'node:crypto';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EVENT_TOPICS } from '../src/domain/events.ts';
+import { newId } from '../src/domain/ids.ts';
+import { newWebhookSecret } from '../src/domain/webhook-signature.ts';
+import type { Store } from '../src/store/database.ts';
+
+/** A webhook as a test registers it. */
+export interface TestWebhook {
+  id: string;
+  url: string;
+  secret: string;
+}
+
+/** Inserts an active webhook on every event of people (unless told otherwise). */
+export async function insertWebhook(
+  store: Store,
+  workspaceId: string,
+  input: {
+    url: string;
+    objectTypes?: string[];
+    status?: 'active' | 'disabled';
+    previousSecret?: string;
+    previousSecretUntil?: string;
+  },
+): Promise<TestWebhook> {
+  const id = newId();
+  const secret = newWebhookSecret();
+  const now = new Date().toISOString();
+  await store.db
+    .insertInto('webhooks')
+    .values({
+      workspace_id: workspaceId,
+      id,
+      url: input.url,
+      object_types: JSON.stringify(input.objectTypes ?? ['people']),
+      events: JSON.stringify(EVENT_TOPICS),
+      fields: null,
+      status: input.status ?? 'active',
+      secret,
+      previous_secret: input.previousSecret ?? null,
+      previous_secret_until: input.previousSecretUntil ?? null,
+      failure_streak: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return { id, url: input.url, secret };
+}
+
+/** One POST a receiver got. */
+export interface Receipt {
+  id: string;
+  timestamp: string;
+  signature: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** `performance.now()` when the body was in. */
+  at: number;
+}
+
+/** How a receiver answers a POST (the body is read already). */
+export type Answer = (req: IncomingMessage, res: ServerResponse, receipt: Receipt) => void;
+
+/** Answers 200 with a short JSON body. */
+export const answerOk: Answer = (_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+};
+
+/** An HTTP server on 127.0.0.1 that keeps every POST it gets. */
+export interface Receiver {
+  url: string;
+  port: number;
+  receipts: Receipt[];
+  /** How it answers; change it at any time. */
+  answer: Answer;
+  /** Stops listening and drops every connection. */
+  close(): Promise<void>;
+  /** Listens again, on the same port. */
+  reopen(): Promise<void>;
+}
+
+/** Starts a receiver on a free port of 127.0.0.1. */
+export async function startReceiver(answer: Answer = answerOk, path = '/hook'): Promise<Receiver> {
+  const receipts: Receipt[] = [];
+  let server: Server;
+  const receiver: Receiver = {
+    url: '',
+    port: 0,
+    receipts,
+    answer,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+    async reopen() {
+      server = make();
+      await listen(server, receiver.port);
+    },
+  };
+  const make = () =>
+    createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const receipt: Receipt = {
+          id: String(req.headers['webhook-id']),
+          timestamp: String(req.headers['webhook-timestamp']),
+          signature: String(req.headers['webhook-signature']),
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: performance.now(),
+        };
+        receipts.push(receipt);
+        receiver.answer(req, res, receipt);
+      });
+    });
+  server = make();
+  receiver.port = await listen(server, 0);
+  receiver.url = `http://127.0.0.1:${receiver.port}${path}`;
+  return receiver;
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+/** The signature a receiver expects from `secret` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body`). */
+export function expectedSignature(secret: string, receipt: Receipt): string {
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const mac = createHmac('sha256', key)
+    .update(`${receipt.id}.${receipt.timestamp}.${receipt.body}`)
+    .digest('base64');
+  return `v1,${mac}`;
+}
+
+/** Polls `check` every 10 ms until it is true; fails after `ms` with `why()`. */
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  ms = 5_000,
+  why: () => string = () => 'timed out',
+): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`waitFor: ${why()}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
