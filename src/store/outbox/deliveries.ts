@@ -48,7 +48,9 @@ export interface ClaimRequest {
   held: { has(id: string): boolean; readonly size: number };
   /** How many of a webhook's deliveries the dispatcher holds already. */
   heldOf(workspaceId: string, webhookId: string): number;
-  /** Deliveries are likely due (a write just committed): no lock-free look first. */
+  /** The most deliveries the dispatcher holds of any one webhook. */
+  mostHeldOfOne: number;
+  /** Deliveries are likely due (a write just committed, the last claim left some): no lock-free look first. */
   likely?: boolean;
   /** SQLite: the dispatch lease, checked in the claim's transaction (no claim without it). */
   lease?: { name: string; holder: string };
@@ -224,11 +226,12 @@ async function sqliteCandidates(db: Executor, request: ClaimRequest): Promise<Ca
 }
 
 /**
- * Deliveries read per webhook: enough to see past the ones the dispatcher holds (at most
- * `perWebhook`) to as many again, and some that another dispatcher is sending.
+ * Deliveries read per webhook: enough to see past the ones the dispatcher holds to as many
+ * as it may take (no more than its room, nor than the claim's limit), and some that another
+ * dispatcher is sending. With many webhooks and a small claim, far fewer than the most.
  */
 function candidateWindow(request: ClaimRequest): number {
-  return 2 * request.perWebhook + 16;
+  return request.mostHeldOfOne + Math.min(request.perWebhook, request.limit) + 16;
 }
 
 /**
