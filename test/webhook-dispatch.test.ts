@@ -395,7 +395,9 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
     expect(counts.size).toBe(120);
     expect([...counts.values()].filter((n) => n > 1)).toEqual([]);
     if (TEST_DIALECT === 'postgres') {
+      // Side by side: each took its share, neither sent one the other did.
       expect(a.stats.sent + b.stats.sent).toBe(120);
+      expect(Math.min(a.stats.sent, b.stats.sent)).toBeGreaterThan(0);
     }
   });
 
@@ -455,6 +457,38 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
       expect(await store.db.selectFrom('dispatch_leases').selectAll().execute()).toEqual([]);
     },
   );
+});
+
+describe('one webhook POST', () => {
+  it('does not follow a redirect: a 3xx is a failed try, its target named', async () => {
+    const target = await startReceiver();
+    const r = await startReceiver((_req, res) => {
+      res.writeHead(302, { location: target.url }).end();
+    });
+    try {
+      const answer = await postWebhook(
+        { url: r.url, body: '{}', headers: {} },
+        { timeoutMs: 2_000 },
+      );
+      expect(answer).toMatchObject({
+        statusCode: 302,
+        error: `HTTP 302 (redirect to ${target.url} not followed)`,
+      });
+      expect(target.receipts).toHaveLength(0);
+    } finally {
+      await r.close();
+      await target.close();
+    }
+  });
+
+  it('names an address that is not a URL', async () => {
+    const answer = await postWebhook(
+      { url: 'not a url', body: '{}', headers: {} },
+      { timeoutMs: 500 },
+    );
+    expect(answer.statusCode).toBeNull();
+    expect(answer.error).toMatch(/url/i);
+  });
 });
 
 describe('webhook settings', () => {

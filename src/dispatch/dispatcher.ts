@@ -274,7 +274,8 @@ export class Dispatcher {
   private async claim(): Promise<void> {
     const nowMs = Date.now();
     this.lastClaim = nowMs;
-    const woken = this.woken;
+    // Deliveries are likely there: after a write, or when the last claim left some.
+    const likely = this.woken || this.more;
     this.woken = false;
     this.more = false;
     this.freed = 0;
@@ -290,7 +291,8 @@ export class Dispatcher {
       held: this.held,
       heldOf: (workspaceId, webhookId) =>
         this.queues.get(webhookKey(workspaceId, webhookId))?.held ?? 0,
-      likely: woken,
+      mostHeldOfOne: this.mostHeldOfOne(),
+      likely,
       lease: sqlite ? { name: WEBHOOKS_LEASE, holder: this.id } : undefined,
     });
     if (!claim.leaseHeld) {
@@ -300,6 +302,12 @@ export class Dispatcher {
     this.more = claim.more;
     for (const delivery of claim.deliveries) this.hold(delivery, leaseEnds);
     this.pump();
+  }
+
+  private mostHeldOfOne(): number {
+    let most = 0;
+    for (const queue of this.queues.values()) most = Math.max(most, queue.held);
+    return most;
   }
 
   /**

@@ -48,7 +48,9 @@ export interface ClaimRequest {
   held: { has(id: string): boolean; readonly size: number };
   /** How many of a webhook's deliveries the dispatcher holds already. */
   heldOf(workspaceId: string, webhookId: string): number;
-  /** Deliveries are likely due (a write just committed): no lock-free look first. */
+  /** The most deliveries the dispatcher holds of any one webhook. */
+  mostHeldOfOne: number;
+  /** Deliveries are likely due (a write just committed, the last claim left some): no lock-free look first. */
   likely?: boolean;
   /** SQLite: the dispatch lease, checked in the claim's transaction (no claim without it). */
   lease?: { name: string; holder: string };
@@ -98,19 +100,27 @@ const KEYS_PER_STATEMENT = 1000;
  * webhook or event is gone end `failed`.
  *
  * PostgreSQL: a claim first looks without locking anything (an idle look writes nothing),
- * unless deliveries are `likely`; when there is something to take, the webhooks it considers are locked (`skip locked`), so
- * concurrent dispatchers claim different webhooks' deliveries, never the same one. SQLite:
- * one dispatcher at a time holds the dispatch lease, checked in the claim's transaction.
+ * unless deliveries are `likely`; when there is something to take, it locks the webhooks
+ * that have due deliveries (`skip locked`: those another claim holds are left to it), then
+ * reads their deliveries afresh, so concurrent dispatchers never claim the same delivery
+ * and each sees the leases of the claims before it. SQLite: one dispatcher at a time holds
+ * the dispatch lease, checked in the claim's transaction.
  */
 export async function claimDeliveries(store: Store, request: ClaimRequest): Promise<Claim> {
   if (request.limit <= 0) return { deliveries: [], more: true, leaseHeld: true };
   if (store.dialect === 'postgres') {
     if (!request.likely) {
-      const look = choose(await postgresCandidates(store.db, request, false), request);
+      const look = choose(await postgresCandidates(store.db, request), request);
       if (look.chosen.length === 0) return { deliveries: [], more: look.more, leaseHeld: true };
     }
     return bookkeeping(store, async (trx) => {
-      const { chosen, more } = choose(await postgresCandidates(trx, request, true), request);
+      const locked = await lockDueWebhooks(trx, request.now);
+      if (locked.size === 0) return { deliveries: [], more: false, leaseHeld: true };
+      // A statement of its own, after the locks: its snapshot has every earlier claim's leases.
+      const candidates = (await postgresCandidates(trx, request)).filter((c) =>
+        locked.has(`${c.workspace_id}\u0000${c.webhook_id}`),
+      );
+      const { chosen, more } = choose(candidates, request);
       if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true };
       const leased = await leaseRows(trx, chosen, request, true);
       return { deliveries: await readSends(trx, leased, request.now), more, leaseHeld: true };
@@ -145,14 +155,22 @@ async function bookkeeping<T>(store: Store, fn: (trx: Executor) => Promise<T>): 
 }
 
 /**
- * Every active webhook's first due pending deliveries (PostgreSQL); with `lock`, the
- * webhooks are locked (skipping those another transaction holds).
+ * Locks the active webhooks that have due pending deliveries, skipping those another
+ * transaction holds (PostgreSQL); their keys.
  */
-async function postgresCandidates(
-  db: Executor,
-  request: ClaimRequest,
-  lock: boolean,
-): Promise<Candidate[]> {
+async function lockDueWebhooks(trx: Executor, now: string): Promise<Set<string>> {
+  const result = await sql<{ workspace_id: string; id: string }>`
+    select w.workspace_id, w.id from webhooks w
+    where w.status = 'active' and exists (
+      select 1 from webhook_deliveries d
+      where d.workspace_id = w.workspace_id and d.webhook_id = w.id and d.status = 'pending'
+        and d.next_attempt_at <= ${now})
+    for no key update skip locked`.execute(trx);
+  return new Set(result.rows.map((r) => `${r.workspace_id}\u0000${r.id}`));
+}
+
+/** Every active webhook's first due pending deliveries (PostgreSQL), in one statement. */
+async function postgresCandidates(db: Executor, request: ClaimRequest): Promise<Candidate[]> {
   const window = candidateWindow(request);
   const result = await sql<Candidate>`
     select d.workspace_id, d.id, d.webhook_id, d.event_seq, d.attempt_count,
@@ -166,8 +184,7 @@ async function postgresCandidates(
       order by next_attempt_at, event_seq
       limit ${window}
     ) d
-    where w.status = 'active'
-    ${lock ? sql`for no key update of w skip locked` : sql``}`.execute(db);
+    where w.status = 'active'`.execute(db);
   return result.rows;
 }
 
@@ -209,11 +226,12 @@ async function sqliteCandidates(db: Executor, request: ClaimRequest): Promise<Ca
 }
 
 /**
- * Deliveries read per webhook: enough to see past the ones the dispatcher holds (at most
- * `perWebhook`) to as many again, and some that another dispatcher is sending.
+ * Deliveries read per webhook: enough to see past the ones the dispatcher holds to as many
+ * as it may take (no more than its room, nor than the claim's limit), and some that another
+ * dispatcher is sending. With many webhooks and a small claim, far fewer than the most.
  */
 function candidateWindow(request: ClaimRequest): number {
-  return 2 * request.perWebhook + 16;
+  return request.mostHeldOfOne + Math.min(request.perWebhook, request.limit) + 16;
 }
 
 /**
@@ -285,6 +303,10 @@ function keyOf(c: Candidate): DeliveryKey {
 /**
  * Leases the chosen deliveries that are still pending and free; on PostgreSQL rows another
  * transaction has locked are skipped rather than waited for. Returns the keys it leased.
+ *
+ * Rows are found by key alone, and whether they are pending is checked here: a `status`
+ * condition lets PostgreSQL's planner, whose statistics of a queue table are always stale,
+ * combine the key lookup with a scan of every pending row.
  */
 async function leaseRows(
   trx: Executor,
@@ -292,19 +314,25 @@ async function leaseRows(
   request: ClaimRequest,
   skipLocked: boolean,
 ): Promise<DeliveryKey[]> {
-  const free = sql`status = 'pending' and (leased_until is null or leased_until < ${request.now})`;
   const leased: DeliveryKey[] = [];
+  const lock = skipLocked ? sql` for update skip locked` : sql``;
   for (const part of chunks(chosen.map(keyOf))) {
-    const target = skipLocked
-      ? sql`(workspace_id, id) in (select workspace_id, id from webhook_deliveries
-          where (workspace_id, id) in ${keyValues(part)} and ${free}
-          for update skip locked)`
-      : sql`(workspace_id, id) in ${keyValues(part)} and ${free}`;
-    const result = await sql<{ workspace_id: string; id: string }>`
-      update webhook_deliveries set leased_until = ${request.leaseUntil}
-      where ${target}
-      returning workspace_id, id`.execute(trx);
-    for (const r of result.rows) leased.push({ workspaceId: r.workspace_id, id: r.id });
+    const rows = await sql<{
+      workspace_id: string;
+      id: string;
+      status: string;
+      leased_until: string | null;
+    }>`select workspace_id, id, status, leased_until from webhook_deliveries
+      where (workspace_id, id) in ${keyValues(part)}${lock}`.execute(trx);
+    const free = rows.rows
+      .filter(
+        (r) => r.status === 'pending' && (r.leased_until === null || r.leased_until < request.now),
+      )
+      .map((r) => ({ workspaceId: r.workspace_id, id: r.id }));
+    if (free.length === 0) continue;
+    await sql`update webhook_deliveries set leased_until = ${request.leaseUntil}
+      where (workspace_id, id) in ${keyValues(free)}`.execute(trx);
+    leased.push(...free);
   }
   return leased;
 }
@@ -383,7 +411,10 @@ async function readSends(trx: Executor, keys: readonly DeliveryKey[], now: strin
   return sends;
 }
 
-/** Lets deliveries go that were claimed but not sent: still pending, free to claim at once. */
+/**
+ * Lets deliveries go that were claimed but not sent: free to claim at once. By key alone
+ * (see `leaseRows`); a finished delivery's lease is null already, and stays so.
+ */
 export async function releaseDeliveries(store: Store, keys: readonly DeliveryKey[]): Promise<void> {
   if (keys.length === 0) return;
   await bookkeeping(store, (trx) => releaseWith(trx, keys));
@@ -392,11 +423,15 @@ export async function releaseDeliveries(store: Store, keys: readonly DeliveryKey
 async function releaseWith(db: Executor, keys: readonly DeliveryKey[]): Promise<void> {
   for (const part of chunks(keys)) {
     await sql`update webhook_deliveries set leased_until = null
-      where (workspace_id, id) in ${keyValues(part)} and status = 'pending'`.execute(db);
+      where (workspace_id, id) in ${keyValues(part)}`.execute(db);
   }
 }
 
-/** Extends the leases of deliveries a dispatcher still holds (queued or being sent) to `until`. */
+/**
+ * Extends the leases of deliveries a dispatcher still holds (queued or being sent) to
+ * `until`. By key alone (see `leaseRows`): one that another dispatcher finished meanwhile
+ * gets a lease it no longer needs, which nothing reads.
+ */
 export async function renewDeliveryLeases(
   store: Store,
   keys: readonly DeliveryKey[],
@@ -406,7 +441,7 @@ export async function renewDeliveryLeases(
   await bookkeeping(store, async (trx) => {
     for (const part of chunks(keys)) {
       await sql`update webhook_deliveries set leased_until = ${until}
-        where (workspace_id, id) in ${keyValues(part)} and status = 'pending'`.execute(trx);
+        where (workspace_id, id) in ${keyValues(part)}`.execute(trx);
     }
   });
 }
