@@ -104,7 +104,11 @@ const MAX_IDLE_MS = 1_000;
  * on SQLite, with its large pages, a commit of a few rows writes as much as one of many)
  */
 const RECORD_BATCH = 64;
-/** …or once the oldest unrecorded one ended this long ago, or nothing is in flight. */
+/**
+ * …or once the oldest unrecorded one ended this long ago. Not sooner when the dispatcher
+ * idles: at the pace of the API's writes (a delivery or two at a time), recording each at
+ * once would cost a transaction per delivery, and nobody waits for the record.
+ */
 const RECORD_DELAY_MS = 50;
 /**
  * Claims that `wake()` asks for are this far apart at least: a lone write's deliveries go
@@ -214,7 +218,6 @@ export class Dispatcher {
     if (this.outcomes.length === 0) return false;
     return (
       this.outcomes.length >= RECORD_BATCH ||
-      this.sending === 0 ||
       performance.now() - this.firstOutcomeAt >= RECORD_DELAY_MS
     );
   }
