@@ -156,16 +156,21 @@ async function bookkeeping<T>(store: Store, fn: (trx: Executor) => Promise<T>): 
 
 /**
  * Locks the active webhooks that have due pending deliveries, skipping those another
- * transaction holds (PostgreSQL); their keys.
+ * transaction holds (PostgreSQL); their keys. The test is a `lateral … limit 1` rather than
+ * `exists`: with statistics from a moment nothing was pending (a queue table's are always
+ * stale), the planner made `exists` a join that read every pending delivery once per webhook.
  */
 async function lockDueWebhooks(trx: Executor, now: string): Promise<Set<string>> {
   const result = await sql<{ workspace_id: string; id: string }>`
     select w.workspace_id, w.id from webhooks w
-    where w.status = 'active' and exists (
+    cross join lateral (
       select 1 from webhook_deliveries d
       where d.workspace_id = w.workspace_id and d.webhook_id = w.id and d.status = 'pending'
-        and d.next_attempt_at <= ${now})
-    for no key update skip locked`.execute(trx);
+        and d.next_attempt_at <= ${now}
+      limit 1
+    ) due
+    where w.status = 'active'
+    for no key update of w skip locked`.execute(trx);
   return new Set(result.rows.map((r) => `${r.workspace_id}\u0000${r.id}`));
 }
 
