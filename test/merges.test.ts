@@ -9,7 +9,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { WORKSPACE_TABLES } from '../src/model/tables.ts';
 import { recordHistory } from '../src/resources/record-history/writes.ts';
 import {
   makeActivity,
@@ -39,6 +38,7 @@ import {
   type TestWorkspace,
   testWorkspace,
 } from './helpers.ts';
+import { tableSnapshot } from './table-snapshot.ts';
 
 type Rec = Record<string, unknown>;
 type Kind = 'people' | 'organization' | 'deal' | 'lead';
@@ -112,21 +112,7 @@ async function subjectRows(id: string): Promise<number> {
 }
 
 /** The row counts of every workspace table, and the workspaces' data versions. */
-async function snapshot(): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  const union = sql.join(
-    WORKSPACE_TABLES.map(
-      (t) =>
-        sql`select ${t} as t, workspace_id as w, count(*) as n from ${sql.table(t)} group by workspace_id`,
-    ),
-    sql` union all `,
-  );
-  const counts = await sql<{ t: string; w: string; n: number }>`${union}`.execute(store.db);
-  for (const { t, w, n } of counts.rows) out[`${t} of ${w}`] = Number(n);
-  const versions = await store.db.selectFrom('workspaces').select(['id', 'data_version']).execute();
-  for (const v of versions) out[`data_version of ${v.id}`] = Number(v.data_version);
-  return out;
-}
+const snapshot = () => tableSnapshot(store);
 
 /** Custom values of a row, straight from its table. */
 async function customOf(table: 'todos' | 'quote_products', id: string): Promise<Rec> {

@@ -5,11 +5,9 @@
  * `data_version`, before and after). A seeded fuzz loop closes the file.
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_FIELDS } from '../src/domain/field-catalogue.ts';
 import { MAX_TEXT_LENGTH } from '../src/domain/field-values.ts';
-import { WORKSPACE_TABLES } from '../src/model/tables.ts';
 import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
 import {
   makeDeal,
@@ -24,6 +22,7 @@ import {
   type TestPipeline,
 } from './factories.ts';
 import { type TestWorkspace, testApp, testStore, testWorkspace } from './helpers.ts';
+import { tableSnapshot } from './table-snapshot.ts';
 
 type Body = Record<string, unknown>;
 
@@ -1493,30 +1492,9 @@ const ROWS: Row[] = [
 
 // --- The checks -------------------------------------------------------------------------
 
-/** Every table keyed by workspace: what a write may add to or remove from. */
-const TABLES = WORKSPACE_TABLES;
-
 type Store = Awaited<ReturnType<typeof testStore>>;
 
-/**
- * What a rejected write must leave as it was: the rows of every table of every workspace,
- * counted, and each workspace's `data_version` (moved by every committed write).
- */
-async function snapshot(store: Store): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  const union = sql.join(
-    TABLES.map(
-      (t) =>
-        sql`select ${t} as t, workspace_id as w, count(*) as n from ${sql.table(t)} group by workspace_id`,
-    ),
-    sql` union all `,
-  );
-  const counts = await sql<{ t: string; w: string; n: number }>`${union}`.execute(store.db);
-  for (const { t, w, n } of counts.rows) out[`${t} of ${w}`] = Number(n);
-  const versions = await store.db.selectFrom('workspaces').select(['id', 'data_version']).execute();
-  for (const v of versions) out[`data_version of ${v.id}`] = Number(v.data_version);
-  return out;
-}
+const snapshot = tableSnapshot;
 
 /** Asserts an error answer is JSON of shape A (with `data` exactly when given), nothing leaked. */
 function expectShapeA(res: LightMyRequestResponse, withData: boolean): void {
