@@ -3,31 +3,44 @@ import SQLite from 'better-sqlite3';
 const BUSY_TIMEOUT_MS = 10_000;
 
 /** The page size of a new database file. */
-export const PAGE_SIZE = 65_536;
+export const PAGE_SIZE = 16_384;
 
-/** WAL bytes after which a commit checkpoints; also what the WAL is truncated back to. */
-const WAL_CHECKPOINT_BYTES = 16 * 1024 * 1024;
+/**
+ * WAL bytes past which the checkpointer thread copies the WAL back into the database file
+ * (`sqlite-checkpointer.ts`); also what the WAL file is truncated back to when it starts over.
+ */
+export const WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * WAL bytes past which a commit checkpoints on the writer itself: only when the
+ * checkpointer thread falls behind (or cannot run), so the WAL stays bounded regardless.
+ */
+const WAL_WRITER_CHECKPOINT_BYTES = 24 * 1024 * 1024;
 
 /** Opens a connection to the SQLite file at `path` with the store's settings for its role. */
 export function openSqliteConnection(path: string, role: 'writer' | 'reader'): SQLite.Database {
   const conn = new SQLite(path);
   conn.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   if (role === 'writer') {
-    // Large pages keep a list page's rendered records on a few contiguous pages (a new
-    // database only: an existing one keeps the page size it was made with). They make each
-    // write copy more bytes into the WAL: 4 KiB pages nearly halve a create's CPU, but a
-    // cursor walk reads 1.4× slower on them (docs/benchmarks.md, the write path).
+    // A new database only: an existing one keeps the page size it was made with. Each
+    // write copies every page it touches into the WAL, so smaller pages make commits
+    // cheaper (a person create's commit: 0.70 ms at 64 KiB, 0.38 at 16 KiB, 0.28 at 4 KiB);
+    // larger ones keep a list page's rendered records on fewer pages (a cursor walk, in
+    // process: 1.07× the 64 KiB time at 16 KiB, 1.2× at 8 KiB, 1.5× at 4 KiB). 16 KiB
+    // takes most of the first and little of the second (docs/benchmarks.md, the write path).
     conn.pragma(`page_size = ${PAGE_SIZE}`);
     conn.pragma('journal_mode = WAL');
     // FULL: each commit syncs the WAL before it is acknowledged. NORMAL syncs only at
     // checkpoints, so a power cut (not a process crash) could lose the last acknowledged
     // writes; FULL costs one fsync a write and loses none.
     conn.pragma('synchronous = FULL');
-    // The WAL is checkpointed once it holds 16 MiB (in pages of the file's own size) and
-    // truncated back to 16 MiB after a checkpoint that a long reader let grow past it: its
-    // size stays bounded whatever the page size.
+    // Checkpoints run on a thread of their own once the WAL holds 4 MiB, off the requests'
+    // path; the writer checkpoints itself only past 24 MiB (in pages of the file's own
+    // size), and a WAL that a long reader let grow is truncated back to 4 MiB when it
+    // starts over: its size stays bounded whatever the page size.
     const pageSize = Number(conn.pragma('page_size', { simple: true }));
-    conn.pragma(`wal_autocheckpoint = ${Math.max(1, Math.ceil(WAL_CHECKPOINT_BYTES / pageSize))}`);
+    const autocheckpoint = Math.max(1, Math.ceil(WAL_WRITER_CHECKPOINT_BYTES / pageSize));
+    conn.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
     conn.pragma(`journal_size_limit = ${WAL_CHECKPOINT_BYTES}`);
   }
   // A bounded page cache of its own, and no mmap: pages read through a memory map count in

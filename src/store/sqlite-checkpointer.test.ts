@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from './database.ts';
+import { WAL_CHECKPOINT_BYTES } from './sqlite-connection.ts';
+
+describe('the checkpointer thread', () => {
+  let dir: string;
+  let store: Store;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'salescrm-checkpoint-'));
+    store = openStore(`sqlite:${join(dir, 'test.db')}`);
+    await store.migrate();
+    await sql`create table filler (id integer primary key, b blob)`.execute(store.db);
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const walSize = () => statSync(join(dir, 'test.db-wal')).size;
+  const write = (bytes: number) =>
+    store.transaction(async (trx) => {
+      await sql`insert into filler (b) values (randomblob(${bytes}))`.execute(trx);
+    });
+
+  it('copies a WAL past 4 MiB back into the database, so that the next write starts it over', async () => {
+    // Twice the checkpointer's threshold, far below the writer's own (24 MiB).
+    for (let i = 0; i < 32; i++) await write(WAL_CHECKPOINT_BYTES / 16);
+    expect(walSize()).toBeGreaterThan(WAL_CHECKPOINT_BYTES);
+    // The thread looks every 25 ms; each small write after its checkpoint can start over.
+    const deadline = Date.now() + 5_000;
+    while (walSize() > WAL_CHECKPOINT_BYTES && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await write(16);
+    }
+    expect(walSize()).toBeLessThanOrEqual(WAL_CHECKPOINT_BYTES);
+    const rows = await sql<{ n: number }>`select count(*) as n from filler`.execute(store.reader);
+    expect(Number(rows.rows[0]!.n)).toBeGreaterThan(32);
+  });
+});
