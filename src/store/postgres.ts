@@ -71,16 +71,55 @@ function openPool(url: string, options: PostgresOptions, onError: (e: Error) => 
   // emits `error` on the pool: without a listener, Node would end the process.
   pool.on('error', onError);
   // And on the client itself while it is checked out: the query in flight fails anyway.
-  pool.on('connect', (client) => client.on('error', onError));
+  pool.on('connect', (client) => {
+    client.on('error', onError);
+    prepareStatements(client);
+  });
   return pool;
+}
+
+/** Most statements a connection keeps prepared; it runs any further ones unnamed. */
+const PREPARED_PER_CONNECTION = 1_000;
+
+/**
+ * Makes a connection run each parameterized query (Kysely's, which it sends as text and
+ * values) as a named prepared statement, parsed and planned once per connection: a write
+ * runs a dozen short statements, whose parsing would cost the server as much as running
+ * them. Queries without values (which may hold several statements) run as they are.
+ */
+function prepareStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const prepared = new Set<string>();
+  client.query = ((text: unknown, values?: unknown, ...rest: unknown[]) => {
+    if (
+      typeof text === 'string' &&
+      Array.isArray(values) &&
+      values.length > 0 &&
+      rest.length === 0 &&
+      (prepared.has(text) || prepared.size < PREPARED_PER_CONNECTION)
+    ) {
+      prepared.add(text);
+      return query({ name: statementName(text), text, values });
+    }
+    return query(text, values, ...rest);
+  }) as typeof client.query;
 }
 
 /** Workspaces whose replica state is remembered at most; beyond, the memory starts over. */
 const MAX_REMEMBERED_WORKSPACES = 100_000;
 
+/** Names of the statements prepared so far, by text (bounded: beyond, names are computed). */
+const statementNames = new Map<string, string>();
+const MAX_STATEMENT_NAMES = 10_000;
+
 /** The name of a prepared statement for `text`: stable across connections and processes. */
 function statementName(text: string): string {
-  return `s${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `s${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+    if (statementNames.size < MAX_STATEMENT_NAMES) statementNames.set(text, name);
+  }
+  return name;
 }
 
 /**
@@ -102,7 +141,6 @@ export function openPostgresStore(
   };
   const pool = openPool(url, options, onError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const names = new Map<string, string>();
   let stamp = 0;
 
   // Reads run on the primary unless a request was routed to the replica (`routeReads`).
@@ -179,11 +217,7 @@ export function openPostgresStore(
       : undefined,
     async rows(query) {
       const compiled: CompiledQuery = 'compile' in query ? query.compile() : query;
-      let name = names.get(compiled.sql);
-      if (!name) {
-        name = statementName(compiled.sql);
-        names.set(compiled.sql, name);
-      }
+      const name = statementName(compiled.sql);
       const result = await onReadPool((target) =>
         target.query({
           name,
