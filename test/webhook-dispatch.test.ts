@@ -395,9 +395,11 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
     expect(counts.size).toBe(120);
     expect([...counts.values()].filter((n) => n > 1)).toEqual([]);
     if (TEST_DIALECT === 'postgres') {
-      // Side by side: each took its share, neither sent one the other did.
+      // Side by side: both claimed, and together they sent each delivery once. Which one
+      // sends what is timing: a dispatcher claims up to 64 deliveries ahead, and a
+      // webhook's first attempts go in order, so the first to claim may take them all.
       expect(a.stats.sent + b.stats.sent).toBe(120);
-      expect(Math.min(a.stats.sent, b.stats.sent)).toBeGreaterThan(0);
+      expect(Math.min(a.stats.claims, b.stats.claims)).toBeGreaterThan(0);
     }
   });
 
