@@ -48,6 +48,8 @@ export interface WorkspaceTable {
   cursor_secret: string;
   /** Number of the workspace's last event (events are numbered in commit order). */
   event_seq: Generated<number>;
+  /** Bumped (by triggers) on every change of the tables a write reads whole: see `Catalog`. */
+  catalog_version: Generated<number>;
   created_at: string;
 }
 

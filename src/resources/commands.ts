@@ -119,7 +119,7 @@ export async function fieldsOnCreate(
   fieldList: FieldListInput,
   actorId: string,
 ): Promise<CreateFields> {
-  const fields = await resolveFieldList(w.trx, w.workspaceId, recordType, fieldList);
+  const fields = await resolveFieldList(w, recordType, fieldList);
   checkRequired(fields, undefined);
   return {
     value: <T>(name: string) => (fields.fixed.get(name) ?? null) as T,

@@ -19,6 +19,7 @@ const teamCache = new WeakMap<WorkspaceWrite, Map<string, string[]>>();
 
 async function defaultTeams(w: WorkspaceWrite, ownerId: string | null): Promise<string[]> {
   if (!ownerId) return [];
+  if (w.catalog) return [...((await w.catalog()).teamsOfUser.get(ownerId) ?? [])];
   let cache = teamCache.get(w);
   if (!cache) {
     cache = new Map();

@@ -5,6 +5,7 @@ import {
   type Compilable,
   type CompiledQuery,
   Kysely,
+  type KyselyPlugin,
   type SqliteDatabase,
   SqliteDialect,
   sql,
@@ -12,7 +13,8 @@ import {
 import type { Body, Database } from '../model/tables.ts';
 import { migrateToLatest } from './migrate.ts';
 import { openPostgresStore } from './postgres.ts';
-import { openSqliteConnection } from './sqlite-connection.ts';
+import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.ts';
+import { openSqliteConnection, WAL_CHECKPOINT_BYTES } from './sqlite-connection.ts';
 
 /** Tables that keep a rendered `body`. */
 export type RenderedTable = 'people' | 'organizations' | 'deals' | 'leads' | 'products' | 'quotes';
@@ -103,6 +105,14 @@ export function sqliteStatementOf(executor: Executor, sql: string): SQLite.State
   return statement;
 }
 
+/** `executor` with `plugin`, on the same connection (and the same cached statements). */
+export function withPlugin(executor: Executor, plugin: KyselyPlugin): Executor {
+  const next = executor.withPlugin(plugin);
+  const writer = sqliteWriters.get(executor);
+  if (writer) sqliteWriters.set(next, writer);
+  return next;
+}
+
 /** Parses `DATABASE_URL`: `postgres://…` (or `postgresql://…`), `sqlite:PATH`, a bare path, or `:memory:`. */
 export function parseDatabaseUrl(url: string): StoreLocation {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
@@ -167,6 +177,8 @@ export function openStore(url: string): Store {
   const dataVersion = readerConn.prepare('pragma data_version').pluck();
   let memoryStamp = 0;
   const writerStatements = new Map<string, SQLite.Statement>();
+  // Started by the first write: a store that only reads never checkpoints.
+  let checkpointer: Checkpointer | undefined;
 
   return {
     dialect: 'sqlite',
@@ -202,6 +214,9 @@ export function openStore(url: string): Store {
           const result = await fn(conn);
           await sql`commit`.execute(conn);
           stamp = undefined;
+          if (!checkpointer && !memory) {
+            checkpointer = startCheckpointer(location.path, WAL_CHECKPOINT_BYTES);
+          }
           return result;
         } catch (error) {
           await sql`rollback`.execute(conn);
@@ -235,6 +250,7 @@ export function openStore(url: string): Store {
       }
     },
     async close() {
+      await checkpointer?.stop();
       await db.destroy();
       if (!memory) await reader.destroy();
     },

@@ -7,6 +7,7 @@ import { uniqueKeys } from './migrations/004-unique-keys.ts';
 import { importedUniqueKeys } from './migrations/005-imported-unique-keys.ts';
 import { eventsAndWebhooks } from './migrations/006-events-webhooks.ts';
 import { pendingDeliveries } from './migrations/007-pending-deliveries.ts';
+import { catalogVersion } from './migrations/008-catalog-version.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -21,6 +22,7 @@ export async function migrateToLatest(
     '005-imported-unique-keys': importedUniqueKeys,
     '006-events-webhooks': eventsAndWebhooks({ dialect }),
     '007-pending-deliveries': pendingDeliveries,
+    '008-catalog-version': catalogVersion({ dialect }),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });

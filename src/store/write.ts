@@ -1,11 +1,13 @@
 import { type EventActor, SYSTEM_ACTOR } from '../domain/events.ts';
 import { now } from '../domain/time.ts';
-import type { Executor, Store } from './database.ts';
+import { type Catalog, catalogAt, loadCatalog } from './catalog.ts';
+import { type Executor, type Store, withPlugin } from './database.ts';
 import { EventLog } from './outbox/event-log.ts';
-import { writeEvents } from './outbox/write-events.ts';
-import type { Lookups } from './read-model/lookups.ts';
+import { insertNumberedEvents } from './outbox/write-events.ts';
+import { Lookups } from './read-model/lookups.ts';
 import { refreshTouched } from './read-model/refresh.ts';
 import { Touched } from './read-model/touched.ts';
+import { WriteWatch } from './write-watch.ts';
 
 /** What a write inside one workspace works with. */
 export interface WorkspaceWrite {
@@ -18,6 +20,12 @@ export interface WorkspaceWrite {
   readonly now: string;
   /** The events of this write, written with it (DECISIONS 8). */
   readonly events: EventLog;
+  /**
+   * The workspace's catalog (its fields, teams, names, webhooks) as this write sees it:
+   * kept across writes, read again after the write changes it. Unset in the hand-built
+   * writes of an import or a new demo, whose readers read the tables instead.
+   */
+  readonly catalog?: () => Promise<Catalog>;
 }
 
 /** What building a row with rendered JSON needs: its workspace, its time, the body's form. */
@@ -46,34 +54,74 @@ export async function writeWorkspace<T>(
   fn: (w: WorkspaceWrite) => Promise<T>,
   options: WriteOptions = {},
 ): Promise<T> {
-  return store.transaction(async (trx) => {
-    await lockWorkspace(store, trx, workspaceId);
+  return store.transaction(async (outer) => {
+    const version = await lockWorkspace(store, outer, workspaceId);
+    let catalog = await catalogAt(store, outer, workspaceId, version);
+    const watch = new WriteWatch();
+    const trx = withPlugin(outer, watch);
+    const currentCatalog = async () => {
+      if (watch.catalogChanged) {
+        // Not kept for other writes: this one has not committed.
+        watch.catalogChanged = false;
+        catalog = await loadCatalog(outer, workspaceId, -1);
+      }
+      return catalog;
+    };
     const at = now();
     const events = new EventLog(options.actor ?? SYSTEM_ACTOR, at);
-    const w: WorkspaceWrite = { store, trx, workspaceId, touched: new Touched(), now: at, events };
+    const w: WorkspaceWrite = {
+      store,
+      trx,
+      workspaceId,
+      touched: new Touched(),
+      now: at,
+      events,
+      catalog: currentCatalog,
+    };
     const result = await fn(w);
     const logged = options.events === false ? undefined : events;
-    await refreshTouched(store, trx, workspaceId, w.touched, options.lookups, logged);
-    if (logged) await writeEvents(trx, workspaceId, logged.events);
-    await bumpDataVersion(trx, workspaceId);
+    if (!w.touched.isEmpty) {
+      const lookups = options.lookups ?? new Lookups(trx, workspaceId, await currentCatalog());
+      await refreshTouched(store, trx, workspaceId, w.touched, lookups, logged, watch.written);
+    }
+    const count = logged?.events.length ?? 0;
+    const first = await closeWrite(trx, workspaceId, count);
+    if (count > 0) {
+      const { subscriptions } = await currentCatalog();
+      await insertNumberedEvents(trx, workspaceId, logged!.events, first, subscriptions);
+    }
     return result;
   });
 }
 
 /**
- * Serializes the writers of a workspace. SQLite's `BEGIN IMMEDIATE` already lets one writer
- * in at a time; on PostgreSQL the workspace row is locked first, so checks such as "at most
- * one main quote" and the counters rendered into records see every earlier write of the
- * workspace, while other workspaces write in parallel.
+ * Serializes the writers of a workspace, and returns its catalog version. SQLite's `BEGIN
+ * IMMEDIATE` already lets one writer in at a time; on PostgreSQL the workspace row is locked
+ * first, so checks such as "at most one main quote" and the counters rendered into records
+ * see every earlier write of the workspace, while other workspaces write in parallel.
  */
-async function lockWorkspace(store: Store, trx: Executor, workspaceId: string): Promise<void> {
-  if (store.dialect !== 'postgres') return;
-  await trx
-    .selectFrom('workspaces')
-    .select('id')
+async function lockWorkspace(store: Store, trx: Executor, workspaceId: string): Promise<number> {
+  let query = trx.selectFrom('workspaces').select('catalog_version').where('id', '=', workspaceId);
+  if (store.dialect === 'postgres') query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  return Number(row?.catalog_version ?? 0);
+}
+
+/**
+ * The last statement of a write: bumps the workspace's data version (so cached pages of it
+ * are not served again) and takes the numbers of its `eventCount` events; returns the first.
+ */
+async function closeWrite(trx: Executor, workspaceId: string, eventCount: number): Promise<number> {
+  const row = await trx
+    .updateTable('workspaces')
+    .set((eb) => ({
+      data_version: eb('data_version', '+', 1),
+      event_seq: eb('event_seq', '+', eventCount),
+    }))
     .where('id', '=', workspaceId)
-    .forUpdate()
-    .execute();
+    .returning('event_seq')
+    .executeTakeFirst();
+  return Number(row?.event_seq ?? 0) - eventCount + 1;
 }
 
 /** Marks the workspace's data as changed, so cached pages of it are not served again. */

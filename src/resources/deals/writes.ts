@@ -66,7 +66,7 @@ export async function insertDeals(w: WorkspaceWrite, deals: NewDeal[]): Promise<
   await insertMany(w.trx, 'deals', rows);
   for (const r of rows) {
     w.touched
-      .mark('deal', r.id)
+      .markCreated('deal', r.id)
       .mark('people', r.people_id)
       .mark('organization', r.organization_id);
   }

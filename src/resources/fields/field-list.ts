@@ -18,6 +18,7 @@ import {
 } from '../../domain/field-values.ts';
 import { columnById } from '../../store/by-id.ts';
 import type { Executor } from '../../store/database.ts';
+import type { WorkspaceWrite } from '../../store/write.ts';
 
 /** One entry of a write's `fieldList`: a field's Korean name and one typed value key. */
 export type FieldListItem = { name: string } & Record<string, unknown>;
@@ -138,12 +139,14 @@ function fieldOf(
  * a 400 naming the field.
  */
 export async function resolveFieldList(
-  trx: Executor,
-  workspaceId: string,
+  w: Pick<WorkspaceWrite, 'trx' | 'workspaceId' | 'catalog'>,
   recordType: CustomFieldRecordType,
   items: readonly FieldListItem[] | undefined,
 ): Promise<ResolvedFieldList> {
-  const definitions = await customFieldsOf(trx, workspaceId, recordType);
+  const { trx, workspaceId } = w;
+  const definitions = w.catalog
+    ? [...((await w.catalog()).fields.get(recordType) ?? [])]
+    : await customFieldsOf(trx, workspaceId, recordType);
   const resolved: ResolvedFieldList = { fixed: new Map(), custom: {}, definitions };
   const refs = new Map<RefTarget, Map<string, string>>();
   const seen = new Set<string>();

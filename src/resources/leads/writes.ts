@@ -12,7 +12,7 @@ export async function insertLeads(w: WorkspaceWrite, leads: NewLead[]): Promise<
   await insertMany(w.trx, 'leads', rows);
   for (const r of rows) {
     w.touched
-      .mark('lead', r.id)
+      .markCreated('lead', r.id)
       .mark('people', r.people_id)
       .mark('organization', r.organization_id);
   }

@@ -33,6 +33,6 @@ export async function insertOrganizations(
     );
   }
   await insertMany(w.trx, 'organizations', rows);
-  for (const r of rows) w.touched.mark('organization', r.id);
+  for (const r of rows) w.touched.markCreated('organization', r.id);
   return rows.map((r) => r.id);
 }

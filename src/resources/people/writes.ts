@@ -39,7 +39,8 @@ export async function insertPeople(w: WorkspaceWrite, people: NewPerson[]): Prom
     );
   }
   await insertMany(w.trx, 'people', rows);
-  for (const r of rows) w.touched.mark('people', r.id).mark('organization', r.organization_id);
+  for (const r of rows)
+    w.touched.markCreated('people', r.id).mark('organization', r.organization_id);
   return rows.map((r) => r.id);
 }
 

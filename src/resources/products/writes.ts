@@ -27,6 +27,6 @@ export async function insertProducts(w: WorkspaceWrite, products: NewProduct[]):
     );
   }
   await insertMany(w.trx, 'products', rows);
-  for (const r of rows) w.touched.mark('product', r.id);
+  for (const r of rows) w.touched.markCreated('product', r.id);
   return rows.map((r) => r.id);
 }

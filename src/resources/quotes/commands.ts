@@ -85,7 +85,7 @@ async function quoteLine(
     }
     paymentStartAt = parsed;
   }
-  const fields = await resolveFieldList(w.trx, w.workspaceId, 'quoteProduct', line.fieldList);
+  const fields = await resolveFieldList(w, 'quoteProduct', line.fieldList);
   checkRequired(fields, undefined);
   const price = line.price ?? Number(product.price);
   const quantity = line.amount ?? 1;

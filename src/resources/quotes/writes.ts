@@ -73,7 +73,7 @@ export async function insertQuotes(w: WorkspaceWrite, quotes: NewQuote[]): Promi
   await insertMany(w.trx, 'quotes', rows);
   await insertMany(w.trx, 'quote_products', lines);
   for (const r of rows) {
-    w.touched.mark('quote', r.id).mark('deal', r.deal_id).mark('lead', r.lead_id);
+    w.touched.markCreated('quote', r.id).mark('deal', r.deal_id).mark('lead', r.lead_id);
   }
   return rows.map((r) => r.id);
 }

@@ -1,16 +1,8 @@
 import { type EventFacts, eventPayload } from '../../domain/events.ts';
 import { newId } from '../../domain/ids.ts';
+import { activeSubscriptions, type Subscription } from '../catalog.ts';
 import type { Executor } from '../database.ts';
 import { insertMany } from '../insert.ts';
-
-/** A webhook's subscription, as fan-out reads it. */
-interface Subscription {
-  id: string;
-  objectTypes: ReadonlySet<string>;
-  events: ReadonlySet<string>;
-  /** Field names whose `수정` fire; undefined for all. */
-  fields: ReadonlySet<string> | undefined;
-}
 
 /**
  * Writes a transaction's events: numbers them after the workspace's last (the caller holds
@@ -25,6 +17,21 @@ export async function writeEvents(
 ): Promise<number> {
   if (events.length === 0) return 0;
   const first = await numberEvents(trx, workspaceId, events.length);
+  await insertNumberedEvents(trx, workspaceId, events, first);
+  return events.length;
+}
+
+/**
+ * Inserts events numbered from `first` (numbers the caller took from the workspace's
+ * `event_seq`) and their deliveries to `subscriptions` (read when not given).
+ */
+export async function insertNumberedEvents(
+  trx: Executor,
+  workspaceId: string,
+  events: readonly EventFacts[],
+  first: number,
+  subscriptions?: readonly Subscription[],
+): Promise<void> {
   await insertMany(
     trx,
     'events',
@@ -33,8 +40,7 @@ export async function writeEvents(
       return Object.fromEntries(EVENT_COLUMNS.map((c, j) => [c, values[j]]));
     }),
   );
-  await fanOut(trx, workspaceId, events, first);
-  return events.length;
+  await fanOut(trx, workspaceId, events, first, subscriptions);
 }
 
 /**
@@ -90,13 +96,14 @@ export async function fanOut(
   workspaceId: string,
   events: readonly EventFacts[],
   first: number,
+  subscriptions?: readonly Subscription[],
 ): Promise<void> {
-  const subscriptions = await activeSubscriptions(trx, workspaceId);
-  if (subscriptions.length === 0) return;
+  const wanted = subscriptions ?? (await activeSubscriptions(trx, workspaceId));
+  if (wanted.length === 0) return;
   const deliveries: Record<string, unknown>[] = [];
   const createdAt = events[0]!.occurredAt;
   events.forEach((e, i) => {
-    for (const s of subscriptions) {
+    for (const s of wanted) {
       if (!s.objectTypes.has(e.objectType) || !s.events.has(e.event)) continue;
       if (e.field && s.fields && !s.fields.has(e.field.name)) continue;
       deliveries.push({
@@ -116,19 +123,4 @@ export async function fanOut(
     }
   });
   await insertMany(trx, 'webhook_deliveries', deliveries);
-}
-
-async function activeSubscriptions(trx: Executor, workspaceId: string): Promise<Subscription[]> {
-  const rows = await trx
-    .selectFrom('webhooks')
-    .select(['id', 'object_types', 'events', 'fields'])
-    .where('workspace_id', '=', workspaceId)
-    .where('status', '=', 'active')
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    objectTypes: new Set(JSON.parse(r.object_types) as string[]),
-    events: new Set(JSON.parse(r.events) as string[]),
-    fields: r.fields === null ? undefined : new Set(JSON.parse(r.fields) as string[]),
-  }));
 }

@@ -1,15 +1,14 @@
 import type {
   CustomFieldDefinition,
   CustomFieldRecordType,
-  CustomFieldType,
   RefTarget,
-  SelectOption,
 } from '../../domain/custom-fields.ts';
 import type { Ref } from '../../domain/records.ts';
 import { columnById } from '../by-id.ts';
+import { type Catalog, type CatalogTarget, loadCatalog, readCatalogVersion } from '../catalog.ts';
 import type { Executor } from '../database.ts';
 
-type Target = RefTarget | 'team' | 'product';
+type Target = RefTarget | CatalogTarget;
 
 const TABLE_OF = {
   people: 'people',
@@ -18,80 +17,35 @@ const TABLE_OF = {
 } as const;
 
 /**
- * Names of the records that rendered records refer to, for one workspace. The small tables
- * (users, teams, pipelines, stages, web forms, sequences, products, custom field
- * definitions) are read whole once; people, organization and deal names are fetched in
- * batches when a custom field refers to them.
+ * Names of the records that rendered records refer to, for one workspace: those of its
+ * catalog (users, teams, pipelines, stages, web forms, sequences, products, custom field
+ * definitions), and people, organization and deal names fetched in batches when a custom
+ * field refers to them, or added by an import that has them already.
  */
 export class Lookups {
+  /** Names beside the catalog's, which is shared and never changed. */
   private readonly names = new Map<Target, Map<string, string>>();
-  private readonly fields = new Map<string, CustomFieldDefinition[]>();
 
-  private constructor(
+  constructor(
     private readonly db: Executor,
     readonly workspaceId: string,
+    private readonly catalog: Catalog,
   ) {}
 
-  /** Reads the workspace's small tables. */
+  /** Reads the workspace's catalog afresh. */
   static async load(db: Executor, workspaceId: string): Promise<Lookups> {
-    const l = new Lookups(db, workspaceId);
-    const ws = workspaceId;
-    const byName = async (
-      target: Target,
-      table:
-        | 'users'
-        | 'teams'
-        | 'pipelines'
-        | 'pipeline_stages'
-        | 'web_forms'
-        | 'sequences'
-        | 'products',
-    ) => {
-      const rows = await db
-        .selectFrom(table)
-        .select(['id', 'name'])
-        .where('workspace_id', '=', ws)
-        .execute();
-      l.names.set(target, new Map(rows.map((r) => [r.id, r.name])));
-    };
-    await byName('user', 'users');
-    await byName('team', 'teams');
-    await byName('pipeline', 'pipelines');
-    await byName('pipelineStage', 'pipeline_stages');
-    await byName('webForm', 'web_forms');
-    await byName('sequence', 'sequences');
-    await byName('product', 'products');
-    const defs = await db
-      .selectFrom('custom_fields')
-      .selectAll()
-      .where('workspace_id', '=', ws)
-      .orderBy('record_type')
-      .orderBy('position')
-      .orderBy('id')
-      .execute();
-    for (const d of defs) {
-      const def: CustomFieldDefinition = {
-        id: d.id,
-        recordType: d.record_type as CustomFieldRecordType,
-        name: d.name,
-        type: d.type as CustomFieldType,
-        required: d.required === 1,
-        options: d.options ? (JSON.parse(d.options) as SelectOption[]) : null,
-      };
-      const list = l.fields.get(d.record_type);
-      if (list) list.push(def);
-      else l.fields.set(d.record_type, [def]);
-    }
-    return l;
+    const version = await readCatalogVersion(db, workspaceId);
+    return new Lookups(db, workspaceId, await loadCatalog(db, workspaceId, version));
   }
 
   /** Custom field definitions of a record type, in definition order. */
   definitions(recordType: CustomFieldRecordType): CustomFieldDefinition[] {
-    return this.fields.get(recordType) ?? [];
+    return (this.catalog.fields.get(recordType) as CustomFieldDefinition[] | undefined) ?? [];
   }
 
   /** Display name of a referenced record, or undefined when it is unknown. */
-  nameOf = (target: Target, id: string): string | undefined => this.names.get(target)?.get(id);
+  nameOf = (target: Target, id: string): string | undefined =>
+    this.names.get(target)?.get(id) ?? this.catalog.names.get(target as CatalogTarget)?.get(id);
 
   /** `{id, name}` of a referenced record (name `''` if the record is gone). */
   ref(target: Target, id: string): Ref {

@@ -5,11 +5,15 @@ import { CHUNK } from '../by-id.ts';
 import type { Executor, Store } from '../database.ts';
 import type { EventLog } from '../outbox/event-log.ts';
 import { Lookups } from './lookups.ts';
-import { RENDERERS } from './render-chunks.ts';
+import { type FactTables, RENDERERS } from './render-chunks.ts';
 import { type RenderedType, TABLE_OF } from './rendered-types.ts';
 import type { Touched } from './touched.ts';
 
-/** Re-renders every touched record of the workspace and stores its JSON. */
+/**
+ * Re-renders every touched record of the workspace and stores its JSON. `written`, when the
+ * write knows every table it changed, lets the records it created skip reading the tables
+ * that cannot hold anything of theirs yet.
+ */
 export async function refreshTouched(
   store: Store,
   trx: Executor,
@@ -17,6 +21,7 @@ export async function refreshTouched(
   touched: Touched,
   lookups?: Lookups,
   events?: EventLog,
+  written?: ReadonlySet<string>,
 ): Promise<void> {
   if (touched.isEmpty) return;
   const l = lookups ?? (await Lookups.load(trx, workspaceId));
@@ -27,7 +32,9 @@ export async function refreshTouched(
       const ids = [...touched.ids[type]];
       for (let i = 0; i < ids.length; i += CHUNK) {
         const chunk = ids.slice(i, i + CHUNK);
-        await renderChunk(store, trx, workspaceId, type, chunk, l, undefined, events);
+        const created = written && chunk.every((id) => touched.created[type].has(id));
+        const reads = created ? (table: string) => written.has(table) : undefined;
+        await renderChunk(store, trx, workspaceId, type, chunk, l, undefined, events, reads);
       }
     }
   }
@@ -70,36 +77,19 @@ async function renderChunk(
   l: Lookups,
   rows: readonly unknown[] | undefined,
   events: EventLog | undefined,
+  reads?: FactTables,
 ): Promise<void> {
-  const rendered = await RENDERERS[type](trx, ws, ids, l, rows);
+  const rendered = await RENDERERS[type](trx, ws, ids, l, rows, reads);
   if (events && isEventObjectType(type) && rendered.length > 0) {
-    const before = await storedBodies(trx, TABLE_OF[type], ws, ids);
     const types = fieldTypes(type, l);
-    for (const [id, json] of rendered)
-      events.rendered(type, id, before.get(id) ?? null, json, types);
+    for (const [id, json, before] of rendered) events.rendered(type, id, before, json, types);
   }
-  await store.updateBodies(TABLE_OF[type], ws, rendered, trx);
-}
-
-/** The JSON stored for records `ids` (records without any are left out). */
-async function storedBodies(
-  trx: Executor,
-  table: string,
-  ws: string,
-  ids: readonly string[],
-): Promise<Map<string, string>> {
-  const rows = await trx
-    .selectFrom(table as 'people')
-    .select(['id', 'body'])
-    .where('workspace_id', '=', ws)
-    .where('id', 'in', ids)
-    .execute();
-  const bodies = new Map<string, string>();
-  for (const row of rows) {
-    if (row.body !== null)
-      bodies.set(row.id, typeof row.body === 'string' ? row.body : row.body.toString('utf8'));
-  }
-  return bodies;
+  await store.updateBodies(
+    TABLE_OF[type],
+    ws,
+    rendered.map(([id, json]) => [id, json]),
+    trx,
+  );
 }
 
 /** The types of a record type's custom fields, by name, for the values of `수정` events. */

@@ -6,6 +6,7 @@ import {
 } from '../../domain/custom-fields.ts';
 import type { ProductKind } from '../../domain/quotes.ts';
 import type {
+  Body,
   DealTable,
   LeadTable,
   OrganizationTable,
@@ -31,6 +32,9 @@ import type { Lookups } from './lookups.ts';
 import { renderRecordJson } from './record-json.ts';
 import type { RenderedType } from './rendered-types.ts';
 
+/** A record rendered afresh, with the JSON stored for it before (null for a new record). */
+export type Rendered = [id: string, json: string, before: string | null];
+
 /**
  * Renders the records `ids`. `rows`, when given, come from a full refresh's page: the rows
  * of every record of the type from the first id to the last, in id order, already read.
@@ -41,7 +45,31 @@ export type ChunkRenderer = (
   ids: string[],
   l: Lookups,
   rows?: readonly unknown[],
-) => Promise<[id: string, json: string][]>;
+  reads?: FactTables,
+) => Promise<Rendered[]>;
+
+/**
+ * Whether a table may hold facts of the records being rendered: false for a table that the
+ * write has not changed when every record was created by the write itself.
+ */
+export type FactTables = (table: string) => boolean;
+
+const EVERY_TABLE: FactTables = () => true;
+
+/** The facts of `tables`, or none when no such table may hold any. */
+async function factsIn<T>(
+  reads: FactTables,
+  tables: readonly string[],
+  read: () => Promise<Map<string, T>>,
+): Promise<Map<string, T>> {
+  return tables.some(reads) ? read() : new Map();
+}
+
+/** The stored JSON of a row, as text (bytes on SQLite), or null before its first rendering. */
+function storedJson(body: Body | null): string | null {
+  if (body === null) return null;
+  return typeof body === 'string' ? body : body.toString('utf8');
+}
 
 /** The page's id range when a full refresh read its rows (see `ChunkRenderer`), else the ids. */
 function subjectsOf(ids: string[], rows: readonly unknown[] | undefined): Subjects {
@@ -60,7 +88,14 @@ async function customRefs(
   await l.ensure(targets);
 }
 
-const renderPeopleChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) => {
+const renderPeopleChunk: ChunkRenderer = async (
+  trx,
+  ws,
+  ids,
+  l,
+  prefetched,
+  reads = EVERY_TABLE,
+) => {
   const subjects = subjectsOf(ids, prefetched);
   const rows =
     (prefetched as Selectable<PeopleTable>[] | undefined) ??
@@ -70,11 +105,17 @@ const renderPeopleChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) => 
       .where('workspace_id', '=', ws)
       .where('id', 'in', ids)
       .execute());
-  const counts = await dealCountsOf(trx, ws, 'people_id', subjects);
-  const notes = await latestNotes(trx, ws, 'people', subjects, l);
-  const submissions = await submissionsOf(trx, ws, 'people_id', subjects, l);
-  const enrollments = await enrollmentsOf(trx, ws, 'people', subjects, l);
-  const todos = await todosOf(trx, ws, 'people', subjects);
+  const counts = await factsIn(reads, ['deals', 'leads'], () =>
+    dealCountsOf(trx, ws, 'people_id', subjects),
+  );
+  const notes = await factsIn(reads, ['notes'], () => latestNotes(trx, ws, 'people', subjects, l));
+  const submissions = await factsIn(reads, ['web_form_submissions'], () =>
+    submissionsOf(trx, ws, 'people_id', subjects, l),
+  );
+  const enrollments = await factsIn(reads, ['sequence_enrollments'], () =>
+    enrollmentsOf(trx, ws, 'people', subjects, l),
+  );
+  const todos = await factsIn(reads, ['todos'], () => todosOf(trx, ws, 'people', subjects));
   await customRefs(
     l,
     'people',
@@ -94,10 +135,18 @@ const renderPeopleChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) => 
       },
       l,
     ),
+    storedJson(row.body),
   ]);
 };
 
-const renderOrganizationChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) => {
+const renderOrganizationChunk: ChunkRenderer = async (
+  trx,
+  ws,
+  ids,
+  l,
+  prefetched,
+  reads = EVERY_TABLE,
+) => {
   const subjects = subjectsOf(ids, prefetched);
   const rows =
     (prefetched as Selectable<OrganizationTable>[] | undefined) ??
@@ -107,11 +156,19 @@ const renderOrganizationChunk: ChunkRenderer = async (trx, ws, ids, l, prefetche
       .where('workspace_id', '=', ws)
       .where('id', 'in', ids)
       .execute());
-  const counts = await dealCountsOf(trx, ws, 'organization_id', subjects);
-  const notes = await latestNotes(trx, ws, 'organization', subjects, l);
-  const submissions = await submissionsOf(trx, ws, 'organization_id', subjects, l);
-  const sequences = await organizationSequences(trx, ws, subjects, l);
-  const todos = await todosOf(trx, ws, 'organization', subjects);
+  const counts = await factsIn(reads, ['deals', 'leads'], () =>
+    dealCountsOf(trx, ws, 'organization_id', subjects),
+  );
+  const notes = await factsIn(reads, ['notes'], () =>
+    latestNotes(trx, ws, 'organization', subjects, l),
+  );
+  const submissions = await factsIn(reads, ['web_form_submissions'], () =>
+    submissionsOf(trx, ws, 'organization_id', subjects, l),
+  );
+  const sequences = await factsIn(reads, ['people', 'sequence_enrollments'], () =>
+    organizationSequences(trx, ws, subjects, l),
+  );
+  const todos = await factsIn(reads, ['todos'], () => todosOf(trx, ws, 'organization', subjects));
   await customRefs(
     l,
     'organization',
@@ -131,11 +188,12 @@ const renderOrganizationChunk: ChunkRenderer = async (trx, ws, ids, l, prefetche
       },
       l,
     ),
+    storedJson(row.body),
   ]);
 };
 
 function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
-  return async (trx, ws, ids, l, prefetched) => {
+  return async (trx, ws, ids, l, prefetched, reads = EVERY_TABLE) => {
     const subjects = subjectsOf(ids, prefetched);
     const rows =
       (prefetched as Selectable<DealTable | LeadTable>[] | undefined) ??
@@ -153,12 +211,20 @@ function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
             .where('id', 'in', ids)
             .execute());
     const column = kind === 'deal' ? 'deal_id' : 'lead_id';
-    const mainProducts = await mainQuoteProducts(trx, ws, column, subjects, l);
-    const emailOpens = await lastEmailOpens(trx, ws, kind, subjects);
-    const notes = await latestNotes(trx, ws, kind, subjects, l);
-    const submissions = await submissionsOf(trx, ws, column, subjects, l);
-    const enrollments = await enrollmentsOf(trx, ws, kind, subjects, l);
-    const todos = await todosOf(trx, ws, kind, subjects);
+    const mainProducts = await factsIn(reads, ['quotes', 'quote_products'], () =>
+      mainQuoteProducts(trx, ws, column, subjects, l),
+    );
+    const emailOpens = await factsIn(reads, ['activities'], () =>
+      lastEmailOpens(trx, ws, kind, subjects),
+    );
+    const notes = await factsIn(reads, ['notes'], () => latestNotes(trx, ws, kind, subjects, l));
+    const submissions = await factsIn(reads, ['web_form_submissions'], () =>
+      submissionsOf(trx, ws, column, subjects, l),
+    );
+    const enrollments = await factsIn(reads, ['sequence_enrollments'], () =>
+      enrollmentsOf(trx, ws, kind, subjects, l),
+    );
+    const todos = await factsIn(reads, ['todos'], () => todosOf(trx, ws, kind, subjects));
     await customRefs(
       l,
       kind,
@@ -179,11 +245,19 @@ function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
         },
         l,
       ),
+      storedJson(row.body),
     ]);
   };
 }
 
-const renderProductChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) => {
+const renderProductChunk: ChunkRenderer = async (
+  trx,
+  ws,
+  ids,
+  l,
+  prefetched,
+  reads = EVERY_TABLE,
+) => {
   const subjects = subjectsOf(ids, prefetched);
   const rows =
     (prefetched as Selectable<ProductTable>[] | undefined) ??
@@ -193,7 +267,7 @@ const renderProductChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) =>
       .where('workspace_id', '=', ws)
       .where('id', 'in', ids)
       .execute());
-  const notes = await latestNotes(trx, ws, 'product', subjects, l);
+  const notes = await factsIn(reads, ['notes'], () => latestNotes(trx, ws, 'product', subjects, l));
   await customRefs(
     l,
     'product',
@@ -202,10 +276,18 @@ const renderProductChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) =>
   return rows.map((row) => [
     row.id,
     renderRecordJson('product', row, { note: notes.get(row.id) }, l),
+    storedJson(row.body),
   ]);
 };
 
-const renderQuoteChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) => {
+const renderQuoteChunk: ChunkRenderer = async (
+  trx,
+  ws,
+  ids,
+  l,
+  prefetched,
+  reads = EVERY_TABLE,
+) => {
   const subjects = subjectsOf(ids, prefetched);
   const rows =
     (prefetched as Selectable<QuoteTable>[] | undefined) ??
@@ -233,7 +315,7 @@ const renderQuoteChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) => {
     list.push({ ...line, kind: (line.kind ?? '일반') as ProductKind });
     lines.set(line.quote_id, list);
   }
-  const notes = await latestNotes(trx, ws, 'quote', subjects, l);
+  const notes = await factsIn(reads, ['notes'], () => latestNotes(trx, ws, 'quote', subjects, l));
   await customRefs(
     l,
     'quote',
@@ -247,6 +329,7 @@ const renderQuoteChunk: ChunkRenderer = async (trx, ws, ids, l, prefetched) => {
   return rows.map((row) => [
     row.id,
     renderRecordJson('quote', row, { lines: lines.get(row.id), note: notes.get(row.id) }, l),
+    storedJson(row.body),
   ]);
 };
 

@@ -13,6 +13,15 @@ export class Touched {
     product: new Set(),
     quote: new Set(),
   };
+  /** Records the write created (and marked). */
+  readonly created: Record<RenderedType, Set<string>> = {
+    people: new Set(),
+    organization: new Set(),
+    deal: new Set(),
+    lead: new Set(),
+    product: new Set(),
+    quote: new Set(),
+  };
   /** Types whose every record must be re-rendered (a custom field definition changed). */
   readonly allOf = new Set<RenderedType>();
 
@@ -20,6 +29,12 @@ export class Touched {
   mark(type: RenderedType, id: string | null | undefined): this {
     if (id) this.ids[type].add(id);
     return this;
+  }
+
+  /** Marks a record the write has just created. */
+  markCreated(type: RenderedType, id: string): this {
+    this.created[type].add(id);
+    return this.mark(type, id);
   }
 
   /** Marks every record of a type. */

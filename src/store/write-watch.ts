@@ -1,0 +1,51 @@
+import {
+  AliasNode,
+  type KyselyPlugin,
+  type OperationNode,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  TableNode,
+  type UnknownRow,
+} from 'kysely';
+import { CATALOG_TABLES } from './catalog.ts';
+
+/** The table an insert, update or delete writes to, or undefined for any other query. */
+function writtenTable(node: RootOperationNode): string | undefined {
+  let target: OperationNode | undefined;
+  if (node.kind === 'InsertQueryNode') target = node.into;
+  else if (node.kind === 'UpdateQueryNode') target = node.table;
+  else if (node.kind === 'DeleteQueryNode') target = node.from.froms[0];
+  else return undefined;
+  if (target && AliasNode.is(target)) target = target.node;
+  return target && TableNode.is(target) ? target.table.identifier.name : undefined;
+}
+
+/**
+ * Watches the queries of a write for the tables it changes (inserts, updates, deletes built
+ * with Kysely, which is how every write of a `writeWorkspace` is made), so that the write
+ * knows, without reading, that a table holds nothing of the records it has just created,
+ * and when it must read its catalog again (a write that adds a team, then a record its
+ * member owns, gives the record the new team). Other writes, and other processes, see
+ * catalog changes through `workspaces.catalog_version`; this is the write's own view.
+ */
+export class WriteWatch implements KyselyPlugin {
+  /** Tables the write has changed. */
+  readonly written = new Set<string>();
+  /** True once the write has changed a catalog table, until the write reads it again. */
+  catalogChanged = false;
+
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    const table = writtenTable(node);
+    if (table !== undefined) {
+      this.written.add(table);
+      if (CATALOG_TABLES.has(table)) this.catalogChanged = true;
+    }
+    return node;
+  }
+
+  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return result;
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * The catalog a write keeps between writes (users, teams, pipelines, stages, web forms,
+ * sequences, product names, custom fields, webhooks): every write must see it as committed,
+ * whoever changed it (another process, a write of its own that rolled back, the write
+ * itself), while writes that change nothing of it read one version number instead of ten
+ * tables.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createPerson } from '../src/resources/people/commands.ts';
+import { openStore, type Store } from '../src/store/database.ts';
+import { writeWorkspace } from '../src/store/write.ts';
+import { makeCustomField, makeProduct, makeTeam, makeUser } from './factories.ts';
+import { type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
+import { insertWebhook } from './webhook-fixtures.ts';
+
+let store: Awaited<ReturnType<typeof testStore>>;
+let other: Store;
+let ws: TestWorkspace;
+beforeAll(async () => {
+  store = await testStore();
+  other = openStore(store.url);
+});
+afterAll(async () => {
+  await other.close();
+  await store.dispose();
+});
+beforeEach(async () => {
+  ws = await testWorkspace(store);
+});
+
+type Body = Parameters<typeof createPerson>[2];
+
+/** Creates a person through the API's command in `on` (this store unless told otherwise). */
+function create(body: Body, on: Store = store) {
+  return writeWorkspace(on, ws.workspaceId, (w) => createPerson(w, ws.userId, body), {
+    actor: { source: 'API', sourceId: ws.userId },
+  });
+}
+
+async function bodyOf(id: string): Promise<Record<string, unknown>> {
+  const row = await store.db
+    .selectFrom('people')
+    .select('body')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return JSON.parse(String(row.body));
+}
+
+async function catalogVersion(): Promise<number> {
+  const row = await store.db
+    .selectFrom('workspaces')
+    .select('catalog_version')
+    .where('id', '=', ws.workspaceId)
+    .executeTakeFirstOrThrow();
+  return Number(row.catalog_version);
+}
+
+const fieldValue = (name: string, value: string) => ({ fieldList: [{ name, stringValue: value }] });
+
+describe('the catalog kept between writes', () => {
+  it('takes a custom field defined through another connection at the next write', async () => {
+    await create({ name: '먼저' });
+    await expect(create({ name: '거절', ...fieldValue('등급', 'A') })).rejects.toThrow(/등급/);
+    await writeWorkspace(other, ws.workspaceId, (w) => makeCustomField(w, 'people', '등급'));
+    const { id } = await create({ name: '나중', ...fieldValue('등급', 'A') });
+    expect((await bodyOf(id)).등급).toBe('A');
+  });
+
+  it('renders a user renamed through another connection', async () => {
+    const { id } = await create({ name: '고객' });
+    expect((await bodyOf(id)).담당자).toEqual({ id: ws.userId, name: '김관리' });
+    await other.db
+      .updateTable('users')
+      .set({ name: '김바뀜' })
+      .where('id', '=', ws.userId)
+      .execute();
+    const { id: next } = await create({ name: '다음 고객' });
+    expect((await bodyOf(next)).담당자).toEqual({ id: ws.userId, name: '김바뀜' });
+  });
+
+  it('fans out to a webhook registered through another connection', async () => {
+    await create({ name: '전' });
+    await insertWebhook(other, ws.workspaceId, { url: 'https://example.com/hook' });
+    await create({ name: '후' });
+    const deliveries = await store.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('workspace_id', '=', ws.workspaceId)
+      .execute();
+    expect(deliveries).toHaveLength(1);
+  });
+
+  it('forgets what a write that rolled back changed', async () => {
+    await create({ name: '먼저' });
+    await expect(
+      writeWorkspace(store, ws.workspaceId, async (w) => {
+        await makeCustomField(w, 'people', '취소될 필드');
+        // The write itself sees its new field…
+        await createPerson(w, ws.userId, { name: '안', ...fieldValue('취소될 필드', 'x') });
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    // …and no later write does.
+    await expect(create({ name: '밖', ...fieldValue('취소될 필드', 'x') })).rejects.toThrow(
+      /취소될 필드/,
+    );
+  });
+
+  it("gives a record created after a team in the same write the owner's new team", async () => {
+    await create({ name: '먼저' });
+    const { person, team } = await ws.write(async (w) => {
+      const seller = await makeUser(w, '이영업');
+      const team = await makeTeam(w, '새팀', [seller]);
+      const owner = { fieldList: [{ name: '담당자', userValueId: seller }] };
+      const person = await createPerson(w, ws.userId, { name: '같은 쓰기', ...owner });
+      return { person: person.id, team };
+    });
+    expect((await bodyOf(person)).팀).toEqual([{ id: team, name: '새팀' }]);
+  });
+});
+
+describe('catalog_version', () => {
+  it('moves with a product name, not with a product body or a record', async () => {
+    const start = await catalogVersion();
+    await create({ name: '고객' });
+    expect(await catalogVersion()).toBe(start);
+    const product = await ws.write((w) => makeProduct(w, { name: '상품' }));
+    const afterProduct = await catalogVersion();
+    expect(afterProduct).toBeGreaterThan(start);
+    await store.db
+      .updateTable('products')
+      .set({ body: store.encodeBody('{}') })
+      .where('id', '=', product)
+      .execute();
+    expect(await catalogVersion()).toBe(afterProduct);
+    await store.db
+      .updateTable('products')
+      .set({ name: '새 이름' })
+      .where('id', '=', product)
+      .execute();
+    expect(await catalogVersion()).toBe(afterProduct + 1);
+  });
+});
