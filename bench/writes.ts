@@ -143,9 +143,14 @@ async function cpuPer(
   return { cpuMs, p50: result.latency.p50, p99: result.latency.p99, bad: bad + result.errors };
 }
 
-/** Person creates at a fixed `rate` a second into the workspace of `hdrs`, for `seconds`. */
-async function createsAtRate(rate: number, hdrs: Record<string, string>) {
+/**
+ * Person creates at a fixed `rate` a second into the workspace of `hdrs`, for `seconds`
+ * (or, with `refused`, bodies the server refuses: the same requests without a write).
+ */
+async function createsAtRate(rate: number, hdrs: Record<string, string>, refused = false) {
   let bad = 0;
+  const expected = refused ? 400 : 201;
+  const body = refused ? () => JSON.stringify({ name: 1 }) : personBody;
   const result = await autocannon({
     url: `http://127.0.0.1:${API_PORT}/v2/people`,
     connections: 4,
@@ -155,9 +160,9 @@ async function createsAtRate(rate: number, hdrs: Record<string, string>) {
       {
         method: 'POST',
         headers: hdrs,
-        setupRequest: (req) => ({ ...req, body: personBody() }),
+        setupRequest: (req) => ({ ...req, body: body() }),
         onResponse: (status) => {
-          if (status !== 201) bad += 1;
+          if (status !== expected) bad += 1;
         },
       },
     ],
@@ -216,6 +221,8 @@ for (let round = 0; round < 2; round++) {
   );
 }
 const writesAlone = await createsAtRate(200, headersB);
+// The same rate of requests that write nothing: the machine's and HTTP's own tail.
+const refusedAtRate = await createsAtRate(200, headersB, true);
 clearInterval(walWatch);
 const readsAlone = median(alone);
 issue.push(
@@ -231,6 +238,11 @@ issue.push(
     'SQLite: person creates at 200/s, nothing else running: p50 / p99',
     `${writesAlone.p50} / ${writesAlone.p99} ms (${Math.round(writesAlone.reqPerSec)}/s, ${writesAlone.bad} bad)`,
     'p99 < 10 ms',
+  ],
+  [
+    '… refused bodies at 200/s (no write: the baseline): p50 / p99',
+    `${refusedAtRate.p50} / ${refusedAtRate.p99} ms (${Math.round(refusedAtRate.reqPerSec)}/s, ${refusedAtRate.bad} bad)`,
+    '',
   ],
   [
     'SQLite: person creates at 200/s while A is read: p50 / p99',
