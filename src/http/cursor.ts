@@ -38,8 +38,14 @@ export function encodeCursor(secret: string, scope: string, position: Position):
 }
 
 /** The position a cursor names, or undefined when it is malformed, tampered or foreign. */
-export function decodeCursor(secret: string, scope: string, cursor: string): Position | undefined {
-  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH) return undefined;
+export function decodeCursor(
+  secret: string,
+  scope: string,
+  cursor: string,
+  /** Longest cursor accepted: a search's cursors carry its sort values. */
+  maxLength = MAX_CURSOR_LENGTH,
+): Position | undefined {
+  if (cursor.length === 0 || cursor.length > maxLength) return undefined;
   const dot = cursor.indexOf('.');
   if (dot < 0) return undefined;
   const payloadPart = cursor.slice(0, dot);

@@ -30,6 +30,7 @@ import { registerProductWrites } from '../resources/products/write-routes.ts';
 import { registerQuoteRoutes } from '../resources/quotes/routes.ts';
 import { registerQuoteWrites } from '../resources/quotes/write-routes.ts';
 import { registerRecordHistoryRoutes } from '../resources/record-history/routes.ts';
+import { registerSearchRoutes } from '../resources/search/routes.ts';
 import { registerTeamRoutes } from '../resources/teams/routes.ts';
 import { registerTodoRoutes } from '../resources/todos/routes.ts';
 import { registerUserRoutes } from '../resources/users/routes.ts';
@@ -115,7 +116,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (!request.routeOptions.url?.startsWith(`${base}/v2/`)) return;
     request.auth = await authenticate(request.headers.authorization);
     if (!limiter) return;
-    const decision = await limiter.hit(request.auth.workspaceId);
+    const decision = await limiter.hit(
+      request.auth.workspaceId,
+      request.routeOptions.config?.rateCost ?? 1,
+    );
     reply.header('RateLimit-Limit', decision.limit);
     reply.header('RateLimit-Remaining', decision.remaining);
     reply.header('RateLimit-Reset', decision.resetSeconds);
@@ -150,6 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const deps: RouteDeps = { store, cache, base };
   registerPeopleRoutes(app, deps);
+  registerSearchRoutes(app, deps);
   registerPeopleHistoryRoutes(app, deps);
   registerOrganizationRoutes(app, deps);
   registerDealActivityRoutes(app, deps);

@@ -8,6 +8,7 @@ import { importedUniqueKeys } from './migrations/005-imported-unique-keys.ts';
 import { eventsAndWebhooks } from './migrations/006-events-webhooks.ts';
 import { pendingDeliveries } from './migrations/007-pending-deliveries.ts';
 import { catalogVersion } from './migrations/008-catalog-version.ts';
+import { searchIndexes } from './migrations/009-search-indexes.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -23,6 +24,7 @@ export async function migrateToLatest(
     '006-events-webhooks': eventsAndWebhooks({ dialect }),
     '007-pending-deliveries': pendingDeliveries,
     '008-catalog-version': catalogVersion({ dialect }),
+    '009-search-indexes': searchIndexes,
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });

@@ -1,0 +1,657 @@
+/**
+ * `POST /v2/object/{targetType}/search` (LIVE-API.md, Object search), on each store: random
+ * filters, sorts and page sizes (fast-check) against the same filter computed here from a
+ * full walk of the list; cursors over a sorted search while records are written between
+ * pages; another workspace's records never matching; and the 400s and the rate cost.
+ */
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
+import { makeCustomField, makeUser } from './factories.ts';
+import {
+  appForFile,
+  post,
+  type TestStore,
+  type TestWorkspace,
+  testApp,
+  testWorkspace,
+  walk,
+} from './helpers.ts';
+
+type Rec = Record<string, unknown>;
+
+let store: TestStore;
+let app: FastifyInstance;
+appForFile((s, a) => {
+  store = s;
+  app = a;
+});
+
+const TODAY = new Date().toISOString().slice(0, 10);
+const dayFrom = (days: number) =>
+  new Date(Date.parse(`${TODAY}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+const SURNAMES = ['김', '이', '박', '최', '정'];
+const GIVEN = ['민준', '서연', '지호', '하은', '도윤', '민서'];
+const GRADES = ['A', 'B', 'C'];
+const INTERESTS = ['CRM', '분석', '모바일'];
+
+let ws: TestWorkspace;
+let other: TestWorkspace;
+let users: { id: string; name: string }[];
+/** Every person of `ws`, as `GET /v2/people` lists them (oldest first). */
+let people: Rec[];
+
+/** Creates a person through the API with the i-th mix of values. */
+async function createPerson(w: TestWorkspace, i: number): Promise<void> {
+  const name = `${SURNAMES[i % 5]}${GIVEN[(i * 7) % 6]}`;
+  const fieldList: Rec[] = [];
+  if (i % 4 !== 0)
+    fieldList.push({ name: '이메일', stringValue: `p${i}@${i % 3 ? 'a.com' : 'b.kr'}` });
+  if (i % 3 !== 1) fieldList.push({ name: '전화', stringValue: `010-${1000 + (i % 13)}` });
+  if (i % 5 !== 2) fieldList.push({ name: '등급', stringValue: GRADES[i % 3] });
+  if (i % 6 !== 3) fieldList.push({ name: '점수', numberValue: (i * 37) % 101 });
+  if (i % 7 !== 4) fieldList.push({ name: 'VIP', booleanValue: i % 2 === 0 });
+  if (i % 5 !== 0)
+    fieldList.push({
+      name: '생일',
+      dateValue: `${dayFrom(((i * 11) % 91) - 45)}T0${i % 10}:30:00.000Z`,
+    });
+  if (i % 4 !== 1)
+    fieldList.push({ name: '관심', stringValueList: INTERESTS.filter((_, k) => (i >> k) & 1) });
+  if (i % 3 === 0)
+    fieldList.push({ name: '메모', stringValue: i % 2 ? '재계약 검토' : '신규 문의' });
+  if (users.length > 0) {
+    fieldList.push({ name: '담당자', userValueId: users[i % users.length]!.id });
+    if (i % 2)
+      fieldList.push({ name: '추천 담당자', userValueId: users[(i + 1) % users.length]!.id });
+  }
+  const res = await post(app, w.token, '/v2/people', { name, fieldList });
+  expect(res.status, res.text).toBe(201);
+}
+
+async function defineFields(w: TestWorkspace): Promise<void> {
+  await w.write(async (t) => {
+    await defineCustomField(t, {
+      recordType: 'people',
+      name: '등급',
+      type: 'singleSelect',
+      options: GRADES,
+    });
+    await defineCustomField(t, {
+      recordType: 'people',
+      name: '관심',
+      type: 'multiSelect',
+      options: INTERESTS,
+    });
+    await makeCustomField(t, 'people', '점수', 'number');
+    await makeCustomField(t, 'people', 'VIP', 'boolean');
+    await makeCustomField(t, 'people', '생일', 'date');
+    await makeCustomField(t, 'people', '메모', 'string');
+    await makeCustomField(t, 'people', '추천 담당자', 'user');
+  });
+}
+
+beforeAll(async () => {
+  ws = await testWorkspace(store);
+  other = await testWorkspace(store, '다른 워크스페이스');
+  await defineFields(ws);
+  await defineFields(other);
+  users = [{ id: ws.userId, name: '김관리' }];
+  for (const name of ['박영업', '이매니저'])
+    users.push({ id: await ws.write((w) => makeUser(w, name)), name });
+  for (let i = 0; i < 90; i++) await createPerson(ws, i);
+  const mine = users;
+  users = [];
+  // The other workspace has people with the very same names and values.
+  for (let i = 0; i < 30; i++) await createPerson(other, i);
+  users = mine;
+  people = (await walk(app, ws.token, '/v2/people?limit=100', 'peopleList')).records;
+  expect(people).toHaveLength(90);
+}, 120_000);
+
+// ---------------------------------------------------------------------------------------
+// The meaning of each operator, written out again here from the documented rules.
+
+interface Filter {
+  fieldName: string;
+  operator: string;
+  value?: unknown;
+}
+
+type Kind = 'text' | 'id' | 'number' | 'boolean' | 'date' | 'textList' | 'ref' | 'refList';
+
+const FIELDS: Record<string, Kind> = {
+  id: 'id',
+  이름: 'text',
+  이메일: 'text',
+  전화: 'text',
+  등급: 'text',
+  메모: 'text',
+  점수: 'number',
+  '딜 개수': 'number',
+  VIP: 'boolean',
+  '수신 거부 여부': 'boolean',
+  생일: 'date',
+  '생성 날짜': 'date',
+  관심: 'textList',
+  담당자: 'ref',
+  '추천 담당자': 'ref',
+  팀: 'refList',
+};
+
+function isThere(v: unknown): boolean {
+  return !(v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0));
+}
+
+function refIs(v: unknown, x: unknown): boolean {
+  return typeof v === 'object' && v !== null && ((v as Rec).id === x || (v as Rec).name === x);
+}
+
+function expectedMatch(rec: Rec, f: Filter): boolean {
+  const v = rec[f.fieldName];
+  const x = f.value;
+  const list = (Array.isArray(x) ? x : [x]) as unknown[];
+  const day = typeof v === 'string' ? v.slice(0, 10) : null;
+  const d = (n: number) => dayFrom(n);
+  switch (f.operator) {
+    case 'EXISTS':
+      return isThere(v);
+    case 'NOT_EXISTS':
+      return !isThere(v);
+    case 'EQ':
+      return FIELDS[f.fieldName] === 'ref' ? refIs(v, x) : v === x;
+    case 'NEQ':
+      return FIELDS[f.fieldName] === 'ref' ? !refIs(v, x) : v !== x;
+    case 'IN':
+      return FIELDS[f.fieldName] === 'ref' ? list.some((y) => refIs(v, y)) : list.includes(v);
+    case 'NOT_IN':
+      return FIELDS[f.fieldName] === 'ref' ? !list.some((y) => refIs(v, y)) : !list.includes(v);
+    case 'CONTAINS':
+      return typeof v === 'string' && v.toLowerCase().includes(String(x).toLowerCase());
+    case 'NOT_CONTAINS':
+      return !(typeof v === 'string' && v.toLowerCase().includes(String(x).toLowerCase()));
+    case 'LT':
+      return typeof v === 'number' && v < (x as number);
+    case 'LTE':
+      return typeof v === 'number' && v <= (x as number);
+    case 'GT':
+      return typeof v === 'number' && v > (x as number);
+    case 'GTE':
+      return typeof v === 'number' && v >= (x as number);
+    case 'LIST_CONTAIN':
+    case 'LIST_NOT_CONTAIN': {
+      const has =
+        Array.isArray(v) &&
+        v.some((item) =>
+          list.some((y) => (FIELDS[f.fieldName] === 'refList' ? refIs(item, y) : item === y)),
+        );
+      return f.operator === 'LIST_CONTAIN' ? has : !has;
+    }
+  }
+  if (day === null) return false;
+  const n = x as number;
+  switch (f.operator) {
+    case 'DATE_ON_OR_AFTER':
+      return day >= (x as string);
+    case 'DATE_ON_OR_BEFORE':
+      return day <= (x as string);
+    case 'DATE_IS_SPECIFIC_DAY':
+      return day === x;
+    case 'DATE_BETWEEN':
+      return day >= (x as string[])[0]! && day <= (x as string[])[1]!;
+    case 'DATE_MORE_THAN_DAYS_AGO':
+      return day < d(-n);
+    case 'DATE_LESS_THAN_DAYS_AGO':
+      return day > d(-n) && day <= TODAY;
+    case 'DATE_LESS_THAN_DAYS_LATER':
+      return day >= TODAY && day < d(n);
+    case 'DATE_MORE_THAN_DAYS_LATER':
+      return day > d(n);
+    case 'DATE_AGO':
+      return day === d(-n);
+    case 'DATE_LATER':
+      return day === d(n);
+  }
+  throw new Error(`no meaning for ${f.operator}`);
+}
+
+interface Sort {
+  fieldName: string;
+  direction?: 'asc' | 'desc';
+}
+
+function sortValue(rec: Rec, name: string): string | number | null {
+  const v = rec[name];
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'object') return String((v as Rec).name);
+  return v as string | number;
+}
+
+function expectedIds(groups: Filter[][], sortList: Sort[]): string[] {
+  const found = people.filter(
+    (rec) => groups.length === 0 || groups.some((g) => g.every((f) => expectedMatch(rec, f))),
+  );
+  const keys: Sort[] = sortList.length > 0 ? sortList : [{ fieldName: '생성 날짜' }];
+  return found
+    .slice()
+    .sort((a, b) => {
+      for (const k of keys) {
+        const x = sortValue(a, k.fieldName);
+        const y = sortValue(b, k.fieldName);
+        if (x === y) continue;
+        if (x === null) return 1;
+        if (y === null) return -1;
+        const o = x < y ? -1 : 1;
+        return k.direction === 'desc' ? -o : o;
+      }
+      return String(a.id) < String(b.id) ? -1 : 1;
+    })
+    .map((r) => String(r.id));
+}
+
+/** Every id a search finds, following its cursors; with the pages' sizes. */
+async function searchAll(
+  w: TestWorkspace,
+  body: Rec,
+  between?: () => Promise<void>,
+): Promise<{ ids: string[]; pages: number[] }> {
+  const ids: string[] = [];
+  const pages: number[] = [];
+  let cursor: string | null = null;
+  do {
+    const url: string = `/v2/object/people/search${cursor ? `?cursor=${cursor}` : ''}`;
+    const res = await post(app, w.token, url, body);
+    expect(res.status, res.text).toBe(200);
+    const list = res.json.data.objectList as Rec[];
+    pages.push(list.length);
+    ids.push(...list.map((o) => String(o.id)));
+    cursor = res.json.data.nextCursor;
+    if (cursor && between) await between();
+  } while (cursor);
+  return { ids, pages };
+}
+
+// ---------------------------------------------------------------------------------------
+// Random filters.
+
+const pick = <T>(xs: readonly T[]) => fc.constantFrom(...xs);
+const names = () => pick([...new Set(people.map((p) => String(p['이름'])))].concat(['없는 이름']));
+const emails = () => pick(people.map((p) => p['이메일']).filter((e): e is string => !!e));
+const ids = () =>
+  pick(people.map((p) => String(p.id)).concat(['0190aaaa-0000-7000-8000-000000000000']));
+const dayArb = fc.integer({ min: -50, max: 50 }).map(dayFrom);
+const dayCount = fc.integer({ min: 0, max: 50 });
+const who = () => pick(users.flatMap((u) => [u.id, u.name]));
+
+function filterArb(): fc.Arbitrary<Filter> {
+  const f = (fieldName: string, operator: string, value?: fc.Arbitrary<unknown>) =>
+    value
+      ? value.map((v) => ({ fieldName, operator, value: v }))
+      : fc.constant({ fieldName, operator });
+  const exists = (name: string) => fc.oneof(f(name, 'EXISTS'), f(name, 'NOT_EXISTS'));
+  const text = (name: string, values: fc.Arbitrary<string>, parts: fc.Arbitrary<string>) =>
+    fc.oneof(
+      exists(name),
+      f(name, 'EQ', values),
+      f(name, 'NEQ', values),
+      f(name, 'IN', fc.uniqueArray(values, { minLength: 1, maxLength: 4 })),
+      f(name, 'NOT_IN', fc.uniqueArray(values, { minLength: 1, maxLength: 4 })),
+      f(name, 'CONTAINS', parts),
+      f(name, 'NOT_CONTAINS', parts),
+    );
+  const number = (name: string) =>
+    fc.oneof(
+      exists(name),
+      ...['EQ', 'LT', 'LTE', 'GT', 'GTE'].map((op) =>
+        f(name, op, fc.integer({ min: -5, max: 105 })),
+      ),
+    );
+  const date = (name: string) =>
+    fc.oneof(
+      exists(name),
+      ...['DATE_ON_OR_AFTER', 'DATE_ON_OR_BEFORE', 'DATE_IS_SPECIFIC_DAY'].map((op) =>
+        f(name, op, dayArb),
+      ),
+      f(
+        name,
+        'DATE_BETWEEN',
+        fc.tuple(dayArb, dayArb).map(([a, b]) => (a <= b ? [a, b] : [b, a])),
+      ),
+      ...[
+        'DATE_MORE_THAN_DAYS_AGO',
+        'DATE_LESS_THAN_DAYS_AGO',
+        'DATE_LESS_THAN_DAYS_LATER',
+        'DATE_MORE_THAN_DAYS_LATER',
+        'DATE_AGO',
+        'DATE_LATER',
+      ].map((op) => f(name, op, dayCount)),
+    );
+  const syllables = pick(['민', '준', '서연', '김', '이지', 'A', 'a.com', '@', '010', '검토']);
+  return fc.oneof(
+    text('이름', names(), syllables),
+    text('이메일', emails(), syllables),
+    text('전화', pick(people.map((p) => p['전화']).filter((e): e is string => !!e)), syllables),
+    text('등급', pick(GRADES), syllables),
+    text('메모', pick(['재계약 검토', '신규 문의', '없음']), syllables),
+    fc.oneof(
+      exists('id'),
+      f('id', 'EQ', ids()),
+      f('id', 'IN', fc.uniqueArray(ids(), { minLength: 1, maxLength: 5 })),
+      f('id', 'NOT_IN', fc.uniqueArray(ids(), { minLength: 1, maxLength: 5 })),
+    ),
+    number('점수'),
+    number('딜 개수'),
+    fc.oneof(exists('VIP'), f('VIP', 'EQ', fc.boolean()), f('VIP', 'NEQ', fc.boolean())),
+    f('수신 거부 여부', 'EQ', fc.boolean()),
+    date('생일'),
+    date('생성 날짜'),
+    fc.oneof(
+      exists('관심'),
+      f('관심', 'LIST_CONTAIN', fc.uniqueArray(pick(INTERESTS), { minLength: 1, maxLength: 2 })),
+      f(
+        '관심',
+        'LIST_NOT_CONTAIN',
+        fc.uniqueArray(pick(INTERESTS), { minLength: 1, maxLength: 2 }),
+      ),
+    ),
+    fc.oneof(exists('담당자'), f('담당자', 'EQ', who()), f('담당자', 'NEQ', who())),
+    fc.oneof(
+      exists('추천 담당자'),
+      f('추천 담당자', 'IN', fc.uniqueArray(who(), { minLength: 1, maxLength: 3 })),
+      f('추천 담당자', 'NOT_IN', fc.uniqueArray(who(), { minLength: 1, maxLength: 3 })),
+    ),
+    fc.oneof(exists('팀'), f('팀', 'LIST_CONTAIN', pick(['영업1팀', '없는 팀']))),
+  );
+}
+
+const sortArb: fc.Arbitrary<Sort[]> = fc.oneof(
+  fc.constant([] as Sort[]),
+  fc.uniqueArray(
+    fc.record({
+      fieldName: pick(['이름', '점수', '생일', 'VIP', '담당자', '등급', '이메일', '생성 날짜']),
+      direction: pick(['asc', 'desc'] as const),
+    }),
+    { minLength: 1, maxLength: 2, selector: (s) => s.fieldName },
+  ),
+);
+
+describe('search', () => {
+  it('finds what the same filter finds in a full walk, in order, over every page', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(filterArb(), { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
+        sortArb,
+        fc.integer({ min: 1, max: 100 }),
+        async (groups, sortList, limit) => {
+          const body: Rec = { filterGroupList: groups.map((filters) => ({ filters })), limit };
+          if (sortList.length > 0) body.sortList = sortList;
+          const { ids, pages } = await searchAll(ws, body);
+          expect(ids).toEqual(expectedIds(groups, sortList));
+          // Every page but the last is full; an empty search is one empty page.
+          expect(pages.slice(0, -1).every((n) => n === limit)).toBe(true);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  }, 240_000);
+
+  it('gives each operator on each field type the documented meaning, at every boundary', async () => {
+    const valuesOf = (name: string) => [
+      ...new Set(people.map((p) => p[name]).filter((v) => v !== null && v !== undefined)),
+    ];
+    const days = Array.from({ length: 47 }, (_, n) => n);
+    const dates = Array.from({ length: 95 }, (_, n) => dayFrom(n - 47));
+    const cases: Filter[] = [];
+    const add = (fieldName: string, operator: string, values: unknown[]) => {
+      for (const value of values) cases.push({ fieldName, operator, value });
+    };
+    for (const [name, kind] of Object.entries(FIELDS)) {
+      cases.push(
+        { fieldName: name, operator: 'EXISTS' },
+        { fieldName: name, operator: 'NOT_EXISTS' },
+      );
+      const seen = valuesOf(name).slice(0, 12);
+      if (kind === 'text' || kind === 'id') {
+        for (const op of ['EQ', 'NEQ']) add(name, op, [...seen, '없는 값']);
+        for (const op of ['IN', 'NOT_IN']) add(name, op, [seen.slice(0, 3), ['없는 값']]);
+      }
+      if (kind === 'text')
+        for (const op of ['CONTAINS', 'NOT_CONTAINS'])
+          add(name, op, ['민', '김', 'A', 'a', 'A.COM', '@', '010-10', '검토']);
+      if (kind === 'number')
+        for (const op of ['EQ', 'LT', 'LTE', 'GT', 'GTE']) add(name, op, [-1, 0, 1, 37, 50, 100]);
+      if (kind === 'boolean') for (const op of ['EQ', 'NEQ']) add(name, op, [true, false]);
+      if (kind === 'date') {
+        for (const op of ['DATE_ON_OR_AFTER', 'DATE_ON_OR_BEFORE', 'DATE_IS_SPECIFIC_DAY'])
+          add(
+            name,
+            op,
+            dates.filter((_, i) => i % 2 === 0),
+          );
+        add(name, 'DATE_BETWEEN', [
+          [dates[10], dates[50]],
+          [dates[47], dates[47]],
+          [dates[0], dates[94]],
+        ]);
+        for (const op of [
+          'DATE_MORE_THAN_DAYS_AGO',
+          'DATE_LESS_THAN_DAYS_AGO',
+          'DATE_LESS_THAN_DAYS_LATER',
+          'DATE_MORE_THAN_DAYS_LATER',
+          'DATE_AGO',
+          'DATE_LATER',
+        ])
+          add(name, op, days);
+      }
+      if (kind === 'textList')
+        for (const op of ['LIST_CONTAIN', 'LIST_NOT_CONTAIN'])
+          add(name, op, [['CRM'], ['분석', '모바일'], ['없는 값']]);
+      const refs = users.flatMap((u) => [u.id, u.name]);
+      if (kind === 'ref') {
+        for (const op of ['EQ', 'NEQ']) add(name, op, refs);
+        for (const op of ['IN', 'NOT_IN']) add(name, op, [refs.slice(0, 3), ['없는 값']]);
+      }
+      if (kind === 'refList')
+        for (const op of ['LIST_CONTAIN', 'LIST_NOT_CONTAIN'])
+          add(name, op, [['영업1팀'], [ws.teamId], ['없는 팀']]);
+    }
+    const wrong: string[] = [];
+    for (const filter of cases) {
+      const { ids } = await searchAll(ws, { filterGroupList: [{ filters: [filter] }], limit: 100 });
+      if (JSON.stringify(ids) !== JSON.stringify(expectedIds([[filter]], [])))
+        wrong.push(JSON.stringify(filter));
+    }
+    expect(wrong).toEqual([]);
+    expect(cases.length).toBeGreaterThan(900);
+  }, 240_000);
+
+  it('answers {id, name} and the chosen fields in the record key order; 50 a page by default', async () => {
+    const res = await post(app, ws.token, '/v2/object/people/search', {
+      filterGroupList: [],
+      fieldList: ['점수', '이메일', '이름'],
+    });
+    expect(res.status).toBe(200);
+    const list = res.json.data.objectList as Rec[];
+    expect(list).toHaveLength(50);
+    const first = people.find((p) => p.id === list[0]!.id)!;
+    expect(Object.keys(list[0]!)).toEqual(['id', 'name', '이름', '이메일', '점수']);
+    expect(list[0]).toEqual({
+      id: first.id,
+      name: first['이름'],
+      이름: first['이름'],
+      이메일: first['이메일'],
+      점수: first['점수'],
+    });
+    const plain = await post(app, ws.token, '/v2/object/people/search', {
+      filterGroupList: [{ filters: [{ fieldName: '이름', operator: 'EQ', value: '김민준' }] }],
+    });
+    expect(Object.keys(plain.json.data.objectList[0])).toEqual(['id', 'name']);
+    expect(plain.json.data.nextCursor).toBeNull();
+  });
+
+  it('walks a sorted search without a gap or a repeat while records are written between pages', async () => {
+    const body = { sortList: [{ fieldName: '점수', direction: 'desc' }], limit: 7 };
+    const before = expectedIds([], body.sortList as Sort[]);
+    let n = 1000;
+    const { ids } = await searchAll(ws, body, async () => {
+      await createPerson(ws, n++);
+      await createPerson(ws, n++);
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+    const seen = ids.filter((id) => before.includes(id));
+    expect(seen).toEqual(before);
+    // Restore the walk's view of the workspace for the tests after this one.
+    people = (await walk(app, ws.token, '/v2/people?limit=100', 'peopleList')).records;
+  });
+
+  it("never finds another workspace's records", async () => {
+    const theirs = new Set(
+      (await walk(app, other.token, '/v2/people?limit=100', 'peopleList')).records.map((r) => r.id),
+    );
+    const mine = new Set(people.map((r) => r.id));
+    for (const filters of [
+      [],
+      [{ fieldName: '이름', operator: 'EQ', value: '김민준' }],
+      [{ fieldName: '이름', operator: 'CONTAINS', value: '민' }],
+      [{ fieldName: 'id', operator: 'IN', value: [...theirs].slice(0, 5) }],
+    ]) {
+      const body = { filterGroupList: filters.length ? [{ filters }] : [] };
+      const { ids } = await searchAll(ws, body);
+      expect(ids.some((id) => theirs.has(id))).toBe(false);
+      expect(ids.every((id) => mine.has(id))).toBe(true);
+      const { ids: others } = await searchAll(other, body);
+      expect(others.every((id) => theirs.has(id))).toBe(true);
+    }
+  });
+
+  it.each([
+    [
+      { filterGroupList: [{ filters: [{ fieldName: '이룸', operator: 'EQ', value: 'x' }] }] },
+      /알 수 없는 필드.*'이룸'.*비슷한 필드: '이름'/,
+    ],
+    [
+      { filterGroupList: [{ filters: [{ fieldName: '점수', operator: 'NEQ', value: 1 }] }] },
+      /'점수' 필드\(number\)에는 NEQ/,
+    ],
+    [
+      { filterGroupList: [{ filters: [{ fieldName: '이름', operator: 'LT', value: 'x' }] }] },
+      /LT 연산자를 쓸 수 없습니다/,
+    ],
+    [
+      { filterGroupList: [{ filters: [{ fieldName: '점수', operator: 'GT', value: '3' }] }] },
+      /filters\[0\]\.value.*숫자/,
+    ],
+    [
+      { filterGroupList: [{ filters: [{ fieldName: 'VIP', operator: 'EQ', value: 'true' }] }] },
+      /true 또는 false/,
+    ],
+    [
+      {
+        filterGroupList: [
+          {
+            filters: [
+              { fieldName: '생일', operator: 'DATE_BETWEEN', value: ['2024-02-01', '2024-01-01'] },
+            ],
+          },
+        ],
+      },
+      /시작이 끝보다/,
+    ],
+    [
+      { filterGroupList: [{ filters: [{ fieldName: '생일', operator: 'DATE_AGO', value: -1 }] }] },
+      /정수/,
+    ],
+    [
+      { filterGroupList: [{ filters: [{ fieldName: '이름', operator: 'IN', value: [] }] }] },
+      /배열/,
+    ],
+    [
+      { filterGroupList: [{ filters: [{ fieldName: '이름', operator: 'CONTAINS', value: '' }] }] },
+      /빈 문자열이 아닌/,
+    ],
+    [
+      { filterGroupList: [{ filters: [{ fieldName: '이름', operator: 'LIKE', value: 'x' }] }] },
+      /operator/,
+    ],
+    [
+      { filterGroupList: Array(4).fill({ filters: [{ fieldName: '이름', operator: 'EXISTS' }] }) },
+      /filterGroupList/,
+    ],
+    [
+      { filterGroupList: [{ filters: Array(4).fill({ fieldName: '이름', operator: 'EXISTS' }) }] },
+      /filters/,
+    ],
+    [{ filterGroupList: [{ filters: [] }] }, /filters/],
+    [{ sortList: [{ fieldName: '관심' }] }, /목록 필드/],
+    [{ fieldList: ['없는 필드'] }, /fieldList\[0\].*알 수 없는 필드/],
+    [{ limit: 101 }, /limit/],
+  ])('refuses %j with a 400 in shape A', async (body, message) => {
+    const res = await post(app, ws.token, '/v2/object/people/search', body);
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.success).toBe(false);
+    expect(res.json.message).toMatch(message);
+  });
+
+  it('refuses an unknown target type, and a cursor of another search or workspace', async () => {
+    const bad = await post(app, ws.token, '/v2/object/product/search', {});
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toMatch(/targetType.*people, organization, deal, lead/);
+    const first = await post(app, ws.token, '/v2/object/people/search', { limit: 2 });
+    const cursor = first.json.data.nextCursor as string;
+    const same = await post(app, ws.token, `/v2/object/people/search?cursor=${cursor}`, {
+      limit: 5,
+    });
+    expect(same.status).toBe(200);
+    for (const [token, body] of [
+      [ws.token, { sortList: [{ fieldName: '점수' }] }],
+      [ws.token, { filterGroupList: [{ filters: [{ fieldName: '이름', operator: 'EXISTS' }] }] }],
+      [other.token, {}],
+    ] as const) {
+      const res = await post(app, token, `/v2/object/people/search?cursor=${cursor}`, body);
+      expect(res.status).toBe(400);
+      expect(res.json.message).toMatch(/cursor/);
+    }
+  });
+
+  it('searches organizations, deals and leads by their names', async () => {
+    for (const [type, path, key] of [
+      ['organization', '/v2/organization', 'organization'],
+      ['deal', '/v2/deal', 'deal'],
+      ['lead', '/v2/lead', 'lead'],
+    ] as const) {
+      const empty = await post(app, ws.token, `/v2/object/${type}/search`, {});
+      expect(empty.status, empty.text).toBe(200);
+      expect(empty.json.data).toEqual({ objectList: [], nextCursor: null });
+      if (type !== 'organization') continue;
+      const made = await post(app, ws.token, path, { name: '검색 테스트 회사' });
+      expect(made.status, made.text).toBe(201);
+      const id = made.json.data[key].id;
+      const found = await post(app, ws.token, `/v2/object/${type}/search`, {
+        filterGroupList: [
+          { filters: [{ fieldName: '이름', operator: 'CONTAINS', value: '테스트' }] },
+        ],
+      });
+      expect(found.json.data.objectList).toEqual([{ id, name: '검색 테스트 회사' }]);
+    }
+  });
+
+  it('counts each search as 10 requests against the rate limit', async () => {
+    const limited = await testApp(store, { rateLimitMax: 25 });
+    try {
+      const statuses: number[] = [];
+      const remaining: unknown[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await post(limited, ws.token, '/v2/object/people/search', { limit: 1 });
+        statuses.push(res.status);
+        remaining.push(res.headers['ratelimit-remaining']);
+      }
+      expect(statuses).toEqual([200, 200, 429]);
+      expect(remaining.slice(0, 2)).toEqual(['15', '5']);
+    } finally {
+      await limited.close();
+    }
+  });
+});
