@@ -11,7 +11,7 @@ export interface SortKey {
   name: string;
   descending: boolean;
   /** The value the key sorts a record by. */
-  valueOf(record: RecordValues): SortValue;
+  sortValueOf(record: RecordValues): SortValue;
 }
 
 /** The sort keys of `sortList`, checked: a list field cannot be sorted by. */
@@ -25,7 +25,7 @@ export function compileSort(sortList: SearchBody['sortList'], fields: SearchFiel
         `sortList[${i}]: 목록 필드('${name}')로는 정렬할 수 없습니다.`,
       );
     }
-    const valueOf = (record: RecordValues): SortValue => {
+    const sortValueOf = (record: RecordValues): SortValue => {
       const v = record[name];
       if (kind === 'ref')
         return v !== null && typeof v === 'object' ? String((v as { name?: unknown }).name) : null;
@@ -33,7 +33,7 @@ export function compileSort(sortList: SearchBody['sortList'], fields: SearchFiel
       if (kind === 'number') return typeof v === 'number' ? v : null;
       return typeof v === 'string' ? v : null;
     };
-    return { name, descending: item.direction === 'desc', valueOf };
+    return { name, descending: item.direction === 'desc', sortValueOf };
   });
 }
 
@@ -59,7 +59,7 @@ export function comparePlaces(keys: readonly SortKey[], a: Place, b: Place): num
 
 /** The place of `record` under `keys`. */
 export function placeOf(keys: readonly SortKey[], record: RecordValues, id: string): Place {
-  return { values: keys.map((k) => k.valueOf(record)), id };
+  return { values: keys.map((k) => k.sortValueOf(record)), id };
 }
 
 /** A place as a cursor's sort key (JSON, so text and numbers keep their types). */
