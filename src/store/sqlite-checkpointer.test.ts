@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,5 +40,27 @@ describe('the checkpointer thread', () => {
     expect(walSize()).toBeLessThanOrEqual(WAL_CHECKPOINT_BYTES);
     const rows = await sql<{ n: number }>`select count(*) as n from filler`.execute(store.reader);
     expect(Number(rows.rows[0]!.n)).toBeGreaterThan(32);
+  });
+
+  it('lets a process that closes its store end normally (nothing else keeps it alive)', () => {
+    const script = `
+      import { openStore } from ${JSON.stringify(new URL('./database.ts', import.meta.url).pathname)};
+      const store = openStore(${JSON.stringify(`sqlite:${join(dir, 'other.db')}`)});
+      await store.migrate();
+      await store.transaction(async () => {});
+      await store.close();
+      console.log('closed');
+    `;
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe('closed\n');
   });
 });

@@ -54,6 +54,9 @@ export function startCheckpointer(path: string, walBytes: number): Checkpointer 
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     async stop() {
+      // Referenced again while it stops: else a process with nothing else to do would end
+      // (exit 13 under a top-level await) before the thread has closed its connection.
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },
