@@ -73,6 +73,15 @@ function writeBodies(ids: Record<string, string>): Record<string, unknown> {
       fieldList: ['파이프라인 단계', '금액'],
     },
     updateWebhook: { eventList: ['생성', '수정', '삭제', '병합'], fieldList: null },
+    searchObjects: {
+      filterGroupList: [
+        { filters: [{ fieldName: '이름', operator: 'CONTAINS', value: '민' }] },
+        { filters: [{ fieldName: '고객 등급', operator: 'EQ', value: 'VIP' }] },
+      ],
+      sortList: [{ fieldName: '이름', direction: 'asc' }],
+      fieldList: ['이메일', '고객 등급'],
+      limit: 2,
+    },
   };
 }
 
@@ -121,6 +130,7 @@ export async function recordExamples(): Promise<OperationExamples> {
       pipelineId: pipeline.id as string,
       pipelineStageId: (pipeline.pipelineStageList as Json[])[0]!.id as string,
       type: 'people',
+      targetType: 'people',
       receiver: origin,
     };
     // A webhook, and a write it gets a delivery of, for the webhook reads.

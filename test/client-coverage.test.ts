@@ -64,6 +64,7 @@ const LIST_KEYS = [
   'eventList',
   'webhookList',
   'deliveryList',
+  'objectList',
 ];
 
 const crm = new CrmClient({ baseUrl: 'http://crm.test', token: 't', fetch: recordingFetch });
@@ -71,6 +72,17 @@ const day = { startDate: '2024-01-01', endDate: new Date('2024-02-01T00:00:00Z')
 
 /** One call of every client method, with every filter it takes. */
 const CALLS: Record<string, () => Promise<unknown>> = {
+  'people.search': () =>
+    crm.people
+      .search(
+        { filterGroupList: [{ filters: [{ fieldName: '이름', operator: 'EQ', value: 'x' }] }] },
+        { limit: 5 },
+      )
+      .page({ cursor: 'c' }),
+  'organizations.search': () => crm.organizations.search().page(),
+  'deals.search': () =>
+    crm.deals.search({ sortList: [{ fieldName: '금액', direction: 'desc' }] }).page(),
+  'leads.search': () => crm.leads.search({ fieldList: ['이름'] }).page(),
   'people.list': () => crm.people.list({ limit: 10 }).page({ cursor: 'c' }),
   'people.get': () => crm.people.get('p1'),
   'people.create': () => crm.people.create({ name: 'n' }),

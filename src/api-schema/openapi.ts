@@ -45,6 +45,7 @@ const FIELD_TYPES = [
 /** Path parameters that are not record ids. */
 const PATH_PARAMETER_SCHEMAS: Record<string, Json> = {
   type: { type: 'string', enum: FIELD_TYPES },
+  targetType: { type: 'string', enum: ['people', 'organization', 'deal', 'lead'] },
   asset: { type: 'string', examples: ['swagger-ui-bundle.js'] },
 };
 

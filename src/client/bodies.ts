@@ -4,6 +4,7 @@
  * workspace's fields); here they get the value keys of DECISIONS 7, so a typo in a key is
  * caught by the compiler.
  */
+import type * as Search from '../api-schema/bodies/search.ts';
 import type * as Bodies from '../api-schema/write-bodies.ts';
 import type { RefTarget } from '../domain/custom-fields.ts';
 
@@ -51,3 +52,10 @@ export type CreateQuoteBody = Omit<WithFieldList<Bodies.CreateQuoteBody>, 'quote
 export type CreateWebhookBody = Bodies.CreateWebhookBody;
 /** Body of `webhooks.update`: what changes (a new `url` is verified again). */
 export type UpdateWebhookBody = Bodies.UpdateWebhookBody;
+
+/** One filter of a search: a field by its Korean name, an operator, and its value. */
+export type SearchFilter = Search.SearchFilter;
+/** The operators of a search filter (`EQ`, `CONTAINS`, `DATE_BETWEEN`, …). */
+export type SearchOperator = Search.SearchOperator;
+/** What `people.search` (and the other searches) take: the search body but `limit`. */
+export type SearchRequest = Omit<Search.SearchBody, 'limit'>;

@@ -134,8 +134,25 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     return new ListRequest<T>(this.#t, path, key, query, callOf(o));
   }
 
+  #search(type: string, request: Bodies.SearchRequest = {}, o: ListOptions = {}) {
+    return new ListRequest<R.SearchObject>(
+      this.#t,
+      `/v2/object/${type}/search`,
+      'objectList',
+      {},
+      callOf(o),
+      request as Record<string, unknown>,
+    );
+  }
+
   /** People (customers): `GET/POST /v2/people`, their activities and history. */
   readonly people = {
+    /**
+     * Records matching `filterGroupList` (groups OR, filters AND), as `{id, name}` and the
+     * fields of `fieldList`, in `sortList` order (oldest first by default). Each page counts
+     * as 10 requests of the rate limit.
+     */
+    search: (request?: Bodies.SearchRequest, o?: ListOptions) => this.#search('people', request, o),
     /** Every person, oldest first. */
     list: (o?: ListOptions) => this.#list<R.Person<C>>('/v2/people', 'peopleList', o),
     /** One person. */
@@ -174,6 +191,13 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
 
   /** Organizations (companies). */
   readonly organizations = {
+    /**
+     * Records matching `filterGroupList` (groups OR, filters AND), as `{id, name}` and the
+     * fields of `fieldList`, in `sortList` order (oldest first by default). Each page counts
+     * as 10 requests of the rate limit.
+     */
+    search: (request?: Bodies.SearchRequest, o?: ListOptions) =>
+      this.#search('organization', request, o),
     /** Every organization, oldest first. */
     list: (o?: ListOptions) =>
       this.#list<R.Organization<C>>('/v2/organization', 'organizationList', o),
@@ -218,6 +242,12 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
 
   /** Deals, their quotes, activities, history and pipelines. */
   readonly deals = {
+    /**
+     * Records matching `filterGroupList` (groups OR, filters AND), as `{id, name}` and the
+     * fields of `fieldList`, in `sortList` order (oldest first by default). Each page counts
+     * as 10 requests of the rate limit.
+     */
+    search: (request?: Bodies.SearchRequest, o?: ListOptions) => this.#search('deal', request, o),
     /** Every deal, oldest first, optionally of one pipeline and/or stage (exact names). */
     list: (f: ListOptions & { pipelineName?: string; pipelineStageName?: string } = {}) =>
       this.#list<R.Deal<C>>('/v2/deal', 'dealList', f, {
@@ -268,6 +298,12 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
 
   /** Leads, their quotes, activities, history and pipelines. */
   readonly leads = {
+    /**
+     * Records matching `filterGroupList` (groups OR, filters AND), as `{id, name}` and the
+     * fields of `fieldList`, in `sortList` order (oldest first by default). Each page counts
+     * as 10 requests of the rate limit.
+     */
+    search: (request?: Bodies.SearchRequest, o?: ListOptions) => this.#search('lead', request, o),
     /** Every lead, oldest first. */
     list: (o?: ListOptions) => this.#list<R.Lead<C>>('/v2/lead', 'leadList', o),
     /** One lead. */

@@ -39,6 +39,7 @@ export class ListRequest<T> implements AsyncIterable<T> {
   readonly #listKey: string;
   readonly #query: QueryValues;
   readonly #options: CallOptions & { limit?: number };
+  readonly #body: Record<string, unknown> | undefined;
 
   constructor(
     transport: Transport,
@@ -46,21 +47,31 @@ export class ListRequest<T> implements AsyncIterable<T> {
     listKey: string,
     query: QueryValues,
     options: CallOptions & { limit?: number } = {},
+    /** For a list read by POST (a search): its body, to which each page adds `limit`. */
+    body?: Record<string, unknown>,
   ) {
     this.#transport = transport;
     this.#path = path;
     this.#listKey = listKey;
     this.#query = query;
     this.#options = options;
+    this.#body = body;
   }
 
   /** One page: the first, or the one `cursor` points at. */
   async page(options: PageOptions = {}): Promise<Page<T>> {
     const { cursor, limit, ...call } = { ...this.#options, ...options };
-    const data = await this.#transport.request<Record<string, unknown>>('GET', this.#path, {
-      ...call,
-      query: { ...this.#query, limit, cursor: cursor ?? undefined },
-    });
+    const data = await this.#transport.request<Record<string, unknown>>(
+      this.#body ? 'POST' : 'GET',
+      this.#path,
+      this.#body
+        ? {
+            ...call,
+            query: { ...this.#query, cursor: cursor ?? undefined },
+            body: limit === undefined ? this.#body : { ...this.#body, limit },
+          }
+        : { ...call, query: { ...this.#query, limit, cursor: cursor ?? undefined } },
+    );
     const items = data?.[this.#listKey];
     if (!Array.isArray(items))
       throw new TypeError(`answer of ${this.#path} has no '${this.#listKey}' array`);

@@ -149,3 +149,6 @@ export type WebhookDeliveryStatus = WebhookDeliveryRecord['status'];
 export type Created = Envelopes.Created;
 /** What an update answers: the record's id, name and update time. */
 export type Updated = Envelopes.Updated;
+
+/** A record found by a search: `id`, `name` (its `이름`), and the fields `fieldList` chose. */
+export type SearchObject = { id: string; name: string | null } & Record<string, unknown>;

@@ -13,6 +13,7 @@ import type { Operation } from './operation.ts';
 import { ORGANIZATION_OPERATIONS } from './organizations.ts';
 import { PEOPLE_OPERATIONS } from './people.ts';
 import { PRODUCT_QUOTE_OPERATIONS } from './products-quotes.ts';
+import { SEARCH_OPERATIONS } from './search.ts';
 import { SERVICE_OPERATIONS } from './service.ts';
 import { USER_TEAM_OPERATIONS } from './users-teams.ts';
 import { WEB_FORM_OPERATIONS } from './web-forms.ts';
@@ -24,6 +25,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...ORGANIZATION_OPERATIONS,
   ...DEAL_OPERATIONS,
   ...LEAD_OPERATIONS,
+  ...SEARCH_OPERATIONS,
   ...PRODUCT_QUOTE_OPERATIONS,
   ...USER_TEAM_OPERATIONS,
   ...NOTE_TODO_OPERATIONS,
