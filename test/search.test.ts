@@ -7,7 +7,9 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CrmClient } from '../src/client/index.ts';
 import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
+import { listen } from './client-server.ts';
 import { makeCustomField, makeUser } from './factories.ts';
 import {
   appForFile,
@@ -492,6 +494,25 @@ describe('search', () => {
     expect(plain.json.data.nextCursor).toBeNull();
   });
 
+  it('is crm.people.search in the typed client, following the cursors', async () => {
+    const crm = new CrmClient({ baseUrl: await listen(app), token: ws.token });
+    const request = {
+      filterGroupList: [{ filters: [{ fieldName: '점수', operator: 'GTE' as const, value: 30 }] }],
+      sortList: [{ fieldName: '점수', direction: 'asc' as const }],
+      fieldList: ['점수'],
+    };
+    const found = await crm.people.search(request, { limit: 9 }).toArray({ max: 1000 });
+    expect(found.map((o) => o.id)).toEqual(
+      expectedIds(
+        request.filterGroupList.map((g) => g.filters),
+        request.sortList,
+      ),
+    );
+    expect(found.every((o) => typeof o['점수'] === 'number' && o['점수'] >= 30)).toBe(true);
+    const page = await crm.deals.search().page();
+    expect(page).toEqual({ items: [], nextCursor: null });
+  });
+
   it('walks a sorted search without a gap or a repeat while records are written between pages', async () => {
     const body = { sortList: [{ fieldName: '점수', direction: 'desc' }], limit: 7 };
     const before = expectedIds([], body.sortList as Sort[]);
@@ -594,6 +615,78 @@ describe('search', () => {
     expect(res.json.success).toBe(false);
     expect(res.json.message).toMatch(message);
   });
+
+  it('fuzz: any body, target and cursor gets 200 or a 400 in shape A, never a 5xx', async () => {
+    const known = Object.keys(FIELDS);
+    const value = fc.oneof(
+      fc.jsonValue(),
+      fc.string({ maxLength: 20_000 }),
+      fc.string({ unit: 'grapheme' }),
+      fc.array(fc.oneof(fc.string(), fc.integer()), { maxLength: 600 }),
+      fc.constantFrom(Number.MAX_VALUE, -0, 1e308, '2024-02-30', '9999-12-31T23:59:59Z', ''),
+    );
+    const filter = fc.record(
+      {
+        fieldName: fc.oneof(fc.constantFrom(...known), fc.string(), fc.jsonValue()),
+        operator: fc.oneof(
+          fc.constantFrom('EQ', 'IN', 'CONTAINS', 'DATE_BETWEEN', 'LIST_CONTAIN', 'GT', 'DATE_AGO'),
+          fc.jsonValue(),
+        ),
+        value,
+      },
+      { requiredKeys: [] },
+    );
+    const body = fc.oneof(
+      fc.jsonValue(),
+      fc.record(
+        {
+          filterGroupList: fc.oneof(
+            fc.array(fc.record({ filters: fc.array(filter, { maxLength: 4 }) }), { maxLength: 4 }),
+            fc.jsonValue(),
+          ),
+          sortList: fc.oneof(
+            fc.array(
+              fc.record({
+                fieldName: fc.oneof(fc.constantFrom(...known), fc.string()),
+                direction: fc.jsonValue(),
+              }),
+              { maxLength: 4 },
+            ),
+            fc.jsonValue(),
+          ),
+          fieldList: fc.oneof(
+            fc.array(fc.oneof(fc.constantFrom(...known), fc.string())),
+            fc.jsonValue(),
+          ),
+          limit: fc.oneof(fc.integer({ min: -5, max: 200 }), fc.jsonValue()),
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    const target = fc.oneof(fc.constantFrom('people', 'organization', 'deal', 'lead'), fc.string());
+    const cursor = fc.option(fc.oneof(fc.string(), fc.base64String()), { nil: undefined });
+    const before = people.length;
+    const seen = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(body, target, cursor, async (b, t, c) => {
+        const url = `/v2/object/${encodeURIComponent(t)}/search${c === undefined ? '' : `?cursor=${encodeURIComponent(c)}`}`;
+        const res = await post(app, ws.token, url, b);
+        seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
+        expect(
+          [200, 400, 404],
+          `${url} ${JSON.stringify(b).slice(0, 300)} → ${res.text.slice(0, 300)}`,
+        ).toContain(res.status);
+        expect(res.json.success).toBe(res.status === 200);
+        if (res.status !== 200) expect(typeof res.json.message).toBe('string');
+      }),
+      { numRuns: 300 },
+    );
+    expect(seen.get(400)).toBeGreaterThan(50);
+    expect(seen.get(200)).toBeGreaterThan(0);
+    expect((await walk(app, ws.token, '/v2/people?limit=100', 'peopleList')).records).toHaveLength(
+      before,
+    );
+  }, 120_000);
 
   it('refuses an unknown target type, and a cursor of another search or workspace', async () => {
     const bad = await post(app, ws.token, '/v2/object/product/search', {});
