@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PageReader } from '../store/keyset.ts';
+import { chooseFields, type FieldNames, readFieldChoice } from './field-choice.ts';
 import { type ListPage, positionOf, renderListPage } from './list-page.ts';
 import type { PageCache } from './page-cache.ts';
 import { type ParsedQuery, readLimit, readQuery } from './query.ts';
@@ -16,6 +17,8 @@ export async function sendListPage(
   cache: PageCache | undefined,
   query: ParsedQuery,
   page: () => ListPage | Promise<ListPage>,
+  /** For a list of records: their field names, for `?fieldList=`. */
+  fields?: FieldNames,
 ): Promise<FastifyReply> {
   nameIgnored(reply, query);
   const { auth } = request;
@@ -23,6 +26,8 @@ export async function sendListPage(
   const cached = cache?.get(key, auth.dataVersion);
   if (cached) return sendJson(reply, cached);
   const limit = readLimit(query.values.limit);
+  const chosen =
+    fields && (await readFieldChoice(query.values.fieldList, auth.workspaceId, fields));
   const list = await page();
   const { cursor } = query.values;
   // A walk is named by its list and filters (the cursor's scope) and its page size. A page
@@ -38,7 +43,8 @@ export async function sendListPage(
       cursor === undefined ? undefined : positionOf(list, auth.cursorSecret, cursor),
       limit,
     ));
-  cache?.set(key, auth.dataVersion, rendered.bytes);
+  const bytes = chosen ? chooseFields(rendered.bytes, list.listKey, chosen) : rendered.bytes;
+  cache?.set(key, auth.dataVersion, bytes);
   const { next } = rendered;
   if (ahead && next) {
     // Once the whole answer is with the OS: a large page may not fit the socket's buffer at
@@ -49,7 +55,7 @@ export async function sendListPage(
       ),
     );
   }
-  return sendJson(reply, rendered.bytes);
+  return sendJson(reply, bytes);
 }
 
 /** A list endpoint with no filters but `cursor` and `limit`. */
@@ -59,6 +65,8 @@ export interface PlainList {
   listKey: string;
   cursorKeys: readonly string[];
   page: PageReader;
+  /** The listed records' field names: the list then takes `?fieldList=`. */
+  fields?: FieldNames;
 }
 
 /** Registers a plain list endpoint (shape A errors). */
@@ -69,12 +77,22 @@ export function registerPlainList(
   list: PlainList,
 ): void {
   app.get(`${base}${list.path}`, { config: { errorShape: 'A' } }, async (request, reply) => {
-    const query = readQuery(request.query, ['cursor', 'limit']);
-    return sendListPage(request, reply, cache, query, () => ({
-      listKey: list.listKey,
-      cursorKeys: list.cursorKeys,
-      scope: list.path,
-      fetch: (after, limit) => list.page(request.auth.workspaceId, {}, after, limit),
-    }));
+    const query = readQuery(
+      request.query,
+      list.fields ? ['cursor', 'limit', 'fieldList'] : ['cursor', 'limit'],
+    );
+    return sendListPage(
+      request,
+      reply,
+      cache,
+      query,
+      () => ({
+        listKey: list.listKey,
+        cursorKeys: list.cursorKeys,
+        scope: list.path,
+        fetch: (after, limit) => list.page(request.auth.workspaceId, {}, after, limit),
+      }),
+      list.fields,
+    );
   });
 }

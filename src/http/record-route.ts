@@ -5,6 +5,7 @@ import type { RouteDeps } from '../http/route-deps.ts';
 import type { Body } from '../model/tables.ts';
 import type { Store } from '../store/database.ts';
 import { prepareQuery } from '../store/prepared.ts';
+import { chooseFields, type FieldNames, readFieldChoice } from './field-choice.ts';
 import { readQuery } from './query.ts';
 import { nameIgnored, sendJson } from './send.ts';
 
@@ -90,6 +91,8 @@ export interface RecordRead {
   table: RecordTable;
   key: string;
   notFound: { code: DomainErrorCode; message: (id: string) => string };
+  /** The record's field names: the read then takes `?fieldList=`. */
+  fields?: FieldNames;
 }
 
 /**
@@ -107,11 +110,17 @@ export function registerRecordRead(
     { config: { errorShape: 'A' } },
     async (request, reply) => {
       const id = checkedId(read.param, request.params[read.param] ?? '');
-      const body = await bodyOf(request.auth.workspaceId, id);
+      const query = readQuery(request.query, read.fields ? ['fieldList'] : []);
+      const { workspaceId } = request.auth;
+      const chosen =
+        read.fields && (await readFieldChoice(query.values.fieldList, workspaceId, read.fields));
+      const body = await bodyOf(workspaceId, id);
       if (body === undefined || body === null) {
         throw new DomainError(read.notFound.code, read.notFound.message(id));
       }
-      return sendStoredRecords(reply, request.query, read.key, [body]);
+      nameIgnored(reply, query);
+      const answer = storedRecordsEnvelope(read.key, [body]);
+      return sendJson(reply, chosen ? chooseFields(answer, read.key, chosen) : answer);
     },
   );
 }

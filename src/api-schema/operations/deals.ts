@@ -17,7 +17,7 @@ import { DealRecord, PipelineRecord, SingleDealRecord } from '../records/deals-l
 import { DealHistoryRecord } from '../records/history.ts';
 import { QuoteRecord } from '../records/products-quotes.ts';
 import { CUROSR, type Operation, read, write } from './operation.ts';
-import { activityQuery, idFilter, page } from './parameters.ts';
+import { activityQuery, idFilter, page, recordPage } from './parameters.ts';
 
 /** In the order the OpenAPI document lists them. */
 export const DEAL_OPERATIONS: readonly Operation[] = [
@@ -29,7 +29,7 @@ export const DEAL_OPERATIONS: readonly Operation[] = [
     ListEnvelope('dealList', DealRecord, CUROSR),
     {
       query: [
-        ...page,
+        ...recordPage,
         {
           name: 'pipelineName',
           schema: Type.String({ minLength: 1 }),

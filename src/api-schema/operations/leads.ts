@@ -16,7 +16,7 @@ import { LeadRecord, PipelineRecord } from '../records/deals-leads.ts';
 import { LeadHistoryRecord } from '../records/history.ts';
 import { QuoteRecord } from '../records/products-quotes.ts';
 import { CUROSR, type Operation, read, write } from './operation.ts';
-import { activityQuery, idFilter, page } from './parameters.ts';
+import { activityQuery, idFilter, PARAMETERS, page, recordPage } from './parameters.ts';
 
 /** In the order the OpenAPI document lists them. */
 export const LEAD_OPERATIONS: readonly Operation[] = [
@@ -27,7 +27,7 @@ export const LEAD_OPERATIONS: readonly Operation[] = [
     'Leads',
     ListEnvelope('leadList', LeadRecord, CUROSR),
     {
-      query: page,
+      query: recordPage,
     },
   ),
   read(
@@ -37,6 +37,7 @@ export const LEAD_OPERATIONS: readonly Operation[] = [
     'Leads',
     RecordEnvelope('lead', LeadRecord),
     {
+      query: [PARAMETERS.fieldList],
       notFound: true,
     },
   ),

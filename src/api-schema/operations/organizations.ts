@@ -9,7 +9,7 @@ import { OrganizationActivityRecord } from '../records/activities.ts';
 import { OrganizationHistoryRecord } from '../records/history.ts';
 import { OrganizationRecord } from '../records/people-organizations.ts';
 import { type Operation, read, write } from './operation.ts';
-import { activityQuery, idFilter, page } from './parameters.ts';
+import { activityQuery, idFilter, PARAMETERS, page, recordPage } from './parameters.ts';
 
 /** In the order the OpenAPI document lists them. */
 export const ORGANIZATION_OPERATIONS: readonly Operation[] = [
@@ -20,7 +20,7 @@ export const ORGANIZATION_OPERATIONS: readonly Operation[] = [
     'Organizations',
     ListEnvelope('organizationList', OrganizationRecord),
     {
-      query: page,
+      query: recordPage,
     },
   ),
   read(
@@ -30,6 +30,7 @@ export const ORGANIZATION_OPERATIONS: readonly Operation[] = [
     'Organizations',
     RecordEnvelope('organization', OrganizationRecord),
     {
+      query: [PARAMETERS.fieldList],
       notFound: true,
     },
   ),

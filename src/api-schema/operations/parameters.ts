@@ -46,6 +46,12 @@ export const PARAMETERS = {
     description:
       '`YYYY-MM-DD` (to the end of that day, Korea time) or an ISO 8601 time with offset.',
   },
+  fieldList: {
+    name: 'fieldList',
+    schema: Type.String({ minLength: 1, examples: ['이름,이메일'] }),
+    description:
+      'Comma-separated field names (as `GET /v2/field/{type}` lists them): each record then holds `id` and those fields only, in its own key order. An unknown name is 400.',
+  },
 } satisfies Record<string, QueryParameter>;
 
 /** A record-id filter (`peopleId`, `dealId`, ...). */
@@ -55,6 +61,9 @@ export function idFilter(name: string, description: string): QueryParameter {
 
 /** A list's paging parameters: `cursor` and `limit`. */
 export const page = [PARAMETERS.cursor, PARAMETERS.limit];
+
+/** A list of records: paging, and the fields to keep. */
+export const recordPage = [...page, PARAMETERS.fieldList];
 
 /** An activity list with its record filter, `types`, `startDate` and `endDate`. */
 export function activityQuery(idParam: string, what: string): QueryParameter[] {

@@ -9,7 +9,7 @@ import { PeopleActivityRecord } from '../records/activities.ts';
 import { PeopleHistoryRecord } from '../records/history.ts';
 import { PeopleRecord } from '../records/people-organizations.ts';
 import { type Operation, read, write } from './operation.ts';
-import { activityQuery, idFilter, page } from './parameters.ts';
+import { activityQuery, idFilter, PARAMETERS, page, recordPage } from './parameters.ts';
 
 /** In the order the OpenAPI document lists them. */
 export const PEOPLE_OPERATIONS: readonly Operation[] = [
@@ -20,7 +20,7 @@ export const PEOPLE_OPERATIONS: readonly Operation[] = [
     'People',
     ListEnvelope('peopleList', PeopleRecord),
     {
-      query: page,
+      query: recordPage,
     },
   ),
   read(
@@ -30,6 +30,7 @@ export const PEOPLE_OPERATIONS: readonly Operation[] = [
     'People',
     RecordEnvelope('people', PeopleRecord),
     {
+      query: [PARAMETERS.fieldList],
       notFound: true,
     },
   ),

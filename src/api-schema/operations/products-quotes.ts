@@ -4,7 +4,7 @@ import { CreateQuoteBody } from '../bodies/quotes.ts';
 import { CreatedEnvelope, ListEnvelope } from '../envelopes.ts';
 import { ProductRecord } from '../records/products-quotes.ts';
 import { type Operation, read, write } from './operation.ts';
-import { page } from './parameters.ts';
+import { recordPage } from './parameters.ts';
 
 /** In the order the OpenAPI document lists them. */
 export const PRODUCT_QUOTE_OPERATIONS: readonly Operation[] = [
@@ -15,7 +15,7 @@ export const PRODUCT_QUOTE_OPERATIONS: readonly Operation[] = [
     'Products and quotes',
     ListEnvelope('productList', ProductRecord),
     {
-      query: page,
+      query: recordPage,
     },
   ),
   write(

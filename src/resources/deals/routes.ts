@@ -8,6 +8,7 @@ import { readQuery } from '../../http/query.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import { nameIgnored, sendJson } from '../../http/send.ts';
 import { singleDealExtras, withSingleDealExtras } from '../../render/deals.ts';
+import { fieldNamesOf } from '../fields/field-names.ts';
 import { dealPages, filterValues, refsOf, resolveDealFilter, singleDealQuery } from './queries.ts';
 
 const FILTER_MESSAGES = {
@@ -23,6 +24,7 @@ const FILTER_MESSAGES = {
 export function registerDealRoutes(app: FastifyInstance, { store, cache, base }: RouteDeps): void {
   const pages = dealPages(store);
   const singleDeal = singleDealQuery(store);
+  const fields = fieldNamesOf(store, 'deal');
 
   app.get(`${base}/v2/deal`, { config: { errorShape: 'A' } }, async (request, reply) => {
     const query = readQuery(request.query, [
@@ -30,26 +32,34 @@ export function registerDealRoutes(app: FastifyInstance, { store, cache, base }:
       'limit',
       'pipelineName',
       'pipelineStageName',
+      'fieldList',
     ]);
     const { pipelineName, pipelineStageName } = query.values;
-    return sendListPage(request, reply, cache, query, async () => {
-      const ws = request.auth.workspaceId;
-      const filter = await resolveDealFilter(store.reader, ws, pipelineName, pipelineStageName);
-      if (typeof filter === 'string') {
-        throw new DomainError(
-          'unknown_pipeline',
-          FILTER_MESSAGES[filter](pipelineName, pipelineStageName),
-        );
-      }
-      const list = pages(filter);
-      const values = filterValues(filter);
-      return {
-        listKey: 'dealList',
-        cursorKeys: NEXT_CUROSR_AND_CURSOR,
-        scope: `/v2/deal\u0000${pipelineName ?? ''}\u0000${pipelineStageName ?? ''}`,
-        fetch: (after, limit) => list(ws, values, after, limit),
-      };
-    });
+    return sendListPage(
+      request,
+      reply,
+      cache,
+      query,
+      async () => {
+        const ws = request.auth.workspaceId;
+        const filter = await resolveDealFilter(store.reader, ws, pipelineName, pipelineStageName);
+        if (typeof filter === 'string') {
+          throw new DomainError(
+            'unknown_pipeline',
+            FILTER_MESSAGES[filter](pipelineName, pipelineStageName),
+          );
+        }
+        const list = pages(filter);
+        const values = filterValues(filter);
+        return {
+          listKey: 'dealList',
+          cursorKeys: NEXT_CUROSR_AND_CURSOR,
+          scope: `/v2/deal\u0000${pipelineName ?? ''}\u0000${pipelineStageName ?? ''}`,
+          fetch: (after, limit) => list(ws, values, after, limit),
+        };
+      },
+      fields,
+    );
   });
 
   app.get<{ Params: { dealId: string } }>(

@@ -4,6 +4,7 @@ import { registerPlainList } from '../../http/list-route.ts';
 import { registerRecordRead } from '../../http/record-route.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import { keysetList } from '../../store/keyset.ts';
+import { fieldNamesOf } from '../fields/field-names.ts';
 
 /**
  * `GET /v2/lead` (spec 4.5) and `GET /v2/lead/{leadId}` (ENDPOINTS.md). The lead's quotes
@@ -13,12 +14,14 @@ export function registerLeadRoutes(app: FastifyInstance, deps: RouteDeps): void 
   const { store, cache, base } = deps;
   registerPlainList(app, cache, base, {
     path: '/v2/lead',
+    fields: fieldNamesOf(store, 'lead'),
     listKey: 'leadList',
     cursorKeys: NEXT_CUROSR_AND_CURSOR,
     page: keysetList(store, 'leads', 'created_at'),
   });
   registerRecordRead(app, deps, {
     path: '/v2/lead/:leadId',
+    fields: fieldNamesOf(store, 'lead'),
     param: 'leadId',
     table: 'leads',
     key: 'lead',

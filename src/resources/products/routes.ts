@@ -3,6 +3,7 @@ import { NEXT_CURSOR } from '../../http/list-page.ts';
 import { registerPlainList } from '../../http/list-route.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import { keysetList } from '../../store/keyset.ts';
+import { fieldNamesOf } from '../fields/field-names.ts';
 
 /** `GET /v2/product`: products, oldest first (spec 4.8). */
 export function registerProductRoutes(
@@ -11,6 +12,7 @@ export function registerProductRoutes(
 ): void {
   registerPlainList(app, cache, base, {
     path: '/v2/product',
+    fields: fieldNamesOf(store, 'product'),
     listKey: 'productList',
     cursorKeys: NEXT_CURSOR,
     page: keysetList(store, 'products', 'created_at'),
