@@ -16,6 +16,8 @@ export interface CompiledFilter {
   test(record: RecordValues): boolean;
   /** For `EQ` and `IN` on text and ids: the values a passing record's field equals one of. */
   equals?: readonly string[];
+  /** For `CONTAINS`: the text asked for, as given. */
+  needle?: string;
 }
 
 /** Groups of filters: a record matches when every filter of some group passes. */
@@ -140,11 +142,16 @@ export function compileFilter(
       ? (value as number)
       : bad(`0 이상 ${MAX_DAYS} 이하의 정수 (일수)`);
   const get = (r: RecordValues) => r[key];
-  const compiled = (test: (r: RecordValues) => boolean, equals?: readonly string[]) => ({
+  const compiled = (
+    test: (r: RecordValues) => boolean,
+    equals?: readonly string[],
+    needle?: string,
+  ): CompiledFilter => ({
     field,
     operator,
     test,
     ...(equals ? { equals } : {}),
+    ...(needle !== undefined ? { needle } : {}),
   });
 
   switch (operator) {
@@ -187,10 +194,11 @@ export function compileFilter(
     }
     case 'CONTAINS':
     case 'NOT_CONTAINS': {
-      const needle = text(true).toLowerCase();
+      const given = text(true);
+      const needle = given.toLowerCase();
       const test = (v: unknown) => typeof v === 'string' && v.toLowerCase().includes(needle);
       return operator === 'CONTAINS'
-        ? compiled((r) => test(get(r)))
+        ? compiled((r) => test(get(r)), undefined, given)
         : compiled((r) => !test(get(r)));
     }
     case 'LT':

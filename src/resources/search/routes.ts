@@ -75,6 +75,12 @@ export function registerSearchRoutes(app: FastifyInstance, { store, base }: Rout
         }
       }
 
+      const fieldsRead = fields.inKeyOrder([
+        '이름',
+        ...groups.flatMap((filters) => filters.map((f) => f.field.name)),
+        ...order.map((k) => k.name),
+        ...chosen,
+      ]);
       const page = await runSearch(store, workspaceId, {
         type,
         groups,
@@ -82,6 +88,7 @@ export function registerSearchRoutes(app: FastifyInstance, { store, base }: Rout
         byCreation,
         after,
         limit: body.value.limit ?? DEFAULT_LIMIT,
+        fields: fieldsRead,
       });
       const objectList = page.records.map(({ id, values }) => objectOf(id, values, chosen));
       const nextCursor = page.next

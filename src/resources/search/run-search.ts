@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Body } from '../../model/tables.ts';
+import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Store } from '../../store/database.ts';
-import { type FilterGroups, matches, type RecordValues } from './filters.ts';
+import { type CompiledFilter, type FilterGroups, matches, type RecordValues } from './filters.ts';
 import { comparePlaces, type Place, placeOf, type SortKey } from './sort.ts';
 
 /** The record types a search reads, and the table of each. */
@@ -15,13 +14,21 @@ export type SearchType = keyof typeof SEARCH_TABLES;
 
 /**
  * Fields whose rendered value is a column of the record's table, with an index on
- * `(workspace_id, column)`: an `EQ` or `IN` on one of them reads only the rows it names.
+ * `(workspace_id, column)`: the database checks `EQ`, `IN` and `CONTAINS` on them itself.
  */
 const INDEXED_COLUMNS: Record<SearchType, Readonly<Record<string, string>>> = {
   people: { id: 'id', 이름: 'name', 이메일: 'email', 전화: 'phone' },
   organization: { id: 'id', 이름: 'name' },
   deal: { id: 'id', 이름: 'name' },
   lead: { id: 'id', 이름: 'name' },
+};
+
+/** Indexed fields whose values are unique in a workspace: an `EQ`/`IN` on one names few rows. */
+const UNIQUE_FIELDS: Record<SearchType, ReadonlySet<string>> = {
+  people: new Set(['id', '이메일']),
+  organization: new Set(['id', '이름']),
+  deal: new Set(['id']),
+  lead: new Set(['id']),
 };
 
 /** What one search asks of the store. */
@@ -35,6 +42,8 @@ export interface SearchQuery {
   /** The place the page starts after. */
   after: Place | undefined;
   limit: number;
+  /** The fields the filters, the order and the answer read, in record key order. */
+  fields: readonly string[];
 }
 
 /** A matching record: its id and its rendered values. */
@@ -58,88 +67,159 @@ const MAX_BATCH = 4_096;
 // biome-ignore lint/suspicious/noExplicitAny: the table is chosen at run time
 type AnyDb = Kysely<any>;
 
-function parse(body: unknown): RecordValues {
-  const text = typeof body === 'string' ? body : (body as Buffer).toString('utf8');
-  return JSON.parse(text) as RecordValues;
+/** A row as read: its id, its creation time, and its values (whole, or the fields asked). */
+type Row = { id: string; created_at: string } & Record<string, unknown>;
+
+/**
+ * What a search reads of each row. On SQLite, the fields it needs, taken out of the stored
+ * JSON by the database (`body -> '$."name"'`, each as JSON text), so the process parses a
+ * few small values rather than whole records; on PostgreSQL (and for a name SQLite's path
+ * syntax cannot quote) the stored JSON itself.
+ */
+class RowReader {
+  readonly columns: unknown[];
+  private readonly extracted: boolean;
+
+  constructor(
+    store: Store,
+    private readonly fields: readonly string[],
+  ) {
+    this.extracted = store.dialect === 'sqlite' && fields.every((name) => !/["\\]/.test(name));
+    this.columns = this.extracted
+      ? ['id', 'created_at', ...fields.map((name, i) => sql`body -> ${`$."${name}"`}`.as(`v${i}`))]
+      : ['id', 'created_at', 'body'];
+  }
+
+  values(row: Row): RecordValues {
+    if (!this.extracted) {
+      const body = row.body;
+      return JSON.parse(typeof body === 'string' ? body : (body as Buffer).toString('utf8'));
+    }
+    const values: RecordValues = {};
+    this.fields.forEach((name, i) => {
+      const raw = row[`v${i}`];
+      if (raw !== null && raw !== undefined) values[name] = JSON.parse(String(raw));
+    });
+    return values;
+  }
 }
 
 /**
  * Runs a search. Filters are decided here, on the stored records' values (one meaning on
- * both stores); the store narrows the rows read: by an index when every group has an
- * `EQ`/`IN` on an indexed column, else by walking the table in keyset batches, and in the
- * table's own order a page stops as soon as it is full.
+ * both stores); the store narrows the rows read. The table is walked in keyset batches of
+ * (created_at, id), with the conditions the columns can check in the query (`EQ`/`IN`,
+ * and `CONTAINS` of uncased text, on the indexed columns: the database then reads only
+ * those rows, through an index where it has one); in the table's own order a page stops as
+ * soon as it is full, and a sorted search reads every match once a page.
  */
 export async function runSearch(
   store: Store,
   workspaceId: string,
   q: SearchQuery,
 ): Promise<SearchPage> {
-  const narrowed = narrowing(q);
-  if (narrowed)
-    return pageOfCandidates(q, await readCandidates(store, workspaceId, q.type, narrowed));
-  return q.byCreation ? walkInOrder(store, workspaceId, q) : walkAndRank(store, workspaceId, q);
-}
-
-/** Per group, an indexed column and the values it must equal; undefined if a group has none. */
-function narrowing(q: SearchQuery): { column: string; values: readonly string[] }[] | undefined {
-  if (q.groups.length === 0) return undefined;
-  const columns = INDEXED_COLUMNS[q.type];
-  const out = [];
-  for (const filters of q.groups) {
-    const hit = filters.find((f) => f.equals && Object.hasOwn(columns, f.field.name));
-    if (!hit) return undefined;
-    out.push({ column: columns[hit.field.name]!, values: hit.equals! });
+  const reader = new RowReader(store, q.fields);
+  const conditions = columnConditions(q);
+  const base = () =>
+    (store.reader as AnyDb)
+      .selectFrom(SEARCH_TABLES[q.type])
+      .select(reader.columns as never[])
+      .where('workspace_id', '=', workspaceId);
+  if (fewRows(q)) {
+    // Every group names a few rows by a unique field: read them all at once by its index.
+    const rows = (await base()
+      .where((eb) => columnsMatch(store, conditions!, eb))
+      .execute()) as Row[];
+    const ranked = new Ranked(q);
+    for (const row of rows) ranked.offer(row.id, reader.values(row));
+    return ranked.page(rows.length);
   }
-  return out;
+  const walk = (from: { at: string; id: string } | undefined, batch: number) => {
+    let query = base();
+    if (from) {
+      const { at, id } = from;
+      query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(at, id)));
+    }
+    if (conditions) query = query.where((eb) => columnsMatch(store, conditions, eb));
+    return query.orderBy('created_at').orderBy('id').limit(batch).execute() as Promise<Row[]>;
+  };
+  return q.byCreation ? walkInOrder(q, reader, walk) : walkAndRank(q, reader, walk);
 }
 
-async function readCandidates(
+type Walk = (from: { at: string; id: string } | undefined, batch: number) => Promise<Row[]>;
+
+/** Whether every group has an `EQ`/`IN` on a unique indexed field. */
+function fewRows(q: SearchQuery): boolean {
+  const unique = UNIQUE_FIELDS[q.type];
+  return (
+    q.groups.length > 0 &&
+    q.groups.every((filters) => filters.some((f) => f.equals && unique.has(f.field.name)))
+  );
+}
+
+/** Whether `text` holds no letter that has case and no mark: `CONTAINS` of it is exact on bytes. */
+function uncased(text: string): boolean {
+  return !/\p{M}/u.test(text) && [...text].every((c) => c.toLowerCase() === c.toUpperCase());
+}
+
+/** A condition a row's column can be checked against: equal to one of, or containing. */
+type ColumnCondition =
+  | { column: string; equals: readonly string[] }
+  | { column: string; contains: string };
+
+/**
+ * Per group, the conditions on columns that a matching row meets (so their OR is a
+ * superset of the matches), or undefined when some group has no filter the columns can
+ * check.
+ */
+function columnConditions(q: SearchQuery): ColumnCondition[][] | undefined {
+  const columns = INDEXED_COLUMNS[q.type];
+  const conditionOf = (f: CompiledFilter): ColumnCondition | undefined => {
+    const column = columns[f.field.name];
+    if (column === undefined) return undefined;
+    if (f.equals) return { column, equals: f.equals };
+    if (f.operator === 'CONTAINS' && f.needle !== undefined && uncased(f.needle))
+      return { column, contains: f.needle };
+    return undefined;
+  };
+  if (q.groups.length === 0) return undefined;
+  const groups = q.groups.map((filters) =>
+    filters.map(conditionOf).filter((c): c is ColumnCondition => c !== undefined),
+  );
+  return groups.some((conditions) => conditions.length === 0) ? undefined : groups;
+}
+
+/** The OR of the groups' ANDs of `groups`, as SQL. */
+function columnsMatch(
   store: Store,
-  workspaceId: string,
-  type: SearchType,
-  narrowed: { column: string; values: readonly string[] }[],
-): Promise<{ id: string; body: Body }[]> {
-  const db = store.reader as AnyDb;
-  const rows = await db
-    .selectFrom(SEARCH_TABLES[type])
-    .select(['id', 'body'])
-    .where('workspace_id', '=', workspaceId)
-    .where((eb) => eb.or(narrowed.map(({ column, values }) => eb(column, 'in', [...values]))))
-    .execute();
-  return rows as { id: string; body: Body }[];
-}
-
-/** Sorts the matching candidates and takes the page after `q.after`. */
-function pageOfCandidates(q: SearchQuery, rows: { id: string; body: Body }[]): SearchPage {
-  const ranked = new Ranked(q);
-  for (const row of rows) ranked.offer(row.id, parse(row.body));
-  return ranked.page(rows.length);
+  groups: ColumnCondition[][],
+  // biome-ignore lint/suspicious/noExplicitAny: the table is chosen at run time
+  eb: ExpressionBuilder<any, any>,
+): Expression<SqlBool> {
+  const position = store.dialect === 'sqlite' ? 'instr' : 'strpos';
+  return eb.or(
+    groups.map((conditions) =>
+      eb.and(
+        conditions.map((c) =>
+          'equals' in c
+            ? eb(c.column, 'in', [...c.equals])
+            : eb(sql`${sql.raw(position)}(${sql.ref(c.column)}, ${c.contains})`, '>', 0),
+        ),
+      ),
+    ),
+  );
 }
 
 /** Walks the table by (created_at, id) from the cursor, and stops once the page is full. */
-async function walkInOrder(store: Store, workspaceId: string, q: SearchQuery): Promise<SearchPage> {
-  const db = store.reader as AnyDb;
+async function walkInOrder(q: SearchQuery, reader: RowReader, walk: Walk): Promise<SearchPage> {
   const found: Found[] = [];
   let scanned = 0;
   let from = q.after ? { at: String(q.after.values[0]), id: q.after.id } : undefined;
   let batch = FIRST_BATCH;
   for (;;) {
-    let query = db
-      .selectFrom(SEARCH_TABLES[q.type])
-      .select(['id', 'created_at', 'body'])
-      .where('workspace_id', '=', workspaceId);
-    if (from) {
-      const { at, id } = from;
-      query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(at, id)));
-    }
-    const rows = (await query.orderBy('created_at').orderBy('id').limit(batch).execute()) as {
-      id: string;
-      created_at: string;
-      body: Body;
-    }[];
+    const rows = await walk(from, batch);
     scanned += rows.length;
     for (const row of rows) {
-      const values = parse(row.body);
+      const values = reader.values(row);
       if (!matches(q.groups, values)) continue;
       if (found.length === q.limit) {
         const last = found[found.length - 1]!;
@@ -155,33 +235,19 @@ async function walkInOrder(store: Store, workspaceId: string, q: SearchQuery): P
 }
 
 /** Walks the whole table, keeping the `limit + 1` best places after the cursor. */
-async function walkAndRank(store: Store, workspaceId: string, q: SearchQuery): Promise<SearchPage> {
-  const db = store.reader as AnyDb;
+async function walkAndRank(q: SearchQuery, reader: RowReader, walk: Walk): Promise<SearchPage> {
   const ranked = new Ranked(q);
   let scanned = 0;
   let from: { at: string; id: string } | undefined;
   for (;;) {
-    let query = db
-      .selectFrom(SEARCH_TABLES[q.type])
-      .select(['id', 'created_at', 'body'])
-      .where('workspace_id', '=', workspaceId);
-    if (from) {
-      const { at, id } = from;
-      query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(at, id)));
-    }
-    const rows = (await query.orderBy('created_at').orderBy('id').limit(MAX_BATCH).execute()) as {
-      id: string;
-      created_at: string;
-      body: Body;
-    }[];
+    const rows = await walk(from, MAX_BATCH);
     scanned += rows.length;
-    for (const row of rows) ranked.offer(row.id, parse(row.body));
+    for (const row of rows) ranked.offer(row.id, reader.values(row));
     if (rows.length < MAX_BATCH) return ranked.page(scanned);
     const last = rows[rows.length - 1]!;
     from = { at: last.created_at, id: last.id };
   }
 }
-
 /** The best `limit + 1` matching records after a place, in order (a bounded sorted list). */
 class Ranked {
   private readonly best: { place: Place; found: Found }[] = [];

@@ -62,6 +62,12 @@ export class SearchFields {
         this.byName.set(field.name, { name: field.name, kind: kindOf(field.type) });
   }
 
+  /** `names` in the record's key order (built-in fields first, then custom ones). */
+  inKeyOrder(names: Iterable<string>): string[] {
+    const order = [...this.byName.keys()];
+    return [...new Set(names)].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  }
+
   /** The field named `name`, or a 400 naming it and the closest known names. */
   get(name: string, where: string): SearchField {
     const field = this.byName.get(name);

@@ -1,0 +1,144 @@
+// `npm run bench:search [-- --people N] [--runs R] [--db FILE] [--database postgres]`:
+// builds a demo workspace of N people (or takes FILE, kept by an earlier run with --keep),
+// then times searches through the API in process (Fastify's inject: no socket, so the
+// figures are the search's own): p50 and p99 of each kind the search issue names, beside a
+// plain first page of `GET /v2/people` as the baseline of the same run.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildApp } from '../src/server/app.ts';
+import { openStore } from '../src/store/database.ts';
+import { buildDemo, countPeople, table, tokenOfExistingDemo } from './lib.ts';
+
+const { values } = parseArgs({
+  options: {
+    people: { type: 'string', default: '100000' },
+    runs: { type: 'string', default: '15' },
+    db: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    database: { type: 'string', default: 'sqlite' },
+  },
+});
+const runs = Number(values.runs);
+const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-search-'));
+const databaseUrl =
+  values.database === 'postgres'
+    ? (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/salescrm_bench_search')
+    : `sqlite:${values.db ?? join(dir, 'search.db')}`;
+
+let demo: { token: string; seconds?: number };
+// PostgreSQL: the demo is built in the database named by the URL (made by `salescrm demo`).
+if (values.db && values.database !== 'postgres') demo = await tokenOfExistingDemo(databaseUrl);
+else demo = buildDemo(databaseUrl, Number(values.people));
+if ('seconds' in demo)
+  console.log(`demo of ${values.people} people built in ${demo.seconds?.toFixed(1)} s`);
+
+const store = openStore(databaseUrl);
+const app = await buildApp({
+  store,
+  config: {
+    basePath: '',
+    rateLimitMax: 0,
+    rateLimitWindowMs: 10_000,
+    // No page cache: every call reads the store.
+    pageCacheBytes: 0,
+    logLevel: 'silent',
+    logRequests: false,
+    webhookAllowPrivate: false,
+  },
+});
+await app.ready();
+const headers = { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json' };
+
+async function call(method: 'GET' | 'POST', url: string, body?: unknown) {
+  const res = await app.inject({
+    method,
+    url,
+    headers,
+    payload: body ? JSON.stringify(body) : undefined,
+  });
+  if (res.statusCode !== 200)
+    throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  return JSON.parse(res.body) as { data: Record<string, unknown> };
+}
+
+// Values that exist in the demo: an e-mail, 80 names, a day range.
+const sample = (await call('GET', '/v2/people?limit=100')).data.peopleList as Record<
+  string,
+  unknown
+>[];
+const email = sample.find((p) => p['이메일'])!['이메일'];
+const names = [...new Set(sample.map((p) => p['이름'] as string))].slice(0, 80);
+
+const search = (filters: unknown[], more: Record<string, unknown> = {}) => ({
+  filterGroupList: filters.length ? [{ filters }] : [],
+  ...more,
+});
+const cases: [string, 'GET' | 'POST', string, unknown?][] = [
+  ['baseline: GET /v2/people, first page', 'GET', '/v2/people'],
+  [
+    'EQ on 이메일 (index)',
+    'POST',
+    '/v2/object/people/search',
+    search([{ fieldName: '이메일', operator: 'EQ', value: email }]),
+  ],
+  [
+    `IN over ${names.length} names (index)`,
+    'POST',
+    '/v2/object/people/search',
+    search([{ fieldName: '이름', operator: 'IN', value: names }]),
+  ],
+  [
+    'CONTAINS 2 syllables on 이름 (walk)',
+    'POST',
+    '/v2/object/people/search',
+    search([{ fieldName: '이름', operator: 'CONTAINS', value: '민준' }]),
+  ],
+  [
+    'custom select 고객 등급 EQ (walk)',
+    'POST',
+    '/v2/object/people/search',
+    search([{ fieldName: '고객 등급', operator: 'EQ', value: 'VIP' }]),
+  ],
+  [
+    'date range on 생일 (walk)',
+    'POST',
+    '/v2/object/people/search',
+    search([{ fieldName: '생일', operator: 'DATE_BETWEEN', value: ['1990-01-01', '1990-12-31'] }]),
+  ],
+  [
+    'rare CONTAINS (walks every record)',
+    'POST',
+    '/v2/object/people/search',
+    search([{ fieldName: '이메일', operator: 'CONTAINS', value: 'zz9' }]),
+  ],
+  [
+    'sort by 딜 개수 (number) over all, first page',
+    'POST',
+    '/v2/object/people/search',
+    search([], { sortList: [{ fieldName: '딜 개수', direction: 'desc' }] }),
+  ],
+];
+
+const rows: (string | number)[][] = [];
+for (const [name, method, url, body] of cases) {
+  const times: number[] = [];
+  let found = 0;
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    const answer = await call(method, url, body);
+    times.push(performance.now() - started);
+    found = ((answer.data.objectList ?? answer.data.peopleList) as unknown[]).length;
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  rows.push([name, at(0.5).toFixed(1), at(0.99).toFixed(1), found]);
+}
+console.log(`\n${values.database}, ${await countPeople(databaseUrl)} people, ${runs} runs each\n`);
+console.log(table(['search', 'p50 ms', 'p99 ms', 'records on the page'], rows));
+await app.close();
+await store.close();
+if (!values.keep) rmSync(dir, { recursive: true, force: true });
+else console.log(`kept ${databaseUrl}`);
