@@ -9,7 +9,8 @@ export interface RateDecision {
 
 /** Counts requests per key in fixed windows. */
 export interface RateLimiter {
-  hit(key: string): RateDecision | Promise<RateDecision>;
+  /** Counts `cost` requests (1 unless given) against `key`. */
+  hit(key: string, cost?: number): RateDecision | Promise<RateDecision>;
 }
 
 /** A fixed-window counter in this process's memory. */
@@ -23,7 +24,7 @@ export class MemoryRateLimiter implements RateLimiter {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  hit(key: string): RateDecision {
+  hit(key: string, cost = 1): RateDecision {
     const now = this.clock();
     if (now >= this.sweepAt) this.sweep(now);
     let w = this.windows.get(key);
@@ -31,7 +32,7 @@ export class MemoryRateLimiter implements RateLimiter {
       w = { start: now - ((now - (w?.start ?? now)) % this.windowMs), count: 0 };
       this.windows.set(key, w);
     }
-    w.count += 1;
+    w.count += cost;
     const resetSeconds = Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
     return {
       allowed: w.count <= this.max,

@@ -21,11 +21,11 @@ export interface RedisRateLimiterOptions {
 }
 
 // One round trip, atomic: the first hit of a window starts it (PEXPIRE), every hit counts
-// (INCR), and the answer carries the time left. A key left without an expiry (it cannot
+// (INCRBY its cost), and the answer carries the time left. A key left without an expiry (it cannot
 // happen through this script, but an operator may SET one by hand) gets one.
 const COUNT_SCRIPT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local n = redis.call('INCRBY', KEYS[1], ARGV[2])
+if n == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
@@ -35,7 +35,7 @@ return {n, ttl}
 `;
 
 type Counting = Redis & {
-  countHit(key: string, windowMs: number): Promise<[number, number]>;
+  countHit(key: string, windowMs: number, cost: number): Promise<[number, number]>;
 };
 
 /**
@@ -72,18 +72,19 @@ export class RedisRateLimiter implements RateLimiter {
     this.redis.on('ready', () => this.markUp());
   }
 
-  async hit(key: string): Promise<RateDecision> {
+  async hit(key: string, cost = 1): Promise<RateDecision> {
     if (this.redis.status !== 'ready') {
       // Before the first connection has had its chance, this is no outage yet: a failed
       // connection reports itself through the 'error' event.
       if (this.connectedOnce || this.redis.status !== 'connecting')
         this.markDown(new Error(`redis is ${this.redis.status}`));
-      return this.local.hit(key);
+      return this.local.hit(key, cost);
     }
     try {
       const [count, ttlMs] = await this.redis.countHit(
         `${this.options.prefix}ratelimit:${key}`,
         this.options.windowMs,
+        cost,
       );
       this.markUp();
       return {
@@ -94,7 +95,7 @@ export class RedisRateLimiter implements RateLimiter {
       };
     } catch (error) {
       this.markDown(error as Error);
-      return this.local.hit(key);
+      return this.local.hit(key, cost);
     }
   }
 
