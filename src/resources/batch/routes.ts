@@ -1,3 +1,4 @@
+import type { TObject } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   BATCH_OBJECT_TYPES,
@@ -19,6 +20,7 @@ import { writeWorkspace } from '../../store/write.ts';
 import { customFieldsOf } from '../fields/field-list.ts';
 import { pipelineQuery } from '../pipelines/queries.ts';
 import { associationsOf } from './associations.ts';
+import { nulTextPath } from './nul-text.ts';
 import { checkedFieldNames, projectRecord, storedBodies } from './reads.ts';
 import { createBatch, refusedAt, updateBatch } from './writes.ts';
 
@@ -36,14 +38,20 @@ function nameIgnoredKeys(request: FastifyRequest, reply: FastifyReply, keys: str
 }
 
 /**
- * A reader of a batch write body: a refusal inside `inputList[i]` says so first and
- * carries `index`, as the refusals of the writes themselves do.
+ * A reader of a batch body: its schema, then no U+0000 in any text (`nul-text.ts`). A
+ * refusal inside `inputList[i]` says so first and carries `index`, as the refusals of the
+ * writes themselves do.
  */
-function batchBodyReader<S extends typeof BatchCreateBody | typeof BatchUpdateBody>(schema: S) {
+function batchBodyReader<S extends TObject>(schema: S) {
   const read = bodyReader(schema);
   return (body: unknown) => {
     try {
-      return read(body);
+      const value = read(body);
+      const nul = nulTextPath(value.value);
+      if (nul !== undefined) {
+        throw new DomainError('invalid_body', `'${nul}' 값에 U+0000 문자를 쓸 수 없습니다.`);
+      }
+      return value;
     } catch (error) {
       const index = /^'inputList\[(\d+)\]/.exec((error as Error).message)?.[1];
       if (index === undefined || !(error instanceof DomainError)) throw error;
@@ -61,10 +69,10 @@ function batchBodyReader<S extends typeof BatchCreateBody | typeof BatchUpdateBo
  */
 export function registerBatchRoutes(app: FastifyInstance, { store, base }: RouteDeps): void {
   const options = { config: { errorShape: 'A' as const, rateCost: BATCH_RATE_COST } };
-  const readBody = bodyReader(BatchReadBody);
+  const readBody = batchBodyReader(BatchReadBody);
   const createBody = batchBodyReader(BatchCreateBody);
   const updateBody = batchBodyReader(BatchUpdateBody);
-  const typeBody = bodyReader(BatchTypeBody);
+  const typeBody = batchBodyReader(BatchTypeBody);
   const pipelines = pipelineQuery(store);
 
   app.post(`${base}/v3/object/read`, options, async (request, reply) => {

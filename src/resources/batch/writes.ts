@@ -87,12 +87,24 @@ function checkedBody(type: BatchObjectType, schema: TObject, body: Record<string
  * existing record) under `data`. A record the workspace does not have is a 400 here too:
  * the batch is what is refused.
  */
-export function refusedAt(index: number, error: unknown): unknown {
+export function refusedAt(
+  index: number,
+  error: unknown,
+  earlier: ReadonlyMap<string, number> = new Map(),
+): unknown {
   if (!(error instanceof DomainError)) return error;
-  const extra = error.data && typeof error.data === 'object' ? error.data : {};
+  let extra = error.data && typeof error.data === 'object' ? error.data : {};
+  let message = `inputList[${index}]: ${error.message}`;
+  const holder = (extra as { id?: unknown }).id;
+  const same = typeof holder === 'string' ? earlier.get(holder) : undefined;
+  if (same !== undefined) {
+    // The record it collides with is an earlier item of this batch, which is not written.
+    extra = {};
+    message += ` (inputList[${same}]과 같습니다)`;
+  }
   return new DomainError(
     error.code === 'duplicate_record' ? 'duplicate_record' : 'invalid_body',
-    `inputList[${index}]: ${error.message}`,
+    message,
     { index, ...extra },
   );
 }
@@ -114,12 +126,15 @@ export async function createBatch(
   const type = batch.objectType;
   const { createBody, create } = WRITES[type];
   const written: Written[] = [];
+  const indexOf = new Map<string, number>();
   for (const [index, item] of batch.inputList.entries()) {
     try {
       const body = v2Body(type, item.data, item.association, await definitionsOf(w, type));
-      written.push(await create(w, actorId, checkedBody(type, createBody, body)));
+      const record = await create(w, actorId, checkedBody(type, createBody, body));
+      indexOf.set(record.id, index);
+      written.push(record);
     } catch (error) {
-      throw refusedAt(index, error);
+      throw refusedAt(index, error, indexOf);
     }
   }
   return written;
