@@ -73,6 +73,32 @@ function writeBodies(ids: Record<string, string>): Record<string, unknown> {
       fieldList: ['파이프라인 단계', '금액'],
     },
     updateWebhook: { eventList: ['생성', '수정', '삭제', '병합'], fieldList: null },
+    batchReadObjects: {
+      objectType: 'people',
+      idList: [ids.peopleId, 'no-such-id'],
+      fieldList: ['이름', '이메일', '전화'],
+    },
+    batchCreateObjects: {
+      objectType: 'deal',
+      inputList: [
+        {
+          data: {
+            이름: '예시 일괄 딜',
+            파이프라인: ids.pipelineId,
+            '파이프라인 단계': ids.pipelineStageId,
+            상태: 'In progress',
+            금액: 900_000,
+          },
+          association: { people: ids.peopleId },
+        },
+      ],
+    },
+    batchUpdateObjects: {
+      objectType: 'people',
+      inputList: [{ id: ids.peopleId, data: { 포지션: '이사' } }],
+    },
+    batchListPipelines: { objectType: 'deal' },
+    batchListAssociations: { objectType: 'deal' },
   };
 }
 

@@ -5,9 +5,11 @@
  * rate-limit cost, and a fuzz over the operations the OpenAPI document lists under `/v3`.
  */
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { CrmClient, type Person, ValidationError } from '../src/client/index.ts';
 import { SINGLE_DEAL_KEYS } from '../src/resources/batch/reads.ts';
 import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
+import { listen } from './client-server.ts';
 import {
   makeCustomField,
   makeDeal,
@@ -665,6 +667,46 @@ describe('authentication and the rate limit', () => {
       expect(refused.headers['retry-after']).toBeDefined();
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('the client’s batch calls', () => {
+  it('reads, creates, updates and lists through crm.batch, and a refusal names the index', async () => {
+    const served = await testApp(store);
+    try {
+      const crm = new CrmClient({ baseUrl: await listen(served), token: a.ws.token });
+      const people = await crm.batch.read({ objectType: 'people', idList: a.people });
+      expectTypeOf(people).toEqualTypeOf<Person[]>();
+      expect(people.map((p) => p.id)).toEqual(a.people);
+      const names = await crm.batch.read({
+        objectType: 'people',
+        idList: [a.people[0]!],
+        fieldList: ['이름'],
+      });
+      expect(names).toEqual([{ id: a.people[0], 이름: '김하나' }]);
+      const [made] = await crm.batch.create({
+        objectType: 'organization',
+        inputList: [{ data: { 이름: '클라이언트 회사', 전화: '02-000-0000' } }],
+      });
+      expect(made!.name).toBe('클라이언트 회사');
+      const [changed] = await crm.batch.update({
+        objectType: 'organization',
+        inputList: [{ id: made!.id, data: { 이름: '클라이언트 회사 (수정)' } }],
+      });
+      expect(changed).toMatchObject({ id: made!.id, name: '클라이언트 회사 (수정)' });
+      expect((await crm.batch.pipelines('lead')).map((p) => p.id)).toEqual([a.leadPipe.id]);
+      expect((await crm.batch.associations('lead')).map((x) => x.name)).toEqual([
+        'people',
+        'organization',
+      ]);
+      const refused = await crm.batch
+        .create({ objectType: 'people', inputList: [{ data: { 이름: 'ok' } }, { data: {} }] })
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ValidationError);
+      expect((refused as ValidationError).body).toMatchObject({ data: { index: 1 } });
+    } finally {
+      await served.close();
     }
   });
 });
