@@ -32,14 +32,16 @@ export async function storedBodies(
   ids: readonly string[],
 ): Promise<Body[]> {
   const unique = [...new Set(ids)];
-  const rows = await store.reader
-    .selectFrom(TABLE_OF[type])
-    .select(['id', 'body'])
-    .where('workspace_id', '=', workspaceId)
-    .where('id', 'in', unique)
-    .execute();
+  // Through `rows`: a prepared statement per id count, cached, and rows as arrays.
+  const rows = await store.rows(
+    store.reader
+      .selectFrom(TABLE_OF[type])
+      .select(['id', 'body'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', unique),
+  );
   const byId = new Map<string, Body>();
-  for (const row of rows) if (row.body !== null) byId.set(row.id, row.body as Body);
+  for (const [id, body] of rows) if (body !== null) byId.set(id as string, body as Body);
   const bodies: Body[] = [];
   for (const id of unique) {
     const body = byId.get(id);
