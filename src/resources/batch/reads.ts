@@ -24,6 +24,9 @@ export const TABLE_OF = {
  */
 export const SINGLE_DEAL_KEYS: readonly string[] = ['상담 일수', '정체 일수', '팔로워', '참여자'];
 
+/** The lengths an id list of a batch read is padded to. */
+const ID_LIST_SIZES = [1, 10, 50, 100, 250, 500] as const;
+
 /** The stored bodies of the records with these ids, in the order of `ids`, each once. */
 export async function storedBodies(
   store: Store,
@@ -32,13 +35,17 @@ export async function storedBodies(
   ids: readonly string[],
 ): Promise<Body[]> {
   const unique = [...new Set(ids)];
-  // Through `rows`: a prepared statement per id count, cached, and rows as arrays.
+  // Through `rows` (a cached prepared statement, rows as arrays), with the id list padded to
+  // one of a few lengths by repeating its last id: a handful of statements per table, not
+  // one per id count crowding the connection's prepared statements.
+  const size = ID_LIST_SIZES.find((n) => n >= unique.length) ?? unique.length;
+  const padded = [...unique, ...Array<string>(size - unique.length).fill(unique.at(-1)!)];
   const rows = await store.rows(
     store.reader
       .selectFrom(TABLE_OF[type])
       .select(['id', 'body'])
       .where('workspace_id', '=', workspaceId)
-      .where('id', 'in', unique),
+      .where('id', 'in', padded),
   );
   const byId = new Map<string, Body>();
   for (const [id, body] of rows) if (body !== null) byId.set(id as string, body as Body);
