@@ -82,6 +82,32 @@ function writeBodies(ids: Record<string, string>): Record<string, unknown> {
       fieldList: ['이메일', '고객 등급'],
       limit: 2,
     },
+    batchReadObjects: {
+      objectType: 'people',
+      idList: [ids.peopleId, 'no-such-id'],
+      fieldList: ['이름', '이메일', '전화'],
+    },
+    batchCreateObjects: {
+      objectType: 'deal',
+      inputList: [
+        {
+          data: {
+            이름: '예시 일괄 딜',
+            파이프라인: ids.pipelineId,
+            '파이프라인 단계': ids.pipelineStageId,
+            상태: 'In progress',
+            금액: 900_000,
+          },
+          association: { people: ids.peopleId },
+        },
+      ],
+    },
+    batchUpdateObjects: {
+      objectType: 'people',
+      inputList: [{ id: ids.peopleId, data: { 포지션: '이사' } }],
+    },
+    batchListPipelines: { objectType: 'deal' },
+    batchListAssociations: { objectType: 'deal' },
   };
 }
 

@@ -34,6 +34,8 @@ function cannedData(): Record<string, unknown> {
     'pipelineList',
     'fieldList',
     'webhook',
+    'objectList',
+    'associationList',
   ];
   const data: Record<string, unknown> = { nextCursor: null };
   for (const key of keys) data[key] = [{ id: 'x' }];
@@ -155,6 +157,13 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'webhooks.rotateSecret': () => crm.webhooks.rotateSecret('w1'),
   'webhooks.deliveries': () => crm.webhooks.deliveries('w1', { status: 'failed' }).page(),
   'webhooks.replay': () => crm.webhooks.replay('w1', 'd1'),
+  'batch.read': () => crm.batch.read({ objectType: 'deal', idList: ['d1'], fieldList: ['이름'] }),
+  'batch.create': () =>
+    crm.batch.create({ objectType: 'people', inputList: [{ data: { 이름: 'n' } }] }),
+  'batch.update': () =>
+    crm.batch.update({ objectType: 'lead', inputList: [{ id: 'l1', data: { 이름: 'n' } }] }),
+  'batch.pipelines': () => crm.batch.pipelines('deal'),
+  'batch.associations': () => crm.batch.associations('people'),
 };
 
 /** Dotted names of every function reachable from the client's resource groups. */

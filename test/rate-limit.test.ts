@@ -152,6 +152,15 @@ describe('MemoryRateLimiter', () => {
     expect(limiter.hit('w')).toEqual({ allowed: true, limit: 3, remaining: 2, resetSeconds: 10 });
   });
 
+  it('counts a hit with a cost as that many requests', () => {
+    const t = 0;
+    const limiter = new MemoryRateLimiter(25, 10_000, () => t);
+    expect(limiter.hit('w', 10)).toMatchObject({ allowed: true, remaining: 15 });
+    expect(limiter.hit('w')).toMatchObject({ allowed: true, remaining: 14 });
+    expect(limiter.hit('w', 10)).toMatchObject({ allowed: true, remaining: 4 });
+    expect(limiter.hit('w', 10)).toMatchObject({ allowed: false, remaining: 0 });
+  });
+
   it('counts keys apart, and an idle key starts over', () => {
     let t = 0;
     const limiter = new MemoryRateLimiter(1, 1_000, () => t);

@@ -51,10 +51,23 @@ export const ErrorA = Type.Object(
     success: Type.Literal(false),
     message: Type.String({ description: 'Korean, names the offending parameter if any' }),
     data: Type.Optional(
-      Type.Object(
-        { id: Id, name: Type.String() },
-        { description: 'The existing record a duplicate collides with' },
-      ),
+      Type.Union([
+        Type.Object(
+          { id: Id, name: Type.String() },
+          { description: 'The existing record a duplicate collides with' },
+        ),
+        Type.Object(
+          {
+            index: Type.Integer({ minimum: 0 }),
+            id: Type.Optional(Id),
+            name: Type.Optional(Type.String()),
+          },
+          {
+            description:
+              'A refused batch write: the index of the refused item in `inputList` (and a duplicate’s existing record)',
+          },
+        ),
+      ]),
     ),
   },
   { additionalProperties: false, description: 'Error shape A' },

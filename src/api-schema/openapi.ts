@@ -224,6 +224,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Json {
         'Lists are keyset pages: pass `nextCursor` back as `cursor` until it is null (deal and lead lists also spell it `nextCurosr`).',
         'Every error is `{"success": false, "message": ...}` except on `GET /v2/deal/{dealId}`, where it is `{"error": ...}`.',
         'Unknown query parameters are ignored and named in `X-Ignored-Parameters`.',
+        'Batch calls under `/v3` (tag Batch) read, create and update many records of one type; a batch write is one transaction, and a refused one names the item under `data.index`.',
       ].join('\n\n'),
     },
     servers: [

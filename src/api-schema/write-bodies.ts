@@ -3,6 +3,12 @@
  * so the OpenAPI document and the client find them in one place. These modules load server
  * code: the client takes them with `import type` only.
  */
+export {
+  BatchCreateBody,
+  BatchReadBody,
+  BatchTypeBody,
+  BatchUpdateBody,
+} from './bodies/batch.ts';
 export { CreateDealBody, UpdateDealBody } from './bodies/deals.ts';
 export { CreateLeadBody, UpdateLeadBody } from './bodies/leads.ts';
 export { MergeBody } from './bodies/merges.ts';

@@ -1,3 +1,4 @@
+import type * as Batch from './batch.ts';
 import type * as Bodies from './bodies.ts';
 import { EventFeed, type EventFeedOptions } from './event-feed.ts';
 import { ListRequest } from './list.ts';
@@ -66,6 +67,26 @@ export type FieldRecordType =
   | 'quote'
   | 'quote-product'
   | 'todo';
+
+/**
+ * A record of a batch read: the record type's record, or (with `fieldList`) `id` and some of
+ * its fields.
+ */
+export type BatchRecordOf<T extends Batch.BatchObjectType, C extends CustomFieldTypes> = {
+  people: R.Person<C>;
+  organization: R.Organization<C>;
+  deal: R.Deal<C>;
+  lead: R.Lead<C>;
+}[T];
+
+/** A record of `batch.read`: whole, or with `fieldList` its `id` and some of its fields. */
+export type BatchReadRecord<
+  T extends Batch.BatchObjectType,
+  C extends CustomFieldTypes,
+  F extends readonly string[] | undefined,
+> = F extends readonly string[]
+  ? Pick<BatchRecordOf<T, C>, 'id'> & Partial<BatchRecordOf<T, C>>
+  : BatchRecordOf<T, C>;
 
 const seg = (id: string): string => {
   if (typeof id !== 'string' || id === '') throw new TypeError('an id must be a non-empty string');
@@ -461,6 +482,50 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
         o,
       );
     },
+  };
+
+  /**
+   * Batch calls (`/v3`): many records of a type read, created or updated at once (a write
+   * is one transaction: one refused item refuses it, a `ValidationError` whose
+   * `body.data.index` names it), and a record type's pipelines and associations. Each read or
+   * write counts 10 requests against the rate limit.
+   */
+  readonly batch = {
+    /**
+     * Up to 500 records by id, in the order asked, each once; ids the workspace does not
+     * have are left out. With `fieldList`, each record has `id` and those fields only.
+     */
+    read: async <
+      T extends Batch.BatchObjectType,
+      F extends readonly string[] | undefined = undefined,
+    >(
+      body: Batch.BatchReadInput<T> & { fieldList?: F },
+      o?: CallOptions,
+    ): Promise<BatchReadRecord<T, C, F>[]> =>
+      (await this.#post<{ objectList: BatchReadRecord<T, C, F>[] }>('/v3/object/read', body, o))
+        .objectList,
+    /** Creates up to 100 records (`data` by field name); `{id, name, createdAt}` of each, in order. */
+    create: async (body: Batch.BatchCreateInput, o?: CallOptions): Promise<R.Created[]> =>
+      (await this.#post<{ objectList: R.Created[] }>('/v3/object/create', body, o)).objectList,
+    /** Updates up to 100 records by id; `{id, name, updatedAt}` of each, in order. */
+    update: async (body: Batch.BatchUpdateInput, o?: CallOptions): Promise<R.Updated[]> =>
+      (await this.#post<{ objectList: R.Updated[] }>('/v3/object/update', body, o)).objectList,
+    /** The pipelines of deals or leads with their stages. */
+    pipelines: async (objectType: 'deal' | 'lead', o?: CallOptions): Promise<R.Pipeline[]> =>
+      (await this.#post<{ pipelineList: R.Pipeline[] }>('/v3/pipeline/list', { objectType }, o))
+        .pipelineList,
+    /** The record types a type can be associated with, and the field that links them. */
+    associations: async (
+      objectType: Batch.BatchObjectType,
+      o?: CallOptions,
+    ): Promise<Batch.Association[]> =>
+      (
+        await this.#post<{ associationList: Batch.Association[] }>(
+          '/v3/association/list',
+          { objectType },
+          o,
+        )
+      ).associationList,
   };
 
   /** Field lists: the built-in then the custom fields of a record type. */

@@ -5,9 +5,12 @@
  * It also verifies the signatures of the service's webhook deliveries (`verifyWebhook`).
  */
 
+export type * from './batch.ts';
 export type * from './bodies.ts';
 export type {
   ActivityFilter,
+  BatchReadRecord,
+  BatchRecordOf,
   CrmClientOptions,
   DateFilter,
   DeliveryFilter,

@@ -19,7 +19,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The error body shape of the route (spec section 7); A when unset. */
     errorShape?: 'A' | 'B';
-    /** Requests one call of the route counts against the rate limit; 1 when unset. */
+    /** Requests one call counts against the rate limit (1 when unset). */
     rateCost?: number;
   }
 }

@@ -11,6 +11,7 @@ import { PageCache } from '../http/page-cache.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
 import { JSON_TYPE } from '../http/send.ts';
 import { registerSubjectActivityRoutes } from '../resources/activities/routes.ts';
+import { registerBatchRoutes } from '../resources/batch/routes.ts';
 import { registerDealActivityRoutes } from '../resources/deal-activities/routes.ts';
 import { registerDealRoutes } from '../resources/deals/routes.ts';
 import { registerDealWrites } from '../resources/deals/write-routes.ts';
@@ -113,13 +114,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     // The matched route, not the raw URL: `/%762/people` is routed to `/v2/people` too.
-    if (!request.routeOptions.url?.startsWith(`${base}/v2/`)) return;
+    const route = request.routeOptions.url;
+    if (!route?.startsWith(`${base}/v2/`) && !route?.startsWith(`${base}/v3/`)) return;
     request.auth = await authenticate(request.headers.authorization);
     if (!limiter) return;
-    const decision = await limiter.hit(
-      request.auth.workspaceId,
-      request.routeOptions.config?.rateCost ?? 1,
-    );
+    const cost = request.routeOptions.config?.rateCost ?? 1;
+    const decision = await limiter.hit(request.auth.workspaceId, cost);
     reply.header('RateLimit-Limit', decision.limit);
     reply.header('RateLimit-Remaining', decision.remaining);
     reply.header('RateLimit-Reset', decision.resetSeconds);
@@ -181,6 +181,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerWebFormRoutes(app, deps);
   registerFieldRoutes(app, deps);
   registerEventRoutes(app, deps);
+  // Batch reads and writes, a record type's pipelines and associations (`/v3`).
+  registerBatchRoutes(app, deps);
   // Webhooks (DECISIONS 8): registration, management and the delivery log.
   registerWebhookRoutes(app, deps);
   registerWebhookWrites(

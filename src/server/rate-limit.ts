@@ -9,7 +9,7 @@ export interface RateDecision {
 
 /** Counts requests per key in fixed windows. */
 export interface RateLimiter {
-  /** Counts one request that costs `cost` requests (1 unless a route says more). */
+  /** Counts `cost` requests (1 unless given) against `key`. */
   hit(key: string, cost?: number): RateDecision | Promise<RateDecision>;
 }
 

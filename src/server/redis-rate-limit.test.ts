@@ -82,6 +82,19 @@ describe.skipIf(!SHARED_REDIS)('RedisRateLimiter on a real Redis', () => {
     expect(await b.hit('ws-2')).toMatchObject({ allowed: true, remaining: 4 });
   });
 
+  it('a hit with a cost counts that many, the first one starting the window', async () => {
+    const prefix = `salescrm-test:${randomUUID()}:`;
+    const a = limiter(REDIS_URL, prefix, 25);
+    const b = limiter(REDIS_URL, prefix, 25);
+    await until(() => a.shared && b.shared);
+    const first = await a.hit('ws', 10);
+    expect(first).toMatchObject({ allowed: true, remaining: 15 });
+    expect(first.resetSeconds).toBeGreaterThanOrEqual(9);
+    expect(await b.hit('ws')).toMatchObject({ allowed: true, remaining: 14 });
+    expect(await a.hit('ws', 10)).toMatchObject({ allowed: true, remaining: 4 });
+    expect(await b.hit('ws', 10)).toMatchObject({ allowed: false, remaining: 0 });
+  });
+
   it('counts concurrent hits atomically', async () => {
     const prefix = `salescrm-test:${randomUUID()}:`;
     const a = limiter(REDIS_URL, prefix, 100);

@@ -21,7 +21,7 @@ export interface RedisRateLimiterOptions {
 }
 
 // One round trip, atomic: the first hit of a window starts it (PEXPIRE), every hit counts
-// its cost (INCRBY), and the answer carries the time left. A key left without an expiry (it cannot
+// (INCRBY its cost), and the answer carries the time left. A key left without an expiry (it cannot
 // happen through this script, but an operator may SET one by hand) gets one.
 const COUNT_SCRIPT = `
 local n = redis.call('INCRBY', KEYS[1], ARGV[2])

@@ -4,6 +4,7 @@
  * OpenAPI document lists them. The document is generated from it, and
  * `test/openapi.test.ts` checks it against the routes the Fastify app really has.
  */
+import { BATCH_OPERATIONS } from './batch.ts';
 import { DEAL_OPERATIONS } from './deals.ts';
 import { EVENT_OPERATIONS } from './events.ts';
 import { FIELD_OPERATIONS } from './fields.ts';
@@ -33,5 +34,6 @@ export const OPERATIONS: readonly Operation[] = [
   ...FIELD_OPERATIONS,
   ...EVENT_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
+  ...BATCH_OPERATIONS,
   ...SERVICE_OPERATIONS,
 ];

@@ -1,0 +1,138 @@
+/**
+ * Bodies and answers of the batch operations (`/v3`), in the request shapes that the most
+ * used MCP client of the live API sends: reads of many ids, creates and updates of many
+ * records in one transaction, and a record type's pipelines and associations.
+ */
+import { type Static, Type } from '@sinclair/typebox';
+import { Id, Nullable, OneOf, Timestamp } from '../primitives.ts';
+import { IdSchema } from './common.ts';
+
+/** The record types of the batch operations. */
+export const BATCH_OBJECT_TYPES = ['people', 'organization', 'deal', 'lead'] as const;
+export type BatchObjectType = (typeof BATCH_OBJECT_TYPES)[number];
+
+/** Most ids one read takes. */
+export const MAX_READ_IDS = 500;
+/** Most records one create or update writes. */
+export const MAX_WRITE_INPUTS = 100;
+
+/** `objectType`: the record type the batch is about. */
+export const BatchObjectTypeSchema = OneOf(BATCH_OBJECT_TYPES);
+
+/** Field names: built-in and custom, as `GET /v2/field/{type}` lists them. */
+const FieldNames = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+  maxItems: 500,
+  description: 'Field names to keep in each record, beside `id` (the record’s own key order)',
+});
+
+/** Body of `POST /v3/object/read`. */
+export const BatchReadBody = Type.Object({
+  objectType: BatchObjectTypeSchema,
+  idList: Type.Array(IdSchema, { minItems: 1, maxItems: MAX_READ_IDS }),
+  fieldList: Type.Optional(FieldNames),
+});
+export type BatchReadBody = Static<typeof BatchReadBody>;
+
+/**
+ * `data`: field values by field name (built-in or custom, as `GET /v2/field/{type}` lists
+ * them), as plain JSON: text, number, boolean, `YYYY-MM-DD` or ISO 8601 for dates, a list
+ * of options, a record id (or `{id}`) for a reference, a list of them for a multiple one;
+ * null clears. The v2 body keys (`name`, `price`, `status`, `pipelineId`, `memo`, ...) are
+ * accepted too.
+ */
+export const BatchDataSchema = Type.Object(
+  {},
+  { additionalProperties: true, description: 'Field values by field name (null clears)' },
+);
+
+/**
+ * `association`: the records the new (or updated) record is linked to, by associated type:
+ * a deal or lead to a person and/or an organization, a person to an organization (null
+ * unlinks). See `POST /v3/association/list`.
+ */
+export const BatchAssociationSchema = Type.Object(
+  {
+    people: Type.Optional(Nullable(IdSchema)),
+    organization: Type.Optional(Nullable(IdSchema)),
+  },
+  { additionalProperties: false },
+);
+export type BatchAssociation = Static<typeof BatchAssociationSchema>;
+
+/** Body of `POST /v3/object/create`. */
+export const BatchCreateBody = Type.Object({
+  objectType: BatchObjectTypeSchema,
+  inputList: Type.Array(
+    Type.Object({ data: BatchDataSchema, association: Type.Optional(BatchAssociationSchema) }),
+    { minItems: 1, maxItems: MAX_WRITE_INPUTS },
+  ),
+});
+export type BatchCreateBody = Static<typeof BatchCreateBody>;
+
+/** Body of `POST /v3/object/update`. */
+export const BatchUpdateBody = Type.Object({
+  objectType: BatchObjectTypeSchema,
+  inputList: Type.Array(
+    Type.Object({
+      id: IdSchema,
+      data: BatchDataSchema,
+      association: Type.Optional(BatchAssociationSchema),
+    }),
+    { minItems: 1, maxItems: MAX_WRITE_INPUTS },
+  ),
+});
+export type BatchUpdateBody = Static<typeof BatchUpdateBody>;
+
+/** Body of `POST /v3/pipeline/list` and `POST /v3/association/list`. */
+export const BatchTypeBody = Type.Object({ objectType: BatchObjectTypeSchema });
+export type BatchTypeBody = Static<typeof BatchTypeBody>;
+
+/** A record as `POST /v3/object/read` answers it: the stored record, or `id` and the chosen fields. */
+export const BatchRecord = Type.Object(
+  { id: Id },
+  {
+    additionalProperties: true,
+    description:
+      'A record of `objectType` (as its list serves it), or `id` and the `fieldList` keys',
+  },
+);
+
+/** One association of a record type. */
+export const AssociationRecord = Type.Object(
+  {
+    name: OneOf(BATCH_OBJECT_TYPES),
+    fieldName: Type.String({ description: 'The key or field that holds the link' }),
+    fieldOn: OneOf(BATCH_OBJECT_TYPES),
+    multiple: Type.Boolean({
+      description: 'Whether one record can be linked to many records of `name` this way',
+    }),
+    writeWith: Type.Union([OneOf(['association', 'data'] as const), Type.Null()], {
+      description:
+        '`association`: set by `association.<name>` of the batch writes; `data`: by this field in `data`; null: from the other side',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type AssociationRecord = Static<typeof AssociationRecord>;
+
+/** `{success: true, data: {objectList: [...]}}`. */
+export function ObjectListEnvelope<T extends ReturnType<typeof Type.Object>>(item: T) {
+  return Type.Object(
+    {
+      success: Type.Literal(true),
+      data: Type.Object({ objectList: Type.Array(item) }, { additionalProperties: false }),
+    },
+    { additionalProperties: false },
+  );
+}
+
+/** What a batch create answers per item. */
+export const BatchCreated = Type.Object(
+  { id: Id, name: Type.String(), createdAt: Timestamp },
+  { additionalProperties: false },
+);
+/** What a batch update answers per item. */
+export const BatchUpdated = Type.Object(
+  { id: Id, name: Type.String(), updatedAt: Timestamp },
+  { additionalProperties: false },
+);

@@ -1,0 +1,97 @@
+/**
+ * `POST /v3/object/read`: the stored records of many ids at once, in the order asked, each
+ * once; ids the workspace does not have are left out. With `fieldList`, each record is cut
+ * to `id` and those keys, in the record's own key order.
+ */
+import type { BatchObjectType } from '../../api-schema/bodies/batch.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { Body } from '../../model/tables.ts';
+import type { Store } from '../../store/database.ts';
+import { fixedKeysOf } from '../custom-fields/fixed-keys.ts';
+import { customFieldsOf } from '../fields/field-list.ts';
+
+/** The table of each batch record type. */
+export const TABLE_OF = {
+  people: 'people',
+  organization: 'organizations',
+  deal: 'deals',
+  lead: 'leads',
+} as const satisfies Record<BatchObjectType, string>;
+
+/**
+ * Keys only the single-deal read (`GET /v2/deal/{dealId}`) has: computed at read time, not
+ * part of the stored deal record a batch read serves.
+ */
+export const SINGLE_DEAL_KEYS: readonly string[] = ['상담 일수', '정체 일수', '팔로워', '참여자'];
+
+/** The lengths an id list of a batch read is padded to. */
+const ID_LIST_SIZES = [1, 10, 50, 100, 250, 500] as const;
+
+/** The stored bodies of the records with these ids, in the order of `ids`, each once. */
+export async function storedBodies(
+  store: Store,
+  type: BatchObjectType,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Body[]> {
+  const unique = [...new Set(ids)];
+  // Through `rows` (a cached prepared statement, rows as arrays), with the id list padded to
+  // one of a few lengths by repeating its last id: a handful of statements per table, not
+  // one per id count crowding the connection's prepared statements.
+  const size = ID_LIST_SIZES.find((n) => n >= unique.length) ?? unique.length;
+  const padded = [...unique, ...Array<string>(size - unique.length).fill(unique.at(-1)!)];
+  const rows = await store.rows(
+    store.reader
+      .selectFrom(TABLE_OF[type])
+      .select(['id', 'body'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', padded),
+  );
+  const byId = new Map<string, Body>();
+  for (const [id, body] of rows) if (body !== null) byId.set(id as string, body as Body);
+  const bodies: Body[] = [];
+  for (const id of unique) {
+    const body = byId.get(id);
+    if (body !== undefined) bodies.push(body);
+  }
+  return bodies;
+}
+
+/**
+ * `fieldList` checked against the record type's keys (built-in, then the workspace's custom
+ * fields): an unknown name, or one that only the single-deal read has, is a 400 naming it.
+ */
+export async function checkedFieldNames(
+  store: Store,
+  type: BatchObjectType,
+  workspaceId: string,
+  names: readonly string[],
+): Promise<Set<string>> {
+  const custom = await customFieldsOf(store.reader, workspaceId, type);
+  const known = new Set([...fixedKeysOf(type), ...custom.map((d) => d.name)]);
+  for (const name of names) {
+    if (type === 'deal' && SINGLE_DEAL_KEYS.includes(name)) {
+      throw new DomainError(
+        'invalid_body',
+        `'fieldList': '${name}'은(는) 딜 하나를 읽을 때(GET /v2/deal/{dealId})만 있는 필드입니다.`,
+      );
+    }
+    if (!known.has(name)) {
+      throw new DomainError(
+        'invalid_body',
+        `'fieldList': 알 수 없는 필드입니다: '${name.slice(0, 100)}'`,
+      );
+    }
+  }
+  return new Set(names);
+}
+
+/** A stored record cut to `id` and the chosen keys, in its own key order. */
+export function projectRecord(body: Body, names: ReadonlySet<string>): string {
+  const record = JSON.parse(body.toString()) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (key === 'id' || names.has(key)) out[key] = value;
+  }
+  return JSON.stringify(out);
+}

@@ -1,0 +1,137 @@
+import type { TObject } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  BATCH_OBJECT_TYPES,
+  BatchCreateBody,
+  type BatchObjectType,
+  BatchReadBody,
+  BatchTypeBody,
+  BatchUpdateBody,
+} from '../../api-schema/bodies/batch.ts';
+import type { CustomFieldDefinition } from '../../domain/custom-fields.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { bodyReader } from '../../http/body.ts';
+import { readQuery } from '../../http/query.ts';
+import { storedRecordsEnvelope } from '../../http/record-route.ts';
+import type { RouteDeps } from '../../http/route-deps.ts';
+import { JSON_TYPE, nameIgnored, sendJson } from '../../http/send.ts';
+import { renderPipelines } from '../../render/pipelines.ts';
+import { writeWorkspace } from '../../store/write.ts';
+import { customFieldsOf } from '../fields/field-list.ts';
+import { pipelineQuery } from '../pipelines/queries.ts';
+import { associationsOf } from './associations.ts';
+import { nulTextPath } from './nul-text.ts';
+import { checkedFieldNames, projectRecord, storedBodies } from './reads.ts';
+import { createBatch, refusedAt, updateBatch } from './writes.ts';
+
+/**
+ * What one call costs against the workspace's rate limit (DECISIONS 4 counts requests): a
+ * batch read or write does the work of up to hundreds of calls, so it counts 10, as the
+ * live API's search does; the type lists count 1.
+ */
+export const BATCH_RATE_COST = 10;
+
+/** Names the query parameters (none are known) and top-level body keys a call ignored. */
+function nameIgnoredKeys(request: FastifyRequest, reply: FastifyReply, keys: string[]): void {
+  const query = readQuery(request.query, []);
+  nameIgnored(reply, { values: {}, ignored: [...query.ignored, ...keys] });
+}
+
+/**
+ * A reader of a batch body: its schema, then no U+0000 in any text (`nul-text.ts`). A
+ * refusal inside `inputList[i]` says so first and carries `index`, as the refusals of the
+ * writes themselves do.
+ */
+function batchBodyReader<S extends TObject>(schema: S) {
+  const read = bodyReader(schema);
+  return (body: unknown) => {
+    try {
+      const value = read(body);
+      const nul = nulTextPath(value.value);
+      if (nul !== undefined) {
+        throw new DomainError('invalid_body', `'${nul}' 값에 U+0000 문자를 쓸 수 없습니다.`);
+      }
+      return value;
+    } catch (error) {
+      const index = /^'inputList\[(\d+)\]/.exec((error as Error).message)?.[1];
+      if (index === undefined || !(error instanceof DomainError)) throw error;
+      // `'inputList[3].data' ...` reads `inputList[3]: 'data' ...`.
+      const message = error.message.replace(`'inputList[${index}].`, `'`);
+      throw refusedAt(Number(index), new DomainError(error.code, message));
+    }
+  };
+}
+
+/**
+ * The batch operations (`/v3`): `POST /v3/object/read`, `/v3/object/create`,
+ * `/v3/object/update`, `/v3/pipeline/list` and `/v3/association/list`, each over the
+ * records of `objectType` (people, organization, deal, lead).
+ */
+export function registerBatchRoutes(app: FastifyInstance, { store, base }: RouteDeps): void {
+  const options = { config: { errorShape: 'A' as const, rateCost: BATCH_RATE_COST } };
+  const readBody = batchBodyReader(BatchReadBody);
+  const createBody = batchBodyReader(BatchCreateBody);
+  const updateBody = batchBodyReader(BatchUpdateBody);
+  const typeBody = batchBodyReader(BatchTypeBody);
+  const pipelines = pipelineQuery(store);
+
+  app.post(`${base}/v3/object/read`, options, async (request, reply) => {
+    const { value, ignored } = readBody(request.body);
+    nameIgnoredKeys(request, reply, ignored);
+    const ws = request.auth.workspaceId;
+    const names = value.fieldList
+      ? await checkedFieldNames(store, value.objectType, ws, value.fieldList)
+      : undefined;
+    const bodies = await storedBodies(store, value.objectType, ws, value.idList);
+    const records = names ? bodies.map((b) => projectRecord(b, names)) : bodies;
+    return sendJson(reply, storedRecordsEnvelope('objectList', records));
+  });
+
+  for (const [path, read, run, status] of [
+    ['/v3/object/create', createBody, createBatch, 201],
+    ['/v3/object/update', updateBody, updateBatch, 200],
+  ] as const) {
+    app.post(`${base}${path}`, options, async (request, reply) => {
+      const { value, ignored } = read(request.body);
+      nameIgnoredKeys(request, reply, ignored);
+      const { workspaceId, userId } = request.auth;
+      const objectList = await writeWorkspace(
+        store,
+        workspaceId,
+        (w) => run(w, userId, value as never),
+        { actor: { source: 'API', sourceId: userId } },
+      );
+      return reply
+        .code(status)
+        .header('Content-Type', JSON_TYPE)
+        .send(JSON.stringify({ success: true, data: { objectList } }));
+    });
+  }
+
+  const listOptions = { config: { errorShape: 'A' as const } };
+  app.post(`${base}/v3/pipeline/list`, listOptions, async (request, reply) => {
+    const { value, ignored } = typeBody(request.body);
+    nameIgnoredKeys(request, reply, ignored);
+    const kind = value.objectType;
+    if (kind !== 'deal' && kind !== 'lead') {
+      throw new DomainError(
+        'invalid_body',
+        `'objectType': 파이프라인은 deal과 lead에만 있습니다: '${kind}'`,
+      );
+    }
+    const rows = await pipelines(request.auth.workspaceId, kind);
+    const pipelineList = renderPipelines(rows.pipelines, rows.stages);
+    return sendJson(reply, JSON.stringify({ success: true, data: { pipelineList } }));
+  });
+
+  app.post(`${base}/v3/association/list`, listOptions, async (request, reply) => {
+    const { value, ignored } = typeBody(request.body);
+    nameIgnoredKeys(request, reply, ignored);
+    const custom = new Map<BatchObjectType, readonly CustomFieldDefinition[]>();
+    for (const type of BATCH_OBJECT_TYPES) {
+      custom.set(type, await customFieldsOf(store.reader, request.auth.workspaceId, type));
+    }
+    const associationList = associationsOf(value.objectType, custom);
+    return sendJson(reply, JSON.stringify({ success: true, data: { associationList } }));
+  });
+}
