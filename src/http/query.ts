@@ -13,7 +13,7 @@ export interface ParsedQuery {
 
 /**
  * Reads the query parameters an endpoint knows; the rest are ignored and named (DECISIONS 1).
- * A known parameter given twice, empty, or absurdly long is a 400 naming it.
+ * A known parameter given twice, empty, absurdly long or holding U+0000 is a 400 naming it.
  */
 export function readQuery(query: unknown, known: readonly string[]): ParsedQuery {
   const values: Record<string, string | undefined> = {};
@@ -28,6 +28,9 @@ export function readQuery(query: unknown, known: readonly string[]): ParsedQuery
     }
     if (value.length > MAX_VALUE_LENGTH) {
       throw new DomainError('invalid_parameter', `'${name}' 파라미터 값이 너무 깁니다.`);
+    }
+    if (value.includes('\u0000')) {
+      throw new DomainError('invalid_parameter', `'${name}' 값에 U+0000 문자를 쓸 수 없습니다.`);
     }
     values[name] = value;
   }

@@ -20,7 +20,6 @@ import { writeWorkspace } from '../../store/write.ts';
 import { customFieldsOf } from '../fields/field-list.ts';
 import { pipelineQuery } from '../pipelines/queries.ts';
 import { associationsOf } from './associations.ts';
-import { nulTextPath } from './nul-text.ts';
 import { checkedFieldNames, projectRecord, storedBodies } from './reads.ts';
 import { createBatch, refusedAt, updateBatch } from './writes.ts';
 
@@ -38,7 +37,7 @@ function nameIgnoredKeys(request: FastifyRequest, reply: FastifyReply, keys: str
 }
 
 /**
- * A reader of a batch body: its schema, then no U+0000 in any text (`nul-text.ts`). A
+ * A reader of a batch body (its schema, and no U+0000 in any text: `bodyReader`). A
  * refusal inside `inputList[i]` says so first and carries `index`, as the refusals of the
  * writes themselves do.
  */
@@ -46,12 +45,7 @@ function batchBodyReader<S extends TObject>(schema: S) {
   const read = bodyReader(schema);
   return (body: unknown) => {
     try {
-      const value = read(body);
-      const nul = nulTextPath(value.value);
-      if (nul !== undefined) {
-        throw new DomainError('invalid_body', `'${nul}' 값에 U+0000 문자를 쓸 수 없습니다.`);
-      }
-      return value;
+      return read(body);
     } catch (error) {
       const index = /^'inputList\[(\d+)\]/.exec((error as Error).message)?.[1];
       if (index === undefined || !(error instanceof DomainError)) throw error;

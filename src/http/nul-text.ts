@@ -1,6 +1,7 @@
 /**
  * Text with U+0000 in it: SQLite keeps it, PostgreSQL refuses it in every text column, so a
- * body that carries it anywhere is refused before it reaches either store, the same on both.
+ * body or query that carries it anywhere is refused before it reaches either store, the same
+ * on both.
  */
 
 /** The path (`inputList[3].data.포지션`) of the first key or string holding U+0000, if any. */
