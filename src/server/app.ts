@@ -6,6 +6,7 @@ import Fastify, {
 } from 'fastify';
 import type { Config } from '../config.ts';
 import { DomainError } from '../domain/errors.ts';
+import { discardBody, REFUSED_BODY_BOUNDS } from '../http/discard-body.ts';
 import { type ErrorShape, errorAnswer, errorBody, HttpError } from '../http/errors.ts';
 import { PageCache } from '../http/page-cache.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
@@ -234,7 +235,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             ? '데이터베이스를 잠시 사용할 수 없습니다.'
             : '잘못된 요청입니다.';
     if (status === 503) reply.header('Retry-After', '1');
-    return reply.code(status).header('Content-Type', JSON_TYPE).send(errorBody(shape, message));
+    const send = () =>
+      reply.code(status).header('Content-Type', JSON_TYPE).send(errorBody(shape, message));
+    if (status !== 413 || request.raw.complete) return send();
+    // The rest of the body is read first, so that the client is still reading when the
+    // answer arrives; the connection is kept only when the whole body was read.
+    return discardBody(request.raw, REFUSED_BODY_BOUNDS).then((ended) => {
+      if (ended) reply.removeHeader('connection');
+      return send();
+    });
   });
 
   return app;
