@@ -176,6 +176,7 @@ describe('loadConfig', () => {
       pageCacheBytes: 64 * 1024 * 1024,
       logLevel: 'info',
       logRequests: false,
+      metrics: false,
       redisKeyPrefix: 'salescrm:',
       redisTimeoutMs: 250,
       shutdownGraceMs: 10_000,
@@ -208,6 +209,8 @@ describe('loadConfig', () => {
       LOG_REQUESTS: 'true',
       WEBHOOK_ALLOW_PRIVATE: '1',
       EVENT_RETENTION_DAYS: '7',
+      METRICS: '1',
+      METRICS_PORT: '9464',
     });
     expect(config).toEqual({
       databaseUrl: 'sqlite:/tmp/x.db',
@@ -219,6 +222,8 @@ describe('loadConfig', () => {
       pageCacheBytes: 0,
       logLevel: 'silent',
       logRequests: true,
+      metrics: true,
+      metricsPort: 9464,
       redisKeyPrefix: 'salescrm:',
       redisTimeoutMs: 250,
       shutdownGraceMs: 10_000,
@@ -257,6 +262,9 @@ describe('loadConfig', () => {
     ['BASE_PATH', '/a b'],
     ['BASE_PATH', '/api?x=1'],
     ['WEBHOOK_ALLOW_PRIVATE', 'yes'],
+    ['METRICS', 'yes'],
+    ['METRICS_PORT', '65536'],
+    ['METRICS_PORT', 'metrics'],
   ])('%s=%s is a ConfigError naming it', (name, value) => {
     let error: unknown;
     try {

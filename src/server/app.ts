@@ -42,6 +42,7 @@ import type { Store } from '../store/database.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { tokenAuthenticator } from './auth.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
+import { Metrics } from './metrics.ts';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
 
 /** Options of `buildApp`; the config's values decide the rest. */
@@ -56,13 +57,19 @@ export interface AppOptions {
     | 'logLevel'
     | 'logRequests'
     | 'webhookAllowPrivate'
-  >;
+  > &
+    Partial<Pick<Config, 'metrics' | 'metricsPort'>>;
   /** Shared counters (e.g. Redis); defaults to this process's memory. */
   rateLimiter?: RateLimiter;
   /** Log to stdout (the CLI's serve); tests leave it off. */
   logger?: boolean;
   /** Milliseconds a webhook URL has to answer its verification (default 10 s; tests shorten it). */
   webhookVerifyTimeoutMs?: number;
+  /**
+   * The metrics to record requests in (`serve` makes them for METRICS or METRICS_PORT);
+   * with `config.metrics` and none given, the app makes its own.
+   */
+  metrics?: Metrics | undefined;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -96,6 +103,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.decorateRequest('auth', null as never);
   recordRoutes(app);
+
+  // Metrics (no token, at the root like the health checks): on this port with METRICS=1,
+  // on a port of their own (served by `serve`) with METRICS_PORT.
+  const metrics = options.metrics ?? (config.metrics ? new Metrics(store) : undefined);
+  if (metrics) {
+    metrics.watchCache(cache);
+    metrics.observe(app);
+    if (config.metrics && config.metricsPort === undefined) {
+      app.get('/metrics', async (_request, reply) =>
+        reply.header('Content-Type', metrics.contentType).send(await metrics.text()),
+      );
+    }
+  }
 
   // JSON bodies, where an empty body (a delete sent with `Content-Type: application/json`,
   // as every client of the API does) reads as no body.
