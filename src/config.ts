@@ -15,6 +15,8 @@ export interface Config {
   logLevel: string;
   /** Log every request (off by default: it costs throughput). */
   logRequests: boolean;
+  /** A request taking this many milliseconds or more is logged as a warning (default 500; 0: every request). */
+  slowRequestMs: number;
   /** Serve `GET /metrics` (Prometheus) on the API's port (`METRICS=1`; off by default). */
   metrics: boolean;
   /** Serve `GET /metrics` on this port of its own instead of the API's (`METRICS_PORT`). */
@@ -130,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pageCacheBytes: integer(env, 'PAGE_CACHE_BYTES', 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
     logLevel,
     logRequests: env.LOG_REQUESTS === '1' || env.LOG_REQUESTS === 'true',
+    slowRequestMs: integer(env, 'SLOW_REQUEST_MS', 500, 0, 3_600_000),
     metrics: flag(env, 'METRICS', false),
     metricsPort:
       env.METRICS_PORT === undefined || env.METRICS_PORT === ''

@@ -16,6 +16,8 @@ export interface ServeProcess {
   err(): string;
   /** SIGTERM, and resolves once it has exited. */
   stop(): Promise<void>;
+  /** SIGKILL, and resolves once it has exited. */
+  kill(): Promise<void>;
 }
 
 const started: ChildProcess[] = [];
@@ -79,6 +81,10 @@ export async function startServe(
     err: () => err,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+    kill: async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
     },
   };

@@ -44,6 +44,7 @@ import { tokenAuthenticator } from './auth.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
 import { Metrics } from './metrics.ts';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
+import { logRequests } from './request-log.ts';
 
 /** Options of `buildApp`; the config's values decide the rest. */
 export interface AppOptions {
@@ -58,11 +59,13 @@ export interface AppOptions {
     | 'logRequests'
     | 'webhookAllowPrivate'
   > &
-    Partial<Pick<Config, 'metrics' | 'metricsPort'>>;
+    Partial<Pick<Config, 'metrics' | 'metricsPort' | 'slowRequestMs'>>;
   /** Shared counters (e.g. Redis); defaults to this process's memory. */
   rateLimiter?: RateLimiter;
   /** Log to stdout (the CLI's serve); tests leave it off. */
   logger?: boolean;
+  /** Log JSON lines to this stream instead (tests read what is logged). */
+  logStream?: { write(line: string): void };
   /** Milliseconds a webhook URL has to answer its verification (default 10 s; tests shorten it). */
   webhookVerifyTimeoutMs?: number;
   /**
@@ -73,14 +76,23 @@ export interface AppOptions {
 }
 
 const BODY_LIMIT = 1024 * 1024;
+const DEFAULT_SLOW_REQUEST_MS = 500;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Builds the HTTP API over a store: auth, limits, errors and every resource's routes. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { store, config } = options;
   const app = Fastify({
-    logger: options.logger ? { level: config.logLevel } : false,
-    logController: new LogController({ disableRequestLogging: !config.logRequests }),
+    logger: options.logStream
+      ? { level: config.logLevel, stream: options.logStream }
+      : options.logger
+        ? { level: config.logLevel }
+        : false,
+    // Fastify's own two lines per request are replaced by one of ours (request-log.ts).
+    logController: new LogController({
+      disableRequestLogging: true,
+      requestIdLogLabel: 'requestId',
+    }),
     bodyLimit: BODY_LIMIT,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
@@ -103,6 +115,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.decorateRequest('auth', null as never);
   recordRoutes(app);
+  logRequests(app, {
+    all: config.logRequests,
+    slowMs: config.slowRequestMs ?? DEFAULT_SLOW_REQUEST_MS,
+  });
 
   // Metrics (no token, at the root like the health checks): on this port with METRICS=1,
   // on a port of their own (served by `serve`) with METRICS_PORT.
