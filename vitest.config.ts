@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { browserSkipReason } from './test/chromium.ts';
 import { testServerUrl, unreachableReason } from './test/postgres.ts';
 
 const shared = {
@@ -29,6 +30,21 @@ export default defineConfig(async () => {
         `!!! Only the SQLite store is tested. Set TEST_DATABASE_URL to a server to test both.\n${line}\n`,
     );
   }
+  // The /docs page test needs a browser: skipped without one, loudly, except on CI
+  // (`CI=true`), where it runs and fails.
+  const noBrowser = browserSkipReason();
+  if (noBrowser) {
+    process.env.SALESCRM_BROWSER_SKIPPED = noBrowser;
+    const line = '!'.repeat(78);
+    console.warn(
+      `\n${line}\n!!! The /docs browser test (test/docs-page.test.ts) is SKIPPED: ${noBrowser}\n` +
+        `!!! With CI=true it runs, and fails without a browser.\n${line}\n`,
+    );
+  }
+  const sqliteSetup = [
+    ...(skipped ? ['test/postgres-skipped.ts'] : []),
+    ...(noBrowser ? ['test/browser-skipped.ts'] : []),
+  ];
   return {
     test: {
       ...shared,
@@ -40,7 +56,7 @@ export default defineConfig(async () => {
             name: 'sqlite',
             include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
             env: { SALESCRM_TEST_STORE: 'sqlite' },
-            globalSetup: skipped ? ['test/postgres-skipped.ts'] : [],
+            globalSetup: sqliteSetup,
           },
         },
         ...(skipped

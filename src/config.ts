@@ -15,6 +15,12 @@ export interface Config {
   logLevel: string;
   /** Log every request (off by default: it costs throughput). */
   logRequests: boolean;
+  /** A request taking this many milliseconds or more is logged as a warning (default 500; 0: every request). */
+  slowRequestMs: number;
+  /** Serve `GET /metrics` (Prometheus) on the API's port (`METRICS=1`; off by default). */
+  metrics: boolean;
+  /** Serve `GET /metrics` on this port of its own instead of the API's (`METRICS_PORT`). */
+  metricsPort?: number | undefined;
   /** `redis://…` or `rediss://…`: rate-limit counters shared by every process; unset = in memory. */
   redisUrl?: string | undefined;
   /** Prefix of the rate-limit keys in Redis (default `salescrm:`). */
@@ -126,6 +132,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pageCacheBytes: integer(env, 'PAGE_CACHE_BYTES', 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
     logLevel,
     logRequests: env.LOG_REQUESTS === '1' || env.LOG_REQUESTS === 'true',
+    slowRequestMs: integer(env, 'SLOW_REQUEST_MS', 500, 0, 3_600_000),
+    metrics: flag(env, 'METRICS', false),
+    metricsPort:
+      env.METRICS_PORT === undefined || env.METRICS_PORT === ''
+        ? undefined
+        : integer(env, 'METRICS_PORT', 0, 0, 65535),
     redisUrl,
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'salescrm:',
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 250, 1, 60_000),

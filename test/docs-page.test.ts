@@ -3,12 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../src/store/database.ts';
+import { browserSkipReason, CHROMIUM_PATH, chromiumMissing } from './chromium.ts';
 import { type TestWorkspace, testApp, testStore, testWorkspace } from './helpers.ts';
 
-/** Debian's `chromium` package (installed by `.ci/run`). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-describe('GET /docs in a browser', () => {
+// Without a browser the test is skipped (vitest.config.ts says so loudly), except on CI.
+describe.skipIf(browserSkipReason() !== undefined)('GET /docs in a browser', () => {
   let store: Store & { dispose(): Promise<void> };
   let app: FastifyInstance;
   let ws: TestWorkspace;
@@ -16,6 +15,8 @@ describe('GET /docs in a browser', () => {
   let origin: string;
 
   beforeAll(async () => {
+    const missing = chromiumMissing();
+    if (missing) throw new Error(`CI needs the browser of the /docs page test: ${missing}`);
     store = await testStore();
     ws = await testWorkspace(store);
     app = await testApp(store);
@@ -28,7 +29,7 @@ describe('GET /docs in a browser', () => {
     });
     expect(created.status).toBe(201);
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: CHROMIUM_PATH,
       args: ['--no-sandbox', '--disable-dev-shm-usage'],
     });
   }, 60_000);

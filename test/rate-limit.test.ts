@@ -185,6 +185,8 @@ describe('loadConfig', () => {
       pageCacheBytes: 64 * 1024 * 1024,
       logLevel: 'info',
       logRequests: false,
+      slowRequestMs: 500,
+      metrics: false,
       redisKeyPrefix: 'salescrm:',
       redisTimeoutMs: 250,
       shutdownGraceMs: 10_000,
@@ -215,8 +217,11 @@ describe('loadConfig', () => {
       PAGE_CACHE_BYTES: '0',
       LOG_LEVEL: 'silent',
       LOG_REQUESTS: 'true',
+      SLOW_REQUEST_MS: '0',
       WEBHOOK_ALLOW_PRIVATE: '1',
       EVENT_RETENTION_DAYS: '7',
+      METRICS: '1',
+      METRICS_PORT: '9464',
     });
     expect(config).toEqual({
       databaseUrl: 'sqlite:/tmp/x.db',
@@ -228,6 +233,9 @@ describe('loadConfig', () => {
       pageCacheBytes: 0,
       logLevel: 'silent',
       logRequests: true,
+      slowRequestMs: 0,
+      metrics: true,
+      metricsPort: 9464,
       redisKeyPrefix: 'salescrm:',
       redisTimeoutMs: 250,
       shutdownGraceMs: 10_000,
@@ -266,6 +274,11 @@ describe('loadConfig', () => {
     ['BASE_PATH', '/a b'],
     ['BASE_PATH', '/api?x=1'],
     ['WEBHOOK_ALLOW_PRIVATE', 'yes'],
+    ['METRICS', 'yes'],
+    ['SLOW_REQUEST_MS', '-1'],
+    ['SLOW_REQUEST_MS', 'slow'],
+    ['METRICS_PORT', '65536'],
+    ['METRICS_PORT', 'metrics'],
   ])('%s=%s is a ConfigError naming it', (name, value) => {
     let error: unknown;
     try {

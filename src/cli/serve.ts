@@ -4,6 +4,8 @@ import type { Config } from '../config.ts';
 import { Dispatcher, dispatcherOptions } from '../dispatch/dispatcher.ts';
 import { createDemoWorkspace } from '../ingest/demo/create-workspace.ts';
 import { buildApp } from '../server/app.ts';
+import { Metrics } from '../server/metrics.ts';
+import { listenMetrics, type MetricsServer } from '../server/metrics-server.ts';
 import { RedisRateLimiter } from '../server/redis-rate-limit.ts';
 import { openStore } from '../store/database.ts';
 import { reportListening, runPrimary } from './cluster.ts';
@@ -73,8 +75,12 @@ export async function runServe(
 
   let stopped: Promise<void>;
   let dispatcher: Dispatcher | undefined;
+  let metricsServer: MetricsServer | undefined;
+  const metrics =
+    config.metrics || config.metricsPort !== undefined ? new Metrics(store) : undefined;
+  let app: FastifyInstance | undefined;
   try {
-    const app = await buildApp({ store, config, logger: true, rateLimiter: limiter });
+    app = await buildApp({ store, config, logger: true, rateLimiter: limiter, metrics });
     if (limiter) limiter.log = app.log;
     pruning.log = app.log;
     if (config.webhookDispatch) {
@@ -88,16 +94,23 @@ export async function runServe(
     }
     stopped = untilStopped(app, config.shutdownGraceMs, () => void dispatcher?.stop());
     const address = await app.listen({ port, host });
+    if (metrics && config.metricsPort !== undefined) {
+      metricsServer = await listenMetrics(metrics, config.metricsPort, host);
+      console.log(`metrics on ${metricsServer.url}/metrics`);
+    }
     dispatcher?.start();
     if (prepared) printBanner(`${address}${config.basePath}`, prepared, '');
     reportListening(address);
   } catch (error) {
     // E.g. the port is taken: end the process (exit 1) rather than linger on Redis or IPC.
+    await metricsServer?.close();
+    await app?.close();
     await dispatcher?.stop();
     await release();
     throw error;
   }
   await stopped;
+  await metricsServer?.close();
   await dispatcher?.stop();
   await release();
   return 0;

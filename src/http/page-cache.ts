@@ -20,20 +20,26 @@ export class PageCache {
   private size = 0;
   /** Pages read ahead of cursor walks, which are never asked for twice. */
   readonly readAhead = new ReadAhead();
+  /** Lookups answered with a kept page, and those that were not (for metrics). */
+  hits = 0;
+  misses = 0;
 
   constructor(private readonly maxBytes: number) {}
 
   get(key: string, version: number): Buffer | undefined {
     const page = this.pages.get(key);
     if (!page) {
+      this.misses += 1;
       this.remember(key, this.asked.has(key));
       return undefined;
     }
     if (page.version !== version) {
+      this.misses += 1;
       this.delete(key, page.bytes.length);
       this.remember(key, true);
       return undefined;
     }
+    this.hits += 1;
     // Re-insert to mark as recently used.
     this.pages.delete(key);
     this.pages.set(key, page);

@@ -6,6 +6,7 @@ import Fastify, {
 } from 'fastify';
 import type { Config } from '../config.ts';
 import { DomainError } from '../domain/errors.ts';
+import { discardBody, REFUSED_BODY_BOUNDS } from '../http/discard-body.ts';
 import { type ErrorShape, errorAnswer, errorBody, HttpError } from '../http/errors.ts';
 import { PageCache } from '../http/page-cache.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
@@ -43,7 +44,9 @@ import type { Store } from '../store/database.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { tokenAuthenticator } from './auth.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
+import { Metrics } from './metrics.ts';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
+import { logRequests } from './request-log.ts';
 
 /** Options of `buildApp`; the config's values decide the rest. */
 export interface AppOptions {
@@ -57,24 +60,41 @@ export interface AppOptions {
     | 'logLevel'
     | 'logRequests'
     | 'webhookAllowPrivate'
-  >;
+  > &
+    Partial<Pick<Config, 'metrics' | 'metricsPort' | 'slowRequestMs'>>;
   /** Shared counters (e.g. Redis); defaults to this process's memory. */
   rateLimiter?: RateLimiter;
   /** Log to stdout (the CLI's serve); tests leave it off. */
   logger?: boolean;
+  /** Log JSON lines to this stream instead (tests read what is logged). */
+  logStream?: { write(line: string): void };
   /** Milliseconds a webhook URL has to answer its verification (default 10 s; tests shorten it). */
   webhookVerifyTimeoutMs?: number;
+  /**
+   * The metrics to record requests in (`serve` makes them for METRICS or METRICS_PORT);
+   * with `config.metrics` and none given, the app makes its own.
+   */
+  metrics?: Metrics | undefined;
 }
 
 const BODY_LIMIT = 1024 * 1024;
+const DEFAULT_SLOW_REQUEST_MS = 500;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Builds the HTTP API over a store: auth, limits, errors and every resource's routes. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { store, config } = options;
   const app = Fastify({
-    logger: options.logger ? { level: config.logLevel } : false,
-    logController: new LogController({ disableRequestLogging: !config.logRequests }),
+    logger: options.logStream
+      ? { level: config.logLevel, stream: options.logStream }
+      : options.logger
+        ? { level: config.logLevel }
+        : false,
+    // Fastify's own two lines per request are replaced by one of ours (request-log.ts).
+    logController: new LogController({
+      disableRequestLogging: true,
+      requestIdLogLabel: 'requestId',
+    }),
     bodyLimit: BODY_LIMIT,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
@@ -97,6 +117,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.decorateRequest('auth', null as never);
   recordRoutes(app);
+  logRequests(app, {
+    all: config.logRequests,
+    slowMs: config.slowRequestMs ?? DEFAULT_SLOW_REQUEST_MS,
+  });
+
+  // Metrics (no token, at the root like the health checks): on this port with METRICS=1,
+  // on a port of their own (served by `serve`) with METRICS_PORT.
+  const metrics = options.metrics ?? (config.metrics ? new Metrics(store) : undefined);
+  if (metrics) {
+    metrics.watchCache(cache);
+    metrics.observe(app);
+    if (config.metrics && config.metricsPort === undefined) {
+      app.get('/metrics', async (_request, reply) =>
+        reply.header('Content-Type', metrics.contentType).send(await metrics.text()),
+      );
+    }
+  }
 
   // JSON bodies, where an empty body (a delete sent with `Content-Type: application/json`,
   // as every client of the API does) reads as no body.
@@ -241,7 +278,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             ? '데이터베이스를 잠시 사용할 수 없습니다.'
             : '잘못된 요청입니다.';
     if (status === 503) reply.header('Retry-After', '1');
-    return reply.code(status).header('Content-Type', JSON_TYPE).send(errorBody(shape, message));
+    const send = () =>
+      reply.code(status).header('Content-Type', JSON_TYPE).send(errorBody(shape, message));
+    if (status !== 413 || request.raw.complete) return send();
+    // The rest of the body is read first, so that the client is still reading when the
+    // answer arrives; the connection is kept only when the whole body was read.
+    return discardBody(request.raw, REFUSED_BODY_BOUNDS).then((ended) => {
+      if (ended) reply.removeHeader('connection');
+      return send();
+    });
   });
 
   return app;

@@ -27,6 +27,16 @@ export type StoreLocation =
 /** A write transaction, or the database itself outside one. */
 export type Executor = Kysely<Database>;
 
+/** One connection pool's connections at a moment. */
+export interface PoolStats {
+  server: 'primary' | 'replica';
+  /** Connections open, busy or idle. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+}
+
 /**
  * The store: one database, a connection for writes and one for reads. Writes go through
  * `transaction` (one writer at a time); reads of the hot paths go through `rows`, which runs
@@ -71,6 +81,8 @@ export interface Store {
    * to `dataVersion`, else on the primary. Undefined without a replica.
    */
   routeReads?(workspaceId: string, dataVersion: number, next: () => void): void;
+  /** The connection pools' connections now, by server (PostgreSQL; undefined on SQLite). */
+  poolStats?(): PoolStats[];
   /** Read queries run through `rows`, by server (PostgreSQL). */
   readonly reads?: { primary: number; replica: number };
   /** True when the database answers. */

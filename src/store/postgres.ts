@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../model/tables.ts';
-import type { RenderedTable, Store } from './database.ts';
+import type { PoolStats, RenderedTable, Store } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 import { isStoreUnavailable } from './unavailable.ts';
 
@@ -187,6 +187,10 @@ export function openPostgresStore(
     db,
     reader,
     reads,
+    poolStats: () => [
+      poolStatsOf('primary', pool),
+      ...(replica ? [poolStatsOf('replica', replica)] : []),
+    ],
     routeReads: replica
       ? (workspaceId, dataVersion, next) => {
           const toReplica = () => route.run('replica', next);
@@ -265,4 +269,9 @@ export function openPostgresStore(
       await replica?.end();
     },
   };
+}
+
+/** The connections of a pool now. */
+function poolStatsOf(server: PoolStats['server'], pool: pg.Pool): PoolStats {
+  return { server, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }

@@ -657,3 +657,14 @@ async function updateStreaks(
   }
   return disabled;
 }
+
+/** Deliveries pending and due at `now` (ISO 8601), in every workspace: the webhook backlog. */
+export async function countDueDeliveries(db: Executor, now: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number | string>().as('due'))
+    .where(sql<boolean>`status = 'pending'`)
+    .where('next_attempt_at', '<=', now)
+    .executeTakeFirst();
+  return Number(row?.due ?? 0);
+}
