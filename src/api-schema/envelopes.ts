@@ -56,6 +56,11 @@ export const ErrorA = Type.Object(
         { description: 'The existing record a duplicate collides with' },
       ),
     ),
+    reason: Type.Optional(
+      Type.Literal('disk full', {
+        description: 'Why the server could not act (507: the database has no space left)',
+      }),
+    ),
   },
   { additionalProperties: false, description: 'Error shape A' },
 );

@@ -21,6 +21,7 @@ export {
   ConnectionError,
   CrmApiError,
   GoneError,
+  InsufficientStorageError,
   NotFoundError,
   RateLimitError,
   ServerError,

@@ -6,7 +6,14 @@ import Fastify, {
 } from 'fastify';
 import type { Config } from '../config.ts';
 import { DomainError } from '../domain/errors.ts';
-import { type ErrorShape, errorAnswer, errorBody, HttpError } from '../http/errors.ts';
+import {
+  DISK_FULL_MESSAGE,
+  type ErrorShape,
+  errorAnswer,
+  errorBody,
+  HttpError,
+  STATUS_OF,
+} from '../http/errors.ts';
 import { PageCache } from '../http/page-cache.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
 import { JSON_TYPE } from '../http/send.ts';
@@ -39,8 +46,10 @@ import { registerWebhookRoutes } from '../resources/webhooks/routes.ts';
 import { urlVerifier } from '../resources/webhooks/verify.ts';
 import { registerWebhookWrites } from '../resources/webhooks/write-routes.ts';
 import type { Store } from '../store/database.ts';
+import { isDiskFull } from '../store/disk-full.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { tokenAuthenticator } from './auth.ts';
+import { DiskFullLog } from './disk-full-log.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
 
@@ -61,6 +70,10 @@ export interface AppOptions {
   rateLimiter?: RateLimiter;
   /** Log to stdout (the CLI's serve); tests leave it off. */
   logger?: boolean;
+  /** Where the log goes instead of stdout, when `logger` is on (tests read it). */
+  logStream?: { write(line: string): void };
+  /** Milliseconds between two log lines about a full disk (default 10 s). */
+  diskFullLogIntervalMs?: number;
   /** Milliseconds a webhook URL has to answer its verification (default 10 s; tests shorten it). */
   webhookVerifyTimeoutMs?: number;
 }
@@ -72,7 +85,9 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { store, config } = options;
   const app = Fastify({
-    logger: options.logger ? { level: config.logLevel } : false,
+    logger: options.logger
+      ? { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) }
+      : false,
     logController: new LogController({ disableRequestLogging: !config.logRequests }),
     bodyLimit: BODY_LIMIT,
     genReqId: () => crypto.randomUUID(),
@@ -93,6 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ? new MemoryRateLimiter(config.rateLimitMax, config.rateLimitWindowMs)
       : undefined);
   const cache = config.pageCacheBytes > 0 ? new PageCache(config.pageCacheBytes) : undefined;
+  const diskFull = new DiskFullLog(store.location, options.diskFullLogIntervalMs);
 
   app.decorateRequest('auth', null as never);
   recordRoutes(app);
@@ -221,6 +237,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         .code(answer.status)
         .header('Content-Type', JSON_TYPE)
         .send(errorBody(shape, answer.message, answer.data));
+    }
+    if (isDiskFull(error)) {
+      diskFull.report(request.log, error);
+      return reply
+        .code(STATUS_OF.disk_full)
+        .header('Content-Type', JSON_TYPE)
+        .send(errorBody(shape, DISK_FULL_MESSAGE, undefined, 'disk full'));
     }
     const status = mapFrameworkError(error);
     if (status === 500) {

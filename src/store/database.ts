@@ -36,6 +36,8 @@ export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   /** The SQLite file (for a connection of another thread); undefined in memory and on PostgreSQL. */
   readonly file?: string;
+  /** The database as logs name it: the SQLite file, or PostgreSQL's host and database (no credentials). */
+  readonly location: string;
   /** Kysely over the write connection. */
   readonly db: Kysely<Database>;
   /** Kysely over the read connection: sees committed data only. */
@@ -183,6 +185,7 @@ export function openStore(url: string): Store {
   return {
     dialect: 'sqlite',
     file: memory ? undefined : location.path,
+    location: location.path,
     db,
     reader,
     rows(query) {
@@ -219,7 +222,10 @@ export function openStore(url: string): Store {
           }
           return result;
         } catch (error) {
-          await sql`rollback`.execute(conn);
+          // SQLite rolls back by itself after some errors (SQLITE_FULL, SQLITE_IOERR): roll
+          // back only a transaction still open, and never let a failed rollback hide the
+          // error that caused it.
+          if (writer.inTransaction) await sql`rollback`.execute(conn).catch(() => {});
           throw error;
         }
       });
