@@ -1,5 +1,4 @@
 import cluster from 'node:cluster';
-import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { Dispatcher, dispatcherOptions } from '../dispatch/dispatcher.ts';
 import { createDemoWorkspace } from '../ingest/demo/create-workspace.ts';
@@ -9,6 +8,7 @@ import { openStore } from '../store/database.ts';
 import { reportListening, runPrimary } from './cluster.ts';
 import { startEventPruning } from './event-pruning.ts';
 import { intFlag, parseFlags } from './flags.ts';
+import { untilStopped } from './shutdown.ts';
 
 /** What the banner shows: the workspaces there are, and a demo token just made. */
 interface Prepared {
@@ -141,45 +141,4 @@ function printBanner(url: string, prepared: Prepared, suffix: string): void {
   } else {
     console.log('no workspace yet: npm run -s cli -- demo');
   }
-}
-
-/**
- * Resolves once SIGTERM or SIGINT has closed the app: the listening socket closes at
- * once, idle keep-alive connections are closed, requests in flight finish, and after
- * `graceMs` the connections still open are cut. `onSignal` runs first (the dispatcher
- * starts stopping alongside). Repeated signals are ignored (a terminal's Ctrl-C reaches the
- * workers and the primary, which forwards it too).
- */
-function untilStopped(
-  app: FastifyInstance,
-  graceMs: number,
-  onSignal: () => void = () => {},
-): Promise<void> {
-  return new Promise<void>((resolve) => {
-    let stopping = false;
-    const stop = (signal: NodeJS.Signals) => {
-      if (stopping) return;
-      stopping = true;
-      onSignal();
-      app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-      const timer = setTimeout(() => {
-        app.log.warn({ graceMs }, 'in-flight requests did not finish in time; closing them');
-        app.server.closeAllConnections();
-      }, graceMs);
-      timer.unref();
-      app.close().then(
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        (error: unknown) => {
-          app.log.error({ err: error }, 'error while closing');
-          clearTimeout(timer);
-          resolve();
-        },
-      );
-    };
-    process.on('SIGTERM', () => stop('SIGTERM'));
-    process.on('SIGINT', () => stop('SIGINT'));
-  });
 }
