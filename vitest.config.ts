@@ -64,6 +64,8 @@ export default defineConfig(async () => {
                     'test/crash.test.ts',
                     // SIGTERMs a server under keep-alive load (connections, not the store).
                     'test/shutdown.test.ts',
+                    // `npm start` on an SQLite file, stopped by a SIGTERM to npm.
+                    'test/npm-start.test.ts',
                   ],
                   globalSetup: ['test/postgres-setup.ts'],
                   env: { SALESCRM_TEST_STORE: 'postgres', TEST_DATABASE_URL: serverUrl },
