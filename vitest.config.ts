@@ -66,6 +66,8 @@ export default defineConfig(async () => {
                     'test/shutdown.test.ts',
                     // `npm start` on an SQLite file, stopped by a SIGTERM to npm.
                     'test/npm-start.test.ts',
+                    // `salescrm serve` on SQLite files that are not databases, damaged or read-only.
+                    'test/database-files.test.ts',
                   ],
                   globalSetup: ['test/postgres-setup.ts'],
                   env: { SALESCRM_TEST_STORE: 'postgres', TEST_DATABASE_URL: serverUrl },

@@ -4,7 +4,8 @@ import { Dispatcher, dispatcherOptions } from '../dispatch/dispatcher.ts';
 import { createDemoWorkspace } from '../ingest/demo/create-workspace.ts';
 import { buildApp } from '../server/app.ts';
 import { RedisRateLimiter } from '../server/redis-rate-limit.ts';
-import { openStore } from '../store/database.ts';
+import { checkWritable, openStore } from '../store/database.ts';
+import { databaseFileError } from '../store/sqlite-file.ts';
 import { reportListening, runPrimary } from './cluster.ts';
 import { startEventPruning } from './event-pruning.ts';
 import { intFlag, parseFlags } from './flags.ts';
@@ -107,7 +108,13 @@ export async function runServe(
 async function prepare(config: Config, opts: { demoWhenEmpty: boolean }): Promise<Prepared> {
   const store = openStore(config.databaseUrl);
   try {
-    await store.migrate();
+    // A database that reads but cannot be written would serve reads and fail every write.
+    try {
+      await store.migrate();
+      await checkWritable(store);
+    } catch (error) {
+      throw (store.file && databaseFileError(store.file, error)) || error;
+    }
     const rows = await store.db
       .selectFrom('workspaces')
       .select('id')
