@@ -78,6 +78,12 @@ export default defineConfig(async () => {
                     'test/demo.test.ts',
                     // SIGKILLs a server writing an SQLite file (WAL recovery, integrity_check).
                     'test/crash.test.ts',
+                    // SIGTERMs a server under keep-alive load (connections, not the store).
+                    'test/shutdown.test.ts',
+                    // `npm start` on an SQLite file, stopped by a SIGTERM to npm.
+                    'test/npm-start.test.ts',
+                    // `salescrm serve` on SQLite files that are not databases, damaged or read-only.
+                    'test/database-files.test.ts',
                   ],
                   globalSetup: ['test/postgres-setup.ts'],
                   env: { SALESCRM_TEST_STORE: 'postgres', TEST_DATABASE_URL: serverUrl },

@@ -105,7 +105,10 @@ export async function testWorkspace(
 export async function testApp(
   store: Store,
   config: Partial<AppOptions['config']> = {},
-  options: Pick<AppOptions, 'webhookVerifyTimeoutMs'> = {},
+  options: Pick<
+    AppOptions,
+    'webhookVerifyTimeoutMs' | 'logger' | 'logStream' | 'diskFullLogIntervalMs'
+  > = {},
 ): Promise<FastifyInstance> {
   const app = await buildApp({
     ...options,

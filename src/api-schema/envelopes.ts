@@ -69,6 +69,11 @@ export const ErrorA = Type.Object(
         ),
       ]),
     ),
+    reason: Type.Optional(
+      Type.Literal('disk full', {
+        description: 'Why the server could not act (507: the database has no space left)',
+      }),
+    ),
   },
   { additionalProperties: false, description: 'Error shape A' },
 );

@@ -101,6 +101,7 @@ const ERROR_TEXT: Record<number, string> = {
   429: 'Rate limit exceeded: message `Too Many Requests`',
   500: 'Unexpected failure (no internals in the body)',
   503: 'Database unavailable or overloaded',
+  507: 'The database has no space left: the write was not kept (`reason`: `disk full`)',
 };
 
 function headerRefs(names: string[]): Json {
@@ -119,12 +120,18 @@ function errorResponses(op: Operation): Json {
     429,
     500,
     503,
+    ...(op.method === 'GET' ? [] : [507]),
   ];
   const schema = { $ref: `#/components/schemas/${op.errorShape === 'B' ? 'ErrorB' : 'ErrorA'}` };
   const out: Json = {};
   for (const status of statuses) {
     const message = status === 429 ? 'Too Many Requests' : `${ERROR_TEXT[status]}`;
-    const example = op.errorShape === 'B' ? { error: message } : { success: false, message };
+    const example =
+      op.errorShape === 'B'
+        ? { error: message }
+        : status === 507
+          ? { success: false, message, reason: 'disk full' }
+          : { success: false, message };
     const headers = [
       'X-Request-Id',
       ...(status === 401 ? [] : ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),

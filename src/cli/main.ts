@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from '../config.ts';
+import { DatabaseFileError } from '../store/sqlite-file.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { runDemo } from './demo.ts';
 import { runDispatch } from './dispatch.ts';
@@ -100,6 +101,10 @@ main(process.argv.slice(2)).then(
     } else if (error instanceof ConfigError) {
       console.error(`salescrm: configuration: ${error.message}`);
       process.exitCode = 2;
+    } else if (error instanceof DatabaseFileError) {
+      // A file that is not a database, damaged or read-only: what to do, in one line.
+      console.error(`salescrm: ${error.message}`);
+      process.exitCode = 1;
     } else if (isStoreUnavailable(error)) {
       // An operator's mistake or an outage, not a bug: one line, no stack.
       const reason = (error as Error).message || (error as { code?: string }).code || 'unreachable';

@@ -7,10 +7,12 @@ import { buildApp } from '../server/app.ts';
 import { Metrics } from '../server/metrics.ts';
 import { listenMetrics, type MetricsServer } from '../server/metrics-server.ts';
 import { RedisRateLimiter } from '../server/redis-rate-limit.ts';
-import { openStore } from '../store/database.ts';
+import { checkWritable, openStore } from '../store/database.ts';
+import { databaseFileError } from '../store/sqlite-file.ts';
 import { reportListening, runPrimary } from './cluster.ts';
 import { startEventPruning } from './event-pruning.ts';
 import { intFlag, parseFlags } from './flags.ts';
+import { untilStopped } from './shutdown.ts';
 
 /** What the banner shows: the workspaces there are, and a demo token just made. */
 interface Prepared {
@@ -120,7 +122,13 @@ export async function runServe(
 async function prepare(config: Config, opts: { demoWhenEmpty: boolean }): Promise<Prepared> {
   const store = openStore(config.databaseUrl);
   try {
-    await store.migrate();
+    // A database that reads but cannot be written would serve reads and fail every write.
+    try {
+      await store.migrate();
+      await checkWritable(store);
+    } catch (error) {
+      throw (store.file && databaseFileError(store.file, error)) || error;
+    }
     const rows = await store.db
       .selectFrom('workspaces')
       .select('id')
@@ -154,45 +162,4 @@ function printBanner(url: string, prepared: Prepared, suffix: string): void {
   } else {
     console.log('no workspace yet: npm run -s cli -- demo');
   }
-}
-
-/**
- * Resolves once SIGTERM or SIGINT has closed the app: the listening socket closes at
- * once, idle keep-alive connections are closed, requests in flight finish, and after
- * `graceMs` the connections still open are cut. `onSignal` runs first (the dispatcher
- * starts stopping alongside). Repeated signals are ignored (a terminal's Ctrl-C reaches the
- * workers and the primary, which forwards it too).
- */
-function untilStopped(
-  app: FastifyInstance,
-  graceMs: number,
-  onSignal: () => void = () => {},
-): Promise<void> {
-  return new Promise<void>((resolve) => {
-    let stopping = false;
-    const stop = (signal: NodeJS.Signals) => {
-      if (stopping) return;
-      stopping = true;
-      onSignal();
-      app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-      const timer = setTimeout(() => {
-        app.log.warn({ graceMs }, 'in-flight requests did not finish in time; closing them');
-        app.server.closeAllConnections();
-      }, graceMs);
-      timer.unref();
-      app.close().then(
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        (error: unknown) => {
-          app.log.error({ err: error }, 'error while closing');
-          clearTimeout(timer);
-          resolve();
-        },
-      );
-    };
-    process.on('SIGTERM', () => stop('SIGTERM'));
-    process.on('SIGINT', () => stop('SIGINT'));
-  });
 }

@@ -72,6 +72,21 @@ export class ServerError extends CrmApiError {
   }
 }
 
+/**
+ * 507: the server has no space left to store the write, which was not kept. Not retried:
+ * it fails the same way until an operator frees space.
+ */
+export class InsufficientStorageError extends ServerError {
+  /** Why, as the answer says it (`disk full`). */
+  readonly reason: string | undefined;
+
+  constructor(init: CrmApiErrorInit & { retryAfter: number | undefined }) {
+    super(init);
+    const reason = (init.body as { reason?: unknown } | null | undefined)?.reason;
+    this.reason = typeof reason === 'string' ? reason : undefined;
+  }
+}
+
 /** No answer: the connection failed, or the call took longer than `timeoutMs`. */
 export class ConnectionError extends CrmApiError {
   /** True when the client gave up waiting (`timeoutMs`), false for a network failure. */
@@ -135,6 +150,7 @@ export function errorFromResponse(
   if (status === 410) return new GoneError(init);
   if (status === 400 || status === 413 || status === 415) return new ValidationError(init);
   if (status === 429) return new RateLimitError({ ...init, retryAfter });
+  if (status === 507) return new InsufficientStorageError({ ...init, retryAfter });
   if (status >= 500) return new ServerError({ ...init, retryAfter });
   return new CrmApiError(init);
 }

@@ -24,6 +24,7 @@ export {
   ConnectionError,
   CrmApiError,
   GoneError,
+  InsufficientStorageError,
   NotFoundError,
   RateLimitError,
   ServerError,

@@ -9,6 +9,7 @@ export type HttpErrorCode =
   | 'body_too_large'
   | 'rate_limited'
   | 'unavailable'
+  | 'disk_full'
   | 'internal';
 
 /** Every code an answer can carry. */
@@ -34,6 +35,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   body_too_large: 413,
   rate_limited: 429,
   unavailable: 503,
+  disk_full: 507,
   internal: 500,
 };
 
@@ -73,10 +75,23 @@ export function errorAnswer(error: unknown): ErrorAnswer | undefined {
   return undefined;
 }
 
-/** The error body in the route's shape (shape A carries `data` when there is some). */
-export function errorBody(shape: ErrorShape, message: string, data?: unknown): string {
+/**
+ * The error body in the route's shape (shape A carries `data` when there is some, and
+ * `reason` for a failure of the server's own that the client may act on, e.g. `disk full`).
+ */
+export function errorBody(
+  shape: ErrorShape,
+  message: string,
+  data?: unknown,
+  reason?: string,
+): string {
   if (shape === 'B') return JSON.stringify({ error: message });
+  if (reason !== undefined) return JSON.stringify({ success: false, message, reason });
   return data === undefined
     ? JSON.stringify({ success: false, message })
     : JSON.stringify({ success: false, message, data });
 }
+
+/** The message of a 507: the write was not kept, for lack of space. */
+export const DISK_FULL_MESSAGE =
+  '저장 공간이 부족합니다: 데이터베이스가 더 커질 수 없어 이 쓰기를 저장하지 못했습니다. 관리자에게 문의해 주세요.';

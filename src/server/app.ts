@@ -7,7 +7,14 @@ import Fastify, {
 import type { Config } from '../config.ts';
 import { DomainError } from '../domain/errors.ts';
 import { discardBody, REFUSED_BODY_BOUNDS } from '../http/discard-body.ts';
-import { type ErrorShape, errorAnswer, errorBody, HttpError } from '../http/errors.ts';
+import {
+  DISK_FULL_MESSAGE,
+  type ErrorShape,
+  errorAnswer,
+  errorBody,
+  HttpError,
+  STATUS_OF,
+} from '../http/errors.ts';
 import { PageCache } from '../http/page-cache.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
 import { JSON_TYPE } from '../http/send.ts';
@@ -41,8 +48,10 @@ import { registerWebhookRoutes } from '../resources/webhooks/routes.ts';
 import { urlVerifier } from '../resources/webhooks/verify.ts';
 import { registerWebhookWrites } from '../resources/webhooks/write-routes.ts';
 import type { Store } from '../store/database.ts';
+import { isDiskFull } from '../store/disk-full.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { tokenAuthenticator } from './auth.ts';
+import { DiskFullLog } from './disk-full-log.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
 import { Metrics } from './metrics.ts';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
@@ -66,8 +75,10 @@ export interface AppOptions {
   rateLimiter?: RateLimiter;
   /** Log to stdout (the CLI's serve); tests leave it off. */
   logger?: boolean;
-  /** Log JSON lines to this stream instead (tests read what is logged). */
+  /** Log JSON lines to this stream instead of stdout (tests read what is logged). */
   logStream?: { write(line: string): void };
+  /** Milliseconds between two log lines about a full disk (default 10 s). */
+  diskFullLogIntervalMs?: number;
   /** Milliseconds a webhook URL has to answer its verification (default 10 s; tests shorten it). */
   webhookVerifyTimeoutMs?: number;
   /**
@@ -85,10 +96,12 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { store, config } = options;
   const app = Fastify({
-    logger: options.logStream
-      ? { level: config.logLevel, stream: options.logStream }
-      : options.logger
-        ? { level: config.logLevel }
+    logger:
+      options.logStream || options.logger
+        ? {
+            level: config.logLevel,
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          }
         : false,
     // Fastify's own two lines per request are replaced by one of ours (request-log.ts).
     logController: new LogController({
@@ -114,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ? new MemoryRateLimiter(config.rateLimitMax, config.rateLimitWindowMs)
       : undefined);
   const cache = config.pageCacheBytes > 0 ? new PageCache(config.pageCacheBytes) : undefined;
+  const diskFull = new DiskFullLog(store.location, options.diskFullLogIntervalMs);
 
   app.decorateRequest('auth', null as never);
   recordRoutes(app);
@@ -260,6 +274,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         .code(answer.status)
         .header('Content-Type', JSON_TYPE)
         .send(errorBody(shape, answer.message, answer.data));
+    }
+    if (isDiskFull(error)) {
+      diskFull.report(request.log, error);
+      return reply
+        .code(STATUS_OF.disk_full)
+        .header('Content-Type', JSON_TYPE)
+        .send(errorBody(shape, DISK_FULL_MESSAGE, undefined, 'disk full'));
     }
     const status = mapFrameworkError(error);
     if (status === 500) {

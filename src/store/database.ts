@@ -15,6 +15,7 @@ import { migrateToLatest } from './migrate.ts';
 import { openPostgresStore } from './postgres.ts';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.ts';
 import { openSqliteConnection, WAL_CHECKPOINT_BYTES } from './sqlite-connection.ts';
+import { checkFileLength, databaseFileError } from './sqlite-file.ts';
 
 /** Tables that keep a rendered `body`. */
 export type RenderedTable = 'people' | 'organizations' | 'deals' | 'leads' | 'products' | 'quotes';
@@ -46,6 +47,8 @@ export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   /** The SQLite file (for a connection of another thread); undefined in memory and on PostgreSQL. */
   readonly file?: string;
+  /** The database as logs name it: the SQLite file, or PostgreSQL's host and database (no credentials). */
+  readonly location: string;
   /** Kysely over the write connection. */
   readonly db: Kysely<Database>;
   /** Kysely over the read connection: sees committed data only. */
@@ -160,20 +163,50 @@ function withStatementCache(conn: SQLite.Database, onQuery?: () => void): Sqlite
   };
 }
 
+/** `open()`, whose failure on a bad file (not a database, damaged, read-only) names the file. */
+function explained<T>(file: string, open: () => T): T {
+  try {
+    return open();
+  } catch (error) {
+    throw databaseFileError(file, error) ?? error;
+  }
+}
+
+/**
+ * Throws a `DatabaseFileError` when the SQLite file of `store` cannot be written, though it
+ * opens and reads (a read-only file beside writable `-wal` and `-shm` files, a read-only
+ * mount): one write that changes nothing, the header's `user_version` set to itself.
+ */
+export async function checkWritable(store: Store): Promise<void> {
+  if (store.dialect !== 'sqlite' || store.file === undefined) return;
+  try {
+    const { rows } = await sql<{ user_version: number }>`pragma user_version`.execute(store.db);
+    const version = Number(rows[0]?.user_version ?? 0);
+    await sql.raw(`pragma user_version = ${version}`).execute(store.db);
+  } catch (error) {
+    throw databaseFileError(store.file, error) ?? error;
+  }
+}
+
 /** Opens (and creates if need be) the store at `url`. Call `migrate()` before use. */
 export function openStore(url: string): Store {
   const location = parseDatabaseUrl(url);
   if (location.dialect === 'postgres') return openPostgresStore(location.url);
   const memory = location.path === ':memory:';
-  if (!memory) mkdirSync(dirname(location.path), { recursive: true });
-  const writer = openSqliteConnection(location.path, 'writer');
+  if (!memory) {
+    mkdirSync(dirname(location.path), { recursive: true });
+    checkFileLength(location.path);
+  }
+  const writer = explained(location.path, () => openSqliteConnection(location.path, 'writer'));
   // The change stamp, as read in this turn of the event loop (see `changeStamp`).
   let stamp: unknown;
   const forgetStamp = () => {
     stamp = undefined;
   };
   // An in-memory database is private to its connection: reads share the writer there.
-  const readerConn = memory ? writer : openSqliteConnection(location.path, 'reader');
+  const readerConn = memory
+    ? writer
+    : explained(location.path, () => openSqliteConnection(location.path, 'reader'));
   const db = new Kysely<Database>({
     // Any query on the write connection may commit: the change stamp is read afresh after it.
     dialect: new SqliteDialect({ database: withStatementCache(writer, () => forgetStamp()) }),
@@ -195,6 +228,7 @@ export function openStore(url: string): Store {
   return {
     dialect: 'sqlite',
     file: memory ? undefined : location.path,
+    location: location.path,
     db,
     reader,
     rows(query) {
@@ -231,7 +265,10 @@ export function openStore(url: string): Store {
           }
           return result;
         } catch (error) {
-          await sql`rollback`.execute(conn);
+          // SQLite rolls back by itself after some errors (SQLITE_FULL, SQLITE_IOERR): roll
+          // back only a transaction still open, and never let a failed rollback hide the
+          // error that caused it.
+          if (writer.inTransaction) await sql`rollback`.execute(conn).catch(() => {});
           throw error;
         }
       });

@@ -105,6 +105,16 @@ function prepareStatements(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
+/** `url` as logs name it: host, port and database, without user or password. */
+function describeLocation(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `postgres://${parsed.host}${parsed.pathname}`;
+  } catch {
+    return 'postgres';
+  }
+}
+
 /** Workspaces whose replica state is remembered at most; beyond, the memory starts over. */
 const MAX_REMEMBERED_WORKSPACES = 100_000;
 
@@ -184,6 +194,7 @@ export function openPostgresStore(
 
   return {
     dialect: 'postgres',
+    location: describeLocation(url),
     db,
     reader,
     reads,
@@ -240,7 +251,21 @@ export function openPostgresStore(
       return stamp;
     },
     async transaction(fn) {
-      return db.transaction().execute(fn);
+      let failure: unknown;
+      try {
+        return await db.transaction().execute(async (trx) => {
+          try {
+            return await fn(trx);
+          } catch (error) {
+            failure = error;
+            throw error;
+          }
+        });
+      } catch (error) {
+        // The rollback after a failure can fail too (the connection went away): the error
+        // that caused it is the one to answer and log.
+        throw failure ?? error;
+      }
     },
     encodeBody(json) {
       return json;

@@ -1,0 +1,118 @@
+// `npm start` is one server process under npm: a SIGTERM to npm's own process (what a
+// supervisor or a terminal sends) stops the server, frees the port, and leaves no process
+// behind.
+
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+const dir = mkdtempSync(join(tmpdir(), 'salescrm-npm-start-'));
+const started: number[] = [];
+
+afterAll(() => {
+  for (const pid of started) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A port nothing listens on just now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** True when something accepts connections on the port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every process under `pid`, children first found first. */
+function descendants(pid: number): number[] {
+  const out = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' });
+  const rows = out
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    for (const [child, ppid] of rows) {
+      if (ppid === parent) {
+        found.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+it('stops the server and frees the port on SIGTERM to npm', async () => {
+  const port = await freePort();
+  const npm = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: `sqlite:${join(dir, 'start.db')}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(npm.pid!);
+  const exited = new Promise<number | null>((resolve) => npm.once('exit', resolve));
+  let out = '';
+  npm.stdout!.on('data', (d) => {
+    out += d;
+  });
+  npm.stderr!.on('data', (d) => {
+    out += d;
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (/token: scrm_/.test(out)) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 50);
+    npm.once('exit', (code) => {
+      clearInterval(timer);
+      reject(new Error(`npm start exited with ${code}:\n${out}`));
+    });
+  });
+  // What the README promises: the URL and a token.
+  expect(out).toContain(`salescrm is listening on http://127.0.0.1:${port}`);
+  expect(await listening(port)).toBe(true);
+  const tree = descendants(npm.pid!);
+  started.push(...tree);
+  expect(tree.length).toBeGreaterThan(0);
+
+  npm.kill('SIGTERM');
+  await exited;
+  const deadline = Date.now() + 15_000;
+  while (tree.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  expect(tree.filter(alive)).toEqual([]);
+  expect(await listening(port)).toBe(false);
+}, 120_000);
