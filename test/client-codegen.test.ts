@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 import ts from 'typescript';
@@ -181,10 +181,16 @@ describe('salescrm/client has no server code and no runtime dependency', () => {
     expect(code).not.toMatch(/\bprocess\.|\bBuffer\b|require\(/);
   });
 
-  it('is exported as salescrm/client (source condition here, dist for a build)', () => {
+  it('is exported as salescrm/client (source condition here, dist for a build), built on install', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       exports: Record<string, unknown>;
+      scripts: Record<string, string>;
     };
+    // npm runs `prepare` on install (and on a git or packed install of the repository), so
+    // dist/client exists wherever the package was installed, without a build by hand.
+    expect(pkg.scripts.prepare).toBe('npm run build:client');
+    expect(existsSync(join(ROOT, 'dist/client/index.js'))).toBe(true);
+    expect(existsSync(join(ROOT, 'dist/client/index.d.ts'))).toBe(true);
     expect(pkg.exports['./client']).toEqual({
       'salescrm-source': './src/client/index.ts',
       types: './dist/client/index.d.ts',

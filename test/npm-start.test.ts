@@ -7,12 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
-const dir = mkdtempSync(join(tmpdir(), 'salescrm-npm-start-'));
+// Made when the file runs, not when it is declared: a skipped file leaves nothing behind.
+let dir: string;
 const started: number[] = [];
 
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'salescrm-npm-start-'));
+});
 afterAll(() => {
   for (const pid of started) if (alive(pid)) process.kill(pid, 'SIGKILL');
   rmSync(dir, { recursive: true, force: true });

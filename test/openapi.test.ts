@@ -65,13 +65,30 @@ describe('GET /openapi.json', () => {
     expect(operationsOf(doc).length).toBeGreaterThan(45);
   });
 
-  it('puts the API under BASE_PATH, and still matches the routes', async () => {
+  it('puts the API, the document and its page under BASE_PATH, probes at the root, and still matches the routes', async () => {
     const based = await testApp(store, { basePath: '/api' });
     try {
-      const res = await get(based, null, '/openapi.json');
+      const res = await get(based, null, '/api/openapi.json');
       expect(res.status).toBe(200);
+      expect((await get(based, null, '/openapi.json')).status).toBe(404);
       expect(Object.keys(res.json.paths)).toContain('/api/v2/deal/{dealId}');
       expect(Object.keys(res.json.paths)).not.toContain('/v2/deal/{dealId}');
+      expect(Object.keys(res.json.paths)).toEqual(
+        expect.arrayContaining([
+          '/api/openapi.json',
+          '/api/docs',
+          '/api/docs/{asset}',
+          '/healthz',
+          '/readyz',
+        ]),
+      );
+      const page = await get(based, null, '/api/docs');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain("url: '/api/openapi.json'");
+      expect(page.text).toContain('src="/api/docs/swagger-ui-bundle.js"');
+      expect((await get(based, null, '/api/docs/swagger-ui.css')).status).toBe(200);
+      expect((await get(based, null, '/docs')).status).toBe(404);
+      expect((await get(based, null, '/healthz')).status).toBe(200);
       expect(operationsOf(res.json)).toEqual(routesOf(based));
       expect((await new Validator().validate(res.json)).valid).toBe(true);
     } finally {

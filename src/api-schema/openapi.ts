@@ -217,7 +217,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Json {
   const examples = options.examples ?? {};
   const paths: Record<string, Json> = {};
   for (const op of OPERATIONS) {
-    const path = op.api ? `${options.basePath}${op.path}` : op.path;
+    const path = op.api || op.underBase ? `${options.basePath}${op.path}` : op.path;
     paths[path] ??= {};
     paths[path]![op.method.toLowerCase()] = operationObject(op, refs, examples);
   }

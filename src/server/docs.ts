@@ -46,23 +46,23 @@ const ASSETS: Record<string, string> = {
 const require = createRequire(import.meta.url);
 const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
 
-/** The reference page: Swagger UI from the package's own files, reading `/openapi.json`. */
-const PAGE = `<!doctype html>
+/** The reference page under `base`: Swagger UI from the package's own files, reading the document. */
+const page = (base: string) => `<!doctype html>
 <html lang="ko">
 <head>
 <meta charset="utf-8">
 <title>Sales CRM API v2</title>
-<link rel="stylesheet" href="/docs/swagger-ui.css">
-<link rel="stylesheet" href="/docs/index.css">
-<link rel="icon" type="image/png" href="/docs/favicon-32x32.png" sizes="32x32">
+<link rel="stylesheet" href="${base}/docs/swagger-ui.css">
+<link rel="stylesheet" href="${base}/docs/index.css">
+<link rel="icon" type="image/png" href="${base}/docs/favicon-32x32.png" sizes="32x32">
 </head>
 <body>
 <div id="swagger-ui"></div>
-<script src="/docs/swagger-ui-bundle.js"></script>
-<script src="/docs/swagger-ui-standalone-preset.js"></script>
+<script src="${base}/docs/swagger-ui-bundle.js"></script>
+<script src="${base}/docs/swagger-ui-standalone-preset.js"></script>
 <script>
 window.ui = SwaggerUIBundle({
-  url: '/openapi.json',
+  url: '${base}/openapi.json',
   dom_id: '#swagger-ui',
   deepLinking: true,
   persistAuthorization: true,
@@ -76,25 +76,26 @@ window.ui = SwaggerUIBundle({
 `;
 
 /**
- * `GET /openapi.json` (the document, built once) and `GET /docs` with its assets. Neither
- * needs a token: they are outside `/v2`. They stay at the root under a BASE_PATH; the
- * document's paths carry the prefix.
+ * `GET /openapi.json` (the document, built once) and `GET /docs` with its assets, under
+ * BASE_PATH as the API is (a proxy that forwards only the base path reaches them). Neither
+ * needs a token: they are outside `/v2`.
  */
 export function registerDocsRoutes(
   app: FastifyInstance,
   { basePath, version }: { basePath: string; version?: string },
 ): void {
   let document: string | undefined;
-  app.get('/openapi.json', async (_request, reply) => {
+  const html = page(basePath);
+  app.get(`${basePath}/openapi.json`, async (_request, reply) => {
     document ??= JSON.stringify(
       buildOpenApiDocument({ basePath, version, examples: examples as OperationExamples }),
     );
     return reply.header('Content-Type', JSON_TYPE).send(document);
   });
-  app.get('/docs', async (_request, reply) =>
-    reply.header('Content-Type', 'text/html; charset=utf-8').send(PAGE),
+  app.get(`${basePath}/docs`, async (_request, reply) =>
+    reply.header('Content-Type', 'text/html; charset=utf-8').send(html),
   );
-  app.get<{ Params: { asset: string } }>('/docs/:asset', async (request, reply) => {
+  app.get<{ Params: { asset: string } }>(`${basePath}/docs/:asset`, async (request, reply) => {
     const type = Object.hasOwn(ASSETS, request.params.asset)
       ? ASSETS[request.params.asset]
       : undefined;

@@ -24,6 +24,11 @@ export interface Operation {
   errorShape: 'A' | 'B' | 'none';
   /** Under `/v2`: bearer token, rate limit, `X-Ignored-Parameters`. */
   api: boolean;
+  /**
+   * A service route served under BASE_PATH with the API (the document and its page, which a
+   * proxy that forwards only the base path must reach); probes stay at the root.
+   */
+  underBase?: boolean;
   /** Whether a path id can name a record the workspace does not have (404). */
   notFound?: boolean;
   /** Whether it answers 410 (a cursor past the retention). */

@@ -1,4 +1,7 @@
-/** The routes of the service itself, outside `/v2` (tag Service): no token, no rate limit. */
+/**
+ * The routes of the service itself, outside `/v2` (tag Service): no token, no rate limit.
+ * The probes stay at the root; the document and its page move under BASE_PATH.
+ */
 import { Type } from '@sinclair/typebox';
 import { type Operation, service } from './operation.ts';
 
@@ -16,15 +19,19 @@ export const SERVICE_OPERATIONS: readonly Operation[] = [
     'Readiness: 200 when the database answers, else 503',
     Type.Object({ status: Type.Literal('ready') }),
   ),
-  service(
-    '/openapi.json',
-    'openapi',
-    'This document',
-    Type.Object({}, { additionalProperties: true }),
-  ),
+  {
+    ...service(
+      '/openapi.json',
+      'openapi',
+      'This document',
+      Type.Object({}, { additionalProperties: true }),
+    ),
+    underBase: true,
+  },
   {
     ...service('/docs', 'docs', 'The interactive reference page', undefined),
     contentType: 'text/html',
+    underBase: true,
   },
   {
     ...service(
@@ -34,5 +41,6 @@ export const SERVICE_OPERATIONS: readonly Operation[] = [
       undefined,
     ),
     contentType: 'application/octet-stream',
+    underBase: true,
   },
 ];
