@@ -235,7 +235,7 @@ describe('import rules', () => {
     expect(result.rejects[0]!.reason).toMatch(/unknown column '없는필드'/);
   });
 
-  // It exports its input first, and export reads SQLite files only, for now.
+  // It exports its input from the store's file first (a SQLite path).
   it.skipIf(process.env.SALESCRM_TEST_STORE === 'postgres')(
     'leaves the workspace as it was when the import process is killed midway',
     async () => {

@@ -63,17 +63,14 @@ export async function runExport(config: Config, args: string[]): Promise<number>
   if (positionals.length > 1) throw new UsageError('export takes at most one FILE');
   const file = positionals[0];
   const location = parseDatabaseUrl(config.databaseUrl);
-  if (location.dialect !== 'sqlite') {
-    console.error('salescrm: export reads SQLite stores only for now (DATABASE_URL=sqlite:PATH)');
-    return 1;
-  }
   const store = openStore(config.databaseUrl);
   await store.migrate();
   await store.close();
   const out = file && file !== '-' ? createWriteStream(file) : process.stdout;
   const progress = progressReporter('export', values.quiet === true || !file || file === '-');
   try {
-    const result = await exportWorkspace(location.path, values.workspace, out, (r, t) =>
+    const source = location.dialect === 'sqlite' ? location.path : location.url;
+    const result = await exportWorkspace(source, values.workspace, out, (r, t) =>
       progress.update(r, r, t),
     );
     progress.stop();

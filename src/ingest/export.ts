@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import { now } from '../domain/time.ts';
 import { FORMAT_NAME, FORMAT_VERSION, LINE_FORMATS, type LineFormat } from './transfer-format.ts';
 
@@ -14,33 +15,40 @@ export interface ExportResult {
   records: number;
 }
 
+/** Rows of exactly one export, read inside one snapshot of the database. */
+interface ExportSource {
+  /** The workspace's id and name, or undefined when there is none. */
+  workspace(id: string): Promise<{ id: string; name: string } | undefined>;
+  count(table: string, workspaceId: string): Promise<number>;
+  /** The rows of `sql` (one `?` for the workspace), in batches, streamed. */
+  rows(sql: string, workspaceId: string): AsyncIterable<unknown[][]>;
+  close(): Promise<void>;
+}
+
 /**
- * Writes workspace `workspaceId` of the SQLite database at `path` to `out` as NDJSON
- * (`docs/import-format.md`). It reads on a connection of its own inside one read
- * transaction, so the file is one consistent snapshot while writers go on, and streams
- * each table with a SQLite cursor, waiting for `out` to drain: memory stays flat at any size.
+ * Writes workspace `workspaceId` of the database at `location` (a SQLite path, or a
+ * PostgreSQL URL) to `out` as NDJSON (`docs/import-format.md`). It reads on a connection of
+ * its own inside one read transaction (a repeatable-read one on PostgreSQL), so the file is
+ * one consistent snapshot while writers go on, and streams each table with a cursor,
+ * waiting for `out` to drain: memory stays flat at any size. Both stores write the same
+ * lines in the same order (ids ordered by their bytes).
  */
 export async function exportWorkspace(
-  path: string,
+  location: string,
   workspaceId: string,
   out: Writable,
   onProgress?: (records: number, total: number) => void,
 ): Promise<ExportResult> {
-  const db = new SQLite(path, { readonly: true, fileMustExist: true });
+  const source = /^postgres(ql)?:\/\//.test(location)
+    ? await postgresSource(location)
+    : sqliteSource(location);
   try {
-    db.pragma('busy_timeout = 10000');
-    db.exec('begin');
-    const workspace = db.prepare('select id, name from workspaces where id = ?').get(workspaceId) as
-      | { id: string; name: string }
-      | undefined;
+    const workspace = await source.workspace(workspaceId);
     if (!workspace) throw new ExportError(`no workspace with id '${workspaceId}'`);
     const counts: Record<string, number> = {};
     let total = 0;
     for (const f of LINE_FORMATS) {
-      const n = db
-        .prepare(`select count(*) from ${f.table} where workspace_id = ?`)
-        .pluck()
-        .get(workspaceId) as number;
+      const n = await source.count(f.table, workspaceId);
       counts[f.type] = n;
       total += n;
     }
@@ -59,29 +67,123 @@ export async function exportWorkspace(
     };
     for (const f of LINE_FORMATS) {
       const line = lineWriter(f);
-      const order = f.columns[0]!.name === 'id' ? 'id' : 'team_id, position, user_id';
-      const rows = db
-        .prepare(
-          `select ${f.columns.map((c) => c.name).join(', ')} from ${f.table} where workspace_id = ? order by ${order}`,
-        )
-        .raw(true)
-        .iterate(workspaceId) as IterableIterator<unknown[]>;
-      for (const row of rows) {
-        buffer += line(row);
-        records++;
-        if (buffer.length >= CHUNK_BYTES) {
-          await flush();
-          onProgress?.(records, total);
+      const order = f.columns[0]!.name === 'id' ? ['id'] : ['team_id', 'position', 'user_id'];
+      const sql = `select ${f.columns.map((c) => c.name).join(', ')} from ${f.table} where workspace_id = ? order by ${order.join(', ')}`;
+      for await (const batch of source.rows(sql, workspaceId)) {
+        for (const row of batch) {
+          buffer += line(row);
+          records++;
+          if (buffer.length >= CHUNK_BYTES) {
+            await flush();
+            onProgress?.(records, total);
+          }
         }
       }
     }
     await flush();
     onProgress?.(records, total);
-    db.exec('commit');
     return { counts, records };
   } finally {
-    db.close();
+    await source.close();
   }
+}
+
+/** Rows a cursor of SQLite hands over per batch. */
+const SQLITE_BATCH = 1_000;
+
+function sqliteSource(path: string): ExportSource {
+  const db = new SQLite(path, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 10000');
+  db.exec('begin');
+  return {
+    async workspace(id) {
+      return db.prepare('select id, name from workspaces where id = ?').get(id) as
+        | { id: string; name: string }
+        | undefined;
+    },
+    async count(table, workspaceId) {
+      return db
+        .prepare(`select count(*) from ${table} where workspace_id = ?`)
+        .pluck()
+        .get(workspaceId) as number;
+    },
+    async *rows(sql, workspaceId) {
+      const rows = db.prepare(sql).raw(true).iterate(workspaceId) as IterableIterator<unknown[]>;
+      let batch: unknown[][] = [];
+      for (const row of rows) {
+        batch.push(row);
+        if (batch.length === SQLITE_BATCH) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length > 0) yield batch;
+    },
+    async close() {
+      if (db.inTransaction) db.exec('commit');
+      db.close();
+    },
+  };
+}
+
+/** Rows one `fetch` of a PostgreSQL cursor brings. */
+const POSTGRES_BATCH = 2_000;
+
+async function postgresSource(url: string): Promise<ExportSource> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  // One snapshot for the whole file, as SQLite's read transaction gives.
+  await client.query('begin isolation level repeatable read, read only');
+  // Text in byte order, as SQLite orders it, so both stores write the same lines.
+  const byBytes = (sql: string) =>
+    sql.replace(
+      / order by (.*)$/,
+      (_m, cols: string) =>
+        ` order by ${cols
+          .split(', ')
+          .map((c) => (c === 'position' ? c : `${c} collate "C"`))
+          .join(', ')}`,
+    );
+  let cursors = 0;
+  return {
+    async workspace(id) {
+      const { rows } = await client.query<{ id: string; name: string }>(
+        'select id, name from workspaces where id = $1',
+        [id],
+      );
+      return rows[0];
+    },
+    async count(table, workspaceId) {
+      const { rows } = await client.query<{ n: string }>(
+        `select count(*) as n from ${table} where workspace_id = $1`,
+        [workspaceId],
+      );
+      return Number(rows[0]!.n);
+    },
+    async *rows(sql, workspaceId) {
+      const name = `export_${cursors++}`;
+      await client.query(
+        `declare ${name} no scroll cursor for ${byBytes(sql).replace('?', '$1')}`,
+        [workspaceId],
+      );
+      for (;;) {
+        const { rows } = await client.query({
+          text: `fetch ${POSTGRES_BATCH} from ${name}`,
+          rowMode: 'array',
+        });
+        if (rows.length === 0) break;
+        yield rows as unknown[][];
+      }
+      await client.query(`close ${name}`);
+    },
+    async close() {
+      try {
+        await client.query('commit');
+      } finally {
+        await client.end();
+      }
+    },
+  };
 }
 
 /** A refused export (unknown workspace). */
@@ -103,6 +205,7 @@ function lineWriter(f: LineFormat): (row: unknown[]) => string {
       if (v === null || v === undefined) s += 'null';
       else if (kinds[i] === 'bool') s += v ? 'true' : 'false';
       else if (kinds[i] === 'json') s += v as string;
+      else if (kinds[i] === 'int' || kinds[i] === 'num') s += String(Number(v));
       else if (typeof v === 'string') s += JSON.stringify(v);
       else s += String(v);
     }

@@ -1,0 +1,87 @@
+/**
+ * Export on PostgreSQL: a workspace exported from SQLite, imported into PostgreSQL and
+ * exported from there gives every line of the first file, in the same order; `salescrm
+ * export` reads a PostgreSQL store too. (The PostgreSQL project runs this file; the SQLite
+ * one skips it.)
+ */
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
+import { exportWorkspace } from '../src/ingest/export.ts';
+import { importFiles } from '../src/ingest/run-import.ts';
+import { createWorkspace } from '../src/resources/workspaces/writes.ts';
+import { openStore, type Store } from '../src/store/database.ts';
+import { TEST_DIALECT, type TestStore, testStore } from './helpers.ts';
+
+async function exportTo(location: string, workspaceId: string, file: string) {
+  const out = createWriteStream(file);
+  const result = await exportWorkspace(location, workspaceId, out);
+  out.end();
+  await finished(out);
+  return result;
+}
+
+/** The data lines of an export (the header, which has the time and workspace, aside). */
+const dataLines = (file: string) => readFileSync(file, 'utf8').trimEnd().split('\n').slice(1);
+
+describe.runIf(TEST_DIALECT === 'postgres')('export from PostgreSQL', () => {
+  let dir: string;
+  let sqlite: Store;
+  let postgres: TestStore;
+  let workspaceId: string;
+  let first: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'salescrm-export-pg-'));
+    sqlite = openStore(`sqlite:${join(dir, 'source.db')}`);
+    await sqlite.migrate();
+    const demo = await createDemoWorkspace(sqlite, { seed: 11, people: 200 });
+    first = join(dir, 'first.ndjson');
+    await exportTo(join(dir, 'source.db'), demo.workspaceId, first);
+    postgres = await testStore();
+    workspaceId = await createWorkspace(postgres, '옮겨 온 워크스페이스');
+    const result = await importFiles(postgres, { workspaceId, files: [first], actorId: '' });
+    expect(result.rejects).toEqual([]);
+    expect(result.committed).toBe(true);
+  }, 180_000);
+
+  afterAll(async () => {
+    await sqlite?.close();
+    await postgres?.dispose();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes every line of the SQLite export, in the same order', async () => {
+    const again = join(dir, 'again.ndjson');
+    const result = await exportTo(postgres.url, workspaceId, again);
+    const before = dataLines(first);
+    expect(before.length).toBeGreaterThan(1000);
+    // The workspace line carries the new workspace's id and name; every other line is the same.
+    const strip = (lines: string[]) => lines.map((l) => l.replaceAll(workspaceId, 'W'));
+    expect(dataLines(again)).toEqual(before);
+    expect(result.records).toBe(before.length);
+    expect(strip(dataLines(again))).toEqual(strip(before));
+  });
+
+  it('is what `salescrm export` writes on a PostgreSQL store', () => {
+    const file = join(dir, 'cli.ndjson');
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'export', '--workspace', workspaceId, file, '--quiet'],
+      { env: { ...process.env, DATABASE_URL: postgres.url }, encoding: 'utf8', timeout: 120_000 },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(dataLines(file)).toEqual(dataLines(first));
+  });
+
+  it('refuses an unknown workspace', async () => {
+    await expect(
+      exportTo(postgres.url, '0190aaaa-0000-7000-8000-000000000000', join(dir, 'none.ndjson')),
+    ).rejects.toThrow(/no workspace/);
+  });
+});
