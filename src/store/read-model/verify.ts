@@ -2,6 +2,7 @@ import { isEventObjectType } from '../../domain/events.ts';
 import type { BuiltInFieldType } from '../../domain/field-catalogue.ts';
 import type { Body } from '../../model/tables.ts';
 import { CHUNK } from '../by-id.ts';
+import { catalogAt, readCatalogVersion } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
 import { writeWorkspace } from '../write.ts';
 import { Lookups } from './lookups.ts';
@@ -112,7 +113,9 @@ async function compareChunk(
   if (rows.length === 0) return { count: 0, last: after, differences: [] };
   const ids = rows.map((r) => r.id);
   const stored = new Map(rows.map((r) => [r.id, r.body]));
-  const lookups = await Lookups.load(trx, workspaceId);
+  // The catalog as of this snapshot, kept between chunks while its version stays.
+  const version = await readCatalogVersion(trx, workspaceId);
+  const lookups = new Lookups(trx, workspaceId, await catalogAt(store, trx, workspaceId, version));
   const rendered = await RENDERERS[type](trx, workspaceId, ids, lookups, rows);
   const differences: BodyDifference[] = [];
   for (const [id, json] of rendered) {
