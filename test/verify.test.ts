@@ -257,6 +257,44 @@ describe('verify a workspace', { timeout: 120_000 }, () => {
     expect((await verifyWorkspace(store, workspaceId)).differences).toBe(0);
   });
 
+  it('reports the records a base-table change left stale, derived keys included, and repairs them', async () => {
+    const deal = await store.db
+      .selectFrom('deals')
+      .select(['id', 'people_id'])
+      .where('workspace_id', '=', workspaceId)
+      .where('people_id', 'is not', null)
+      .where((eb) => eb.or([eb('outcome', 'is', null), eb('outcome', 'not in', ['Won', 'Lost'])]))
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const personId = deal.people_id!;
+    const before = JSON.parse((await storedBody('people', personId))!);
+    // A change of a base table alone, no read model refresh: as a faulty write would leave it.
+    await store.db
+      .updateTable('deals')
+      .set({ outcome: 'Won' })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', deal.id)
+      .execute();
+
+    const found: BodyDifference[] = [];
+    await verifyWorkspace(store, workspaceId, { onDifference: (d) => found.push(d) });
+    const ids = found.map((d) => `${d.type} ${d.id}`);
+    expect(ids).toContain(`people ${personId}`);
+    expect(ids).toContain(`deal ${deal.id}`);
+    const person = found.find((d) => d.id === personId)!;
+    expect(firstDifference(person.stored, person.rendered)).toEqual({
+      key: '진행중 딜 개수',
+      stored: before['진행중 딜 개수'],
+      rendered: before['진행중 딜 개수'] - 1,
+    });
+
+    const repair = await verifyWorkspace(store, workspaceId, { repair: true });
+    expect(repair.repaired).toBe(found.length);
+    const after = (await get(app, token, `/v2/people/${personId}`)).json.data.people[0];
+    expect(after['성사된 딜 개수']).toBe(before['성사된 딜 개수'] + 1);
+    expect((await verifyWorkspace(store, workspaceId)).differences).toBe(0);
+  });
+
   it('the CLI: exit 0 when clean, a line per difference and exit 1, --repair, one-line errors', async () => {
     const clean = await cli(store.url, ['verify', '--workspace', workspaceId]);
     expect(clean.code, clean.stderr).toBe(0);
