@@ -47,7 +47,10 @@ const TYPES = Object.keys(TABLE_OF) as RenderedType[];
  * read `chunk` at a time by id, each chunk in a read transaction of its own (one snapshot:
  * its rows, their facts and the catalog agree), so memory stays bounded and the service
  * keeps serving. With `repair`, each chunk's differing records are rendered again and
- * written inside one `writeWorkspace` transaction (see `repairChunk`).
+ * written inside one `writeWorkspace` transaction (see `repairChunk`). On SQLite the
+ * snapshots are held on the store's reader connection, which the store's other reads share
+ * meanwhile: run it on a store of its own (`salescrm verify` opens one), not one serving
+ * requests.
  */
 export async function verifyWorkspace(
   store: Store,
