@@ -2,13 +2,22 @@ import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { differenceLine } from '../src/cli/verify.ts';
 import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
 import { exportWorkspace } from '../src/ingest/export.ts';
 import { importFiles } from '../src/ingest/run-import.ts';
 import { createToken, createWorkspace, firstAdmin } from '../src/resources/workspaces/writes.ts';
+import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import { get, testApp, testStore } from './helpers.ts';
 
 type TestStore = Awaited<ReturnType<typeof testStore>>;
+
+/** The differences `salescrm verify` finds in a workspace, as it prints them. */
+async function verifyDifferences(store: TestStore, workspaceId: string): Promise<string[]> {
+  const out: string[] = [];
+  await verifyWorkspace(store, workspaceId, { onDifference: (d) => out.push(differenceLine(d)) });
+  return out;
+}
 
 /** Every list endpoint a workspace answers, walked page by page. */
 const LISTS = [
@@ -179,6 +188,11 @@ describe('export then import into a fresh workspace', () => {
       .executeTakeFirstOrThrow();
     expect(after.data_version).toBe(before.data_version);
   });
+
+  it('leaves both workspaces verifying clean: every stored JSON as the base tables render it', async () => {
+    expect(await verifyDifferences(store, source.workspaceId)).toEqual([]);
+    expect(await verifyDifferences(store, target.workspaceId)).toEqual([]);
+  });
 });
 
 /** The indexes of a SQLite database, by name, with their SQL. */
@@ -199,6 +213,7 @@ describe('export then import into a new database (the workspace alone in it)', (
   let tokens: [string, string];
   let file: string;
   let indexesBefore: { name: string; sql: string | null }[];
+  let freshWorkspaceId: string;
 
   beforeAll(async () => {
     source = await testStore();
@@ -207,6 +222,7 @@ describe('export then import into a new database (the workspace alone in it)', (
     await exportToFile(source, demo.workspaceId, file);
     fresh = await testStore();
     const workspaceId = await createWorkspace(fresh, '새 데이터베이스');
+    freshWorkspaceId = workspaceId;
     indexesBefore = await indexesOf(fresh);
     const result = await importFiles(fresh, { workspaceId, files: [file], actorId: '' });
     expect(result.rejects).toEqual([]);
@@ -240,6 +256,10 @@ describe('export then import into a new database (the workspace alone in it)', (
     ]) {
       await comparePages([sourceApp, freshApp], tokens, url);
     }
+  });
+
+  it('leaves the imported workspace verifying clean', async () => {
+    expect(await verifyDifferences(fresh, freshWorkspaceId)).toEqual([]);
   });
 
   it('indexes the rows a second file brings to a table already indexed', async () => {

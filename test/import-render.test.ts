@@ -8,6 +8,7 @@ import { importFiles } from '../src/ingest/run-import.ts';
 import { SOURCE_IMPORT } from '../src/resources/owned.ts';
 import { createWorkspace } from '../src/resources/workspaces/writes.ts';
 import { type RenderedType, TABLE_OF } from '../src/store/read-model/rendered-types.ts';
+import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import { TEST_DIALECT, testStore } from './helpers.ts';
 
@@ -377,6 +378,8 @@ describe('an import renders each record once, as the read model renders it', () 
     const workspaceId = await createWorkspace(store, 'w');
     const result = await importLines(workspaceId, [...structure, ...records]);
     expect(result.rejects).toEqual([]);
+    // salescrm verify agrees, chunk by chunk.
+    expect((await verifyWorkspace(store, workspaceId, { chunk: 3 })).differences).toBe(0);
     const imported = await bodies(store, workspaceId);
     expect(await rendered(store, workspaceId)).toEqual(imported);
 
@@ -431,6 +434,8 @@ describe('an import renders each record once, as the read model renders it', () 
     ];
     const result = await importLines(workspaceId, [...rest, ...more]);
     expect(result.rejects).toEqual([]);
+    // salescrm verify agrees, chunk by chunk.
+    expect((await verifyWorkspace(store, workspaceId, { chunk: 3 })).differences).toBe(0);
     const imported = await bodies(store, workspaceId);
     expect(await rendered(store, workspaceId)).toEqual(imported);
     const p1 = JSON.parse(imported['people p1']!);

@@ -4,8 +4,10 @@
  * cross-workspace writes.
  */
 import type { FastifyInstance } from 'fastify';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { differenceLine } from '../src/cli/verify.ts';
 import { openStore } from '../src/store/database.ts';
+import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import {
   makeCustomField,
   makeEnrollment,
@@ -46,6 +48,14 @@ beforeEach(async () => {
     pipeline: await makePipeline(w),
     leadPipeline: await makePipeline(w, { kind: 'lead', stages: ['신규', '검토'] }),
   })));
+});
+// Whatever a test wrote, every stored record JSON is what its base tables render.
+afterEach(async () => {
+  const differences: string[] = [];
+  await verifyWorkspace(store, ws.workspaceId, {
+    onDifference: (d) => differences.push(differenceLine(d)),
+  });
+  expect(differences).toEqual([]);
 });
 
 /** POSTs as the workspace's token and expects `status`; returns `data`. */

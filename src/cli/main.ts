@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { DatabaseFileError } from '../store/sqlite-file.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
+import { runBackup } from './backup.ts';
 import { runDemo } from './demo.ts';
 import { runDispatch } from './dispatch.ts';
 import { runEvents } from './events.ts';
@@ -10,6 +11,7 @@ import { runServe } from './serve.ts';
 import { runToken } from './token.ts';
 import { runExport, runImport } from './transfer.ts';
 import { runTypes } from './types.ts';
+import { runVerify } from './verify.ts';
 import { runWebhook } from './webhook.ts';
 import { runWorkspace } from './workspace.ts';
 
@@ -43,6 +45,10 @@ commands:
   webhook list --workspace ID [--json]
   webhook remove ID --workspace ID
   webhook deliveries ID --workspace ID [--status pending|delivered|failed] [--limit N] [--json]
+  verify --workspace ID [--repair]
+                                 render every record again from its tables and compare it with
+                                 its stored JSON; --repair rewrites those that differ
+  backup FILE [--force]          copy the SQLite database while it serves (PostgreSQL: pg_dump)
 
 environment: DATABASE_URL (default sqlite:./data/salescrm.db), PORT, HOST, BASE_PATH,
 RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS, PAGE_CACHE_BYTES, LOG_LEVEL, LOG_REQUESTS,
@@ -79,6 +85,10 @@ async function main(argv: string[]): Promise<number> {
       return runEvents(config, rest);
     case 'webhook':
       return runWebhook(config, rest);
+    case 'verify':
+      return runVerify(config, rest);
+    case 'backup':
+      return runBackup(config, rest);
     case undefined:
     case 'help':
     case '--help':
