@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,6 +162,83 @@ describe('cli', { timeout: 120_000 }, () => {
     expect(run.stderr).toContain("unknown command 'frobnicate'");
     expect(run.stderr).toContain('usage: salescrm');
     expect(run.stdout).toBe('');
+  });
+
+  it("COMMAND --help prints that command's usage, runs nothing and exits 0", async () => {
+    const fresh = join(dir, 'help.db');
+    for (const command of [
+      'start',
+      'serve',
+      'demo',
+      'workspace',
+      'token',
+      'types',
+      'export',
+      'import',
+      'migrate',
+      'verify',
+      'backup',
+    ]) {
+      const run = await cli(fresh, [command, '--help']);
+      expect(run.code, `${command}: ${run.stderr}`).toBe(0);
+      expect(run.stdout).toContain(`usage: salescrm ${command}`);
+      expect(run.stdout).toMatch(new RegExp(`^ {2}${command}\\b`, 'm'));
+      expect(run.stderr).toBe('');
+    }
+    // Nothing ran: not even the migration that makes the file.
+    expect(existsSync(fresh)).toBe(false);
+  });
+
+  it('mistakes get one line that says what to do, never a stack trace', async () => {
+    const cases: [string[], number, RegExp][] = [
+      [['serv'], 2, /unknown command 'serv' \(did you mean 'serve'\?\)/],
+      [['token'], 2, /token needs a subcommand: create, list or revoke/],
+      [['webhook'], 2, /webhook needs a subcommand/],
+      [['demo', '--people', '-5'], 2, /--people needs a value .*--people=VALUE/],
+      [['demo', '--peeple', '5'], 2, /unknown option '--peeple'/],
+      [
+        ['token', 'list', '--workspace', '0190aaaa-0000-7000-8000-000000000000'],
+        1,
+        /no workspace '0190aaaa-/,
+      ],
+    ];
+    for (const [args, code, message] of cases) {
+      const run = await cli(db, args);
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(code);
+      expect(run.stderr.split('\n')[0]).toMatch(message);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('a port that is taken is one line naming it, exit 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const run = await new Promise<Run>((resolve) => {
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', CLI, 'serve'],
+          {
+            cwd: ROOT,
+            env: {
+              ...process.env,
+              DATABASE_URL: `sqlite:${db}`,
+              PORT: String(port),
+              HOST: '127.0.0.1',
+            },
+            timeout: 120_000,
+          },
+          (error, stdout, stderr) =>
+            resolve({ code: error ? Number(error.code) || 1 : 0, stdout, stderr }),
+        );
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`cannot listen on 127.0.0.1:${port} (EADDRINUSE`);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      taken.close();
+    }
   });
 
   it('token create without --workspace exits 2', async () => {

@@ -15,7 +15,7 @@ export function parseFlags<const T extends NonNullable<ParseArgsConfig['options'
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(flagMessage(error as Error & { code?: string }));
   }
 }
 
@@ -33,4 +33,16 @@ export function intFlag(
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
   }
   return n;
+}
+
+/** parseArgs's message in one line, with what to do where its own is confusing. */
+function flagMessage(error: Error & { code?: string }): string {
+  // `--people -5`: parseArgs reads -5 as a flag, and says the value is "ambiguous".
+  const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(error.message);
+  if (ambiguous)
+    return `${ambiguous[1]} needs a value (a value that starts with '-' is taken for a flag: write ${ambiguous[1]}=VALUE)`;
+  const unknown = /^Unknown option '([^']+)'/.exec(error.message);
+  if (unknown)
+    return `unknown option '${unknown[1]}' (salescrm COMMAND --help lists a command's options)`;
+  return error.message.split('\n')[0]!;
 }

@@ -1,3 +1,4 @@
+import { closest } from 'fastest-levenshtein';
 import { ConfigError, loadConfig } from '../config.ts';
 import { DatabaseFileError } from '../store/sqlite-file.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
@@ -57,8 +58,28 @@ EVENT_RETENTION_DAYS, WEBHOOK_ALLOW_PRIVATE (1: webhook URLs may reach private n
 WEBHOOK_DISPATCH, WEBHOOK_RETRY_DELAYS, WEBHOOK_TIMEOUT_MS, WEBHOOK_CONCURRENCY,
 WEBHOOK_CONCURRENCY_PER_WEBHOOK, WEBHOOK_POLL_MS`;
 
+/** The commands, as USAGE lists them. */
+const COMMANDS = [...new Set([...USAGE.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]!))] as const;
+
+/** The lines of USAGE about `command` (all its forms, with their descriptions). */
+function usageOf(command: string): string {
+  const out: string[] = [];
+  let mine = false;
+  for (const line of USAGE.split('\n').slice(3)) {
+    if (/^ {2}[a-z]/.test(line)) mine = line.startsWith(`  ${command} `) || line === `  ${command}`;
+    else if (!/^ {3,}/.test(line)) mine = false;
+    if (mine) out.push(line);
+  }
+  return `usage: salescrm ${command} [options]\n\n${out.join('\n')}`;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // `salescrm COMMAND --help`: the command's own usage, and nothing run.
+  if (command && COMMANDS.includes(command) && (rest.includes('--help') || rest.includes('-h'))) {
+    console.log(usageOf(command));
+    return 0;
+  }
   const config = loadConfig();
   switch (command) {
     case 'start':
@@ -95,9 +116,17 @@ async function main(argv: string[]): Promise<number> {
     case '-h':
       console.log(USAGE);
       return command === undefined ? 2 : 0;
-    default:
-      throw new UsageError(`unknown command '${command}'`);
+    default: {
+      const near = closest(command, [...COMMANDS]);
+      throw new UsageError(`unknown command '${command}' (did you mean '${near}'?)`);
+    }
   }
+}
+
+/** Whether `error` is the server's failure to listen (a taken port, a privileged one). */
+function isListenError(error: unknown): boolean {
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  return syscall === 'listen' && (code === 'EADDRINUSE' || code === 'EACCES');
 }
 
 main(process.argv.slice(2)).then(
@@ -114,6 +143,17 @@ main(process.argv.slice(2)).then(
     } else if (error instanceof DatabaseFileError) {
       // A file that is not a database, damaged or read-only: what to do, in one line.
       console.error(`salescrm: ${error.message}`);
+      process.exitCode = 1;
+    } else if (isListenError(error)) {
+      // A port taken or not ours to take: the operator's to fix, in one line.
+      const { code, address, port } = error as NodeJS.ErrnoException & {
+        address?: string;
+        port?: number;
+      };
+      const why = code === 'EADDRINUSE' ? 'something else listens there' : 'not allowed';
+      console.error(
+        `salescrm: cannot listen on ${address ?? ''}:${port ?? ''} (${code}: ${why}); set PORT or HOST, or stop the other server`,
+      );
       process.exitCode = 1;
     } else if (isStoreUnavailable(error)) {
       // An operator's mistake or an outage, not a bug: one line, no stack.

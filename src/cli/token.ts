@@ -7,6 +7,7 @@ import {
 } from '../resources/workspaces/writes.ts';
 import { openStore } from '../store/database.ts';
 import { parseFlags, UsageError } from './flags.ts';
+import { knownWorkspace } from './known-workspace.ts';
 
 /** `salescrm token create|list|revoke`. */
 export async function runToken(config: Config, args: string[]): Promise<number> {
@@ -37,6 +38,7 @@ export async function runToken(config: Config, args: string[]): Promise<number> 
       }
       case 'list': {
         const workspaceId = requireWorkspace(values.workspace);
+        if (!(await knownWorkspace(store, workspaceId))) return 1;
         const tokens = await listTokens(store, workspaceId);
         if (values.json) console.log(JSON.stringify(tokens));
         else
@@ -57,7 +59,11 @@ export async function runToken(config: Config, args: string[]): Promise<number> 
         return 0;
       }
       default:
-        throw new UsageError(`token: unknown subcommand '${sub ?? ''}'`);
+        throw new UsageError(
+          sub === undefined
+            ? 'token needs a subcommand: create, list or revoke'
+            : `token: unknown subcommand '${sub}' (create, list or revoke)`,
+        );
     }
   } finally {
     await store.close();

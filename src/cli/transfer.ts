@@ -1,4 +1,4 @@
-import { createWriteStream, statSync } from 'node:fs';
+import { accessSync, constants, createWriteStream, statSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { getHeapStatistics } from 'node:v8';
 import cliProgress from 'cli-progress';
@@ -114,6 +114,16 @@ export function heapWarning(fileBytes: number, heapLimit: number): string | unde
   );
 }
 
+/** Whether `file` is a regular file this process can open. */
+function readable(file: string): boolean {
+  try {
+    accessSync(file, constants.R_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * `salescrm import --workspace ID FILE... [--type T] [--skip-invalid] [--rejects FILE]
  * [--user ID] [--quiet]`.
@@ -142,6 +152,13 @@ export async function runImport(config: Config, args: string[]): Promise<number>
       return n; // a missing file is reported by the import itself
     }
   }, 0);
+  const unreadable = positionals.find((f) => f !== '-' && !readable(f));
+  if (unreadable !== undefined) {
+    console.error(
+      `salescrm: cannot read '${unreadable}': no such file, or not a file; nothing was imported`,
+    );
+    return 1;
+  }
   const warning = heapWarning(fileBytes, getHeapStatistics().heap_size_limit);
   if (warning) console.error(warning);
   const store = openStore(config.databaseUrl);

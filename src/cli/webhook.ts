@@ -30,7 +30,11 @@ export async function runWebhook(config: Config, args: string[]): Promise<number
   });
   const [sub, ...rest] = positionals;
   if (!['add', 'list', 'remove', 'deliveries'].includes(sub ?? ''))
-    throw new UsageError(`webhook: unknown subcommand '${sub ?? ''}'`);
+    throw new UsageError(
+      sub === undefined
+        ? 'webhook needs a subcommand: add, list, remove or deliveries'
+        : `webhook: unknown subcommand '${sub}' (add, list, remove or deliveries)`,
+    );
   const workspaceId = values.workspace;
   if (!workspaceId) throw new UsageError('--workspace ID is required');
   const store = openStore(config.databaseUrl);

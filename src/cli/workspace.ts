@@ -7,7 +7,12 @@ import { parseFlags, UsageError } from './flags.ts';
 export async function runWorkspace(config: Config, args: string[]): Promise<number> {
   const { values, positionals } = parseFlags(args, { json: { type: 'boolean' } });
   const [sub, name, ...extra] = positionals;
-  if (sub !== 'create') throw new UsageError(`workspace: unknown subcommand '${sub ?? ''}'`);
+  if (sub !== 'create')
+    throw new UsageError(
+      sub === undefined
+        ? 'workspace needs a subcommand: create'
+        : `workspace: unknown subcommand '${sub}' (create)`,
+    );
   if (!name || name.trim() === '' || extra.length > 0)
     throw new UsageError('workspace create takes one NAME');
   if (name.length > 200) throw new UsageError('workspace name is longer than 200 characters');
