@@ -95,6 +95,7 @@ const HEADERS = {
 const ERROR_TEXT: Record<number, string> = {
   400: 'A malformed parameter, cursor or body (the message names it)',
   401: 'Missing, malformed, unknown or revoked token',
+  403: 'A write with a read-only token',
   404: 'No such record in this workspace',
   410: 'The events after the cursor are past retention: sync again without a cursor',
   413: 'Request body over 1 MiB',
@@ -113,6 +114,7 @@ function errorResponses(op: Operation): Json {
   const statuses = [
     400,
     401,
+    ...(op.api && op.method === 'POST' && !op.readsOnly ? [403] : []),
     ...(op.notFound ? [404] : []),
     ...(op.gone ? [410] : []),
     ...(op.method === 'POST' ? [413] : []),

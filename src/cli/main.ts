@@ -24,7 +24,8 @@ commands:
   demo [--seed N] [--people N] [--json]
                                  create a workspace full of Korean demo data, print its token
   workspace create NAME [--json] create an empty workspace (with an admin user)
-  token create --workspace ID [--json]
+  token create --workspace ID [--read-only] [--name N] [--json]
+                                 a token of the workspace's admin; --read-only: reads only
   token list --workspace ID
   token revoke ID
   migrate                        bring the database schema up to date

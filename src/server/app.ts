@@ -44,6 +44,7 @@ import { isStoreUnavailable } from '../store/unavailable.ts';
 import { tokenAuthenticator } from './auth.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
+import { refuseReadOnlyWrite } from './read-only.ts';
 
 /** Options of `buildApp`; the config's values decide the rest. */
 export interface AppOptions {
@@ -117,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const route = request.routeOptions.url;
     if (!route?.startsWith(`${base}/v2/`) && !route?.startsWith(`${base}/v3/`)) return;
     request.auth = await authenticate(request.headers.authorization);
+    refuseReadOnlyWrite(request.auth, request.method, route.slice(base.length));
     if (!limiter) return;
     const cost = request.routeOptions.config?.rateCost ?? 1;
     const decision = await limiter.hit(request.auth.workspaceId, cost);

@@ -28,6 +28,8 @@ export interface Operation {
   notFound?: boolean;
   /** Whether it answers 410 (a cursor past the retention). */
   gone?: boolean;
+  /** A POST that only reads: a read-only token may call it (other POSTs answer it 403). */
+  readsOnly?: boolean;
 }
 
 /** The cursor keys of the deal and lead lists: the misspelt `nextCurosr`, then `nextCursor`. */
