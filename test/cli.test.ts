@@ -162,6 +162,16 @@ describe('cli', { timeout: 120_000 }, () => {
     expect(line).toMatch(/\tactive\tread-only\t/);
   });
 
+  it('mcp without a token exits 2; with an unknown token, 1, and nothing on stdout', async () => {
+    const none = await cli(db, ['mcp']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--token');
+    const unknown = await cli(db, ['mcp', '--token', 'scrm_nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('유효하지 않거나 폐기된 토큰');
+    expect(unknown.stdout).toBe('');
+  });
+
   it('an unreachable database is one line on stderr and exit 1, no stack trace', async () => {
     // Port 1 on the loopback: nothing listens there, so the connection is refused at once.
     const run = await cli('postgres://postgres@127.0.0.1:1/salescrm', ['migrate']);

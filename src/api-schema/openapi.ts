@@ -118,7 +118,8 @@ function errorResponses(op: Operation): Json {
     ...(op.notFound ? [404] : []),
     ...(op.gone ? [410] : []),
     ...(op.method === 'POST' ? [413] : []),
-    429,
+    // The MCP endpoint answers a rate-limited tool call with a tool error, not a 429.
+    ...(op.mcp ? [] : [429]),
     500,
     503,
   ];
@@ -202,7 +203,7 @@ function operationObject(
       content: { 'application/json': { schema: toJsonSchema(op.body, refs) } },
     };
   }
-  if (!op.api) out.security = [];
+  if (!op.api && !op.mcp) out.security = [];
   return out;
 }
 
@@ -212,7 +213,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Json {
   const examples = options.examples ?? {};
   const paths: Record<string, Json> = {};
   for (const op of OPERATIONS) {
-    const path = op.api ? `${options.basePath}${op.path}` : op.path;
+    const path = op.api || op.mcp ? `${options.basePath}${op.path}` : op.path;
     paths[path] ??= {};
     paths[path]![op.method.toLowerCase()] = operationObject(op, refs, examples);
   }

@@ -4,6 +4,7 @@ import { runDemo } from './demo.ts';
 import { runDispatch } from './dispatch.ts';
 import { runEvents } from './events.ts';
 import { UsageError } from './flags.ts';
+import { runMcp } from './mcp.ts';
 import { runMigrate } from './migrate.ts';
 import { runServe } from './serve.ts';
 import { runToken } from './token.ts';
@@ -28,6 +29,7 @@ commands:
                                  a token of the workspace's admin; --read-only: reads only
   token list --workspace ID
   token revoke ID
+  mcp --token TOKEN              the MCP server for AI assistants on stdin/stdout (docs/mcp.md)
   migrate                        bring the database schema up to date
   types --workspace ID [--name T] print a .d.ts of the workspace's custom fields (client generic)
   export --workspace ID [FILE] [--quiet]
@@ -67,6 +69,8 @@ async function main(argv: string[]): Promise<number> {
       return runWorkspace(config, rest);
     case 'token':
       return runToken(config, rest);
+    case 'mcp':
+      return runMcp(config, rest);
     case 'migrate':
       return runMigrate(config);
     case 'types':
