@@ -140,29 +140,23 @@ function timeOf(stream: Stream): number {
   return Date.parse(String(stream.items[0]![stream.at]));
 }
 
+/** `get_timeline`: its description, input schema and annotations, built once. */
+const GET_TIMELINE_TOOL = {
+  title: 'Record timeline',
+  description:
+    "A person's, organization's, deal's or lead's activities, notes and field history merged oldest first; each entry has kind (activity, note, history) and at (its time).",
+  inputSchema: {
+    type: z.enum(CORE_TYPES),
+    id: recordId,
+    limit: z.number().int().min(1).max(200).optional().describe('entries per page (default 50)'),
+    cursor: cursorArg,
+  },
+  annotations: READS,
+};
+
 /** Registers `get_timeline`. */
 export function registerTimelineTool(server: McpServer, call: ApiCall): void {
-  server.registerTool(
-    'get_timeline',
-    {
-      title: 'Record timeline',
-      description:
-        "A person's, organization's, deal's or lead's activities, notes and field history merged oldest first; each entry has kind (activity, note, history) and at (its time).",
-      inputSchema: {
-        type: z.enum(CORE_TYPES),
-        id: recordId,
-        limit: z
-          .number()
-          .int()
-          .min(1)
-          .max(200)
-          .optional()
-          .describe('entries per page (default 50)'),
-        cursor: cursorArg,
-      },
-      annotations: READS,
-    },
-    async ({ type, id, limit, cursor }) =>
-      readTimeline(call, { type, id, limit: limit ?? 50, cursor }),
+  server.registerTool('get_timeline', GET_TIMELINE_TOOL, async ({ type, id, limit, cursor }) =>
+    readTimeline(call, { type, id, limit: limit ?? 50, cursor }),
   );
 }
