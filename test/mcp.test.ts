@@ -264,6 +264,9 @@ describe('the MCP server', { timeout: 120_000 }, () => {
     expect((await get(app, token, `/v2/people/${id}`)).json.data.people[0].전화).toBe(
       '010-1234-5678',
     );
+    const history = (await get(app, token, `/v2/people/history?peopleId=${id}`)).json.data
+      .peopleHistoryList;
+    expect(history.some((h: Json) => h.fieldName === '전화')).toBe(true);
 
     await callTool(client, 'add_note', { type: 'people', id, text: '엠씨피로 남긴 메모' });
     const memos = (await get(app, token, `/v2/memo?peopleId=${id}`)).json.data.memoList;
@@ -429,6 +432,25 @@ describe('the MCP server and the rate limit', { timeout: 60_000 }, () => {
       expect(limited.isError).toBe(true);
       expect(limited.json.status).toBe(429);
       expect(limited.json.retryAfterSeconds).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+      await app.close();
+      await store.dispose();
+    }
+  });
+});
+
+describe('the MCP server under BASE_PATH', { timeout: 60_000 }, () => {
+  it('is POST {BASE_PATH}/mcp, and its tools call the API under that path', async () => {
+    const store = await testStore();
+    const ws = await testWorkspace(store);
+    const app = await testApp(store, { basePath: '/api' });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const client = await httpClient(`${url}/api`, ws.token);
+    try {
+      const users = await callTool(client, 'list_users');
+      expect(users.json.records.map((u: Json) => u.id)).toEqual([ws.userId]);
+      expect((await get(app, ws.token, '/mcp')).status).toBe(404);
     } finally {
       await client.close();
       await app.close();

@@ -4,6 +4,7 @@ import { injectCall } from '../mcp/api.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import { buildApp } from '../server/app.ts';
 import { tokenAuthenticator } from '../server/auth.ts';
+import { RedisRateLimiter } from '../server/redis-rate-limit.ts';
 import { openStore } from '../store/database.ts';
 import { parseFlags, UsageError } from './flags.ts';
 
@@ -28,7 +29,22 @@ export async function runMcp(config: Config, args: string[]): Promise<number> {
       console.error(`salescrm: mcp: ${(error as Error).message}`);
       return 1;
     }
-    const app = await buildApp({ store, config: { ...config, logRequests: false } });
+    // With REDIS_URL, tool calls count against the same limit as the servers' requests.
+    const limiter =
+      config.redisUrl && config.rateLimitMax > 0
+        ? new RedisRateLimiter({
+            url: config.redisUrl,
+            max: config.rateLimitMax,
+            windowMs: config.rateLimitWindowMs,
+            prefix: config.redisKeyPrefix,
+            timeoutMs: config.redisTimeoutMs,
+          })
+        : undefined;
+    const app = await buildApp({
+      store,
+      config: { ...config, logRequests: false },
+      rateLimiter: limiter,
+    });
     await app.ready();
     const server = createMcpServer({
       call: injectCall(app, config.basePath, authorization),
@@ -43,6 +59,7 @@ export async function runMcp(config: Config, args: string[]): Promise<number> {
     await closed;
     await server.close();
     await app.close();
+    await limiter?.close();
     return 0;
   } finally {
     await store.close();
