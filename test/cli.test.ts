@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, firstAdmin } from '../src/resources/workspaces/writes.ts';
 import { openStore, type Store } from '../src/store/database.ts';
-import { get, testApp } from './helpers.ts';
+import { get, post, testApp } from './helpers.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'src/cli/main.ts');
@@ -139,6 +139,38 @@ describe('cli', { timeout: 120_000 }, () => {
     // The list never shows a token's secret.
     expect(list.stdout).not.toContain(token.token);
     expect(list.stdout).not.toContain(other.token);
+  });
+
+  it('token create --read-only: the token reads and gets 403 on writes; token list says so', async () => {
+    const run = await cli(db, [
+      'token',
+      'create',
+      '--workspace',
+      workspaceId,
+      '--read-only',
+      '--json',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const readOnly = jsonLine(run) as { id: string; token: string };
+    const app = await testApp(inProcess());
+    expect((await get(app, readOnly.token, '/v2/people')).status).toBe(200);
+    const write = await post(app, readOnly.token, '/v2/people', { name: '읽기 전용' });
+    expect(write.status).toBe(403);
+    expect(Object.keys(write.json)).toEqual(['success', 'message']);
+    await app.close();
+    const list = await cli(db, ['token', 'list', '--workspace', workspaceId]);
+    const line = list.stdout.split('\n').find((l) => l.startsWith(readOnly.id));
+    expect(line).toMatch(/\tactive\tread-only\t/);
+  });
+
+  it('mcp without a token exits 2; with an unknown token, 1, and nothing on stdout', async () => {
+    const none = await cli(db, ['mcp']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--token');
+    const unknown = await cli(db, ['mcp', '--token', 'scrm_nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('유효하지 않거나 폐기된 토큰');
+    expect(unknown.stdout).toBe('');
   });
 
   it('an unreachable database is one line on stderr and exit 1, no stack trace', async () => {

@@ -95,6 +95,7 @@ const HEADERS = {
 const ERROR_TEXT: Record<number, string> = {
   400: 'A malformed parameter, cursor or body (the message names it)',
   401: 'Missing, malformed, unknown or revoked token',
+  403: 'A write with a read-only token',
   404: 'No such record in this workspace',
   410: 'The events after the cursor are past retention: sync again without a cursor',
   413: 'Request body over 1 MiB',
@@ -114,10 +115,12 @@ function errorResponses(op: Operation): Json {
   const statuses = [
     400,
     401,
+    ...(op.api && op.method === 'POST' && !op.readsOnly ? [403] : []),
     ...(op.notFound ? [404] : []),
     ...(op.gone ? [410] : []),
     ...(op.method === 'POST' ? [413] : []),
-    429,
+    // The MCP endpoint answers a rate-limited tool call with a tool error, not a 429.
+    ...(op.mcp ? [] : [429]),
     500,
     503,
     ...(op.method === 'GET' ? [] : [507]),
@@ -207,7 +210,7 @@ function operationObject(
       content: { 'application/json': { schema: toJsonSchema(op.body, refs) } },
     };
   }
-  if (!op.api) out.security = [];
+  if (!op.api && !op.mcp) out.security = [];
   return out;
 }
 
@@ -217,7 +220,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Json {
   const examples = options.examples ?? {};
   const paths: Record<string, Json> = {};
   for (const op of OPERATIONS) {
-    const path = op.api || op.underBase ? `${options.basePath}${op.path}` : op.path;
+    const path = op.api || op.underBase || op.mcp ? `${options.basePath}${op.path}` : op.path;
     paths[path] ??= {};
     paths[path]![op.method.toLowerCase()] = operationObject(op, refs, examples);
   }

@@ -7,6 +7,7 @@ import { runDemo } from './demo.ts';
 import { runDispatch } from './dispatch.ts';
 import { runEvents } from './events.ts';
 import { UsageError } from './flags.ts';
+import { runMcp } from './mcp.ts';
 import { runMigrate } from './migrate.ts';
 import { runServe } from './serve.ts';
 import { runToken } from './token.ts';
@@ -28,9 +29,11 @@ commands:
   demo [--seed N] [--people N] [--json]
                                  create a workspace full of Korean demo data, print its token
   workspace create NAME [--json] create an empty workspace (with an admin user)
-  token create --workspace ID [--json]
+  token create --workspace ID [--read-only] [--name N] [--json]
+                                 a token of the workspace's admin; --read-only: reads only
   token list --workspace ID
   token revoke ID
+  mcp --token TOKEN              the MCP server for AI assistants on stdin/stdout (docs/mcp.md)
   migrate                        bring the database schema up to date
   types --workspace ID [--name T] print a .d.ts of the workspace's custom fields (client generic)
   export --workspace ID [FILE] [--quiet]
@@ -94,6 +97,8 @@ async function main(argv: string[]): Promise<number> {
       return runWorkspace(config, rest);
     case 'token':
       return runToken(config, rest);
+    case 'mcp':
+      return runMcp(config, rest);
     case 'migrate':
       return runMigrate(config);
     case 'types':

@@ -15,6 +15,7 @@ export async function runToken(config: Config, args: string[]): Promise<number> 
     workspace: { type: 'string' },
     json: { type: 'boolean' },
     name: { type: 'string' },
+    'read-only': { type: 'boolean' },
   });
   const [sub, ...rest] = positionals;
   const store = openStore(config.databaseUrl);
@@ -28,11 +29,13 @@ export async function runToken(config: Config, args: string[]): Promise<number> 
           console.error(`salescrm: no workspace '${workspaceId}' (or it has no users)`);
           return 1;
         }
-        const token = await createToken(store, workspaceId, userId, values.name ?? null);
+        const token = await createToken(store, workspaceId, userId, values.name ?? null, {
+          readOnly: values['read-only'] === true,
+        });
         console.log(
           values.json
             ? JSON.stringify(token)
-            : `token ${token.id}: ${token.token}\n(shown only now)`,
+            : `token ${token.id}${values['read-only'] ? ' (read-only)' : ''}: ${token.token}\n(shown only now)`,
         );
         return 0;
       }
@@ -44,7 +47,7 @@ export async function runToken(config: Config, args: string[]): Promise<number> 
         else
           for (const t of tokens)
             console.log(
-              `${t.id}\t${t.revoked_at ? 'revoked' : 'active'}\t${t.created_at}\t${t.name ?? ''}`,
+              `${t.id}\t${t.revoked_at ? 'revoked' : 'active'}\t${t.read_only ? 'read-only' : 'read-write'}\t${t.created_at}\t${t.name ?? ''}`,
             );
         return 0;
       }

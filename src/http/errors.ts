@@ -3,6 +3,7 @@ import { DomainError, type DomainErrorCode } from '../domain/errors.ts';
 /** Errors that only HTTP has: no token, a wrong media type, no such route, a limit. */
 export type HttpErrorCode =
   | 'unauthorized'
+  | 'forbidden'
   | 'unsupported_media_type'
   | 'route_not_found'
   | 'method_not_allowed'
@@ -18,6 +19,7 @@ export type ErrorCode = DomainErrorCode | HttpErrorCode;
 /** The one place where an error's code becomes a status. */
 export const STATUS_OF: Record<ErrorCode, number> = {
   unauthorized: 401,
+  forbidden: 403,
   invalid_parameter: 400,
   invalid_cursor: 400,
   unknown_pipeline: 400,

@@ -9,6 +9,8 @@ export interface AuthContext {
   /** The workspace's data version when the request arrived. */
   dataVersion: number;
   cursorSecret: string;
+  /** The token may only read: every write route answers 403. */
+  readOnly: boolean;
 }
 
 declare module 'fastify' {

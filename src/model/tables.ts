@@ -61,6 +61,8 @@ export interface AccessTokenTable {
   name: string | null;
   created_at: string;
   revoked_at: string | null;
+  /** 1: the token may only read (403 on writes). */
+  read_only: Generated<number>;
 }
 
 export interface UserTable {

@@ -18,6 +18,7 @@ import {
 import { PageCache } from '../http/page-cache.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
 import { JSON_TYPE } from '../http/send.ts';
+import { registerMcpRoute } from '../mcp/http-route.ts';
 import { registerSubjectActivityRoutes } from '../resources/activities/routes.ts';
 import { registerBatchRoutes } from '../resources/batch/routes.ts';
 import { registerDealActivityRoutes } from '../resources/deal-activities/routes.ts';
@@ -55,6 +56,7 @@ import { DiskFullLog } from './disk-full-log.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
 import { Metrics } from './metrics.ts';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
+import { refuseReadOnlyWrite } from './read-only.ts';
 import { logRequests } from './request-log.ts';
 
 /** Options of `buildApp`; the config's values decide the rest. */
@@ -166,8 +168,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('X-Request-Id', request.id);
     // The matched route, not the raw URL: `/%762/people` is routed to `/v2/people` too.
     const route = request.routeOptions.url;
+    // `/mcp` takes the API's tokens; its tool calls, not its messages, count against the limit.
+    if (route === `${base}/mcp`) {
+      request.auth = await authenticate(request.headers.authorization);
+      return;
+    }
     if (!route?.startsWith(`${base}/v2/`) && !route?.startsWith(`${base}/v3/`)) return;
     request.auth = await authenticate(request.headers.authorization);
+    refuseReadOnlyWrite(request.auth, request.method, route.slice(base.length));
     if (!limiter) return;
     const cost = request.routeOptions.config?.rateCost ?? 1;
     const decision = await limiter.hit(request.auth.workspaceId, cost);
@@ -244,6 +252,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       timeoutMs: options.webhookVerifyTimeoutMs,
     }),
   );
+  // The MCP server for AI assistants (docs/mcp.md), over the same token and operations.
+  registerMcpRoute(app, base);
   // The OpenAPI document and the reference page (no token).
   registerDocsRoutes(app, { basePath: base });
 

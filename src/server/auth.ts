@@ -22,7 +22,14 @@ export function tokenAuthenticator(store: Store) {
     (store.reader as Kysely<Database>)
       .selectFrom('access_tokens as t')
       .innerJoin('workspaces as w', 'w.id', 't.workspace_id')
-      .select(['t.workspace_id', 't.user_id', 't.id', 'w.data_version', 'w.cursor_secret'])
+      .select([
+        't.workspace_id',
+        't.user_id',
+        't.id',
+        'w.data_version',
+        'w.cursor_secret',
+        't.read_only',
+      ])
       .where('t.token_hash', '=', p('hash'))
       .where('t.revoked_at', 'is', null),
   );
@@ -59,6 +66,7 @@ export function tokenAuthenticator(store: Store) {
             tokenId: row[2] as string,
             dataVersion: Number(row[3]),
             cursorSecret: row[4] as string,
+            readOnly: Number(row[5]) === 1,
           }
         : null;
       if (remembered.size >= MAX_REMEMBERED_TOKENS) remembered.clear();

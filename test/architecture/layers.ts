@@ -12,6 +12,7 @@ import { dirname, join, normalize, relative, sep } from 'node:path';
 export const TIERS: readonly (readonly string[])[] = [
   ['cli'],
   ['server', 'ingest', 'dispatch'],
+  ['mcp'],
   ['resources'],
   ['http'],
   ['store', 'api-schema'],

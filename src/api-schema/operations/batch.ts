@@ -20,15 +20,18 @@ import { type Operation, write } from './operation.ts';
 
 /** In the order the OpenAPI document lists them. */
 export const BATCH_OPERATIONS: readonly Operation[] = [
-  write(
-    '/v3/object/read',
-    'batchReadObjects',
-    'Read up to 500 records of a type by id',
-    'Batch',
-    200,
-    BatchReadBody,
-    ObjectListEnvelope(BatchRecord),
-  ),
+  {
+    ...write(
+      '/v3/object/read',
+      'batchReadObjects',
+      'Read up to 500 records of a type by id',
+      'Batch',
+      200,
+      BatchReadBody,
+      ObjectListEnvelope(BatchRecord),
+    ),
+    readsOnly: true,
+  },
   write(
     '/v3/object/create',
     'batchCreateObjects',
@@ -47,22 +50,28 @@ export const BATCH_OPERATIONS: readonly Operation[] = [
     BatchUpdateBody,
     ObjectListEnvelope(BatchUpdated),
   ),
-  write(
-    '/v3/pipeline/list',
-    'batchListPipelines',
-    'List the pipelines of deals or leads',
-    'Batch',
-    200,
-    BatchTypeBody,
-    ListEnvelope('pipelineList', PipelineRecord, []),
-  ),
-  write(
-    '/v3/association/list',
-    'batchListAssociations',
-    'List the record types a type can be associated with, and what links them',
-    'Batch',
-    200,
-    BatchTypeBody,
-    ListEnvelope('associationList', AssociationRecord, []),
-  ),
+  {
+    ...write(
+      '/v3/pipeline/list',
+      'batchListPipelines',
+      'List the pipelines of deals or leads',
+      'Batch',
+      200,
+      BatchTypeBody,
+      ListEnvelope('pipelineList', PipelineRecord, []),
+    ),
+    readsOnly: true,
+  },
+  {
+    ...write(
+      '/v3/association/list',
+      'batchListAssociations',
+      'List the record types a type can be associated with, and what links them',
+      'Batch',
+      200,
+      BatchTypeBody,
+      ListEnvelope('associationList', AssociationRecord, []),
+    ),
+    readsOnly: true,
+  },
 ];

@@ -9,6 +9,7 @@ import { DEAL_OPERATIONS } from './deals.ts';
 import { EVENT_OPERATIONS } from './events.ts';
 import { FIELD_OPERATIONS } from './fields.ts';
 import { LEAD_OPERATIONS } from './leads.ts';
+import { MCP_OPERATIONS } from './mcp.ts';
 import { NOTE_TODO_OPERATIONS } from './notes-todos.ts';
 import type { Operation } from './operation.ts';
 import { ORGANIZATION_OPERATIONS } from './organizations.ts';
@@ -35,5 +36,6 @@ export const OPERATIONS: readonly Operation[] = [
   ...EVENT_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...BATCH_OPERATIONS,
+  ...MCP_OPERATIONS,
   ...SERVICE_OPERATIONS,
 ];

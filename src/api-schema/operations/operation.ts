@@ -33,6 +33,10 @@ export interface Operation {
   notFound?: boolean;
   /** Whether it answers 410 (a cursor past the retention). */
   gone?: boolean;
+  /** A POST that only reads: a read-only token may call it (other POSTs answer it 403). */
+  readsOnly?: boolean;
+  /** The MCP endpoint: under the base path with the bearer token, but JSON-RPC, not `/v2`. */
+  mcp?: boolean;
 }
 
 /** The cursor keys of the deal and lead lists: the misspelt `nextCurosr`, then `nextCursor`. */

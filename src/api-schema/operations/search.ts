@@ -37,6 +37,7 @@ export const SEARCH_OPERATIONS: readonly Operation[] = [
     method: 'POST',
     path: '/v2/object/{targetType}/search',
     operationId: 'searchObjects',
+    readsOnly: true,
     summary:
       'Search people, organizations, deals or leads by filters (counts as 10 requests of the rate limit)',
     tag: 'Search',

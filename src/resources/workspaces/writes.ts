@@ -115,12 +115,16 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** Issues a token for a user of the workspace. The token itself is returned only here. */
+/**
+ * Issues a token for a user of the workspace; a `readOnly` one may only read. The token
+ * itself is returned only here.
+ */
 export async function createToken(
   store: Store,
   workspaceId: string,
   userId: string,
   name: string | null = null,
+  options: { readOnly?: boolean } = {},
 ): Promise<{ id: string; token: string }> {
   const id = newId();
   const token = `scrm_${randomBytes(32).toString('base64url')}`;
@@ -134,6 +138,7 @@ export async function createToken(
       name,
       created_at: now(),
       revoked_at: null,
+      read_only: options.readOnly ? 1 : 0,
     })
     .execute();
   return { id, token };
@@ -154,7 +159,7 @@ export async function revokeToken(store: Store, tokenId: string): Promise<boolea
 export async function listTokens(store: Store, workspaceId: string) {
   return store.db
     .selectFrom('access_tokens')
-    .select(['id', 'user_id', 'name', 'created_at', 'revoked_at'])
+    .select(['id', 'user_id', 'name', 'created_at', 'revoked_at', 'read_only'])
     .where('workspace_id', '=', workspaceId)
     .orderBy('created_at')
     .orderBy('id')

@@ -1,0 +1,31 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyInstance } from 'fastify';
+import { injectCall } from './api.ts';
+import { createMcpServer } from './server.ts';
+
+/**
+ * `POST /mcp`: the MCP server over Streamable HTTP, stateless (no session: each request
+ * brings its bearer token, and a server is made for it). The app's auth hook has checked the
+ * token; each tool call is an API call with the same token, counted by the rate limit.
+ */
+export function registerMcpRoute(app: FastifyInstance, base: string): void {
+  app.post(`${base}/mcp`, { config: { errorShape: 'A' } }, async (request, reply) => {
+    const authorization = request.headers.authorization ?? '';
+    const server = createMcpServer({
+      call: injectCall(app, base, authorization),
+      readOnly: request.auth.readOnly,
+    });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    reply.hijack();
+    reply.raw.setHeader('X-Request-Id', request.id);
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  });
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/** Record types with search, batch reads, a timeline, updates and notes. */
+export const CORE_TYPES = ['people', 'organization', 'deal', 'lead'] as const;
+export type CoreType = (typeof CORE_TYPES)[number];
+
+/** Record types with a plain list (`GET /v2/{type}`) and a create. */
+export const LISTED_TYPES = [...CORE_TYPES, 'product'] as const;
+export type ListedType = (typeof LISTED_TYPES)[number];
+
+/** Record types that may be deleted. */
+export const DELETABLE_TYPES = ['deal', 'lead'] as const;
+
+/** Record types with a field list (`GET /v2/field/{type}`). */
+export const FIELD_TYPES = [
+  'people',
+  'organization',
+  'deal',
+  'lead',
+  'product',
+  'quote',
+  'quote-product',
+  'todo',
+] as const;
+
+/** What a model may do with each record type (`list_fields` without a type says so). */
+export const TYPE_OPERATIONS: Record<(typeof FIELD_TYPES)[number], string> = {
+  people: '사람 (contacts): search, list, get, timeline, create, update, add note',
+  organization: '회사 (companies): search, list, get, timeline, create, update, add note',
+  deal: '딜 (deals, in a deal pipeline): search, list, get, timeline, create, update, add note, delete, quotes',
+  lead: '리드 (leads, in a lead pipeline): search, list, get, timeline, create, update, add note, delete, quotes',
+  product: '상품 (products): list, create',
+  quote: '견적 (quotes of a deal or lead): list_quotes, create_quote',
+  'quote-product': "견적 상품 (a quote's product lines): written inside create_quote",
+  todo: '할 일 (todos): fields only',
+};
+
+/** A record id argument. */
+export const recordId = z.string().min(1).max(200);
+
+/** A list's cursor argument: the `nextCursor` of the previous answer. */
+export const cursorArg = z
+  .string()
+  .min(1)
+  .optional()
+  .describe('nextCursor of the previous answer, to read the next page');
+
+/** The list key of `GET /v2/{type}`. */
+export function listKeyOf(type: ListedType): string {
+  return `${type}List`;
+}
