@@ -106,6 +106,14 @@ function writeBodies(ids: Record<string, string>): Record<string, unknown> {
       objectType: 'people',
       inputList: [{ id: ids.peopleId, data: { 포지션: '이사' } }],
     },
+    createField: {
+      name: '예시 필드',
+      type: 'singleSelect',
+      description: '예시로 만든 선택 필드',
+      showInCreateForm: true,
+      options: [{ value: '상' }, { value: '하' }],
+    },
+    updateField: { name: '예시 필드 (수정)', options: [{ value: '중' }] },
     batchListPipelines: { objectType: 'deal' },
     batchListAssociations: { objectType: 'deal' },
   };
@@ -182,6 +190,8 @@ export async function recordExamples(): Promise<OperationExamples> {
       // The quote's line takes the plain (일반) product just made: no payment terms needed.
       if (op.operationId === 'createProduct')
         ids.productId = ((answer.data as Json).product as Json).id as string;
+      if (op.operationId === 'createField')
+        ids.fieldId = ((answer.data as Json).field as Json).id as string;
     }
     const spareDeal = await call('POST', '/v2/deal', {
       ...(writeBodies(ids).createDeal as Json),

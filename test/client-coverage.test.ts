@@ -34,6 +34,7 @@ function cannedData(): Record<string, unknown> {
     'pipelineList',
     'fieldList',
     'webhook',
+    'field',
     'objectList',
     'associationList',
   ];
@@ -147,6 +148,8 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'webForms.list': () => crm.webForms.list().page(),
   'webForms.submissions': () => crm.webForms.submissions('w1').page(),
   'fields.list': () => crm.fields.list('quote-product'),
+  'fields.create': () => crm.fields.create('people', { name: 'n', type: 'string' }),
+  'fields.update': () => crm.fields.update('people', 'f1', { name: 'n' }),
   'events.list': () => crm.events.list({ objectType: 'deal', cursor: 'c', limit: 10 }).page(),
   'webhooks.create': () =>
     crm.webhooks.create({ url: 'https://hooks.example.com', objectTypeList: ['deal'] }),

@@ -10,6 +10,7 @@ export {
   BatchUpdateBody,
 } from './bodies/batch.ts';
 export { CreateDealBody, UpdateDealBody } from './bodies/deals.ts';
+export { CreateFieldBody, UpdateFieldBody } from './bodies/fields.ts';
 export { CreateLeadBody, UpdateLeadBody } from './bodies/leads.ts';
 export { MergeBody } from './bodies/merges.ts';
 export {

@@ -48,6 +48,10 @@ export type QuoteLineBody = WithFieldList<Bodies.QuoteLineBody>;
 export type CreateQuoteBody = Omit<WithFieldList<Bodies.CreateQuoteBody>, 'quoteProductList'> & {
   quoteProductList?: QuoteLineBody[];
 };
+/** Body of `fields.create`: `name`, `type`, and the field's settings. */
+export type CreateFieldBody = Bodies.CreateFieldBody;
+/** Body of `fields.update`: a new `name`, `description`, or `options` to add. */
+export type UpdateFieldBody = Bodies.UpdateFieldBody;
 /** Body of `webhooks.create`: `url`, `objectTypeList`, and optionally `eventList`, `fieldList`. */
 export type CreateWebhookBody = Bodies.CreateWebhookBody;
 /** Body of `webhooks.update`: what changes (a new `url` is verified again). */

@@ -533,5 +533,18 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** The fields of a record type, with select options. */
     list: async (type: FieldRecordType, o?: CallOptions): Promise<R.Field[]> =>
       (await this.#get<{ fieldList: R.Field[] }>(`/v2/field/${seg(type)}`, o)).fieldList,
+    /**
+     * Defines a custom field of a record type: every record of the type shows it (null until
+     * set). A name the type has already is a `ConflictError`.
+     */
+    create: (type: FieldRecordType, body: Bodies.CreateFieldBody, o?: CallOptions) =>
+      this.#keyed<R.FieldDefinition>(`/v2/field/${seg(type)}`, 'field', body, o),
+    /** Renames a custom field, changes its description, or adds options to a select field. */
+    update: (
+      type: FieldRecordType,
+      fieldId: string,
+      body: Bodies.UpdateFieldBody,
+      o?: CallOptions,
+    ) => this.#keyed<R.FieldDefinition>(`/v2/field/${seg(type)}/${seg(fieldId)}`, 'field', body, o),
   };
 }

@@ -17,7 +17,7 @@ import type {
   PipelineRecord,
   SingleDealRecord,
 } from '../api-schema/records/deals-leads.ts';
-import type { FieldRecord } from '../api-schema/records/fields.ts';
+import type { FieldDefinitionRecord, FieldRecord } from '../api-schema/records/fields.ts';
 import type {
   DealHistoryRecord,
   LeadHistoryRecord,
@@ -136,6 +136,8 @@ export type WebForm = WebFormRecord;
 export type WebFormSubmission = WebFormSubmitRecord;
 /** A field of a record type (`GET /v2/field/{type}`). */
 export type Field = FieldRecord;
+/** A custom field's definition, as creating or changing it answers. */
+export type FieldDefinition = FieldDefinitionRecord;
 /** A webhook (lists and reads never show its secret). */
 export type Webhook = WebhookRecord;
 /** A webhook with its signing secret, as creation and rotation answer (shown only then). */

@@ -9,6 +9,7 @@ import { eventsAndWebhooks } from './migrations/006-events-webhooks.ts';
 import { pendingDeliveries } from './migrations/007-pending-deliveries.ts';
 import { catalogVersion } from './migrations/008-catalog-version.ts';
 import { searchIndexes } from './migrations/009-search-indexes.ts';
+import { fieldSettings } from './migrations/010-field-settings.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -25,6 +26,7 @@ export async function migrateToLatest(
     '007-pending-deliveries': pendingDeliveries,
     '008-catalog-version': catalogVersion({ dialect }),
     '009-search-indexes': searchIndexes,
+    '010-field-settings': fieldSettings,
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });

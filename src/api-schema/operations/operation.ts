@@ -26,6 +26,8 @@ export interface Operation {
   api: boolean;
   /** Whether a path id can name a record the workspace does not have (404). */
   notFound?: boolean;
+  /** Whether it answers 409 (a name or record already taken, or still in use). */
+  conflict?: boolean;
   /** Whether it answers 410 (a cursor past the retention). */
   gone?: boolean;
 }
