@@ -129,6 +129,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'products.list': () => crm.products.list().page(),
   'products.create': () => crm.products.create({ name: 'n', price: 1 }),
   'quotes.create': () => crm.quotes.create({ name: 'n', dealId: 'd1' }),
+  'pipelines.list': () => crm.pipelines.list(),
   'users.list': () => crm.users.list().page(),
   'users.me': () => crm.users.me(),
   'teams.list': () => crm.teams.list().page(),

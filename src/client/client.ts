@@ -384,6 +384,13 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
       this.#keyed<R.Created>('/v2/quote', 'quote', body, o),
   };
 
+  /** Pipelines of every kind (`deals.pipelines` and `leads.pipelines` give one kind each). */
+  readonly pipelines = {
+    /** Every deal and lead pipeline with its stages, in order; ids under `_id`. */
+    list: async (o?: CallOptions): Promise<R.AnyPipeline[]> =>
+      (await this.#get<{ pipelineList: R.AnyPipeline[] }>('/v2/pipeline', o)).pipelineList,
+  };
+
   /** Users of the workspace. */
   readonly users = {
     /** Every user, oldest first. */

@@ -12,6 +12,7 @@ import type {
   PeopleActivityRecord,
 } from '../api-schema/records/activities.ts';
 import type {
+  AnyPipelineRecord,
   DealRecord,
   LeadRecord,
   PipelineRecord,
@@ -122,6 +123,8 @@ export type LeadHistory = LeadHistoryRecord;
 export type OrganizationHistory = OrganizationHistoryRecord;
 /** A pipeline with its stages. */
 export type Pipeline = PipelineRecord;
+/** A deal or lead pipeline of `pipelines.list`, its ids under `_id`. */
+export type AnyPipeline = AnyPipelineRecord;
 /** A user of the workspace. */
 export type User = UserRecord;
 /** The token's user with its workspace (`room`). */
