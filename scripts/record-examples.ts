@@ -61,6 +61,7 @@ function writeBodies(ids: Record<string, string>): Record<string, unknown> {
     createLead: { name: '예시 리드', peopleId: ids.peopleId },
     updateLead: { name: '예시 리드 (수정)' },
     createProduct: { name: '예시 상품', price: 50_000 },
+    updateProduct: { price: 55_000, fieldList: [{ name: '단위', stringValue: '개' }] },
     createQuote: {
       name: '예시 견적서',
       dealId: ids.dealId,
@@ -204,6 +205,11 @@ export async function recordExamples(): Promise<OperationExamples> {
     examples.deleteDeal = await call(
       'POST',
       `/v2/deal/${((spareDeal.data as Json).deal as Json).id}/delete`,
+    );
+    const spareProduct = await call('POST', '/v2/product', { name: '삭제할 상품', price: 1 });
+    examples.deleteProduct = await call(
+      'POST',
+      `/v2/product/${((spareProduct.data as Json).product as Json).id}/delete`,
     );
     examples.deleteLead = await call(
       'POST',

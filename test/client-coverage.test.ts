@@ -128,6 +128,8 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'leads.history.list': () => crm.leads.history.list({ leadId: 'l1' }).page(),
   'products.list': () => crm.products.list().page(),
   'products.create': () => crm.products.create({ name: 'n', price: 1 }),
+  'products.update': () => crm.products.update('p1', { price: 2 }),
+  'products.delete': () => crm.products.delete('p1'),
   'quotes.create': () => crm.quotes.create({ name: 'n', dealId: 'd1' }),
   'pipelines.list': () => crm.pipelines.list(),
   'users.list': () => crm.users.list().page(),

@@ -18,6 +18,6 @@ export {
   UpdateOrganizationBody,
 } from './bodies/organizations.ts';
 export { CreatePersonBody, UpdatePersonBody } from './bodies/people.ts';
-export { CreateProductBody } from './bodies/products.ts';
+export { CreateProductBody, UpdateProductBody } from './bodies/products.ts';
 export { CreateQuoteBody, QuoteLineBody } from './bodies/quotes.ts';
 export { CreateWebhookBody, UpdateWebhookBody } from './bodies/webhooks.ts';

@@ -42,6 +42,8 @@ export type CreateLeadBody = WithFieldList<Bodies.CreateLeadBody>;
 export type UpdateLeadBody = WithFieldList<Bodies.UpdateLeadBody>;
 /** Body of `products.create`. */
 export type CreateProductBody = WithFieldList<Bodies.CreateProductBody>;
+/** Body of `products.update`. */
+export type UpdateProductBody = WithFieldList<Bodies.UpdateProductBody>;
 /** One line of `quotes.create` (`amount` is the quantity). */
 export type QuoteLineBody = WithFieldList<Bodies.QuoteLineBody>;
 /** Body of `quotes.create`: exactly one of `dealId` and `leadId`. */

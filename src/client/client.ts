@@ -375,6 +375,13 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** Creates a product (`유형` `일반` unless `fieldList` says otherwise). */
     create: (body: Bodies.CreateProductBody, o?: CallOptions) =>
       this.#keyed<R.Created>('/v2/product', 'product', body, o),
+    /** Changes a product (`유형` only while no quote uses it: else a `ConflictError`). */
+    update: (id: string, body: Bodies.UpdateProductBody, o?: CallOptions) =>
+      this.#keyed<R.Updated>(`/v2/product/${seg(id)}`, 'product', body, o),
+    /** Deletes a product with its notes; one that a quote uses is a `ConflictError`. */
+    delete: async (id: string, o?: CallOptions): Promise<void> => {
+      await this.#post(`/v2/product/${seg(id)}/delete`, undefined, o);
+    },
   };
 
   /** Quotes (read through `deals.quotes` and `leads.quotes`). */
