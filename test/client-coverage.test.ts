@@ -67,6 +67,7 @@ const LIST_KEYS = [
   'eventList',
   'webhookList',
   'deliveryList',
+  'typeList',
   'objectList',
 ];
 
@@ -148,6 +149,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
       })
       .page(),
   'memos.get': () => crm.memos.get('m1'),
+  'memos.types': () => crm.memos.types(),
   'webForms.list': () => crm.webForms.list().page(),
   'webForms.submissions': () => crm.webForms.submissions('w1').page(),
   'fields.list': () => crm.fields.list('quote-product'),

@@ -444,6 +444,9 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** One note. */
     get: async (id: string, o?: CallOptions): Promise<R.Memo> =>
       (await this.#get<{ memo: R.Memo }>(`/v2/memo/${seg(id)}`, o)).memo,
+    /** The note types (`_id`, `value`, `color`). */
+    types: async (o?: CallOptions): Promise<R.MemoType[]> =>
+      (await this.#get<{ typeList: R.MemoType[] }>('/v2/memo/type-list', o)).typeList,
   };
 
   /** Web forms and their submissions. */

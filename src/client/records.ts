@@ -25,7 +25,7 @@ import type {
   OrganizationHistoryRecord,
   PeopleHistoryRecord,
 } from '../api-schema/records/history.ts';
-import type { MemoRecord, TodoRecord } from '../api-schema/records/notes-todos.ts';
+import type { MemoRecord, MemoTypeRecord, TodoRecord } from '../api-schema/records/notes-todos.ts';
 import type {
   OrganizationRecord,
   PeopleRecord,
@@ -133,6 +133,8 @@ export type Me = MeRecord;
 export type Team = TeamRecord;
 /** A note. */
 export type Memo = MemoRecord;
+/** A type of note (`_id`, `value`, `color`). */
+export type MemoType = MemoTypeRecord;
 /** A web form. */
 export type WebForm = WebFormRecord;
 /** A submission of a web form. */
