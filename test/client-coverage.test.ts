@@ -135,6 +135,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'pipelines.list': () => crm.pipelines.list(),
   'users.list': () => crm.users.list().page(),
   'users.me': () => crm.users.me(),
+  'users.meShort': () => crm.users.meShort(),
   'teams.list': () => crm.teams.list().page(),
   'todos.list': () => crm.todos.list().page(),
   'memos.list': () =>

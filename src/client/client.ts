@@ -405,6 +405,9 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** The token's user, with the workspace as `room`. */
     me: async (o?: CallOptions): Promise<R.Me> =>
       (await this.#get<{ user: R.Me }>('/v2/user/me', o)).user,
+    /** The same as `me`, through `GET /v2/me` (the live API's short path). */
+    meShort: async (o?: CallOptions): Promise<R.Me> =>
+      (await this.#get<{ user: R.Me }>('/v2/me', o)).user,
   };
 
   /** Teams. */
