@@ -6,9 +6,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { TABLE_OF } from '../src/store/read-model/rendered-types.ts';
 import {
   makeCustomField,
   makeDeal,
+  makeLead,
   makeOrganization,
   makePerson,
   makePipeline,
@@ -159,6 +161,49 @@ describe('POST /v2/field/{type}', () => {
     expect(upd.status, upd.text).toBe(200);
     const [person] = await records('/v2/people', 'peopleList');
     expect(person!['새 필드']).toBe(7);
+  });
+
+  it('stores for every record type exactly the JSON a full re-render gives', async () => {
+    await ws.write(async (w) => {
+      const { id: pipelineId, stageIds } = await makePipeline(w);
+      const organizationId = await makeOrganization(w, { name: '회사' });
+      const peopleId = await makePerson(w, { name: '고객', organizationId });
+      const dealId = await makeDeal(w, { peopleId, pipelineId, stageId: stageIds[0]! });
+      await makeLead(w, { peopleId });
+      const productId = await makeProduct(w, { name: '상품' });
+      await makeQuote(w, { dealId, isMain: true, lines: [{ productId }] });
+      await makeCustomField(w, 'deal', '앞 필드');
+    });
+    // A name that JSON escapes.
+    const name = '따옴표 "필드" \\ 탭\t';
+    const types = ['people', 'organization', 'deal', 'lead', 'product', 'quote'] as const;
+    for (const type of types) {
+      const res = await createField(type, { name, type: 'string' });
+      expect(res.status, res.text).toBe(201);
+    }
+    const bodies = async () => {
+      const out: Record<string, string[]> = {};
+      for (const type of types) {
+        const rows = await store.db
+          .selectFrom(TABLE_OF[type])
+          .select(['id', 'body'])
+          .where('workspace_id', '=', ws.workspaceId)
+          .orderBy('id')
+          .execute();
+        out[type] = rows.map((r) => `${r.id} ${Buffer.from(r.body as string).toString()}`);
+        for (const r of rows)
+          expect(JSON.parse(String(Buffer.from(r.body as string)))[name]).toBeNull();
+      }
+      return out;
+    };
+    const spliced = await bodies();
+    await ws.write(async (w) => {
+      for (const type of types) w.touched.markAll(type);
+    });
+    expect(await bodies()).toEqual(spliced);
+    const deal = (await records('/v2/deal', 'dealList'))[0]!;
+    const single = (await get(app, ws.token, `/v2/deal/${deal.id}`)).json.data.deal[0];
+    expect(Object.keys(single).slice(-2)).toEqual(['앞 필드', name]);
   });
 
   it('a quote-product field shows on the lines of every quote', async () => {

@@ -5,6 +5,7 @@ import type {
   StoredCustomValues,
 } from '../../domain/custom-fields.ts';
 import { newId } from '../../domain/ids.ts';
+import { appendNullKey } from '../../store/read-model/append-null-key.ts';
 import { TABLE_OF, typesShowingFieldsOf } from '../../store/read-model/rendered-types.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { recordPeopleHistory } from '../people-history/writes.ts';
@@ -76,7 +77,12 @@ export async function defineCustomField(w: WorkspaceWrite, field: NewCustomField
       prevent_duplicates: field.preventDuplicates ? 1 : 0,
     })
     .execute();
-  for (const t of typesShowingFieldsOf(field.recordType)) w.touched.markAll(t);
+  if (field.recordType === 'quoteProduct') {
+    // The key goes on each line inside the quote's JSON: the quotes are rendered again.
+    for (const t of typesShowingFieldsOf(field.recordType)) w.touched.markAll(t);
+  } else {
+    for (const t of typesShowingFieldsOf(field.recordType)) await appendNullKey(w, t, field.name);
+  }
   return id;
 }
 
