@@ -1,5 +1,6 @@
-// `npm run bench:fields [-- --people N] [--db FILE] [--database postgres]`: builds a demo
-// workspace of N people (or takes FILE), then times, through the API in process, what a
+// `npm run bench:fields [-- --people N] [--db FILE] [--database postgres [--existing]]`:
+// builds a demo workspace of N people (or takes FILE, or with `--existing` the demo already
+// in the PostgreSQL database of BENCH_DATABASE_URL), then times, through the API in process, what a
 // custom field costs at that size: `POST /v2/field/people` (every person re-rendered with the
 // new key, in the one write transaction), its rename, and a field of a record type the
 // demo has few of (`product`), as the baseline of the same run.
@@ -17,6 +18,7 @@ const { values } = parseArgs({
     people: { type: 'string', default: '100000' },
     db: { type: 'string' },
     database: { type: 'string', default: 'sqlite' },
+    existing: { type: 'boolean', default: false },
   },
 });
 const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-fields-'));
@@ -26,7 +28,8 @@ const databaseUrl =
     : `sqlite:${values.db ?? join(dir, 'fields.db')}`;
 
 let demo: { token: string; seconds?: number };
-if (values.db && values.database !== 'postgres') demo = await tokenOfExistingDemo(databaseUrl);
+if (values.database === 'postgres' ? values.existing : values.db)
+  demo = await tokenOfExistingDemo(databaseUrl);
 else demo = buildDemo(databaseUrl, Number(values.people));
 if ('seconds' in demo)
   console.log(`demo of ${values.people} people built in ${demo.seconds?.toFixed(1)} s`);
