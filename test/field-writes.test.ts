@@ -340,6 +340,66 @@ describe('POST /v2/field/{type}', () => {
   });
 });
 
+describe('preventDuplicates', () => {
+  it('refuses a value another record of the type holds (400 with that record), on create and update', async () => {
+    for (const [name, type] of [
+      ['계약 번호', 'string'],
+      ['사번', 'number'],
+    ] as const)
+      expect((await createField('people', { name, type, preventDuplicates: true })).status).toBe(
+        201,
+      );
+    expect((await createField('people', { name: '메모 필드', type: 'string' })).status).toBe(201);
+    const values = [
+      { name: '계약 번호', stringValue: 'C-1' },
+      { name: '사번', numberValue: 7 },
+      { name: '메모 필드', stringValue: '같은 값' },
+    ];
+    const first = await post(app, ws.token, '/v2/people', { name: '먼저', fieldList: values });
+    expect(first.status, first.text).toBe(201);
+    const firstId = first.json.data.people.id;
+    // The unique fields refuse the second holder, one at a time; the plain field does not.
+    for (const value of values.slice(0, 2)) {
+      const snap = await tableSnapshot(store);
+      const res = await post(app, ws.token, '/v2/people', { name: '나중', fieldList: [value] });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.message).toContain(value.name);
+      expect(res.json.data).toEqual({ id: firstId, name: '먼저' });
+      expect(await tableSnapshot(store)).toEqual(snap);
+    }
+    const other = await post(app, ws.token, '/v2/people', {
+      name: '나중',
+      fieldList: [
+        values[2],
+        { name: '계약 번호', stringValue: 'C-2' },
+        { name: '사번', numberValue: 8 },
+      ],
+    });
+    expect(other.status, other.text).toBe(201);
+    // A record may write its own value again; another may not take it.
+    const again = await post(app, ws.token, `/v2/people/${firstId}`, { fieldList: values });
+    expect(again.status, again.text).toBe(200);
+    const taken = await post(app, ws.token, `/v2/people/${other.json.data.people.id}`, {
+      fieldList: [{ name: '사번', numberValue: 7 }],
+    });
+    expect(taken.status, taken.text).toBe(400);
+    expect(taken.json.data).toEqual({ id: firstId, name: '먼저' });
+    // Another workspace's values are its own.
+    const elsewhere = await testWorkspace(store, '다른 워크스페이스');
+    const field = await createField(
+      'people',
+      { name: '계약 번호', type: 'string', preventDuplicates: true },
+      elsewhere.token,
+    );
+    expect(field.status).toBe(201);
+    const theirs = await post(app, elsewhere.token, '/v2/people', {
+      name: '남의 고객',
+      fieldList: [{ name: '계약 번호', stringValue: 'C-1' }],
+    });
+    expect(theirs.status, theirs.text).toBe(201);
+  });
+});
+
 describe('POST /v2/field/{type}/{fieldId}', () => {
   async function makeField(body: Rec, type = 'people'): Promise<Rec> {
     const res = await createField(type, body);

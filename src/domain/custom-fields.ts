@@ -69,6 +69,8 @@ export interface CustomFieldDefinition {
   type: CustomFieldType;
   required: boolean;
   options: SelectOption[] | null;
+  /** A value one record at most may hold (string and number fields; unset: false). */
+  preventDuplicates?: boolean;
 }
 
 /** Stored custom values of one record: field id to stored value (Ref fields keep ids). */

@@ -57,7 +57,7 @@ export async function updateProduct(
   body: UpdateProductBody,
 ): Promise<Written> {
   const row = await pathRecord(w, 'product', productId);
-  const fields = await resolveFieldList(w, 'product', body.fieldList);
+  const fields = await resolveFieldList(w, 'product', body.fieldList, productId);
   checkRequired(fields, JSON.parse(String(row.custom)));
   if (fields.fixed.has('유형') && fields.fixed.get('유형') === null)
     throw new DomainError('invalid_body', "'유형' 필드는 비울 수 없습니다.");
