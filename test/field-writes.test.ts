@@ -340,6 +340,33 @@ describe('POST /v2/field/{type}', () => {
   });
 });
 
+describe('isSensitive', () => {
+  it('events show a sensitive value as 암호화된 데이터 (empty stays null); reads show it', async () => {
+    const field = await createField('people', {
+      name: '주민번호',
+      type: 'string',
+      isSensitive: true,
+    });
+    expect(field.json.data.field.isSensitive).toBe(true);
+    const id = await ws.write((w) => makePerson(w, { name: '고객' }));
+    for (const value of ['900101-1234567', null])
+      expect(
+        (
+          await post(app, ws.token, `/v2/people/${id}`, {
+            fieldList: [{ name: '주민번호', stringValue: value }],
+          })
+        ).status,
+      ).toBe(200);
+    const events = (await get(app, ws.token, '/v2/event?limit=100')).json.data.eventList as Rec[];
+    const changes = events.filter((e) => e.fieldName === '주민번호');
+    expect(changes.map((e) => [e.beforeField, e.afterField])).toEqual([
+      [null, '암호화된 데이터'],
+      ['암호화된 데이터', null],
+    ]);
+    expect(JSON.stringify(events)).not.toContain('900101');
+  });
+});
+
 describe('preventDuplicates', () => {
   it('refuses a value another record of the type holds (400 with that record), on create and update', async () => {
     for (const [name, type] of [

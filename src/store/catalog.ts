@@ -99,6 +99,7 @@ export async function loadCatalog(
       required: d.required === 1,
       options: d.options ? (JSON.parse(d.options) as SelectOption[]) : null,
       preventDuplicates: Number(d.prevent_duplicates) === 1,
+      isSensitive: Number(d.is_sensitive) === 1,
     };
     const list = fields.get(recordType);
     if (list) list.push(def);

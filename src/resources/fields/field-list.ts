@@ -96,6 +96,7 @@ export async function customFieldsOf(
     required: d.required === 1,
     options: d.options ? (JSON.parse(d.options) as SelectOption[]) : null,
     preventDuplicates: Number(d.prevent_duplicates) === 1,
+    isSensitive: Number(d.is_sensitive) === 1,
   }));
 }
 
