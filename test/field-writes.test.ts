@@ -181,7 +181,7 @@ describe('POST /v2/field/{type}', () => {
       const res = await createField(type, { name, type: 'string' });
       expect(res.status, res.text).toBe(201);
     }
-    const bodies = async () => {
+    const bodies = async (key = name, gone?: string) => {
       const out: Record<string, string[]> = {};
       for (const type of types) {
         const rows = await store.db
@@ -191,19 +191,42 @@ describe('POST /v2/field/{type}', () => {
           .orderBy('id')
           .execute();
         out[type] = rows.map((r) => `${r.id} ${Buffer.from(r.body as string).toString()}`);
-        for (const r of rows)
-          expect(JSON.parse(String(Buffer.from(r.body as string)))[name]).toBeNull();
+        for (const r of rows) {
+          const record = JSON.parse(String(Buffer.from(r.body as string)));
+          expect(Object.keys(record)).toContain(key);
+          if (gone) expect(Object.keys(record)).not.toContain(gone);
+        }
       }
       return out;
     };
+    const rerender = () =>
+      ws.write(async (w) => {
+        for (const type of types) w.touched.markAll(type);
+      });
     const spliced = await bodies();
-    await ws.write(async (w) => {
-      for (const type of types) w.touched.markAll(type);
-    });
+    await rerender();
     expect(await bodies()).toEqual(spliced);
     const deal = (await records('/v2/deal', 'dealList'))[0]!;
     const single = (await get(app, ws.token, `/v2/deal/${deal.id}`)).json.data.deal[0];
     expect(Object.keys(single).slice(-2)).toEqual(['앞 필드', name]);
+
+    // Renamed: one person holds a value (re-rendered), the others do not (the key replaced).
+    const second = await post(app, ws.token, '/v2/people', { name: '둘째' });
+    await post(app, ws.token, `/v2/people/${second.json.data.people.id}`, {
+      fieldList: [{ name, stringValue: ',"값":' }],
+    });
+    const renamedTo = '새 "이름"';
+    for (const type of types) {
+      const fields = (await get(app, ws.token, `/v2/field/${type}`)).json.data.fieldList as Rec[];
+      const id = fields.find((f) => f.name === name)!.id;
+      const res = await post(app, ws.token, `/v2/field/${type}/${id}`, { name: renamedTo });
+      expect(res.status, res.text).toBe(200);
+    }
+    const renamed = await bodies(renamedTo, name);
+    await rerender();
+    expect(await bodies(renamedTo, name)).toEqual(renamed);
+    const people = await records('/v2/people', 'peopleList');
+    expect(people.map((p) => p[renamedTo])).toEqual([null, ',"값":']);
   });
 
   it('a quote-product field shows on the lines of every quote', async () => {

@@ -6,6 +6,7 @@ import type {
 } from '../../domain/custom-fields.ts';
 import { newId } from '../../domain/ids.ts';
 import { appendNullKey } from '../../store/read-model/append-null-key.ts';
+import { renameKey } from '../../store/read-model/rename-key.ts';
 import { TABLE_OF, typesShowingFieldsOf } from '../../store/read-model/rendered-types.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { recordPeopleHistory } from '../people-history/writes.ts';
@@ -126,6 +127,12 @@ export async function changeCustomField(
   if (change.description !== undefined) set.description = change.description;
   if (change.options !== undefined) set.options = JSON.stringify(change.options);
   if (Object.keys(set).length === 0) return;
+  const before = await w.trx
+    .selectFrom('custom_fields')
+    .select('name')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', fieldId)
+    .executeTakeFirstOrThrow();
   await w.trx
     .updateTable('custom_fields')
     .set(set)
@@ -133,8 +140,14 @@ export async function changeCustomField(
     .where('id', '=', fieldId)
     .execute();
   // The records show the name; options show only in the field list and the client's types.
-  if (change.name !== undefined)
-    for (const t of typesShowingFieldsOf(recordType)) w.touched.markAll(t);
+  if (change.name === undefined || change.name === before.name) return;
+  for (const t of typesShowingFieldsOf(recordType)) {
+    const renamed =
+      recordType !== 'quoteProduct' &&
+      (await renameKey(w, t, { id: fieldId, from: before.name, to: change.name }));
+    // Quote-product keys sit inside each line: the quotes are rendered again.
+    if (!renamed) w.touched.markAll(t);
+  }
 }
 
 /** Deletes a custom field; it disappears from every record of its type. */
