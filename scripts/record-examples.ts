@@ -61,6 +61,7 @@ function writeBodies(ids: Record<string, string>): Record<string, unknown> {
     createLead: { name: '예시 리드', peopleId: ids.peopleId },
     updateLead: { name: '예시 리드 (수정)' },
     createProduct: { name: '예시 상품', price: 50_000 },
+    updateProduct: { price: 55_000, fieldList: [{ name: '단위', stringValue: '개' }] },
     createQuote: {
       name: '예시 견적서',
       dealId: ids.dealId,
@@ -106,6 +107,14 @@ function writeBodies(ids: Record<string, string>): Record<string, unknown> {
       objectType: 'people',
       inputList: [{ id: ids.peopleId, data: { 포지션: '이사' } }],
     },
+    createField: {
+      name: '예시 필드',
+      type: 'singleSelect',
+      description: '예시로 만든 선택 필드',
+      showInCreateForm: true,
+      options: [{ value: '상' }, { value: '하' }],
+    },
+    updateField: { name: '예시 필드 (수정)', options: [{ value: '중' }] },
     batchListPipelines: { objectType: 'deal' },
     batchListAssociations: { objectType: 'deal' },
   };
@@ -182,6 +191,8 @@ export async function recordExamples(): Promise<OperationExamples> {
       // The quote's line takes the plain (일반) product just made: no payment terms needed.
       if (op.operationId === 'createProduct')
         ids.productId = ((answer.data as Json).product as Json).id as string;
+      if (op.operationId === 'createField')
+        ids.fieldId = ((answer.data as Json).field as Json).id as string;
     }
     const spareDeal = await call('POST', '/v2/deal', {
       ...(writeBodies(ids).createDeal as Json),
@@ -194,6 +205,11 @@ export async function recordExamples(): Promise<OperationExamples> {
     examples.deleteDeal = await call(
       'POST',
       `/v2/deal/${((spareDeal.data as Json).deal as Json).id}/delete`,
+    );
+    const spareProduct = await call('POST', '/v2/product', { name: '삭제할 상품', price: 1 });
+    examples.deleteProduct = await call(
+      'POST',
+      `/v2/product/${((spareProduct.data as Json).product as Json).id}/delete`,
     );
     examples.deleteLead = await call(
       'POST',

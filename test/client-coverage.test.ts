@@ -34,6 +34,7 @@ function cannedData(): Record<string, unknown> {
     'pipelineList',
     'fieldList',
     'webhook',
+    'field',
     'objectList',
     'associationList',
   ];
@@ -66,6 +67,7 @@ const LIST_KEYS = [
   'eventList',
   'webhookList',
   'deliveryList',
+  'typeList',
   'objectList',
 ];
 
@@ -127,9 +129,13 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'leads.history.list': () => crm.leads.history.list({ leadId: 'l1' }).page(),
   'products.list': () => crm.products.list().page(),
   'products.create': () => crm.products.create({ name: 'n', price: 1 }),
+  'products.update': () => crm.products.update('p1', { price: 2 }),
+  'products.delete': () => crm.products.delete('p1'),
   'quotes.create': () => crm.quotes.create({ name: 'n', dealId: 'd1' }),
+  'pipelines.list': () => crm.pipelines.list(),
   'users.list': () => crm.users.list().page(),
   'users.me': () => crm.users.me(),
+  'users.meShort': () => crm.users.meShort(),
   'teams.list': () => crm.teams.list().page(),
   'todos.list': () => crm.todos.list().page(),
   'memos.list': () =>
@@ -144,9 +150,12 @@ const CALLS: Record<string, () => Promise<unknown>> = {
       })
       .page(),
   'memos.get': () => crm.memos.get('m1'),
+  'memos.types': () => crm.memos.types(),
   'webForms.list': () => crm.webForms.list().page(),
   'webForms.submissions': () => crm.webForms.submissions('w1').page(),
   'fields.list': () => crm.fields.list('quote-product'),
+  'fields.create': () => crm.fields.create('people', { name: 'n', type: 'string' }),
+  'fields.update': () => crm.fields.update('people', 'f1', { name: 'n' }),
   'events.list': () => crm.events.list({ objectType: 'deal', cursor: 'c', limit: 10 }).page(),
   'webhooks.create': () =>
     crm.webhooks.create({ url: 'https://hooks.example.com', objectTypeList: ['deal'] }),

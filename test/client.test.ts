@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
+  ConflictError,
   CrmApiError,
   CrmClient,
   GoneError,
@@ -480,5 +481,52 @@ describe('client: the event feed', () => {
     await crm.people.create({ name: '남을 고객' });
     await store.db.deleteFrom('events').where('workspace_id', '=', demo.workspaceId).execute();
     await expect(crm.events.list({ cursor: feed.cursor }).page()).rejects.toBeInstanceOf(GoneError);
+  });
+});
+
+describe('client: fields, products, pipelines, note types and /v2/me', () => {
+  it('creates and renames a field, and raises ConflictError for a taken name', async () => {
+    const field = await crm.fields.create('organization', {
+      name: '클라이언트 필드',
+      type: 'multiSelect',
+      options: [{ value: 'A' }, { value: 'B' }],
+    });
+    expect(field).toMatchObject({ name: '클라이언트 필드', type: 'multiSelect' });
+    const renamed = await crm.fields.update('organization', field.id, {
+      name: '클라이언트 필드 2',
+      options: [{ value: 'C' }],
+    });
+    expect(renamed.options.map((o) => o.value)).toEqual(['A', 'B', 'C']);
+    const [org] = (await crm.organizations.list({ limit: 1 }).page()).items;
+    expect(org).toHaveProperty('클라이언트 필드 2', null);
+    const taken = crm.fields.create('organization', { name: '클라이언트 필드 2', type: 'string' });
+    await expect(taken).rejects.toBeInstanceOf(ConflictError);
+    await expect(taken).rejects.toMatchObject({ status: 409 });
+  });
+
+  it('updates and deletes a product; a product on a quote is a ConflictError', async () => {
+    const { id } = await crm.products.create({ name: '클라이언트 상품', price: 10 });
+    const updated = await crm.products.update(id, { name: '클라이언트 상품 2', price: 20 });
+    expect(updated).toMatchObject({ id, name: '클라이언트 상품 2' });
+    await crm.products.delete(id);
+    await expect(crm.products.delete(id)).rejects.toBeInstanceOf(NotFoundError);
+    const quoted = (await rawData('/v2/deal?limit=100')).dealList.find(
+      (d: Record<string, unknown>) => Array.isArray(d['메인 견적 상품 리스트']),
+    )['메인 견적 상품 리스트'][0].id;
+    await expect(crm.products.delete(quoted)).rejects.toBeInstanceOf(ConflictError);
+  });
+
+  it('reads every pipeline, the note types and the token user at /v2/me', async () => {
+    const all = await crm.pipelines.list();
+    expect(all.map((p) => p._id).sort()).toEqual(
+      [...(await crm.deals.pipelines()), ...(await crm.leads.pipelines())].map((p) => p.id).sort(),
+    );
+    expect((await crm.memos.types()).map((t) => t.value)).toEqual([
+      '일반',
+      '통화',
+      '미팅',
+      '이메일',
+    ]);
+    expect(await crm.users.meShort()).toEqual(await crm.users.me());
   });
 });

@@ -92,6 +92,8 @@ describe('workspace isolation of the workspace-level reads', () => {
         '/v2/deal/pipeline',
         '/v2/lead/pipeline',
         '/v2/user/me',
+        '/v2/me',
+        '/v2/pipeline',
         '/v2/field/todo',
         '/v2/field/people',
         `/v2/memo/${mine.seed.memos[0]}`,

@@ -284,6 +284,20 @@ describe('GET /v2/user, /v2/user/me, /v2/team', () => {
     expect(hasKind(me.updatedAt, 'timestamp')).toBe(true);
   });
 
+  it('answers GET /v2/me exactly as GET /v2/user/me', async () => {
+    const long = await get(app, ws.token, '/v2/user/me');
+    const short = await get(app, ws.token, '/v2/me');
+    expect(short.status).toBe(200);
+    expect(short.text).toBe(long.text);
+    expect(short.json.data.user.id).toBe(ws.userId);
+    expect(short.headers['content-type']).toBe(long.headers['content-type']);
+    const ignored = await get(app, ws.token, '/v2/me?limit=1');
+    expect(ignored.headers['x-ignored-parameters']).toBe('limit');
+    const anonymous = await get(app, null, '/v2/me');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.json.success).toBe(false);
+  });
+
   it('lists teams with their members as Refs in member order', async () => {
     const list = expectList(await get(app, ws.token, '/v2/team'), 'teamList');
     expectShape(list, TEAM);

@@ -97,6 +97,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Missing, malformed, unknown or revoked token',
   403: 'A write with a read-only token',
   404: 'No such record in this workspace',
+  409: 'A conflict: the name is taken, or the record is still in use (the message says which)',
   410: 'The events after the cursor are past retention: sync again without a cursor',
   413: 'Request body over 1 MiB',
   429: 'Rate limit exceeded: message `Too Many Requests`',
@@ -117,6 +118,7 @@ function errorResponses(op: Operation): Json {
     401,
     ...(op.api && op.method === 'POST' && !op.readsOnly ? [403] : []),
     ...(op.notFound ? [404] : []),
+    ...(op.conflict ? [409] : []),
     ...(op.gone ? [410] : []),
     ...(op.method === 'POST' ? [413] : []),
     // The MCP endpoint answers a rate-limited tool call with a tool error, not a 429.

@@ -10,6 +10,7 @@ export {
   BatchUpdateBody,
 } from './bodies/batch.ts';
 export { CreateDealBody, UpdateDealBody } from './bodies/deals.ts';
+export { CreateFieldBody, UpdateFieldBody } from './bodies/fields.ts';
 export { CreateLeadBody, UpdateLeadBody } from './bodies/leads.ts';
 export { MergeBody } from './bodies/merges.ts';
 export {
@@ -17,6 +18,6 @@ export {
   UpdateOrganizationBody,
 } from './bodies/organizations.ts';
 export { CreatePersonBody, UpdatePersonBody } from './bodies/people.ts';
-export { CreateProductBody } from './bodies/products.ts';
+export { CreateProductBody, UpdateProductBody } from './bodies/products.ts';
 export { CreateQuoteBody, QuoteLineBody } from './bodies/quotes.ts';
 export { CreateWebhookBody, UpdateWebhookBody } from './bodies/webhooks.ts';

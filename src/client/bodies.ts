@@ -42,12 +42,18 @@ export type CreateLeadBody = WithFieldList<Bodies.CreateLeadBody>;
 export type UpdateLeadBody = WithFieldList<Bodies.UpdateLeadBody>;
 /** Body of `products.create`. */
 export type CreateProductBody = WithFieldList<Bodies.CreateProductBody>;
+/** Body of `products.update`. */
+export type UpdateProductBody = WithFieldList<Bodies.UpdateProductBody>;
 /** One line of `quotes.create` (`amount` is the quantity). */
 export type QuoteLineBody = WithFieldList<Bodies.QuoteLineBody>;
 /** Body of `quotes.create`: exactly one of `dealId` and `leadId`. */
 export type CreateQuoteBody = Omit<WithFieldList<Bodies.CreateQuoteBody>, 'quoteProductList'> & {
   quoteProductList?: QuoteLineBody[];
 };
+/** Body of `fields.create`: `name`, `type`, and the field's settings. */
+export type CreateFieldBody = Bodies.CreateFieldBody;
+/** Body of `fields.update`: a new `name`, `description`, or `options` to add. */
+export type UpdateFieldBody = Bodies.UpdateFieldBody;
 /** Body of `webhooks.create`: `url`, `objectTypeList`, and optionally `eventList`, `fieldList`. */
 export type CreateWebhookBody = Bodies.CreateWebhookBody;
 /** Body of `webhooks.update`: what changes (a new `url` is verified again). */

@@ -375,6 +375,13 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** Creates a product (`유형` `일반` unless `fieldList` says otherwise). */
     create: (body: Bodies.CreateProductBody, o?: CallOptions) =>
       this.#keyed<R.Created>('/v2/product', 'product', body, o),
+    /** Changes a product (`유형` only while no quote uses it: else a `ConflictError`). */
+    update: (id: string, body: Bodies.UpdateProductBody, o?: CallOptions) =>
+      this.#keyed<R.Updated>(`/v2/product/${seg(id)}`, 'product', body, o),
+    /** Deletes a product with its notes; one that a quote uses is a `ConflictError`. */
+    delete: async (id: string, o?: CallOptions): Promise<void> => {
+      await this.#post(`/v2/product/${seg(id)}/delete`, undefined, o);
+    },
   };
 
   /** Quotes (read through `deals.quotes` and `leads.quotes`). */
@@ -384,6 +391,13 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
       this.#keyed<R.Created>('/v2/quote', 'quote', body, o),
   };
 
+  /** Pipelines of every kind (`deals.pipelines` and `leads.pipelines` give one kind each). */
+  readonly pipelines = {
+    /** Every deal and lead pipeline with its stages, in order; ids under `_id`. */
+    list: async (o?: CallOptions): Promise<R.AnyPipeline[]> =>
+      (await this.#get<{ pipelineList: R.AnyPipeline[] }>('/v2/pipeline', o)).pipelineList,
+  };
+
   /** Users of the workspace. */
   readonly users = {
     /** Every user, oldest first. */
@@ -391,6 +405,9 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** The token's user, with the workspace as `room`. */
     me: async (o?: CallOptions): Promise<R.Me> =>
       (await this.#get<{ user: R.Me }>('/v2/user/me', o)).user,
+    /** The same as `me`, through `GET /v2/me` (the live API's short path). */
+    meShort: async (o?: CallOptions): Promise<R.Me> =>
+      (await this.#get<{ user: R.Me }>('/v2/me', o)).user,
   };
 
   /** Teams. */
@@ -430,6 +447,9 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** One note. */
     get: async (id: string, o?: CallOptions): Promise<R.Memo> =>
       (await this.#get<{ memo: R.Memo }>(`/v2/memo/${seg(id)}`, o)).memo,
+    /** The note types (`_id`, `value`, `color`). */
+    types: async (o?: CallOptions): Promise<R.MemoType[]> =>
+      (await this.#get<{ typeList: R.MemoType[] }>('/v2/memo/type-list', o)).typeList,
   };
 
   /** Web forms and their submissions. */
@@ -533,5 +553,18 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** The fields of a record type, with select options. */
     list: async (type: FieldRecordType, o?: CallOptions): Promise<R.Field[]> =>
       (await this.#get<{ fieldList: R.Field[] }>(`/v2/field/${seg(type)}`, o)).fieldList,
+    /**
+     * Defines a custom field of a record type: every record of the type shows it (null until
+     * set). A name the type has already is a `ConflictError`.
+     */
+    create: (type: FieldRecordType, body: Bodies.CreateFieldBody, o?: CallOptions) =>
+      this.#keyed<R.FieldDefinition>(`/v2/field/${seg(type)}`, 'field', body, o),
+    /** Renames a custom field, changes its description, or adds options to a select field. */
+    update: (
+      type: FieldRecordType,
+      fieldId: string,
+      body: Bodies.UpdateFieldBody,
+      o?: CallOptions,
+    ) => this.#keyed<R.FieldDefinition>(`/v2/field/${seg(type)}/${seg(fieldId)}`, 'field', body, o),
   };
 }

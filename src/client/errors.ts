@@ -50,6 +50,9 @@ export class ValidationError extends CrmApiError {}
 /** 410: the event feed's cursor is past the retention; sync again from the records. */
 export class GoneError extends CrmApiError {}
 
+/** 409: the name is taken (a field's), or the record is still in use (a product on quotes). */
+export class ConflictError extends CrmApiError {}
+
 /** 429: too many requests; `retryAfter` says in how many seconds to try again. */
 export class RateLimitError extends CrmApiError {
   /** Seconds to wait (from `Retry-After`), when the answer said. */
@@ -147,6 +150,7 @@ export function errorFromResponse(
   const retryAfter = parseRetryAfter(headers['retry-after']);
   if (status === 401) return new AuthenticationError(init);
   if (status === 404) return new NotFoundError(init);
+  if (status === 409) return new ConflictError(init);
   if (status === 410) return new GoneError(init);
   if (status === 400 || status === 413 || status === 415) return new ValidationError(init);
   if (status === 429) return new RateLimitError({ ...init, retryAfter });

@@ -21,6 +21,7 @@ export type {
 export { CrmClient } from './client.ts';
 export {
   AuthenticationError,
+  ConflictError,
   ConnectionError,
   CrmApiError,
   GoneError,

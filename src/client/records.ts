@@ -12,19 +12,20 @@ import type {
   PeopleActivityRecord,
 } from '../api-schema/records/activities.ts';
 import type {
+  AnyPipelineRecord,
   DealRecord,
   LeadRecord,
   PipelineRecord,
   SingleDealRecord,
 } from '../api-schema/records/deals-leads.ts';
-import type { FieldRecord } from '../api-schema/records/fields.ts';
+import type { FieldDefinitionRecord, FieldRecord } from '../api-schema/records/fields.ts';
 import type {
   DealHistoryRecord,
   LeadHistoryRecord,
   OrganizationHistoryRecord,
   PeopleHistoryRecord,
 } from '../api-schema/records/history.ts';
-import type { MemoRecord, TodoRecord } from '../api-schema/records/notes-todos.ts';
+import type { MemoRecord, MemoTypeRecord, TodoRecord } from '../api-schema/records/notes-todos.ts';
 import type {
   OrganizationRecord,
   PeopleRecord,
@@ -122,6 +123,8 @@ export type LeadHistory = LeadHistoryRecord;
 export type OrganizationHistory = OrganizationHistoryRecord;
 /** A pipeline with its stages. */
 export type Pipeline = PipelineRecord;
+/** A deal or lead pipeline of `pipelines.list`, its ids under `_id`. */
+export type AnyPipeline = AnyPipelineRecord;
 /** A user of the workspace. */
 export type User = UserRecord;
 /** The token's user with its workspace (`room`). */
@@ -130,12 +133,16 @@ export type Me = MeRecord;
 export type Team = TeamRecord;
 /** A note. */
 export type Memo = MemoRecord;
+/** A type of note (`_id`, `value`, `color`). */
+export type MemoType = MemoTypeRecord;
 /** A web form. */
 export type WebForm = WebFormRecord;
 /** A submission of a web form. */
 export type WebFormSubmission = WebFormSubmitRecord;
 /** A field of a record type (`GET /v2/field/{type}`). */
 export type Field = FieldRecord;
+/** A custom field's definition, as creating or changing it answers. */
+export type FieldDefinition = FieldDefinitionRecord;
 /** A webhook (lists and reads never show its secret). */
 export type Webhook = WebhookRecord;
 /** A webhook with its signing secret, as creation and rotation answer (shown only then). */

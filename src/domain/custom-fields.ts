@@ -69,6 +69,10 @@ export interface CustomFieldDefinition {
   type: CustomFieldType;
   required: boolean;
   options: SelectOption[] | null;
+  /** A value one record at most may hold (string and number fields; unset: false). */
+  preventDuplicates?: boolean;
+  /** Its values are sensitive: events show them as `암호화된 데이터` (unset: false). */
+  isSensitive?: boolean;
 }
 
 /** Stored custom values of one record: field id to stored value (Ref fields keep ids). */

@@ -9,6 +9,7 @@ export const DOMAIN_ERROR_CODES = [
   'invalid_body',
   'unknown_pipeline',
   'duplicate_record',
+  'conflict',
   'not_found',
   'deal_not_found',
   'lead_not_found',

@@ -77,14 +77,21 @@ function sameValue(a: unknown, b: unknown): boolean {
 /** Korea's offset from UTC (no daylight saving time). */
 const KST_MS = 9 * 3_600_000;
 
+/** What a `수정` payload shows for a value of a sensitive field (LIVE-API.md). */
+export const SENSITIVE_VALUE = '암호화된 데이터';
+
+/** How an event values a field: by its type, or as sensitive (`isSensitive` fields). */
+export type EventFieldType = BuiltInFieldType | 'sensitive';
+
 /**
- * A rendered value as a `수정` payload shows it (LIVE-API.md): empty as null, a date as
- * `YYYY-MM-DD`, a date and time as `YYYY-MM-DD 오전/오후 hh시 mm분` (Korea's time), Refs as
- * `{id, name}`, everything else as it is.
+ * A rendered value as a `수정` payload shows it (LIVE-API.md): empty as null, a sensitive
+ * field's value as `암호화된 데이터`, a date as `YYYY-MM-DD`, a date and time as
+ * `YYYY-MM-DD 오전/오후 hh시 mm분` (Korea's time), Refs as `{id, name}`, everything else as it is.
  */
-export function eventFieldValue(value: unknown, type: BuiltInFieldType | undefined): unknown {
+export function eventFieldValue(value: unknown, type: EventFieldType | undefined): unknown {
   if (value === undefined || value === null || value === '') return null;
   if (Array.isArray(value) && value.length === 0) return null;
+  if (type === 'sensitive') return SENSITIVE_VALUE;
   if (typeof value === 'string' && (type === 'date' || type === 'dateTime')) {
     const ms = Date.parse(value);
     if (Number.isNaN(ms)) return value;

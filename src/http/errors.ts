@@ -25,6 +25,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   unknown_pipeline: 400,
   invalid_body: 400,
   duplicate_record: 400,
+  conflict: 409,
   unsupported_media_type: 415,
   not_found: 404,
   deal_not_found: 404,

@@ -120,6 +120,13 @@ export interface CustomFieldTable {
   /** JSON array of `{id, value}` for select fields, else null. */
   options: string | null;
   created_at: string;
+  description: Generated<string | null>;
+  /** 0/1: the record create form shows the field (`required` needs it). */
+  show_in_create_form: Generated<number>;
+  /** 0/1. */
+  is_sensitive: Generated<number>;
+  /** 0/1: one record at most holds a given value (string and number fields). */
+  prevent_duplicates: Generated<number>;
 }
 
 interface Owned {

@@ -40,3 +40,49 @@ export function renderFieldList(
   }
   return fields;
 }
+
+/** The stored definition of a custom field, as `custom_fields` holds it. */
+export interface FieldDefinitionRow {
+  id: string;
+  name: string;
+  type: string;
+  description: string | null;
+  show_in_create_form: number;
+  required: number;
+  is_sensitive: number;
+  prevent_duplicates: number;
+  /** JSON array of `{id, value}`, or null. */
+  options: string | null;
+  created_at: string;
+}
+
+/** A field as `POST /v2/field/{type}` answers it (LIVE-API.md 1.7.12). */
+export interface FieldDefinitionRecord {
+  id: string;
+  name: string;
+  type: string;
+  description: string | null;
+  showInCreateForm: boolean;
+  required: boolean;
+  isSensitive: boolean;
+  preventDuplicates: boolean;
+  options: SelectOption[];
+  createdAt: string;
+}
+
+/** A custom field's definition in the live API's keys and order; `options` `[]` when none. */
+export function renderFieldDefinition(row: FieldDefinitionRow): FieldDefinitionRecord {
+  const options = row.options ? (JSON.parse(row.options) as SelectOption[]) : [];
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    description: row.description,
+    showInCreateForm: Number(row.show_in_create_form) === 1,
+    required: Number(row.required) === 1,
+    isSensitive: Number(row.is_sensitive) === 1,
+    preventDuplicates: Number(row.prevent_duplicates) === 1,
+    options: options.map((o) => ({ id: o.id, value: o.value })),
+    createdAt: row.created_at,
+  };
+}

@@ -38,3 +38,26 @@ export function renderPipelines(
     pipelineStageList: byPipeline.get(p.id)!,
   }));
 }
+
+/** One pipeline of `GET /v2/pipeline`: the live API names its ids `_id` there (LIVE-API.md 1.7.5). */
+export interface AnyPipelineRecord {
+  _id: string;
+  name: string;
+  pipelineStageList: { _id: string; name: string; index: number }[];
+}
+
+/** Every pipeline, deal and lead, in the order given, in `GET /v2/pipeline`'s keys. */
+export function renderAllPipelines(
+  pipelines: readonly PipelineRow[],
+  stages: readonly StageRow[],
+): AnyPipelineRecord[] {
+  return renderPipelines(pipelines, stages).map((p) => ({
+    _id: p.id,
+    name: p.name,
+    pipelineStageList: p.pipelineStageList.map((s) => ({
+      _id: s.id,
+      name: s.name,
+      index: s.index,
+    })),
+  }));
+}

@@ -26,6 +26,7 @@ import { registerDealRoutes } from '../resources/deals/routes.ts';
 import { registerDealWrites } from '../resources/deals/write-routes.ts';
 import { registerEventRoutes } from '../resources/events/routes.ts';
 import { registerFieldRoutes } from '../resources/fields/routes.ts';
+import { registerFieldWrites } from '../resources/fields/write-routes.ts';
 import { registerLeadRoutes } from '../resources/leads/routes.ts';
 import { registerLeadWrites } from '../resources/leads/write-routes.ts';
 import { registerMemoRoutes } from '../resources/notes/routes.ts';
@@ -239,6 +240,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMemoRoutes(app, deps);
   registerWebFormRoutes(app, deps);
   registerFieldRoutes(app, deps);
+  registerFieldWrites(app, deps);
   registerEventRoutes(app, deps);
   // Batch reads and writes, a record type's pipelines and associations (`/v3`).
   registerBatchRoutes(app, deps);

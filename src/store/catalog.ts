@@ -98,6 +98,8 @@ export async function loadCatalog(
       type: d.type as CustomFieldType,
       required: d.required === 1,
       options: d.options ? (JSON.parse(d.options) as SelectOption[]) : null,
+      preventDuplicates: Number(d.prevent_duplicates) === 1,
+      isSensitive: Number(d.is_sensitive) === 1,
     };
     const list = fields.get(recordType);
     if (list) list.push(def);

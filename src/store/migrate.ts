@@ -10,6 +10,7 @@ import { pendingDeliveries } from './migrations/007-pending-deliveries.ts';
 import { catalogVersion } from './migrations/008-catalog-version.ts';
 import { searchIndexes } from './migrations/009-search-indexes.ts';
 import { readOnlyTokens } from './migrations/010-read-only-tokens.ts';
+import { fieldSettings } from './migrations/011-field-settings.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -27,6 +28,7 @@ export async function migrateToLatest(
     '008-catalog-version': catalogVersion({ dialect }),
     '009-search-indexes': searchIndexes,
     '010-read-only-tokens': readOnlyTokens,
+    '011-field-settings': fieldSettings,
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });

@@ -9,3 +9,7 @@ export const CreateProductBody = Type.Object({
   fieldList: Type.Optional(FieldListSchema),
 });
 export type CreateProductBody = Static<typeof CreateProductBody>;
+
+/** Body of `POST /v2/product/{productId}`: any of the create's keys. */
+export const UpdateProductBody = Type.Partial(CreateProductBody);
+export type UpdateProductBody = Static<typeof UpdateProductBody>;

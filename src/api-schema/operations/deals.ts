@@ -13,7 +13,12 @@ import {
   UpdatedEnvelope,
 } from '../envelopes.ts';
 import { DealActivityRecord } from '../records/activities.ts';
-import { DealRecord, PipelineRecord, SingleDealRecord } from '../records/deals-leads.ts';
+import {
+  AnyPipelineRecord,
+  DealRecord,
+  PipelineRecord,
+  SingleDealRecord,
+} from '../records/deals-leads.ts';
 import { DealHistoryRecord } from '../records/history.ts';
 import { QuoteRecord } from '../records/products-quotes.ts';
 import { CUROSR, type Operation, read, write } from './operation.ts';
@@ -128,5 +133,12 @@ export const DEAL_OPERATIONS: readonly Operation[] = [
     'List deal pipelines and their stages',
     'Deals',
     ListEnvelope('pipelineList', PipelineRecord, []),
+  ),
+  read(
+    '/v2/pipeline',
+    'listPipelines',
+    'List every pipeline, deal and lead, with its stages (ids under `_id`)',
+    'Deals',
+    ListEnvelope('pipelineList', AnyPipelineRecord, []),
   ),
 ];

@@ -1,7 +1,8 @@
 /** The field catalogue of a record type (tag Workspace). */
-import { ListEnvelope } from '../envelopes.ts';
-import { FieldRecord } from '../records/fields.ts';
-import { type Operation, read } from './operation.ts';
+import { CreateFieldBody, UpdateFieldBody } from '../bodies/fields.ts';
+import { ListEnvelope, ObjectEnvelope } from '../envelopes.ts';
+import { FieldDefinitionRecord, FieldRecord } from '../records/fields.ts';
+import { type Operation, read, write } from './operation.ts';
 
 /** In the order the OpenAPI document lists them. */
 export const FIELD_OPERATIONS: readonly Operation[] = [
@@ -12,4 +13,29 @@ export const FIELD_OPERATIONS: readonly Operation[] = [
     'Workspace',
     ListEnvelope('fieldList', FieldRecord, []),
   ),
+  {
+    ...write(
+      '/v2/field/{type}',
+      'createField',
+      'Create a custom field (shown, null, on every record of the type)',
+      'Workspace',
+      201,
+      CreateFieldBody,
+      ObjectEnvelope('field', FieldDefinitionRecord),
+    ),
+    notFound: false,
+    conflict: true,
+  },
+  {
+    ...write(
+      '/v2/field/{type}/{fieldId}',
+      'updateField',
+      'Rename a custom field, change its description, or add options',
+      'Workspace',
+      200,
+      UpdateFieldBody,
+      ObjectEnvelope('field', FieldDefinitionRecord),
+    ),
+    conflict: true,
+  },
 ];

@@ -1,9 +1,9 @@
 /**
  * The todos and notes of the workspace (tag Workspace): list todos, list notes with their
- * filters, get one note.
+ * filters, get one note, list the note types.
  */
 import { ListEnvelope, ObjectEnvelope } from '../envelopes.ts';
-import { MemoRecord, TodoRecord } from '../records/notes-todos.ts';
+import { MemoRecord, MemoTypeRecord, TodoRecord } from '../records/notes-todos.ts';
 import { type Operation, read } from './operation.ts';
 import { idFilter, PARAMETERS, page } from './parameters.ts';
 
@@ -33,5 +33,12 @@ export const NOTE_TODO_OPERATIONS: readonly Operation[] = [
     {
       notFound: true,
     },
+  ),
+  read(
+    '/v2/memo/type-list',
+    'listMemoTypes',
+    'List the note types',
+    'Workspace',
+    ListEnvelope('typeList', MemoTypeRecord, []),
   ),
 ];

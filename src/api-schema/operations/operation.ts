@@ -31,6 +31,8 @@ export interface Operation {
   underBase?: boolean;
   /** Whether a path id can name a record the workspace does not have (404). */
   notFound?: boolean;
+  /** Whether it answers 409 (a name or record already taken, or still in use). */
+  conflict?: boolean;
   /** Whether it answers 410 (a cursor past the retention). */
   gone?: boolean;
   /** A POST that only reads: a read-only token may call it (other POSTs answer it 403). */

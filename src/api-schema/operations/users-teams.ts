@@ -19,6 +19,13 @@ export const USER_TEAM_OPERATIONS: readonly Operation[] = [
     'Workspace',
     ObjectEnvelope('user', MeRecord),
   ),
+  read(
+    '/v2/me',
+    'getMeShort',
+    'The token’s user and workspace, as `GET /v2/user/me` (the path importers of the live API call)',
+    'Workspace',
+    ObjectEnvelope('user', MeRecord),
+  ),
   read('/v2/team', 'listTeams', 'List teams', 'Workspace', ListEnvelope('teamList', TeamRecord), {
     query: page,
   }),

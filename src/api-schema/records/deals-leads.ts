@@ -75,3 +75,19 @@ export const PipelineRecord = Closed(
   'A pipeline with its stages',
 );
 export type PipelineRecord = Static<typeof PipelineRecord>;
+
+/** A pipeline of `GET /v2/pipeline` (deal or lead): ids under `_id`, as the live API has them. */
+export const AnyPipelineRecord = Closed(
+  {
+    _id: Id,
+    name: text,
+    pipelineStageList: Type.Array(
+      Closed(
+        { _id: Id, name: text, index: Type.Integer({ minimum: 0 }) },
+        'A stage; index counts from 0 in stage order',
+      ),
+    ),
+  },
+  'A deal or lead pipeline with its stages, ids under `_id`',
+);
+export type AnyPipelineRecord = Static<typeof AnyPipelineRecord>;

@@ -1,6 +1,7 @@
 /** The field catalogue of a record type (`GET /v2/field/{type}`): built-in and custom fields. */
 import { type Static, Type } from '@sinclair/typebox';
-import { Closed, text } from './common.ts';
+import { Timestamp } from '../primitives.ts';
+import { Closed, optionalText, text } from './common.ts';
 
 /** A field of `GET /v2/field/{type}`, built-in or custom; `optionList` only on select fields. */
 export const FieldRecord = Closed(
@@ -16,3 +17,21 @@ export const FieldRecord = Closed(
   'A field of a record type',
 );
 export type FieldRecord = Static<typeof FieldRecord>;
+
+/** A custom field as `POST /v2/field/{type}` and its update answer it (LIVE-API.md 1.7.12). */
+export const FieldDefinitionRecord = Closed(
+  {
+    id: text,
+    name: text,
+    type: text,
+    description: optionalText,
+    showInCreateForm: Type.Boolean(),
+    required: Type.Boolean(),
+    isSensitive: Type.Boolean(),
+    preventDuplicates: Type.Boolean(),
+    options: Type.Array(Closed({ id: text, value: text }, 'An option of a select field')),
+    createdAt: Timestamp,
+  },
+  'A custom field definition',
+);
+export type FieldDefinitionRecord = Static<typeof FieldDefinitionRecord>;

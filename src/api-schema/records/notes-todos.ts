@@ -44,3 +44,7 @@ export const MemoRecord = Closed(
   'A note (memo); all subject ids are null for a note on a product or quote',
 );
 export type MemoRecord = Static<typeof MemoRecord>;
+
+/** A note type of `GET /v2/memo/type-list`: `color` is a color name (`blue`, `orange`, ...). */
+export const MemoTypeRecord = Closed({ _id: text, value: text, color: text }, 'A type of note');
+export type MemoTypeRecord = Static<typeof MemoTypeRecord>;

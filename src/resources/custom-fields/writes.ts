@@ -5,6 +5,8 @@ import type {
   StoredCustomValues,
 } from '../../domain/custom-fields.ts';
 import { newId } from '../../domain/ids.ts';
+import { appendNullKey } from '../../store/read-model/append-null-key.ts';
+import { renameKey } from '../../store/read-model/rename-key.ts';
 import { TABLE_OF, typesShowingFieldsOf } from '../../store/read-model/rendered-types.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { recordPeopleHistory } from '../people-history/writes.ts';
@@ -19,6 +21,10 @@ export interface NewCustomField {
   required?: boolean;
   /** Option values of a select field; ids are made for them. */
   options?: string[];
+  description?: string | null;
+  showInCreateForm?: boolean;
+  isSensitive?: boolean;
+  preventDuplicates?: boolean;
 }
 
 /** Why a custom field definition was refused. */
@@ -66,9 +72,18 @@ export async function defineCustomField(w: WorkspaceWrite, field: NewCustomField
       required: field.required ? 1 : 0,
       options: options ? JSON.stringify(options) : null,
       created_at: w.now,
+      description: field.description ?? null,
+      show_in_create_form: field.showInCreateForm ? 1 : 0,
+      is_sensitive: field.isSensitive ? 1 : 0,
+      prevent_duplicates: field.preventDuplicates ? 1 : 0,
     })
     .execute();
-  for (const t of typesShowingFieldsOf(field.recordType)) w.touched.markAll(t);
+  if (field.recordType === 'quoteProduct') {
+    // The key goes on each line inside the quote's JSON: the quotes are rendered again.
+    for (const t of typesShowingFieldsOf(field.recordType)) w.touched.markAll(t);
+  } else {
+    for (const t of typesShowingFieldsOf(field.recordType)) await appendNullKey(w, t, field.name);
+  }
   return id;
 }
 
@@ -87,6 +102,52 @@ export async function renameCustomField(
     .executeTakeFirstOrThrow();
   for (const t of typesShowingFieldsOf(field.record_type as CustomFieldRecordType))
     w.touched.markAll(t);
+}
+
+/** What an update of a field's definition changes (undefined: unchanged). */
+export interface CustomFieldChange {
+  name?: string;
+  description?: string | null;
+  /** The field's options, the added ones after its own (ids are made for new values). */
+  options?: SelectOption[];
+}
+
+/**
+ * Changes a custom field's name, description or options; a new name or new options show on
+ * every record of its type, re-rendered in this write.
+ */
+export async function changeCustomField(
+  w: WorkspaceWrite,
+  recordType: CustomFieldRecordType,
+  fieldId: string,
+  change: CustomFieldChange,
+): Promise<void> {
+  const set: { name?: string; description?: string | null; options?: string } = {};
+  if (change.name !== undefined) set.name = change.name;
+  if (change.description !== undefined) set.description = change.description;
+  if (change.options !== undefined) set.options = JSON.stringify(change.options);
+  if (Object.keys(set).length === 0) return;
+  const before = await w.trx
+    .selectFrom('custom_fields')
+    .select('name')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', fieldId)
+    .executeTakeFirstOrThrow();
+  await w.trx
+    .updateTable('custom_fields')
+    .set(set)
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', fieldId)
+    .execute();
+  // The records show the name; options show only in the field list and the client's types.
+  if (change.name === undefined || change.name === before.name) return;
+  for (const t of typesShowingFieldsOf(recordType)) {
+    const renamed =
+      recordType !== 'quoteProduct' &&
+      (await renameKey(w, t, { id: fieldId, from: before.name, to: change.name }));
+    // Quote-product keys sit inside each line: the quotes are rendered again.
+    if (!renamed) w.touched.markAll(t);
+  }
 }
 
 /** Deletes a custom field; it disappears from every record of its type. */

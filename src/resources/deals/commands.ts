@@ -149,7 +149,7 @@ export async function updatePipelineRecord(
     changes.link('people_id', peopleId).link('organization_id', organizationId);
   }
   await changeStage(w, kind, body, row, changes);
-  const fields = await resolveFieldList(w, kind, body.fieldList);
+  const fields = await resolveFieldList(w, kind, body.fieldList, id);
   checkRequired(fields, JSON.parse(String(row.custom)));
   if (body.name !== undefined) changes.field('이름', 'name', body.name);
   extra?.(changes, row, fields);

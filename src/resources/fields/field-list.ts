@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import {
   type CustomFieldDefinition,
   type CustomFieldRecordType,
@@ -94,6 +95,8 @@ export async function customFieldsOf(
     type: d.type as CustomFieldType,
     required: d.required === 1,
     options: d.options ? (JSON.parse(d.options) as SelectOption[]) : null,
+    preventDuplicates: Number(d.prevent_duplicates) === 1,
+    isSensitive: Number(d.is_sensitive) === 1,
   }));
 }
 
@@ -139,9 +142,11 @@ function fieldOf(
  * a 400 naming the field.
  */
 export async function resolveFieldList(
-  w: Pick<WorkspaceWrite, 'trx' | 'workspaceId' | 'catalog'>,
+  w: Pick<WorkspaceWrite, 'trx' | 'workspaceId' | 'catalog' | 'store'>,
   recordType: CustomFieldRecordType,
   items: readonly FieldListItem[] | undefined,
+  /** The record an update writes to (it may keep its own unique values). */
+  recordId?: string,
 ): Promise<ResolvedFieldList> {
   const { trx, workspaceId } = w;
   const definitions = w.catalog
@@ -184,6 +189,7 @@ export async function resolveFieldList(
       }
     }
   }
+  await refuseDuplicateValues(w, recordType, resolved, recordId);
   return resolved;
 }
 
@@ -299,4 +305,51 @@ export function checkRequired(
 
 function invalid(message: string): DomainError {
   return new DomainError('invalid_body', message);
+}
+
+/** Tables of the record types whose custom values `preventDuplicates` keeps unique. */
+const UNIQUE_TABLES: Partial<Record<CustomFieldRecordType, string>> = {
+  people: 'people',
+  organization: 'organizations',
+  deal: 'deals',
+  lead: 'leads',
+  product: 'products',
+  quote: 'quotes',
+};
+
+/**
+ * A value of a `preventDuplicates` field that another record of the type holds: a 400
+ * carrying that record's `{id, name}` (as a duplicate e-mail does). Reads the type's custom
+ * values of the workspace: the check costs a scan, paid only by writes of such fields.
+ */
+async function refuseDuplicateValues(
+  w: Pick<WorkspaceWrite, 'trx' | 'workspaceId' | 'store'>,
+  recordType: CustomFieldRecordType,
+  resolved: ResolvedFieldList,
+  recordId: string | undefined,
+): Promise<void> {
+  const table = UNIQUE_TABLES[recordType];
+  if (!table) return;
+  for (const def of resolved.definitions) {
+    const value = resolved.custom[def.id];
+    if (!def.preventDuplicates || value === undefined || value === null) continue;
+    const path = `$."${def.id}"`;
+    const stored =
+      w.store.dialect === 'sqlite'
+        ? sql`json_extract(custom, ${path}) = ${value}`
+        : sql`(custom::jsonb ->> ${def.id}) = ${String(value)}`;
+    const holder = await sql<{
+      id: string;
+      name: string;
+    }>`select id, name from ${sql.table(table)} where workspace_id = ${w.workspaceId} and ${stored}${recordId ? sql` and id <> ${recordId}` : sql``} limit 1`.execute(
+      w.trx,
+    );
+    const found = holder.rows[0];
+    if (found)
+      throw new DomainError(
+        'duplicate_record',
+        `'${def.name}' 필드는 중복을 허용하지 않습니다. 이미 같은 값을 가진 레코드가 있습니다: '${String(value).slice(0, 100)}'`,
+        { id: found.id, name: found.name },
+      );
+  }
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import { isValidId } from '../../domain/ids.ts';
+import { DEFAULT_MEMO_TYPES } from '../../domain/memo-types.ts';
 import { parseDateBound } from '../../domain/time.ts';
 import { NEXT_CURSOR } from '../../http/list-page.ts';
 import { sendListPage } from '../../http/list-route.ts';
@@ -11,8 +12,17 @@ import { renderMemo } from '../../render/notes.ts';
 import { renderedPage } from '../../store/keyset-rows.ts';
 import { MEMO_FILTERS, type MemoFilter, memoById, memoPages } from './queries.ts';
 
-/** `GET /v2/memo` (notes, oldest first, with filters) and `GET /v2/memo/{memoId}`. */
+/**
+ * `GET /v2/memo` (notes, oldest first, with filters), `GET /v2/memo/{memoId}` and
+ * `GET /v2/memo/type-list` (a static path: the router prefers it to `{memoId}`).
+ */
 export function registerMemoRoutes(app: FastifyInstance, { store, cache, base }: RouteDeps): void {
+  const typeList = JSON.stringify({ success: true, data: { typeList: DEFAULT_MEMO_TYPES } });
+  app.get(`${base}/v2/memo/type-list`, { config: { errorShape: 'A' } }, async (request, reply) => {
+    nameIgnored(reply, readQuery(request.query, []));
+    return sendJson(reply, typeList);
+  });
+
   const pages = memoPages(store);
   app.get(`${base}/v2/memo`, { config: { errorShape: 'A' } }, async (request, reply) => {
     const query = readQuery(request.query, ['cursor', 'limit', ...MEMO_FILTERS]);

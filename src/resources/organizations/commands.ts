@@ -59,7 +59,7 @@ export async function updateOrganization(
   body: UpdateOrganizationBody,
 ): Promise<Written> {
   const row = await pathRecord(w, 'organization', organizationId);
-  const fields = await resolveFieldList(w, 'organization', body.fieldList);
+  const fields = await resolveFieldList(w, 'organization', body.fieldList, organizationId);
   checkRequired(fields, JSON.parse(String(row.custom)));
   const changes = new ChangeSet(row);
   if (body.name !== undefined) changes.field('이름', 'name', body.name);

@@ -75,7 +75,7 @@ export async function updatePerson(
   const row = await pathRecord(w, 'people', personId);
   if (body.organizationId)
     await referencedRecord(w, 'organization', body.organizationId, 'organizationId');
-  const fields = await resolveFieldList(w, 'people', body.fieldList);
+  const fields = await resolveFieldList(w, 'people', body.fieldList, personId);
   checkRequired(fields, JSON.parse(String(row.custom)));
   const changes = new ChangeSet(row);
   if (body.name !== undefined) changes.field('이름', 'name', body.name);

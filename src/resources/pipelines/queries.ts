@@ -43,3 +43,36 @@ export function pipelineQuery(store: Store) {
     };
   };
 }
+
+/** Every pipeline of a workspace, deal and lead, in their order, with their stages in order. */
+export function allPipelinesQuery(store: Store) {
+  const pipelines = prepareQuery<'ws'>((p) =>
+    store.reader
+      .selectFrom('pipelines')
+      .select(['id', 'name'])
+      .where('workspace_id', '=', p('ws'))
+      .orderBy('position')
+      .orderBy('id'),
+  );
+  const stages = prepareQuery<'ws'>((p) =>
+    store.reader
+      .selectFrom('pipeline_stages')
+      .select(['pipeline_id', 'id', 'name'])
+      .where('workspace_id', '=', p('ws'))
+      .orderBy('pipeline_id')
+      .orderBy('position')
+      .orderBy('id'),
+  );
+  return async (workspaceId: string): Promise<{ pipelines: PipelineRow[]; stages: StageRow[] }> => {
+    const p = await store.rows(pipelines({ ws: workspaceId }));
+    const s = await store.rows(stages({ ws: workspaceId }));
+    return {
+      pipelines: p.map(([id, name]) => ({ id: String(id), name: String(name) })),
+      stages: s.map(([pipelineId, id, name]) => ({
+        pipeline_id: String(pipelineId),
+        id: String(id),
+        name: String(name),
+      })),
+    };
+  };
+}

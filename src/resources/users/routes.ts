@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import { NEXT_CURSOR } from '../../http/list-page.ts';
 import { sendListPage } from '../../http/list-route.ts';
@@ -11,7 +11,7 @@ import { prepareQuery } from '../../store/prepared.ts';
 
 const USER_COLUMNS = ['id', 'name', 'status', 'email', 'role', 'created_at', 'updated_at'] as const;
 
-/** `GET /v2/user` (the workspace's users, oldest first) and `GET /v2/user/me`. */
+/** `GET /v2/user` (the workspace's users, oldest first), `GET /v2/user/me` and `GET /v2/me`. */
 export function registerUserRoutes(app: FastifyInstance, { store, cache, base }: RouteDeps): void {
   const users = keysetRows<UserRow>(store, 'users', USER_COLUMNS);
   app.get(`${base}/v2/user`, { config: { errorShape: 'A' } }, async (request, reply) => {
@@ -33,7 +33,7 @@ export function registerUserRoutes(app: FastifyInstance, { store, cache, base }:
       .where('u.workspace_id', '=', p('ws'))
       .where('u.id', '=', p('id')),
   );
-  app.get(`${base}/v2/user/me`, { config: { errorShape: 'A' } }, async (request, reply) => {
+  const sendMe = async (request: FastifyRequest, reply: FastifyReply) => {
     nameIgnored(reply, readQuery(request.query, []));
     const { workspaceId, userId } = request.auth;
     const [values] = await store.rows(me({ ws: workspaceId, id: userId }));
@@ -42,5 +42,8 @@ export function registerUserRoutes(app: FastifyInstance, { store, cache, base }:
     const row = Object.fromEntries(USER_COLUMNS.map((c, i) => [c, values[i]])) as UserRow;
     const user = renderMe(row, { id: workspaceId, name: String(values[USER_COLUMNS.length]) });
     return sendJson(reply, JSON.stringify({ success: true, data: { user } }));
-  });
+  };
+  // `GET /v2/me` answers the same: importers written for the live API call that path.
+  for (const path of ['/v2/user/me', '/v2/me'])
+    app.get(`${base}${path}`, { config: { errorShape: 'A' } }, sendMe);
 }

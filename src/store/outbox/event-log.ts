@@ -2,13 +2,14 @@ import {
   changedKeys,
   type EventActor,
   type EventFacts,
+  type EventFieldType,
   type EventObjectType,
   type EventTopic,
   eventFieldValue,
   isEventObjectType,
   SYSTEM_ACTOR,
 } from '../../domain/events.ts';
-import { type BuiltInFieldType, builtInField } from '../../domain/field-catalogue.ts';
+import { builtInField } from '../../domain/field-catalogue.ts';
 import { newId } from '../../domain/ids.ts';
 
 /**
@@ -56,7 +57,7 @@ export class EventLog {
     id: string,
     before: string | null,
     after: string,
-    types: ReadonlyMap<string, BuiltInFieldType> | undefined,
+    types: ReadonlyMap<string, EventFieldType> | undefined,
   ): void {
     if (!isEventObjectType(type)) return;
     if (before === null) {

@@ -1,6 +1,5 @@
 import type { CustomFieldRecordType } from '../../domain/custom-fields.ts';
-import { isEventObjectType } from '../../domain/events.ts';
-import type { BuiltInFieldType } from '../../domain/field-catalogue.ts';
+import { type EventFieldType, isEventObjectType } from '../../domain/events.ts';
 import { CHUNK } from '../by-id.ts';
 import type { Executor, Store } from '../database.ts';
 import type { EventLog } from '../outbox/event-log.ts';
@@ -92,7 +91,10 @@ async function renderChunk(
   );
 }
 
-/** The types of a record type's custom fields, by name, for the values of `수정` events. */
-function fieldTypes(type: CustomFieldRecordType, l: Lookups): Map<string, BuiltInFieldType> {
-  return new Map(l.definitions(type).map((d) => [d.name, d.type]));
+/**
+ * The types of a record type's custom fields, by name, for the values of `수정` events
+ * (`sensitive` for the fields whose values events must not show).
+ */
+function fieldTypes(type: CustomFieldRecordType, l: Lookups): Map<string, EventFieldType> {
+  return new Map(l.definitions(type).map((d) => [d.name, d.isSensitive ? 'sensitive' : d.type]));
 }

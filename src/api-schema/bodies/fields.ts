@@ -1,0 +1,40 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+/** A field's name: non-blank text, as long as a field name may be. */
+const FieldNameSchema = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+/** A field's description (null clears it on an update). */
+const DescriptionSchema = Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]);
+/** The options of a select field, by value. */
+const OptionsSchema = Type.Array(
+  Type.Object({ value: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }) }),
+  { maxItems: 500 },
+);
+
+/** Body of `POST /v2/field/{type}` (LIVE-API.md 1.7.12). */
+export const CreateFieldBody = Type.Object({
+  name: FieldNameSchema,
+  /** `string, number, date, dateTime, boolean, singleSelect, multiSelect, user, multiUser`. */
+  type: Type.String({ minLength: 1, maxLength: 100 }),
+  description: Type.Optional(DescriptionSchema),
+  showInCreateForm: Type.Optional(Type.Boolean()),
+  required: Type.Optional(Type.Boolean()),
+  options: Type.Optional(OptionsSchema),
+  isSensitive: Type.Optional(Type.Boolean()),
+  preventDuplicates: Type.Optional(Type.Boolean()),
+  /** Refused: there are no field categories. */
+  categoryName: Type.Optional(Type.String({ maxLength: 200 })),
+  /** Refused: custom objects are not served. */
+  customObjectDefinitionId: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Refused: formula fields are not computed. */
+  formula: Type.Optional(Type.String({ maxLength: 2000 })),
+});
+export type CreateFieldBody = Static<typeof CreateFieldBody>;
+
+/** Body of `POST /v2/field/{type}/{fieldId}`: a new name, description, or options added. */
+export const UpdateFieldBody = Type.Object({
+  name: Type.Optional(FieldNameSchema),
+  description: Type.Optional(DescriptionSchema),
+  /** Options to add after the field's own (select fields only). */
+  options: Type.Optional(OptionsSchema),
+});
+export type UpdateFieldBody = Static<typeof UpdateFieldBody>;

@@ -1,0 +1,17 @@
+/** One type of note (`GET /v2/memo/type-list`); `color` is a color name, as the live API's. */
+export interface MemoType {
+  _id: string;
+  value: string;
+  color: string;
+}
+
+/**
+ * The note types of every workspace (LIVE-API.md 1.7.7): a fixed default set, with stable
+ * ids, since notes are written without a type and no write defines types.
+ */
+export const DEFAULT_MEMO_TYPES: readonly MemoType[] = [
+  { _id: 'memo-type-general', value: '일반', color: 'blue' },
+  { _id: 'memo-type-call', value: '통화', color: 'orange' },
+  { _id: 'memo-type-meeting', value: '미팅', color: 'lime' },
+  { _id: 'memo-type-email', value: '이메일', color: 'pink' },
+];

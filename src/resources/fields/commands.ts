@@ -1,0 +1,199 @@
+import type { CreateFieldBody, UpdateFieldBody } from '../../api-schema/bodies/fields.ts';
+import type {
+  CustomFieldRecordType,
+  CustomFieldType,
+  SelectOption,
+} from '../../domain/custom-fields.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { BUILT_IN_FIELDS } from '../../domain/field-catalogue.ts';
+import { newId } from '../../domain/ids.ts';
+import {
+  type FieldDefinitionRecord,
+  type FieldDefinitionRow,
+  renderFieldDefinition,
+} from '../../render/fields.ts';
+import type { WorkspaceWrite } from '../../store/write.ts';
+import { fixedKeysOf } from '../custom-fields/fixed-keys.ts';
+import { changeCustomField, defineCustomField } from '../custom-fields/writes.ts';
+
+/**
+ * The field types `POST /v2/field/{type}` makes (LIVE-API.md 1.7.12): the live API's names,
+ * which are the service's own. `multiAttachment` (files) is not among them.
+ */
+export const CREATABLE_FIELD_TYPES = [
+  'string',
+  'number',
+  'date',
+  'dateTime',
+  'boolean',
+  'singleSelect',
+  'multiSelect',
+  'user',
+  'multiUser',
+] as const satisfies readonly CustomFieldType[];
+
+/** Types whose values `preventDuplicates` may keep unique. */
+const UNIQUE_TYPES = new Set<string>(['string', 'number']);
+
+const invalid = (message: string) => new DomainError('invalid_body', message);
+
+/** `POST /v2/field/{type}`: a new custom field, on every record of its type (null until set). */
+export async function createField(
+  w: WorkspaceWrite,
+  recordType: CustomFieldRecordType,
+  body: CreateFieldBody,
+): Promise<FieldDefinitionRecord> {
+  const type = checkedType(body.type);
+  refuseUnsupported(body);
+  const showInCreateForm = body.showInCreateForm ?? false;
+  if (body.required && !showInCreateForm)
+    throw invalid("'required'는 'showInCreateForm'이 true인 필드만 true일 수 있습니다.");
+  if (body.preventDuplicates && !UNIQUE_TYPES.has(type))
+    throw invalid(
+      `'preventDuplicates'는 string, number 필드에만 쓸 수 있습니다 (이 필드: ${type}).`,
+    );
+  if (body.preventDuplicates && body.isSensitive)
+    throw invalid("'preventDuplicates'와 'isSensitive'는 함께 true일 수 없습니다.");
+  const options = newOptions(type, [], body.options ?? []);
+  await refuseTakenName(w, recordType, body.name, undefined);
+  const id = await defineCustomField(w, {
+    recordType,
+    name: body.name,
+    type,
+    required: body.required ?? false,
+    options: type === 'singleSelect' || type === 'multiSelect' ? options : undefined,
+    description: body.description ?? null,
+    showInCreateForm,
+    isSensitive: body.isSensitive ?? false,
+    preventDuplicates: body.preventDuplicates ?? false,
+  });
+  return renderFieldDefinition(await fieldRow(w, recordType, id));
+}
+
+/**
+ * `POST /v2/field/{type}/{fieldId}`: renames a custom field, changes its description, or
+ * adds options to a select field. A field of another type or workspace is a 404.
+ */
+export async function updateField(
+  w: WorkspaceWrite,
+  recordType: CustomFieldRecordType,
+  fieldId: string,
+  body: UpdateFieldBody,
+): Promise<FieldDefinitionRecord> {
+  const row = await fieldRow(w, recordType, fieldId);
+  const name = body.name !== undefined && body.name !== row.name ? body.name : undefined;
+  if (name !== undefined) await refuseTakenName(w, recordType, name, fieldId);
+  let options: SelectOption[] | undefined;
+  if (body.options !== undefined && body.options.length > 0) {
+    const current = row.options ? (JSON.parse(row.options) as SelectOption[]) : [];
+    const added = newOptions(row.type as CustomFieldType, current, body.options);
+    options = [...current, ...added.map((value) => ({ id: newId(), value }))];
+  }
+  await changeCustomField(w, recordType, fieldId, {
+    name,
+    description: body.description,
+    options,
+  });
+  return renderFieldDefinition(await fieldRow(w, recordType, fieldId));
+}
+
+/** The body's `type`, one of the types made here; anything else is a 400 naming them. */
+function checkedType(type: string): CustomFieldType {
+  if ((CREATABLE_FIELD_TYPES as readonly string[]).includes(type)) return type as CustomFieldType;
+  const supported = CREATABLE_FIELD_TYPES.join(', ');
+  if (type === 'multiAttachment')
+    throw invalid(
+      `'type' multiAttachment(파일) 필드는 지원하지 않습니다. 지원하는 형식: ${supported}`,
+    );
+  throw invalid(`'type' 값이 올바르지 않습니다: '${type.slice(0, 100)}' (${supported} 중 하나)`);
+}
+
+/** Parts of the live API's body the service has nothing for: a 400 each, naming it. */
+function refuseUnsupported(body: CreateFieldBody): void {
+  if (body.formula !== undefined)
+    throw invalid("'formula': 수식 필드는 지원하지 않습니다. 값을 직접 쓰는 필드로 만들어 주세요.");
+  if (body.customObjectDefinitionId !== undefined)
+    throw invalid("'customObjectDefinitionId'는 custom-object 필드에만 쓸 수 있습니다.");
+  if (body.categoryName !== undefined)
+    throw invalid(`'categoryName': 없는 카테고리입니다: '${body.categoryName.slice(0, 100)}'`);
+}
+
+/**
+ * The option values to add to a field of `type` that has `current`: select fields only,
+ * each value once (among the new and the current ones); a new single select needs one
+ * option at least, a new multi select two.
+ */
+function newOptions(
+  type: CustomFieldType,
+  current: readonly SelectOption[],
+  given: readonly { value: string }[],
+): string[] {
+  const values = given.map((o) => o.value);
+  if (type !== 'singleSelect' && type !== 'multiSelect') {
+    if (values.length > 0)
+      throw invalid(
+        `'options'는 singleSelect, multiSelect 필드에만 쓸 수 있습니다 (이 필드: ${type}).`,
+      );
+    return [];
+  }
+  const minimum = type === 'singleSelect' ? 1 : 2;
+  if (current.length === 0 && values.length < minimum)
+    throw invalid(`'options': ${type} 필드는 선택지가 ${minimum}개 이상 있어야 합니다.`);
+  const seen = new Set(current.map((o) => o.value));
+  for (const value of values) {
+    if (seen.has(value)) throw invalid(`'options': 선택지가 겹칩니다: '${value.slice(0, 100)}'`);
+    seen.add(value);
+  }
+  return values;
+}
+
+/** A name that a built-in field or another custom field of the record type has: 409. */
+async function refuseTakenName(
+  w: WorkspaceWrite,
+  recordType: CustomFieldRecordType,
+  name: string,
+  exceptId: string | undefined,
+): Promise<void> {
+  const builtIn =
+    fixedKeysOf(recordType).includes(name) ||
+    BUILT_IN_FIELDS[recordType].some((f) => f.name === name);
+  if (builtIn) throw new DomainError('conflict', `'${name}'은(는) 기본 필드의 이름입니다.`);
+  let query = w.trx
+    .selectFrom('custom_fields')
+    .select('id')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('record_type', '=', recordType)
+    .where('name', '=', name);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  if (await query.executeTakeFirst())
+    throw new DomainError('conflict', `같은 이름의 필드가 이미 있습니다: '${name}'`);
+}
+
+/** The stored definition of a custom field of the record type; none is a 404. */
+async function fieldRow(
+  w: WorkspaceWrite,
+  recordType: CustomFieldRecordType,
+  fieldId: string,
+): Promise<FieldDefinitionRow> {
+  const row = await w.trx
+    .selectFrom('custom_fields')
+    .select([
+      'id',
+      'name',
+      'type',
+      'description',
+      'show_in_create_form',
+      'required',
+      'is_sensitive',
+      'prevent_duplicates',
+      'options',
+      'created_at',
+    ])
+    .where('workspace_id', '=', w.workspaceId)
+    .where('record_type', '=', recordType)
+    .where('id', '=', fieldId)
+    .executeTakeFirst();
+  if (!row)
+    throw new DomainError('not_found', `필드를 찾을 수 없습니다: '${fieldId.slice(0, 100)}'`);
+  return row;
+}
