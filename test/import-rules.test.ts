@@ -222,6 +222,25 @@ describe('import rules', () => {
     expect(JSON.parse(String(rows[0]!.body)).이름).toBe('김철수');
   });
 
+  it("names the CSV's own column in a refusal, not the body's key", async () => {
+    const file = `${dir}people-missing-name.csv`;
+    writeFileSync(
+      file,
+      ['이름,이메일', ',someone@example.com', `${'가'.repeat(501)},x@example.com`].join('\n'),
+    );
+    const result = await importFiles(store, {
+      workspaceId: ws.workspaceId,
+      files: [file],
+      actorId: ws.userId,
+      skipInvalid: true,
+    });
+    expect(result.rejects.map((r) => r.reason)).toEqual([
+      "'이름': 값이 필요합니다",
+      expect.stringMatching(/^'이름': 값이 올바르지 않습니다/),
+    ]);
+    for (const r of result.rejects) expect(r.reason).not.toContain('/name');
+  });
+
   it('refuses a CSV header naming a field the record type does not have', async () => {
     const file = `${dir}organizations.csv`;
     writeFileSync(file, '이름,없는필드\n회사,값\n');

@@ -1,4 +1,5 @@
 import type { TObject } from '@sinclair/typebox';
+import { ValueErrorType } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
 import { sql } from 'kysely';
 import { CreateDealBody } from '../api-schema/bodies/deals.ts';
@@ -51,6 +52,8 @@ export function csvTypeOfName(fileName: string): CsvType | undefined {
  */
 export class CsvImporter {
   private columns: ((body: Record<string, unknown>, cell: string) => string | undefined)[] = [];
+  /** The header's own name of the column that sets each body key (`name` → `이름`). */
+  private columnOfKey = new Map<string, string>();
   records = 0;
   private seq = 0;
 
@@ -66,11 +69,13 @@ export class CsvImporter {
     const defs = await customFieldsOf(this.w.trx, this.w.workspaceId, this.type);
     const seen = new Set<string>();
     this.columns = [];
+    this.columnOfKey = new Map();
     for (const raw of cells) {
       const name = raw.trim();
       if (seen.has(name)) return `column '${name}' appears twice`;
       seen.add(name);
       if (name === '이름' || name === 'name') {
+        this.columnOfKey.set('name', name);
         this.columns.push((b, cell) => {
           b.name = cell;
           return undefined;
@@ -78,6 +83,7 @@ export class CsvImporter {
         continue;
       }
       if (name === '메모' || name === 'memo') {
+        this.columnOfKey.set('memo', name);
         this.columns.push((b, cell) => {
           b.memo = cell;
           return undefined;
@@ -113,6 +119,16 @@ export class CsvImporter {
     return undefined;
   }
 
+  /** The header's name of the column behind a body path (`/name`, `/fieldList/2/stringValue`). */
+  private columnAt(path: string, body: Record<string, unknown>): string {
+    const [key, index] = path.split('/').slice(1);
+    if (key === 'fieldList' && index !== undefined) {
+      const item = (body.fieldList as FieldListItem[] | undefined)?.[Number(index)];
+      if (item) return item.name;
+    }
+    return this.columnOfKey.get(key ?? '') ?? key ?? '';
+  }
+
   /** Imports one row; returns the reason it is refused, or undefined. */
   async row(cells: string[]): Promise<string | undefined> {
     if (cells.length !== this.columns.length)
@@ -125,8 +141,12 @@ export class CsvImporter {
     }
     const kind = KINDS[this.type];
     if (!Value.Check(kind.schema, body)) {
-      const e = Value.Errors(kind.schema, body).First();
-      return `${e?.path || '/'}: ${e?.message ?? 'invalid'}`;
+      const e = Value.Errors(kind.schema, body).First()!;
+      return `'${this.columnAt(e.path, body)}': ${
+        e.type === ValueErrorType.ObjectRequiredProperty
+          ? '값이 필요합니다'
+          : `값이 올바르지 않습니다 (${e.message})`
+      }`;
     }
     const savepoint = `csv_row_${++this.seq}`;
     await sql.raw(`savepoint ${savepoint}`).execute(this.w.trx);
