@@ -241,6 +241,33 @@ describe('import rules', () => {
     for (const r of result.rejects) expect(r.reason).not.toContain('/name');
   });
 
+  it('reports progress in bytes of the files: never past their total, all of it at the end', async () => {
+    const files = [`${dir}고객-progress-a.csv`, `${dir}고객-progress-b.csv`];
+    writeFileSync(
+      files[0]!,
+      ['이름', ...Array.from({ length: 50 }, (_, i) => `진행${i}`)].join('\n'),
+    );
+    writeFileSync(
+      files[1]!,
+      ['이름', ...Array.from({ length: 30 }, (_, i) => `진척${i}`)].join('\n'),
+    );
+    const seen: [number, number][] = [];
+    const result = await importFiles(store, {
+      workspaceId: ws.workspaceId,
+      files,
+      actorId: ws.userId,
+      onProgress: (_records, done, total) => seen.push([done, total]),
+    });
+    expect(result.committed).toBe(true);
+    const total = files.reduce((n, f) => n + readFileSync(f).length, 0);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const [done, t] of seen) {
+      expect(t).toBe(total);
+      expect(done).toBeLessThanOrEqual(total);
+    }
+    expect(seen.at(-1)).toEqual([total, total]);
+  });
+
   it('refuses a CSV header naming a field the record type does not have', async () => {
     const file = `${dir}organizations.csv`;
     writeFileSync(file, '이름,없는필드\n회사,값\n');

@@ -168,6 +168,8 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
           }
         }
         bytesBefore += bytes;
+        // This file's bytes are in bytesBefore now: counted twice, the last line said 200%.
+        bytes = 0;
         progress();
       }
       for (const r of await ndjson.finish(options.skipInvalid === true)) reject(r);
