@@ -731,6 +731,30 @@ describe('search', () => {
     }
   });
 
+  it('stops a search that runs past REQUEST_TIMEOUT_MS with a 503 and Retry-After', async () => {
+    const hurried = await testApp(store, { requestTimeoutMs: 0 });
+    try {
+      const res = await post(hurried, ws.token, '/v2/object/people/search', {
+        filterGroupList: [
+          { filters: [{ fieldName: '메모', operator: 'CONTAINS', value: '검토' }] },
+        ],
+      });
+      expect(res.status, res.text).toBe(503);
+      expect(res.json).toMatchObject({
+        success: false,
+        message: expect.stringMatching(/제한 시간/),
+      });
+      expect(res.headers['retry-after']).toBe('5');
+      // One that reads rows by a unique field's index is done before any walk.
+      const quick = await post(hurried, ws.token, '/v2/object/people/search', {
+        filterGroupList: [{ filters: [{ fieldName: 'id', operator: 'EQ', value: people[0]!.id }] }],
+      });
+      expect(quick.status, quick.text).toBe(200);
+    } finally {
+      await hurried.close();
+    }
+  });
+
   it('counts each search as 10 requests against the rate limit', async () => {
     const limited = await testApp(store, { rateLimitMax: 25 });
     try {

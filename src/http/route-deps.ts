@@ -33,4 +33,6 @@ export interface RouteDeps {
   cache: PageCache | undefined;
   /** Prefix of the API paths (BASE_PATH), '' by default. */
   base: string;
+  /** Milliseconds a long read may run before it stops and answers 503 (REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
 }

@@ -73,7 +73,7 @@ export interface AppOptions {
     | 'logRequests'
     | 'webhookAllowPrivate'
   > &
-    Partial<Pick<Config, 'metrics' | 'metricsPort' | 'slowRequestMs'>>;
+    Partial<Pick<Config, 'metrics' | 'metricsPort' | 'slowRequestMs' | 'requestTimeoutMs'>>;
   /** Shared counters (e.g. Redis); defaults to this process's memory. */
   rateLimiter?: RateLimiter;
   /** Log to stdout (the CLI's serve); tests leave it off. */
@@ -92,6 +92,8 @@ export interface AppOptions {
 }
 
 const BODY_LIMIT = 1024 * 1024;
+/** How long a long read may run when the config does not say (REQUEST_TIMEOUT_MS). */
+const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 const DEFAULT_SLOW_REQUEST_MS = 500;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -212,7 +214,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .send(ok ? '{"status":"ready"}' : '{"status":"unavailable"}');
   });
 
-  const deps: RouteDeps = { store, cache, base };
+  const deps: RouteDeps = {
+    store,
+    cache,
+    base,
+    requestTimeoutMs: config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+  };
   registerPeopleRoutes(app, deps);
   registerSearchRoutes(app, deps);
   registerPeopleHistoryRoutes(app, deps);

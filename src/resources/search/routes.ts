@@ -24,7 +24,10 @@ const MAX_SEARCH_CURSOR = 8_000;
  * (groups OR, filters AND), and beyond the live API `sortList`, `fieldList` and `limit`.
  * Answers `objectList` of `{id, name, …chosen fields}` and `nextCursor` (null at the end).
  */
-export function registerSearchRoutes(app: FastifyInstance, { store, base }: RouteDeps): void {
+export function registerSearchRoutes(
+  app: FastifyInstance,
+  { store, base, requestTimeoutMs }: RouteDeps,
+): void {
   const read = bodyReader(SearchBody);
   app.post<{ Params: { targetType: string } }>(
     `${base}/v2/object/:targetType/search`,
@@ -89,6 +92,7 @@ export function registerSearchRoutes(app: FastifyInstance, { store, base }: Rout
         after,
         limit: body.value.limit ?? DEFAULT_LIMIT,
         fields: fieldsRead,
+        deadline: Date.now() + requestTimeoutMs,
       });
       const objectList = page.records.map(({ id, values }) => objectOf(id, values, chosen));
       const nextCursor = page.next

@@ -1,4 +1,5 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import { HttpError } from '../../http/errors.ts';
 import type { Store } from '../../store/database.ts';
 import { type CompiledFilter, type FilterGroups, matches, type RecordValues } from './filters.ts';
 import { comparePlaces, type Place, placeOf, type SortKey } from './sort.ts';
@@ -44,6 +45,8 @@ export interface SearchQuery {
   limit: number;
   /** The fields the filters, the order and the answer read, in record key order. */
   fields: readonly string[];
+  /** When (`Date.now()`) the search gives up: a 503 rather than a request that runs on. */
+  deadline: number;
 }
 
 /** A matching record: its id and its rendered values. */
@@ -134,6 +137,7 @@ export async function runSearch(
     return ranked.page(rows.length);
   }
   const walk = (from: { at: string; id: string } | undefined, batch: number) => {
+    if (Date.now() >= q.deadline) throw timedOut();
     let query = base();
     if (from) {
       const { at, id } = from;
@@ -146,6 +150,15 @@ export async function runSearch(
 }
 
 type Walk = (from: { at: string; id: string } | undefined, batch: number) => Promise<Row[]>;
+
+/** The answer of a search that ran out of time: 503, and when to try again. */
+function timedOut(): HttpError {
+  return new HttpError(
+    'unavailable',
+    '검색이 제한 시간을 넘었습니다. 조건을 좁히거나(EQ, IN, 이름 등) 잠시 후 다시 시도해 주세요.',
+    { 'Retry-After': '5' },
+  );
+}
 
 /** Whether every group has an `EQ`/`IN` on a unique indexed field. */
 function fewRows(q: SearchQuery): boolean {
