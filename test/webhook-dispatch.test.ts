@@ -40,6 +40,8 @@ const FAST: DispatcherOptions = {
   perWebhook: 4,
   pollMs: 20,
   jitter: 0,
+  // The receivers of these tests listen on 127.0.0.1.
+  allowPrivate: true,
 };
 
 let store: TestStore;
@@ -282,7 +284,10 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
       more();
     });
 
-    const answer = await postWebhook({ url: r.url, body: '{}', headers: {} }, { timeoutMs: 5_000 });
+    const answer = await postWebhook(
+      { url: r.url, body: '{}', headers: {} },
+      { timeoutMs: 5_000, allowPrivate: true },
+    );
     expect(answer).toMatchObject({ statusCode: 200, error: null, bytesRead: MAX_ANSWER_BYTES });
     await waitFor(
       () => cut,
@@ -470,7 +475,7 @@ describe('one webhook POST', () => {
     try {
       const answer = await postWebhook(
         { url: r.url, body: '{}', headers: {} },
-        { timeoutMs: 2_000 },
+        { timeoutMs: 2_000, allowPrivate: true },
       );
       expect(answer).toMatchObject({
         statusCode: 302,
@@ -486,10 +491,36 @@ describe('one webhook POST', () => {
   it('names an address that is not a URL', async () => {
     const answer = await postWebhook(
       { url: 'not a url', body: '{}', headers: {} },
-      { timeoutMs: 500 },
+      { timeoutMs: 500, allowPrivate: true },
     );
     expect(answer.statusCode).toBeNull();
     expect(answer.error).toMatch(/url/i);
+  });
+
+  it('without WEBHOOK_ALLOW_PRIVATE, sends nothing to a private address, by IP or by a name resolved at the send', async () => {
+    const r = await receiver();
+    try {
+      const port = new URL(r.url).port;
+      for (const url of [r.url, `http://localhost:${port}/hook`]) {
+        const answer = await postWebhook(
+          { url, body: '{}', headers: {} },
+          { timeoutMs: 2_000, allowPrivate: false },
+        );
+        expect(answer.statusCode, url).toBeNull();
+        expect(answer.error, url).toMatch(/127\.0\.0\.1|::1/);
+        expect(answer.error, url).toMatch(/loopback/);
+      }
+      expect(r.receipts).toHaveLength(0);
+      // The same URL with the setting on is sent.
+      const sent = await postWebhook(
+        { url: r.url, body: '{}', headers: {} },
+        { timeoutMs: 2_000, allowPrivate: true },
+      );
+      expect(sent.statusCode).toBe(200);
+      expect(r.receipts).toHaveLength(1);
+    } finally {
+      await r.close();
+    }
   });
 });
 
@@ -577,7 +608,8 @@ describe(`a delivery committed before a crash (${TEST_DIALECT})`, () => {
     await server.exited;
     expect(r.receipts).toHaveLength(0);
 
-    const dispatcher = run(['dispatch'], { WEBHOOK_POLL_MS: '50' });
+    // The receiver listens on 127.0.0.1: the dispatcher may send there only with the setting.
+    const dispatcher = run(['dispatch'], { WEBHOOK_POLL_MS: '50', WEBHOOK_ALLOW_PRIVATE: '1' });
     await waitFor(
       async () => (await statuses()).join() === 'delivered',
       20_000,
@@ -599,7 +631,7 @@ describe(`a hanging receiver (${TEST_DIALECT})`, () => {
     await insertWebhook(store, ws.workspaceId, { url: r.url });
     const app = await testApp(store);
     try {
-      dispatch({ timeoutMs: 5_000 });
+      dispatch({ timeoutMs: 5_000, allowPrivate: true });
       await createPeople(3);
       await waitFor(() => r.receipts.length >= 1);
       const started = performance.now();

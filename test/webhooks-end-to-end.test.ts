@@ -74,6 +74,8 @@ async function deliver(count: number): Promise<void> {
     concurrency: 8,
     perWebhook: 1,
     pollMs: 20,
+    // The receiver listens on 127.0.0.1.
+    allowPrivate: true,
   });
   dispatcher.start();
   try {

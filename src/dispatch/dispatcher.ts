@@ -38,6 +38,11 @@ export interface DispatcherOptions {
   perWebhook: number;
   /** How often an idle dispatcher looks for due deliveries (`WEBHOOK_POLL_MS`). */
   pollMs: number;
+  /**
+   * Whether a delivery may reach loopback, private and link-local addresses
+   * (`WEBHOOK_ALLOW_PRIVATE`); otherwise every send resolves the host again and refuses them.
+   */
+  allowPrivate: boolean;
   log?: DispatchLog;
   /** How long a claimed delivery is leased (renewed while held); default max(30 s, 2 × timeout + 10 s). */
   leaseMs?: number;
@@ -58,6 +63,7 @@ export function dispatcherOptions(
     | 'webhookConcurrency'
     | 'webhookConcurrencyPerWebhook'
     | 'webhookPollMs'
+    | 'webhookAllowPrivate'
   >,
   log?: DispatchLog,
 ): DispatcherOptions {
@@ -67,6 +73,7 @@ export function dispatcherOptions(
     concurrency: config.webhookConcurrency,
     perWebhook: config.webhookConcurrencyPerWebhook,
     pollMs: config.webhookPollMs,
+    allowPrivate: config.webhookAllowPrivate,
     log,
   };
 }
@@ -474,7 +481,11 @@ export class Dispatcher {
             'user-agent': USER_AGENT,
           },
         },
-        { timeoutMs: this.options.timeoutMs, maxAnswerBytes: this.options.maxAnswerBytes },
+        {
+          timeoutMs: this.options.timeoutMs,
+          maxAnswerBytes: this.options.maxAnswerBytes,
+          allowPrivate: this.options.allowPrivate,
+        },
       );
       ({ statusCode, error, durationMs } = answer);
     } catch (caught) {

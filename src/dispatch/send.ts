@@ -5,6 +5,19 @@
  * comes back as the try's error.
  */
 
+import { Agent, fetch, type Response } from 'undici';
+import { blockedRange, ipLiteralOf } from '../domain/webhook-url.ts';
+import { publicOnlyLookup } from '../resources/webhooks/address-guard.ts';
+
+/**
+ * Connections whose host name is resolved by `publicOnlyLookup`: a name that resolves to a
+ * private address fails to connect, whatever it resolved to when the webhook was saved
+ * (DNS rebinding), and the connection goes to the address that was checked.
+ */
+const PUBLIC_ONLY = new Agent({ connect: { lookup: publicOnlyLookup } });
+/** Connections to any address (`WEBHOOK_ALLOW_PRIVATE`). */
+const ANY_ADDRESS = new Agent();
+
 /** The most of an answer's body that is read. */
 export const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -38,6 +51,8 @@ export interface SendLimits {
   timeoutMs: number;
   /** Bytes of the answer's body read at most (default 64 KiB). */
   maxAnswerBytes?: number;
+  /** Loopback, private and link-local addresses may be reached (else refused at each send). */
+  allowPrivate: boolean;
 }
 
 /** POSTs `request` and reports how it went; never throws. */
@@ -56,7 +71,14 @@ export async function postWebhook(
   let error: string | null = null;
   let bytesRead = 0;
   try {
+    if (!limits.allowPrivate) {
+      // An IP address as the host is never looked up: checked here.
+      const literal = ipLiteralOf(new URL(request.url));
+      const range = literal === undefined ? undefined : blockedRange(literal);
+      if (range) throw new Error(`${literal} is a ${range} address: not sent`);
+    }
     const response = await fetch(request.url, {
+      dispatcher: limits.allowPrivate ? ANY_ADDRESS : PUBLIC_ONLY,
       method: 'POST',
       headers: request.headers,
       body: request.body,
