@@ -11,6 +11,7 @@ import {
   ListEnvelope,
   RecordEnvelope,
   UpdatedEnvelope,
+  WithFieldChoice,
 } from '../envelopes.ts';
 import { DealActivityRecord } from '../records/activities.ts';
 import { DealRecord, PipelineRecord, SingleDealRecord } from '../records/deals-leads.ts';
@@ -26,7 +27,7 @@ export const DEAL_OPERATIONS: readonly Operation[] = [
     'listDeals',
     'List deals',
     'Deals',
-    ListEnvelope('dealList', DealRecord, CUROSR),
+    ListEnvelope('dealList', WithFieldChoice(DealRecord), CUROSR),
     {
       query: [
         ...recordPage,

@@ -1,7 +1,7 @@
 /** The operations of tag Products and quotes: list and create products, create a quote. */
 import { CreateProductBody } from '../bodies/products.ts';
 import { CreateQuoteBody } from '../bodies/quotes.ts';
-import { CreatedEnvelope, ListEnvelope } from '../envelopes.ts';
+import { CreatedEnvelope, ListEnvelope, WithFieldChoice } from '../envelopes.ts';
 import { ProductRecord } from '../records/products-quotes.ts';
 import { type Operation, read, write } from './operation.ts';
 import { recordPage } from './parameters.ts';
@@ -13,7 +13,7 @@ export const PRODUCT_QUOTE_OPERATIONS: readonly Operation[] = [
     'listProducts',
     'List products',
     'Products and quotes',
-    ListEnvelope('productList', ProductRecord),
+    ListEnvelope('productList', WithFieldChoice(ProductRecord)),
     {
       query: recordPage,
     },
