@@ -60,8 +60,8 @@ export interface Fixture {
   fields: Record<string, string[]>;
   /** The loopback URL of a receiver that answers 200 (webhook URLs). */
   hookUrl: string;
-  /** Real cursors of some lists of `m`: a cursor is bound to its endpoint. */
-  cursors: { path: string; cursor: string }[];
+  /** Real cursors of some lists, of both workspaces: a cursor is bound to its endpoint and workspace. */
+  cursors: { path: string; cursor: string; of: 'm' | 'o' }[];
   /** Removes the webhooks of `m` made by requests, so creates stay under the limit. */
   trimWebhooks(): Promise<void>;
   /** How many records `fresh` has made. */
@@ -196,7 +196,7 @@ export async function makeFixture(
     const res = await get(app, m.ws.token, `/v2/field/${type}`);
     fields[type] = (res.json.data.fieldList as { name: string }[]).map((f) => f.name);
   }
-  const cursors: { path: string; cursor: string }[] = [];
+  const cursors: Fixture['cursors'] = [];
   for (const [path, key] of [
     ['/v2/user', 'nextCursor'],
     ['/v2/team', 'nextCursor'],
@@ -204,8 +204,13 @@ export async function makeFixture(
     ['/v2/deal', 'nextCurosr'],
     ['/v2/memo', 'nextCursor'],
   ] as const) {
-    const res = await get(app, m.ws.token, `${path}?limit=1`);
-    cursors.push({ path, cursor: res.json.data[key] });
+    for (const [of, side] of [
+      ['m', m],
+      ['o', o],
+    ] as const) {
+      const res = await get(app, side.ws.token, `${path}?limit=1`);
+      cursors.push({ path, cursor: res.json.data[key], of });
+    }
   }
   const trimWebhooks = async () => {
     const count = await store.db

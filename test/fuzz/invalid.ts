@@ -291,7 +291,8 @@ export function invalidRequests(
     if (queryNames.includes('cursor')) {
       kinds.push(
         fc.tuple(valid, fc.nat()).map(([req, n]) => {
-          const cursors = fx.cursors.filter((c) => c.path !== req.path);
+          // Another endpoint's cursor, or this endpoint's cursor of the other workspace.
+          const cursors = fx.cursors.filter((c) => c.path !== req.path || c.of === 'o');
           const c = cursors[n % cursors.length]!;
           return {
             req: {
@@ -299,7 +300,7 @@ export function invalidRequests(
               query: [...(req.query ?? []).filter(([k]) => k !== 'cursor'), ['cursor', c.cursor]],
             },
             expect: [400],
-            why: `cursor of ${c.path}`,
+            why: `cursor of ${c.path} in workspace ${c.of}`,
           };
         }),
       );
