@@ -7,6 +7,14 @@ import { registerFormats } from '../src/api-schema/formats.ts';
 import { buildOpenApiDocument } from '../src/api-schema/openapi.ts';
 import { OPERATIONS } from '../src/api-schema/operations/index.ts';
 import type { Store } from '../src/store/database.ts';
+import {
+  makeDeal,
+  makeLead,
+  makeOrganization,
+  makePerson,
+  makePipeline,
+  makeProduct,
+} from './factories.ts';
 import { get, type TestWorkspace, testApp, testStore, testWorkspace } from './helpers.ts';
 
 registerFormats();
@@ -167,7 +175,7 @@ describe('GET /openapi.json', () => {
       'nextCurosr',
       'nextCursor',
     ]);
-    expect(deal.properties.data.properties.dealList.items).toEqual({
+    expect(deal.properties.data.properties.dealList.items.anyOf[0]).toEqual({
       $ref: '#/components/schemas/Deal',
     });
   });
@@ -243,6 +251,46 @@ describe('live answers match the documented schemas', () => {
     const missing = await get(app, ws.token, '/v2/deal/nope');
     expect(missing.status).toBe(404);
     expect(Object.keys(missing.json)).toEqual(['error']);
+  });
+
+  it('reads with fieldList answer in their schema: id and the chosen fields only', async () => {
+    const { pipe, person, organization, lead, deal } = await ws.write(async (w) => {
+      const pipe = await makePipeline(w);
+      const organization = await makeOrganization(w);
+      const person = await makePerson(w, { organizationId: organization });
+      const lead = await makeLead(w, { peopleId: person });
+      const deal = await makeDeal(w, {
+        peopleId: person,
+        pipelineId: pipe.id,
+        stageId: pipe.stageIds[0],
+      });
+      await makeProduct(w);
+      return { pipe, person, organization, lead, deal };
+    });
+    const urls: Record<string, string> = {
+      listPeople: '/v2/people?fieldList=이메일,전화',
+      getPeople: `/v2/people/${person}?fieldList=이메일`,
+      listOrganizations: '/v2/organization?fieldList=딜 개수',
+      getOrganization: `/v2/organization/${organization}?fieldList=이름`,
+      listDeals: `/v2/deal?fieldList=파이프라인&pipelineName=${pipe.name}`,
+      listLeads: '/v2/lead?fieldList=마감일,수정 날짜',
+      getLead: `/v2/lead/${lead}?fieldList=마감일`,
+      listProducts: '/v2/product?fieldList=코드',
+    };
+    const withFields = OPERATIONS.filter((o) => o.query.some((q) => q.name === 'fieldList'));
+    expect(withFields.map((o) => o.operationId).sort()).toEqual(Object.keys(urls).sort());
+    for (const op of withFields) {
+      const res = await get(app, ws.token, encodeURI(urls[op.operationId]!));
+      expect([op.operationId, res.status]).toEqual([op.operationId, 200]);
+      const records = Object.values(res.json.data).find(Array.isArray) as object[];
+      expect(records.length, op.operationId).toBeGreaterThan(0);
+      expect(Object.keys(records[0]!).length, op.operationId).toBeLessThan(4);
+      const errors = [...Value.Errors(op.response!, res.json)].map(
+        (e) => `${op.operationId} ${e.path}: ${e.message}`,
+      );
+      expect(errors).toEqual([]);
+    }
+    expect(deal).toBeTruthy();
   });
 
   it('/docs and its assets need no token; other files are not served', async () => {

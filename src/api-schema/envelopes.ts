@@ -29,6 +29,23 @@ export function ListEnvelope<T extends TSchema>(
   );
 }
 
+/**
+ * A record of a read that takes `fieldList`: the whole record, or, when `fieldList` is given,
+ * its `id` and the chosen fields only (in the record's own key order).
+ */
+export function WithFieldChoice<T extends TSchema>(record: T) {
+  return Type.Union([
+    record,
+    Type.Object(
+      { id: Id },
+      {
+        additionalProperties: true,
+        description: 'With `fieldList`: `id` and the chosen fields only',
+      },
+    ),
+  ]);
+}
+
 /** `{success: true, data: {<key>: [record]}}`: one record, as an array of one. */
 export function RecordEnvelope<T extends TSchema>(key: string, record: T) {
   return ListEnvelope(key, record, []);

@@ -11,6 +11,7 @@ import {
   ListEnvelope,
   RecordEnvelope,
   UpdatedEnvelope,
+  WithFieldChoice,
 } from '../envelopes.ts';
 import { DealActivityRecord } from '../records/activities.ts';
 import {
@@ -31,7 +32,7 @@ export const DEAL_OPERATIONS: readonly Operation[] = [
     'listDeals',
     'List deals',
     'Deals',
-    ListEnvelope('dealList', DealRecord, CUROSR),
+    ListEnvelope('dealList', WithFieldChoice(DealRecord), CUROSR),
     {
       query: [
         ...recordPage,

@@ -10,6 +10,7 @@ import {
   ListEnvelope,
   RecordEnvelope,
   UpdatedEnvelope,
+  WithFieldChoice,
 } from '../envelopes.ts';
 import { LeadActivityRecord } from '../records/activities.ts';
 import { LeadRecord, PipelineRecord } from '../records/deals-leads.ts';
@@ -25,7 +26,7 @@ export const LEAD_OPERATIONS: readonly Operation[] = [
     'listLeads',
     'List leads',
     'Leads',
-    ListEnvelope('leadList', LeadRecord, CUROSR),
+    ListEnvelope('leadList', WithFieldChoice(LeadRecord), CUROSR),
     {
       query: recordPage,
     },
@@ -35,7 +36,7 @@ export const LEAD_OPERATIONS: readonly Operation[] = [
     'getLead',
     'Get one lead',
     'Leads',
-    RecordEnvelope('lead', LeadRecord),
+    RecordEnvelope('lead', WithFieldChoice(LeadRecord)),
     {
       query: [PARAMETERS.fieldList],
       notFound: true,

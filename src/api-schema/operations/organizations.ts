@@ -4,7 +4,13 @@
  */
 import { MergeBody } from '../bodies/merges.ts';
 import { CreateOrganizationBody, UpdateOrganizationBody } from '../bodies/organizations.ts';
-import { CreatedEnvelope, ListEnvelope, RecordEnvelope, UpdatedEnvelope } from '../envelopes.ts';
+import {
+  CreatedEnvelope,
+  ListEnvelope,
+  RecordEnvelope,
+  UpdatedEnvelope,
+  WithFieldChoice,
+} from '../envelopes.ts';
 import { OrganizationActivityRecord } from '../records/activities.ts';
 import { OrganizationHistoryRecord } from '../records/history.ts';
 import { OrganizationRecord } from '../records/people-organizations.ts';
@@ -18,7 +24,7 @@ export const ORGANIZATION_OPERATIONS: readonly Operation[] = [
     'listOrganizations',
     'List organizations',
     'Organizations',
-    ListEnvelope('organizationList', OrganizationRecord),
+    ListEnvelope('organizationList', WithFieldChoice(OrganizationRecord)),
     {
       query: recordPage,
     },
@@ -28,7 +34,7 @@ export const ORGANIZATION_OPERATIONS: readonly Operation[] = [
     'getOrganization',
     'Get one organization',
     'Organizations',
-    RecordEnvelope('organization', OrganizationRecord),
+    RecordEnvelope('organization', WithFieldChoice(OrganizationRecord)),
     {
       query: [PARAMETERS.fieldList],
       notFound: true,

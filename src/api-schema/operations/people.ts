@@ -4,7 +4,13 @@
  */
 import { MergeBody } from '../bodies/merges.ts';
 import { CreatePersonBody, UpdatePersonBody } from '../bodies/people.ts';
-import { CreatedEnvelope, ListEnvelope, RecordEnvelope, UpdatedEnvelope } from '../envelopes.ts';
+import {
+  CreatedEnvelope,
+  ListEnvelope,
+  RecordEnvelope,
+  UpdatedEnvelope,
+  WithFieldChoice,
+} from '../envelopes.ts';
 import { PeopleActivityRecord } from '../records/activities.ts';
 import { PeopleHistoryRecord } from '../records/history.ts';
 import { PeopleRecord } from '../records/people-organizations.ts';
@@ -18,7 +24,7 @@ export const PEOPLE_OPERATIONS: readonly Operation[] = [
     'listPeople',
     'List people',
     'People',
-    ListEnvelope('peopleList', PeopleRecord),
+    ListEnvelope('peopleList', WithFieldChoice(PeopleRecord)),
     {
       query: recordPage,
     },
@@ -28,7 +34,7 @@ export const PEOPLE_OPERATIONS: readonly Operation[] = [
     'getPeople',
     'Get one person',
     'People',
-    RecordEnvelope('people', PeopleRecord),
+    RecordEnvelope('people', WithFieldChoice(PeopleRecord)),
     {
       query: [PARAMETERS.fieldList],
       notFound: true,

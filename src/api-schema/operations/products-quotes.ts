@@ -4,7 +4,13 @@
  */
 import { CreateProductBody, UpdateProductBody } from '../bodies/products.ts';
 import { CreateQuoteBody } from '../bodies/quotes.ts';
-import { CreatedEnvelope, Deleted, ListEnvelope, UpdatedEnvelope } from '../envelopes.ts';
+import {
+  CreatedEnvelope,
+  Deleted,
+  ListEnvelope,
+  UpdatedEnvelope,
+  WithFieldChoice,
+} from '../envelopes.ts';
 import { ProductRecord } from '../records/products-quotes.ts';
 import { type Operation, read, write } from './operation.ts';
 import { recordPage } from './parameters.ts';
@@ -16,7 +22,7 @@ export const PRODUCT_QUOTE_OPERATIONS: readonly Operation[] = [
     'listProducts',
     'List products',
     'Products and quotes',
-    ListEnvelope('productList', ProductRecord),
+    ListEnvelope('productList', WithFieldChoice(ProductRecord)),
     {
       query: recordPage,
     },

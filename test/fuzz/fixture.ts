@@ -1,0 +1,261 @@
+/**
+ * The workspaces the operation fuzz runs in: the one its requests act in (`m`) and another
+ * (`o`) whose ids the invalid requests borrow, and whose records carry a marker that no answer
+ * to `m` may contain. Also the records a valid request may use up (`fresh`): a deal to
+ * delete, two people to merge.
+ */
+import type { FastifyInstance } from 'fastify';
+import { newId } from '../../src/domain/ids.ts';
+import { defineCustomField } from '../../src/resources/custom-fields/writes.ts';
+import type { Store } from '../../src/store/database.ts';
+import {
+  makeActivity,
+  makeDeal,
+  makeLead,
+  makeNote,
+  makeOrganization,
+  makePerson,
+  makePipeline,
+  makeProduct,
+  type TestPipeline,
+} from '../factories.ts';
+import { get, type TestWorkspace, testWorkspace } from '../helpers.ts';
+import { insertWebhook } from '../webhook-fixtures.ts';
+import { seedWorkspaceReads, type WorkspaceSeed } from '../workspace-seed.ts';
+
+/** Text in the names of the other workspace's records: never in an answer to `m`. */
+export const FOREIGN_MARKER = '타사비밀';
+
+/** The record types a path or body id can name. */
+export type Kind =
+  | 'people'
+  | 'organization'
+  | 'deal'
+  | 'lead'
+  | 'product'
+  | 'memo'
+  | 'webForm'
+  | 'webhook'
+  | 'delivery'
+  | 'user'
+  | 'pipeline'
+  | 'stage';
+
+/** One seeded workspace. */
+export interface Side {
+  ws: TestWorkspace;
+  seed: WorkspaceSeed;
+  ids: Record<Kind, string[]>;
+  dealPipe: TestPipeline;
+  leadPipe: TestPipeline;
+  /** Names of the deal pipelines and their stages. */
+  dealPipelines: { name: string; stages: string[] }[];
+}
+
+export interface Fixture {
+  store: Store;
+  m: Side;
+  o: Side;
+  /** Field names by record type, as `GET /v2/field/{type}` lists them. */
+  fields: Record<string, string[]>;
+  /** The loopback URL of a receiver that answers 200 (webhook URLs). */
+  hookUrl: string;
+  /** Real cursors of some lists, of both workspaces: a cursor is bound to its endpoint and workspace. */
+  cursors: { path: string; cursor: string; of: 'm' | 'o' }[];
+  /** Removes the webhooks of `m` made by requests, so creates stay under the limit. */
+  trimWebhooks(): Promise<void>;
+  /** How many records `fresh` has made. */
+  made: number;
+  /** A record of `kind` made in `m` for one request that uses it up. */
+  fresh(kind: 'people' | 'organization' | 'deal' | 'lead' | 'webhook'): Promise<string>;
+}
+
+async function seedSide(store: Store, name: string, tag: string, hookUrl: string): Promise<Side> {
+  const ws = await testWorkspace(store, name);
+  const seed = await seedWorkspaceReads(ws, tag);
+  const more = await ws.write(async (w) => {
+    const dealPipe = await makePipeline(w, { name: `${tag} 영업` });
+    const leadPipe = await makePipeline(w, {
+      kind: 'lead',
+      name: `${tag} 리드 접수`,
+      stages: ['접수', '검토'],
+    });
+    await defineCustomField(w, { recordType: 'deal', name: `${tag} 확률`, type: 'number' });
+    const org2 = await makeOrganization(w, { name: `${tag} 두번째 회사` });
+    const person2 = await makePerson(w, { name: `${tag} 두번째 고객`, organizationId: org2 });
+    const person3 = await makePerson(w, { name: `${tag} 세번째 고객` });
+    const deal2 = await makeDeal(w, {
+      name: `${tag} 두번째 딜`,
+      peopleId: person2,
+      pipelineId: dealPipe.id,
+      stageId: dealPipe.stage['미팅'],
+    });
+    for (const stage of dealPipe.stageIds) {
+      await makeDeal(w, {
+        name: `${tag} 단계 딜`,
+        peopleId: person3,
+        pipelineId: dealPipe.id,
+        stageId: stage,
+      });
+    }
+    const lead2 = await makeLead(w, {
+      name: `${tag} 두번째 리드`,
+      organizationId: org2,
+      pipelineId: leadPipe.id,
+      stageId: leadPipe.stage['접수'],
+    });
+    const products = [
+      await makeProduct(w, { name: `${tag} 상품` }),
+      await makeProduct(w, { name: `${tag} 월 구독`, kind: '구독 (월간)' }),
+    ];
+    const memo = await makeNote(w, { subjectType: 'people', subjectId: person2 });
+    // Activities of each record type, on dates around 2024-04-08, so that lists have pages.
+    const subjects = [
+      ['people', seed.person],
+      ['organization', seed.organization],
+      ['deal', seed.deal],
+      ['lead', seed.lead],
+    ] as const;
+    for (const [subjectType, subjectId] of subjects) {
+      for (const [i, type] of (['email', 'emailOpen', 'meeting', 'create'] as const).entries()) {
+        const date = new Date(Date.UTC(2024, 3, 1 + i * 3)).toISOString();
+        await makeActivity(w, { subjectType, subjectId, type, date });
+      }
+    }
+    return { dealPipe, leadPipe, org2, person2, person3, deal2, lead2, products, memo };
+  });
+  const webhook = await insertWebhook(store, ws.workspaceId, {
+    url: `${hookUrl}?${tag}`,
+    objectTypes: ['people', 'deal'],
+  });
+  const deliveryId = newId();
+  await store.db
+    .insertInto('webhook_deliveries')
+    .values({
+      workspace_id: ws.workspaceId,
+      id: deliveryId,
+      webhook_id: webhook.id,
+      event_seq: 1,
+      status: 'failed',
+      attempt_count: 1,
+      last_status_code: 500,
+      last_error: null,
+      next_attempt_at: null,
+      leased_until: null,
+      delivered_at: null,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
+  const dealPipelines = await store.db
+    .selectFrom('pipelines')
+    .select(['id', 'name'])
+    .where('workspace_id', '=', ws.workspaceId)
+    .where('kind', '=', 'deal')
+    .execute();
+  const stages = await store.db
+    .selectFrom('pipeline_stages')
+    .select(['pipeline_id', 'name', 'id'])
+    .where('workspace_id', '=', ws.workspaceId)
+    .execute();
+  return {
+    ws,
+    seed,
+    dealPipe: more.dealPipe,
+    leadPipe: more.leadPipe,
+    dealPipelines: dealPipelines.map((p) => ({
+      name: p.name,
+      stages: stages.filter((s) => s.pipeline_id === p.id).map((s) => s.name),
+    })),
+    ids: {
+      people: [seed.person, more.person2, more.person3],
+      organization: [seed.organization, more.org2],
+      deal: [seed.deal, more.deal2],
+      lead: [seed.lead, more.lead2],
+      product: more.products,
+      memo: [...seed.memos, more.memo],
+      webForm: seed.webForms,
+      webhook: [webhook.id],
+      delivery: [deliveryId],
+      user: seed.users,
+      pipeline: [...seed.dealPipelines, ...seed.leadPipelines, more.dealPipe.id, more.leadPipe.id],
+      stage: stages.map((s) => s.id),
+    },
+  };
+}
+
+/** Seeds both workspaces and reads the field catalogue through the API. */
+export async function makeFixture(
+  store: Store,
+  app: FastifyInstance,
+  hookUrl: string,
+): Promise<Fixture> {
+  const m = await seedSide(store, '퍼즈 워크스페이스', '퍼즈', hookUrl);
+  const o = await seedSide(store, '다른 워크스페이스', FOREIGN_MARKER, hookUrl);
+  const fields: Record<string, string[]> = {};
+  for (const type of ['people', 'organization', 'deal', 'lead', 'product']) {
+    const res = await get(app, m.ws.token, `/v2/field/${type}`);
+    fields[type] = (res.json.data.fieldList as { name: string }[]).map((f) => f.name);
+  }
+  const cursors: Fixture['cursors'] = [];
+  for (const [path, key] of [
+    ['/v2/user', 'nextCursor'],
+    ['/v2/team', 'nextCursor'],
+    ['/v2/people', 'nextCursor'],
+    ['/v2/deal', 'nextCurosr'],
+    ['/v2/memo', 'nextCursor'],
+  ] as const) {
+    for (const [of, side] of [
+      ['m', m],
+      ['o', o],
+    ] as const) {
+      const res = await get(app, side.ws.token, `${path}?limit=1`);
+      cursors.push({ path, cursor: res.json.data[key], of });
+    }
+  }
+  const trimWebhooks = async () => {
+    const count = await store.db
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('workspace_id', '=', m.ws.workspaceId)
+      .executeTakeFirstOrThrow();
+    if (Number(count.n) < 50) return;
+    await store.db
+      .deleteFrom('webhooks')
+      .where('workspace_id', '=', m.ws.workspaceId)
+      .where('id', 'not in', m.ids.webhook)
+      .execute();
+  };
+  const fixture: Fixture = {
+    store,
+    m,
+    o,
+    fields,
+    hookUrl,
+    cursors,
+    trimWebhooks,
+    made: 0,
+    async fresh(kind) {
+      fixture.made += 1;
+      if (kind === 'webhook') {
+        await trimWebhooks();
+        return (await insertWebhook(store, m.ws.workspaceId, { url: `${hookUrl}?fresh` })).id;
+      }
+      return m.ws.write(async (w) => {
+        if (kind === 'people') return makePerson(w, { name: '퍼즈 병합 고객' });
+        if (kind === 'organization')
+          return makeOrganization(w, { name: `퍼즈 병합 회사 ${uniq()}` });
+        if (kind === 'deal')
+          return makeDeal(w, { name: '퍼즈 소모 딜', peopleId: m.ids.people[0] });
+        return makeLead(w, { name: '퍼즈 소모 리드', organizationId: m.ids.organization[0] });
+      });
+    },
+  };
+  return fixture;
+}
+
+let counter = 0;
+/** A suffix no other name of the run has (organization names are unique per workspace). */
+export function uniq(): string {
+  counter += 1;
+  return `#${counter}`;
+}

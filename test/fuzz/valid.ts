@@ -1,0 +1,557 @@
+/**
+ * A valid request of every operation of the OpenAPI document, as fast-check arbitraries:
+ * ids from the fixture's workspace `m`, and free values where the operation's schema has
+ * them (names, notes, numbers, `limit`, field names, filters). `§new:deal§` in a path or body
+ * stands for a record made for that request alone (one the request deletes or merges away),
+ * `§uniq§` for a suffix no other name has.
+ */
+import fc from 'fast-check';
+import { ACTIVITY_TYPES } from '../../src/domain/activities.ts';
+import { EVENT_OBJECT_TYPES, EVENT_TOPICS } from '../../src/domain/events.ts';
+import { SINGLE_DEAL_KEYS } from '../../src/resources/batch/reads.ts';
+import type { Fixture } from './fixture.ts';
+
+/** One request as the fuzz sends it. */
+export interface Req {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: [string, string][];
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as it is (instead of `body`). */
+  payload?: string | Buffer;
+  /** `application/json` for a POST unless given; null sends none. */
+  contentType?: string | null;
+}
+
+type Gen = (fx: Fixture) => fc.Arbitrary<Req>;
+
+/** Some non-blank text: any Unicode graphemes but U+0000 (refused everywhere, by design). */
+export const text = (maxLength = 40) =>
+  fc
+    .string({ unit: 'grapheme', minLength: 1, maxLength })
+    .filter((s) => /\S/.test(s) && !s.includes('\u0000'));
+const name = () => text(40);
+const memo = () => fc.option(text(200), { nil: null });
+const pick = <T>(xs: readonly T[]) => fc.constantFrom(...xs);
+const limit = () =>
+  fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 150 })).map(String);
+const money = () =>
+  fc.oneof(fc.integer({ min: 0, max: 10 ** 12 }), fc.double({ min: 0, max: 1e9, noNaN: true }));
+const day = () =>
+  fc
+    .integer({ min: -400, max: 400 })
+    .map((d) => new Date(Date.UTC(2024, 3, 8) + d * 86_400_000).toISOString().slice(0, 10));
+
+/** Field names of `type` a comma-separated list can hold. */
+const fieldListQuery = (fx: Fixture, type: string) =>
+  fc
+    .subarray(
+      fx.fields[type]!.filter((f) => !f.includes(',')),
+      { minLength: 1, maxLength: 6 },
+    )
+    .map((xs) => xs.join(','));
+
+/** A query of optional parameters. */
+function query(parts: Record<string, fc.Arbitrary<string>>): fc.Arbitrary<[string, string][]> {
+  return fc
+    .record(parts, { requiredKeys: [] })
+    .map((r) => Object.entries(r).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+/** An object with some of these keys. */
+function some(parts: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Record<string, unknown>> {
+  return fc.record(parts, { requiredKeys: [] });
+}
+
+const GET = (path: string, q: fc.Arbitrary<[string, string][]> = fc.constant([])) =>
+  q.map((query): Req => ({ method: 'GET', path, query }));
+const POST = (path: string, body: fc.Arbitrary<unknown>) =>
+  body.map((b): Req => ({ method: 'POST', path, body: b }));
+const getEach = (
+  ids: string[],
+  path: (id: string) => string,
+  q?: fc.Arbitrary<[string, string][]>,
+) =>
+  fc
+    .tuple(pick(ids), q ?? fc.constant([] as [string, string][]))
+    .map(([id, query]): Req => ({ method: 'GET', path: path(id), query }));
+
+const activities = (idParam: string, ids: string[]) =>
+  query({
+    limit: limit(),
+    [idParam]: pick(ids),
+    types: fc.subarray([...ACTIVITY_TYPES], { minLength: 1 }).map((t) => t.join(',')),
+    startDate: day().map((d) => (d < '2024-04-08' ? d : '2024-01-01')),
+    endDate: day().map((d) => (d >= '2024-04-08' ? d : '2025-01-01')),
+  });
+
+const listRecords = (fx: Fixture, type: string) =>
+  query({ limit: limit(), fieldList: fieldListQuery(fx, type) });
+
+const personBody = (fx: Fixture) => ({
+  name: name(),
+  organizationId: fc.option(pick(fx.m.ids.organization), { nil: null }),
+  memo: memo(),
+  fieldList: fc.subarray([
+    { name: '전화', stringValue: '010-1234-5678' },
+    { name: '포지션', stringValue: '팀장' },
+  ]),
+});
+const organizationBody = () => ({
+  name: name().map((n) => `${n} §uniq§`),
+  memo: memo(),
+  fieldList: fc.subarray([{ name: '전화', stringValue: '02-000-0000' }]),
+});
+const dealBody = (fx: Fixture) => ({
+  name: name(),
+  pipelineId: fc.constant(fx.m.dealPipe.id),
+  pipelineStageId: pick(fx.m.dealPipe.stageIds),
+  status: pick(['In progress', 'Won', 'Lost']),
+  // A deal or lead needs a person or an organization: the person is always given.
+  peopleId: pick(fx.m.ids.people),
+  organizationId: fc.option(pick(fx.m.ids.organization), { nil: null }),
+  price: fc.option(money(), { nil: null }),
+  memo: memo(),
+  fieldList: fc.subarray([{ name: '수주 예정일', dateValue: '2024-12-31' }]),
+});
+const leadBody = (fx: Fixture) => ({
+  name: name(),
+  peopleId: pick(fx.m.ids.people),
+  organizationId: pick(fx.m.ids.organization),
+  memo: memo(),
+});
+/** A lead's pipeline and stage: both or neither. */
+const leadPipeline = (fx: Fixture) =>
+  fc.option(
+    pick(fx.m.leadPipe.stageIds).map((stage) => ({
+      pipelineId: fx.m.leadPipe.id,
+      pipelineStageId: stage,
+    })),
+    { nil: {} },
+  );
+
+/** Webhook bodies. */
+const objectTypeList = fc.uniqueArray(pick(['people', 'organization', 'lead', 'deal']), {
+  minLength: 1,
+  maxLength: 4,
+});
+const eventList = fc.uniqueArray(pick([...EVENT_TOPICS]), { minLength: 1, maxLength: 4 });
+const hookFields = fc.option(
+  fc.uniqueArray(pick(['이름', '전화', '이메일', '금액']), { minLength: 1 }),
+  {
+    nil: null,
+  },
+);
+
+/** Batch bodies. */
+const BATCH_TYPES = ['people', 'organization', 'deal', 'lead'] as const;
+const batchData = (fx: Fixture, type: (typeof BATCH_TYPES)[number], n: string) =>
+  type === 'deal'
+    ? {
+        이름: n,
+        파이프라인: fx.m.dealPipe.id,
+        '파이프라인 단계': fx.m.dealPipe.stageIds[0],
+        상태: 'In progress',
+      }
+    : type === 'organization'
+      ? { 이름: `${n} §uniq§` }
+      : { 이름: n };
+
+/** A valid request of each operation, by `operationId`. */
+export const VALID: Record<string, Gen> = {
+  listPeople: (fx) => GET('/v2/people', listRecords(fx, 'people')),
+  getPeople: (fx) =>
+    getEach(
+      fx.m.ids.people,
+      (id) => `/v2/people/${id}`,
+      query({ fieldList: fieldListQuery(fx, 'people') }),
+    ),
+  createPeople: (fx) =>
+    POST(
+      '/v2/people',
+      some(personBody(fx)).map((b) => ({ name: '고객', ...b })),
+    ),
+  updatePeople: (fx) =>
+    fc.tuple(pick(fx.m.ids.people), some(personBody(fx))).map(([id, body]) => ({
+      method: 'POST' as const,
+      path: `/v2/people/${id}`,
+      body,
+    })),
+  mergePeople: () =>
+    fc.constant({
+      method: 'POST',
+      path: '/v2/people/§new:people§/merge',
+      body: { mergedId: '§new:people§' },
+    }),
+  listPeopleActivities: (fx) => GET('/v2/people/activity', activities('peopleId', fx.m.ids.people)),
+  listPeopleHistory: (fx) =>
+    GET('/v2/people/history', query({ limit: limit(), peopleId: pick(fx.m.ids.people) })),
+
+  listOrganizations: (fx) => GET('/v2/organization', listRecords(fx, 'organization')),
+  getOrganization: (fx) =>
+    getEach(
+      fx.m.ids.organization,
+      (id) => `/v2/organization/${id}`,
+      query({ fieldList: fieldListQuery(fx, 'organization') }),
+    ),
+  createOrganization: () =>
+    POST(
+      '/v2/organization',
+      some(organizationBody()).map((b) => ({ name: `회사 §uniq§`, ...b })),
+    ),
+  updateOrganization: (fx) =>
+    fc.tuple(pick(fx.m.ids.organization), some(organizationBody())).map(([id, body]) => ({
+      method: 'POST' as const,
+      path: `/v2/organization/${id}`,
+      body,
+    })),
+  mergeOrganization: () =>
+    fc.constant({
+      method: 'POST',
+      path: '/v2/organization/§new:organization§/merge',
+      body: { mergedId: '§new:organization§' },
+    }),
+  listOrganizationActivities: (fx) =>
+    GET('/v2/organization/activity', activities('organizationId', fx.m.ids.organization)),
+  listOrganizationHistory: (fx) =>
+    GET(
+      '/v2/organization/history',
+      query({ limit: limit(), organizationId: pick(fx.m.ids.organization) }),
+    ),
+
+  listDeals: (fx) =>
+    fc
+      .tuple(
+        listRecords(fx, 'deal'),
+        fc.option(pick(fx.m.dealPipelines), { freq: 2 }),
+        fc.nat(),
+        fc.nat(2),
+      )
+      .map(([q, pipe, n, how]): Req => {
+        const extra: [string, string][] = [];
+        if (pipe && how !== 1) extra.push(['pipelineName', pipe.name]);
+        if (pipe && how !== 2 && pipe.stages.length > 0)
+          extra.push(['pipelineStageName', pipe.stages[n % pipe.stages.length]!]);
+        return { method: 'GET', path: '/v2/deal', query: [...q, ...extra] };
+      }),
+  getDeal: (fx) => getEach(fx.m.ids.deal, (id) => `/v2/deal/${id}`),
+  createDeal: (fx) => {
+    const b = dealBody(fx);
+    const { name: n, pipelineId, pipelineStageId, status, ...rest } = b;
+    return fc
+      .tuple(
+        fc.record({ name: n, pipelineId, pipelineStageId, status, peopleId: rest.peopleId }),
+        some(rest),
+      )
+      .map(([required, optional]) => ({
+        method: 'POST' as const,
+        path: '/v2/deal',
+        body: { ...required, ...optional },
+      }));
+  },
+  updateDeal: (fx) => {
+    const { pipelineId, pipelineStageId, ...rest } = dealBody(fx);
+    return fc
+      .tuple(
+        pick(fx.m.ids.deal),
+        some(rest),
+        fc.option(fc.record({ pipelineId, pipelineStageId }), { nil: {} }),
+      )
+      .map(([id, body, pipe]) => ({
+        method: 'POST' as const,
+        path: `/v2/deal/${id}`,
+        body: { ...body, ...pipe },
+      }));
+  },
+  deleteDeal: () => fc.constant({ method: 'POST', path: '/v2/deal/§new:deal§/delete' }),
+  mergeDeal: () =>
+    fc.constant({
+      method: 'POST',
+      path: '/v2/deal/§new:deal§/merge',
+      body: { mergedId: '§new:deal§' },
+    }),
+  listDealQuotes: (fx) => getEach(fx.m.ids.deal, (id) => `/v2/deal/${id}/quote`),
+  listDealActivities: (fx) => GET('/v2/deal/activity', activities('dealId', fx.m.ids.deal)),
+  listDealHistory: (fx) =>
+    GET('/v2/deal/history', query({ limit: limit(), dealId: pick(fx.m.ids.deal) })),
+  listDealPipelines: () => GET('/v2/deal/pipeline'),
+
+  listLeads: (fx) => GET('/v2/lead', listRecords(fx, 'lead')),
+  getLead: (fx) =>
+    getEach(
+      fx.m.ids.lead,
+      (id) => `/v2/lead/${id}`,
+      query({ fieldList: fieldListQuery(fx, 'lead') }),
+    ),
+  createLead: (fx) =>
+    fc
+      .tuple(some(leadBody(fx)), leadPipeline(fx), name(), pick(fx.m.ids.people))
+      .map(([body, pipe, n, person]) => ({
+        method: 'POST' as const,
+        path: '/v2/lead',
+        body: { name: n, peopleId: person, ...body, ...pipe },
+      })),
+  updateLead: (fx) =>
+    fc.tuple(pick(fx.m.ids.lead), some(leadBody(fx)), leadPipeline(fx)).map(([id, body, pipe]) => ({
+      method: 'POST' as const,
+      path: `/v2/lead/${id}`,
+      body: { ...body, ...pipe },
+    })),
+  deleteLead: () => fc.constant({ method: 'POST', path: '/v2/lead/§new:lead§/delete' }),
+  mergeLead: () =>
+    fc.constant({
+      method: 'POST',
+      path: '/v2/lead/§new:lead§/merge',
+      body: { mergedId: '§new:lead§' },
+    }),
+  listLeadQuotes: (fx) => getEach(fx.m.ids.lead, (id) => `/v2/lead/${id}/quote`),
+  listLeadActivities: (fx) => GET('/v2/lead/activity', activities('leadId', fx.m.ids.lead)),
+  listLeadHistory: (fx) =>
+    GET('/v2/lead/history', query({ limit: limit(), leadId: pick(fx.m.ids.lead) })),
+  listLeadPipelines: () => GET('/v2/lead/pipeline'),
+  listPipelines: () => GET('/v2/pipeline'),
+  getMeShort: () => GET('/v2/me'),
+  listMemoTypes: () => GET('/v2/memo/type-list'),
+
+  searchObjects: (fx) =>
+    pick(BATCH_TYPES).chain((type) =>
+      fc
+        .record(
+          {
+            filterGroupList: fc.array(
+              fc.record({
+                filters: fc.array(
+                  fc.oneof(
+                    text(10).map((v) => ({ fieldName: '이름', operator: 'CONTAINS', value: v })),
+                    pick(['EXISTS', 'NOT_EXISTS']).map((operator) => ({
+                      fieldName: '이름',
+                      operator,
+                    })),
+                    fc
+                      .uniqueArray(pick(fx.m.ids[type]), { minLength: 1 })
+                      .map((value) => ({ fieldName: 'id', operator: 'IN', value })),
+                  ),
+                  { minLength: 1, maxLength: 3 },
+                ),
+              }),
+              { maxLength: 3 },
+            ),
+            sortList: fc.array(
+              fc.record({
+                fieldName: pick(['이름', '생성 날짜']),
+                direction: pick(['asc', 'desc']),
+              }),
+              { maxLength: 2 },
+            ),
+            fieldList: fc.subarray(fx.fields[type]!, { maxLength: 5 }),
+            limit: fc.integer({ min: 1, max: 100 }),
+          },
+          { requiredKeys: [] },
+        )
+        .map((body): Req => ({ method: 'POST', path: `/v2/object/${type}/search`, body })),
+    ),
+
+  listProducts: (fx) => GET('/v2/product', listRecords(fx, 'product')),
+  createProduct: () =>
+    fc.tuple(name(), money(), some({ memo: memo() })).map(([n, price, rest]) => ({
+      method: 'POST' as const,
+      path: '/v2/product',
+      body: { name: n, price, ...rest },
+    })),
+  createQuote: (fx) =>
+    fc
+      .tuple(
+        name(),
+        fc.oneof(
+          pick(fx.m.ids.deal).map((dealId) => ({ dealId })),
+          pick(fx.m.ids.lead).map((leadId) => ({ leadId })),
+        ),
+        some({
+          isMainQuote: fc.boolean(),
+          memo: memo(),
+          quoteProductList: fc.array(
+            fc.record(
+              {
+                productId: fc.constant(fx.m.ids.product[0]!),
+                price: fc.integer({ min: 0, max: 10 ** 8 }),
+                amount: fc.integer({ min: 1, max: 1000 }),
+              },
+              { requiredKeys: ['productId'] },
+            ),
+            { maxLength: 4 },
+          ),
+        }),
+      )
+      .map(([n, subject, rest]) => ({
+        method: 'POST' as const,
+        path: '/v2/quote',
+        body: { name: n, ...subject, ...rest },
+      })),
+
+  listUsers: () => GET('/v2/user', query({ limit: limit() })),
+  getMe: () => GET('/v2/user/me'),
+  listTeams: () => GET('/v2/team', query({ limit: limit() })),
+  listTodos: () => GET('/v2/todo', query({ limit: limit() })),
+  listMemos: (fx) =>
+    fc
+      .tuple(
+        query({
+          limit: limit(),
+          startDate: pick(['2024-01-01', '2024-04-08']),
+          endDate: pick(['2024-04-08', '2030-12-31']),
+        }),
+        // One record filter at most, so that some answers have a next page.
+        fc.option(
+          fc.oneof(
+            pick(fx.m.ids.user).map((id) => ['ownerId', id]),
+            pick(fx.m.ids.deal).map((id) => ['dealId', id]),
+            pick(fx.m.ids.lead).map((id) => ['leadId', id]),
+            pick(fx.m.ids.people).map((id) => ['peopleId', id]),
+            pick(fx.m.ids.organization).map((id) => ['organizationId', id]),
+          ),
+        ),
+      )
+      .map(
+        ([q, filter]): Req => ({
+          method: 'GET',
+          path: '/v2/memo',
+          query: filter ? [...q, filter as [string, string]] : q,
+        }),
+      ),
+  getMemo: (fx) => getEach(fx.m.ids.memo, (id) => `/v2/memo/${id}`),
+  listWebForms: () => GET('/v2/webForm', query({ limit: limit() })),
+  listWebFormSubmissions: (fx) =>
+    getEach(fx.m.ids.webForm, (id) => `/v2/webForm/${id}/submit`, query({ limit: limit() })),
+  listFields: () =>
+    pick([
+      'people',
+      'organization',
+      'deal',
+      'lead',
+      'product',
+      'quote',
+      'quote-product',
+      'todo',
+    ]).map((t): Req => ({ method: 'GET', path: `/v2/field/${t}` })),
+  listEvents: () =>
+    GET('/v2/event', query({ limit: limit(), objectType: pick(Object.keys(EVENT_OBJECT_TYPES)) })),
+
+  createWebhook: (fx) =>
+    fc.tuple(objectTypeList, some({ eventList, fieldList: hookFields })).map(([types, rest]) => ({
+      method: 'POST' as const,
+      path: '/v2/webhook',
+      body: { url: `${fx.hookUrl}?created`, objectTypeList: types, ...rest },
+    })),
+  listWebhooks: () => GET('/v2/webhook'),
+  getWebhook: (fx) => getEach(fx.m.ids.webhook, (id) => `/v2/webhook/${id}`),
+  updateWebhook: (fx) =>
+    fc
+      .tuple(
+        pick(fx.m.ids.webhook),
+        some({
+          url: fc.constant(`${fx.hookUrl}?updated`),
+          objectTypeList,
+          eventList,
+          fieldList: hookFields,
+          status: pick(['active', 'disabled']),
+        }),
+      )
+      .map(([id, body]) => ({ method: 'POST' as const, path: `/v2/webhook/${id}`, body })),
+  deleteWebhook: () => fc.constant({ method: 'POST', path: '/v2/webhook/§new:webhook§/delete' }),
+  rotateWebhookSecret: (fx) =>
+    pick(fx.m.ids.webhook).map(
+      (id): Req => ({ method: 'POST', path: `/v2/webhook/${id}/rotate-secret` }),
+    ),
+  listWebhookDeliveries: (fx) =>
+    getEach(
+      fx.m.ids.webhook,
+      (id) => `/v2/webhook/${id}/delivery`,
+      query({ limit: limit(), status: pick(['pending', 'delivered', 'failed']) }),
+    ),
+  replayWebhookDelivery: (fx) =>
+    fc.constant({
+      method: 'POST',
+      path: `/v2/webhook/${fx.m.ids.webhook[0]}/delivery/${fx.m.ids.delivery[0]}/replay`,
+    }),
+
+  batchReadObjects: (fx) =>
+    pick(BATCH_TYPES).chain((type) =>
+      fc
+        .tuple(
+          fc.array(pick(fx.m.ids[type]), { minLength: 1, maxLength: 8 }),
+          fc.option(
+            fc.subarray(
+              fx.fields[type]!.filter((f) => type !== 'deal' || !SINGLE_DEAL_KEYS.includes(f)),
+              { maxLength: 6 },
+            ),
+            { nil: undefined },
+          ),
+        )
+        .map(([idList, fieldList]) => ({
+          method: 'POST' as const,
+          path: '/v3/object/read',
+          body: { objectType: type, idList, ...(fieldList ? { fieldList } : {}) },
+        })),
+    ),
+  batchCreateObjects: (fx) =>
+    pick(BATCH_TYPES).chain((type) =>
+      fc.array(name(), { minLength: 1, maxLength: 3 }).map((names) => ({
+        method: 'POST' as const,
+        path: '/v3/object/create',
+        body: {
+          objectType: type,
+          inputList: names.map((n) => ({
+            data: batchData(fx, type, n),
+            ...(type === 'deal' || type === 'lead'
+              ? { association: { people: fx.m.ids.people[0] } }
+              : {}),
+          })),
+        },
+      })),
+    ),
+  batchUpdateObjects: (fx) =>
+    pick(BATCH_TYPES).chain((type) =>
+      fc
+        .uniqueArray(pick(fx.m.ids[type]), { minLength: 1 })
+        .chain((ids) =>
+          fc.tuple(
+            fc.constant(ids),
+            fc.array(name(), { minLength: ids.length, maxLength: ids.length }),
+          ),
+        )
+        .map(([ids, names]) => ({
+          method: 'POST' as const,
+          path: '/v3/object/update',
+          body: {
+            objectType: type,
+            inputList: ids.map((id, i) => ({
+              id,
+              data: { 이름: type === 'organization' ? `${names[i]} §uniq§` : names[i] },
+            })),
+          },
+        })),
+    ),
+  batchListPipelines: () =>
+    pick(['deal', 'lead']).map(
+      (objectType): Req => ({ method: 'POST', path: '/v3/pipeline/list', body: { objectType } }),
+    ),
+  batchListAssociations: () =>
+    pick(BATCH_TYPES).map(
+      (objectType): Req => ({ method: 'POST', path: '/v3/association/list', body: { objectType } }),
+    ),
+
+  health: () => GET('/healthz'),
+  readiness: () => GET('/readyz'),
+  openapi: () => GET('/openapi.json'),
+  docs: () => GET('/docs'),
+  docsAsset: () =>
+    pick([
+      'swagger-ui.css',
+      'index.css',
+      'swagger-ui-bundle.js',
+      'swagger-ui-standalone-preset.js',
+      'favicon-32x32.png',
+      'favicon-16x16.png',
+    ]).map((a): Req => ({ method: 'GET', path: `/docs/${a}` })),
+};
