@@ -67,7 +67,7 @@ export interface Fixture {
   /** How many records `fresh` has made. */
   made: number;
   /** A record of `kind` made in `m` for one request that uses it up. */
-  fresh(kind: 'people' | 'organization' | 'deal' | 'lead' | 'webhook'): Promise<string>;
+  fresh(kind: 'people' | 'organization' | 'deal' | 'lead' | 'product' | 'webhook'): Promise<string>;
 }
 
 async function seedSide(store: Store, name: string, tag: string, hookUrl: string): Promise<Side> {
@@ -246,6 +246,7 @@ export async function makeFixture(
           return makeOrganization(w, { name: `퍼즈 병합 회사 ${uniq()}` });
         if (kind === 'deal')
           return makeDeal(w, { name: '퍼즈 소모 딜', peopleId: m.ids.people[0] });
+        if (kind === 'product') return makeProduct(w, { name: '퍼즈 소모 상품' });
         return makeLead(w, { name: '퍼즈 소모 리드', organizationId: m.ids.organization[0] });
       });
     },

@@ -28,6 +28,7 @@ const PATH_KINDS: Record<string, Kind> = {
   dealId: 'deal',
   leadId: 'lead',
   memoId: 'memo',
+  productId: 'product',
   webFormId: 'webForm',
   webhookId: 'webhook',
   deliveryId: 'delivery',

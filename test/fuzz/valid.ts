@@ -311,6 +311,15 @@ export const VALID: Record<string, Gen> = {
     GET('/v2/lead/history', query({ limit: limit(), leadId: pick(fx.m.ids.lead) })),
   listLeadPipelines: () => GET('/v2/lead/pipeline'),
   listPipelines: () => GET('/v2/pipeline'),
+  updateProduct: (fx) =>
+    fc
+      .tuple(
+        pick(fx.m.ids.product),
+        fc.record({ name: name(), price: money() }, { requiredKeys: [] }),
+      )
+      .map(([id, body]) => ({ method: 'POST' as const, path: `/v2/product/${id}`, body })),
+  deleteProduct: () =>
+    fc.constant({ method: 'POST' as const, path: '/v2/product/§new:product§/delete' }),
   getMeShort: () => GET('/v2/me'),
   listMemoTypes: () => GET('/v2/memo/type-list'),
 
