@@ -13,6 +13,7 @@ import { listen } from './client-server.ts';
 import { makeCustomField, makeUser } from './factories.ts';
 import {
   appForFile,
+  get,
   post,
   type TestStore,
   type TestWorkspace,
@@ -526,6 +527,29 @@ describe('search', () => {
     expect(seen).toEqual(before);
     // Restore the walk's view of the workspace for the tests after this one.
     people = (await walk(app, ws.token, '/v2/people?limit=100', 'peopleList')).records;
+  });
+
+  it('walks a sort by a long text field through its own cursors', async () => {
+    const long = await testWorkspace(store, '긴 메모');
+    await defineFields(long);
+    for (const [i, fill] of ['가', '나', '다', '라'].entries()) {
+      const res = await post(app, long.token, '/v2/people', {
+        name: `긴 메모 ${i}`,
+        fieldList: [{ name: '메모', stringValue: `${fill.repeat(3_000)}${i}` }],
+      });
+      expect(res.status, res.text).toBe(201);
+    }
+    const { ids, pages } = await searchAll(long, {
+      sortList: [{ fieldName: '메모', direction: 'desc' }, { fieldName: '이름' }],
+      limit: 1,
+    });
+    expect(pages).toEqual([1, 1, 1, 1]);
+    const names = await Promise.all(
+      ids.map(
+        async (id) => (await get(app, long.token, `/v2/people/${id}`)).json.data.people[0]['이름'],
+      ),
+    );
+    expect(names).toEqual(['긴 메모 3', '긴 메모 2', '긴 메모 1', '긴 메모 0']);
   });
 
   it("never finds another workspace's records", async () => {

@@ -15,7 +15,12 @@ export interface ParsedQuery {
  * Reads the query parameters an endpoint knows; the rest are ignored and named (DECISIONS 1).
  * A known parameter given twice, empty, absurdly long or holding U+0000 is a 400 naming it.
  */
-export function readQuery(query: unknown, known: readonly string[]): ParsedQuery {
+export function readQuery(
+  query: unknown,
+  known: readonly string[],
+  /** Longer limits of some parameters (a search's cursor carries its sort values). */
+  maxLengths: Readonly<Record<string, number>> = {},
+): ParsedQuery {
   const values: Record<string, string | undefined> = {};
   const ignored: string[] = [];
   for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
@@ -26,7 +31,7 @@ export function readQuery(query: unknown, known: readonly string[]): ParsedQuery
     if (typeof value !== 'string') {
       throw new DomainError('invalid_parameter', `'${name}' 파라미터는 한 번만 보낼 수 있습니다.`);
     }
-    if (value.length > MAX_VALUE_LENGTH) {
+    if (value.length > (maxLengths[name] ?? MAX_VALUE_LENGTH)) {
       throw new DomainError('invalid_parameter', `'${name}' 파라미터 값이 너무 깁니다.`);
     }
     if (value.includes('\u0000')) {

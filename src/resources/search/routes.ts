@@ -41,7 +41,7 @@ export function registerSearchRoutes(
         );
       }
       const type = targetType as SearchType;
-      const query = readQuery(request.query, ['cursor']);
+      const query = readQuery(request.query, ['cursor'], { cursor: MAX_SEARCH_CURSOR });
       const body = read(request.body);
       const { workspaceId, cursorSecret } = request.auth;
       const fields = new SearchFields(type, await customFieldsOf(store.reader, workspaceId, type));

@@ -3,6 +3,12 @@ import { DomainError } from '../../domain/errors.ts';
 import type { RecordValues } from './filters.ts';
 import type { SearchFields } from './search-fields.ts';
 
+/**
+ * Characters of text a search sorts by: text is ordered by its start (then by id), so that
+ * a cursor, which carries the sort values, stays small whatever the field holds.
+ */
+export const SORT_TEXT_CHARS = 200;
+
 /** A value a search sorts by: text, a number, or nothing (which sorts last either way). */
 export type SortValue = string | number | null;
 
@@ -28,10 +34,12 @@ export function compileSort(sortList: SearchBody['sortList'], fields: SearchFiel
     const sortValueOf = (record: RecordValues): SortValue => {
       const v = record[name];
       if (kind === 'ref')
-        return v !== null && typeof v === 'object' ? String((v as { name?: unknown }).name) : null;
+        return v !== null && typeof v === 'object'
+          ? String((v as { name?: unknown }).name).slice(0, SORT_TEXT_CHARS)
+          : null;
       if (kind === 'boolean') return typeof v === 'boolean' ? Number(v) : null;
       if (kind === 'number') return typeof v === 'number' ? v : null;
-      return typeof v === 'string' ? v : null;
+      return typeof v === 'string' ? v.slice(0, SORT_TEXT_CHARS) : null;
     };
     return { name, descending: item.direction === 'desc', sortValueOf };
   });
