@@ -20,8 +20,16 @@ interface ExportSource {
   /** The workspace's id and name, or undefined when there is none. */
   workspace(id: string): Promise<{ id: string; name: string } | undefined>;
   count(table: string, workspaceId: string): Promise<number>;
-  /** The rows of `sql` (one `?` for the workspace), in batches, streamed. */
-  rows(sql: string, workspaceId: string): AsyncIterable<unknown[][]>;
+  /**
+   * The rows of a workspace's `table`, its `columns` in order, sorted by the `order` columns
+   * (text in byte order on both stores), in batches, streamed.
+   */
+  rows(
+    table: string,
+    columns: readonly string[],
+    order: readonly string[],
+    workspaceId: string,
+  ): AsyncIterable<unknown[][]>;
   close(): Promise<void>;
 }
 
@@ -68,8 +76,8 @@ export async function exportWorkspace(
     for (const f of LINE_FORMATS) {
       const line = lineWriter(f);
       const order = f.columns[0]!.name === 'id' ? ['id'] : ['team_id', 'position', 'user_id'];
-      const sql = `select ${f.columns.map((c) => c.name).join(', ')} from ${f.table} where workspace_id = ? order by ${order.join(', ')}`;
-      for await (const batch of source.rows(sql, workspaceId)) {
+      const columns = f.columns.map((c) => c.name);
+      for await (const batch of source.rows(f.table, columns, order, workspaceId)) {
         for (const row of batch) {
           buffer += line(row);
           records++;
@@ -107,7 +115,9 @@ function sqliteSource(path: string): ExportSource {
         .pluck()
         .get(workspaceId) as number;
     },
-    async *rows(sql, workspaceId) {
+    async *rows(table, columns, order, workspaceId) {
+      // SQLite compares text by its bytes (BINARY) already.
+      const sql = `select ${columns.join(', ')} from ${table} where workspace_id = ? order by ${order.join(', ')}`;
       const rows = db.prepare(sql).raw(true).iterate(workspaceId) as IterableIterator<unknown[]>;
       let batch: unknown[][] = [];
       for (const row of rows) {
@@ -134,16 +144,6 @@ async function postgresSource(url: string): Promise<ExportSource> {
   await client.connect();
   // One snapshot for the whole file, as SQLite's read transaction gives.
   await client.query('begin isolation level repeatable read, read only');
-  // Text in byte order, as SQLite orders it, so both stores write the same lines.
-  const byBytes = (sql: string) =>
-    sql.replace(
-      / order by (.*)$/,
-      (_m, cols: string) =>
-        ` order by ${cols
-          .split(', ')
-          .map((c) => (c === 'position' ? c : `${c} collate "C"`))
-          .join(', ')}`,
-    );
   let cursors = 0;
   return {
     async workspace(id) {
@@ -160,10 +160,12 @@ async function postgresSource(url: string): Promise<ExportSource> {
       );
       return Number(rows[0]!.n);
     },
-    async *rows(sql, workspaceId) {
+    async *rows(table, columns, order, workspaceId) {
       const name = `export_${cursors++}`;
+      // Text in byte order (`collate "C"`), as SQLite orders it: both stores write the same lines.
+      const byBytes = order.map((c) => (c === 'position' ? c : `${c} collate "C"`));
       await client.query(
-        `declare ${name} no scroll cursor for ${byBytes(sql).replace('?', '$1')}`,
+        `declare ${name} no scroll cursor for select ${columns.join(', ')} from ${table} where workspace_id = $1 order by ${byBytes.join(', ')}`,
         [workspaceId],
       );
       for (;;) {
