@@ -1,9 +1,11 @@
+import type { Selectable } from 'kysely';
 import type {
   CustomFieldDefinition,
   CustomFieldRecordType,
   CustomFieldType,
   SelectOption,
 } from '../domain/custom-fields.ts';
+import type { CustomFieldTable } from '../model/tables.ts';
 import type { Executor, Store } from './database.ts';
 
 /** What a catalogued name belongs to. */
@@ -65,6 +67,20 @@ export const CATALOG_TABLES: ReadonlySet<string> = new Set([
   'webhooks',
 ]);
 
+/** A `custom_fields` row as the definition the renderers and checks read. */
+export function customFieldOfRow(d: Selectable<CustomFieldTable>): CustomFieldDefinition {
+  return {
+    id: d.id,
+    recordType: d.record_type as CustomFieldRecordType,
+    name: d.name,
+    type: d.type as CustomFieldType,
+    required: d.required === 1,
+    options: d.options ? (JSON.parse(d.options) as SelectOption[]) : null,
+    preventDuplicates: Number(d.prevent_duplicates) === 1,
+    isSensitive: Number(d.is_sensitive) === 1,
+  };
+}
+
 /** Reads a workspace's catalog (at `version`, the number it was read with). */
 export async function loadCatalog(
   db: Executor,
@@ -91,16 +107,7 @@ export async function loadCatalog(
     .execute();
   for (const d of defs) {
     const recordType = d.record_type as CustomFieldRecordType;
-    const def: CustomFieldDefinition = {
-      id: d.id,
-      recordType,
-      name: d.name,
-      type: d.type as CustomFieldType,
-      required: d.required === 1,
-      options: d.options ? (JSON.parse(d.options) as SelectOption[]) : null,
-      preventDuplicates: Number(d.prevent_duplicates) === 1,
-      isSensitive: Number(d.is_sensitive) === 1,
-    };
+    const def = customFieldOfRow(d);
     const list = fields.get(recordType);
     if (list) list.push(def);
     else fields.set(recordType, [def]);

@@ -6,7 +6,6 @@ import {
   REF_TARGETS,
   type RefTarget,
   refTargetOf,
-  type SelectOption,
   type StoredCustomValues,
 } from '../../domain/custom-fields.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -18,6 +17,7 @@ import {
   parseDateValue,
 } from '../../domain/field-values.ts';
 import { columnById } from '../../store/by-id.ts';
+import { customFieldOfRow } from '../../store/catalog.ts';
 import type { Executor } from '../../store/database.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 
@@ -88,16 +88,7 @@ export async function customFieldsOf(
     .orderBy('position')
     .orderBy('id')
     .execute();
-  return rows.map((d) => ({
-    id: d.id,
-    recordType,
-    name: d.name,
-    type: d.type as CustomFieldType,
-    required: d.required === 1,
-    options: d.options ? (JSON.parse(d.options) as SelectOption[]) : null,
-    preventDuplicates: Number(d.prevent_duplicates) === 1,
-    isSensitive: Number(d.is_sensitive) === 1,
-  }));
+  return rows.map(customFieldOfRow);
 }
 
 /** What one field of the list is: a writable built-in field, or a custom field. */

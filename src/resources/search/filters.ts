@@ -1,5 +1,6 @@
 import {
   MAX_FILTER_VALUES,
+  SEARCH_OPERATORS,
   type SearchFilter,
   type SearchOperator,
 } from '../../api-schema/bodies/search.ts';
@@ -30,18 +31,8 @@ export function matches(groups: FilterGroups, record: RecordValues): boolean {
 }
 
 const COMMON: readonly SearchOperator[] = ['EXISTS', 'NOT_EXISTS'];
-const DATE_OPERATORS: readonly SearchOperator[] = [
-  'DATE_ON_OR_AFTER',
-  'DATE_ON_OR_BEFORE',
-  'DATE_IS_SPECIFIC_DAY',
-  'DATE_BETWEEN',
-  'DATE_MORE_THAN_DAYS_AGO',
-  'DATE_LESS_THAN_DAYS_AGO',
-  'DATE_LESS_THAN_DAYS_LATER',
-  'DATE_MORE_THAN_DAYS_LATER',
-  'DATE_AGO',
-  'DATE_LATER',
-];
+/** `DATE_ON_OR_AFTER` … `DATE_LATER`: the operators of dates, as the body's schema lists them. */
+const DATE_OPERATORS = SEARCH_OPERATORS.filter((o) => o.startsWith('DATE_'));
 
 /** The operators each kind of field takes (numbers: `EQ` only among equalities, as the live API). */
 export const OPERATORS_OF: Record<SearchKind, readonly SearchOperator[]> = {
