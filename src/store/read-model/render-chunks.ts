@@ -5,17 +5,9 @@ import {
   type RefTarget,
 } from '../../domain/custom-fields.ts';
 import type { ProductKind } from '../../domain/quotes.ts';
-import type {
-  Body,
-  DealTable,
-  LeadTable,
-  OrganizationTable,
-  PeopleTable,
-  ProductTable,
-  QuoteTable,
-} from '../../model/tables.ts';
+import type { Body, Database, DealTable, LeadTable } from '../../model/tables.ts';
 import type { QuoteLine } from '../../render/quotes.ts';
-import type { Executor } from '../database.ts';
+import type { Executor, RenderedTable } from '../database.ts';
 import {
   dealCountsOf,
   enrollmentsOf,
@@ -88,6 +80,23 @@ async function customRefs(
   await l.ensure(targets);
 }
 
+/** The rows of a chunk: those the caller read already, else the chunk's ids read from `table`. */
+async function chunkRows<T extends RenderedTable>(
+  trx: Executor,
+  table: T,
+  ws: string,
+  ids: string[],
+  prefetched: readonly unknown[] | undefined,
+): Promise<Selectable<Database[T]>[]> {
+  if (prefetched) return prefetched as Selectable<Database[T]>[];
+  return (await trx
+    .selectFrom(table as 'people')
+    .selectAll()
+    .where('workspace_id', '=', ws)
+    .where('id', 'in', ids)
+    .execute()) as unknown as Selectable<Database[T]>[];
+}
+
 const renderPeopleChunk: ChunkRenderer = async (
   trx,
   ws,
@@ -97,14 +106,7 @@ const renderPeopleChunk: ChunkRenderer = async (
   reads = EVERY_TABLE,
 ) => {
   const subjects = subjectsOf(ids, prefetched);
-  const rows =
-    (prefetched as Selectable<PeopleTable>[] | undefined) ??
-    (await trx
-      .selectFrom('people')
-      .selectAll()
-      .where('workspace_id', '=', ws)
-      .where('id', 'in', ids)
-      .execute());
+  const rows = await chunkRows(trx, 'people', ws, ids, prefetched);
   const counts = await factsIn(reads, ['deals', 'leads'], () =>
     dealCountsOf(trx, ws, 'people_id', subjects),
   );
@@ -148,14 +150,7 @@ const renderOrganizationChunk: ChunkRenderer = async (
   reads = EVERY_TABLE,
 ) => {
   const subjects = subjectsOf(ids, prefetched);
-  const rows =
-    (prefetched as Selectable<OrganizationTable>[] | undefined) ??
-    (await trx
-      .selectFrom('organizations')
-      .selectAll()
-      .where('workspace_id', '=', ws)
-      .where('id', 'in', ids)
-      .execute());
+  const rows = await chunkRows(trx, 'organizations', ws, ids, prefetched);
   const counts = await factsIn(reads, ['deals', 'leads'], () =>
     dealCountsOf(trx, ws, 'organization_id', subjects),
   );
@@ -195,21 +190,13 @@ const renderOrganizationChunk: ChunkRenderer = async (
 function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
   return async (trx, ws, ids, l, prefetched, reads = EVERY_TABLE) => {
     const subjects = subjectsOf(ids, prefetched);
-    const rows =
-      (prefetched as Selectable<DealTable | LeadTable>[] | undefined) ??
-      (kind === 'deal'
-        ? await trx
-            .selectFrom('deals')
-            .selectAll()
-            .where('workspace_id', '=', ws)
-            .where('id', 'in', ids)
-            .execute()
-        : await trx
-            .selectFrom('leads')
-            .selectAll()
-            .where('workspace_id', '=', ws)
-            .where('id', 'in', ids)
-            .execute());
+    const rows = (await chunkRows(
+      trx,
+      kind === 'deal' ? 'deals' : 'leads',
+      ws,
+      ids,
+      prefetched,
+    )) as Selectable<DealTable | LeadTable>[];
     const column = kind === 'deal' ? 'deal_id' : 'lead_id';
     const mainProducts = await factsIn(reads, ['quotes', 'quote_products'], () =>
       mainQuoteProducts(trx, ws, column, subjects, l),
@@ -259,14 +246,7 @@ const renderProductChunk: ChunkRenderer = async (
   reads = EVERY_TABLE,
 ) => {
   const subjects = subjectsOf(ids, prefetched);
-  const rows =
-    (prefetched as Selectable<ProductTable>[] | undefined) ??
-    (await trx
-      .selectFrom('products')
-      .selectAll()
-      .where('workspace_id', '=', ws)
-      .where('id', 'in', ids)
-      .execute());
+  const rows = await chunkRows(trx, 'products', ws, ids, prefetched);
   const notes = await factsIn(reads, ['notes'], () => latestNotes(trx, ws, 'product', subjects, l));
   await customRefs(
     l,
@@ -289,14 +269,7 @@ const renderQuoteChunk: ChunkRenderer = async (
   reads = EVERY_TABLE,
 ) => {
   const subjects = subjectsOf(ids, prefetched);
-  const rows =
-    (prefetched as Selectable<QuoteTable>[] | undefined) ??
-    (await trx
-      .selectFrom('quotes')
-      .selectAll()
-      .where('workspace_id', '=', ws)
-      .where('id', 'in', ids)
-      .execute());
+  const rows = await chunkRows(trx, 'quotes', ws, ids, prefetched);
   const lineRows = await trx
     .selectFrom('quote_products as qp')
     .leftJoin('products as p', (j) =>
