@@ -9,9 +9,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../src/server/app.ts';
 import { openStore } from '../src/store/database.ts';
-import { buildDemo, countPeople, tokenOfExistingDemo } from './lib.ts';
+import { buildDemo, countPeople, inProcessApp, tokenOfExistingDemo } from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -36,19 +35,7 @@ if ('seconds' in demo)
 
 const store = openStore(databaseUrl);
 const people = await countPeople(databaseUrl);
-const app = await buildApp({
-  store,
-  config: {
-    basePath: '',
-    rateLimitMax: 0,
-    rateLimitWindowMs: 10_000,
-    pageCacheBytes: 0,
-    logLevel: 'silent',
-    logRequests: false,
-    webhookAllowPrivate: false,
-  },
-});
-await app.ready();
+const app = await inProcessApp(store);
 const headers = { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json' };
 
 /** POSTs and returns the seconds it took; a non-2xx stops the bench. */

@@ -2,10 +2,12 @@ import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
+import type { FastifyInstance } from 'fastify';
 import type { Position } from '../src/http/cursor.ts';
 import { positionOf, renderListPage } from '../src/http/list-page.ts';
 import { createToken } from '../src/resources/workspaces/writes.ts';
-import { openStore } from '../src/store/database.ts';
+import { buildApp } from '../src/server/app.ts';
+import { openStore, type Store } from '../src/store/database.ts';
 import { keysetList } from '../src/store/keyset.ts';
 
 /** Figures of one load run. */
@@ -393,4 +395,25 @@ export async function countPeople(databaseUrl: string): Promise<number> {
     .executeTakeFirstOrThrow();
   await store.close();
   return Number(row.n);
+}
+
+/**
+ * The API over `store` in this process, for `app.inject`: no rate limit, no page cache (every
+ * call reads the store), no logs.
+ */
+export async function inProcessApp(store: Store): Promise<FastifyInstance> {
+  const app = await buildApp({
+    store,
+    config: {
+      basePath: '',
+      rateLimitMax: 0,
+      rateLimitWindowMs: 10_000,
+      pageCacheBytes: 0,
+      logLevel: 'silent',
+      logRequests: false,
+      webhookAllowPrivate: false,
+    },
+  });
+  await app.ready();
+  return app;
 }

@@ -8,9 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../src/server/app.ts';
 import { openStore } from '../src/store/database.ts';
-import { buildDemo, countPeople, table, tokenOfExistingDemo } from './lib.ts';
+import { buildDemo, countPeople, inProcessApp, table, tokenOfExistingDemo } from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -36,20 +35,7 @@ if ('seconds' in demo)
   console.log(`demo of ${values.people} people built in ${demo.seconds?.toFixed(1)} s`);
 
 const store = openStore(databaseUrl);
-const app = await buildApp({
-  store,
-  config: {
-    basePath: '',
-    rateLimitMax: 0,
-    rateLimitWindowMs: 10_000,
-    // No page cache: every call reads the store.
-    pageCacheBytes: 0,
-    logLevel: 'silent',
-    logRequests: false,
-    webhookAllowPrivate: false,
-  },
-});
-await app.ready();
+const app = await inProcessApp(store);
 const headers = { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json' };
 
 async function call(method: 'GET' | 'POST', url: string, body?: unknown) {
