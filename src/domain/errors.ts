@@ -16,6 +16,7 @@ export const DOMAIN_ERROR_CODES = [
   'people_not_found',
   'organization_not_found',
   'cursor_expired',
+  'unsupported_file_type',
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

@@ -34,6 +34,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   organization_not_found: 404,
   route_not_found: 404,
   cursor_expired: 410,
+  unsupported_file_type: 415,
   method_not_allowed: 405,
   body_too_large: 413,
   rate_limited: 429,

@@ -34,6 +34,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
   dispatch_leases: DispatchLeaseTable;
+  files: FileTable;
+  file_chunks: FileChunkTable;
 }
 
 /** Body column: bytes on SQLite (read back as Buffers), text on PostgreSQL. */
@@ -412,6 +414,33 @@ export interface DispatchLeaseTable {
   expires_at: string;
 }
 
+/** A file uploaded through `POST /v2/file`; its bytes are its chunks. */
+export interface FileTable {
+  workspace_id: string;
+  id: string;
+  name: string;
+  /** The media type it is served with (from its checked extension). */
+  content_type: string;
+  size: number;
+  chunk_count: number;
+  /** `uploading` while its chunks arrive, `ready` once attached and served. */
+  status: 'uploading' | 'ready';
+  /** The record it is attached to (`deal`, ..., `customObject`), or null for an upload only. */
+  subject_type: string | null;
+  subject_id: string | null;
+  memo: string | null;
+  owner_id: string | null;
+  created_at: string;
+}
+
+/** Up to 256 KiB of a file's bytes, numbered from 0. */
+export interface FileChunkTable {
+  workspace_id: string;
+  file_id: string;
+  seq: number;
+  data: Buffer;
+}
+
 /** Every table keyed by workspace; the type check below keeps the list complete. */
 export const WORKSPACE_TABLES = [
   'access_tokens',
@@ -440,6 +469,8 @@ export const WORKSPACE_TABLES = [
   'webhooks',
   'webhook_deliveries',
   'webhook_attempts',
+  'files',
+  'file_chunks',
 ] as const satisfies readonly (keyof Database)[];
 const everyTableListed: Exclude<
   keyof Database,

@@ -27,6 +27,7 @@ import { registerDealWrites } from '../resources/deals/write-routes.ts';
 import { registerEventRoutes } from '../resources/events/routes.ts';
 import { registerFieldRoutes } from '../resources/fields/routes.ts';
 import { registerFieldWrites } from '../resources/fields/write-routes.ts';
+import { registerFileRoutes } from '../resources/files/routes.ts';
 import { registerLeadRoutes } from '../resources/leads/routes.ts';
 import { registerLeadWrites } from '../resources/leads/write-routes.ts';
 import { registerMemoRoutes } from '../resources/notes/routes.ts';
@@ -249,6 +250,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerFieldRoutes(app, deps);
   registerFieldWrites(app, deps);
   registerEventRoutes(app, deps);
+  // Files (LIVE-API.md 1.7.16): multipart uploads kept in the database, downloads, deletes.
+  registerFileRoutes(app, deps);
   // Batch reads and writes, a record type's pipelines and associations (`/v3`).
   registerBatchRoutes(app, deps);
   // Webhooks (DECISIONS 8): registration, management and the delivery log.

@@ -15,6 +15,7 @@ import {
   updateRow,
 } from '../commands.ts';
 import { checkRequired, type ResolvedFieldList, resolveFieldList } from '../fields/field-list.ts';
+import { deleteFilesOf } from '../files/commands.ts';
 import { recordHistory } from '../record-history/writes.ts';
 import { insertDeals } from './writes.ts';
 
@@ -274,6 +275,7 @@ export async function deletePipelineRecord(
     .select('id')
     .where('workspace_id', '=', ws)
     .where(column, '=', id);
+  for (const quote of await quotes.execute()) await deleteFilesOf(w, 'quote', quote.id);
   await w.trx
     .deleteFrom('quote_products')
     .where('workspace_id', '=', ws)
@@ -300,6 +302,7 @@ export async function deletePipelineRecord(
     .where('workspace_id', '=', ws)
     .where(column, '=', id)
     .execute();
+  await deleteFilesOf(w, kind, id);
   await w.trx.deleteFrom(TABLE[kind]).where('workspace_id', '=', ws).where('id', '=', id).execute();
   w.events.deleted(kind, id);
   // Custom Ref fields keep the id of a deleted deal; they show it with an empty name.

@@ -1,4 +1,5 @@
 import type { WorkspaceWrite } from '../../store/write.ts';
+import { moveFiles } from '../files/commands.ts';
 import { moveActivities } from './activities.ts';
 import { moveHistory } from './history.ts';
 import type { MergeKind } from './pair.ts';
@@ -13,7 +14,7 @@ const SUBMISSION_COLUMN = {
 
 /**
  * Moves what is attached to the merged record to the kept one: notes, todos, sequence
- * enrollments, activities, history and web-form submissions. The kept record's derived
+ * enrollments, files, activities, history and web-form submissions. The kept record's derived
  * fields follow when it is rendered again.
  */
 export async function moveAttached(
@@ -31,6 +32,7 @@ export async function moveAttached(
       .where('subject_id', '=', mergedId)
       .execute();
   }
+  await moveFiles(w, kind, mergedId, keptId);
   await moveActivities(w, kind, mergedId, keptId);
   await moveHistory(w, kind, mergedId, keptId);
   const column = SUBMISSION_COLUMN[kind];

@@ -12,6 +12,7 @@ import {
   updateRow,
 } from '../commands.ts';
 import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
+import { deleteFilesOf } from '../files/commands.ts';
 import { insertProducts } from './writes.ts';
 
 /** Columns of the product fields that `fieldList` writes. */
@@ -99,6 +100,7 @@ export async function deleteProduct(w: WorkspaceWrite, productId: string): Promi
       .where('subject_id', '=', productId)
       .execute();
   }
+  await deleteFilesOf(w, 'product', productId);
   await w.trx
     .deleteFrom('products')
     .where('workspace_id', '=', ws)

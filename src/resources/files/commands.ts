@@ -1,0 +1,173 @@
+import { DomainError } from '../../domain/errors.ts';
+import type { SubjectType } from '../../model/tables.ts';
+import type { Executor } from '../../store/database.ts';
+import type { WorkspaceWrite } from '../../store/write.ts';
+import { addMemo } from '../commands.ts';
+
+/** The record types a file attaches to, as `objectType` names them (camelCase, as the live API). */
+export const FILE_OBJECT_TYPES = [
+  'deal',
+  'lead',
+  'people',
+  'organization',
+  'product',
+  'quote',
+  'customObject',
+] as const;
+export type FileObjectType = (typeof FILE_OBJECT_TYPES)[number];
+
+/** Each record type's table and how a missing one is named; `customObject` below. */
+const TARGETS: Record<
+  Exclude<FileObjectType, 'customObject'>,
+  { table: string; object: string }
+> = {
+  deal: { table: 'deals', object: '딜을' },
+  lead: { table: 'leads', object: '리드를' },
+  people: { table: 'people', object: '고객을' },
+  organization: { table: 'organizations', object: '회사를' },
+  product: { table: 'products', object: '상품을' },
+  quote: { table: 'quotes', object: '견적서를' },
+};
+
+/** The record a file attaches to. */
+export interface FileTarget {
+  objectType: FileObjectType;
+  objectId: string;
+}
+
+/** What the upload's write attaches: the stored file, where it goes, and its memo. */
+export interface FinishedUpload {
+  fileId: string;
+  size: number;
+  chunkCount: number;
+  target: FileTarget | undefined;
+  memo: string | undefined;
+}
+
+/** A 404 naming the file. */
+export function fileNotFound(id: string): DomainError {
+  return new DomainError('not_found', `파일을 찾을 수 없습니다: '${id.slice(0, 100)}'`);
+}
+
+/**
+ * Whether the record a file attaches to is in the workspace.
+ *
+ * `customObject`: records of custom objects are not kept by this service yet, so no such
+ * record exists (404). Once they are, their table joins `TARGETS` (`objectId` is the
+ * record's id, not its definition's) and nothing else here changes.
+ */
+export async function targetExists(
+  db: Executor,
+  workspaceId: string,
+  target: FileTarget,
+): Promise<boolean> {
+  const { objectType, objectId } = target;
+  if (objectType === 'customObject') return false;
+  const row = await db
+    .selectFrom(TARGETS[objectType].table as 'deals')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', objectId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The 404 of a record a file cannot attach to, or whose files cannot be listed: not there. */
+export function targetNotFound(target: FileTarget): DomainError {
+  const object =
+    target.objectType === 'customObject' ? '커스텀 오브젝트를' : TARGETS[target.objectType].object;
+  return new DomainError('not_found', `${object} 찾을 수 없습니다: '${target.objectId}'`);
+}
+
+/**
+ * The upload's write: checks the record the file goes to, marks the stored file `ready`
+ * and attached to it, and adds the memo as a note of that record (with its `memoCreate`
+ * activity), as a record's `memo` does elsewhere; a file attached to nothing keeps its memo.
+ */
+export async function finishUpload(
+  w: WorkspaceWrite,
+  actorId: string,
+  upload: FinishedUpload,
+): Promise<void> {
+  const { target, memo } = upload;
+  if (target && !(await targetExists(w.trx, w.workspaceId, target))) throw targetNotFound(target);
+  const attachedMemo = target !== undefined && target.objectType !== 'customObject';
+  await w.trx
+    .updateTable('files')
+    .set({
+      status: 'ready',
+      size: upload.size,
+      chunk_count: upload.chunkCount,
+      subject_type: target?.objectType ?? null,
+      subject_id: target?.objectId ?? null,
+      memo: memo ?? null,
+      created_at: w.now,
+    })
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', upload.fileId)
+    .execute();
+  if (attachedMemo && memo !== undefined && memo !== '') {
+    await addMemo(w, target.objectType as SubjectType, target.objectId, memo, actorId);
+  }
+}
+
+/** `POST /v2/file/{fileId}/delete`: removes a file and its bytes; an unknown one is a 404. */
+export async function deleteFile(w: WorkspaceWrite, fileId: string): Promise<void> {
+  const removed = await w.trx
+    .deleteFrom('files')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', fileId)
+    .where('status', '=', 'ready')
+    .returning('id')
+    .executeTakeFirst();
+  if (!removed) throw fileNotFound(fileId);
+  await w.trx
+    .deleteFrom('file_chunks')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('file_id', '=', fileId)
+    .execute();
+}
+
+/**
+ * Deletes the files attached to a record that is being deleted, with their bytes, as its
+ * notes and todos go with it (DECISIONS 6).
+ */
+export async function deleteFilesOf(
+  w: WorkspaceWrite,
+  objectType: FileObjectType,
+  objectId: string,
+): Promise<void> {
+  const attached = w.trx
+    .selectFrom('files')
+    .select('id')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('subject_type', '=', objectType)
+    .where('subject_id', '=', objectId);
+  await w.trx
+    .deleteFrom('file_chunks')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('file_id', 'in', attached)
+    .execute();
+  await w.trx
+    .deleteFrom('files')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('subject_type', '=', objectType)
+    .where('subject_id', '=', objectId)
+    .execute();
+}
+
+/** Attaches a merged record's files to the kept one (DECISIONS 8, merge). */
+export async function moveFiles(
+  w: WorkspaceWrite,
+  objectType: FileObjectType,
+  mergedId: string,
+  keptId: string,
+): Promise<void> {
+  await w.trx
+    .updateTable('files')
+    .set({ subject_id: keptId })
+    .where('workspace_id', '=', w.workspaceId)
+    .where('subject_type', '=', objectType)
+    .where('subject_id', '=', mergedId)
+    .execute();
+}
