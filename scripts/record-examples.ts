@@ -177,6 +177,34 @@ export async function recordExamples(): Promise<OperationExamples> {
     await call('POST', '/v2/people', { name: '웹훅 예시 고객' });
     ids.deliveryId = (await first(`/v2/webhook/${ids.webhookId}/delivery`)).id as string;
     const examples: OperationExamples = {};
+    // A file on the deal, for the file reads (the upload is multipart, not JSON).
+    const upload = async (name: string) => {
+      const boundary = 'salescrm-example';
+      const payload = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="objectType"\r\n\r\ndeal\r\n` +
+            `--${boundary}\r\nContent-Disposition: form-data; name="objectId"\r\n\r\n${ids.dealId}\r\n` +
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
+            'Content-Type: application/pdf\r\n\r\n',
+        ),
+        Buffer.from('%PDF-1.4\n%%EOF\n'),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v2/file',
+        headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
+      if (res.statusCode !== 201) throw new Error(`POST /v2/file: ${res.statusCode} ${res.body}`);
+      return res.json() as Json;
+    };
+    const uploaded = await upload('견적서.pdf');
+    examples.uploadFile = uploaded;
+    ids.fileId = (uploaded.data as Json).id as string;
+    const queries: Record<string, string> = {
+      listFiles: `?objectType=deal&objectId=${ids.dealId}`,
+    };
     // Reads first, then creates and updates; deletes and merges last, on records made for them.
     const last = (op: (typeof OPERATIONS)[number]) => /\/(delete|merge)$/.test(op.path);
     const ordered = [
@@ -184,7 +212,9 @@ export async function recordExamples(): Promise<OperationExamples> {
       ...OPERATIONS.filter((op) => op.api && op.method === 'POST' && !last(op)),
     ];
     for (const op of ordered) {
-      let url = op.path;
+      // The upload is above; a download answers bytes, not JSON.
+      if (op.form || !op.response) continue;
+      let url = op.path + (queries[op.operationId] ?? '');
       for (const name of pathParameters(op.path)) url = url.replace(`{${name}}`, ids[name]!);
       const answer = await call(op.method, url, writeBodies(ids)[op.operationId]);
       examples[op.operationId] = firstOfEachList(answer);
@@ -211,6 +241,8 @@ export async function recordExamples(): Promise<OperationExamples> {
       'POST',
       `/v2/product/${((spareProduct.data as Json).product as Json).id}/delete`,
     );
+    const spareFile = (await upload('삭제할 파일.pdf')).data as Json;
+    examples.deleteFile = await call('POST', `/v2/file/${spareFile.id}/delete`);
     examples.deleteLead = await call(
       'POST',
       `/v2/lead/${((spareLead.data as Json).lead as Json).id}/delete`,

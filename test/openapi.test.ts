@@ -198,7 +198,8 @@ describe('GET /openapi.json', () => {
 
   it('has a real answer as the example of every API operation, valid against its schema', () => {
     const recorded = examples as Record<string, unknown>;
-    for (const op of OPERATIONS.filter((o) => o.api)) {
+    // A download answers bytes: no JSON example.
+    for (const op of OPERATIONS.filter((o) => o.api && o.response)) {
       const example = recorded[op.operationId];
       expect(example, op.operationId).toBeDefined();
       const errors = [...Value.Errors(op.response!, example)].map(
@@ -239,7 +240,8 @@ describe('live answers match the documented schemas', () => {
     });
     expect(created.statusCode).toBe(201);
     for (const op of OPERATIONS.filter(
-      (o) => o.api && o.method === 'GET' && !o.path.includes('{'),
+      (o) =>
+        o.api && o.method === 'GET' && !o.path.includes('{') && !o.query.some((q) => q.required),
     )) {
       const res = await get(app, ws.token, op.path);
       expect([op.operationId, res.status]).toEqual([op.operationId, 200]);

@@ -100,11 +100,15 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'A conflict: the name is taken, or the record is still in use (the message says which)',
   410: 'The events after the cursor are past retention: sync again without a cursor',
   413: 'Request body over 1 MiB',
+  415: 'A body that is not `multipart/form-data`, or a file of a kind not taken (by extension or content)',
   429: 'Rate limit exceeded: message `Too Many Requests`',
   500: 'Unexpected failure (no internals in the body)',
   503: 'Database unavailable or overloaded',
   507: 'The database has no space left: the write was not kept (`reason`: `disk full`)',
 };
+
+/** The 413 of an upload: its own bound. */
+const FORM_TOO_LARGE = 'A file over 25 MB (refused as it arrives, nothing kept)';
 
 function headerRefs(names: string[]): Json {
   return Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
@@ -121,6 +125,7 @@ function errorResponses(op: Operation): Json {
     ...(op.conflict ? [409] : []),
     ...(op.gone ? [410] : []),
     ...(op.method === 'POST' ? [413] : []),
+    ...(op.form ? [415] : []),
     // The MCP endpoint answers a rate-limited tool call with a tool error, not a 429.
     ...(op.mcp ? [] : [429]),
     500,
@@ -130,7 +135,8 @@ function errorResponses(op: Operation): Json {
   const schema = { $ref: `#/components/schemas/${op.errorShape === 'B' ? 'ErrorB' : 'ErrorA'}` };
   const out: Json = {};
   for (const status of statuses) {
-    const message = status === 429 ? 'Too Many Requests' : `${ERROR_TEXT[status]}`;
+    const text = status === 413 && op.form ? FORM_TOO_LARGE : ERROR_TEXT[status];
+    const message = status === 429 ? 'Too Many Requests' : `${text}`;
     const example =
       op.errorShape === 'B'
         ? { error: message }
@@ -143,7 +149,7 @@ function errorResponses(op: Operation): Json {
     ];
     if (status === 429 || status === 503) headers.push('Retry-After');
     out[status] = {
-      description: ERROR_TEXT[status],
+      description: text,
       headers: headerRefs(headers),
       content: { 'application/json': { schema, example } },
     };
@@ -194,7 +200,7 @@ function operationObject(
     parameters.push({
       name: q.name,
       in: 'query',
-      required: false,
+      required: q.required ?? false,
       description: q.description,
       schema: toJsonSchema(q.schema, refs),
     });
@@ -210,6 +216,17 @@ function operationObject(
     out.requestBody = {
       required: true,
       content: { 'application/json': { schema: toJsonSchema(op.body, refs) } },
+    };
+  }
+  if (op.form) {
+    out.requestBody = {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: toJsonSchema(op.form, refs),
+          encoding: { file: { contentType: 'application/octet-stream' } },
+        },
+      },
     };
   }
   if (!op.api && !op.mcp) out.security = [];

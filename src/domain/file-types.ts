@@ -5,6 +5,18 @@
  * format starts with (its magic number; text: UTF-8 without NUL bytes).
  */
 
+/** The record types a file attaches to, as `objectType` names them (camelCase, as the live API). */
+export const FILE_OBJECT_TYPES = [
+  'deal',
+  'lead',
+  'people',
+  'organization',
+  'product',
+  'quote',
+  'customObject',
+] as const;
+export type FileObjectType = (typeof FILE_OBJECT_TYPES)[number];
+
 /** Bytes that a format's files start with, at `offset`. */
 interface Magic {
   offset: number;

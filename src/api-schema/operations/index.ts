@@ -8,6 +8,7 @@ import { BATCH_OPERATIONS } from './batch.ts';
 import { DEAL_OPERATIONS } from './deals.ts';
 import { EVENT_OPERATIONS } from './events.ts';
 import { FIELD_OPERATIONS } from './fields.ts';
+import { FILE_OPERATIONS } from './files.ts';
 import { LEAD_OPERATIONS } from './leads.ts';
 import { MCP_OPERATIONS } from './mcp.ts';
 import { NOTE_TODO_OPERATIONS } from './notes-todos.ts';
@@ -33,6 +34,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...NOTE_TODO_OPERATIONS,
   ...WEB_FORM_OPERATIONS,
   ...FIELD_OPERATIONS,
+  ...FILE_OPERATIONS,
   ...EVENT_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...BATCH_OPERATIONS,

@@ -15,6 +15,8 @@ export interface Operation {
   tag: string;
   query: QueryParameter[];
   body?: TSchema;
+  /** A `multipart/form-data` body instead of JSON (a file upload), and its fields. */
+  form?: TSchema;
   /** The success status and its body (`undefined`: not JSON, see `contentType`). */
   status: 200 | 201 | 202;
   response?: TSchema;

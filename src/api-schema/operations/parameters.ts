@@ -10,6 +10,8 @@ export interface QueryParameter {
   name: string;
   schema: TSchema;
   description: string;
+  /** Whether the operation needs it (400 without it). */
+  required?: boolean;
 }
 
 /** Query parameters shared by the lists. */

@@ -1,20 +1,11 @@
 import { DomainError } from '../../domain/errors.ts';
+import type { FileObjectType } from '../../domain/file-types.ts';
 import type { SubjectType } from '../../model/tables.ts';
 import type { Executor } from '../../store/database.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { addMemo } from '../commands.ts';
 
-/** The record types a file attaches to, as `objectType` names them (camelCase, as the live API). */
-export const FILE_OBJECT_TYPES = [
-  'deal',
-  'lead',
-  'people',
-  'organization',
-  'product',
-  'quote',
-  'customObject',
-] as const;
-export type FileObjectType = (typeof FILE_OBJECT_TYPES)[number];
+export { FILE_OBJECT_TYPES, type FileObjectType } from '../../domain/file-types.ts';
 
 /** Each record type's table and how a missing one is named; `customObject` below. */
 const TARGETS: Record<
