@@ -69,6 +69,7 @@ const LIST_KEYS = [
   'deliveryList',
   'typeList',
   'objectList',
+  'fileList',
 ];
 
 const crm = new CrmClient({ baseUrl: 'http://crm.test', token: 't', fetch: recordingFetch });
@@ -133,6 +134,14 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'products.delete': () => crm.products.delete('p1'),
   'quotes.create': () => crm.quotes.create({ name: 'n', dealId: 'd1' }),
   'pipelines.list': () => crm.pipelines.list(),
+  'files.upload': () =>
+    crm.files.upload(
+      { name: 'a.txt', data: new TextEncoder().encode('x') },
+      { objectType: 'deal', objectId: 'd1', memo: 'm' },
+    ),
+  'files.list': () => crm.files.list({ objectType: 'deal', objectId: 'd1' }).page({ cursor: 'c' }),
+  'files.download': () => crm.files.download('f1'),
+  'files.delete': () => crm.files.delete('f1'),
   'users.list': () => crm.users.list().page(),
   'users.me': () => crm.users.me(),
   'users.meShort': () => crm.users.meShort(),

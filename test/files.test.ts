@@ -11,6 +11,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { FastifyInstance } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { CrmClient } from '../src/client/index.ts';
 import { makeDeal, makePerson, makePipeline, makeProduct } from './factories.ts';
 import {
   appForFile,
@@ -497,5 +498,33 @@ describe('deletes and isolation', () => {
     expect(merged.status, merged.text).toBe(200);
     const list = await get(app, ws.token, `/v2/file?objectType=people&objectId=${personId}`);
     expect(list.json.data.fileList.map((f: Rec) => f.id)).toEqual([id]);
+  });
+});
+
+describe('the client: crm.files', () => {
+  it('uploads, lists, downloads (with its Korean name) and deletes over HTTP', async () => {
+    const server = await testApp(store);
+    const baseUrl = await server.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const crm = new CrmClient({ baseUrl, token: ws.token });
+      const data = Buffer.from('이름,금액\n계약,1000\n');
+      const up = await crm.files.upload(
+        { name: '계약 목록.csv', data },
+        { objectType: 'deal', objectId: dealId, memo: '첨부' },
+      );
+      expect(up.name).toBe('계약 목록.csv');
+      const files = await crm.files
+        .list({ objectType: 'deal', objectId: dealId })
+        .toArray({ max: 10 });
+      expect(files.map((f) => f.id)).toEqual([up.id]);
+      const got = await crm.files.download(up.id);
+      expect(got.name).toBe('계약 목록.csv');
+      expect(got.contentType).toBe('text/csv; charset=utf-8');
+      expect(Buffer.from(got.bytes).equals(data)).toBe(true);
+      await crm.files.delete(up.id);
+      await expect(crm.files.download(up.id)).rejects.toMatchObject({ status: 404 });
+    } finally {
+      await server.close();
+    }
   });
 });

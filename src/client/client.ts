@@ -6,6 +6,7 @@ import type * as R from './records.ts';
 import type { CustomFieldTypes, NoCustomFields } from './records.ts';
 import {
   type CallOptions,
+  type Download,
   type QueryValues,
   Transport,
   type TransportOptions,
@@ -396,6 +397,48 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** Every deal and lead pipeline with its stages, in order; ids under `_id`. */
     list: async (o?: CallOptions): Promise<R.AnyPipeline[]> =>
       (await this.#get<{ pipelineList: R.AnyPipeline[] }>('/v2/pipeline', o)).pipelineList,
+  };
+
+  /** Files (kept in the database): upload, a record's files, download, delete. */
+  readonly files = {
+    /**
+     * Uploads one file (at most 25 MB; jpeg, png, gif, webp, pdf, zip, doc(x), xls(x),
+     * ppt(x), txt, csv), attached to a record when `objectType` and `objectId` are given.
+     */
+    upload: async (
+      file: { name: string; data: Blob | Uint8Array; contentType?: string },
+      options: {
+        objectType?: R.FileObjectType;
+        objectId?: string;
+        memo?: string;
+      } & CallOptions = {},
+    ): Promise<R.UploadedFile> => {
+      const form = new FormData();
+      if (options.objectType !== undefined) form.set('objectType', options.objectType);
+      if (options.objectId !== undefined) form.set('objectId', options.objectId);
+      if (options.memo !== undefined) form.set('memo', options.memo);
+      const blob =
+        file.data instanceof Blob
+          ? file.data
+          : new Blob([file.data as Uint8Array<ArrayBuffer>], {
+              type: file.contentType ?? 'application/octet-stream',
+            });
+      form.set('file', blob, file.name);
+      return this.#t.request<R.UploadedFile>('POST', '/v2/file', { ...callOf(options), form });
+    },
+    /** The files of a record, oldest first. */
+    list: (filter: { objectType: R.FileObjectType; objectId: string }, o?: ListOptions) =>
+      this.#list<R.FileListItem>('/v2/file', 'fileList', o, {
+        objectType: filter.objectType,
+        objectId: filter.objectId,
+      }),
+    /** A file's bytes, with its media type and name. */
+    download: (id: string, o?: CallOptions): Promise<Download> =>
+      this.#t.download(`/v2/file/${seg(id)}/content`, o),
+    /** Deletes a file and its bytes. */
+    delete: async (id: string, o?: CallOptions): Promise<void> => {
+      await this.#post(`/v2/file/${seg(id)}/delete`, undefined, o);
+    },
   };
 
   /** Users of the workspace. */

@@ -51,7 +51,7 @@ export type {
 export type { Page, PageOptions, ToArrayOptions } from './list.ts';
 export { ListRequest } from './list.ts';
 export type * from './records.ts';
-export type { CallOptions, FetchLike, FetchResponse } from './transport.ts';
+export type { CallOptions, Download, FetchLike, FetchResponse } from './transport.ts';
 export { isRetryable } from './transport.ts';
 export type {
   SignWebhookForTestOptions,

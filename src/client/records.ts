@@ -20,6 +20,10 @@ import type {
 } from '../api-schema/records/deals-leads.ts';
 import type { FieldDefinitionRecord, FieldRecord } from '../api-schema/records/fields.ts';
 import type {
+  FileListItem as FileListItemSchema,
+  UploadedFile as UploadedFileSchema,
+} from '../api-schema/records/files.ts';
+import type {
   DealHistoryRecord,
   LeadHistoryRecord,
   OrganizationHistoryRecord,
@@ -42,6 +46,7 @@ import type {
   WebhookDeliveryRecord,
   WebhookRecord,
 } from '../api-schema/records/webhooks.ts';
+import type { FileObjectType as FileObjectTypeName } from '../domain/file-types.ts';
 
 /** No custom fields: the default of every record type. */
 export type NoCustomFields = Record<never, never>;
@@ -159,3 +164,10 @@ export type Updated = Envelopes.Updated;
 
 /** A record found by a search: `id`, `name` (its `이름`), and the fields `fieldList` chose. */
 export type SearchObject = { id: string; name: string | null } & Record<string, unknown>;
+
+/** A file attached to a record, as `GET /v2/file` lists it. */
+export type FileListItem = FileListItemSchema;
+/** An uploaded file: its id and name. */
+export type UploadedFile = UploadedFileSchema;
+/** The record types a file attaches to (`customObject` in camelCase, as the live API). */
+export type FileObjectType = FileObjectTypeName;

@@ -11,12 +11,20 @@ export interface FetchResponse {
   status: number;
   headers: { forEach(fn: (value: string, name: string) => void): void };
   text(): Promise<string>;
+  /** The answer's bytes (a download); a fetch without it cannot download files. */
+  arrayBuffer?(): Promise<ArrayBuffer>;
 }
 
 /** A `fetch`: the global one by default; inject another (a proxy agent, a test double). */
 export type FetchLike = (
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    /** JSON text, or a form (a file upload: the fetch sets its Content-Type). */
+    body?: string | FormData;
+    signal: AbortSignal;
+  },
 ) => Promise<FetchResponse>;
 
 /** Per-call options, accepted by every method of the client. */
@@ -41,6 +49,27 @@ export interface TransportOptions {
   maxRetryDelayMs?: number;
   /** A `Retry-After` longer than this is not waited for: the error is thrown at once. */
   maxRetryAfterMs?: number;
+}
+
+/** What a request sends besides its method and path. */
+export interface RequestOptions extends CallOptions {
+  query?: QueryValues;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as `multipart/form-data` instead of a JSON body. */
+  form?: FormData;
+  /** More headers (`Idempotency-Key`). */
+  headers?: Record<string, string>;
+}
+
+/** A file as `download` answers it. */
+export interface Download {
+  /** Its bytes. */
+  bytes: Uint8Array;
+  /** Its media type, as served. */
+  contentType: string;
+  /** Its name, from `Content-Disposition` (UTF-8 names decoded). */
+  name: string | undefined;
 }
 
 /** A query string's values: undefined ones are left out, arrays become comma lists. */
@@ -134,17 +163,28 @@ export class Transport {
   }
 
   /** Calls the API and answers the envelope's `data`; throws a `CrmApiError` otherwise. */
-  async request<T>(
+  async request<T>(method: 'GET' | 'POST', path: string, options: RequestOptions = {}): Promise<T> {
+    return (await this.#send(method, path, options, false)) as T;
+  }
+
+  /** Downloads a file's bytes (`GET path`), with its media type and name. */
+  async download(path: string, options: CallOptions = {}): Promise<Download> {
+    return (await this.#send('GET', path, options, true)) as Download;
+  }
+
+  async #send(
     method: 'GET' | 'POST',
     path: string,
-    options: CallOptions & { query?: QueryValues; body?: unknown } = {},
-  ): Promise<T> {
+    options: RequestOptions,
+    bytes: boolean,
+  ): Promise<unknown> {
     const url = this.url(path, options.query);
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const body =
+      options.form ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     const maxRetries = options.maxRetries ?? this.#maxRetries;
     for (let attempt = 0; ; attempt++) {
       try {
-        return (await this.#once(method, url, body, options)) as T;
+        return await this.#once(method, url, body, options, bytes);
       } catch (error) {
         if (!(error instanceof CrmApiError) || attempt >= maxRetries) throw error;
         if (!isRetryable(error, method)) throw error;
@@ -174,8 +214,9 @@ export class Transport {
   async #once(
     method: string,
     url: string,
-    body: string | undefined,
-    options: CallOptions,
+    body: string | FormData | undefined,
+    options: RequestOptions,
+    bytes: boolean,
   ): Promise<unknown> {
     const { signal } = options;
     if (signal?.aborted) throw signal.reason;
@@ -206,10 +247,12 @@ export class Transport {
       const headers: Record<string, string> = {
         Authorization: `Bearer ${this.#token}`,
         Accept: 'application/json',
-        'Content-Type': 'application/json',
+        ...(typeof body === 'object' ? {} : { 'Content-Type': 'application/json' }),
+        ...options.headers,
       };
       let response: FetchResponse;
       let text: string;
+      let content: Uint8Array | undefined;
       try {
         response = await this.#fetch(url, {
           method,
@@ -217,7 +260,13 @@ export class Transport {
           signal: controller.signal,
           ...(body === undefined ? {} : { body }),
         });
-        text = await response.text();
+        if (bytes && response.status >= 200 && response.status <= 299) {
+          if (!response.arrayBuffer) throw new TypeError('this fetch cannot read bytes');
+          content = new Uint8Array(await response.arrayBuffer());
+          text = '';
+        } else {
+          text = await response.text();
+        }
       } catch (error) {
         throw failed(error);
       }
@@ -225,6 +274,13 @@ export class Transport {
       response.headers.forEach((value, name) => {
         answerHeaders[name.toLowerCase()] = value;
       });
+      if (content) {
+        return {
+          bytes: content,
+          contentType: answerHeaders['content-type'] ?? 'application/octet-stream',
+          name: fileNameOf(answerHeaders['content-disposition']),
+        } satisfies Download;
+      }
       let json: unknown = text;
       try {
         json = text === '' ? undefined : JSON.parse(text);
@@ -248,4 +304,18 @@ export class Transport {
       signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** The file name of a `Content-Disposition`: its UTF-8 `filename*` (RFC 5987), else `filename`. */
+function fileNameOf(disposition: string | undefined): string | undefined {
+  if (!disposition) return undefined;
+  const extended = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1]!.trim());
+    } catch {
+      // Malformed: the plain name below.
+    }
+  }
+  return /filename="([^"]*)"/i.exec(disposition)?.[1];
 }

@@ -1,5 +1,5 @@
 /** Files (LIVE-API.md 1.7.16): what an upload answers, and a record's files. */
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { FILE_EXTENSIONS, FILE_OBJECT_TYPES } from '../../domain/file-types.ts';
 import { Id, Nullable, OneOf, Timestamp } from '../primitives.ts';
 import { Closed } from './common.ts';
@@ -9,6 +9,7 @@ export const UploadedFile = Closed(
   { id: Id, name: Type.String({ examples: ['견적서.pdf'] }) },
   'The uploaded file: its id (for `GET /v2/file/{fileId}/content` and e-mail attachments) and name',
 );
+export type UploadedFile = Static<typeof UploadedFile>;
 
 /** A file of `GET /v2/file`. */
 export const FileListItem = Closed(
@@ -20,6 +21,7 @@ export const FileListItem = Closed(
   },
   'A file attached to a record',
 );
+export type FileListItem = Static<typeof FileListItem>;
 
 /** The form of `POST /v2/file` (`multipart/form-data`). */
 export const UploadFileForm = Type.Object({
