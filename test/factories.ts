@@ -5,6 +5,7 @@
  * new record's id unless it says otherwise. Call them inside `ws.write(async (w) => ...)`.
  */
 import type { CustomFieldRecordType, CustomFieldType } from '../src/domain/custom-fields.ts';
+import { newId } from '../src/domain/ids.ts';
 import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
 import { insertActivities, type NewActivity } from '../src/resources/deal-activities/writes.ts';
 import { insertDeals, type NewDeal } from '../src/resources/deals/writes.ts';
@@ -254,4 +255,40 @@ export async function makeCustomField(
   type: CustomFieldType = 'string',
 ): Promise<string> {
   return defineCustomField(w, { recordType, name, type });
+}
+
+/** A ready file of a few bytes, attached to a record unless `subject` is null. */
+export async function makeFile(
+  w: WorkspaceWrite,
+  input: {
+    name?: string;
+    subject?: { type: string; id: string } | null;
+    data?: Buffer;
+    contentType?: string;
+  } = {},
+): Promise<string> {
+  const id = newId();
+  const data = input.data ?? Buffer.from(numbered('파일 내용'));
+  await w.trx
+    .insertInto('files')
+    .values({
+      workspace_id: w.workspaceId,
+      id,
+      name: input.name ?? `${numbered('파일')}.txt`,
+      content_type: input.contentType ?? 'text/plain; charset=utf-8',
+      size: data.length,
+      chunk_count: 1,
+      status: 'ready',
+      subject_type: input.subject?.type ?? null,
+      subject_id: input.subject?.id ?? null,
+      memo: null,
+      owner_id: await defaultOwner(w),
+      created_at: w.now,
+    })
+    .execute();
+  await w.trx
+    .insertInto('file_chunks')
+    .values({ workspace_id: w.workspaceId, file_id: id, seq: 0, data })
+    .execute();
+  return id;
 }

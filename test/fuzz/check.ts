@@ -9,6 +9,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { ErrorA, ErrorB } from '../../src/api-schema/envelopes.ts';
 import type { Operation } from '../../src/api-schema/operations/operation.ts';
+import { multipartBody } from '../multipart.ts';
 import { type Fixture, FOREIGN_MARKER, uniq } from './fixture.ts';
 import type { Req } from './valid.ts';
 
@@ -41,6 +42,11 @@ export async function prepare(fx: Fixture, req: Req): Promise<Sent> {
     )
     .join('&');
   const url = query ? `${path}?${query}` : path;
+  // A payload as it is (a broken transport) wins over the form it replaces.
+  if (req.form !== undefined && req.payload === undefined) {
+    const { payload, contentType } = multipartBody(req.form);
+    return { method: req.method, url, payload, contentType };
+  }
   if (req.payload !== undefined) {
     return {
       method: req.method,

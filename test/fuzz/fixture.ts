@@ -11,6 +11,7 @@ import type { Store } from '../../src/store/database.ts';
 import {
   makeActivity,
   makeDeal,
+  makeFile,
   makeLead,
   makeNote,
   makeOrganization,
@@ -39,7 +40,8 @@ export type Kind =
   | 'delivery'
   | 'user'
   | 'pipeline'
-  | 'stage';
+  | 'stage'
+  | 'file';
 
 /** One seeded workspace. */
 export interface Side {
@@ -67,7 +69,9 @@ export interface Fixture {
   /** How many records `fresh` has made. */
   made: number;
   /** A record of `kind` made in `m` for one request that uses it up. */
-  fresh(kind: 'people' | 'organization' | 'deal' | 'lead' | 'product' | 'webhook'): Promise<string>;
+  fresh(
+    kind: 'people' | 'organization' | 'deal' | 'lead' | 'product' | 'webhook' | 'file',
+  ): Promise<string>;
 }
 
 async function seedSide(store: Store, name: string, tag: string, hookUrl: string): Promise<Side> {
@@ -109,6 +113,17 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       await makeProduct(w, { name: `${tag} 월 구독`, kind: '구독 (월간)' }),
     ];
     const memo = await makeNote(w, { subjectType: 'people', subjectId: person2 });
+    // Files on the first deal (enough for pages of a few), and one attached to nothing.
+    const files: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      files.push(
+        await makeFile(w, {
+          name: `${tag} 파일 ${i}.txt`,
+          subject: { type: 'deal', id: seed.deal },
+        }),
+      );
+    }
+    files.push(await makeFile(w, { name: `${tag} 첨부.txt`, subject: null }));
     // Activities of each record type, on dates around 2024-04-08, so that lists have pages.
     const subjects = [
       ['people', seed.person],
@@ -122,7 +137,7 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
         await makeActivity(w, { subjectType, subjectId, type, date });
       }
     }
-    return { dealPipe, leadPipe, org2, person2, person3, deal2, lead2, products, memo };
+    return { dealPipe, leadPipe, org2, person2, person3, deal2, lead2, products, memo, files };
   });
   const webhook = await insertWebhook(store, ws.workspaceId, {
     url: `${hookUrl}?${tag}`,
@@ -179,6 +194,7 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       user: seed.users,
       pipeline: [...seed.dealPipelines, ...seed.leadPipelines, more.dealPipe.id, more.leadPipe.id],
       stage: stages.map((s) => s.id),
+      file: more.files,
     },
   };
 }
@@ -203,12 +219,14 @@ export async function makeFixture(
     ['/v2/people', 'nextCursor'],
     ['/v2/deal', 'nextCurosr'],
     ['/v2/memo', 'nextCursor'],
+    ['/v2/file', 'nextCursor'],
   ] as const) {
     for (const [of, side] of [
       ['m', m],
       ['o', o],
     ] as const) {
-      const res = await get(app, side.ws.token, `${path}?limit=1`);
+      const filter = path === '/v2/file' ? `&objectType=deal&objectId=${side.seed.deal}` : '';
+      const res = await get(app, side.ws.token, `${path}?limit=1${filter}`);
       cursors.push({ path, cursor: res.json.data[key], of });
     }
   }
@@ -241,6 +259,7 @@ export async function makeFixture(
         return (await insertWebhook(store, m.ws.workspaceId, { url: `${hookUrl}?fresh` })).id;
       }
       return m.ws.write(async (w) => {
+        if (kind === 'file') return makeFile(w, { name: '퍼즈 소모 파일.txt', subject: null });
         if (kind === 'people') return makePerson(w, { name: '퍼즈 병합 고객' });
         if (kind === 'organization')
           return makeOrganization(w, { name: `퍼즈 병합 회사 ${uniq()}` });

@@ -10,6 +10,7 @@ import { Value } from '@sinclair/typebox/value';
 import fc from 'fast-check';
 import type { Operation } from '../../src/api-schema/operations/operation.ts';
 import { pathParameters } from '../../src/api-schema/operations/operation.ts';
+import type { FormPart } from '../multipart.ts';
 import type { Fixture, Kind } from './fixture.ts';
 import type { Req } from './valid.ts';
 
@@ -32,6 +33,7 @@ const PATH_KINDS: Record<string, Kind> = {
   webFormId: 'webForm',
   webhookId: 'webhook',
   deliveryId: 'delivery',
+  fileId: 'file',
 };
 /** Path parameters that take a name from a list, not an id. */
 const PATH_NAMES = new Set(['type', 'targetType', 'asset']);
@@ -73,9 +75,22 @@ const BAD_QUERY: Record<string, string[]> = {
   objectType: ['nope', 'People', 'product', '%00'],
   status: ['done', 'PENDING', '%00'],
 };
+/** Where an operation refuses other values of a parameter than `BAD_QUERY` says. */
+const BAD_QUERY_OF: Record<string, Record<string, string[]>> = {
+  // Files attach to products too; a file list needs a record type of files.
+  listFiles: { objectType: ['nope', 'People', 'custom-object', 'memo', '%00'] },
+};
 /** Record-id filters: malformed is a 400, another workspace's id answers nothing of it. */
-const ID_FILTERS = new Set(['peopleId', 'organizationId', 'dealId', 'leadId', 'ownerId']);
+const ID_FILTERS = new Set([
+  'peopleId',
+  'organizationId',
+  'dealId',
+  'leadId',
+  'ownerId',
+  'objectId',
+]);
 const FILTER_KINDS: Record<string, Kind> = {
+  objectId: 'deal',
   peopleId: 'people',
   organizationId: 'organization',
   dealId: 'deal',
@@ -280,7 +295,7 @@ export function invalidRequests(
             why: `query ${name}: ${n % 2 === 0 ? 'too long' : "the other workspace's id"}`,
           };
         }
-        const values = BAD_QUERY[name]!;
+        const values = BAD_QUERY_OF[op.operationId]?.[name] ?? BAD_QUERY[name]!;
         const bad = values[n % values.length]!;
         return {
           req: { ...req, query: [...rest, [name, bad]] },
@@ -382,6 +397,21 @@ export function invalidRequests(
     }
   }
 
+  if (op.form) {
+    kinds.push(
+      fc
+        .tuple(valid, fc.nat())
+        .map(([req, n]) => formMutation(fx, req.form ?? [], n))
+        .map(
+          ([form, expect, why]): Bad => ({
+            req: { method: 'POST', path: '/v2/file', form },
+            expect,
+            why: `form: ${why}`,
+          }),
+        ),
+    );
+  }
+
   if (op.method === 'POST') {
     kinds.push(
       fc
@@ -448,6 +478,53 @@ export function invalidRequests(
     );
   }
   return fc.oneof(...kinds);
+}
+
+/** An upload's form made wrong in one of several ways, with what it must get. */
+function formMutation(fx: Fixture, form: FormPart[], n: number): [FormPart[], number[], string] {
+  const file = form.find((p) => 'filename' in p) as Extract<FormPart, { filename: string }>;
+  const fields = form.filter((p) => p !== file);
+  const stem = file.filename.slice(0, file.filename.lastIndexOf('.'));
+  const cases: (() => [FormPart[], number[], string])[] = [
+    () => [fields, [400], 'no file'],
+    () => [[...fields, { ...file, data: new Uint8Array(0) }], [400], 'an empty file'],
+    () => [[...fields, file, { ...file, filename: `b${file.filename}` }], [400], 'two files'],
+    () => [[...fields, { ...file, filename: `${stem}.exe` }], [415], 'an .exe'],
+    () => [[...fields, { ...file, filename: stem }], [415], 'no extension'],
+    () => [
+      [...fields, { ...file, filename: `${stem}.pdf`, data: new Uint8Array([0x89, 0x50, 0, 0]) }],
+      [415],
+      'a pdf that is not one',
+    ],
+    () => [[{ name: 'objectType', value: 'deal' }, file], [400], 'objectType without objectId'],
+    () => [
+      [{ name: 'objectId', value: fx.m.seed.deal }, file],
+      [400],
+      'objectId without objectType',
+    ],
+    () => [
+      [{ name: 'objectType', value: 'deal' }, { name: 'objectId', value: fx.o.seed.deal }, file],
+      [404],
+      "the other workspace's deal",
+    ],
+    () => [
+      [{ name: 'objectType', value: 'people' }, { name: 'objectId', value: fx.m.seed.deal }, file],
+      [404],
+      'a deal id as people',
+    ],
+    () => [
+      [
+        { name: 'objectType', value: 'custom-object' },
+        { name: 'objectId', value: fx.m.seed.deal },
+        file,
+      ],
+      [400],
+      'objectType custom-object',
+    ],
+    () => [[{ name: 'objectId', value: 'x'.repeat(65) }, file], [400], 'a malformed objectId'],
+    () => [[{ name: 'memo', value: 'a\u0000b' }, file], [400], 'memo with U+0000'],
+  ];
+  return cases[n % cases.length]!();
 }
 
 /** The body with the fixture's tokens replaced by a well-formed id, to check it against the schema. */

@@ -8,7 +8,9 @@
 import fc from 'fast-check';
 import { ACTIVITY_TYPES } from '../../src/domain/activities.ts';
 import { EVENT_OBJECT_TYPES, EVENT_TOPICS } from '../../src/domain/events.ts';
+import { FILE_EXTENSIONS } from '../../src/domain/file-types.ts';
 import { SINGLE_DEAL_KEYS } from '../../src/resources/batch/reads.ts';
+import { type FormPart, SAMPLE_FILES } from '../multipart.ts';
 import type { Fixture } from './fixture.ts';
 
 /** One request as the fuzz sends it. */
@@ -22,6 +24,8 @@ export interface Req {
   payload?: string | Buffer;
   /** `application/json` for a POST unless given; null sends none. */
   contentType?: string | null;
+  /** Sent as `multipart/form-data` (a file upload), instead of `body`. */
+  form?: FormPart[];
 }
 
 type Gen = (fx: Fixture) => fc.Arbitrary<Req>;
@@ -143,6 +147,57 @@ const hookFields = fc.option(
     nil: null,
   },
 );
+
+/** A file of kind `ext` as its format begins, then some bytes of its own. */
+const fileOf = (ext: string) =>
+  fc.uint8Array({ maxLength: 600 }).map((tail) => {
+    const head: Buffer =
+      (SAMPLE_FILES as Record<string, Buffer>)[ext] ??
+      (ext === 'jpeg' ? SAMPLE_FILES.jpg : undefined) ??
+      (['xlsx', 'pptx'].includes(ext) ? SAMPLE_FILES.docx : undefined) ??
+      (['doc', 'ppt'].includes(ext) ? SAMPLE_FILES.xls : SAMPLE_FILES.txt);
+    // Text stays text: its tail is printable ASCII.
+    const text = ext === 'txt' || ext === 'csv';
+    return Buffer.concat([head, Buffer.from(text ? tail.map((b) => 0x20 + (b % 95)) : tail)]);
+  });
+/** A file name's stem: any text a header's quoted string can carry. */
+const stem = () =>
+  text(30).filter(
+    (s) =>
+      s.trim() === s &&
+      [...s].every((c) => c.codePointAt(0)! >= 0x20 && c !== '\u007f' && c !== '"' && c !== '\\'),
+  );
+/** An upload's form: the file, and maybe the record it goes to and a memo, in any order. */
+const uploadForm = (fx: Fixture) =>
+  fc
+    .tuple(
+      stem(),
+      pick(FILE_EXTENSIONS),
+      fc.option(
+        fc.oneof(
+          pick(fx.m.ids.deal).map((id) => ['deal', id] as const),
+          pick(fx.m.ids.people).map((id) => ['people', id] as const),
+          pick(fx.m.ids.organization).map((id) => ['organization', id] as const),
+          pick(fx.m.ids.lead).map((id) => ['lead', id] as const),
+          pick(fx.m.ids.product).map((id) => ['product', id] as const),
+        ),
+        { nil: undefined },
+      ),
+      fc.option(text(100), { nil: undefined }),
+      fc.boolean(),
+    )
+    .chain(([name, ext, target, memoText, fileFirst]) =>
+      fileOf(ext).map((data): FormPart[] => {
+        const fields: FormPart[] = [];
+        if (target) {
+          fields.push({ name: 'objectType', value: target[0] });
+          fields.push({ name: 'objectId', value: target[1] });
+        }
+        if (memoText !== undefined) fields.push({ name: 'memo', value: memoText });
+        const file: FormPart = { name: 'file', filename: `${name}.${ext}`, data };
+        return fileFirst ? [file, ...fields] : [...fields, file];
+      }),
+    );
 
 /** Batch bodies. */
 const BATCH_TYPES = ['people', 'organization', 'deal', 'lead'] as const;
@@ -322,6 +377,28 @@ export const VALID: Record<string, Gen> = {
     fc.constant({ method: 'POST' as const, path: '/v2/product/§new:product§/delete' }),
   getMeShort: () => GET('/v2/me'),
   listMemoTypes: () => GET('/v2/memo/type-list'),
+
+  uploadFile: (fx) =>
+    uploadForm(fx).map((form): Req => ({ method: 'POST', path: '/v2/file', form })),
+  listFiles: (fx) =>
+    fc
+      .tuple(
+        fc.oneof(
+          { weight: 3, arbitrary: fc.constant(['deal', fx.m.seed.deal] as const) },
+          pick(fx.m.ids.people).map((id) => ['people', id] as const),
+          pick(fx.m.ids.product).map((id) => ['product', id] as const),
+        ),
+        query({ limit: limit() }),
+      )
+      .map(
+        ([[type, id], q]): Req => ({
+          method: 'GET',
+          path: '/v2/file',
+          query: [['objectType', type], ['objectId', id], ...q],
+        }),
+      ),
+  downloadFile: (fx) => getEach(fx.m.ids.file, (id) => `/v2/file/${id}/content`),
+  deleteFile: () => fc.constant({ method: 'POST' as const, path: '/v2/file/§new:file§/delete' }),
 
   searchObjects: (fx) =>
     pick(BATCH_TYPES).chain((type) =>
