@@ -47,6 +47,10 @@ export interface Config {
   webhookConcurrencyPerWebhook: number;
   /** Milliseconds between an idle dispatcher's looks for due deliveries (default 250). */
   webhookPollMs: number;
+  /** `smtp://…` or `smtps://…`: where `POST /v2/email` sends; unset, it answers 503. */
+  smtpUrl?: string | undefined;
+  /** The From of every e-mail sent (`SMTP_FROM`, `Name <addr>` or `addr`); unset, the token's user's. */
+  smtpFrom?: { email: string; name: string | null } | undefined;
 }
 
 /** A setting with a value the service cannot run with. */
@@ -153,7 +157,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 4096),
     webhookConcurrencyPerWebhook: integer(env, 'WEBHOOK_CONCURRENCY_PER_WEBHOOK', 4, 1, 1024),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 250, 1, 60_000),
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    smtpFrom: smtpFrom(env.SMTP_FROM),
   };
+}
+
+/** `SMTP_URL`, checked: smtp:// or smtps:// with a host (the password never shown). */
+function smtpUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    parsed = undefined;
+  }
+  if (
+    !parsed ||
+    (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') ||
+    !parsed.hostname
+  ) {
+    const shown = parsed ? `${parsed.protocol}//${parsed.hostname}…` : 'not a URL';
+    throw new ConfigError(
+      `SMTP_URL must look like smtp://USER:PASSWORD@HOST:587 or smtps://HOST:465 (${shown})`,
+    );
+  }
+  return raw;
+}
+
+/** `SMTP_FROM`: `Name <addr@example.com>` or `addr@example.com`. */
+function smtpFrom(raw: string | undefined): { email: string; name: string | null } | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const named = /^\s*(.*?)\s*<([^<>\s]+@[^<>\s]+)>\s*$/.exec(raw);
+  if (named) return { email: named[2]!, name: named[1]!.replace(/^"|"$/g, '') || null };
+  if (/^[^\s<>@]+@[^\s<>@]+$/.test(raw.trim())) return { email: raw.trim(), name: null };
+  throw new ConfigError(`SMTP_FROM must be an address or Name <address>, not '${raw}'`);
 }
 
 /** Throws a ConfigError unless `url` is a redis:// or rediss:// URL (the password not shown). */

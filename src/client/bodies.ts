@@ -4,6 +4,7 @@
  * workspace's fields); here they get the value keys of DECISIONS 7, so a typo in a key is
  * caught by the compiler.
  */
+import type * as EmailBodies from '../api-schema/bodies/emails.ts';
 import type * as Search from '../api-schema/bodies/search.ts';
 import type * as Bodies from '../api-schema/write-bodies.ts';
 import type { RefTarget } from '../domain/custom-fields.ts';
@@ -65,3 +66,6 @@ export type SearchFilter = Search.SearchFilter;
 export type SearchOperator = Search.SearchOperator;
 /** What `people.search` (and the other searches) take: the search body but `limit`. */
 export type SearchRequest = Omit<Search.SearchBody, 'limit'>;
+
+/** Body of `email.send`. */
+export type SendEmailBody = EmailBodies.SendEmailBody;

@@ -441,6 +441,28 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     },
   };
 
+  /** E-mail sent through the server's SMTP server (`SMTP_URL`). */
+  readonly email = {
+    /**
+     * Sends an e-mail (attachments from `files.upload` ids); with `idempotencyKey`, a send
+     * repeated with the key (a retry) answers the first one's result and sends nothing.
+     */
+    send: (
+      body: Bodies.SendEmailBody,
+      o: CallOptions & { idempotencyKey?: string } = {},
+    ): Promise<R.SentEmail> =>
+      this.#t.request<R.SentEmail>('POST', '/v2/email', {
+        ...callOf(o),
+        body,
+        ...(o.idempotencyKey === undefined
+          ? {}
+          : { headers: { 'Idempotency-Key': o.idempotencyKey } }),
+      }),
+    /** A sent e-mail. */
+    get: async (id: string, o?: CallOptions): Promise<R.Email> =>
+      (await this.#get<{ email: R.Email }>(`/v2/email/${seg(id)}`, o)).email,
+  };
+
   /** Users of the workspace. */
   readonly users = {
     /** Every user, oldest first. */

@@ -18,6 +18,7 @@ import type {
   PipelineRecord,
   SingleDealRecord,
 } from '../api-schema/records/deals-leads.ts';
+import type { EmailRecord, SentEmail as SentEmailRecord } from '../api-schema/records/emails.ts';
 import type { FieldDefinitionRecord, FieldRecord } from '../api-schema/records/fields.ts';
 import type {
   FileListItem as FileListItemSchema,
@@ -171,3 +172,7 @@ export type FileListItem = FileListItemSchema;
 export type UploadedFile = UploadedFileSchema;
 /** The record types a file attaches to (`customObject` in camelCase, as the live API). */
 export type FileObjectType = FileObjectTypeName;
+/** A sent e-mail, as `GET /v2/email/{emailId}` answers it. */
+export type Email = EmailRecord;
+/** What a send answers: the e-mail's id and its Message-ID. */
+export type SentEmail = SentEmailRecord;

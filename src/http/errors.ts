@@ -10,6 +10,7 @@ export type HttpErrorCode =
   | 'body_too_large'
   | 'rate_limited'
   | 'unavailable'
+  | 'bad_gateway'
   | 'disk_full'
   | 'internal';
 
@@ -39,6 +40,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   body_too_large: 413,
   rate_limited: 429,
   unavailable: 503,
+  bad_gateway: 502,
   disk_full: 507,
   internal: 500,
 };

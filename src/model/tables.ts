@@ -36,6 +36,7 @@ export interface Database {
   dispatch_leases: DispatchLeaseTable;
   files: FileTable;
   file_chunks: FileChunkTable;
+  emails: EmailTable;
 }
 
 /** Body column: bytes on SQLite (read back as Buffers), text on PostgreSQL. */
@@ -441,6 +442,33 @@ export interface FileChunkTable {
   data: Buffer;
 }
 
+/** An e-mail sent through `POST /v2/email`. */
+export interface EmailTable {
+  workspace_id: string;
+  id: string;
+  /** `sending` while the SMTP server is asked, `delivery` once it took the message. */
+  status: string;
+  subject: string;
+  /** JSON `{email, name}`. */
+  from_address: string;
+  /** JSON arrays of `{email, name}`. */
+  to_list: string;
+  cc_list: string;
+  bcc_list: string;
+  html_body: string;
+  /** The HTML body as plain text. */
+  text_body: string;
+  /** JSON array of the attached files' ids. */
+  attachment_ids: string;
+  /** The Message-ID the message went out with. */
+  message_id: string | null;
+  sender_id: string | null;
+  idempotency_key: string | null;
+  /** SHA-256 of the request's body: a key sent again with another body is refused. */
+  request_hash: string;
+  created_at: string;
+}
+
 /** Every table keyed by workspace; the type check below keeps the list complete. */
 export const WORKSPACE_TABLES = [
   'access_tokens',
@@ -471,6 +499,7 @@ export const WORKSPACE_TABLES = [
   'webhook_attempts',
   'files',
   'file_chunks',
+  'emails',
 ] as const satisfies readonly (keyof Database)[];
 const everyTableListed: Exclude<
   keyof Database,

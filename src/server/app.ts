@@ -24,6 +24,8 @@ import { registerBatchRoutes } from '../resources/batch/routes.ts';
 import { registerDealActivityRoutes } from '../resources/deal-activities/routes.ts';
 import { registerDealRoutes } from '../resources/deals/routes.ts';
 import { registerDealWrites } from '../resources/deals/write-routes.ts';
+import { smtpMailer } from '../resources/emails/mailer.ts';
+import { registerEmailRoutes } from '../resources/emails/routes.ts';
 import { registerEventRoutes } from '../resources/events/routes.ts';
 import { registerFieldRoutes } from '../resources/fields/routes.ts';
 import { registerFieldWrites } from '../resources/fields/write-routes.ts';
@@ -74,7 +76,12 @@ export interface AppOptions {
     | 'logRequests'
     | 'webhookAllowPrivate'
   > &
-    Partial<Pick<Config, 'metrics' | 'metricsPort' | 'slowRequestMs' | 'requestTimeoutMs'>>;
+    Partial<
+      Pick<
+        Config,
+        'metrics' | 'metricsPort' | 'slowRequestMs' | 'requestTimeoutMs' | 'smtpUrl' | 'smtpFrom'
+      >
+    >;
   /** Shared counters (e.g. Redis); defaults to this process's memory. */
   rateLimiter?: RateLimiter;
   /** Log to stdout (the CLI's serve); tests leave it off. */
@@ -252,6 +259,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerEventRoutes(app, deps);
   // Files (LIVE-API.md 1.7.16): multipart uploads kept in the database, downloads, deletes.
   registerFileRoutes(app, deps);
+  // E-mail (LIVE-API.md 1.7.15): sent through SMTP_URL, recorded as the people's activity.
+  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl) : undefined;
+  if (mailer) app.addHook('onClose', async () => mailer.close());
+  registerEmailRoutes(app, deps, { mailer, from: config.smtpFrom });
   // Batch reads and writes, a record type's pipelines and associations (`/v3`).
   registerBatchRoutes(app, deps);
   // Webhooks (DECISIONS 8): registration, management and the delivery log.

@@ -12,6 +12,7 @@ import { searchIndexes } from './migrations/009-search-indexes.ts';
 import { readOnlyTokens } from './migrations/010-read-only-tokens.ts';
 import { fieldSettings } from './migrations/011-field-settings.ts';
 import { files } from './migrations/015-files.ts';
+import { emails } from './migrations/016-emails.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -31,6 +32,7 @@ export async function migrateToLatest(
     '010-read-only-tokens': readOnlyTokens,
     '011-field-settings': fieldSettings,
     '015-files': files({ dialect }),
+    '016-emails': emails({ dialect }),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });
