@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SMTPServer } from 'smtp-server';
 import type { OperationExamples } from '../src/api-schema/openapi.ts';
 import { OPERATIONS } from '../src/api-schema/operations/index.ts';
 import { pathParameters } from '../src/api-schema/operations/operation.ts';
@@ -130,6 +131,18 @@ export async function recordExamples(): Promise<OperationExamples> {
     req.on('end', () => res.writeHead(204).end());
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  // An SMTP server that takes every message and keeps none, for the e-mail operations.
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.resume();
+      stream.on('end', () => callback());
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpPort = (smtp.server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   try {
     await store.migrate();
@@ -144,6 +157,7 @@ export async function recordExamples(): Promise<OperationExamples> {
         logLevel: 'silent',
         logRequests: false,
         webhookAllowPrivate: true,
+        smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
       },
     });
     const headers = { authorization: `Bearer ${demo.token}` };
@@ -202,6 +216,15 @@ export async function recordExamples(): Promise<OperationExamples> {
     const uploaded = await upload('견적서.pdf');
     examples.uploadFile = uploaded;
     ids.fileId = (uploaded.data as Json).id as string;
+    const sent = await call('POST', '/v2/email', {
+      emailProvider: 'gmail',
+      toAddressList: [{ email: 'customer@example.com', name: '김고객' }],
+      subject: '견적서 보내 드립니다',
+      htmlBody: '<p>안녕하세요, 견적서를 첨부합니다.</p>',
+      attachmentIdList: [ids.fileId],
+    });
+    examples.sendEmail = sent;
+    ids.emailId = (sent.data as Json).id as string;
     const queries: Record<string, string> = {
       listFiles: `?objectType=deal&objectId=${ids.dealId}`,
     };
@@ -213,7 +236,7 @@ export async function recordExamples(): Promise<OperationExamples> {
     ];
     for (const op of ordered) {
       // The upload is above; a download answers bytes, not JSON.
-      if (op.form || !op.response) continue;
+      if (op.form || !op.response || examples[op.operationId] !== undefined) continue;
       let url = op.path + (queries[op.operationId] ?? '');
       for (const name of pathParameters(op.path)) url = url.replace(`{${name}}`, ids[name]!);
       const answer = await call(op.method, url, writeBodies(ids)[op.operationId]);
@@ -271,6 +294,7 @@ export async function recordExamples(): Promise<OperationExamples> {
     return JSON.parse(JSON.stringify(examples).replaceAll(origin, EXAMPLE_RECEIVER));
   } finally {
     receiver.close();
+    smtp.close();
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -37,6 +37,7 @@ function cannedData(): Record<string, unknown> {
     'field',
     'objectList',
     'associationList',
+    'email',
   ];
   const data: Record<string, unknown> = { nextCursor: null };
   for (const key of keys) data[key] = [{ id: 'x' }];
@@ -142,6 +143,18 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'files.list': () => crm.files.list({ objectType: 'deal', objectId: 'd1' }).page({ cursor: 'c' }),
   'files.download': () => crm.files.download('f1'),
   'files.delete': () => crm.files.delete('f1'),
+  'email.send': () =>
+    crm.email.send(
+      {
+        emailProvider: 'gmail',
+        toAddressList: [{ email: 'a@example.com' }],
+        subject: 's',
+        htmlBody: '<p>b</p>',
+        attachmentIdList: ['f1'],
+      },
+      { idempotencyKey: 'k' },
+    ),
+  'email.get': () => crm.email.get('e1'),
   'users.list': () => crm.users.list().page(),
   'users.me': () => crm.users.me(),
   'users.meShort': () => crm.users.meShort(),

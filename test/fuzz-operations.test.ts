@@ -6,8 +6,10 @@
  * a refused request changes no row of any table. `FUZZ_RUNS` sets the cases of each kind per
  * operation (100 by default; `npm run fuzz` runs 10,000), `FUZZ_SEED` replays or varies a run.
  */
+import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerFormats } from '../src/api-schema/formats.ts';
 import { OPERATIONS } from '../src/api-schema/operations/index.ts';
@@ -38,16 +40,34 @@ let store: TestStore;
 let app: FastifyInstance;
 let receiver: Receiver;
 let fx: Fixture;
+/** An SMTP server that takes every message and keeps none, for `POST /v2/email`. */
+let smtp: SMTPServer;
 
 beforeAll(async () => {
   store = await testStore();
   receiver = await startReceiver();
-  app = await testApp(store, { webhookAllowPrivate: true }, { webhookVerifyTimeoutMs: 2000 });
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.resume();
+      stream.on('end', () => callback());
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  app = await testApp(
+    store,
+    { webhookAllowPrivate: true, smtpUrl },
+    { webhookVerifyTimeoutMs: 2000 },
+  );
   fx = await makeFixture(store, app, receiver.url);
 });
 afterAll(async () => {
   await app?.close();
   await receiver?.close();
+  await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()));
   await store?.dispose();
 });
 

@@ -103,7 +103,8 @@ const ERROR_TEXT: Record<number, string> = {
   415: 'A body that is not `multipart/form-data`, or a file of a kind not taken (by extension or content)',
   429: 'Rate limit exceeded: message `Too Many Requests`',
   500: 'Unexpected failure (no internals in the body)',
-  503: 'Database unavailable or overloaded',
+  502: 'The SMTP server refused the message (its reply in the message); nothing was kept',
+  503: 'Database unavailable or overloaded (for e-mail: no SMTP_URL set)',
   507: 'The database has no space left: the write was not kept (`reason`: `disk full`)',
 };
 
@@ -129,6 +130,7 @@ function errorResponses(op: Operation): Json {
     // The MCP endpoint answers a rate-limited tool call with a tool error, not a 429.
     ...(op.mcp ? [] : [429]),
     500,
+    ...(op.badGateway ? [502] : []),
     503,
     ...(op.method === 'GET' ? [] : [507]),
   ];
@@ -196,6 +198,15 @@ function operationObject(
     required: true,
     schema: PATH_PARAMETER_SCHEMAS[name] ?? { type: 'string', minLength: 1, maxLength: 64 },
   }));
+  for (const h of op.headers ?? []) {
+    parameters.push({
+      name: h.name,
+      in: 'header',
+      required: h.required ?? false,
+      description: h.description,
+      schema: toJsonSchema(h.schema, refs),
+    });
+  }
   for (const q of op.query) {
     parameters.push({
       name: q.name,

@@ -41,7 +41,8 @@ export type Kind =
   | 'user'
   | 'pipeline'
   | 'stage'
-  | 'file';
+  | 'file'
+  | 'email';
 
 /** One seeded workspace. */
 export interface Side {
@@ -143,6 +144,28 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
     url: `${hookUrl}?${tag}`,
     objectTypes: ['people', 'deal'],
   });
+  const emailId = newId();
+  await store.db
+    .insertInto('emails')
+    .values({
+      workspace_id: ws.workspaceId,
+      id: emailId,
+      status: 'delivery',
+      subject: `${tag} 메일`,
+      from_address: JSON.stringify({ email: 'admin@example.com', name: null }),
+      to_list: JSON.stringify([{ email: 'kim@example.com', name: tag }]),
+      cc_list: '[]',
+      bcc_list: '[]',
+      html_body: `<p>${tag}</p>`,
+      text_body: tag,
+      attachment_ids: '[]',
+      message_id: `<${emailId}@example.com>`,
+      sender_id: ws.userId,
+      idempotency_key: null,
+      request_hash: '',
+      created_at: new Date().toISOString(),
+    })
+    .execute();
   const deliveryId = newId();
   await store.db
     .insertInto('webhook_deliveries')
@@ -195,6 +218,7 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       pipeline: [...seed.dealPipelines, ...seed.leadPipelines, more.dealPipe.id, more.leadPipe.id],
       stage: stages.map((s) => s.id),
       file: more.files,
+      email: [emailId],
     },
   };
 }

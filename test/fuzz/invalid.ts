@@ -34,6 +34,12 @@ const PATH_KINDS: Record<string, Kind> = {
   webhookId: 'webhook',
   deliveryId: 'delivery',
   fileId: 'file',
+  emailId: 'email',
+};
+/** What a path id of no record of the workspace gets, where it is not a 404. */
+const FOREIGN_PATH: Record<string, number[]> = {
+  // As the live API: an unknown e-mail is a 400.
+  getEmail: [400],
 };
 /** Path parameters that take a name from a list, not an id. */
 const PATH_NAMES = new Set(['type', 'targetType', 'asset']);
@@ -223,6 +229,7 @@ const BODY_IDS: Record<string, Bad['expect']> = {
   batchReadObjects: 'maybe',
   batchUpdateObjects: [400, 404],
   batchCreateObjects: 'maybe',
+  sendEmail: 'maybe',
 };
 
 /**
@@ -264,7 +271,7 @@ export function invalidRequests(
           const theirs = fx.o.ids[PATH_KINDS[p]!];
           return {
             req: withSegment(op, req, p, theirs[n % theirs.length]!),
-            expect: [404],
+            expect: FOREIGN_PATH[op.operationId] ?? [404],
             why: `path ${p}: the other workspace's`,
           };
         }),
@@ -273,7 +280,7 @@ export function invalidRequests(
           const ids = fx.m.ids[otherKinds[n % otherKinds.length]!];
           return {
             req: withSegment(op, req, p, ids[n % ids.length]!),
-            expect: [404],
+            expect: FOREIGN_PATH[op.operationId] ?? [404],
             why: `path ${p}: an id of another record type`,
           };
         }),

@@ -399,6 +399,35 @@ export const VALID: Record<string, Gen> = {
       ),
   downloadFile: (fx) => getEach(fx.m.ids.file, (id) => `/v2/file/${id}/content`),
   deleteFile: () => fc.constant({ method: 'POST' as const, path: '/v2/file/§new:file§/delete' }),
+  sendEmail: (fx) => {
+    const address = fc.record(
+      {
+        email: fc
+          .tuple(
+            fc.stringMatching(/^[a-z0-9_+-]{1,10}(\.[a-z0-9_+-]{1,10}){0,2}$/),
+            pick(['example.com', 'example.co.kr']),
+          )
+          .map(([user, domain]) => `${user}@${domain}`),
+        name: text(30).filter((s) => !/[\r\n]/.test(s)),
+      },
+      { requiredKeys: ['email'] },
+    );
+    return fc
+      .record(
+        {
+          emailProvider: pick(['gmail', 'outlook']),
+          toAddressList: fc.array(address, { minLength: 1, maxLength: 3 }),
+          ccAddressList: fc.array(address, { maxLength: 2 }),
+          bccAddressList: fc.array(address, { maxLength: 2 }),
+          subject: text(60).filter((s) => !/[\r\n]/.test(s)),
+          htmlBody: text(300).map((t) => `<p>${t}</p>`),
+          attachmentIdList: fc.uniqueArray(pick(fx.m.ids.file), { maxLength: 2 }),
+        },
+        { requiredKeys: ['emailProvider', 'toAddressList', 'subject', 'htmlBody'] },
+      )
+      .map((body): Req => ({ method: 'POST', path: '/v2/email', body }));
+  },
+  getEmail: (fx) => getEach(fx.m.ids.email, (id) => `/v2/email/${id}`),
 
   searchObjects: (fx) =>
     pick(BATCH_TYPES).chain((type) =>

@@ -1,6 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Id, OneOf } from '../primitives.ts';
 
+const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
+const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+/** An address as SMTP takes it: a dot-atom local part, and a domain of two labels or more. */
+export const ADDRESS_PATTERN = `^${ATOM}(?:\\.${ATOM})*@${LABEL}(?:\\.${LABEL})+$`;
+
 /** The most recipients of one e-mail (to, cc and bcc together are checked by the route). */
 export const MAX_RECIPIENTS = 50;
 
@@ -9,8 +14,9 @@ const address = Type.Object(
     email: Type.String({
       minLength: 3,
       maxLength: 320,
-      // No spaces, angle brackets, quotes or line breaks: it goes into a header as it is.
-      pattern: '^[^\\s@<>",;]+@[^\\s@<>",;]+\\.[^\\s@<>",;]+$',
+      // RFC 5321's dot-atom (ASCII): what every SMTP server takes; it goes into headers as it is.
+      pattern: ADDRESS_PATTERN,
+      description: 'An ASCII address: dots only between characters of the local part',
       examples: ['kim@example.com'],
     }),
     name: Type.Optional(

@@ -6,6 +6,7 @@
  */
 import { BATCH_OPERATIONS } from './batch.ts';
 import { DEAL_OPERATIONS } from './deals.ts';
+import { EMAIL_OPERATIONS } from './emails.ts';
 import { EVENT_OPERATIONS } from './events.ts';
 import { FIELD_OPERATIONS } from './fields.ts';
 import { FILE_OPERATIONS } from './files.ts';
@@ -35,6 +36,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...WEB_FORM_OPERATIONS,
   ...FIELD_OPERATIONS,
   ...FILE_OPERATIONS,
+  ...EMAIL_OPERATIONS,
   ...EVENT_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...BATCH_OPERATIONS,

@@ -37,6 +37,10 @@ export interface Operation {
   conflict?: boolean;
   /** Whether it answers 410 (a cursor past the retention). */
   gone?: boolean;
+  /** Whether it answers 502 (a server it relies on, such as SMTP, refused). */
+  badGateway?: boolean;
+  /** Request headers it reads besides the token (`Idempotency-Key`). */
+  headers?: QueryParameter[];
   /** A POST that only reads: a read-only token may call it (other POSTs answer it 403). */
   readsOnly?: boolean;
   /** The MCP endpoint: under the base path with the bearer token, but JSON-RPC, not `/v2`. */
