@@ -3,8 +3,8 @@
  *
  *   SALESCRM_URL=http://127.0.0.1:3000 SALESCRM_TOKEN=... npm run -s example:send-quote -- DEAL_ID FILE
  *
- * The file (a PDF quote, say) is uploaded on the deal (`POST /v2/file`), so it shows in the
- * deal's files, then sent as an attachment (`POST /v2/email`, which needs the server's
+ * The file (a PDF quote, say) is uploaded on the deal (`POST /v2/file`) unless the deal has a
+ * file of that name already, so it shows in the deal's files, then sent as an attachment (`POST /v2/email`, which needs the server's
  * SMTP_URL). The send carries an idempotency key made from the deal and the file, so running
  * the example again (after a timeout, say) answers the first send and mails nothing twice.
  */
@@ -35,10 +35,17 @@ async function main(): Promise<number> {
   }
 
   const data = await readFile(path);
-  const file = await crm.files.upload(
-    { name: basename(path), data },
-    { objectType: 'deal', objectId: dealId, memo: '견적서 발송' },
-  );
+  const name = basename(path);
+  // Once on the deal: a file of that name already attached is sent as it is.
+  const attached = await crm.files
+    .list({ objectType: 'deal', objectId: dealId })
+    .toArray({ max: 1000 });
+  const file =
+    attached.find((f) => f.name === name) ??
+    (await crm.files.upload(
+      { name, data },
+      { objectType: 'deal', objectId: dealId, memo: '견적서 발송' },
+    ));
   const key = createHash('sha256').update(`${dealId}\n`).update(data).digest('hex').slice(0, 32);
   const sent = await crm.email.send(
     {
