@@ -63,8 +63,10 @@ describe('read-only tokens', () => {
   });
 
   it('read every GET list, and search, and read in batches', async () => {
+    // A list that needs parameters (the files of a record) is read with them elsewhere.
     for (const op of OPERATIONS.filter(
-      (o) => o.api && o.method === 'GET' && !o.path.includes('{'),
+      (o) =>
+        o.api && o.method === 'GET' && !o.path.includes('{') && !o.query.some((q) => q.required),
     )) {
       expect([op.path, (await get(app, readOnly, op.path)).status]).toEqual([op.path, 200]);
     }
