@@ -39,7 +39,8 @@ export type Kind =
   | 'delivery'
   | 'user'
   | 'pipeline'
-  | 'stage';
+  | 'stage'
+  | 'field';
 
 /** One seeded workspace. */
 export interface Side {
@@ -50,6 +51,19 @@ export interface Side {
   leadPipe: TestPipeline;
   /** Names of the deal pipelines and their stages. */
   dealPipelines: { name: string; stages: string[] }[];
+  /**
+   * Custom fields of the fuzz's own, that field updates may rename and add options to: no
+   * other generator names them (they are made after `Fixture.fields` is read).
+   */
+  ownFields: OwnField[];
+}
+
+/** A custom field made for the field updates of the fuzz. */
+export interface OwnField {
+  /** The `{type}` of its path. */
+  type: string;
+  id: string;
+  select: boolean;
 }
 
 export interface Fixture {
@@ -179,8 +193,39 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       user: seed.users,
       pipeline: [...seed.dealPipelines, ...seed.leadPipelines, more.dealPipe.id, more.leadPipe.id],
       stage: stages.map((s) => s.id),
+      field: [],
     },
+    ownFields: [],
   };
+}
+
+/** The `{type}` paths of `/v2/field/{type}` and the record type each stores. */
+const OWN_FIELD_TYPES = [
+  ['people', 'people'],
+  ['deal', 'deal'],
+  ['quote-product', 'quoteProduct'],
+  ['todo', 'todo'],
+] as const;
+
+/** A text and a select field of the side's own on a few record types (ids under `field`). */
+async function addOwnFields(side: Side, tag: string): Promise<void> {
+  await side.ws.write(async (w) => {
+    for (const [type, recordType] of OWN_FIELD_TYPES) {
+      const text = await defineCustomField(w, {
+        recordType,
+        name: `${tag} 고칠 글 필드`,
+        type: 'string',
+      });
+      const select = await defineCustomField(w, {
+        recordType,
+        name: `${tag} 고칠 선택 필드`,
+        type: 'singleSelect',
+        options: ['처음'],
+      });
+      side.ownFields.push({ type, id: text, select: false }, { type, id: select, select: true });
+      side.ids.field.push(text, select);
+    }
+  });
 }
 
 /** Seeds both workspaces and reads the field catalogue through the API. */
@@ -196,6 +241,8 @@ export async function makeFixture(
     const res = await get(app, m.ws.token, `/v2/field/${type}`);
     fields[type] = (res.json.data.fieldList as { name: string }[]).map((f) => f.name);
   }
+  await addOwnFields(m, '퍼즈');
+  await addOwnFields(o, FOREIGN_MARKER);
   const cursors: Fixture['cursors'] = [];
   for (const [path, key] of [
     ['/v2/user', 'nextCursor'],

@@ -32,6 +32,7 @@ const PATH_KINDS: Record<string, Kind> = {
   webFormId: 'webForm',
   webhookId: 'webhook',
   deliveryId: 'delivery',
+  fieldId: 'field',
 };
 /** Path parameters that take a name from a list, not an id. */
 const PATH_NAMES = new Set(['type', 'targetType', 'asset']);
