@@ -191,6 +191,7 @@ describe('loadConfig', () => {
       redisTimeoutMs: 250,
       shutdownGraceMs: 10_000,
       requestTimeoutMs: 10_000,
+      overloadDelayMs: 200,
       eventRetentionDays: 30,
       webhookAllowPrivate: false,
       webhookDispatch: true,
@@ -223,6 +224,7 @@ describe('loadConfig', () => {
       EVENT_RETENTION_DAYS: '7',
       METRICS: '1',
       METRICS_PORT: '9464',
+      OVERLOAD_DELAY_MS: '0',
     });
     expect(config).toEqual({
       databaseUrl: 'sqlite:/tmp/x.db',
@@ -241,6 +243,7 @@ describe('loadConfig', () => {
       redisTimeoutMs: 250,
       shutdownGraceMs: 10_000,
       requestTimeoutMs: 10_000,
+      overloadDelayMs: 0,
       eventRetentionDays: 7,
       webhookAllowPrivate: true,
       webhookDispatch: true,
@@ -281,6 +284,8 @@ describe('loadConfig', () => {
     ['SLOW_REQUEST_MS', 'slow'],
     ['METRICS_PORT', '65536'],
     ['METRICS_PORT', 'metrics'],
+    ['OVERLOAD_DELAY_MS', '-1'],
+    ['OVERLOAD_DELAY_MS', 'busy'],
   ])('%s=%s is a ConfigError naming it', (name, value) => {
     let error: unknown;
     try {
