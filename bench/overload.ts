@@ -9,6 +9,7 @@
 // for a server with load shedding off (OVERLOAD_DELAY_MS=0) and one with it at --delay
 // (200 ms by default), side by side in one run.
 
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +33,8 @@ const seconds = Number(values.seconds);
 const factor = Number(values.factor);
 const patience = Number(values.patience);
 const pinned = pinCores();
+// This process, the load generator, on the client's cores too.
+if (pinned) spawnSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
 const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-overload-'));
 const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
 const PORT = 38_431;
