@@ -272,9 +272,11 @@ describe('serve: settings checked before anything starts', { timeout: START_MS *
       cli(['serve'], { REDIS_URL: 'http://127.0.0.1:6379' }),
     ]);
     expect(zero.code).toBe(2);
-    expect(zero.stderr).toContain("--workers must be a whole number from 1 to 64, not '0'");
+    expect(zero.stderr).toContain(
+      "option '--workers <N>' argument '0' is invalid. It must be a whole number from 1 to 64.",
+    );
     expect(many.code).toBe(2);
-    expect(many.stderr).toContain("not '65'");
+    expect(many.stderr).toContain("argument '65' is invalid");
     expect(redis.code).toBe(2);
     expect(redis.stderr).toContain('REDIS_URL must look like redis://');
   });
