@@ -69,14 +69,13 @@ async function runServe(
   options: ServeOptions,
   demoWhenEmpty: boolean,
 ): Promise<number> {
-  const opts = { demoWhenEmpty };
   const port = options.port ?? config.port;
   const host = options.host ?? config.host;
   const { workers } = options;
 
   if (workers > 1 && cluster.isPrimary) {
     // Migrations and the demo run once, here, before any worker opens the store.
-    const prepared = await prepare(config, opts);
+    const prepared = await prepare(config, demoWhenEmpty);
     return runPrimary({
       workers,
       graceMs: config.shutdownGraceMs,
@@ -85,7 +84,7 @@ async function runServe(
     });
   }
 
-  const prepared = cluster.isWorker ? undefined : await prepare(config, opts);
+  const prepared = cluster.isWorker ? undefined : await prepare(config, demoWhenEmpty);
   const store = openStore(config.databaseUrl);
   const limiter =
     config.redisUrl && config.rateLimitMax > 0
@@ -150,7 +149,7 @@ async function runServe(
 }
 
 /** Brings the schema up to date and, for `start` on an empty database, makes a demo. */
-async function prepare(config: Config, opts: { demoWhenEmpty: boolean }): Promise<Prepared> {
+async function prepare(config: Config, demoWhenEmpty: boolean): Promise<Prepared> {
   const store = openStore(config.databaseUrl);
   try {
     // A database that reads but cannot be written would serve reads and fail every write.
@@ -166,7 +165,7 @@ async function prepare(config: Config, opts: { demoWhenEmpty: boolean }): Promis
       .orderBy('created_at')
       .execute();
     const prepared: Prepared = { workspaceIds: rows.map((r) => r.id) };
-    if (opts.demoWhenEmpty && rows.length === 0) {
+    if (demoWhenEmpty && rows.length === 0) {
       console.log('empty database: creating a demo workspace…');
       const demo = await createDemoWorkspace(store, {});
       prepared.demoToken = demo.token;
