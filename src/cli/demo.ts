@@ -38,7 +38,7 @@ export function demoCommand(program: Command): void {
 /** `salescrm demo [--seed N] [--people N] [--json]`. */
 async function runDemo(config: Config, values: DemoOptions): Promise<number> {
   const { seed, people } = values;
-  const store = openStore(config.databaseUrl);
+  const store = openStore(config.databaseUrl, { longRunning: true });
   try {
     await store.migrate();
     const started = Date.now();

@@ -13,7 +13,7 @@ export function migrateCommand(program: Command): void {
 
 /** `salescrm migrate`: brings the schema up to date. */
 async function runMigrate(config: Config): Promise<number> {
-  const store = openStore(config.databaseUrl);
+  const store = openStore(config.databaseUrl, { longRunning: true });
   try {
     await store.migrate();
     console.log('database schema is up to date');

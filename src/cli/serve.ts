@@ -150,7 +150,7 @@ async function runServe(
 
 /** Brings the schema up to date and, for `start` on an empty database, makes a demo. */
 async function prepare(config: Config, demoWhenEmpty: boolean): Promise<Prepared> {
-  const store = openStore(config.databaseUrl);
+  const store = openStore(config.databaseUrl, { longRunning: true });
   try {
     // A database that reads but cannot be written would serve reads and fail every write.
     try {

@@ -96,7 +96,7 @@ async function runExport(
   values: { workspace: string; quiet?: boolean },
 ): Promise<number> {
   const location = parseDatabaseUrl(config.databaseUrl);
-  const store = openStore(config.databaseUrl);
+  const store = openStore(config.databaseUrl, { longRunning: true });
   await store.migrate();
   await store.close();
   const out = file && file !== '-' ? createWriteStream(file) : process.stdout;
@@ -191,7 +191,7 @@ async function runImport(
   }
   const warning = heapWarning(fileBytes, getHeapStatistics().heap_size_limit);
   if (warning) console.error(warning);
-  const store = openStore(config.databaseUrl);
+  const store = openStore(config.databaseUrl, { longRunning: true });
   try {
     await store.migrate();
     if (!(await knownWorkspace(store, values.workspace))) return 1;
