@@ -290,7 +290,9 @@ describe('envelopes and errors', () => {
   });
 
   it('tells the two error shapes apart', () => {
-    expect(Value.Check(ErrorA, { success: false, message: '없음' })).toBe(true);
+    expect(Value.Check(ErrorA, { success: false, message: '없음', reason: '없음' })).toBe(true);
+    // `reason` is on every shape A error.
+    expect(Value.Check(ErrorA, { success: false, message: '없음' })).toBe(false);
     expect(Value.Check(ErrorA, { error: '없음' })).toBe(false);
     expect(Value.Check(ErrorB, { error: '없음' })).toBe(true);
     expect(Value.Check(ErrorB, { success: false, message: '없음' })).toBe(false);

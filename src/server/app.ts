@@ -292,7 +292,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return reply
         .code(answer.status)
         .header('Content-Type', JSON_TYPE)
-        .send(errorBody(shape, answer.message, answer.data));
+        .send(errorBody(shape, answer.message, answer.data, answer.reason));
     }
     if (isDiskFull(error)) {
       diskFull.report(request.log, error);
