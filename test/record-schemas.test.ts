@@ -222,6 +222,7 @@ describe('record schemas without custom fields', () => {
         subject_type: 'lead',
         subject_id: 'l1',
         text: '메모',
+        type_id: 'memo-type-call',
         author_id: 'u1',
         created_at: T,
         updated_at: T,

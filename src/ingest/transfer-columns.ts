@@ -25,6 +25,11 @@ export interface Column {
   key: string;
   type: ColumnKind;
   nullable: boolean;
+  /**
+   * A column added after the format's version was fixed (a note's `type_id`): a line may
+   * leave it out, and it is then null, so that earlier exports still import.
+   */
+  optional?: boolean;
 }
 
 /** Subject types as stored (`subject_type`), each with the line type of its records. */

@@ -4,6 +4,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { CUSTOM_FIELD_RECORD_TYPES, CUSTOM_FIELD_TYPES } from '../domain/custom-fields.ts';
+import { MEMO_TYPE_IDS } from '../domain/memo-types.ts';
 import { PRODUCT_KINDS } from '../domain/quotes.ts';
 import type { Database } from '../model/tables.ts';
 import { TODO_KINDS } from '../resources/todos/writes.ts';
@@ -28,8 +29,13 @@ const customValues = {
 } as const;
 
 /** The columns of a line type: each one's kind, in a pair with `'null'` when it may be null. */
-export type Spec = Record<string, ColumnKind | [ColumnKind, 'null']>;
+export type Spec = Record<
+  string,
+  ColumnKind | [ColumnKind, 'null'] | [ColumnKind, 'null', 'optional']
+>;
 const opt = (k: ColumnKind): [ColumnKind, 'null'] => [k, 'null'];
+/** A nullable column that lines of earlier exports do not have (null when absent). */
+const added = (k: ColumnKind): [ColumnKind, 'null', 'optional'] => [k, 'null', 'optional'];
 
 const owned: Spec = {
   owner_id: opt(ref('user')),
@@ -202,6 +208,7 @@ export const LINE_SPECS = {
       subject_type: subject('people', 'organization', 'deal', 'lead', 'product', 'quote'),
       subject_id: { kind: 'subjectId' },
       text: { kind: 'text', max: 100_000 },
+      type_id: added({ kind: 'text', values: MEMO_TYPE_IDS }),
       author_id: opt(ref('user')),
       created_at: time,
       updated_at: time,

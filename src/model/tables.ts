@@ -243,6 +243,8 @@ export interface NoteTable {
   author_id: string | null;
   created_at: string;
   updated_at: string;
+  /** One of the note types (`memo-type-call`, ...), or null. */
+  type_id: Generated<string | null>;
 }
 
 export interface TodoTable {
