@@ -53,6 +53,13 @@ const pipelineRecord: Spec = {
   pipeline_id: opt(ref('pipeline')),
   stage_id: opt(ref('pipelineStage')),
   stage_entered_at: opt(time),
+  stage_times: added({
+    kind: 'json',
+    schema: Type.Record(
+      Type.String(),
+      Type.Tuple([Type.String(), Type.Union([Type.String(), Type.Null()]), Type.Integer()]),
+    ),
+  }),
   amount: opt(num),
   label: opt({ kind: 'text', max: 100 }),
   closed_at: opt(time),

@@ -54,6 +54,9 @@ const fieldListQuery = (fx: Fixture, type: string) =>
     )
     .map((xs) => xs.join(','));
 
+/** A stage timing key of a deal or lead (`미팅(영업)로 진입한 날짜`, ...). */
+const STAGE_KEY = /\)(로 진입한 날짜|에서 보낸 누적 시간|에서 퇴장한 날짜)$/;
+
 /** The record type of each subject id key of a todo. */
 const SUBJECT_KIND = {
   dealId: 'deal',
@@ -387,7 +390,11 @@ export const VALID: Record<string, Gen> = {
               }),
               { maxLength: 2 },
             ),
-            fieldList: fc.subarray(fx.fields[type]!, { maxLength: 5 }),
+            // The search does not know the stage timing keys (README: not searched yet).
+            fieldList: fc.subarray(
+              fx.fields[type]!.filter((f) => !STAGE_KEY.test(f)),
+              { maxLength: 5 },
+            ),
             limit: fc.integer({ min: 1, max: 100 }),
           },
           { requiredKeys: [] },
