@@ -115,6 +115,19 @@ function writeBodies(ids: Record<string, string>): Record<string, unknown> {
       options: [{ value: '상' }, { value: '하' }],
     },
     updateField: { name: '예시 필드 (수정)', options: [{ value: '중' }] },
+    createTodo: {
+      dealId: ids.dealId,
+      fieldList: [
+        { name: '내용', stringValue: '견적 후속 전화' },
+        { name: '유형', stringValue: '전화' },
+        { name: '마지막 날짜', dateValue: '2024-04-12T01:00:00.000Z' },
+      ],
+    },
+    updateTodo: { fieldList: [{ name: '완료', booleanValue: true }] },
+    addPersonMemo: { text: '다음 주 데모 일정 확정', typeId: 'memo-type-call' },
+    addOrganizationMemo: { text: '연간 계약 검토 중' },
+    addDealMemo: { text: '예산 승인 대기', typeId: 'memo-type-meeting' },
+    addLeadMemo: { text: '웨비나 참석자' },
     batchListPipelines: { objectType: 'deal' },
     batchListAssociations: { objectType: 'deal' },
   };
@@ -193,6 +206,8 @@ export async function recordExamples(): Promise<OperationExamples> {
         ids.productId = ((answer.data as Json).product as Json).id as string;
       if (op.operationId === 'createField')
         ids.fieldId = ((answer.data as Json).field as Json).id as string;
+      if (op.operationId === 'createTodo')
+        ids.todoId = ((answer.data as Json).todo as Json).id as string;
     }
     const spareDeal = await call('POST', '/v2/deal', {
       ...(writeBodies(ids).createDeal as Json),
@@ -205,6 +220,14 @@ export async function recordExamples(): Promise<OperationExamples> {
     examples.deleteDeal = await call(
       'POST',
       `/v2/deal/${((spareDeal.data as Json).deal as Json).id}/delete`,
+    );
+    const spareTodo = await call('POST', '/v2/todo', {
+      leadId: ids.leadId,
+      fieldList: [{ name: '내용', stringValue: '삭제할 할 일' }],
+    });
+    examples.deleteTodo = await call(
+      'POST',
+      `/v2/todo/${((spareTodo.data as Json).todo as Json).id}/delete`,
     );
     const spareProduct = await call('POST', '/v2/product', { name: '삭제할 상품', price: 1 });
     examples.deleteProduct = await call(

@@ -126,7 +126,7 @@ describe('cli', { timeout: 120_000 }, () => {
     expect(revoke.code, revoke.stderr).toBe(0);
     const res = await get(app, token.token, '/v2/deal');
     expect(res.status).toBe(401);
-    expect(Object.keys(res.json)).toEqual(['success', 'message']);
+    expect(Object.keys(res.json)).toEqual(['success', 'message', 'reason']);
     expect((await get(app, other.token, '/v2/deal')).status).toBe(200);
     await app.close();
 
@@ -156,7 +156,7 @@ describe('cli', { timeout: 120_000 }, () => {
     expect((await get(app, readOnly.token, '/v2/people')).status).toBe(200);
     const write = await post(app, readOnly.token, '/v2/people', { name: '읽기 전용' });
     expect(write.status).toBe(403);
-    expect(Object.keys(write.json)).toEqual(['success', 'message']);
+    expect(Object.keys(write.json)).toEqual(['success', 'message', 'reason']);
     await app.close();
     const list = await cli(db, ['token', 'list', '--workspace', workspaceId]);
     const line = list.stdout.split('\n').find((l) => l.startsWith(readOnly.id));

@@ -91,6 +91,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'people.get': () => crm.people.get('p1'),
   'people.create': () => crm.people.create({ name: 'n' }),
   'people.update': () => crm.people.update('p1', { name: 'n' }),
+  'people.addMemo': () => crm.people.addMemo('p1', { text: 't', typeId: 'memo-type-call' }),
   'people.merge': () => crm.people.merge('p1', 'p2'),
   'people.activities.list': () =>
     crm.people.activities.list({ peopleId: 'p1', types: ['email'], ...day }).page(),
@@ -99,6 +100,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'organizations.get': () => crm.organizations.get('o1'),
   'organizations.create': () => crm.organizations.create({ name: 'n' }),
   'organizations.update': () => crm.organizations.update('o1', { name: 'n' }),
+  'organizations.addMemo': () => crm.organizations.addMemo('o1', { text: 't' }),
   'organizations.merge': () => crm.organizations.merge('o1', 'o2'),
   'organizations.activities.list': () =>
     crm.organizations.activities.list({ organizationId: 'o1', types: ['meeting'], ...day }).page(),
@@ -109,6 +111,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'deals.create': () =>
     crm.deals.create({ name: 'n', pipelineId: 'p', pipelineStageId: 's', status: 'Won' }),
   'deals.update': () => crm.deals.update('d1', { status: 'Lost' }),
+  'deals.addMemo': () => crm.deals.addMemo('d1', { text: 't' }),
   'deals.delete': () => crm.deals.delete('d1'),
   'deals.merge': () => crm.deals.merge('d1', 'd2'),
   'deals.quotes': () => crm.deals.quotes('d1'),
@@ -120,6 +123,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'leads.get': () => crm.leads.get('l1'),
   'leads.create': () => crm.leads.create({ name: 'n' }),
   'leads.update': () => crm.leads.update('l1', { name: 'n' }),
+  'leads.addMemo': () => crm.leads.addMemo('l1', { text: 't' }),
   'leads.delete': () => crm.leads.delete('l1'),
   'leads.merge': () => crm.leads.merge('l1', 'l2'),
   'leads.quotes': () => crm.leads.quotes('l1'),
@@ -138,6 +142,12 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'users.meShort': () => crm.users.meShort(),
   'teams.list': () => crm.teams.list().page(),
   'todos.list': () => crm.todos.list().page(),
+  'todos.create': () =>
+    crm.todos.create({ dealId: 'd1', fieldList: [{ name: '내용', stringValue: '전화' }] }),
+  'todos.update': () =>
+    crm.todos.update('t1', { fieldList: [{ name: '유형', stringValue: '미팅' }] }),
+  'todos.complete': () => crm.todos.complete('t1'),
+  'todos.delete': () => crm.todos.delete('t1'),
   'memos.list': () =>
     crm.memos
       .list({

@@ -364,7 +364,11 @@ describe('the MCP server', { timeout: 120_000 }, () => {
     }
     const write = await post(app, readOnlyToken, '/v2/people', { name: '읽기 전용' });
     expect(write.status).toBe(403);
-    expect(write.json).toEqual({ success: false, message: expect.any(String) });
+    expect(write.json).toEqual({
+      success: false,
+      message: expect.any(String),
+      reason: expect.any(String),
+    });
     const people = (await get(app, token, '/v2/people?limit=1')).json.data.peopleList[0];
     for (const [path, body] of [
       [`/v2/people/${people.id}`, { memo: 'x' }],

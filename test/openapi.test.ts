@@ -153,6 +153,7 @@ describe('GET /openapi.json', () => {
     expect(list.responses['429'].content['application/json'].example).toEqual({
       success: false,
       message: 'Too Many Requests',
+      reason: 'Too Many Requests',
     });
     expect(
       doc.paths['/v2/deal/{dealId}'].get.responses['429'].content['application/json'].example,

@@ -52,8 +52,12 @@ describe('rate limit over HTTP', () => {
     }
     const res = await get(app, a.token, '/v2/people');
     expect(res.status).toBe(429);
-    expect(Object.keys(res.json)).toEqual(['success', 'message']);
-    expect(res.json).toEqual({ success: false, message: 'Too Many Requests' });
+    expect(Object.keys(res.json)).toEqual(['success', 'message', 'reason']);
+    expect(res.json).toEqual({
+      success: false,
+      message: 'Too Many Requests',
+      reason: 'Too Many Requests',
+    });
     const retryAfter = res.headers['retry-after'];
     expect(retryAfter).toMatch(/^[1-9][0-9]*$/);
     expect(Number(retryAfter)).toBeLessThanOrEqual(60);
@@ -64,7 +68,11 @@ describe('rate limit over HTTP', () => {
     for (const url of ['/v2/deal/activity', '/v2/people/history', '/v2/lead']) {
       const again = await get(app, a.token, url);
       expect(again.status).toBe(429);
-      expect(again.json).toEqual({ success: false, message: 'Too Many Requests' });
+      expect(again.json).toEqual({
+        success: false,
+        message: 'Too Many Requests',
+        reason: 'Too Many Requests',
+      });
     }
     await app.close();
   });

@@ -142,7 +142,7 @@ function errorResponses(op: Operation): Json {
         ? { error: message }
         : status === 507
           ? { success: false, message, reason: 'disk full' }
-          : { success: false, message };
+          : { success: false, message, reason: message };
     const headers = [
       'X-Request-Id',
       ...(status === 401 ? [] : ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),

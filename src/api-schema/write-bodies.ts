@@ -13,6 +13,7 @@ export { CreateDealBody, UpdateDealBody } from './bodies/deals.ts';
 export { CreateFieldBody, UpdateFieldBody } from './bodies/fields.ts';
 export { CreateLeadBody, UpdateLeadBody } from './bodies/leads.ts';
 export { MergeBody } from './bodies/merges.ts';
+export { AddMemoBody, CreateTodoBody, UpdateTodoBody } from './bodies/notes-todos.ts';
 export {
   CreateOrganizationBody,
   UpdateOrganizationBody,

@@ -185,6 +185,9 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** Changes a person's fields. */
     update: (id: string, body: Bodies.UpdatePersonBody, o?: CallOptions) =>
       this.#keyed<R.Updated>(`/v2/people/${seg(id)}`, 'people', body, o),
+    /** Writes a note on the people (as `memo` does); answers the note. */
+    addMemo: (id: string, body: Bodies.AddMemoBody, o?: CallOptions) =>
+      this.#keyed<R.Memo>(`/v2/people/${seg(id)}/memo`, 'memo', body, o),
     /**
      * Merges the person `mergedId` into the person `id` and deletes it: what pointed at it
      * points at `id`, and fields empty on `id` take its values.
@@ -231,6 +234,9 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** Changes an organization's fields. */
     update: (id: string, body: Bodies.UpdateOrganizationBody, o?: CallOptions) =>
       this.#keyed<R.Updated>(`/v2/organization/${seg(id)}`, 'organization', body, o),
+    /** Writes a note on the organization (as `memo` does); answers the note. */
+    addMemo: (id: string, body: Bodies.AddMemoBody, o?: CallOptions) =>
+      this.#keyed<R.Memo>(`/v2/organization/${seg(id)}/memo`, 'memo', body, o),
     /**
      * Merges the organization `mergedId` into the organization `id` and deletes it: its
      * people, deals, leads and the rest move to `id`, and fields empty on `id` take its values.
@@ -284,6 +290,9 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** Changes a deal (its outcome with `status`, its label with `상태`). */
     update: (id: string, body: Bodies.UpdateDealBody, o?: CallOptions) =>
       this.#keyed<R.Updated>(`/v2/deal/${seg(id)}`, 'deal', body, o),
+    /** Writes a note on the deal (as `memo` does); answers the note. */
+    addMemo: (id: string, body: Bodies.AddMemoBody, o?: CallOptions) =>
+      this.#keyed<R.Memo>(`/v2/deal/${seg(id)}/memo`, 'memo', body, o),
     /** Deletes a deal with its quotes, activities, notes, todos and history. */
     delete: async (id: string, o?: CallOptions): Promise<void> => {
       await this.#post(`/v2/deal/${seg(id)}/delete`, undefined, o);
@@ -335,6 +344,9 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** Changes a lead. */
     update: (id: string, body: Bodies.UpdateLeadBody, o?: CallOptions) =>
       this.#keyed<R.Updated>(`/v2/lead/${seg(id)}`, 'lead', body, o),
+    /** Writes a note on the lead (as `memo` does); answers the note. */
+    addMemo: (id: string, body: Bodies.AddMemoBody, o?: CallOptions) =>
+      this.#keyed<R.Memo>(`/v2/lead/${seg(id)}/memo`, 'memo', body, o),
     /** Deletes a lead with its quotes, activities, notes, todos and history. */
     delete: async (id: string, o?: CallOptions): Promise<void> => {
       await this.#post(`/v2/lead/${seg(id)}/delete`, undefined, o);
@@ -420,6 +432,24 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
   readonly todos = {
     /** Every todo, oldest first. */
     list: (o?: ListOptions) => this.#list<R.Todo<C>>('/v2/todo', 'todoList', o),
+    /** Creates a todo on one deal, lead, person or organization (`내용` in `fieldList`). */
+    create: (body: Bodies.CreateTodoBody, o?: CallOptions) =>
+      this.#keyed<R.Created>('/v2/todo', 'todo', body, o),
+    /** Changes a todo's fields. */
+    update: (id: string, body: Bodies.UpdateTodoBody, o?: CallOptions) =>
+      this.#keyed<R.Updated>(`/v2/todo/${seg(id)}`, 'todo', body, o),
+    /** Completes a todo (`완료` true, `완료 날짜` now), or opens it again with `done` false. */
+    complete: (id: string, done = true, o?: CallOptions) =>
+      this.#keyed<R.Updated>(
+        `/v2/todo/${seg(id)}`,
+        'todo',
+        { fieldList: [{ name: '완료', booleanValue: done }] },
+        o,
+      ),
+    /** Deletes a todo and its `todoCreate` activity. */
+    delete: async (id: string, o?: CallOptions): Promise<void> => {
+      await this.#post(`/v2/todo/${seg(id)}/delete`, undefined, o);
+    },
   };
 
   /** The event feed: every change to people, organizations, leads and deals, in order. */

@@ -4,6 +4,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { CUSTOM_FIELD_RECORD_TYPES, CUSTOM_FIELD_TYPES } from '../domain/custom-fields.ts';
+import { MEMO_TYPE_IDS } from '../domain/memo-types.ts';
 import { PRODUCT_KINDS } from '../domain/quotes.ts';
 import type { Database } from '../model/tables.ts';
 import { TODO_KINDS } from '../resources/todos/writes.ts';
@@ -60,6 +61,16 @@ const pipelineRecord: Spec = {
   pipeline_id: opt(ref('pipeline')),
   stage_id: opt(ref('pipelineStage')),
   stage_entered_at: opt(time),
+  stage_times: absentAs(
+    opt({
+      kind: 'json',
+      schema: Type.Record(
+        Type.String(),
+        Type.Tuple([Type.String(), Type.Union([Type.String(), Type.Null()]), Type.Integer()]),
+      ),
+    }),
+    null,
+  ),
   amount: opt(num),
   label: opt({ kind: 'text', max: 100 }),
   closed_at: opt(time),
@@ -220,6 +231,7 @@ export const LINE_SPECS = {
       subject_type: subject('people', 'organization', 'deal', 'lead', 'product', 'quote'),
       subject_id: { kind: 'subjectId' },
       text: { kind: 'text', max: 100_000 },
+      type_id: absentAs(opt({ kind: 'text', values: MEMO_TYPE_IDS }), null),
       author_id: opt(ref('user')),
       created_at: time,
       updated_at: time,

@@ -179,6 +179,8 @@ interface PipelineRecord extends Owned {
   pipeline_id: string | null;
   stage_id: string | null;
   stage_entered_at: string | null;
+  /** JSON: the record's stage times (`src/domain/stage-times.ts`); null before a stage change. */
+  stage_times: Generated<string | null>;
   amount: number | null;
   /** The `상태` label; null while it follows the outcome. */
   label: string | null;
@@ -243,6 +245,8 @@ export interface NoteTable {
   author_id: string | null;
   created_at: string;
   updated_at: string;
+  /** One of the note types (`memo-type-call`, ...), or null. */
+  type_id: Generated<string | null>;
 }
 
 export interface TodoTable {

@@ -30,6 +30,7 @@ import { registerFieldWrites } from '../resources/fields/write-routes.ts';
 import { registerLeadRoutes } from '../resources/leads/routes.ts';
 import { registerLeadWrites } from '../resources/leads/write-routes.ts';
 import { registerMemoRoutes } from '../resources/notes/routes.ts';
+import { registerMemoWrites } from '../resources/notes/write-routes.ts';
 import { registerOrganizationRoutes } from '../resources/organizations/routes.ts';
 import { registerOrganizationWrites } from '../resources/organizations/write-routes.ts';
 import { registerPeopleRoutes } from '../resources/people/routes.ts';
@@ -44,6 +45,7 @@ import { registerRecordHistoryRoutes } from '../resources/record-history/routes.
 import { registerSearchRoutes } from '../resources/search/routes.ts';
 import { registerTeamRoutes } from '../resources/teams/routes.ts';
 import { registerTodoRoutes } from '../resources/todos/routes.ts';
+import { registerTodoWrites } from '../resources/todos/write-routes.ts';
 import { registerUserRoutes } from '../resources/users/routes.ts';
 import { registerWebFormRoutes } from '../resources/web-forms/routes.ts';
 import { registerWebhookRoutes } from '../resources/webhooks/routes.ts';
@@ -253,7 +255,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerUserRoutes(app, deps);
   registerTeamRoutes(app, deps);
   registerTodoRoutes(app, deps);
+  registerTodoWrites(app, deps);
   registerMemoRoutes(app, deps);
+  registerMemoWrites(app, deps);
   registerWebFormRoutes(app, deps);
   registerFieldRoutes(app, deps);
   registerFieldWrites(app, deps);
@@ -301,7 +305,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return reply
         .code(answer.status)
         .header('Content-Type', JSON_TYPE)
-        .send(errorBody(shape, answer.message, answer.data));
+        .send(errorBody(shape, answer.message, answer.data, answer.reason));
     }
     if (isDiskFull(error)) {
       diskFull.report(request.log, error);

@@ -17,6 +17,7 @@ import {
   makePerson,
   makePipeline,
   makeProduct,
+  makeTodo,
   type TestPipeline,
 } from '../factories.ts';
 import { get, type TestWorkspace, testWorkspace } from '../helpers.ts';
@@ -34,6 +35,7 @@ export type Kind =
   | 'lead'
   | 'product'
   | 'memo'
+  | 'todo'
   | 'webForm'
   | 'webhook'
   | 'delivery'
@@ -81,7 +83,9 @@ export interface Fixture {
   /** How many records `fresh` has made. */
   made: number;
   /** A record of `kind` made in `m` for one request that uses it up. */
-  fresh(kind: 'people' | 'organization' | 'deal' | 'lead' | 'product' | 'webhook'): Promise<string>;
+  fresh(
+    kind: 'people' | 'organization' | 'deal' | 'lead' | 'product' | 'todo' | 'webhook',
+  ): Promise<string>;
 }
 
 async function seedSide(store: Store, name: string, tag: string, hookUrl: string): Promise<Side> {
@@ -187,6 +191,7 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       lead: [seed.lead, more.lead2],
       product: more.products,
       memo: [...seed.memos, more.memo],
+      todo: seed.todos,
       webForm: seed.webForms,
       webhook: [webhook.id],
       delivery: [deliveryId],
@@ -294,6 +299,12 @@ export async function makeFixture(
         if (kind === 'deal')
           return makeDeal(w, { name: '퍼즈 소모 딜', peopleId: m.ids.people[0] });
         if (kind === 'product') return makeProduct(w, { name: '퍼즈 소모 상품' });
+        if (kind === 'todo')
+          return makeTodo(w, {
+            subjectType: 'deal',
+            subjectId: m.ids.deal[0]!,
+            title: '퍼즈 소모 할 일',
+          });
         return makeLead(w, { name: '퍼즈 소모 리드', organizationId: m.ids.organization[0] });
       });
     },

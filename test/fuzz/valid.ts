@@ -8,9 +8,11 @@
 import fc from 'fast-check';
 import { ACTIVITY_TYPES } from '../../src/domain/activities.ts';
 import { EVENT_OBJECT_TYPES, EVENT_TOPICS } from '../../src/domain/events.ts';
+import { MEMO_TYPE_IDS } from '../../src/domain/memo-types.ts';
 import { SINGLE_DEAL_KEYS } from '../../src/resources/batch/reads.ts';
 import { CREATABLE_FIELD_TYPES } from '../../src/resources/fields/commands.ts';
 import { TYPE_OF_PATH } from '../../src/resources/fields/path-types.ts';
+import { TODO_KINDS } from '../../src/resources/todos/writes.ts';
 import type { Fixture } from './fixture.ts';
 
 /** One request as the fuzz sends it. */
@@ -55,6 +57,41 @@ const fieldListQuery = (fx: Fixture, type: string) =>
       { minLength: 1, maxLength: 6 },
     )
     .map((xs) => xs.join(','));
+
+/** A stage timing key of a deal or lead (`미팅(영업)로 진입한 날짜`, ...). */
+const STAGE_KEY = /\)(로 진입한 날짜|에서 보낸 누적 시간|에서 퇴장한 날짜)$/;
+
+/** The record type of each subject id key of a todo. */
+const SUBJECT_KIND = {
+  dealId: 'deal',
+  leadId: 'lead',
+  peopleId: 'people',
+  organizationId: 'organization',
+} as const;
+
+/** Some of a todo's own fields but `내용`, as `fieldList` items. */
+const todoFields = () =>
+  fc
+    .record(
+      {
+        type: pick(TODO_KINDS).map((v) => ({ name: '유형', stringValue: v })),
+        start: fc.option(day(), { nil: null }).map((v) => ({ name: '시작 날짜', dateValue: v })),
+        due: fc.option(day(), { nil: null }).map((v) => ({ name: '마지막 날짜', dateValue: v })),
+        done: fc.boolean().map((v) => ({ name: '완료', booleanValue: v })),
+      },
+      { requiredKeys: [] },
+    )
+    .map((r) => Object.values(r));
+
+/** A note on one of `m`'s records of `type`, with or without a type. */
+const memoOn = (fx: Fixture, type: 'people' | 'organization' | 'deal' | 'lead') =>
+  fc
+    .tuple(pick(fx.m.ids[type]), text(200), fc.option(pick(MEMO_TYPE_IDS), { nil: undefined }))
+    .map(([id, t, typeId]) => ({
+      method: 'POST' as const,
+      path: `/v2/${type}/${id}/memo`,
+      body: typeId === undefined ? { text: t } : { text: t, typeId },
+    }));
 
 /** A query of optional parameters. */
 function query(parts: Record<string, fc.Arbitrary<string>>): fc.Arbitrary<[string, string][]> {
@@ -357,7 +394,11 @@ export const VALID: Record<string, Gen> = {
               }),
               { maxLength: 2 },
             ),
-            fieldList: fc.subarray(fx.fields[type]!, { maxLength: 5 }),
+            // The search does not know the stage timing keys (README: not searched yet).
+            fieldList: fc.subarray(
+              fx.fields[type]!.filter((f) => !STAGE_KEY.test(f)),
+              { maxLength: 5 },
+            ),
             limit: fc.integer({ min: 1, max: 100 }),
           },
           { requiredKeys: [] },
@@ -406,6 +447,43 @@ export const VALID: Record<string, Gen> = {
   getMe: () => GET('/v2/user/me'),
   listTeams: () => GET('/v2/team', query({ limit: limit() })),
   listTodos: () => GET('/v2/todo', query({ limit: limit() })),
+  createTodo: (fx) =>
+    fc
+      .tuple(
+        pick(['dealId', 'leadId', 'peopleId', 'organizationId'] as const),
+        fc.nat(),
+        text(100),
+        todoFields(),
+      )
+      .map(([key, n, title, more]) => {
+        const ids = fx.m.ids[SUBJECT_KIND[key]];
+        return {
+          method: 'POST' as const,
+          path: '/v2/todo',
+          body: {
+            [key]: ids[n % ids.length],
+            fieldList: [{ name: '내용', stringValue: title }, ...more],
+          },
+        };
+      }),
+  updateTodo: (fx) =>
+    fc
+      .tuple(pick(fx.m.ids.todo), todoFields(), fc.option(text(100), { nil: undefined }))
+      .map(([id, more, title]) => ({
+        method: 'POST' as const,
+        path: `/v2/todo/${id}`,
+        body: {
+          fieldList: [
+            ...(title === undefined ? [] : [{ name: '내용', stringValue: title }]),
+            ...more,
+          ],
+        },
+      })),
+  deleteTodo: () => fc.constant({ method: 'POST' as const, path: '/v2/todo/§new:todo§/delete' }),
+  addPersonMemo: (fx) => memoOn(fx, 'people'),
+  addOrganizationMemo: (fx) => memoOn(fx, 'organization'),
+  addDealMemo: (fx) => memoOn(fx, 'deal'),
+  addLeadMemo: (fx) => memoOn(fx, 'lead'),
   listMemos: (fx) =>
     fc
       .tuple(

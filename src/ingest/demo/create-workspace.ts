@@ -178,7 +178,7 @@ async function insertDemoData(
     progress('workspace', 0, 1);
     await insertUsers(w.trx, ws, data.users);
     await insertTeams(w.trx, ws, data.teams);
-    for (const pipeline of data.pipelines) await insertPipeline(w.trx, ws, pipeline);
+    for (const pipeline of data.pipelines) await insertPipeline(w, pipeline);
     for (const field of data.customFields) await defineCustomField(w, field);
     progress('workspace', 1, 1);
   }
