@@ -115,6 +115,7 @@ function writeBodies(ids: Record<string, string>): Record<string, unknown> {
       options: [{ value: '상' }, { value: '하' }],
     },
     updateField: { name: '예시 필드 (수정)', options: [{ value: '중' }] },
+    enrollInSequence: { peopleId: ids.enrollPeopleId },
     batchListPipelines: { objectType: 'deal' },
     batchListAssociations: { objectType: 'deal' },
   };
@@ -176,6 +177,13 @@ export async function recordExamples(): Promise<OperationExamples> {
     ids.webhookId = ((webhook.data as Json).webhook as Json).id as string;
     await call('POST', '/v2/people', { name: '웹훅 예시 고객' });
     ids.deliveryId = (await first(`/v2/webhook/${ids.webhookId}/delivery`)).id as string;
+    // A sequence, an enrollment of it whose timeline has events, and a person to enroll.
+    ids.sequenceId = (((await call('GET', '/v2/sequence')).data as Json).sequenceList as Json[])[0]!
+      ._id as string;
+    ids.enrollId = await enrollmentWithTimeline(app, headers, call);
+    ids.enrollPeopleId = (
+      ((await call('POST', '/v2/people', { name: '시퀀스 예시 고객' })).data as Json).people as Json
+    ).id as string;
     const examples: OperationExamples = {};
     // Reads first, then creates and updates; deletes and merges last, on records made for them.
     const last = (op: (typeof OPERATIONS)[number]) => /\/(delete|merge)$/.test(op.path);
@@ -211,6 +219,11 @@ export async function recordExamples(): Promise<OperationExamples> {
       'POST',
       `/v2/product/${((spareProduct.data as Json).product as Json).id}/delete`,
     );
+    const enrolled = (examples.enrollInSequence as Json).data as Json;
+    examples.deleteSequenceEnrollment = await call(
+      'POST',
+      `/v2/sequence/enrollment/${(enrolled.sequenceEnrollment as Json)._id}/delete`,
+    );
     examples.deleteLead = await call(
       'POST',
       `/v2/lead/${((spareLead.data as Json).lead as Json).id}/delete`,
@@ -242,6 +255,25 @@ export async function recordExamples(): Promise<OperationExamples> {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** An enrollment of the demo whose timeline has events (most have; some have not run a step). */
+async function enrollmentWithTimeline(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  headers: Record<string, string>,
+  call: (method: 'GET', url: string) => Promise<Json>,
+): Promise<string> {
+  const sequences = ((await call('GET', '/v2/sequence')).data as Json).sequenceList as Json[];
+  for (const sequence of sequences) {
+    const list = ((await call('GET', `/v2/sequence/${sequence._id}/enrollment`)).data as Json)
+      .sequenceEnrollmentList as Json[];
+    for (const enrollment of list) {
+      const url = `/v2/sequence/enrollment/${enrollment._id}/timeline`;
+      const res = await app.inject({ method: 'GET', url, headers });
+      if (res.statusCode === 200) return enrollment._id as string;
+    }
+  }
+  throw new Error('no enrollment of the demo has a timeline');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -42,6 +42,8 @@ import { registerQuoteRoutes } from '../resources/quotes/routes.ts';
 import { registerQuoteWrites } from '../resources/quotes/write-routes.ts';
 import { registerRecordHistoryRoutes } from '../resources/record-history/routes.ts';
 import { registerSearchRoutes } from '../resources/search/routes.ts';
+import { registerSequenceRoutes } from '../resources/sequences/routes.ts';
+import { registerSequenceWrites } from '../resources/sequences/write-routes.ts';
 import { registerTeamRoutes } from '../resources/teams/routes.ts';
 import { registerTodoRoutes } from '../resources/todos/routes.ts';
 import { registerUserRoutes } from '../resources/users/routes.ts';
@@ -246,6 +248,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerTodoRoutes(app, deps);
   registerMemoRoutes(app, deps);
   registerWebFormRoutes(app, deps);
+  registerSequenceRoutes(app, deps);
+  registerSequenceWrites(app, deps);
   registerFieldRoutes(app, deps);
   registerFieldWrites(app, deps);
   registerEventRoutes(app, deps);

@@ -32,6 +32,20 @@ const PATH_KINDS: Record<string, Kind> = {
   webFormId: 'webForm',
   webhookId: 'webhook',
   deliveryId: 'delivery',
+  sequenceId: 'sequence',
+  enrollId: 'enrollment',
+};
+
+/**
+ * What a path id that names no record of the workspace gets, where it is not a 404: the
+ * live API's sequence reads answer `null` or `[]` (a success, checked against the document
+ * and for the other workspace's data), and an unknown enrollment's timeline is a 400.
+ */
+const UNKNOWN_PATH_ID: Record<string, Bad['expect']> = {
+  getSequence: 'maybe',
+  listSequenceSteps: 'maybe',
+  listSequenceEnrollments: 'maybe',
+  listSequenceEnrollmentTimeline: [400],
 };
 /** Path parameters that take a name from a list, not an id. */
 const PATH_NAMES = new Set(['type', 'targetType', 'asset']);
@@ -208,6 +222,7 @@ const BODY_IDS: Record<string, Bad['expect']> = {
   batchReadObjects: 'maybe',
   batchUpdateObjects: [400, 404],
   batchCreateObjects: 'maybe',
+  enrollInSequence: [404],
 };
 
 /**
@@ -238,7 +253,7 @@ export function invalidRequests(
         .tuple(valid, fc.constantFrom(...params), fc.constantFrom(...ODD_SEGMENTS))
         .map(([req, p, seg]) => ({
           req: withSegment(op, req, p, seg),
-          expect: refusals,
+          expect: UNKNOWN_PATH_ID[op.operationId] === 'maybe' ? 'maybe' : refusals,
           why: `path ${p} = ${seg.slice(0, 40)}`,
         })),
     );
@@ -249,7 +264,7 @@ export function invalidRequests(
           const theirs = fx.o.ids[PATH_KINDS[p]!];
           return {
             req: withSegment(op, req, p, theirs[n % theirs.length]!),
-            expect: [404],
+            expect: UNKNOWN_PATH_ID[op.operationId] ?? [404],
             why: `path ${p}: the other workspace's`,
           };
         }),
@@ -258,7 +273,7 @@ export function invalidRequests(
           const ids = fx.m.ids[otherKinds[n % otherKinds.length]!];
           return {
             req: withSegment(op, req, p, ids[n % ids.length]!),
-            expect: [404],
+            expect: UNKNOWN_PATH_ID[op.operationId] ?? [404],
             why: `path ${p}: an id of another record type`,
           };
         }),

@@ -322,6 +322,28 @@ export const VALID: Record<string, Gen> = {
     fc.constant({ method: 'POST' as const, path: '/v2/product/§new:product§/delete' }),
   getMeShort: () => GET('/v2/me'),
   listMemoTypes: () => GET('/v2/memo/type-list'),
+  listSequences: () => GET('/v2/sequence', query({ limit: limit() })),
+  getSequence: (fx) => getEach(fx.m.ids.sequence, (id) => `/v2/sequence/${id}`),
+  listSequenceSteps: (fx) =>
+    getEach(fx.m.ids.sequence, (id) => `/v2/sequence/${id}/step`, query({ limit: limit() })),
+  listSequenceEnrollments: (fx) =>
+    getEach(fx.m.ids.sequence, (id) => `/v2/sequence/${id}/enrollment`, query({ limit: limit() })),
+  listSequenceEnrollmentTimeline: (fx) =>
+    getEach(
+      fx.m.ids.enrollment,
+      (id) => `/v2/sequence/enrollment/${id}/timeline`,
+      query({ limit: limit() }),
+    ),
+  enrollInSequence: (fx) =>
+    pick(fx.m.ids.sequence).map(
+      (id): Req => ({
+        method: 'POST',
+        path: `/v2/sequence/${id}/enrollment`,
+        body: { peopleId: '§new:people§' },
+      }),
+    ),
+  deleteSequenceEnrollment: () =>
+    fc.constant<Req>({ method: 'POST', path: '/v2/sequence/enrollment/§new:enrollment§/delete' }),
 
   searchObjects: (fx) =>
     pick(BATCH_TYPES).chain((type) =>

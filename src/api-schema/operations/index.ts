@@ -16,6 +16,7 @@ import { ORGANIZATION_OPERATIONS } from './organizations.ts';
 import { PEOPLE_OPERATIONS } from './people.ts';
 import { PRODUCT_QUOTE_OPERATIONS } from './products-quotes.ts';
 import { SEARCH_OPERATIONS } from './search.ts';
+import { SEQUENCE_OPERATIONS } from './sequences.ts';
 import { SERVICE_OPERATIONS } from './service.ts';
 import { USER_TEAM_OPERATIONS } from './users-teams.ts';
 import { WEB_FORM_OPERATIONS } from './web-forms.ts';
@@ -32,6 +33,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...USER_TEAM_OPERATIONS,
   ...NOTE_TODO_OPERATIONS,
   ...WEB_FORM_OPERATIONS,
+  ...SEQUENCE_OPERATIONS,
   ...FIELD_OPERATIONS,
   ...EVENT_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
