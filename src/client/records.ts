@@ -35,13 +35,13 @@ import type {
   QuoteProductRecord,
   QuoteRecord,
 } from '../api-schema/records/products-quotes.ts';
-import type { MeRecord, TeamRecord, UserRecord } from '../api-schema/records/users-teams.ts';
 import type {
   SequenceEnrollmentRecord,
   SequenceRecord,
   SequenceStepRecord,
   SequenceTimelineRecord,
 } from '../api-schema/records/sequences.ts';
+import type { MeRecord, TeamRecord, UserRecord } from '../api-schema/records/users-teams.ts';
 import type { WebFormRecord, WebFormSubmitRecord } from '../api-schema/records/web-forms.ts';
 import type {
   NewWebhookRecord,
