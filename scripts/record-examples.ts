@@ -181,6 +181,10 @@ export async function recordExamples(): Promise<OperationExamples> {
     ids.sequenceId = (((await call('GET', '/v2/sequence')).data as Json).sequenceList as Json[])[0]!
       ._id as string;
     ids.enrollId = await enrollmentWithTimeline(app, headers, call);
+    // The association reads: a person's deals (the custom ones are recorded below, of a
+    // person a deal names as its 추천인, a custom Ref field).
+    ids.targetId = (await first('/v2/deal')).peopleId as string;
+    ids.toTargetType = 'deal';
     ids.enrollPeopleId = (
       ((await call('POST', '/v2/people', { name: '시퀀스 예시 고객' })).data as Json).people as Json
     ).id as string;
@@ -245,6 +249,9 @@ export async function recordExamples(): Promise<OperationExamples> {
       const mergedId = await spareId(`/v2/${type}`, type, body);
       examples[operationId] = await call('POST', `/v2/${type}/${keptId}/merge`, { mergedId });
     }
+    examples.listCustomAssociations = firstOfEachList(
+      await call('GET', `/v2/object/people/${await referrer(call)}/association/deal/custom`),
+    );
     // The feed once the writes above have made events (a new demo workspace has none).
     examples.listEvents = firstOfEachList(await call('GET', '/v2/event?limit=2'));
     examples.deleteWebhook = await call('POST', `/v2/webhook/${ids.webhookId}/delete`);
@@ -255,6 +262,14 @@ export async function recordExamples(): Promise<OperationExamples> {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A person a deal of the demo names as its 추천인. */
+async function referrer(call: (method: 'GET', url: string) => Promise<Json>): Promise<string> {
+  const deals = ((await call('GET', '/v2/deal?limit=100')).data as Json).dealList as Json[];
+  const found = deals.map((d) => (d['추천인'] as Json | null)?.id).find((id) => id);
+  if (!found) throw new Error('no deal of the demo has a 추천인');
+  return found as string;
 }
 
 /** An enrollment of the demo whose timeline has events (most have; some have not run a step). */

@@ -73,6 +73,8 @@ const LIST_KEYS = [
   'stepList',
   'sequenceEnrollmentList',
   'timelineList',
+  'associationIdList',
+  'associationItemList',
 ];
 
 const crm = new CrmClient({ baseUrl: 'http://crm.test', token: 't', fetch: recordingFetch });
@@ -157,6 +159,8 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'memos.types': () => crm.memos.types(),
   'webForms.list': () => crm.webForms.list().page(),
   'webForms.submissions': () => crm.webForms.submissions('w1').page(),
+  'associations.primary': () => crm.associations.primary('people', 'p1', 'memo').page(),
+  'associations.custom': () => crm.associations.custom('deal', 'd1', 'people').page(),
   'sequences.list': () => crm.sequences.list().page(),
   'sequences.get': () => crm.sequences.get('s1'),
   'sequences.steps': () => crm.sequences.steps('s1').page(),

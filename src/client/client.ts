@@ -465,6 +465,37 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
       ),
   };
 
+  /**
+   * The records a person, organization, deal or lead is associated with: `primary` lists the
+   * ids its own links give (`memo`: its notes), `custom` the records custom Ref fields link.
+   */
+  readonly associations = {
+    /** Ids of the records (or notes) linked to the record by their own keys, oldest first. */
+    primary: (
+      targetType: 'people' | 'organization' | 'deal' | 'lead',
+      targetId: string,
+      toTargetType: 'people' | 'organization' | 'deal' | 'lead' | 'memo',
+      o?: ListOptions,
+    ) =>
+      this.#list<string>(
+        `/v2/object/${targetType}/${seg(targetId)}/association/${toTargetType}/primary`,
+        'associationIdList',
+        o,
+      ),
+    /** Records linked to the record by custom Ref fields, `label` the field's name. */
+    custom: (
+      targetType: 'people' | 'organization' | 'deal' | 'lead',
+      targetId: string,
+      toTargetType: 'people' | 'organization' | 'deal' | 'lead' | 'custom-object',
+      o?: ListOptions,
+    ) =>
+      this.#list<R.AssociationItem>(
+        `/v2/object/${targetType}/${seg(targetId)}/association/${toTargetType}/custom`,
+        'associationItemList',
+        o,
+      ),
+  };
+
   /** Sequences: their steps, enrollments and timelines; enroll and unenroll people. */
   readonly sequences = {
     /** Every sequence, oldest first. */

@@ -11,6 +11,7 @@ import type {
   OrganizationActivityRecord,
   PeopleActivityRecord,
 } from '../api-schema/records/activities.ts';
+import type { AssociationItemRecord } from '../api-schema/records/associations.ts';
 import type {
   AnyPipelineRecord,
   DealRecord,
@@ -145,6 +146,8 @@ export type MemoType = MemoTypeRecord;
 export type WebForm = WebFormRecord;
 /** A submission of a web form. */
 export type WebFormSubmission = WebFormSubmitRecord;
+/** A record linked by a custom Ref field, `label` the field's name. */
+export type AssociationItem = AssociationItemRecord;
 /** A sequence (its id under `_id`). */
 export type Sequence = SequenceRecord;
 /** A step of a sequence. */

@@ -20,6 +20,7 @@ import type { RouteDeps } from '../http/route-deps.ts';
 import { JSON_TYPE } from '../http/send.ts';
 import { registerMcpRoute } from '../mcp/http-route.ts';
 import { registerSubjectActivityRoutes } from '../resources/activities/routes.ts';
+import { registerAssociationRoutes } from '../resources/associations/routes.ts';
 import { registerBatchRoutes } from '../resources/batch/routes.ts';
 import { registerDealActivityRoutes } from '../resources/deal-activities/routes.ts';
 import { registerDealRoutes } from '../resources/deals/routes.ts';
@@ -249,6 +250,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMemoRoutes(app, deps);
   registerWebFormRoutes(app, deps);
   registerSequenceRoutes(app, deps);
+  registerAssociationRoutes(app, deps);
   registerSequenceWrites(app, deps);
   registerFieldRoutes(app, deps);
   registerFieldWrites(app, deps);

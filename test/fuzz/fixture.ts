@@ -100,12 +100,20 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       pipelineId: dealPipe.id,
       stageId: dealPipe.stage['미팅'],
     });
+    // A custom Ref field the stage deals point at the second person with (for the custom
+    // association read, which then has pages).
+    const referrer = await defineCustomField(w, {
+      recordType: 'deal',
+      name: `${tag} 추천인`,
+      type: 'people',
+    });
     for (const stage of dealPipe.stageIds) {
       await makeDeal(w, {
         name: `${tag} 단계 딜`,
         peopleId: person3,
         pipelineId: dealPipe.id,
         stageId: stage,
+        custom: { [referrer]: person2 },
       });
     }
     const lead2 = await makeLead(w, {

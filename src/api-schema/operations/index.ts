@@ -4,6 +4,7 @@
  * OpenAPI document lists them. The document is generated from it, and
  * `test/openapi.test.ts` checks it against the routes the Fastify app really has.
  */
+import { ASSOCIATION_OPERATIONS } from './associations.ts';
 import { BATCH_OPERATIONS } from './batch.ts';
 import { DEAL_OPERATIONS } from './deals.ts';
 import { EVENT_OPERATIONS } from './events.ts';
@@ -29,6 +30,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...DEAL_OPERATIONS,
   ...LEAD_OPERATIONS,
   ...SEARCH_OPERATIONS,
+  ...ASSOCIATION_OPERATIONS,
   ...PRODUCT_QUOTE_OPERATIONS,
   ...USER_TEAM_OPERATIONS,
   ...NOTE_TODO_OPERATIONS,
