@@ -351,6 +351,9 @@ describe('POST /v2/sequence/{sequenceId}/enrollment and /v2/sequence/enrollment/
       '현재 진행중인 시퀀스 여부': false,
       '등록된 시퀀스 목록': null,
     });
+    const updatedAt = async () =>
+      ((await get(app, ws.token, `/v2/people/${person}`)).json.data.people[0] as Rec)['수정 날짜'];
+    const updatedBefore = await updatedAt();
     const before = (await get(app, ws.token, '/v2/event?limit=100')).json.data.eventList.length;
     const res = await post(app, ws.token, `/v2/sequence/${id}/enrollment`, { peopleId: person });
     expect(res.status, res.text).toBe(201);
@@ -365,6 +368,8 @@ describe('POST /v2/sequence/{sequenceId}/enrollment and /v2/sequence/enrollment/
       '현재 진행중인 시퀀스 여부': true,
       '등록된 시퀀스 목록': [{ id, name: '웰컴' }],
     });
+    // Derived fields: the person's 수정 날짜 stays (DECISIONS 5).
+    expect(await updatedAt()).toBe(updatedBefore);
     const organization = (await get(app, ws.token, `/v2/organization/${org}`)).json.data
       .organization[0] as Rec;
     expect(organization['등록된 시퀀스 목록']).toEqual([{ id, name: '웰컴' }]);

@@ -38,7 +38,7 @@ export function rowValues(
     const c = columns[i]!;
     const v = r[c.key];
     values[i + 1] =
-      v === null
+      v === null || (v === undefined && c.optional)
         ? null
         : c.type.kind === 'bool'
           ? v

@@ -25,6 +25,8 @@ export interface Column {
   key: string;
   type: ColumnKind;
   nullable: boolean;
+  /** A line may leave it out (it reads as null). */
+  optional: boolean;
 }
 
 /** Subject types as stored (`subject_type`), each with the line type of its records. */
@@ -59,5 +61,7 @@ export type LineType =
   | 'submission'
   | 'sequence'
   | 'enrollment'
+  | 'sequenceStep'
+  | 'sequenceEvent'
   | 'activity'
   | 'history';

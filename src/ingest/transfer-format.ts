@@ -78,13 +78,20 @@ function build(type: LineType): LineFormat {
   const spec = LINE_SPECS[type];
   const columns: Column[] = Object.entries(spec.columns as Spec).map(([name, value]) =>
     Array.isArray(value)
-      ? { name, key: keyOf(name), type: value[0], nullable: true }
-      : { name, key: keyOf(name), type: value as ColumnKind, nullable: false },
+      ? {
+          name,
+          key: keyOf(name),
+          type: value[0],
+          nullable: true,
+          optional: value[2] === 'optional',
+        }
+      : { name, key: keyOf(name), type: value as ColumnKind, nullable: false, optional: false },
   );
   const properties: Record<string, TSchema> = { type: Type.Literal(type) };
   for (const c of columns) {
     const s = schemaOf(c.type);
-    properties[c.key] = c.nullable ? Type.Union([s, Type.Null()]) : s;
+    const nullable = c.nullable ? Type.Union([s, Type.Null()]) : s;
+    properties[c.key] = c.optional ? Type.Optional(nullable) : nullable;
   }
   const schema = Type.Object(properties, { additionalProperties: false, $id: type });
   return { type, table: spec.table, columns, schema, check: TypeCompiler.Compile(schema) };

@@ -27,9 +27,17 @@ const customValues = {
   schema: Type.Record(Type.String(), Type.Unknown()),
 } as const;
 
-/** The columns of a line type: each one's kind, in a pair with `'null'` when it may be null. */
-export type Spec = Record<string, ColumnKind | [ColumnKind, 'null']>;
+/**
+ * The columns of a line type: each one's kind, in a pair with `'null'` when it may be null,
+ * and with `'optional'` too when a line may leave it out (a column added after files were
+ * exported without it: such a line reads as null there).
+ */
+export type Spec = Record<
+  string,
+  ColumnKind | [ColumnKind, 'null'] | [ColumnKind, 'null', 'optional']
+>;
 const opt = (k: ColumnKind): [ColumnKind, 'null'] => [k, 'null'];
+const added = (k: ColumnKind): [ColumnKind, 'null', 'optional'] => [k, 'null', 'optional'];
 
 const owned: Spec = {
   owner_id: opt(ref('user')),
@@ -260,7 +268,7 @@ export const LINE_SPECS = {
   },
   sequence: {
     table: 'sequences',
-    columns: { id, name, created_at: time },
+    columns: { id, name, created_at: time, description: added({ kind: 'text', max: 10_000 }) },
   },
   enrollment: {
     table: 'sequence_enrollments',
@@ -271,6 +279,31 @@ export const LINE_SPECS = {
       subject_id: { kind: 'subjectId' },
       enrolled_at: time,
       active: bool,
+    },
+  },
+  sequenceStep: {
+    table: 'sequence_steps',
+    columns: {
+      id,
+      sequence_id: ref('sequence'),
+      position: { kind: 'int', min: 0 },
+      type: { kind: 'text', max: 100 },
+      execute_immediately: bool,
+      business_day: { kind: 'int', min: 0 },
+      execution_time: opt({ kind: 'text', max: 4 }),
+    },
+  },
+  sequenceEvent: {
+    table: 'sequence_timeline',
+    columns: {
+      id,
+      enrollment_id: ref('enrollment'),
+      event_type: { kind: 'text', max: 100 },
+      step_index: { kind: 'int', min: 0 },
+      date: time,
+      email_id: opt({ kind: 'text', max: 64 }),
+      link_url: opt({ kind: 'text', max: 2000 }),
+      link_name: opt({ kind: 'text', max: 500 }),
     },
   },
   activity: {
