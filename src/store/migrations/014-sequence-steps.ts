@@ -6,7 +6,20 @@ import type { MigrationContext } from './001-initial.ts';
  * description, its steps (`GET /v2/sequence/{id}/step`) and each enrollment's timeline of
  * e-mail events (`GET /v2/sequence/enrollment/{id}/timeline`); and the indexes that page a
  * sequence's enrollments and the workspace's sequences in their order.
+ *
+ * Also the link indexes of people, deals and leads (a person's organization, a deal's person
+ * and organization) end with `created_at, id`, so that a record's associations
+ * (`GET /v2/object/…/association/…/primary`) are read in list order from them: with the
+ * link column alone, SQLite read them through the list index instead, walking the whole
+ * workspace's records for a few.
  */
+const LINK_INDEXES = [
+  ['people', 'organization', 'organization_id'],
+  ['deals', 'people', 'people_id'],
+  ['deals', 'organization', 'organization_id'],
+  ['leads', 'people', 'people_id'],
+  ['leads', 'organization', 'organization_id'],
+] as const;
 export function sequenceSteps(ctx: MigrationContext) {
   const text = ctx.dialect === 'sqlite' ? 'text' : sql.raw('text collate "C"');
   return {
@@ -57,8 +70,24 @@ export function sequenceSteps(ctx: MigrationContext) {
         .on('sequences')
         .columns(['workspace_id', 'created_at', 'id'])
         .execute();
+      for (const [table, name, column] of LINK_INDEXES) {
+        await db.schema.dropIndex(`${table}_${name}`).execute();
+        await db.schema
+          .createIndex(`${table}_${name}`)
+          .on(table)
+          .columns(['workspace_id', column, 'created_at', 'id'])
+          .execute();
+      }
     },
     async down(db: Kysely<unknown>): Promise<void> {
+      for (const [table, name, column] of LINK_INDEXES) {
+        await db.schema.dropIndex(`${table}_${name}`).execute();
+        await db.schema
+          .createIndex(`${table}_${name}`)
+          .on(table)
+          .columns(['workspace_id', column])
+          .execute();
+      }
       await db.schema.dropIndex('sequences_list').execute();
       await db.schema.dropIndex('sequence_enrollments_sequence').execute();
       await db.schema.dropTable('sequence_timeline').execute();
