@@ -11,6 +11,7 @@ import {
   insertSequences,
   insertTimelineEvents,
 } from '../src/resources/sequences/writes.ts';
+import { createToken } from '../src/resources/workspaces/writes.ts';
 import { makeDeal, makeEnrollment, makeOrganization, makePerson } from './factories.ts';
 import {
   appForFile,
@@ -517,6 +518,34 @@ describe('POST /v2/sequence/{sequenceId}/enrollment and /v2/sequence/enrollment/
       expect(res.json.message).toContain(message);
     }
     expect(await tableSnapshot(store)).toEqual(snapshot);
+  });
+
+  it('refuses a read-only token’s enroll and unenroll (403), and lets it read', async () => {
+    const { id } = await sequenceWithSteps(ws);
+    const person = await ws.write((w) => makePerson(w));
+    const enrolled = await post(app, ws.token, `/v2/sequence/${id}/enrollment`, {
+      peopleId: person,
+    });
+    const { token } = await createToken(store, ws.workspaceId, ws.userId, '읽기', {
+      readOnly: true,
+    });
+    const snapshot = await tableSnapshot(store);
+    const enroll = await post(app, token, `/v2/sequence/${id}/enrollment`, {
+      peopleId: await ws.write((w) => makePerson(w)),
+    });
+    expect(enroll.status).toBe(403);
+    const after = await tableSnapshot(store);
+    const unenroll = await post(
+      app,
+      token,
+      `/v2/sequence/enrollment/${enrolled.json.data.sequenceEnrollment._id}/delete`,
+    );
+    expect(unenroll.status).toBe(403);
+    expect(await tableSnapshot(store)).toEqual(after);
+    expect(after[`people of ${ws.workspaceId}`]).toBe(snapshot[`people of ${ws.workspaceId}`]! + 1);
+    expect(
+      (await get(app, token, `/v2/sequence/${id}/enrollment`)).json.data.sequenceEnrollmentList,
+    ).toHaveLength(1);
   });
 
   it('deleting a deal takes its ended enrollments’ timelines with it', async () => {
