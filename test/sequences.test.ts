@@ -182,7 +182,7 @@ describe('GET /v2/sequence/{sequenceId}/step', () => {
 describe('enrollments and their timeline', () => {
   it('lists a sequence’s enrollments with the person each writes to, oldest first', async () => {
     const { id } = await sequenceWithSteps(ws);
-    const { a, b, deal, e1, e2, e3 } = await ws.write(async (w) => {
+    const { a, b, e1, e2, e3 } = await ws.write(async (w) => {
       const a = await makePerson(w, { name: '가' });
       const b = await makePerson(w, { name: '나' });
       const deal = await makeDeal(w, { peopleId: b });
@@ -204,9 +204,8 @@ describe('enrollments and their timeline', () => {
         subjectId: b,
         enrolledAt: '2024-01-03T00:00:00.000Z',
       });
-      return { a, b, deal, e1, e2, e3 };
+      return { a, b, e1, e2, e3 };
     });
-    void deal;
     const res = await get(app, ws.token, `/v2/sequence/${id}/enrollment`);
     expect(res.status, res.text).toBe(200);
     expect(Object.keys(res.json.data)).toEqual(['sequenceEnrollmentList', 'nextCursor']);
