@@ -69,6 +69,12 @@ const LIST_KEYS = [
   'deliveryList',
   'typeList',
   'objectList',
+  'sequenceList',
+  'stepList',
+  'sequenceEnrollmentList',
+  'timelineList',
+  'associationIdList',
+  'associationItemList',
 ];
 
 const crm = new CrmClient({ baseUrl: 'http://crm.test', token: 't', fetch: recordingFetch });
@@ -163,6 +169,15 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'memos.types': () => crm.memos.types(),
   'webForms.list': () => crm.webForms.list().page(),
   'webForms.submissions': () => crm.webForms.submissions('w1').page(),
+  'associations.primary': () => crm.associations.primary('people', 'p1', 'memo').page(),
+  'associations.custom': () => crm.associations.custom('deal', 'd1', 'people').page(),
+  'sequences.list': () => crm.sequences.list().page(),
+  'sequences.get': () => crm.sequences.get('s1'),
+  'sequences.steps': () => crm.sequences.steps('s1').page(),
+  'sequences.enrollments': () => crm.sequences.enrollments('s1').page(),
+  'sequences.timeline': () => crm.sequences.timeline('e1').page(),
+  'sequences.enroll': () => crm.sequences.enroll('s1', 'p1'),
+  'sequences.unenroll': () => crm.sequences.unenroll('e1'),
   'fields.list': () => crm.fields.list('quote-product'),
   'fields.create': () => crm.fields.create('people', { name: 'n', type: 'string' }),
   'fields.update': () => crm.fields.update('people', 'f1', { name: 'n' }),

@@ -35,6 +35,7 @@ const LISTS = [
   '/v2/todo',
   '/v2/memo',
   '/v2/webForm',
+  '/v2/sequence',
   '/v2/people/activity',
   '/v2/organization/activity',
   '/v2/lead/activity',
@@ -145,6 +146,9 @@ describe('export then import into a fresh workspace', () => {
       'deal',
       'quoteLine',
       'history',
+      'sequence',
+      'sequenceStep',
+      'sequenceEvent',
     ]) {
       expect(header.counts[type], type).toBeGreaterThan(0);
     }
@@ -154,9 +158,11 @@ describe('export then import into a fresh workspace', () => {
     for (const url of LISTS) await comparePages([app, app], [source.token, target.token], url);
   }, 120_000);
 
-  it('gives byte-identical single records, deal quotes and web-form submissions', async () => {
+  it('gives byte-identical single records, deal quotes, web-form submissions and sequences', async () => {
     const tokens: [string, string] = [source.token, target.token];
-    const ids = async (table: 'people' | 'organizations' | 'deals' | 'leads' | 'web_forms') =>
+    const ids = async (
+      table: 'people' | 'organizations' | 'deals' | 'leads' | 'web_forms' | 'sequences',
+    ) =>
       (
         await store.db
           .selectFrom(table)
@@ -174,6 +180,20 @@ describe('export then import into a fresh workspace', () => {
         .slice(0, 30)
         .flatMap((id) => [`/v2/lead/${id}`, `/v2/lead/${id}/quote`]),
       ...(await ids('web_forms')).map((id) => `/v2/webForm/${id}/submit`),
+      ...(await ids('sequences')).flatMap((id) => [
+        `/v2/sequence/${id}`,
+        `/v2/sequence/${id}/step`,
+        `/v2/sequence/${id}/enrollment`,
+      ]),
+      ...(
+        await store.db
+          .selectFrom('sequence_timeline')
+          .select('enrollment_id')
+          .distinct()
+          .where('workspace_id', '=', source.workspaceId)
+          .limit(30)
+          .execute()
+      ).map((r) => `/v2/sequence/enrollment/${r.enrollment_id}/timeline`),
     ];
     for (const url of urls) await comparePages([app, app], tokens, url);
   }, 120_000);

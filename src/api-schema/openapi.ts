@@ -47,6 +47,11 @@ const FIELD_TYPES = [
 const PATH_PARAMETER_SCHEMAS: Record<string, Json> = {
   type: { type: 'string', enum: FIELD_TYPES },
   targetType: { type: 'string', enum: ['people', 'organization', 'deal', 'lead'] },
+  toTargetType: {
+    type: 'string',
+    enum: ['people', 'organization', 'deal', 'lead', 'memo', 'custom-object'],
+    description: '`…/primary` takes `memo`, `…/custom` takes `custom-object`',
+  },
   asset: { type: 'string', examples: ['swagger-ui-bundle.js'] },
 };
 

@@ -21,4 +21,5 @@ export {
 export { CreatePersonBody, UpdatePersonBody } from './bodies/people.ts';
 export { CreateProductBody, UpdateProductBody } from './bodies/products.ts';
 export { CreateQuoteBody, QuoteLineBody } from './bodies/quotes.ts';
+export { EnrollBody } from './bodies/sequences.ts';
 export { CreateWebhookBody, UpdateWebhookBody } from './bodies/webhooks.ts';

@@ -495,6 +495,75 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
       ),
   };
 
+  /**
+   * The records a person, organization, deal or lead is associated with: `primary` lists the
+   * ids its own links give (`memo`: its notes), `custom` the records custom Ref fields link.
+   */
+  readonly associations = {
+    /** Ids of the records (or notes) linked to the record by their own keys, oldest first. */
+    primary: (
+      targetType: 'people' | 'organization' | 'deal' | 'lead',
+      targetId: string,
+      toTargetType: 'people' | 'organization' | 'deal' | 'lead' | 'memo',
+      o?: ListOptions,
+    ) =>
+      this.#list<string>(
+        `/v2/object/${targetType}/${seg(targetId)}/association/${toTargetType}/primary`,
+        'associationIdList',
+        o,
+      ),
+    /** Records linked to the record by custom Ref fields, `label` the field's name. */
+    custom: (
+      targetType: 'people' | 'organization' | 'deal' | 'lead',
+      targetId: string,
+      toTargetType: 'people' | 'organization' | 'deal' | 'lead' | 'custom-object',
+      o?: ListOptions,
+    ) =>
+      this.#list<R.AssociationItem>(
+        `/v2/object/${targetType}/${seg(targetId)}/association/${toTargetType}/custom`,
+        'associationItemList',
+        o,
+      ),
+  };
+
+  /** Sequences: their steps, enrollments and timelines; enroll and unenroll people. */
+  readonly sequences = {
+    /** Every sequence, oldest first. */
+    list: (o?: ListOptions) => this.#list<R.Sequence>('/v2/sequence', 'sequenceList', o),
+    /** One sequence, or null when the workspace has none of that id. */
+    get: async (id: string, o?: CallOptions): Promise<R.Sequence | null> =>
+      (await this.#get<{ sequence: R.Sequence | null }>(`/v2/sequence/${seg(id)}`, o)).sequence,
+    /** The steps of a sequence, in step order. */
+    steps: (id: string, o?: ListOptions) =>
+      this.#list<R.SequenceStep>(`/v2/sequence/${seg(id)}/step`, 'stepList', o),
+    /** The enrollments of a sequence, oldest first. */
+    enrollments: (id: string, o?: ListOptions) =>
+      this.#list<R.SequenceEnrollment>(
+        `/v2/sequence/${seg(id)}/enrollment`,
+        'sequenceEnrollmentList',
+        o,
+      ),
+    /** What happened in an enrollment (e-mails sent, opened, clicked, answered), oldest first. */
+    timeline: (enrollId: string, o?: ListOptions) =>
+      this.#list<R.SequenceTimelineEvent>(
+        `/v2/sequence/enrollment/${seg(enrollId)}/timeline`,
+        'timelineList',
+        o,
+      ),
+    /** Enrolls a person in a sequence; the person's sequence fields follow. */
+    enroll: (id: string, peopleId: string, o?: CallOptions) =>
+      this.#keyed<R.SequenceEnrollment>(
+        `/v2/sequence/${seg(id)}/enrollment`,
+        'sequenceEnrollment',
+        { peopleId },
+        o,
+      ),
+    /** Takes an enrollment away, with its timeline. */
+    unenroll: async (enrollId: string, o?: CallOptions): Promise<void> => {
+      await this.#post(`/v2/sequence/enrollment/${seg(enrollId)}/delete`, undefined, o);
+    },
+  };
+
   /** Webhooks of the workspace and their delivery logs. */
   readonly webhooks = {
     /**

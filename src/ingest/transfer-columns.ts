@@ -64,5 +64,7 @@ export type LineType =
   | 'submission'
   | 'sequence'
   | 'enrollment'
+  | 'sequenceStep'
+  | 'sequenceEvent'
   | 'activity'
   | 'history';

@@ -290,7 +290,12 @@ export const LINE_SPECS = {
   },
   sequence: {
     table: 'sequences',
-    columns: { id, name, created_at: time },
+    columns: {
+      id,
+      name,
+      created_at: time,
+      description: absentAs(opt({ kind: 'text', max: 10_000 }), null),
+    },
   },
   enrollment: {
     table: 'sequence_enrollments',
@@ -301,6 +306,31 @@ export const LINE_SPECS = {
       subject_id: { kind: 'subjectId' },
       enrolled_at: time,
       active: bool,
+    },
+  },
+  sequenceStep: {
+    table: 'sequence_steps',
+    columns: {
+      id,
+      sequence_id: ref('sequence'),
+      position: { kind: 'int', min: 0 },
+      type: { kind: 'text', max: 100 },
+      execute_immediately: bool,
+      business_day: { kind: 'int', min: 0 },
+      execution_time: opt({ kind: 'text', max: 4 }),
+    },
+  },
+  sequenceEvent: {
+    table: 'sequence_timeline',
+    columns: {
+      id,
+      enrollment_id: ref('enrollment'),
+      event_type: { kind: 'text', max: 100 },
+      step_index: { kind: 'int', min: 0 },
+      date: time,
+      email_id: opt({ kind: 'text', max: 64 }),
+      link_url: opt({ kind: 'text', max: 2000 }),
+      link_name: opt({ kind: 'text', max: 500 }),
     },
   },
   activity: {

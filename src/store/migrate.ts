@@ -11,6 +11,7 @@ import { catalogVersion } from './migrations/008-catalog-version.ts';
 import { searchIndexes } from './migrations/009-search-indexes.ts';
 import { readOnlyTokens } from './migrations/010-read-only-tokens.ts';
 import { fieldSettings } from './migrations/011-field-settings.ts';
+import { sequenceSteps } from './migrations/014-sequence-steps.ts';
 import { todosStages } from './migrations/017-todos-stages.ts';
 
 /** Runs every migration not yet applied to `db`. */
@@ -30,6 +31,7 @@ export async function migrateToLatest(
     '009-search-indexes': searchIndexes,
     '010-read-only-tokens': readOnlyTokens,
     '011-field-settings': fieldSettings,
+    '014-sequence-steps': sequenceSteps({ dialect }),
     '017-todos-stages': todosStages,
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };

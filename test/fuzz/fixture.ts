@@ -7,10 +7,16 @@
 import type { FastifyInstance } from 'fastify';
 import { newId } from '../../src/domain/ids.ts';
 import { defineCustomField } from '../../src/resources/custom-fields/writes.ts';
+import {
+  insertSequenceSteps,
+  insertSequences,
+  insertTimelineEvents,
+} from '../../src/resources/sequences/writes.ts';
 import type { Store } from '../../src/store/database.ts';
 import {
   makeActivity,
   makeDeal,
+  makeEnrollment,
   makeLead,
   makeNote,
   makeOrganization,
@@ -42,7 +48,9 @@ export type Kind =
   | 'user'
   | 'pipeline'
   | 'stage'
-  | 'field';
+  | 'field'
+  | 'sequence'
+  | 'enrollment';
 
 /** One seeded workspace. */
 export interface Side {
@@ -84,7 +92,15 @@ export interface Fixture {
   made: number;
   /** A record of `kind` made in `m` for one request that uses it up. */
   fresh(
-    kind: 'people' | 'organization' | 'deal' | 'lead' | 'product' | 'todo' | 'webhook',
+    kind:
+      | 'people'
+      | 'organization'
+      | 'deal'
+      | 'lead'
+      | 'product'
+      | 'todo'
+      | 'webhook'
+      | 'enrollment',
   ): Promise<string>;
 }
 
@@ -108,12 +124,20 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       pipelineId: dealPipe.id,
       stageId: dealPipe.stage['미팅'],
     });
+    // A custom Ref field the stage deals point at the second person with (for the custom
+    // association read, which then has pages).
+    const referrer = await defineCustomField(w, {
+      recordType: 'deal',
+      name: `${tag} 추천인`,
+      type: 'people',
+    });
     for (const stage of dealPipe.stageIds) {
       await makeDeal(w, {
         name: `${tag} 단계 딜`,
         peopleId: person3,
         pipelineId: dealPipe.id,
         stageId: stage,
+        custom: { [referrer]: person2 },
       });
     }
     const lead2 = await makeLead(w, {
@@ -140,7 +164,67 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
         await makeActivity(w, { subjectType, subjectId, type, date });
       }
     }
-    return { dealPipe, leadPipe, org2, person2, person3, deal2, lead2, products, memo };
+    // Three sequences of three steps, with three enrollments each, whose timelines have
+    // three events: each sequence list has a second page at a `limit` of 1 or 2.
+    const sequences = await insertSequences(w, [
+      { name: `${tag} 시퀀스 1`, description: `${tag} 설명` },
+      `${tag} 시퀀스 2`,
+      `${tag} 시퀀스 3`,
+    ]);
+    for (const sequenceId of sequences) {
+      await insertSequenceSteps(w, [
+        {
+          sequenceId,
+          index: 0,
+          type: 'sendEmail',
+          executeImmediately: true,
+          businessDay: 0,
+          executionTime: null,
+        },
+        {
+          sequenceId,
+          index: 1,
+          type: 'createTodo',
+          executeImmediately: false,
+          businessDay: 2,
+          executionTime: '0900',
+        },
+        {
+          sequenceId,
+          index: 2,
+          type: 'sendEmail',
+          executeImmediately: false,
+          businessDay: 3,
+          executionTime: '1400',
+        },
+      ]);
+    }
+    const enrollments: string[] = [];
+    for (const subjectId of [person2, person3, seed.person]) {
+      for (const sequenceId of sequences) {
+        enrollments.push(await makeEnrollment(w, { sequenceId, subjectType: 'people', subjectId }));
+      }
+    }
+    for (const enrollmentId of enrollments) {
+      await insertTimelineEvents(w, [
+        { enrollmentId, eventType: 'sendEmail', stepIndex: 0, date: '2024-04-08T01:00:00.000Z' },
+        { enrollmentId, eventType: 'emailOpen', stepIndex: 0, date: '2024-04-08T02:00:00.000Z' },
+        { enrollmentId, eventType: 'emailReply', stepIndex: 0, date: '2024-04-08T03:00:00.000Z' },
+      ]);
+    }
+    return {
+      dealPipe,
+      leadPipe,
+      org2,
+      person2,
+      person3,
+      deal2,
+      lead2,
+      products,
+      memo,
+      sequences,
+      enrollments,
+    };
   });
   const webhook = await insertWebhook(store, ws.workspaceId, {
     url: `${hookUrl}?${tag}`,
@@ -199,6 +283,8 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       pipeline: [...seed.dealPipelines, ...seed.leadPipelines, more.dealPipe.id, more.leadPipe.id],
       stage: stages.map((s) => s.id),
       field: [],
+      sequence: more.sequences,
+      enrollment: more.enrollments,
     },
     ownFields: [],
   };
@@ -255,6 +341,7 @@ export async function makeFixture(
     ['/v2/people', 'nextCursor'],
     ['/v2/deal', 'nextCurosr'],
     ['/v2/memo', 'nextCursor'],
+    ['/v2/sequence', 'nextCursor'],
   ] as const) {
     for (const [of, side] of [
       ['m', m],
@@ -305,6 +392,14 @@ export async function makeFixture(
             subjectId: m.ids.deal[0]!,
             title: '퍼즈 소모 할 일',
           });
+        if (kind === 'enrollment') {
+          const person = await makePerson(w, { name: '퍼즈 등록 고객' });
+          return makeEnrollment(w, {
+            sequenceId: m.ids.sequence[1]!,
+            subjectType: 'people',
+            subjectId: person,
+          });
+        }
         return makeLead(w, { name: '퍼즈 소모 리드', organizationId: m.ids.organization[0] });
       });
     },

@@ -118,6 +118,35 @@ const getEach = (
     .tuple(pick(ids), q ?? fc.constant([] as [string, string][]))
     .map(([id, query]): Req => ({ method: 'GET', path: path(id), query }));
 
+/**
+ * An association read of a record of `m`, of any type, to any type `to` lists; half of them
+ * of a person with several deals (the third person's by their own key, the second's by the
+ * fixture's 추천인 field), so that pages follow.
+ */
+const association = (fx: Fixture, to: readonly string[], kind: 'primary' | 'custom') =>
+  fc
+    .tuple(
+      fc.oneof(
+        pick(['people', 'organization', 'deal', 'lead'] as const).chain((type) =>
+          fc.tuple(fc.constant(type), pick(fx.m.ids[type]), pick(to)),
+        ),
+        fc.constant([
+          'people' as const,
+          fx.m.ids.people[kind === 'primary' ? 2 : 1]!,
+          'deal',
+        ] as const),
+      ),
+      query({ limit: limit() }),
+    )
+    .map(([[type, id, toType], q]) => [[type, id], toType, q] as const)
+    .map(
+      ([[type, id], toType, q]): Req => ({
+        method: 'GET',
+        path: `/v2/object/${type}/${id}/association/${toType}/${kind}`,
+        query: q,
+      }),
+    );
+
 const activities = (idParam: string, ids: string[]) =>
   query({
     limit: limit(),
@@ -363,6 +392,32 @@ export const VALID: Record<string, Gen> = {
     fc.constant({ method: 'POST' as const, path: '/v2/product/§new:product§/delete' }),
   getMeShort: () => GET('/v2/me'),
   listMemoTypes: () => GET('/v2/memo/type-list'),
+  listPrimaryAssociations: (fx) =>
+    association(fx, ['people', 'organization', 'deal', 'lead', 'memo'], 'primary'),
+  listCustomAssociations: (fx) =>
+    association(fx, ['people', 'organization', 'deal', 'lead', 'custom-object'], 'custom'),
+  listSequences: () => GET('/v2/sequence', query({ limit: limit() })),
+  getSequence: (fx) => getEach(fx.m.ids.sequence, (id) => `/v2/sequence/${id}`),
+  listSequenceSteps: (fx) =>
+    getEach(fx.m.ids.sequence, (id) => `/v2/sequence/${id}/step`, query({ limit: limit() })),
+  listSequenceEnrollments: (fx) =>
+    getEach(fx.m.ids.sequence, (id) => `/v2/sequence/${id}/enrollment`, query({ limit: limit() })),
+  listSequenceEnrollmentTimeline: (fx) =>
+    getEach(
+      fx.m.ids.enrollment,
+      (id) => `/v2/sequence/enrollment/${id}/timeline`,
+      query({ limit: limit() }),
+    ),
+  enrollInSequence: (fx) =>
+    pick(fx.m.ids.sequence).map(
+      (id): Req => ({
+        method: 'POST',
+        path: `/v2/sequence/${id}/enrollment`,
+        body: { peopleId: '§new:people§' },
+      }),
+    ),
+  deleteSequenceEnrollment: () =>
+    fc.constant<Req>({ method: 'POST', path: '/v2/sequence/enrollment/§new:enrollment§/delete' }),
 
   searchObjects: (fx) =>
     pick(BATCH_TYPES).chain((type) =>

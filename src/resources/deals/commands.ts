@@ -262,7 +262,7 @@ function closedAt(
 
 /**
  * Deletes a deal or lead with its quotes, activities, notes, todos, history and ended
- * sequence enrollments; web-form submissions stay, unlinked (DECISIONS 6). One that an
+ * sequence enrollments (with their timelines); web-form submissions stay, unlinked (DECISIONS 6). One that an
  * active sequence enrollment holds is refused.
  */
 export async function deletePipelineRecord(
@@ -297,6 +297,17 @@ export async function deletePipelineRecord(
     .where('quote_id', 'in', quotes)
     .execute();
   await w.trx.deleteFrom('quotes').where('workspace_id', '=', ws).where(column, '=', id).execute();
+  const enrollments = w.trx
+    .selectFrom('sequence_enrollments')
+    .select('id')
+    .where('workspace_id', '=', ws)
+    .where('subject_type', '=', kind)
+    .where('subject_id', '=', id);
+  await w.trx
+    .deleteFrom('sequence_timeline')
+    .where('workspace_id', '=', ws)
+    .where('enrollment_id', 'in', enrollments)
+    .execute();
   for (const table of [
     'activities',
     'notes',
