@@ -116,6 +116,20 @@ function writeBodies(ids: Record<string, string>): Record<string, unknown> {
       options: [{ value: '상' }, { value: '하' }],
     },
     updateField: { name: '예시 필드 (수정)', options: [{ value: '중' }] },
+    createTodo: {
+      dealId: ids.dealId,
+      fieldList: [
+        { name: '내용', stringValue: '견적 후속 전화' },
+        { name: '유형', stringValue: '전화' },
+        { name: '마지막 날짜', dateValue: '2024-04-12T01:00:00.000Z' },
+      ],
+    },
+    updateTodo: { fieldList: [{ name: '완료', booleanValue: true }] },
+    addPersonMemo: { text: '다음 주 데모 일정 확정', typeId: 'memo-type-call' },
+    addOrganizationMemo: { text: '연간 계약 검토 중' },
+    addDealMemo: { text: '예산 승인 대기', typeId: 'memo-type-meeting' },
+    addLeadMemo: { text: '웨비나 참석자' },
+    enrollInSequence: { peopleId: ids.enrollPeopleId },
     batchListPipelines: { objectType: 'deal' },
     batchListAssociations: { objectType: 'deal' },
   };
@@ -190,6 +204,17 @@ export async function recordExamples(): Promise<OperationExamples> {
     ids.webhookId = ((webhook.data as Json).webhook as Json).id as string;
     await call('POST', '/v2/people', { name: '웹훅 예시 고객' });
     ids.deliveryId = (await first(`/v2/webhook/${ids.webhookId}/delivery`)).id as string;
+    // A sequence, an enrollment of it whose timeline has events, and a person to enroll.
+    ids.sequenceId = (((await call('GET', '/v2/sequence')).data as Json).sequenceList as Json[])[0]!
+      ._id as string;
+    ids.enrollId = await enrollmentWithTimeline(app, headers, call);
+    // The association reads: a person's deals (the custom ones are recorded below, of a
+    // person a deal names as its 추천인, a custom Ref field).
+    ids.targetId = (await first('/v2/deal')).peopleId as string;
+    ids.toTargetType = 'deal';
+    ids.enrollPeopleId = (
+      ((await call('POST', '/v2/people', { name: '시퀀스 예시 고객' })).data as Json).people as Json
+    ).id as string;
     const examples: OperationExamples = {};
     // A file on the deal, for the file reads (the upload is multipart, not JSON).
     const upload = async (name: string) => {
@@ -246,6 +271,8 @@ export async function recordExamples(): Promise<OperationExamples> {
         ids.productId = ((answer.data as Json).product as Json).id as string;
       if (op.operationId === 'createField')
         ids.fieldId = ((answer.data as Json).field as Json).id as string;
+      if (op.operationId === 'createTodo')
+        ids.todoId = ((answer.data as Json).todo as Json).id as string;
     }
     const spareDeal = await call('POST', '/v2/deal', {
       ...(writeBodies(ids).createDeal as Json),
@@ -259,6 +286,14 @@ export async function recordExamples(): Promise<OperationExamples> {
       'POST',
       `/v2/deal/${((spareDeal.data as Json).deal as Json).id}/delete`,
     );
+    const spareTodo = await call('POST', '/v2/todo', {
+      leadId: ids.leadId,
+      fieldList: [{ name: '내용', stringValue: '삭제할 할 일' }],
+    });
+    examples.deleteTodo = await call(
+      'POST',
+      `/v2/todo/${((spareTodo.data as Json).todo as Json).id}/delete`,
+    );
     const spareProduct = await call('POST', '/v2/product', { name: '삭제할 상품', price: 1 });
     examples.deleteProduct = await call(
       'POST',
@@ -266,6 +301,11 @@ export async function recordExamples(): Promise<OperationExamples> {
     );
     const spareFile = (await upload('삭제할 파일.pdf')).data as Json;
     examples.deleteFile = await call('POST', `/v2/file/${spareFile.id}/delete`);
+    const enrolled = (examples.enrollInSequence as Json).data as Json;
+    examples.deleteSequenceEnrollment = await call(
+      'POST',
+      `/v2/sequence/enrollment/${(enrolled.sequenceEnrollment as Json)._id}/delete`,
+    );
     examples.deleteLead = await call(
       'POST',
       `/v2/lead/${((spareLead.data as Json).lead as Json).id}/delete`,
@@ -287,6 +327,9 @@ export async function recordExamples(): Promise<OperationExamples> {
       const mergedId = await spareId(`/v2/${type}`, type, body);
       examples[operationId] = await call('POST', `/v2/${type}/${keptId}/merge`, { mergedId });
     }
+    examples.listCustomAssociations = firstOfEachList(
+      await call('GET', `/v2/object/people/${await referrer(call)}/association/deal/custom`),
+    );
     // The feed once the writes above have made events (a new demo workspace has none).
     examples.listEvents = firstOfEachList(await call('GET', '/v2/event?limit=2'));
     examples.deleteWebhook = await call('POST', `/v2/webhook/${ids.webhookId}/delete`);
@@ -298,6 +341,33 @@ export async function recordExamples(): Promise<OperationExamples> {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A person a deal of the demo names as its 추천인. */
+async function referrer(call: (method: 'GET', url: string) => Promise<Json>): Promise<string> {
+  const deals = ((await call('GET', '/v2/deal?limit=100')).data as Json).dealList as Json[];
+  const found = deals.map((d) => (d['추천인'] as Json | null)?.id).find((id) => id);
+  if (!found) throw new Error('no deal of the demo has a 추천인');
+  return found as string;
+}
+
+/** An enrollment of the demo whose timeline has events (most have; some have not run a step). */
+async function enrollmentWithTimeline(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  headers: Record<string, string>,
+  call: (method: 'GET', url: string) => Promise<Json>,
+): Promise<string> {
+  const sequences = ((await call('GET', '/v2/sequence')).data as Json).sequenceList as Json[];
+  for (const sequence of sequences) {
+    const list = ((await call('GET', `/v2/sequence/${sequence._id}/enrollment`)).data as Json)
+      .sequenceEnrollmentList as Json[];
+    for (const enrollment of list) {
+      const url = `/v2/sequence/enrollment/${enrollment._id}/timeline`;
+      const res = await app.inject({ method: 'GET', url, headers });
+      if (res.statusCode === 200) return enrollment._id as string;
+    }
+  }
+  throw new Error('no enrollment of the demo has a timeline');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -104,7 +104,9 @@ function recordTexts(res: TestResponse, key: string): string[] {
 function expectRefused(res: TestResponse, parts: string[], data?: Rec): void {
   expect(res.status, res.text).toBe(400);
   expect(Object.keys(res.json)).toEqual(
-    data === undefined ? ['success', 'message'] : ['success', 'message', 'data'],
+    data === undefined
+      ? ['success', 'message', 'reason']
+      : ['success', 'message', 'reason', 'data'],
   );
   expect(res.json.success).toBe(false);
   for (const part of parts) expect(res.json.message).toContain(part);
@@ -832,7 +834,7 @@ describe('fuzz over the /v3 operations of the OpenAPI document', () => {
       }
       expect(res.json.success, context).toBe(false);
       expect(typeof res.json.message, context).toBe('string');
-      expect(Object.keys(res.json).slice(0, 2), context).toEqual(['success', 'message']);
+      expect(Object.keys(res.json).slice(0, 3), context).toEqual(['success', 'message', 'reason']);
       expect(await tableSnapshot(store), context).toEqual(before);
     }
     expect(seen.get(400)).toBeGreaterThan(30);

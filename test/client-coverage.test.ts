@@ -71,6 +71,12 @@ const LIST_KEYS = [
   'typeList',
   'objectList',
   'fileList',
+  'sequenceList',
+  'stepList',
+  'sequenceEnrollmentList',
+  'timelineList',
+  'associationIdList',
+  'associationItemList',
 ];
 
 const crm = new CrmClient({ baseUrl: 'http://crm.test', token: 't', fetch: recordingFetch });
@@ -93,6 +99,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'people.get': () => crm.people.get('p1'),
   'people.create': () => crm.people.create({ name: 'n' }),
   'people.update': () => crm.people.update('p1', { name: 'n' }),
+  'people.addMemo': () => crm.people.addMemo('p1', { text: 't', typeId: 'memo-type-call' }),
   'people.merge': () => crm.people.merge('p1', 'p2'),
   'people.activities.list': () =>
     crm.people.activities.list({ peopleId: 'p1', types: ['email'], ...day }).page(),
@@ -101,6 +108,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'organizations.get': () => crm.organizations.get('o1'),
   'organizations.create': () => crm.organizations.create({ name: 'n' }),
   'organizations.update': () => crm.organizations.update('o1', { name: 'n' }),
+  'organizations.addMemo': () => crm.organizations.addMemo('o1', { text: 't' }),
   'organizations.merge': () => crm.organizations.merge('o1', 'o2'),
   'organizations.activities.list': () =>
     crm.organizations.activities.list({ organizationId: 'o1', types: ['meeting'], ...day }).page(),
@@ -111,6 +119,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'deals.create': () =>
     crm.deals.create({ name: 'n', pipelineId: 'p', pipelineStageId: 's', status: 'Won' }),
   'deals.update': () => crm.deals.update('d1', { status: 'Lost' }),
+  'deals.addMemo': () => crm.deals.addMemo('d1', { text: 't' }),
   'deals.delete': () => crm.deals.delete('d1'),
   'deals.merge': () => crm.deals.merge('d1', 'd2'),
   'deals.quotes': () => crm.deals.quotes('d1'),
@@ -122,6 +131,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'leads.get': () => crm.leads.get('l1'),
   'leads.create': () => crm.leads.create({ name: 'n' }),
   'leads.update': () => crm.leads.update('l1', { name: 'n' }),
+  'leads.addMemo': () => crm.leads.addMemo('l1', { text: 't' }),
   'leads.delete': () => crm.leads.delete('l1'),
   'leads.merge': () => crm.leads.merge('l1', 'l2'),
   'leads.quotes': () => crm.leads.quotes('l1'),
@@ -160,6 +170,12 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'users.meShort': () => crm.users.meShort(),
   'teams.list': () => crm.teams.list().page(),
   'todos.list': () => crm.todos.list().page(),
+  'todos.create': () =>
+    crm.todos.create({ dealId: 'd1', fieldList: [{ name: '내용', stringValue: '전화' }] }),
+  'todos.update': () =>
+    crm.todos.update('t1', { fieldList: [{ name: '유형', stringValue: '미팅' }] }),
+  'todos.complete': () => crm.todos.complete('t1'),
+  'todos.delete': () => crm.todos.delete('t1'),
   'memos.list': () =>
     crm.memos
       .list({
@@ -175,6 +191,15 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'memos.types': () => crm.memos.types(),
   'webForms.list': () => crm.webForms.list().page(),
   'webForms.submissions': () => crm.webForms.submissions('w1').page(),
+  'associations.primary': () => crm.associations.primary('people', 'p1', 'memo').page(),
+  'associations.custom': () => crm.associations.custom('deal', 'd1', 'people').page(),
+  'sequences.list': () => crm.sequences.list().page(),
+  'sequences.get': () => crm.sequences.get('s1'),
+  'sequences.steps': () => crm.sequences.steps('s1').page(),
+  'sequences.enrollments': () => crm.sequences.enrollments('s1').page(),
+  'sequences.timeline': () => crm.sequences.timeline('e1').page(),
+  'sequences.enroll': () => crm.sequences.enroll('s1', 'p1'),
+  'sequences.unenroll': () => crm.sequences.unenroll('e1'),
   'fields.list': () => crm.fields.list('quote-product'),
   'fields.create': () => crm.fields.create('people', { name: 'n', type: 'string' }),
   'fields.update': () => crm.fields.update('people', 'f1', { name: 'n' }),

@@ -384,7 +384,8 @@ describe('client: errors from the real server', () => {
     const e = error as AuthenticationError;
     expect(e.status).toBe(401);
     expect(e.requestId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(e.body).toEqual({ success: false, message: e.message });
+    expect(e.body).toEqual({ success: false, message: e.message, reason: e.message });
+    expect(e.reason).toBe(e.message);
     expect(e.message.length).toBeGreaterThan(0);
   });
 

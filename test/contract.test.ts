@@ -578,6 +578,40 @@ async function buildFixture(w: WorkspaceWrite, adminId: string) {
   };
 }
 
+/**
+ * The stage timing keys of deals or leads: three per stage of every pipeline of the type,
+ * in pipeline and stage order (as `GET /v2/{type}/pipeline` lists them), all nullable. The
+ * fixture changes no stage, so no `퇴장한 날짜` is ever set, nor the keys of a stage no record
+ * of `records` is in.
+ */
+async function stageFields(
+  token: string,
+  kind: 'deal' | 'lead',
+  records: Record<string, unknown>[],
+): Promise<{ fields: Field[]; neverSet: string[] }> {
+  const res = await get(app, token, `/v2/${kind}/pipeline`);
+  const present = new Set(records.map((r) => (r['파이프라인 단계'] as { id: string } | null)?.id));
+  const fields: Field[] = [];
+  const neverSet: string[] = [];
+  for (const p of res.json.data.pipelineList as {
+    name: string;
+    pipelineStageList: { id: string; name: string }[];
+  }[]) {
+    for (const s of p.pipelineStageList) {
+      const prefix = `${s.name}(${p.name})`;
+      const keys = [
+        `${prefix}로 진입한 날짜`,
+        `${prefix}에서 보낸 누적 시간`,
+        `${prefix}에서 퇴장한 날짜`,
+      ];
+      fields.push([keys[0]!, 'timestamp', N], [keys[1]!, 'integer', N], [keys[2]!, 'timestamp', N]);
+      neverSet.push(keys[2]!);
+      if (!present.has(s.id)) neverSet.push(keys[0]!, keys[1]!);
+    }
+  }
+  return { fields, neverSet };
+}
+
 const withCustom = (fields: Field[], type: keyof typeof CUSTOM): Field[] => [
   ...fields,
   ...CUSTOM[type],
@@ -621,7 +655,9 @@ describe('record shapes (spec 2, DECISIONS 1)', () => {
     const res = await get(app, ws.token, '/v2/deal');
     const records = expectListEnvelope(res, 'dealList', ['nextCurosr', 'nextCursor']);
     expect(res.json.data.nextCurosr).toBeNull();
-    expectShape(records, withCustom(DEAL, 'deal'));
+    const stages = await stageFields(ws.token, 'deal', records);
+    expect(stages.fields.length).toBeGreaterThan(0);
+    expectShape(records, [...DEAL, ...stages.fields, ...CUSTOM.deal], stages.neverSet);
     const full = records.find((r) => r.id === ids.fullDeal)!;
     expect(full['관련 고객']).toEqual([
       { id: ids.fullPerson, name: '홍길동' },
@@ -647,7 +683,12 @@ describe('record shapes (spec 2, DECISIONS 1)', () => {
       for (const [key, value] of Object.entries(fromList)) expect(single[key], key).toEqual(value);
       singles.push(single);
     }
-    expectShape(singles, [...DEAL, ...SINGLE_DEAL_EXTRAS, ...CUSTOM.deal]);
+    const stages = await stageFields(ws.token, 'deal', singles);
+    expectShape(
+      singles,
+      [...DEAL, ...SINGLE_DEAL_EXTRAS, ...stages.fields, ...CUSTOM.deal],
+      stages.neverSet,
+    );
     expect(singles[0]!['팔로워']).toEqual([{ id: ids.seller, name: '이영업' }]);
     expect(singles[0]!['참여자']).toEqual([{ id: ids.fullPerson, name: '홍길동' }]);
   });
@@ -664,7 +705,12 @@ describe('record shapes (spec 2, DECISIONS 1)', () => {
     const records = expectListEnvelope(res, 'leadList', ['nextCurosr', 'nextCursor']);
     expect(res.json.data.nextCursor).toBeNull();
     // A lead never closes, so its `마감일` stays null.
-    expectShape(records, withCustom(LEAD, 'lead'), ['마감일']);
+    const stages = await stageFields(ws.token, 'lead', records);
+    expectShape(
+      records,
+      [...LEAD, ...stages.fields, ...CUSTOM.lead],
+      ['마감일', ...stages.neverSet],
+    );
   });
 
   it('GET /v2/lead/{leadId}/quote: quotes with their products, no cursor', async () => {

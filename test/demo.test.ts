@@ -519,6 +519,30 @@ describe('createDemoWorkspace: a default demo', () => {
     );
     expect(enrollments.some((e) => e.active === 0)).toBe(true);
     expect(enrollments.some((e) => e.active === 1)).toBe(true);
+    expect(sequences.every((s) => typeof s.description === 'string')).toBe(true);
+    // Every sequence has steps 0..n-1, starting with an e-mail sent at once.
+    const steps = await rows('sequence_steps');
+    for (const s of sequences) {
+      const own = steps
+        .filter((t) => t.sequence_id === s.id)
+        .sort((a, b) => a.position - b.position);
+      expect(own.map((t) => t.position)).toEqual(own.map((_, i) => i));
+      expect(own.length).toBeGreaterThanOrEqual(3);
+      expect(own[0]).toMatchObject({ type: 'sendEmail', execute_immediately: 1 });
+    }
+    // Timelines: e-mails sent, opened, clicked (with their link); each of a known enrollment,
+    // never after the demo's "now"; some enrollments have none yet.
+    const timeline = await rows('sequence_timeline');
+    const enrollmentIds = new Set(enrollments.map((e) => e.id));
+    expect(timeline.every((t) => enrollmentIds.has(t.enrollment_id))).toBe(true);
+    expect(new Set(timeline.map((t) => t.event_type))).toEqual(
+      new Set(['sendEmail', 'emailOpen', 'emailLinkClick', 'emailReply']),
+    );
+    expect(timeline.filter((t) => t.event_type === 'emailLinkClick').every((t) => t.link_url)).toBe(
+      true,
+    );
+    const withTimeline = new Set(timeline.map((t) => t.enrollment_id));
+    expect(withTimeline.size).toBeLessThan(enrollments.length);
     const orgs = await records(store, ws, 'organizations');
     expect(orgs.some((o) => o['등록된 시퀀스 목록'].length > 0)).toBe(true);
     expect(orgs.some((o) => o['제출된 웹폼 목록'].length > 0)).toBe(true);

@@ -212,7 +212,11 @@ describe('POST /v2/email', () => {
     });
     const unknown = await get(app, ws.token, '/v2/email/nope');
     expect(unknown.status).toBe(400);
-    expect(unknown.json).toEqual({ success: false, message: '이메일을 찾을 수 없습니다.' });
+    expect(unknown.json).toEqual({
+      success: false,
+      message: '이메일을 찾을 수 없습니다.',
+      reason: '이메일을 찾을 수 없습니다.',
+    });
     const other = await testWorkspace(store, '다른 워크스페이스');
     const foreign = await get(app, other.token, `/v2/email/${res.json.data.id}`);
     expect(foreign.status).toBe(400);
@@ -357,6 +361,7 @@ describe('POST /v2/email', () => {
       expect(res.json).toEqual({
         success: false,
         message: '이메일을 보낼 수 없습니다: 서버에 SMTP_URL이 설정되지 않았습니다.',
+        reason: '이메일을 보낼 수 없습니다: 서버에 SMTP_URL이 설정되지 않았습니다.',
       });
       expect(await tableSnapshot(store)).toEqual(before);
     } finally {

@@ -598,15 +598,16 @@ function expectBody(res: LightMyRequestResponse, shape: Shape | 'A|B'): void {
     expect(body.success).toBe(true);
     return;
   }
-  const isA = keys.length === 2 && keys[0] === 'success' && keys[1] === 'message';
+  const isA = keys.join() === 'success,message,reason';
   const isB = keys.length === 1 && keys[0] === 'error';
-  if (shape === 'A') expect(keys).toEqual(['success', 'message']);
+  if (shape === 'A') expect(keys).toEqual(['success', 'message', 'reason']);
   else if (shape === 'B') expect(keys).toEqual(['error']);
   else expect(isA || isB, res.body).toBe(true);
   if (isA) {
     expect(body.success).toBe(false);
     expect(typeof body.message).toBe('string');
     expect((body.message as string).length).toBeGreaterThan(0);
+    expect(body.reason).toBe(body.message);
   }
   if (isB) {
     expect(typeof body.error).toBe('string');

@@ -300,7 +300,7 @@ describe('the event feed', () => {
     for (const query of ['cursor=abc', 'limit=0', 'objectType=product', 'objectType=']) {
       const res = await get(app, ws.token, `/v2/event?${query}`);
       expect(res.status, query).toBe(400);
-      expect(Object.keys(res.json)).toEqual(['success', 'message']);
+      expect(Object.keys(res.json)).toEqual(['success', 'message', 'reason']);
     }
     const another = await testWorkspace(store, '다른 곳');
     const theirs = await get(app, another.token, '/v2/event');

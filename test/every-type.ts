@@ -28,17 +28,17 @@ export interface EveryType {
  */
 export async function seedEveryType(ws: TestWorkspace, tag: string): Promise<EveryType> {
   return ws.write(async (w) => {
-    const sales = await insertPipeline(w.trx, w.workspaceId, {
+    const sales = await insertPipeline(w, {
       kind: 'deal',
       name: '신규 영업',
       stages: [{ name: '미팅' }, { name: '계약' }],
     });
-    await insertPipeline(w.trx, w.workspaceId, {
+    await insertPipeline(w, {
       kind: 'deal',
       name: '재계약',
       stages: [{ name: '검토' }],
     });
-    await insertPipeline(w.trx, w.workspaceId, {
+    await insertPipeline(w, {
       kind: 'lead',
       name: '리드 접수',
       stages: [{ name: '접수' }],

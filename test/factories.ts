@@ -81,7 +81,7 @@ export async function makePipeline(
 ): Promise<TestPipeline> {
   const name = input.name ?? numbered('파이프라인');
   const stages = input.stages ?? ['미팅', '제안', '계약'];
-  const { id, stageIds } = await insertPipeline(w.trx, w.workspaceId, {
+  const { id, stageIds } = await insertPipeline(w, {
     kind: input.kind ?? 'deal',
     name,
     stages: stages.map((s) => ({ name: s })),

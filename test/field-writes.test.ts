@@ -253,13 +253,17 @@ describe('POST /v2/field/{type}', () => {
   });
 
   it('a name a custom or built-in field has is 409, and writes nothing', async () => {
-    await ws.write((w) => makeCustomField(w, 'people', '등급'));
+    const taken = await ws.write((w) => makeCustomField(w, 'people', '등급'));
     for (const name of ['등급', '이름', '이메일', '담당자']) {
       const snap = await tableSnapshot(store);
       const res = await createField('people', { name, type: 'string' });
       expect(res.status, `${name}: ${res.text}`).toBe(409);
       expect(res.json.success).toBe(false);
       expect(res.json.message).toContain(name);
+      // The custom field's `reason` names the field in the way; a built-in's is the message.
+      expect(res.json.reason).toBe(
+        name === '등급' ? `${res.json.message} (기존 필드 id '${taken}')` : res.json.message,
+      );
       expect(await tableSnapshot(store)).toEqual(snap);
     }
     // The same name on another record type is another field.
@@ -415,6 +419,7 @@ describe('preventDuplicates', () => {
       expect(res.status, res.text).toBe(400);
       expect(res.json.message).toContain(value.name);
       expect(res.json.data).toEqual({ id: firstId, name: '먼저' });
+      expect(res.json.reason).toBe(`${res.json.message} (기존 레코드: '먼저', id '${firstId}')`);
       expect(await tableSnapshot(store)).toEqual(snap);
     }
     const other = await post(app, ws.token, '/v2/people', {

@@ -288,6 +288,7 @@ describe('POST /v2/file', () => {
     expect(JSON.parse(res.body)).toEqual({
       success: false,
       message: '파일은 25 MB를 넘을 수 없습니다.',
+      reason: '파일은 25 MB를 넘을 수 없습니다.',
     });
   });
 });
@@ -403,7 +404,11 @@ describe('GET /v2/file', () => {
     expect(none.json).toEqual({ success: true, data: { fileList: [] } });
     const missing = await get(app, ws.token, '/v2/file?objectType=deal&objectId=nope');
     expect(missing.status).toBe(404);
-    expect(missing.json).toEqual({ success: false, message: "딜을 찾을 수 없습니다: 'nope'" });
+    expect(missing.json).toEqual({
+      success: false,
+      message: "딜을 찾을 수 없습니다: 'nope'",
+      reason: "딜을 찾을 수 없습니다: 'nope'",
+    });
     for (const query of [
       'objectType=deal',
       `objectId=${dealId}`,
@@ -436,7 +441,11 @@ describe('deletes and isolation', () => {
     expect(left).toEqual([]);
     const again = await post(app, ws.token, `/v2/file/${id}/delete`);
     expect(again.status).toBe(404);
-    expect(again.json).toEqual({ success: false, message: `파일을 찾을 수 없습니다: '${id}'` });
+    expect(again.json).toEqual({
+      success: false,
+      message: `파일을 찾을 수 없습니다: '${id}'`,
+      reason: `파일을 찾을 수 없습니다: '${id}'`,
+    });
   });
 
   it("another workspace's file is not found: list, download, delete", async () => {

@@ -268,6 +268,80 @@ describe('import rules', () => {
     expect(seen.at(-1)).toEqual([total, total]);
   });
 
+  it('imports sequences with steps and timelines; a sequence line from before descriptions has none', async () => {
+    const workspaceId = await createWorkspace(store, '시퀀스 가져오기');
+    const file = `${dir}sequences.ndjson`;
+    writeFileSync(
+      file,
+      [
+        line({ type: 'sequence', id: 's-old', name: '예전 시퀀스', created_at: T }),
+        line({
+          type: 'sequence',
+          id: 's-new',
+          name: '새 시퀀스',
+          created_at: T,
+          description: '설명',
+        }),
+        line(person('sp1', { email: 'sp1@example.com' })),
+        line({
+          type: 'enrollment',
+          id: 'e1',
+          sequence_id: 's-new',
+          subject_type: 'people',
+          subject_id: 'sp1',
+          enrolled_at: T,
+          active: true,
+        }),
+        line({
+          type: 'sequenceStep',
+          id: 'st1',
+          sequence_id: 's-new',
+          position: 0,
+          kind: 'sendEmail',
+          execute_immediately: true,
+          business_day: 0,
+          execution_time: null,
+        }),
+        line({
+          type: 'sequenceEvent',
+          id: 'ev1',
+          enrollment_id: 'e1',
+          event_type: 'emailLinkClick',
+          step_index: 0,
+          date: T,
+          email_id: 'm1',
+          link_url: 'https://example.com',
+          link_name: '링크',
+        }),
+      ].join('\n'),
+    );
+    const result = await importFiles(store, { workspaceId, files: [file], actorId: '' });
+    expect(result.rejects).toEqual([]);
+    expect(result.committed).toBe(true);
+    const sequences = await store.db
+      .selectFrom('sequences')
+      .select(['id', 'description'])
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('id')
+      .execute();
+    expect(sequences).toEqual([
+      { id: 's-new', description: '설명' },
+      { id: 's-old', description: null },
+    ]);
+    const step = await store.db
+      .selectFrom('sequence_steps')
+      .select(['sequence_id', 'type', 'execute_immediately'])
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
+    expect(step).toEqual({ sequence_id: 's-new', type: 'sendEmail', execute_immediately: 1 });
+    const event = await store.db
+      .selectFrom('sequence_timeline')
+      .select(['enrollment_id', 'link_name'])
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
+    expect(event).toEqual({ enrollment_id: 'e1', link_name: '링크' });
+  });
+
   it('refuses a CSV header naming a field the record type does not have', async () => {
     const file = `${dir}organizations.csv`;
     writeFileSync(file, '이름,없는필드\n회사,값\n');

@@ -128,7 +128,7 @@ describe('workspace isolation', () => {
       for (const leadId of theirs.data.leads) {
         const res = await get(app, mine.ws.token, `/v2/lead/${leadId}/quote`);
         expect(res.status).toBe(404);
-        expect(Object.keys(res.json)).toEqual(['success', 'message']);
+        expect(Object.keys(res.json)).toEqual(['success', 'message', 'reason']);
         expect(res.json.success).toBe(false);
         expect(res.text).not.toContain(theirs.data.quotes[0]);
       }
@@ -146,7 +146,7 @@ describe('workspace isolation', () => {
         expect(typeof cursor, list.url).toBe('string');
         const res = await get(app, side[me].ws.token, `${list.url}${sep}limit=1&cursor=${cursor}`);
         expect(res.status, list.url).toBe(400);
-        expect(Object.keys(res.json)).toEqual(['success', 'message']);
+        expect(Object.keys(res.json)).toEqual(['success', 'message', 'reason']);
         expect(res.json.message).toContain("'cursor'");
         // The owner can still use it.
         const own = await get(

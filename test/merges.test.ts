@@ -815,7 +815,7 @@ describe('merging leads', () => {
 /** Expects an error answer in shape A whose message names each of `names`. */
 function expectRefused(res: TestResponse, status: number, names: string[]): void {
   expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.json)).toEqual(['success', 'message']);
+  expect(Object.keys(res.json)).toEqual(['success', 'message', 'reason']);
   expect(res.json.success).toBe(false);
   for (const name of names) expect(res.json.message).toContain(name);
   expect(res.text).not.toMatch(/\n\s+at |\.ts:\d+|SQLITE_|select .* from/i);

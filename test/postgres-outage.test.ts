@@ -123,7 +123,11 @@ describe.skipIf(TEST_DIALECT !== 'postgres')('PostgreSQL going away and coming b
     const people = await get(app, ws.token, '/v2/people');
     expect(people.status).toBe(503);
     expect(people.headers['retry-after']).toBeDefined();
-    expect(people.json).toEqual({ success: false, message: expect.any(String) });
+    expect(people.json).toEqual({
+      success: false,
+      message: expect.any(String),
+      reason: expect.any(String),
+    });
     const deal = await get(app, ws.token, `/v2/deal/${dealId}`);
     expect(deal.status).toBe(503);
     expect(deal.headers['retry-after']).toBeDefined();

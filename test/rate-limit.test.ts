@@ -52,8 +52,12 @@ describe('rate limit over HTTP', () => {
     }
     const res = await get(app, a.token, '/v2/people');
     expect(res.status).toBe(429);
-    expect(Object.keys(res.json)).toEqual(['success', 'message']);
-    expect(res.json).toEqual({ success: false, message: 'Too Many Requests' });
+    expect(Object.keys(res.json)).toEqual(['success', 'message', 'reason']);
+    expect(res.json).toEqual({
+      success: false,
+      message: 'Too Many Requests',
+      reason: 'Too Many Requests',
+    });
     const retryAfter = res.headers['retry-after'];
     expect(retryAfter).toMatch(/^[1-9][0-9]*$/);
     expect(Number(retryAfter)).toBeLessThanOrEqual(60);
@@ -64,7 +68,11 @@ describe('rate limit over HTTP', () => {
     for (const url of ['/v2/deal/activity', '/v2/people/history', '/v2/lead']) {
       const again = await get(app, a.token, url);
       expect(again.status).toBe(429);
-      expect(again.json).toEqual({ success: false, message: 'Too Many Requests' });
+      expect(again.json).toEqual({
+        success: false,
+        message: 'Too Many Requests',
+        reason: 'Too Many Requests',
+      });
     }
     await app.close();
   });
@@ -126,7 +134,10 @@ describe('rate limit over HTTP', () => {
   it('RATE_LIMIT_MAX=0 turns the limit off', async () => {
     const config = loadConfig({ RATE_LIMIT_MAX: '0' });
     expect(config.rateLimitMax).toBe(0);
-    const app = await buildApp({ store, config: { ...config, logLevel: 'silent' } });
+    const app = await buildApp({
+      store,
+      config: { ...config, logLevel: 'silent', overloadDelayMs: 0 },
+    });
     for (let i = 0; i < 30; i++) {
       const res = await get(app, a.token, '/v2/people');
       expect(res.status).toBe(200);
@@ -191,6 +202,7 @@ describe('loadConfig', () => {
       redisTimeoutMs: 250,
       shutdownGraceMs: 10_000,
       requestTimeoutMs: 10_000,
+      overloadDelayMs: 200,
       eventRetentionDays: 30,
       webhookAllowPrivate: false,
       webhookDispatch: true,
@@ -223,6 +235,7 @@ describe('loadConfig', () => {
       EVENT_RETENTION_DAYS: '7',
       METRICS: '1',
       METRICS_PORT: '9464',
+      OVERLOAD_DELAY_MS: '0',
     });
     expect(config).toEqual({
       databaseUrl: 'sqlite:/tmp/x.db',
@@ -241,6 +254,7 @@ describe('loadConfig', () => {
       redisTimeoutMs: 250,
       shutdownGraceMs: 10_000,
       requestTimeoutMs: 10_000,
+      overloadDelayMs: 0,
       eventRetentionDays: 7,
       webhookAllowPrivate: true,
       webhookDispatch: true,
@@ -281,6 +295,8 @@ describe('loadConfig', () => {
     ['SLOW_REQUEST_MS', 'slow'],
     ['METRICS_PORT', '65536'],
     ['METRICS_PORT', 'metrics'],
+    ['OVERLOAD_DELAY_MS', '-1'],
+    ['OVERLOAD_DELAY_MS', 'busy'],
   ])('%s=%s is a ConfigError naming it', (name, value) => {
     let error: unknown;
     try {

@@ -140,6 +140,10 @@ describe('read-ahead', () => {
     const tampered = `${cursor.slice(0, -2)}${cursor.endsWith('AA') ? 'BB' : 'AA'}`;
     const res = await get(app, ws.token, `/v2/people?limit=3&cursor=${tampered}`);
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ success: false, message: expect.stringContaining('cursor') });
+    expect(res.json).toEqual({
+      success: false,
+      message: expect.stringContaining('cursor'),
+      reason: expect.stringContaining('cursor'),
+    });
   });
 });

@@ -45,7 +45,7 @@ describe('read-only tokens', () => {
         expect(refused.status, url).not.toBe(403);
       } else {
         expect([url, refused.status]).toEqual([url, 403]);
-        expect(Object.keys(refused.json)).toEqual(['success', 'message']);
+        expect(Object.keys(refused.json)).toEqual(['success', 'message', 'reason']);
         expect(refused.json.message).toContain('읽기 전용');
         // The same call with a read-write token is not refused for that.
         expect((await post(app, ws.token, url, {})).status, url).not.toBe(403);

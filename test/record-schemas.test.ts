@@ -222,6 +222,7 @@ describe('record schemas without custom fields', () => {
         subject_type: 'lead',
         subject_id: 'l1',
         text: '메모',
+        type_id: 'memo-type-call',
         author_id: 'u1',
         created_at: T,
         updated_at: T,
@@ -290,7 +291,9 @@ describe('envelopes and errors', () => {
   });
 
   it('tells the two error shapes apart', () => {
-    expect(Value.Check(ErrorA, { success: false, message: '없음' })).toBe(true);
+    expect(Value.Check(ErrorA, { success: false, message: '없음', reason: '없음' })).toBe(true);
+    // `reason` is on every shape A error.
+    expect(Value.Check(ErrorA, { success: false, message: '없음' })).toBe(false);
     expect(Value.Check(ErrorA, { error: '없음' })).toBe(false);
     expect(Value.Check(ErrorB, { error: '없음' })).toBe(true);
     expect(Value.Check(ErrorB, { success: false, message: '없음' })).toBe(false);

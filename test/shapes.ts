@@ -97,12 +97,16 @@ export function expectShape(
   expect(problems).toEqual([]);
 }
 
-/** An error of shape A (`{success: false, message}`), its message naming `names` if given. */
+/**
+ * An error of shape A (`{success: false, message, reason}`, `reason` the message again), its
+ * message naming `names` if given.
+ */
 export function expectErrorA(res: TestResponse, status: number, names?: string): void {
   expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.json)).toEqual(['success', 'message']);
+  expect(Object.keys(res.json)).toEqual(['success', 'message', 'reason']);
   expect(res.json.success).toBe(false);
   expect(typeof res.json.message).toBe('string');
+  expect(res.json.reason).toBe(res.json.message);
   if (names) expect(res.json.message).toContain(names);
 }
 

@@ -256,7 +256,7 @@ describe('webhook API', () => {
       const started = Date.now();
       const res = await post(app, ws.token, '/v2/webhook', { url, objectTypeList: ['deal'] });
       expect([url, res.status]).toEqual([url, 400]);
-      expect(Object.keys(res.json)).toEqual(['success', 'message']);
+      expect(Object.keys(res.json)).toEqual(['success', 'message', 'reason']);
       expect(res.json.success).toBe(false);
       expect(res.json.message).toBe(`${NO_SUCCESS} ${reason}`);
       expect(Date.now() - started).toBeLessThan(5_000);
@@ -287,7 +287,7 @@ describe('webhook API', () => {
     for (const url of urls) {
       const res = await post(strict, ws.token, '/v2/webhook', { url, objectTypeList: ['deal'] });
       expect([url, res.status]).toEqual([url, 400]);
-      expect(Object.keys(res.json)).toEqual(['success', 'message']);
+      expect(Object.keys(res.json)).toEqual(['success', 'message', 'reason']);
       expect(res.json.message).toContain('공개되지 않은 주소');
     }
     const named = await post(strict, ws.token, '/v2/webhook', {
@@ -329,7 +329,7 @@ describe('webhook API', () => {
       const res = await post(app, ws.token, '/v2/webhook', body);
       const label = JSON.stringify(body).slice(0, 80);
       expect([label, res.status]).toEqual([label, 400]);
-      expect(Object.keys(res.json)).toEqual(['success', 'message']);
+      expect(Object.keys(res.json)).toEqual(['success', 'message', 'reason']);
       expect([label, res.json.message]).toEqual([label, expect.stringContaining(names)]);
     }
     const broken = await app.inject({
@@ -396,7 +396,7 @@ describe('webhook API', () => {
       const res =
         method === 'GET' ? await get(app, ws.token, url) : await post(app, ws.token, url, body);
       expect([method, url, res.status]).toEqual([method, url, 404]);
-      expect(Object.keys(res.json)).toEqual(['success', 'message']);
+      expect(Object.keys(res.json)).toEqual(['success', 'message', 'reason']);
       expect(res.text).not.toContain(theirs.url as string);
     }
     for (const bad of ['a%20b', 'x'.repeat(65), 'delete', '%ED%95%9C']) {

@@ -291,7 +291,7 @@ describe('bad input to the workspace-level reads', () => {
           expect(res.json.success).toBe(true);
           return;
         }
-        expect(Object.keys(res.json)).toEqual(['success', 'message']);
+        expect(Object.keys(res.json)).toEqual(['success', 'message', 'reason']);
         expect(res.json.success).toBe(false);
         expect(typeof res.json.message).toBe('string');
         expect(res.text).not.toMatch(/select |sqlite|at .*\.ts/i);

@@ -119,7 +119,7 @@ describe('workspace isolation of the workspace-level reads', () => {
       for (const memoId of theirs.memos) {
         const res = await get(app, mine.ws.token, `/v2/memo/${memoId}`);
         expect(res.status).toBe(404);
-        expect(Object.keys(res.json)).toEqual(['success', 'message']);
+        expect(Object.keys(res.json)).toEqual(['success', 'message', 'reason']);
         const nowhere = `${memoId.slice(0, -1)}${memoId.endsWith('0') ? '1' : '0'}`;
         const none = await get(app, mine.ws.token, `/v2/memo/${nowhere}`);
         expect(res.json.message.replaceAll(memoId, 'ID')).toBe(

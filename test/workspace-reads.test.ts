@@ -73,6 +73,7 @@ const TODO_CUSTOM: Field[] = [
 const MEMO: Field[] = [
   ['id', 'string'],
   ['text', 'string'],
+  ['typeList', 'array'],
   ['dealId', 'string', N],
   ['leadId', 'string', N],
   ['peopleId', 'string', N],
@@ -554,6 +555,7 @@ describe('GET /v2/memo and /v2/memo/{memoId}', () => {
     expect(list[0]).toEqual({
       id: f.n0,
       text: '노트 0',
+      typeList: [],
       dealId: f.deal,
       leadId: null,
       peopleId: null,

@@ -1505,11 +1505,18 @@ function expectShapeA(res: LightMyRequestResponse, withData: boolean): void {
   );
   const body = JSON.parse(res.body) as Record<string, unknown>;
   expect(Object.keys(body)).toEqual(
-    withData ? ['success', 'message', 'data'] : ['success', 'message'],
+    withData ? ['success', 'message', 'reason', 'data'] : ['success', 'message', 'reason'],
   );
   expect(body.success).toBe(false);
   expect(typeof body.message).toBe('string');
   expect((body.message as string).length).toBeGreaterThan(0);
+  // `reason` repeats the message; a duplicate's names the record that `data` carries.
+  const holder = body.data as { id?: string; name?: string } | undefined;
+  expect(body.reason).toBe(
+    holder?.id !== undefined && holder.name !== undefined
+      ? `${body.message} (기존 레코드: '${holder.name}', id '${holder.id}')`
+      : body.message,
+  );
 }
 
 /** Seeds the records the rows refer to (the same in both workspaces). */

@@ -545,7 +545,11 @@ describe('deals', () => {
   it('answers writes to the single-deal path in shape A', async () => {
     const res = await post(app, ws.token, '/v2/deal/no-such-deal', { name: 'x' });
     expect(res.status).toBe(404);
-    expect(res.json).toEqual({ success: false, message: expect.stringContaining('no-such-deal') });
+    expect(res.json).toEqual({
+      success: false,
+      message: expect.stringContaining('no-such-deal'),
+      reason: expect.stringContaining('no-such-deal'),
+    });
   });
 });
 

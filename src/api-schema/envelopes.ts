@@ -67,6 +67,10 @@ export const ErrorA = Type.Object(
   {
     success: Type.Literal(false),
     message: Type.String({ description: 'Korean, names the offending parameter if any' }),
+    reason: Type.String({
+      description:
+        'The message again, as the live API’s clients read it first; a duplicate’s names the existing record (or field); a 507’s is `disk full`',
+    }),
     data: Type.Optional(
       Type.Union([
         Type.Object(
@@ -85,11 +89,6 @@ export const ErrorA = Type.Object(
           },
         ),
       ]),
-    ),
-    reason: Type.Optional(
-      Type.Literal('disk full', {
-        description: 'Why the server could not act (507: the database has no space left)',
-      }),
     ),
   },
   { additionalProperties: false, description: 'Error shape A' },

@@ -5,6 +5,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorA, ErrorB } from './envelopes.ts';
 import { OPERATIONS } from './operations/index.ts';
+import { JsonRpcError } from './operations/mcp.ts';
 import { type Operation, pathParameters } from './operations/operation.ts';
 import { RECORD_SCHEMAS } from './records/components.ts';
 import * as writeBodies from './write-bodies.ts';
@@ -46,6 +47,11 @@ const FIELD_TYPES = [
 const PATH_PARAMETER_SCHEMAS: Record<string, Json> = {
   type: { type: 'string', enum: FIELD_TYPES },
   targetType: { type: 'string', enum: ['people', 'organization', 'deal', 'lead'] },
+  toTargetType: {
+    type: 'string',
+    enum: ['people', 'organization', 'deal', 'lead', 'memo', 'custom-object'],
+    description: '`…/primary` takes `memo`, `…/custom` takes `custom-object`',
+  },
   asset: { type: 'string', examples: ['swagger-ui-bundle.js'] },
 };
 
@@ -134,9 +140,14 @@ function errorResponses(op: Operation): Json {
     503,
     ...(op.method === 'GET' ? [] : [507]),
   ];
-  const schema = { $ref: `#/components/schemas/${op.errorShape === 'B' ? 'ErrorB' : 'ErrorA'}` };
+  const shape = { $ref: `#/components/schemas/${op.errorShape === 'B' ? 'ErrorB' : 'ErrorA'}` };
   const out: Json = {};
   for (const status of statuses) {
+    // The MCP layer's own refusals are JSON-RPC error responses (400, 404, 406).
+    const schema =
+      op.mcp && status === 400
+        ? { oneOf: [shape, JSON.parse(JSON.stringify(JsonRpcError))] }
+        : shape;
     const text = status === 413 && op.form ? FORM_TOO_LARGE : ERROR_TEXT[status];
     const message = status === 429 ? 'Too Many Requests' : `${text}`;
     const example =
@@ -144,7 +155,7 @@ function errorResponses(op: Operation): Json {
         ? { error: message }
         : status === 507
           ? { success: false, message, reason: 'disk full' }
-          : { success: false, message };
+          : { success: false, message, reason: message };
     const headers = [
       'X-Request-Id',
       ...(status === 401 ? [] : ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
@@ -221,7 +232,19 @@ function operationObject(
     summary: op.summary,
     tags: [op.tag],
     parameters,
-    responses: { [op.status]: successResponse(op, refs, examples), ...errorResponses(op) },
+    responses: {
+      [op.status]: successResponse(op, refs, examples),
+      // JSON-RPC notifications and responses (messages without an `id`) get no answer.
+      ...(op.mcp
+        ? {
+            202: {
+              description: 'Only notifications or responses were sent: accepted, no body',
+              headers: headerRefs(['X-Request-Id']),
+            },
+          }
+        : {}),
+      ...errorResponses(op),
+    },
   };
   if (op.body) {
     out.requestBody = {

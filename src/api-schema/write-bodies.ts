@@ -13,6 +13,7 @@ export { CreateDealBody, UpdateDealBody } from './bodies/deals.ts';
 export { CreateFieldBody, UpdateFieldBody } from './bodies/fields.ts';
 export { CreateLeadBody, UpdateLeadBody } from './bodies/leads.ts';
 export { MergeBody } from './bodies/merges.ts';
+export { AddMemoBody, CreateTodoBody, UpdateTodoBody } from './bodies/notes-todos.ts';
 export {
   CreateOrganizationBody,
   UpdateOrganizationBody,
@@ -20,4 +21,5 @@ export {
 export { CreatePersonBody, UpdatePersonBody } from './bodies/people.ts';
 export { CreateProductBody, UpdateProductBody } from './bodies/products.ts';
 export { CreateQuoteBody, QuoteLineBody } from './bodies/quotes.ts';
+export { EnrollBody } from './bodies/sequences.ts';
 export { CreateWebhookBody, UpdateWebhookBody } from './bodies/webhooks.ts';

@@ -45,6 +45,14 @@ export type UpdateLeadBody = WithFieldList<Bodies.UpdateLeadBody>;
 export type CreateProductBody = WithFieldList<Bodies.CreateProductBody>;
 /** Body of `products.update`. */
 export type UpdateProductBody = WithFieldList<Bodies.UpdateProductBody>;
+/** Body of `todos.create`: exactly one of `dealId`, `leadId`, `peopleId`, `organizationId`. */
+export type CreateTodoBody = Omit<Bodies.CreateTodoBody, 'fieldList'> & {
+  fieldList: FieldListEntry[];
+};
+/** Body of `todos.update`: the fields to change (`완료` completes the todo). */
+export type UpdateTodoBody = { fieldList: FieldListEntry[] };
+/** Body of the `addMemo` calls: the note's text and, optionally, its type's `_id`. */
+export type AddMemoBody = Bodies.AddMemoBody;
 /** One line of `quotes.create` (`amount` is the quantity). */
 export type QuoteLineBody = WithFieldList<Bodies.QuoteLineBody>;
 /** Body of `quotes.create`: exactly one of `dealId` and `leadId`. */

@@ -186,6 +186,9 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** Changes a person's fields. */
     update: (id: string, body: Bodies.UpdatePersonBody, o?: CallOptions) =>
       this.#keyed<R.Updated>(`/v2/people/${seg(id)}`, 'people', body, o),
+    /** Writes a note on the people (as `memo` does); answers the note. */
+    addMemo: (id: string, body: Bodies.AddMemoBody, o?: CallOptions) =>
+      this.#keyed<R.Memo>(`/v2/people/${seg(id)}/memo`, 'memo', body, o),
     /**
      * Merges the person `mergedId` into the person `id` and deletes it: what pointed at it
      * points at `id`, and fields empty on `id` take its values.
@@ -232,6 +235,9 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** Changes an organization's fields. */
     update: (id: string, body: Bodies.UpdateOrganizationBody, o?: CallOptions) =>
       this.#keyed<R.Updated>(`/v2/organization/${seg(id)}`, 'organization', body, o),
+    /** Writes a note on the organization (as `memo` does); answers the note. */
+    addMemo: (id: string, body: Bodies.AddMemoBody, o?: CallOptions) =>
+      this.#keyed<R.Memo>(`/v2/organization/${seg(id)}/memo`, 'memo', body, o),
     /**
      * Merges the organization `mergedId` into the organization `id` and deletes it: its
      * people, deals, leads and the rest move to `id`, and fields empty on `id` take its values.
@@ -285,6 +291,9 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** Changes a deal (its outcome with `status`, its label with `상태`). */
     update: (id: string, body: Bodies.UpdateDealBody, o?: CallOptions) =>
       this.#keyed<R.Updated>(`/v2/deal/${seg(id)}`, 'deal', body, o),
+    /** Writes a note on the deal (as `memo` does); answers the note. */
+    addMemo: (id: string, body: Bodies.AddMemoBody, o?: CallOptions) =>
+      this.#keyed<R.Memo>(`/v2/deal/${seg(id)}/memo`, 'memo', body, o),
     /** Deletes a deal with its quotes, activities, notes, todos and history. */
     delete: async (id: string, o?: CallOptions): Promise<void> => {
       await this.#post(`/v2/deal/${seg(id)}/delete`, undefined, o);
@@ -336,6 +345,9 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** Changes a lead. */
     update: (id: string, body: Bodies.UpdateLeadBody, o?: CallOptions) =>
       this.#keyed<R.Updated>(`/v2/lead/${seg(id)}`, 'lead', body, o),
+    /** Writes a note on the lead (as `memo` does); answers the note. */
+    addMemo: (id: string, body: Bodies.AddMemoBody, o?: CallOptions) =>
+      this.#keyed<R.Memo>(`/v2/lead/${seg(id)}/memo`, 'memo', body, o),
     /** Deletes a lead with its quotes, activities, notes, todos and history. */
     delete: async (id: string, o?: CallOptions): Promise<void> => {
       await this.#post(`/v2/lead/${seg(id)}/delete`, undefined, o);
@@ -485,6 +497,24 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
   readonly todos = {
     /** Every todo, oldest first. */
     list: (o?: ListOptions) => this.#list<R.Todo<C>>('/v2/todo', 'todoList', o),
+    /** Creates a todo on one deal, lead, person or organization (`내용` in `fieldList`). */
+    create: (body: Bodies.CreateTodoBody, o?: CallOptions) =>
+      this.#keyed<R.Created>('/v2/todo', 'todo', body, o),
+    /** Changes a todo's fields. */
+    update: (id: string, body: Bodies.UpdateTodoBody, o?: CallOptions) =>
+      this.#keyed<R.Updated>(`/v2/todo/${seg(id)}`, 'todo', body, o),
+    /** Completes a todo (`완료` true, `완료 날짜` now), or opens it again with `done` false. */
+    complete: (id: string, done = true, o?: CallOptions) =>
+      this.#keyed<R.Updated>(
+        `/v2/todo/${seg(id)}`,
+        'todo',
+        { fieldList: [{ name: '완료', booleanValue: done }] },
+        o,
+      ),
+    /** Deletes a todo and its `todoCreate` activity. */
+    delete: async (id: string, o?: CallOptions): Promise<void> => {
+      await this.#post(`/v2/todo/${seg(id)}/delete`, undefined, o);
+    },
   };
 
   /** The event feed: every change to people, organizations, leads and deals, in order. */
@@ -528,6 +558,75 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
         'webFormSubmitList',
         o,
       ),
+  };
+
+  /**
+   * The records a person, organization, deal or lead is associated with: `primary` lists the
+   * ids its own links give (`memo`: its notes), `custom` the records custom Ref fields link.
+   */
+  readonly associations = {
+    /** Ids of the records (or notes) linked to the record by their own keys, oldest first. */
+    primary: (
+      targetType: 'people' | 'organization' | 'deal' | 'lead',
+      targetId: string,
+      toTargetType: 'people' | 'organization' | 'deal' | 'lead' | 'memo',
+      o?: ListOptions,
+    ) =>
+      this.#list<string>(
+        `/v2/object/${targetType}/${seg(targetId)}/association/${toTargetType}/primary`,
+        'associationIdList',
+        o,
+      ),
+    /** Records linked to the record by custom Ref fields, `label` the field's name. */
+    custom: (
+      targetType: 'people' | 'organization' | 'deal' | 'lead',
+      targetId: string,
+      toTargetType: 'people' | 'organization' | 'deal' | 'lead' | 'custom-object',
+      o?: ListOptions,
+    ) =>
+      this.#list<R.AssociationItem>(
+        `/v2/object/${targetType}/${seg(targetId)}/association/${toTargetType}/custom`,
+        'associationItemList',
+        o,
+      ),
+  };
+
+  /** Sequences: their steps, enrollments and timelines; enroll and unenroll people. */
+  readonly sequences = {
+    /** Every sequence, oldest first. */
+    list: (o?: ListOptions) => this.#list<R.Sequence>('/v2/sequence', 'sequenceList', o),
+    /** One sequence, or null when the workspace has none of that id. */
+    get: async (id: string, o?: CallOptions): Promise<R.Sequence | null> =>
+      (await this.#get<{ sequence: R.Sequence | null }>(`/v2/sequence/${seg(id)}`, o)).sequence,
+    /** The steps of a sequence, in step order. */
+    steps: (id: string, o?: ListOptions) =>
+      this.#list<R.SequenceStep>(`/v2/sequence/${seg(id)}/step`, 'stepList', o),
+    /** The enrollments of a sequence, oldest first. */
+    enrollments: (id: string, o?: ListOptions) =>
+      this.#list<R.SequenceEnrollment>(
+        `/v2/sequence/${seg(id)}/enrollment`,
+        'sequenceEnrollmentList',
+        o,
+      ),
+    /** What happened in an enrollment (e-mails sent, opened, clicked, answered), oldest first. */
+    timeline: (enrollId: string, o?: ListOptions) =>
+      this.#list<R.SequenceTimelineEvent>(
+        `/v2/sequence/enrollment/${seg(enrollId)}/timeline`,
+        'timelineList',
+        o,
+      ),
+    /** Enrolls a person in a sequence; the person's sequence fields follow. */
+    enroll: (id: string, peopleId: string, o?: CallOptions) =>
+      this.#keyed<R.SequenceEnrollment>(
+        `/v2/sequence/${seg(id)}/enrollment`,
+        'sequenceEnrollment',
+        { peopleId },
+        o,
+      ),
+    /** Takes an enrollment away, with its timeline. */
+    unenroll: async (enrollId: string, o?: CallOptions): Promise<void> => {
+      await this.#post(`/v2/sequence/enrollment/${seg(enrollId)}/delete`, undefined, o);
+    },
   };
 
   /** Webhooks of the workspace and their delivery logs. */

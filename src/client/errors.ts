@@ -1,7 +1,7 @@
 /**
  * The client's errors: one tree by HTTP status, so a caller can `instanceof` the case it
- * handles. Both error bodies of the API map onto it: shape A `{success: false, message}`
- * and shape B `{error}` (the single deal).
+ * handles. Both error bodies of the API map onto it: shape A `{success: false, message,
+ * reason}` and shape B `{error}` (the single deal).
  */
 
 /** What the client knows about a failed call. */
@@ -27,6 +27,11 @@ export class CrmApiError extends Error {
   readonly body: unknown;
   /** The answer's headers (lower-case names); empty when there was no answer. */
   readonly headers: Record<string, string>;
+  /**
+   * Shape A's `reason`: the message again, or more (a duplicate's names the existing record;
+   * a 507's is `disk full`); undefined for shape B and for no answer.
+   */
+  readonly reason: string | undefined;
 
   constructor(init: CrmApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -35,6 +40,8 @@ export class CrmApiError extends Error {
     this.requestId = init.requestId;
     this.body = init.body;
     this.headers = init.headers ?? {};
+    const reason = (init.body as { reason?: unknown } | null | undefined)?.reason;
+    this.reason = typeof reason === 'string' ? reason : undefined;
   }
 }
 
@@ -79,16 +86,7 @@ export class ServerError extends CrmApiError {
  * 507: the server has no space left to store the write, which was not kept. Not retried:
  * it fails the same way until an operator frees space.
  */
-export class InsufficientStorageError extends ServerError {
-  /** Why, as the answer says it (`disk full`). */
-  readonly reason: string | undefined;
-
-  constructor(init: CrmApiErrorInit & { retryAfter: number | undefined }) {
-    super(init);
-    const reason = (init.body as { reason?: unknown } | null | undefined)?.reason;
-    this.reason = typeof reason === 'string' ? reason : undefined;
-  }
-}
+export class InsufficientStorageError extends ServerError {}
 
 /** No answer: the connection failed, or the call took longer than `timeoutMs`. */
 export class ConnectionError extends CrmApiError {

@@ -11,6 +11,7 @@ import type {
   OrganizationActivityRecord,
   PeopleActivityRecord,
 } from '../api-schema/records/activities.ts';
+import type { AssociationItemRecord } from '../api-schema/records/associations.ts';
 import type {
   AnyPipelineRecord,
   DealRecord,
@@ -40,6 +41,12 @@ import type {
   QuoteProductRecord,
   QuoteRecord,
 } from '../api-schema/records/products-quotes.ts';
+import type {
+  SequenceEnrollmentRecord,
+  SequenceRecord,
+  SequenceStepRecord,
+  SequenceTimelineRecord,
+} from '../api-schema/records/sequences.ts';
 import type { MeRecord, TeamRecord, UserRecord } from '../api-schema/records/users-teams.ts';
 import type { WebFormRecord, WebFormSubmitRecord } from '../api-schema/records/web-forms.ts';
 import type {
@@ -145,6 +152,16 @@ export type MemoType = MemoTypeRecord;
 export type WebForm = WebFormRecord;
 /** A submission of a web form. */
 export type WebFormSubmission = WebFormSubmitRecord;
+/** A record linked by a custom Ref field, `label` the field's name. */
+export type AssociationItem = AssociationItemRecord;
+/** A sequence (its id under `_id`). */
+export type Sequence = SequenceRecord;
+/** A step of a sequence. */
+export type SequenceStep = SequenceStepRecord;
+/** An enrollment of a person in a sequence (its id under `_id`). */
+export type SequenceEnrollment = SequenceEnrollmentRecord;
+/** An event of an enrollment's timeline. */
+export type SequenceTimelineEvent = SequenceTimelineRecord;
 /** A field of a record type (`GET /v2/field/{type}`). */
 export type Field = FieldRecord;
 /** A custom field's definition, as creating or changing it answers. */

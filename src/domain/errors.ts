@@ -27,6 +27,8 @@ export class DomainError extends Error {
     message: string,
     /** What the answer carries besides the message: the record a duplicate collides with. */
     readonly data?: unknown,
+    /** Shape A's `reason` when it must say more than the message (which record is in the way). */
+    readonly reason?: string,
   ) {
     super(message);
   }

@@ -15,3 +15,6 @@ export const DEFAULT_MEMO_TYPES: readonly MemoType[] = [
   { _id: 'memo-type-meeting', value: '미팅', color: 'lime' },
   { _id: 'memo-type-email', value: '이메일', color: 'pink' },
 ];
+
+/** The ids of the note types, the values `typeId` may take. */
+export const MEMO_TYPE_IDS: readonly string[] = DEFAULT_MEMO_TYPES.map((t) => t._id);

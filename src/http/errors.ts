@@ -45,7 +45,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   internal: 500,
 };
 
-/** Body shapes of the spec (section 7): A `{success:false,message}`, B `{error}`. */
+/** Body shapes of the spec (section 7): A `{success:false,message,reason}`, B `{error}`. */
 export type ErrorShape = 'A' | 'B';
 
 /** An error of HTTP itself, with the headers its answer carries (`Retry-After`, ...). */
@@ -68,12 +68,22 @@ export interface ErrorAnswer {
   headers: Record<string, string>;
   message: string;
   data?: unknown;
+  /** Shape A's `reason`, when it says more than the message (a duplicate's existing record). */
+  reason?: string;
 }
 
 /** The answer for a domain or HTTP error; undefined for anything else. */
 export function errorAnswer(error: unknown): ErrorAnswer | undefined {
   if (error instanceof DomainError) {
-    return { status: STATUS_OF[error.code], headers: {}, message: error.message, data: error.data };
+    const answer: ErrorAnswer = {
+      status: STATUS_OF[error.code],
+      headers: {},
+      message: error.message,
+      data: error.data,
+    };
+    const reason = error.reason ?? duplicateReason(error.message, error.data);
+    if (reason !== undefined) answer.reason = reason;
+    return answer;
   }
   if (error instanceof HttpError) {
     return { status: error.status, headers: error.headers, message: error.message };
@@ -82,8 +92,20 @@ export function errorAnswer(error: unknown): ErrorAnswer | undefined {
 }
 
 /**
- * The error body in the route's shape (shape A carries `data` when there is some, and
- * `reason` for a failure of the server's own that the client may act on, e.g. `disk full`).
+ * A duplicate's `reason`: the message, naming the existing record that `data` carries
+ * (`{id, name}`), as the live API's clients read it.
+ */
+export function duplicateReason(message: string, data: unknown): string | undefined {
+  if (data === null || typeof data !== 'object') return undefined;
+  const { id, name } = data as { id?: unknown; name?: unknown };
+  if (typeof id !== 'string' || typeof name !== 'string') return undefined;
+  return `${message} (기존 레코드: '${name}', id '${id}')`;
+}
+
+/**
+ * The error body in the route's shape. Shape A is `{success, message, reason}` (and `data`
+ * when there is some): `reason` repeats the message unless given (a duplicate's names the
+ * existing record; a 507's is `disk full`, which clients act on).
  */
 export function errorBody(
   shape: ErrorShape,
@@ -92,10 +114,8 @@ export function errorBody(
   reason?: string,
 ): string {
   if (shape === 'B') return JSON.stringify({ error: message });
-  if (reason !== undefined) return JSON.stringify({ success: false, message, reason });
-  return data === undefined
-    ? JSON.stringify({ success: false, message })
-    : JSON.stringify({ success: false, message, data });
+  const body = { success: false, message, reason: reason ?? message };
+  return JSON.stringify(data === undefined ? body : { ...body, data });
 }
 
 /** The message of a 507: the write was not kept, for lack of space. */

@@ -102,3 +102,26 @@ export function registerDelete(
     return sendWritten(reply, 200, '', undefined, [...ignored, ...bodyKeys]);
   });
 }
+
+/**
+ * Registers a write to a record named by the path that answers with what it made (a note
+ * on the record: `POST /v2/deal/{dealId}/memo`), under `key`, with `status`.
+ */
+export function registerPathWrite<S extends TObject>(
+  app: FastifyInstance,
+  { store, base }: RouteDeps,
+  route: WriteRoute<S> & { param: string; status: 200 | 201 },
+  run: (w: WorkspaceWrite, actorId: string, id: string, body: S['static']) => Promise<unknown>,
+): void {
+  const read = bodyReader(route.body);
+  app.post(`${base}${route.path}`, { config: { errorShape: 'A' } }, async (request, reply) => {
+    const id = pathId(request, route.param);
+    const ignored = ignoredQuery(request);
+    const body = read(request.body);
+    const { workspaceId, userId } = request.auth;
+    const made = await writeWorkspace(store, workspaceId, (w) => run(w, userId, id, body.value), {
+      actor: { source: 'API', sourceId: userId },
+    });
+    return sendWritten(reply, route.status, route.key, made, [...ignored, ...body.ignored]);
+  });
+}

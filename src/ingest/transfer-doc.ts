@@ -20,7 +20,12 @@ object per line, \`\\n\` separated); \`salescrm import --workspace ID FILE...\` 
 - Keys are the store's columns (snake_case), values as stored: ids kept, times ISO 8601
   UTC (\`2024-04-08T05:25:26.020Z\`), custom values in stored form by custom field id
   (dates as times, Ref fields as ids). 0/1 flags are booleans; list columns are JSON.
-  The column \`type\` of custom fields, activities and history is the key \`kind\`.
+  The column \`type\` of custom fields, activities, history and sequence steps is the key
+  \`kind\`.
+  Every line holds every column of its type, except columns added since version 1, which
+  a line may leave out (an earlier export): a \`customField\` line without its settings
+  (\`description\`, \`show_in_create_form\`, \`is_sensitive\`, \`prevent_duplicates\`)
+  imports with none set.
 - Rendered API JSON is not in the file: import renders every record once at the end.
 - \`source\` (\`소스\`) is kept as exported; CSV imports get \`데이터 업로드\`.
 - Import is one transaction. Every line is checked (the schemas below, the rules of the

@@ -4,6 +4,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { CUSTOM_FIELD_RECORD_TYPES, CUSTOM_FIELD_TYPES } from '../domain/custom-fields.ts';
+import { MEMO_TYPE_IDS } from '../domain/memo-types.ts';
 import { PRODUCT_KINDS } from '../domain/quotes.ts';
 import type { Database } from '../model/tables.ts';
 import { TODO_KINDS } from '../resources/todos/writes.ts';
@@ -27,9 +28,22 @@ const customValues = {
   schema: Type.Record(Type.String(), Type.Unknown()),
 } as const;
 
-/** The columns of a line type: each one's kind, in a pair with `'null'` when it may be null. */
-export type Spec = Record<string, ColumnKind | [ColumnKind, 'null']>;
+/**
+ * The columns of a line type: each one's kind, in a pair with `'null'` when it may be null,
+ * or with `absentAs` when a line may leave it out (a column added since the format's first
+ * version: earlier exports still import).
+ */
+export type Spec = Record<string, ColumnKind | [ColumnKind, 'null'] | Absent>;
+/** A column a line may leave out, and the value it then has. */
+export interface Absent {
+  column: ColumnKind | [ColumnKind, 'null'];
+  absentAs: unknown;
+}
 const opt = (k: ColumnKind): [ColumnKind, 'null'] => [k, 'null'];
+const absentAs = (column: ColumnKind | [ColumnKind, 'null'], value: unknown): Absent => ({
+  column,
+  absentAs: value,
+});
 
 const owned: Spec = {
   owner_id: opt(ref('user')),
@@ -47,6 +61,16 @@ const pipelineRecord: Spec = {
   pipeline_id: opt(ref('pipeline')),
   stage_id: opt(ref('pipelineStage')),
   stage_entered_at: opt(time),
+  stage_times: absentAs(
+    opt({
+      kind: 'json',
+      schema: Type.Record(
+        Type.String(),
+        Type.Tuple([Type.String(), Type.Union([Type.String(), Type.Null()]), Type.Integer()]),
+      ),
+    }),
+    null,
+  ),
   amount: opt(num),
   label: opt({ kind: 'text', max: 100 }),
   closed_at: opt(time),
@@ -115,6 +139,11 @@ export const LINE_SPECS = {
         ),
       }),
       created_at: time,
+      // The field settings of `POST /v2/field/{type}` (migration 011).
+      description: absentAs(opt({ kind: 'text', max: 2000 }), null),
+      show_in_create_form: absentAs(bool, false),
+      is_sensitive: absentAs(bool, false),
+      prevent_duplicates: absentAs(bool, false),
     },
   },
   product: {
@@ -202,6 +231,7 @@ export const LINE_SPECS = {
       subject_type: subject('people', 'organization', 'deal', 'lead', 'product', 'quote'),
       subject_id: { kind: 'subjectId' },
       text: { kind: 'text', max: 100_000 },
+      type_id: absentAs(opt({ kind: 'text', values: MEMO_TYPE_IDS }), null),
       author_id: opt(ref('user')),
       created_at: time,
       updated_at: time,
@@ -260,7 +290,12 @@ export const LINE_SPECS = {
   },
   sequence: {
     table: 'sequences',
-    columns: { id, name, created_at: time },
+    columns: {
+      id,
+      name,
+      created_at: time,
+      description: absentAs(opt({ kind: 'text', max: 10_000 }), null),
+    },
   },
   enrollment: {
     table: 'sequence_enrollments',
@@ -271,6 +306,31 @@ export const LINE_SPECS = {
       subject_id: { kind: 'subjectId' },
       enrolled_at: time,
       active: bool,
+    },
+  },
+  sequenceStep: {
+    table: 'sequence_steps',
+    columns: {
+      id,
+      sequence_id: ref('sequence'),
+      position: { kind: 'int', min: 0 },
+      type: { kind: 'text', max: 100 },
+      execute_immediately: bool,
+      business_day: { kind: 'int', min: 0 },
+      execution_time: opt({ kind: 'text', max: 4 }),
+    },
+  },
+  sequenceEvent: {
+    table: 'sequence_timeline',
+    columns: {
+      id,
+      enrollment_id: ref('enrollment'),
+      event_type: { kind: 'text', max: 100 },
+      step_index: { kind: 'int', min: 0 },
+      date: time,
+      email_id: opt({ kind: 'text', max: 64 }),
+      link_url: opt({ kind: 'text', max: 2000 }),
+      link_name: opt({ kind: 'text', max: 500 }),
     },
   },
   activity: {

@@ -34,7 +34,7 @@ export function injectCall(app: FastifyInstance, base: string, authorization: st
     try {
       json = JSON.parse(res.body);
     } catch {
-      json = { success: false, message: res.body };
+      json = { success: false, message: res.body, reason: res.body };
     }
     const retryAfter = res.headers['retry-after'];
     const ignored = res.headers['x-ignored-parameters'];

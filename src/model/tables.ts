@@ -27,6 +27,8 @@ export interface Database {
   web_form_submissions: WebFormSubmissionTable;
   sequences: SequenceTable;
   sequence_enrollments: SequenceEnrollmentTable;
+  sequence_steps: SequenceStepTable;
+  sequence_timeline: SequenceTimelineTable;
   activities: ActivityTable;
   history: HistoryTable;
   events: EventTable;
@@ -182,6 +184,8 @@ interface PipelineRecord extends Owned {
   pipeline_id: string | null;
   stage_id: string | null;
   stage_entered_at: string | null;
+  /** JSON: the record's stage times (`src/domain/stage-times.ts`); null before a stage change. */
+  stage_times: Generated<string | null>;
   amount: number | null;
   /** The `상태` label; null while it follows the outcome. */
   label: string | null;
@@ -246,6 +250,8 @@ export interface NoteTable {
   author_id: string | null;
   created_at: string;
   updated_at: string;
+  /** One of the note types (`memo-type-call`, ...), or null. */
+  type_id: Generated<string | null>;
 }
 
 export interface TodoTable {
@@ -294,6 +300,8 @@ export interface SequenceTable {
   workspace_id: string;
   id: string;
   name: string;
+  /** Null for sequences stored before descriptions were kept. */
+  description: string | null;
   created_at: string;
 }
 
@@ -305,6 +313,35 @@ export interface SequenceEnrollmentTable {
   subject_id: string;
   enrolled_at: string;
   active: number;
+}
+
+/** A step of a sequence, in `position` order (0-based). */
+export interface SequenceStepTable {
+  workspace_id: string;
+  id: string;
+  sequence_id: string;
+  position: number;
+  /** `sendEmail`, `createTodo`, ... */
+  type: string;
+  execute_immediately: number;
+  /** Business days after the step before (0 for an immediate step). */
+  business_day: number;
+  /** `HHMM` in Korea time; null for an immediate step. */
+  execution_time: string | null;
+}
+
+/** What happened in an enrollment: an e-mail of a step sent, opened, clicked or answered. */
+export interface SequenceTimelineTable {
+  workspace_id: string;
+  id: string;
+  enrollment_id: string;
+  /** `sendEmail`, `emailOpen`, `emailLinkClick`, `emailReply`. */
+  event_type: string;
+  step_index: number;
+  date: string;
+  email_id: string | null;
+  link_url: string | null;
+  link_name: string | null;
 }
 
 export interface ActivityTable {
@@ -491,6 +528,8 @@ export const WORKSPACE_TABLES = [
   'web_form_submissions',
   'sequences',
   'sequence_enrollments',
+  'sequence_steps',
+  'sequence_timeline',
   'activities',
   'history',
   'events',

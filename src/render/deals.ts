@@ -17,6 +17,7 @@ import {
   type SubmissionFact,
   type TodoFact,
 } from '../domain/records.ts';
+import { putStageTimes, type StageKeys, type StageTimes } from '../domain/stage-times.ts';
 import { wholeDays } from '../domain/time.ts';
 import type { DealTable, LeadTable } from '../model/tables.ts';
 
@@ -32,13 +33,17 @@ export interface PipelineRecordFacts {
   todos: TodoFact[];
   owner: Ref | null;
   teams: Ref[];
+  /** The stage timing keys of the record type, and the record's stage times. */
+  stageKeys: readonly StageKeys[];
+  stageTimes: StageTimes;
   customFields: readonly CustomFieldDefinition[];
   nameOf: NameOf;
 }
 
 /**
  * The deal and lead record of spec 2.4 (a lead has the same shape). `상태` is the label,
- * which follows the outcome until one is set (leads: `New`).
+ * which follows the outcome until one is set (leads: `New`). The stage timing keys close
+ * the fixed keys (the single deal's extra keys come before them), then the custom fields.
  */
 export function renderPipelineRecord(
   row: Selectable<LeadTable> & { outcome?: string },
@@ -66,6 +71,7 @@ export function renderPipelineRecord(
   putOwnership(r, facts.owner, row.created_at, facts.teams, row.updated_at);
   putTodoGroup(r, facts.todos);
   r['등록된 시퀀스 목록'] = enrolledSequences(facts.enrollments);
+  putStageTimes(r, facts.stageKeys, facts.stageTimes);
   appendCustomFields(r, facts.customFields, JSON.parse(row.custom), facts.nameOf);
   return r;
 }

@@ -1,5 +1,6 @@
 import type { CustomFieldDefinition, SelectOption } from '../domain/custom-fields.ts';
 import type { BuiltInField } from '../domain/field-catalogue.ts';
+import type { StageKeys } from '../domain/stage-times.ts';
 
 /** One field of `GET /v2/field/{type}`; `optionList` only on select fields. */
 export interface FieldRecord {
@@ -20,6 +21,7 @@ const SELECT_TYPES = new Set(['singleSelect', 'multiSelect']);
 export function renderFieldList(
   builtIn: readonly BuiltInField[],
   custom: readonly CustomFieldDefinition[],
+  stageKeys: readonly StageKeys[] = [],
 ): FieldRecord[] {
   const fields: FieldRecord[] = builtIn.map((f) => {
     const field: FieldRecord = { id: f.name, name: f.name, type: f.type, required: f.required };
@@ -27,6 +29,14 @@ export function renderFieldList(
       field.optionList = (f.options ?? []).map((value) => ({ id: value, value }));
     return field;
   });
+  // A deal's or lead's stage timing keys, after the built-in fields as on the records.
+  for (const k of stageKeys) {
+    fields.push(
+      { id: k.entered, name: k.entered, type: 'dateTime', required: false },
+      { id: k.total, name: k.total, type: 'number', required: false },
+      { id: k.exited, name: k.exited, type: 'dateTime', required: false },
+    );
+  }
   for (const def of custom) {
     const field: FieldRecord = {
       id: def.id,

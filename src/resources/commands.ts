@@ -86,21 +86,26 @@ export async function recordCreated(
   ]);
 }
 
-/** Adds a body's `memo` as a note on the record, by the acting user, with its activity. */
+/**
+ * Adds a body's `memo` as a note on the record, by the acting user, with its activity
+ * (`typeId`: the note's type, from `POST /v2/{type}/{id}/memo`); answers the note's id.
+ */
 export async function addMemo(
   w: WorkspaceWrite,
   subjectType: SubjectType,
   subjectId: string,
   text: string | null | undefined,
   authorId: string,
-): Promise<void> {
-  if (text === undefined || text === null) return;
-  const [memoId] = await insertNotes(w, [{ subjectType, subjectId, text, authorId }]);
+  typeId?: string,
+): Promise<string | undefined> {
+  if (text === undefined || text === null) return undefined;
+  const [memoId] = await insertNotes(w, [{ subjectType, subjectId, text, authorId, typeId }]);
   if (ACTIVITY_SUBJECTS.has(subjectType)) {
     await insertActivities(w, [
       { subjectType: subjectType as 'deal', subjectId, type: 'memoCreate', memoId, date: w.now },
     ]);
   }
+  return memoId;
 }
 
 /** A create's `fieldList`, checked: its fixed values by name, its owner and its custom values. */
@@ -256,7 +261,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 /** Writes an update's columns to the record's row, if there are any. */
 export async function updateRow(
   w: WorkspaceWrite,
-  table: 'people' | 'organizations' | 'deals' | 'leads' | 'products' | 'quotes',
+  table: 'people' | 'organizations' | 'deals' | 'leads' | 'products' | 'quotes' | 'todos',
   id: string,
   set: Record<string, unknown>,
 ): Promise<void> {

@@ -20,6 +20,7 @@ import type { RouteDeps } from '../http/route-deps.ts';
 import { JSON_TYPE } from '../http/send.ts';
 import { registerMcpRoute } from '../mcp/http-route.ts';
 import { registerSubjectActivityRoutes } from '../resources/activities/routes.ts';
+import { registerAssociationRoutes } from '../resources/associations/routes.ts';
 import { registerBatchRoutes } from '../resources/batch/routes.ts';
 import { registerDealActivityRoutes } from '../resources/deal-activities/routes.ts';
 import { registerDealRoutes } from '../resources/deals/routes.ts';
@@ -33,6 +34,7 @@ import { registerFileRoutes } from '../resources/files/routes.ts';
 import { registerLeadRoutes } from '../resources/leads/routes.ts';
 import { registerLeadWrites } from '../resources/leads/write-routes.ts';
 import { registerMemoRoutes } from '../resources/notes/routes.ts';
+import { registerMemoWrites } from '../resources/notes/write-routes.ts';
 import { registerOrganizationRoutes } from '../resources/organizations/routes.ts';
 import { registerOrganizationWrites } from '../resources/organizations/write-routes.ts';
 import { registerPeopleRoutes } from '../resources/people/routes.ts';
@@ -45,8 +47,11 @@ import { registerQuoteRoutes } from '../resources/quotes/routes.ts';
 import { registerQuoteWrites } from '../resources/quotes/write-routes.ts';
 import { registerRecordHistoryRoutes } from '../resources/record-history/routes.ts';
 import { registerSearchRoutes } from '../resources/search/routes.ts';
+import { registerSequenceRoutes } from '../resources/sequences/routes.ts';
+import { registerSequenceWrites } from '../resources/sequences/write-routes.ts';
 import { registerTeamRoutes } from '../resources/teams/routes.ts';
 import { registerTodoRoutes } from '../resources/todos/routes.ts';
+import { registerTodoWrites } from '../resources/todos/write-routes.ts';
 import { registerUserRoutes } from '../resources/users/routes.ts';
 import { registerWebFormRoutes } from '../resources/web-forms/routes.ts';
 import { registerWebhookRoutes } from '../resources/webhooks/routes.ts';
@@ -59,6 +64,7 @@ import { tokenAuthenticator } from './auth.ts';
 import { DiskFullLog } from './disk-full-log.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
 import { Metrics } from './metrics.ts';
+import { shedOverload } from './overload.ts';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
 import { refuseReadOnlyWrite } from './read-only.ts';
 import { logRequests } from './request-log.ts';
@@ -79,7 +85,13 @@ export interface AppOptions {
     Partial<
       Pick<
         Config,
-        'metrics' | 'metricsPort' | 'slowRequestMs' | 'requestTimeoutMs' | 'smtpUrl' | 'smtpFrom'
+        | 'metrics'
+        | 'metricsPort'
+        | 'slowRequestMs'
+        | 'requestTimeoutMs'
+        | 'overloadDelayMs'
+        | 'smtpUrl'
+        | 'smtpFrom'
       >
     >;
   /** Shared counters (e.g. Redis); defaults to this process's memory. */
@@ -142,6 +154,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const cache = config.pageCacheBytes > 0 ? new PageCache(config.pageCacheBytes) : undefined;
   const diskFull = new DiskFullLog(store.location, options.diskFullLogIntervalMs);
 
+  // First of the request hooks: a shed request costs no token lookup and no database.
+  // Off unless the config says (an app built in a test shares its event loop with the test).
+  await shedOverload(app, base, config.overloadDelayMs ?? 0);
   app.decorateRequest('auth', null as never);
   recordRoutes(app);
   logRequests(app, {
@@ -252,8 +267,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerUserRoutes(app, deps);
   registerTeamRoutes(app, deps);
   registerTodoRoutes(app, deps);
+  registerTodoWrites(app, deps);
   registerMemoRoutes(app, deps);
+  registerMemoWrites(app, deps);
   registerWebFormRoutes(app, deps);
+  registerSequenceRoutes(app, deps);
+  registerAssociationRoutes(app, deps);
+  registerSequenceWrites(app, deps);
   registerFieldRoutes(app, deps);
   registerFieldWrites(app, deps);
   registerEventRoutes(app, deps);
@@ -306,7 +326,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return reply
         .code(answer.status)
         .header('Content-Type', JSON_TYPE)
-        .send(errorBody(shape, answer.message, answer.data));
+        .send(errorBody(shape, answer.message, answer.data, answer.reason));
     }
     if (isDiskFull(error)) {
       diskFull.report(request.log, error);

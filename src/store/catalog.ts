@@ -5,6 +5,7 @@ import type {
   CustomFieldType,
   SelectOption,
 } from '../domain/custom-fields.ts';
+import { type StageKeys, stageKeysOf } from '../domain/stage-times.ts';
 import type { CustomFieldTable } from '../model/tables.ts';
 import type { Executor, Store } from './database.ts';
 
@@ -44,6 +45,8 @@ export interface Catalog {
   readonly teamsOfUser: ReadonlyMap<string, readonly string[]>;
   /** The workspace's active webhooks. */
   readonly subscriptions: readonly Subscription[];
+  /** The stage timing keys of deals and of leads: every stage of every pipeline, in order. */
+  readonly stageKeys: ReadonlyMap<'deal' | 'lead', readonly StageKeys[]>;
 }
 
 const NAMED_TABLES = [
@@ -126,7 +129,37 @@ export async function loadCatalog(
     else teamsOfUser.set(m.user_id, [m.team_id]);
   }
   const subscriptions = await activeSubscriptions(db, workspaceId);
-  return { version, names, fields, teamsOfUser, subscriptions };
+  const stageKeys = await stageKeysOfWorkspace(db, workspaceId);
+  return { version, names, fields, teamsOfUser, subscriptions, stageKeys };
+}
+
+/**
+ * The stage timing keys of each record type: its pipelines in their order, each one's stages
+ * in theirs.
+ */
+export async function stageKeysOfWorkspace(
+  db: Executor,
+  workspaceId: string,
+): Promise<Map<'deal' | 'lead', StageKeys[]>> {
+  const rows = await db
+    .selectFrom('pipeline_stages as s')
+    .innerJoin('pipelines as p', (j) =>
+      j.onRef('p.workspace_id', '=', 's.workspace_id').onRef('p.id', '=', 's.pipeline_id'),
+    )
+    .select(['p.kind', 'p.name as pipeline', 's.id', 's.name as stage'])
+    .where('s.workspace_id', '=', workspaceId)
+    .orderBy('p.position')
+    .orderBy('p.id')
+    .orderBy('s.position')
+    .orderBy('s.id')
+    .execute();
+  const out = new Map<'deal' | 'lead', StageKeys[]>([
+    ['deal', []],
+    ['lead', []],
+  ]);
+  for (const r of rows)
+    out.get(r.kind as 'deal' | 'lead')?.push(stageKeysOf(r.id, r.stage, r.pipeline));
+  return out;
 }
 
 /** Workspaces whose catalog a store keeps; the least recently used beyond it are dropped. */

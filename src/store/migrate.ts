@@ -11,8 +11,10 @@ import { catalogVersion } from './migrations/008-catalog-version.ts';
 import { searchIndexes } from './migrations/009-search-indexes.ts';
 import { readOnlyTokens } from './migrations/010-read-only-tokens.ts';
 import { fieldSettings } from './migrations/011-field-settings.ts';
+import { sequenceSteps } from './migrations/014-sequence-steps.ts';
 import { files } from './migrations/015-files.ts';
 import { emails } from './migrations/016-emails.ts';
+import { todosStages } from './migrations/017-todos-stages.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -31,8 +33,10 @@ export async function migrateToLatest(
     '009-search-indexes': searchIndexes,
     '010-read-only-tokens': readOnlyTokens,
     '011-field-settings': fieldSettings,
+    '014-sequence-steps': sequenceSteps({ dialect }),
     '015-files': files({ dialect }),
     '016-emails': emails({ dialect }),
+    '017-todos-stages': todosStages,
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });

@@ -8,6 +8,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { ErrorA, ErrorB } from '../../src/api-schema/envelopes.ts';
+import { JsonRpcError } from '../../src/api-schema/operations/mcp.ts';
 import type { Operation } from '../../src/api-schema/operations/operation.ts';
 import { multipartBody } from '../multipart.ts';
 import { type Fixture, FOREIGN_MARKER, uniq } from './fixture.ts';
@@ -31,6 +32,7 @@ export interface Sent {
   url: string;
   payload?: string | Buffer;
   contentType?: string;
+  headers?: Record<string, string>;
 }
 
 /** Makes the tokens of `req` real (records made here are made before any snapshot). */
@@ -42,21 +44,24 @@ export async function prepare(fx: Fixture, req: Req): Promise<Sent> {
     )
     .join('&');
   const url = query ? `${path}?${query}` : path;
+  const headers = req.headers ? { headers: req.headers } : {};
   // A payload as it is (a broken transport) wins over the form it replaces.
   if (req.form !== undefined && req.payload === undefined) {
     const { payload, contentType } = multipartBody(req.form);
-    return { method: req.method, url, payload, contentType };
+    return { ...headers, method: req.method, url, payload, contentType };
   }
   if (req.payload !== undefined) {
     return {
+      ...headers,
       method: req.method,
       url,
       payload: req.payload,
       ...(req.contentType ? { contentType: req.contentType } : {}),
     };
   }
-  if (req.body === undefined) return { method: req.method, url };
+  if (req.body === undefined) return { ...headers, method: req.method, url };
   return {
+    ...headers,
     method: req.method,
     url,
     payload: await resolveText(fx, JSON.stringify(req.body)),
@@ -73,6 +78,7 @@ export function send(
     method: sent.method,
     url: sent.url,
     headers: {
+      ...sent.headers,
       authorization: `Bearer ${token}`,
       ...(sent.contentType ? { 'content-type': sent.contentType } : {}),
     },
@@ -123,7 +129,8 @@ export function checkRefusal(op: Operation, res: LightMyRequestResponse, context
   }
   const schema = op.errorShape === 'B' ? ErrorB : ErrorA;
   const json = parse(res, context);
-  if (!Value.Check(schema, json)) {
+  const jsonRpc = op.mcp && res.statusCode === 400 && Value.Check(JsonRpcError, json);
+  if (!jsonRpc && !Value.Check(schema, json)) {
     throw new Error(
       `error not in shape ${op.errorShape} (${schemaErrors(schema, json)}): ${context}`,
     );

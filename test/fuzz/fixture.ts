@@ -7,10 +7,16 @@
 import type { FastifyInstance } from 'fastify';
 import { newId } from '../../src/domain/ids.ts';
 import { defineCustomField } from '../../src/resources/custom-fields/writes.ts';
+import {
+  insertSequenceSteps,
+  insertSequences,
+  insertTimelineEvents,
+} from '../../src/resources/sequences/writes.ts';
 import type { Store } from '../../src/store/database.ts';
 import {
   makeActivity,
   makeDeal,
+  makeEnrollment,
   makeFile,
   makeLead,
   makeNote,
@@ -18,6 +24,7 @@ import {
   makePerson,
   makePipeline,
   makeProduct,
+  makeTodo,
   type TestPipeline,
 } from '../factories.ts';
 import { get, type TestWorkspace, testWorkspace } from '../helpers.ts';
@@ -35,12 +42,16 @@ export type Kind =
   | 'lead'
   | 'product'
   | 'memo'
+  | 'todo'
   | 'webForm'
   | 'webhook'
   | 'delivery'
   | 'user'
   | 'pipeline'
   | 'stage'
+  | 'field'
+  | 'sequence'
+  | 'enrollment'
   | 'file'
   | 'email';
 
@@ -53,6 +64,19 @@ export interface Side {
   leadPipe: TestPipeline;
   /** Names of the deal pipelines and their stages. */
   dealPipelines: { name: string; stages: string[] }[];
+  /**
+   * Custom fields of the fuzz's own, that field updates may rename and add options to: no
+   * other generator names them (they are made after `Fixture.fields` is read).
+   */
+  ownFields: OwnField[];
+}
+
+/** A custom field made for the field updates of the fuzz. */
+export interface OwnField {
+  /** The `{type}` of its path. */
+  type: string;
+  id: string;
+  select: boolean;
 }
 
 export interface Fixture {
@@ -71,7 +95,16 @@ export interface Fixture {
   made: number;
   /** A record of `kind` made in `m` for one request that uses it up. */
   fresh(
-    kind: 'people' | 'organization' | 'deal' | 'lead' | 'product' | 'webhook' | 'file',
+    kind:
+      | 'people'
+      | 'organization'
+      | 'deal'
+      | 'lead'
+      | 'product'
+      | 'todo'
+      | 'webhook'
+      | 'enrollment'
+      | 'file',
   ): Promise<string>;
 }
 
@@ -95,12 +128,20 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       pipelineId: dealPipe.id,
       stageId: dealPipe.stage['미팅'],
     });
+    // A custom Ref field the stage deals point at the second person with (for the custom
+    // association read, which then has pages).
+    const referrer = await defineCustomField(w, {
+      recordType: 'deal',
+      name: `${tag} 추천인`,
+      type: 'people',
+    });
     for (const stage of dealPipe.stageIds) {
       await makeDeal(w, {
         name: `${tag} 단계 딜`,
         peopleId: person3,
         pipelineId: dealPipe.id,
         stageId: stage,
+        custom: { [referrer]: person2 },
       });
     }
     const lead2 = await makeLead(w, {
@@ -138,7 +179,68 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
         await makeActivity(w, { subjectType, subjectId, type, date });
       }
     }
-    return { dealPipe, leadPipe, org2, person2, person3, deal2, lead2, products, memo, files };
+    // Three sequences of three steps, with three enrollments each, whose timelines have
+    // three events: each sequence list has a second page at a `limit` of 1 or 2.
+    const sequences = await insertSequences(w, [
+      { name: `${tag} 시퀀스 1`, description: `${tag} 설명` },
+      `${tag} 시퀀스 2`,
+      `${tag} 시퀀스 3`,
+    ]);
+    for (const sequenceId of sequences) {
+      await insertSequenceSteps(w, [
+        {
+          sequenceId,
+          index: 0,
+          type: 'sendEmail',
+          executeImmediately: true,
+          businessDay: 0,
+          executionTime: null,
+        },
+        {
+          sequenceId,
+          index: 1,
+          type: 'createTodo',
+          executeImmediately: false,
+          businessDay: 2,
+          executionTime: '0900',
+        },
+        {
+          sequenceId,
+          index: 2,
+          type: 'sendEmail',
+          executeImmediately: false,
+          businessDay: 3,
+          executionTime: '1400',
+        },
+      ]);
+    }
+    const enrollments: string[] = [];
+    for (const subjectId of [person2, person3, seed.person]) {
+      for (const sequenceId of sequences) {
+        enrollments.push(await makeEnrollment(w, { sequenceId, subjectType: 'people', subjectId }));
+      }
+    }
+    for (const enrollmentId of enrollments) {
+      await insertTimelineEvents(w, [
+        { enrollmentId, eventType: 'sendEmail', stepIndex: 0, date: '2024-04-08T01:00:00.000Z' },
+        { enrollmentId, eventType: 'emailOpen', stepIndex: 0, date: '2024-04-08T02:00:00.000Z' },
+        { enrollmentId, eventType: 'emailReply', stepIndex: 0, date: '2024-04-08T03:00:00.000Z' },
+      ]);
+    }
+    return {
+      dealPipe,
+      leadPipe,
+      org2,
+      person2,
+      person3,
+      deal2,
+      lead2,
+      products,
+      memo,
+      sequences,
+      enrollments,
+      files,
+    };
   });
   const webhook = await insertWebhook(store, ws.workspaceId, {
     url: `${hookUrl}?${tag}`,
@@ -211,16 +313,50 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       lead: [seed.lead, more.lead2],
       product: more.products,
       memo: [...seed.memos, more.memo],
+      todo: seed.todos,
       webForm: seed.webForms,
       webhook: [webhook.id],
       delivery: [deliveryId],
       user: seed.users,
       pipeline: [...seed.dealPipelines, ...seed.leadPipelines, more.dealPipe.id, more.leadPipe.id],
       stage: stages.map((s) => s.id),
+      field: [],
+      sequence: more.sequences,
+      enrollment: more.enrollments,
       file: more.files,
       email: [emailId],
     },
+    ownFields: [],
   };
+}
+
+/** The `{type}` paths of `/v2/field/{type}` and the record type each stores. */
+const OWN_FIELD_TYPES = [
+  ['people', 'people'],
+  ['deal', 'deal'],
+  ['quote-product', 'quoteProduct'],
+  ['todo', 'todo'],
+] as const;
+
+/** A text and a select field of the side's own on a few record types (ids under `field`). */
+async function addOwnFields(side: Side, tag: string): Promise<void> {
+  await side.ws.write(async (w) => {
+    for (const [type, recordType] of OWN_FIELD_TYPES) {
+      const text = await defineCustomField(w, {
+        recordType,
+        name: `${tag} 고칠 글 필드`,
+        type: 'string',
+      });
+      const select = await defineCustomField(w, {
+        recordType,
+        name: `${tag} 고칠 선택 필드`,
+        type: 'singleSelect',
+        options: ['처음'],
+      });
+      side.ownFields.push({ type, id: text, select: false }, { type, id: select, select: true });
+      side.ids.field.push(text, select);
+    }
+  });
 }
 
 /** Seeds both workspaces and reads the field catalogue through the API. */
@@ -236,6 +372,8 @@ export async function makeFixture(
     const res = await get(app, m.ws.token, `/v2/field/${type}`);
     fields[type] = (res.json.data.fieldList as { name: string }[]).map((f) => f.name);
   }
+  await addOwnFields(m, '퍼즈');
+  await addOwnFields(o, FOREIGN_MARKER);
   const cursors: Fixture['cursors'] = [];
   for (const [path, key] of [
     ['/v2/user', 'nextCursor'],
@@ -243,6 +381,7 @@ export async function makeFixture(
     ['/v2/people', 'nextCursor'],
     ['/v2/deal', 'nextCurosr'],
     ['/v2/memo', 'nextCursor'],
+    ['/v2/sequence', 'nextCursor'],
     ['/v2/file', 'nextCursor'],
   ] as const) {
     for (const [of, side] of [
@@ -290,6 +429,20 @@ export async function makeFixture(
         if (kind === 'deal')
           return makeDeal(w, { name: '퍼즈 소모 딜', peopleId: m.ids.people[0] });
         if (kind === 'product') return makeProduct(w, { name: '퍼즈 소모 상품' });
+        if (kind === 'todo')
+          return makeTodo(w, {
+            subjectType: 'deal',
+            subjectId: m.ids.deal[0]!,
+            title: '퍼즈 소모 할 일',
+          });
+        if (kind === 'enrollment') {
+          const person = await makePerson(w, { name: '퍼즈 등록 고객' });
+          return makeEnrollment(w, {
+            sequenceId: m.ids.sequence[1]!,
+            subjectType: 'people',
+            subjectId: person,
+          });
+        }
         return makeLead(w, { name: '퍼즈 소모 리드', organizationId: m.ids.organization[0] });
       });
     },

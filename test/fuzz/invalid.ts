@@ -29,20 +29,40 @@ const PATH_KINDS: Record<string, Kind> = {
   dealId: 'deal',
   leadId: 'lead',
   memoId: 'memo',
+  todoId: 'todo',
   productId: 'product',
   webFormId: 'webForm',
   webhookId: 'webhook',
   deliveryId: 'delivery',
+  fieldId: 'field',
+  sequenceId: 'sequence',
+  enrollId: 'enrollment',
   fileId: 'file',
   emailId: 'email',
 };
-/** What a path id of no record of the workspace gets, where it is not a 404. */
-const FOREIGN_PATH: Record<string, number[]> = {
+
+/**
+ * What a path id that names no record of the workspace gets, where it is not a 404: the
+ * live API's sequence reads answer `null` or `[]` (a success, checked against the document
+ * and for the other workspace's data), and an unknown enrollment's timeline is a 400.
+ */
+const UNKNOWN_PATH_ID: Record<string, Bad['expect']> = {
+  getSequence: 'maybe',
+  listSequenceSteps: 'maybe',
+  listSequenceEnrollments: 'maybe',
+  listSequenceEnrollmentTimeline: [400],
   // As the live API: an unknown e-mail is a 400.
   getEmail: [400],
 };
 /** Path parameters that take a name from a list, not an id. */
-const PATH_NAMES = new Set(['type', 'targetType', 'asset']);
+const PATH_NAMES = new Set(['type', 'targetType', 'toTargetType', 'asset']);
+
+/** The record type a path id names: `targetId` names one of the path's `targetType`. */
+function pathKind(op: Operation, req: Req, param: string): Kind | undefined {
+  if (param !== 'targetId') return PATH_KINDS[param];
+  const type = req.path.split('/')[op.path.split('/').indexOf('{targetType}')];
+  return type as Kind;
+}
 
 /** Path segments that name no record (or cannot be an id at all). */
 const ODD_SEGMENTS = [
@@ -226,10 +246,12 @@ const BODY_IDS: Record<string, Bad['expect']> = {
   createDeal: [400, 404],
   updateDeal: 'maybe',
   createQuote: [400, 404],
+  createTodo: [400, 404],
   batchReadObjects: 'maybe',
   batchUpdateObjects: [400, 404],
   batchCreateObjects: 'maybe',
   sendEmail: 'maybe',
+  enrollInSequence: [404],
 };
 
 /**
@@ -244,7 +266,7 @@ export function invalidRequests(
   const kinds: fc.Arbitrary<Bad>[] = [];
   const params = pathParameters(op.path);
   for (const p of params) {
-    if (!PATH_KINDS[p] && !PATH_NAMES.has(p))
+    if (!PATH_KINDS[p] && !PATH_NAMES.has(p) && p !== 'targetId')
       throw new Error(`${op.operationId}: no invalid values for path parameter '${p}'`);
   }
   for (const q of op.query) {
@@ -260,27 +282,29 @@ export function invalidRequests(
         .tuple(valid, fc.constantFrom(...params), fc.constantFrom(...ODD_SEGMENTS))
         .map(([req, p, seg]) => ({
           req: withSegment(op, req, p, seg),
-          expect: refusals,
+          expect: UNKNOWN_PATH_ID[op.operationId] === 'maybe' ? 'maybe' : refusals,
           why: `path ${p} = ${seg.slice(0, 40)}`,
         })),
     );
-    const idParams = params.filter((p) => PATH_KINDS[p]);
+    const idParams = params.filter((p) => PATH_KINDS[p] || p === 'targetId');
     if (idParams.length > 0) {
       kinds.push(
         fc.tuple(valid, fc.constantFrom(...idParams), fc.nat()).map(([req, p, n]) => {
-          const theirs = fx.o.ids[PATH_KINDS[p]!];
+          const theirs = fx.o.ids[pathKind(op, req, p)!];
           return {
             req: withSegment(op, req, p, theirs[n % theirs.length]!),
-            expect: FOREIGN_PATH[op.operationId] ?? [404],
+            expect: UNKNOWN_PATH_ID[op.operationId] ?? [404],
             why: `path ${p}: the other workspace's`,
           };
         }),
         fc.tuple(valid, fc.constantFrom(...idParams), fc.nat()).map(([req, p, n]) => {
-          const otherKinds = (Object.keys(fx.m.ids) as Kind[]).filter((k) => k !== PATH_KINDS[p]);
+          const otherKinds = (Object.keys(fx.m.ids) as Kind[]).filter(
+            (k) => k !== pathKind(op, req, p),
+          );
           const ids = fx.m.ids[otherKinds[n % otherKinds.length]!];
           return {
             req: withSegment(op, req, p, ids[n % ids.length]!),
-            expect: FOREIGN_PATH[op.operationId] ?? [404],
+            expect: UNKNOWN_PATH_ID[op.operationId] ?? [404],
             why: `path ${p}: an id of another record type`,
           };
         }),

@@ -4,6 +4,7 @@
  * OpenAPI document lists them. The document is generated from it, and
  * `test/openapi.test.ts` checks it against the routes the Fastify app really has.
  */
+import { ASSOCIATION_OPERATIONS } from './associations.ts';
 import { BATCH_OPERATIONS } from './batch.ts';
 import { DEAL_OPERATIONS } from './deals.ts';
 import { EMAIL_OPERATIONS } from './emails.ts';
@@ -18,6 +19,7 @@ import { ORGANIZATION_OPERATIONS } from './organizations.ts';
 import { PEOPLE_OPERATIONS } from './people.ts';
 import { PRODUCT_QUOTE_OPERATIONS } from './products-quotes.ts';
 import { SEARCH_OPERATIONS } from './search.ts';
+import { SEQUENCE_OPERATIONS } from './sequences.ts';
 import { SERVICE_OPERATIONS } from './service.ts';
 import { USER_TEAM_OPERATIONS } from './users-teams.ts';
 import { WEB_FORM_OPERATIONS } from './web-forms.ts';
@@ -30,10 +32,12 @@ export const OPERATIONS: readonly Operation[] = [
   ...DEAL_OPERATIONS,
   ...LEAD_OPERATIONS,
   ...SEARCH_OPERATIONS,
+  ...ASSOCIATION_OPERATIONS,
   ...PRODUCT_QUOTE_OPERATIONS,
   ...USER_TEAM_OPERATIONS,
   ...NOTE_TODO_OPERATIONS,
   ...WEB_FORM_OPERATIONS,
+  ...SEQUENCE_OPERATIONS,
   ...FIELD_OPERATIONS,
   ...FILE_OPERATIONS,
   ...EMAIL_OPERATIONS,

@@ -1,10 +1,18 @@
 /**
- * The todos and notes of the workspace (tag Workspace): list todos, list notes with their
- * filters, get one note, list the note types.
+ * The todos and notes of the workspace (tag Workspace): list, create, update (complete) and
+ * delete todos, list notes with their filters, get one note, list the note types, and write
+ * a note on a person, organization, deal or lead.
  */
-import { ListEnvelope, ObjectEnvelope } from '../envelopes.ts';
+import { AddMemoBody, CreateTodoBody, UpdateTodoBody } from '../bodies/notes-todos.ts';
+import {
+  CreatedEnvelope,
+  Deleted,
+  ListEnvelope,
+  ObjectEnvelope,
+  UpdatedEnvelope,
+} from '../envelopes.ts';
 import { MemoRecord, MemoTypeRecord, TodoRecord } from '../records/notes-todos.ts';
-import { type Operation, read } from './operation.ts';
+import { type Operation, read, write } from './operation.ts';
 import { idFilter, PARAMETERS, page } from './parameters.ts';
 
 /** In the order the OpenAPI document lists them. */
@@ -12,6 +20,33 @@ export const NOTE_TODO_OPERATIONS: readonly Operation[] = [
   read('/v2/todo', 'listTodos', 'List todos', 'Workspace', ListEnvelope('todoList', TodoRecord), {
     query: page,
   }),
+  write(
+    '/v2/todo',
+    'createTodo',
+    'Create a todo on a deal, lead, person or organization (fieldList: 내용 required)',
+    'Workspace',
+    201,
+    CreateTodoBody,
+    CreatedEnvelope('todo'),
+  ),
+  write(
+    '/v2/todo/{todoId}',
+    'updateTodo',
+    'Update a todo; 완료 (booleanValue) completes it or opens it again',
+    'Workspace',
+    200,
+    UpdateTodoBody,
+    UpdatedEnvelope('todo'),
+  ),
+  write(
+    '/v2/todo/{todoId}/delete',
+    'deleteTodo',
+    'Delete a todo (and its todoCreate activity)',
+    'Workspace',
+    200,
+    undefined,
+    Deleted,
+  ),
   read('/v2/memo', 'listMemos', 'List notes', 'Workspace', ListEnvelope('memoList', MemoRecord), {
     query: [
       ...page,
@@ -40,5 +75,23 @@ export const NOTE_TODO_OPERATIONS: readonly Operation[] = [
     'List the note types',
     'Workspace',
     ListEnvelope('typeList', MemoTypeRecord, []),
+  ),
+  ...(
+    [
+      ['people', 'peopleId', 'Person'],
+      ['organization', 'organizationId', 'Organization'],
+      ['deal', 'dealId', 'Deal'],
+      ['lead', 'leadId', 'Lead'],
+    ] as const
+  ).map(([type, param, name]) =>
+    write(
+      `/v2/${type}/{${param}}/memo`,
+      `add${name}Memo`,
+      `Write a note on a ${type === 'people' ? 'person' : type} (as its memo body key does); answers the note`,
+      'Workspace',
+      201,
+      AddMemoBody,
+      ObjectEnvelope('memo', MemoRecord),
+    ),
   ),
 ];

@@ -34,7 +34,7 @@ const pipelineRecordKeys = {
 /** The deal record of `GET /v2/deal` (spec 2.4). */
 export const DealRecord = WithCustomFields(
   pipelineRecordKeys,
-  'A deal (딜), then the workspace’s deal custom fields',
+  'A deal (딜), then the stage timing keys of every stage of every deal pipeline (`<stage>(<pipeline>)로 진입한 날짜`: last entry, `…에서 보낸 누적 시간`: milliseconds of the finished stays, `…에서 퇴장한 날짜`: last exit, null while in the stage; all null for a stage the record has not been in), then the workspace’s deal custom fields',
 );
 export type DealRecord = Static<typeof DealRecord>;
 
@@ -49,14 +49,14 @@ const singleDealExtraKeys = {
 /** The single-deal record of `GET /v2/deal/{dealId}` (spec 2.4): the list record plus four keys. */
 export const SingleDealRecord = WithCustomFields(
   { ...pipelineRecordKeys, ...singleDealExtraKeys },
-  'One deal with its day counts, followers and participants, then its custom fields',
+  'One deal with its day counts, followers and participants, then its stage timing keys, then its custom fields',
 );
 export type SingleDealRecord = Static<typeof SingleDealRecord>;
 
 /** The lead record (spec 2.4: a lead has the deal's shape). */
 export const LeadRecord = WithCustomFields(
   pipelineRecordKeys,
-  'A lead (리드), then the workspace’s lead custom fields',
+  'A lead (리드), then the stage timing keys of every lead pipeline (as on deals), then the workspace’s lead custom fields',
 );
 export type LeadRecord = Static<typeof LeadRecord>;
 

@@ -31,11 +31,19 @@ export const TodoRecord = WithCustomFields(
 );
 export type TodoRecord = Static<typeof TodoRecord>;
 
+/** A note type of `GET /v2/memo/type-list`: `color` is a color name (`blue`, `orange`, ...). */
+export const MemoTypeRecord = Closed({ _id: text, value: text, color: text }, 'A type of note');
+export type MemoTypeRecord = Static<typeof MemoTypeRecord>;
+
 /** A note of `GET /v2/memo` and `GET /v2/memo/{memoId}`. */
 export const MemoRecord = Closed(
   {
     id: Id,
     text,
+    typeList: Type.Array(MemoTypeRecord, {
+      maxItems: 1,
+      description: 'The note’s type (`GET /v2/memo/type-list`), or `[]` without one',
+    }),
     ...subjectIdKeys,
     ownerId: Nullable(Id),
     createdAt: Timestamp,
@@ -44,7 +52,3 @@ export const MemoRecord = Closed(
   'A note (memo); all subject ids are null for a note on a product or quote',
 );
 export type MemoRecord = Static<typeof MemoRecord>;
-
-/** A note type of `GET /v2/memo/type-list`: `color` is a color name (`blue`, `orange`, ...). */
-export const MemoTypeRecord = Closed({ _id: text, value: text, color: text }, 'A type of note');
-export type MemoTypeRecord = Static<typeof MemoTypeRecord>;

@@ -18,7 +18,11 @@ import type { NewPipeline } from '../../resources/pipelines/writes.ts';
 import type { NewProduct } from '../../resources/products/writes.ts';
 import type { NewQuote } from '../../resources/quotes/writes.ts';
 import type { RecordChange } from '../../resources/record-history/writes.ts';
-import type { NewEnrollment } from '../../resources/sequences/writes.ts';
+import type {
+  NewEnrollment,
+  NewSequenceStep,
+  NewTimelineEvent,
+} from '../../resources/sequences/writes.ts';
 import type { NewTodo } from '../../resources/todos/writes.ts';
 import type { NewSubmission, NewWebForm } from '../../resources/web-forms/writes.ts';
 import type { NewTeam, NewUser } from '../../resources/workspaces/writes.ts';
@@ -29,6 +33,7 @@ import * as words from './words.ts';
 export interface DemoSequence {
   id: string;
   name: string;
+  description: string;
   createdAt: string;
 }
 
@@ -52,6 +57,9 @@ export interface DemoData {
   submissions: NewSubmission[];
   sequences: DemoSequence[];
   enrollments: NewEnrollment[];
+  sequenceSteps: NewSequenceStep[];
+  /** What happened in the enrollments: their steps' e-mails sent, opened, clicked, answered. */
+  sequenceTimeline: NewTimelineEvent[];
   activities: NewActivity[];
   history: PeopleChange[];
   /** History rows of deals, leads and organizations. */
@@ -141,6 +149,8 @@ export function emptyDemoData(): DemoData {
     submissions: [],
     sequences: [],
     enrollments: [],
+    sequenceSteps: [],
+    sequenceTimeline: [],
     activities: [],
     history: [],
     recordHistory: [],
@@ -188,6 +198,8 @@ export class DemoContext {
   leads: RecordInfo[] = [];
   webFormIds: string[] = [];
   sequenceIds: string[] = [];
+  /** The steps of each sequence, in order (the first chunk draws them). */
+  readonly sequenceSteps = new Map<string, NewSequenceStep[]>();
 
   readonly usedCompanyNames = new Set<string>();
   readonly usedEmails = new Set<string>();

@@ -14,7 +14,11 @@ import { insertPipeline } from '../../resources/pipelines/writes.ts';
 import { insertProducts } from '../../resources/products/writes.ts';
 import { insertQuotes } from '../../resources/quotes/writes.ts';
 import { recordHistory } from '../../resources/record-history/writes.ts';
-import { insertEnrollments } from '../../resources/sequences/writes.ts';
+import {
+  insertEnrollments,
+  insertSequenceSteps,
+  insertTimelineEvents,
+} from '../../resources/sequences/writes.ts';
 import { insertTodos } from '../../resources/todos/writes.ts';
 import { insertSubmissions, insertWebForms } from '../../resources/web-forms/writes.ts';
 import {
@@ -178,7 +182,7 @@ async function insertDemoData(
     progress('workspace', 0, 1);
     await insertUsers(w.trx, ws, data.users);
     await insertTeams(w.trx, ws, data.teams);
-    for (const pipeline of data.pipelines) await insertPipeline(w.trx, ws, pipeline);
+    for (const pipeline of data.pipelines) await insertPipeline(w, pipeline);
     for (const field of data.customFields) await defineCustomField(w, field);
     progress('workspace', 1, 1);
   }
@@ -212,10 +216,13 @@ async function insertDemoData(
         workspace_id: ws,
         id: s.id,
         name: s.name,
+        description: s.description,
         created_at: s.createdAt,
       })),
     );
   await stage('enrollments', data.enrollments, (b) => insertEnrollments(w, b));
+  if (data.sequenceSteps.length > 0) await insertSequenceSteps(w, data.sequenceSteps);
+  await stage('sequence timeline', data.sequenceTimeline, (b) => insertTimelineEvents(w, b));
   await stage('activities', data.activities, (b) => insertActivities(w, b));
   await stage('history', data.history, (b) => recordPeopleHistory(w, b));
   await stage('record history', data.recordHistory, (b) => recordHistory(w, b));
@@ -245,6 +252,8 @@ function countsOf(data: DemoData): Record<string, number> {
     webFormSubmissions: data.submissions.length,
     sequences: data.sequences.length,
     sequenceEnrollments: data.enrollments.length,
+    sequenceSteps: data.sequenceSteps.length,
+    sequenceTimeline: data.sequenceTimeline.length,
     activities: data.activities.length,
     peopleHistory: data.history.length,
     recordHistory: data.recordHistory.length,

@@ -16,7 +16,7 @@ import { generatePipelines } from './pipelines.ts';
 import { generateProducts } from './products.ts';
 import { generateQuotes } from './quotes.ts';
 import { generateRecordHistory } from './record-history.ts';
-import { generateEnrollments, generateSequences } from './sequences.ts';
+import { generateEnrollments, generateSequenceDetails, generateSequences } from './sequences.ts';
 import { sortByTime } from './sort-by-time.ts';
 import { generateTodos } from './todos.ts';
 import { generateUsersAndTeams } from './users-teams.ts';
@@ -110,6 +110,7 @@ function generateChunk(ctx: DemoContext): DemoData {
   // Drawn last, so that adding them left every record drawn before as it was.
   generatePeopleAndOrganizationActivities(ctx);
   generateRecordHistory(ctx);
+  generateSequenceDetails(ctx);
   sortChunkByTime(ctx.out);
   return ctx.out;
 }
@@ -130,6 +131,7 @@ function sortChunkByTime(o: DemoData): void {
   by(o.todos, (x) => x.createdAt!);
   by(o.submissions, (x) => x.createdAt!);
   by(o.enrollments, (x) => x.enrolledAt!);
+  by(o.sequenceTimeline, (x) => x.date);
   by(o.activities, (x) => x.date!);
   by(o.history, (x) => x.createdAt!);
   by(o.recordHistory, (x) => x.createdAt!);

@@ -808,6 +808,23 @@ export const SEQUENCE_NAMES: readonly string[] = [
   '계약 만료 60일 전 갱신 안내',
 ];
 
+/** The description of each of `SEQUENCE_NAMES`, in its order. */
+export const SEQUENCE_DESCRIPTIONS: readonly string[] = [
+  '문의를 남긴 신규 리드에게 회사 소개, 도입 사례, 데모 안내를 차례로 보냅니다.',
+  '무료 체험 중인 고객에게 활용 팁과 유료 전환 혜택을 안내합니다.',
+  '웨비나 참석자에게 발표 자료와 상담 신청 링크를 보냅니다.',
+  '90일 이상 연락이 없던 고객에게 새 기능 소식과 재상담을 제안합니다.',
+  '계약 만료 60일 전부터 갱신 조건과 담당자 미팅을 안내합니다.',
+];
+
+/** Links the demo's sequence e-mails carry: where a click leads, and its text. */
+export const SEQUENCE_LINKS: readonly { url: string; name: string }[] = [
+  { url: 'https://www.example.com/pricing', name: '요금제 보기' },
+  { url: 'https://www.example.com/demo', name: '데모 신청하기' },
+  { url: 'https://www.example.com/cases', name: '도입 사례 보기' },
+  { url: 'https://www.example.com/webinar/slides', name: '발표 자료 내려받기' },
+];
+
 /** Why a person unsubscribed from e-mails. */
 export const UNSUBSCRIBE_REASONS: readonly string[] = [
   '더 이상 관심 없음',

@@ -3,12 +3,15 @@
  * once; ids the workspace does not have are left out. With `fieldList`, each record is cut
  * to `id` and those keys, in the record's own key order.
  */
+
 import type { BatchObjectType } from '../../api-schema/bodies/batch.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Body } from '../../model/tables.ts';
+import { stageKeysOfWorkspace } from '../../store/catalog.ts';
 import type { Store } from '../../store/database.ts';
 import { fixedKeysOf } from '../custom-fields/fixed-keys.ts';
 import { customFieldsOf } from '../fields/field-list.ts';
+import { stageFieldNames } from '../fields/field-names.ts';
 
 /** The table of each batch record type. */
 export const TABLE_OF = {
@@ -58,8 +61,8 @@ export async function storedBodies(
 }
 
 /**
- * `fieldList` checked against the record type's keys (built-in, then the workspace's custom
- * fields): an unknown name, or one that only the single-deal read has, is a 400 naming it.
+ * `fieldList` checked against the record type's keys (built-in, a deal's or lead's stage
+ * timing keys, then the workspace's custom fields): an unknown name, or one that only the single-deal read has, is a 400 naming it.
  */
 export async function checkedFieldNames(
   store: Store,
@@ -68,7 +71,11 @@ export async function checkedFieldNames(
   names: readonly string[],
 ): Promise<Set<string>> {
   const custom = await customFieldsOf(store.reader, workspaceId, type);
-  const known = new Set([...fixedKeysOf(type), ...custom.map((d) => d.name)]);
+  const stages =
+    type === 'deal' || type === 'lead'
+      ? stageFieldNames(await stageKeysOfWorkspace(store.reader, workspaceId), type)
+      : [];
+  const known = new Set([...fixedKeysOf(type), ...stages, ...custom.map((d) => d.name)]);
   for (const name of names) {
     if (type === 'deal' && SINGLE_DEAL_KEYS.includes(name)) {
       throw new DomainError(

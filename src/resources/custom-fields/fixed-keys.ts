@@ -34,6 +34,7 @@ const pipelineRow = {
   pipeline_id: null,
   stage_id: null,
   stage_entered_at: null,
+  stage_times: null,
   amount: null,
   label: null,
   closed_at: null,
@@ -49,6 +50,9 @@ const pipelineFacts = {
   submissions: [],
   enrollments: [],
   todos: [],
+  // The stage timing keys are the workspace's pipelines' own, not fixed.
+  stageKeys: [],
+  stageTimes: {},
 };
 
 /**

@@ -2,6 +2,7 @@ import type { CreateDealBody, UpdateDealBody } from '../../api-schema/bodies/dea
 import type { DealOutcome } from '../../domain/deals.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Written } from '../../domain/records.ts';
+import { afterStageChange, type StageRow, stageTimesOf } from '../../domain/stage-times.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
   addMemo,
@@ -210,7 +211,23 @@ async function changeStage(
   changes
     .field('파이프라인', 'pipeline_id', pipelineId)
     .field('파이프라인 단계', 'stage_id', stageId);
-  if (changes.sets('stage_id')) changes.columns.stage_entered_at = stageId === null ? null : w.now;
+  if (changes.sets('stage_id')) enterStage(changes, row, stageId, w.now);
+}
+
+/**
+ * A change of stage: `stage_entered_at`, and the stage times (the stage left gets its exit
+ * and the stay's time, the stage entered its entry), in the same update as the stage.
+ */
+export function enterStage(
+  changes: ChangeSet,
+  row: Record<string, unknown>,
+  stageId: string | null,
+  now: string,
+): void {
+  changes.columns.stage_entered_at = stageId === null ? null : now;
+  const times = stageTimesOf(row as unknown as StageRow);
+  const from = row.stage_id as string | null;
+  changes.columns.stage_times = JSON.stringify(afterStageChange(times, from, stageId, now));
 }
 
 /**
@@ -246,7 +263,7 @@ function closedAt(
 
 /**
  * Deletes a deal or lead with its quotes, activities, notes, todos, history and ended
- * sequence enrollments; web-form submissions stay, unlinked (DECISIONS 6). One that an
+ * sequence enrollments (with their timelines); web-form submissions stay, unlinked (DECISIONS 6). One that an
  * active sequence enrollment holds is refused.
  */
 export async function deletePipelineRecord(
@@ -282,6 +299,17 @@ export async function deletePipelineRecord(
     .where('quote_id', 'in', quotes)
     .execute();
   await w.trx.deleteFrom('quotes').where('workspace_id', '=', ws).where(column, '=', id).execute();
+  const enrollments = w.trx
+    .selectFrom('sequence_enrollments')
+    .select('id')
+    .where('workspace_id', '=', ws)
+    .where('subject_type', '=', kind)
+    .where('subject_id', '=', id);
+  await w.trx
+    .deleteFrom('sequence_timeline')
+    .where('workspace_id', '=', ws)
+    .where('enrollment_id', 'in', enrollments)
+    .execute();
   for (const table of [
     'activities',
     'notes',

@@ -165,8 +165,16 @@ async function refuseTakenName(
     .where('record_type', '=', recordType)
     .where('name', '=', name);
   if (exceptId) query = query.where('id', '!=', exceptId);
-  if (await query.executeTakeFirst())
-    throw new DomainError('conflict', `같은 이름의 필드가 이미 있습니다: '${name}'`);
+  const taken = await query.executeTakeFirst();
+  if (taken) {
+    const message = `같은 이름의 필드가 이미 있습니다: '${name}'`;
+    throw new DomainError(
+      'conflict',
+      message,
+      undefined,
+      `${message} (기존 필드 id '${taken.id}')`,
+    );
+  }
 }
 
 /** The stored definition of a custom field of the record type; none is a 404. */

@@ -1,9 +1,21 @@
 import { BUILT_IN_FIELDS, type FieldRecordType } from '../../domain/field-catalogue.ts';
 import type { FieldNames } from '../../http/field-choice.ts';
+import { stageKeysOfWorkspace } from '../../store/catalog.ts';
 import type { Store } from '../../store/database.ts';
 import { prepareQuery } from '../../store/prepared.ts';
 
-/** The names of a record type's fields in a workspace: its built-in fields, then its custom ones. */
+/** The stage timing keys of deals or leads, three a stage, in their order. */
+export function stageFieldNames(
+  keys: Awaited<ReturnType<typeof stageKeysOfWorkspace>>,
+  kind: 'deal' | 'lead',
+): string[] {
+  return (keys.get(kind) ?? []).flatMap((k) => [k.entered, k.total, k.exited]);
+}
+
+/**
+ * The names of a record type's fields in a workspace: its built-in fields, a deal's or lead's
+ * stage timing keys, then its custom ones.
+ */
 export function fieldNamesOf(store: Store, recordType: FieldRecordType): FieldNames {
   const builtIn = BUILT_IN_FIELDS[recordType].map((field) => field.name);
   const custom = prepareQuery<'ws' | 'type'>((p) =>
@@ -15,6 +27,10 @@ export function fieldNamesOf(store: Store, recordType: FieldRecordType): FieldNa
   );
   return async (workspaceId) => {
     const rows = await store.rows(custom({ ws: workspaceId, type: recordType }));
-    return new Set([...builtIn, ...rows.map(([name]) => String(name))]);
+    const stages =
+      recordType === 'deal' || recordType === 'lead'
+        ? stageFieldNames(await stageKeysOfWorkspace(store.reader, workspaceId), recordType)
+        : [];
+    return new Set([...builtIn, ...stages, ...rows.map(([name]) => String(name))]);
   };
 }

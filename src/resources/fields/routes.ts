@@ -9,6 +9,7 @@ import { readQuery } from '../../http/query.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import { nameIgnored, sendJson } from '../../http/send.ts';
 import { renderFieldList } from '../../render/fields.ts';
+import { stageKeysOfWorkspace } from '../../store/catalog.ts';
 import { prepareQuery } from '../../store/prepared.ts';
 import { recordTypeOfPath } from './path-types.ts';
 
@@ -42,7 +43,12 @@ export function registerFieldRoutes(app: FastifyInstance, { store, base }: Route
           options: options === null ? null : (JSON.parse(String(options)) as SelectOption[]),
         }),
       );
-      const fieldList = renderFieldList(BUILT_IN_FIELDS[recordType], custom);
+      const stages =
+        recordType === 'deal' || recordType === 'lead'
+          ? ((await stageKeysOfWorkspace(store.reader, request.auth.workspaceId)).get(recordType) ??
+            [])
+          : [];
+      const fieldList = renderFieldList(BUILT_IN_FIELDS[recordType], custom, stages);
       return sendJson(reply, JSON.stringify({ success: true, data: { fieldList } }));
     },
   );

@@ -2,6 +2,7 @@ import { DomainError } from '../../domain/errors.ts';
 import type { Written } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { updateRow } from '../commands.ts';
+import { enterStage } from '../deals/commands.ts';
 import { customFieldsOf } from '../fields/field-list.ts';
 import { unmarkMainQuotes } from '../quotes/writes.ts';
 import { recordHistory } from '../record-history/writes.ts';
@@ -50,7 +51,7 @@ export async function mergePipelineRecord(
     changes
       .field('파이프라인', 'pipeline_id', merged.pipeline_id)
       .field('파이프라인 단계', 'stage_id', merged.stage_id);
-    changes.columns.stage_entered_at = w.now;
+    enterStage(changes, kept, merged.stage_id as string | null, w.now);
   }
   await updateRow(w, TABLE[kind], keptId, { ...changes.update(w.now), updated_at: w.now });
   const peopleId = (changes.columns.people_id ?? kept.people_id) as string | null;

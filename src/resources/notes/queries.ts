@@ -22,6 +22,7 @@ const NOTE_COLUMNS = [
   'subject_type',
   'subject_id',
   'text',
+  'type_id',
   'author_id',
   'created_at',
   'updated_at',

@@ -10,6 +10,8 @@ export interface NewNote {
   subjectId: string;
   text: string;
   authorId: string | null;
+  /** One of the note types (`GET /v2/memo/type-list`); none when not given. */
+  typeId?: string | null;
   createdAt?: string;
 }
 
@@ -22,6 +24,7 @@ export async function insertNotes(w: WorkspaceWrite, notes: NewNote[]): Promise<
     subject_id: n.subjectId,
     text: n.text,
     author_id: n.authorId,
+    type_id: n.typeId ?? null,
     created_at: n.createdAt ?? w.now,
     updated_at: n.createdAt ?? w.now,
   }));

@@ -1,7 +1,7 @@
 import { newId } from '../../domain/ids.ts';
 import { now } from '../../domain/time.ts';
-import type { Executor } from '../../store/database.ts';
 import { insertMany } from '../../store/insert.ts';
+import type { WorkspaceWrite } from '../../store/write.ts';
 
 /** A pipeline of deals or leads with its stages in order. */
 export interface NewPipeline {
@@ -11,12 +11,15 @@ export interface NewPipeline {
   stages: { id?: string; name: string }[];
 }
 
-/** Adds a pipeline and its stages; returns the ids. */
+/**
+ * Adds a pipeline and its stages; returns the ids. Every deal (or lead) of the workspace
+ * shows the new stages' timing keys (null), so each is rendered again in the same write.
+ */
 export async function insertPipeline(
-  trx: Executor,
-  workspaceId: string,
+  w: WorkspaceWrite,
   pipeline: NewPipeline,
 ): Promise<{ id: string; stageIds: string[] }> {
+  const { trx, workspaceId } = w;
   const id = pipeline.id ?? newId();
   const position = await trx
     .selectFrom('pipelines')
@@ -42,5 +45,11 @@ export async function insertPipeline(
     position: i,
   }));
   await insertMany(trx, 'pipeline_stages', stages);
+  const records = await trx
+    .selectFrom(pipeline.kind === 'deal' ? 'deals' : 'leads')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .execute();
+  for (const r of records) w.touched.mark(pipeline.kind, r.id);
   return { id, stageIds: stages.map((s) => s.id) };
 }

@@ -4,6 +4,7 @@ import type {
   RefTarget,
 } from '../../domain/custom-fields.ts';
 import type { Ref } from '../../domain/records.ts';
+import type { StageKeys } from '../../domain/stage-times.ts';
 import { columnById } from '../by-id.ts';
 import { type Catalog, type CatalogTarget, loadCatalog, readCatalogVersion } from '../catalog.ts';
 import type { Executor } from '../database.ts';
@@ -41,6 +42,11 @@ export class Lookups {
   /** Custom field definitions of a record type, in definition order. */
   definitions(recordType: CustomFieldRecordType): CustomFieldDefinition[] {
     return (this.catalog.fields.get(recordType) as CustomFieldDefinition[] | undefined) ?? [];
+  }
+
+  /** The stage timing keys of deals or leads, in order. */
+  stageKeys(kind: 'deal' | 'lead'): readonly StageKeys[] {
+    return this.catalog.stageKeys.get(kind) ?? [];
   }
 
   /** Display name of a referenced record, or undefined when it is unknown. */

@@ -7,6 +7,7 @@ import type {
   SubmissionFact,
   TodoFact,
 } from '../../domain/records.ts';
+import { stageTimesOf } from '../../domain/stage-times.ts';
 import type {
   DealTable,
   OrganizationTable,
@@ -101,6 +102,8 @@ export function renderRecordJson(
         todos: f.todos ?? [],
         owner: l.userRef(r.owner_id),
         teams: l.teamRefs(r.team_ids),
+        stageKeys: l.stageKeys(type),
+        stageTimes: stageTimesOf(r),
         customFields: l.definitions(type),
         nameOf: l.nameOf,
       };
