@@ -39,7 +39,9 @@ export async function migrateToLatest(
     '017-todos-stages': todosStages,
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
-  const migrator = new Migrator({ db, provider });
+  // Branches merge in any order, so a database may have run a later migration (017) before an
+  // earlier one (015) was added: the missing ones then run after it, in their order.
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
