@@ -590,16 +590,16 @@ export const VALID: Record<string, Gen> = {
         some({
           description: fc.option(text(200), { nil: null }),
           showInCreateForm: fc.boolean(),
-          required: fc.boolean(),
+          // Never true: a required field would refuse the later operations' creates.
+          required: fc.constant(false),
           isSensitive: fc.boolean(),
           preventDuplicates: fc.boolean(),
         }),
       )
       .map(([path, type, fieldName, options, rest]): Req => {
         const body: Record<string, unknown> = { name: `${fieldName}§uniq§`, type, ...rest };
-        // The live API's rules: required needs showInCreateForm, preventDuplicates is for
-        // text and numbers and not with isSensitive, select fields need options.
-        if (body.required && !body.showInCreateForm) delete body.required;
+        // The live API's rules: preventDuplicates is for text and numbers and not with
+        // isSensitive, select fields need options.
         if (body.preventDuplicates && (!['string', 'number'].includes(type) || body.isSensitive))
           delete body.preventDuplicates;
         if (type === 'singleSelect' || type === 'multiSelect')
