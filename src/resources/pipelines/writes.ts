@@ -3,10 +3,10 @@ import { now } from '../../domain/time.ts';
 import type { Executor } from '../../store/database.ts';
 import { insertMany } from '../../store/insert.ts';
 
-/** A pipeline of deals or leads with its stages in order. */
+/** A pipeline of deals, leads or a custom object definition, with its stages in order. */
 export interface NewPipeline {
   id?: string;
-  kind: 'deal' | 'lead';
+  kind: 'deal' | 'lead' | 'customObject';
   name: string;
   stages: { id?: string; name: string }[];
 }

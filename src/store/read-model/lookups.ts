@@ -14,6 +14,7 @@ const TABLE_OF = {
   people: 'people',
   organization: 'organizations',
   deal: 'deals',
+  customObject: 'custom_objects',
 } as const;
 
 /**
