@@ -5,6 +5,7 @@
  * `test/openapi.test.ts` checks it against the routes the Fastify app really has.
  */
 import { BATCH_OPERATIONS } from './batch.ts';
+import { CUSTOM_OBJECT_OPERATIONS } from './custom-objects.ts';
 import { DEAL_OPERATIONS } from './deals.ts';
 import { EVENT_OPERATIONS } from './events.ts';
 import { FIELD_OPERATIONS } from './fields.ts';
@@ -29,6 +30,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...LEAD_OPERATIONS,
   ...SEARCH_OPERATIONS,
   ...PRODUCT_QUOTE_OPERATIONS,
+  ...CUSTOM_OBJECT_OPERATIONS,
   ...USER_TEAM_OPERATIONS,
   ...NOTE_TODO_OPERATIONS,
   ...WEB_FORM_OPERATIONS,

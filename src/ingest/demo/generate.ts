@@ -6,6 +6,7 @@
 import { generatePeopleAndOrganizationActivities, generateRecordActivities } from './activities.ts';
 import { DemoContext, type DemoData, emptyDemoData } from './context.ts';
 import { generateCustomFields } from './custom-fields.ts';
+import { generateCustomObjects } from './custom-objects.ts';
 import { generateDeals } from './deals.ts';
 import { generateLeads } from './leads.ts';
 import { generateNotes } from './notes.ts';
@@ -110,6 +111,7 @@ function generateChunk(ctx: DemoContext): DemoData {
   // Drawn last, so that adding them left every record drawn before as it was.
   generatePeopleAndOrganizationActivities(ctx);
   generateRecordHistory(ctx);
+  generateCustomObjects(ctx);
   sortChunkByTime(ctx.out);
   return ctx.out;
 }
@@ -133,4 +135,5 @@ function sortChunkByTime(o: DemoData): void {
   by(o.activities, (x) => x.date!);
   by(o.history, (x) => x.createdAt!);
   by(o.recordHistory, (x) => x.createdAt!);
+  by(o.customObjects, (x) => x.createdAt!);
 }

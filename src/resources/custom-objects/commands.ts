@@ -20,7 +20,7 @@ import { checkRequired, type ResolvedFieldList, resolveFieldList } from '../fiel
 import { insertPipeline } from '../pipelines/writes.ts';
 import { recordHistory } from '../record-history/writes.ts';
 import { type DefinitionRow, definitionNamed } from './definitions.ts';
-import { insertCustomObject } from './writes.ts';
+import { insertCustomObject, insertDefinition } from './writes.ts';
 
 const invalid = (message: string) => new DomainError('invalid_body', message);
 
@@ -245,17 +245,13 @@ export async function defineCustomObject(
     pipelineId = pipeline.id;
   }
   const id = newId();
-  await w.trx
-    .insertInto('custom_object_definitions')
-    .values({
-      workspace_id: w.workspaceId,
-      id,
-      name: definition.name,
-      pipeline_id: pipelineId,
-      position: Number(taken.n) === 0 ? 0 : Number(taken.last) + 1,
-      created_at: w.now,
-    })
-    .execute();
+  await insertDefinition(w, {
+    id,
+    name: definition.name,
+    pipelineId,
+    position: Number(taken.n) === 0 ? 0 : Number(taken.last) + 1,
+    createdAt: w.now,
+  });
   const fieldIds: string[] = [];
   for (const field of definition.fields) {
     fieldIds.push(
