@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { DatabaseFileError } from '../store/sqlite-file.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { runBackup } from './backup.ts';
+import { runCustomObject } from './custom-object.ts';
 import { runDemo } from './demo.ts';
 import { runDispatch } from './dispatch.ts';
 import { runEvents } from './events.ts';
@@ -36,6 +37,9 @@ commands:
   mcp --token TOKEN              the MCP server for AI assistants on stdin/stdout (docs/mcp.md)
   migrate                        bring the database schema up to date
   types --workspace ID [--name T] print a .d.ts of the workspace's custom fields (client generic)
+  custom-object define NAME --field NAME:TYPE... [--stages A,B] [--workspace ID] [--json]
+                                 define a custom object (--field 금액:number, 딜:deal,
+                                 상태:singleSelect:A,B); --stages gives it a pipeline
   export --workspace ID [FILE] [--quiet]
                                  write a workspace as NDJSON (docs/import-format.md)
   import --workspace ID FILE... [--type people|organization|deal|lead]
@@ -63,7 +67,9 @@ WEBHOOK_DISPATCH, WEBHOOK_RETRY_DELAYS, WEBHOOK_TIMEOUT_MS, WEBHOOK_CONCURRENCY,
 WEBHOOK_CONCURRENCY_PER_WEBHOOK, WEBHOOK_POLL_MS`;
 
 /** The commands, as USAGE lists them. */
-const COMMANDS = [...new Set([...USAGE.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]!))] as const;
+const COMMANDS = [
+  ...new Set([...USAGE.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!)),
+] as const;
 
 /** The lines of USAGE about `command` (all its forms, with their descriptions). */
 function usageOf(command: string): string {
@@ -104,6 +110,8 @@ async function main(argv: string[]): Promise<number> {
       return runMigrate(config);
     case 'types':
       return runTypes(config, rest);
+    case 'custom-object':
+      return runCustomObject(config, rest);
     case 'export':
       return runExport(config, rest);
     case 'import':
