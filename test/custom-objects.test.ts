@@ -340,6 +340,16 @@ describe('POST /v2/custom-object/{id}', () => {
       ).customObject as Rec
     ).id as string;
     const before = (await read(`/v2/custom-object/${created}`)).customObject as Rec;
+    const ignored = await post(
+      app,
+      ws.token,
+      `/v2/custom-object/${created}?${encodeURIComponent('한글')}=1`,
+      {
+        extra: 1,
+      },
+    );
+    expect(ignored.status, ignored.text).toBe(200);
+    expect(ignored.headers['x-ignored-parameters']).toBe('%ED%95%9C%EA%B8%80,extra');
     const same = await ok(`/v2/custom-object/${created}`, {});
     expect((same.customObject as Rec).updatedAt).toBe(before['수정 날짜']);
     expect((await read(`/v2/custom-object/${created}`)).customObject).toEqual(before);

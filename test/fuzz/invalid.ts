@@ -32,6 +32,7 @@ const PATH_KINDS: Record<string, Kind> = {
   webFormId: 'webForm',
   webhookId: 'webhook',
   deliveryId: 'delivery',
+  customObjectId: 'customObject',
 };
 /** Path parameters that take a name from a list, not an id. */
 const PATH_NAMES = new Set(['type', 'targetType', 'asset']);
@@ -72,15 +73,26 @@ const BAD_QUERY: Record<string, string[]> = {
   pipelineStageName: ['없는 단계', '%00'],
   objectType: ['nope', 'People', 'product', '%00'],
   status: ['done', 'PENDING', '%00'],
+  customObjectDefinitionName: ['%00', 'x'.repeat(3000)],
 };
 /** Record-id filters: malformed is a 400, another workspace's id answers nothing of it. */
-const ID_FILTERS = new Set(['peopleId', 'organizationId', 'dealId', 'leadId', 'ownerId']);
+const ID_FILTERS = new Set([
+  'peopleId',
+  'organizationId',
+  'dealId',
+  'leadId',
+  'ownerId',
+  'customObjectId',
+  'customObjectDefinitionId',
+]);
 const FILTER_KINDS: Record<string, Kind> = {
   peopleId: 'people',
   organizationId: 'organization',
   dealId: 'deal',
   leadId: 'lead',
   ownerId: 'user',
+  customObjectId: 'customObject',
+  customObjectDefinitionId: 'customObjectDefinition',
 };
 
 /** Odd JSON values: wrong types, edges, huge and odd strings. */
@@ -208,6 +220,8 @@ const BODY_IDS: Record<string, Bad['expect']> = {
   batchReadObjects: 'maybe',
   batchUpdateObjects: [400, 404],
   batchCreateObjects: 'maybe',
+  createCustomObject: [400, 404],
+  updateCustomObject: 'maybe',
 };
 
 /**

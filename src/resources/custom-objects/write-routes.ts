@@ -7,7 +7,7 @@ import { bodyReader } from '../../http/body.ts';
 import { readQuery } from '../../http/query.ts';
 import { checkedId } from '../../http/record-route.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
-import { JSON_TYPE } from '../../http/send.ts';
+import { sendWrittenData } from '../../http/send.ts';
 import { registerCreate } from '../../http/write-routes.ts';
 import { writeWorkspace } from '../../store/write.ts';
 import { createCustomObject, updateCustomObject } from './commands.ts';
@@ -40,9 +40,7 @@ export function registerCustomObjectWrites(app: FastifyInstance, deps: RouteDeps
         (w) => updateCustomObject(w, userId, id, body.value),
         { actor: { source: 'API', sourceId: userId } },
       );
-      const names = [...ignored, ...body.ignored];
-      if (names.length > 0) reply.header('X-Ignored-Parameters', names.join(','));
-      return reply.header('Content-Type', JSON_TYPE).send(JSON.stringify({ success: true, data }));
+      return sendWrittenData(reply, 200, data, [...ignored, ...body.ignored]);
     },
   );
 }

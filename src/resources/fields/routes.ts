@@ -4,6 +4,7 @@ import type {
   CustomFieldType,
   SelectOption,
 } from '../../domain/custom-fields.ts';
+import { DomainError } from '../../domain/errors.ts';
 import { BUILT_IN_FIELDS } from '../../domain/field-catalogue.ts';
 import { readQuery } from '../../http/query.ts';
 import { checkedId } from '../../http/record-route.ts';
@@ -35,10 +36,12 @@ export function registerFieldRoutes(app: FastifyInstance, { store, base }: Route
     { config: { errorShape: 'A' } },
     async (request, reply) => {
       const recordType = recordTypeOfPath(request.params.type);
-      const query = readQuery(
-        request.query,
-        recordType === 'customObject' ? ['customObjectDefinitionId'] : [],
-      );
+      const query = readQuery(request.query, ['customObjectDefinitionId']);
+      if (recordType !== 'customObject' && query.values.customObjectDefinitionId !== undefined)
+        throw new DomainError(
+          'invalid_parameter',
+          "'customObjectDefinitionId'는 custom-object 필드 목록에만 쓸 수 있습니다.",
+        );
       nameIgnored(reply, query);
       const ws = request.auth.workspaceId;
       const rows = await store.rows(customFields({ ws, type: recordType }));
