@@ -22,6 +22,8 @@ object per line, \`\\n\` separated); \`salescrm import --workspace ID FILE...\` 
   (dates as times, Ref fields as ids). 0/1 flags are booleans; list columns are JSON.
   The column \`type\` of custom fields, activities and history is the key \`kind\`.
 - Rendered API JSON is not in the file: import renders every record once at the end.
+- Custom objects are not in the file: not their definitions and records, nor their
+  pipelines, fields, notes, todos, activities and history, nor custom fields that point at them.
 - \`source\` (\`소스\`) is kept as exported; CSV imports get \`데이터 업로드\`.
 - Import is one transaction. Every line is checked (the schemas below, the rules of the
   API writes: valid ids, e-mail addresses, unique person e-mails and organization names,
