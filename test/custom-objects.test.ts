@@ -384,6 +384,80 @@ describe('POST /v2/custom-object/{id}', () => {
   });
 });
 
+describe('what custom objects show of other records', () => {
+  it('follows a merged deal to the kept one, and a renamed field on its definition only', async () => {
+    const recordId = await newContract('계약', {
+      fieldList: [
+        { name: '이름', stringValue: '계약' },
+        { name: '딜', dealValueId: dealId },
+      ],
+    });
+    const ticketId = (
+      (
+        await ok(
+          '/v2/custom-object',
+          {
+            customObjectDefinitionId: ticket.id,
+            fieldList: [{ name: '이름', stringValue: '티켓' }],
+          },
+          201,
+        )
+      ).customObject as Rec
+    ).id as string;
+    const kept = (
+      (
+        await ok(
+          '/v2/deal',
+          {
+            name: '남는 딜',
+            pipelineId: (
+              await store.db
+                .selectFrom('deals')
+                .select('pipeline_id')
+                .where('id', '=', dealId)
+                .executeTakeFirstOrThrow()
+            ).pipeline_id,
+            pipelineStageId: (
+              await store.db
+                .selectFrom('deals')
+                .select('stage_id')
+                .where('id', '=', dealId)
+                .executeTakeFirstOrThrow()
+            ).stage_id,
+            status: 'In progress',
+            peopleId: (
+              await store.db
+                .selectFrom('deals')
+                .select('people_id')
+                .where('id', '=', dealId)
+                .executeTakeFirstOrThrow()
+            ).people_id,
+          },
+          201,
+        )
+      ).deal as Rec
+    ).id as string;
+    await ok(`/v2/deal/${kept}/merge`, { mergedId: dealId });
+    const merged = (await read(`/v2/custom-object/${recordId}`)).customObject as Rec;
+    expect(merged.딜).toEqual({ id: kept, name: '남는 딜' });
+
+    const fieldId = (
+      await store.db
+        .selectFrom('custom_fields')
+        .select('id')
+        .where('workspace_id', '=', ws.workspaceId)
+        .where('custom_object_definition_id', '=', contract.id)
+        .where('name', '=', '계약 금액')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const ticketBefore = (await read(`/v2/custom-object/${ticketId}`)).customObject;
+    await ok(`/v2/field/custom-object/${fieldId}`, { name: '총액' });
+    const renamed = (await read(`/v2/custom-object/${recordId}`)).customObject as Rec;
+    expect(Object.keys(renamed).slice(-3)).toEqual(['총액', '딜', '단계']);
+    expect((await read(`/v2/custom-object/${ticketId}`)).customObject).toEqual(ticketBefore);
+  });
+});
+
 describe('fields of custom objects', () => {
   it('lists each definition’s fields with its id, and creates a field on one definition', async () => {
     const recordId = await newContract();
