@@ -404,34 +404,21 @@ describe('what custom objects show of other records', () => {
         )
       ).customObject as Rec
     ).id as string;
+    const merging = await store.db
+      .selectFrom('deals')
+      .select(['pipeline_id', 'stage_id', 'people_id'])
+      .where('id', '=', dealId)
+      .executeTakeFirstOrThrow();
     const kept = (
       (
         await ok(
           '/v2/deal',
           {
             name: '남는 딜',
-            pipelineId: (
-              await store.db
-                .selectFrom('deals')
-                .select('pipeline_id')
-                .where('id', '=', dealId)
-                .executeTakeFirstOrThrow()
-            ).pipeline_id,
-            pipelineStageId: (
-              await store.db
-                .selectFrom('deals')
-                .select('stage_id')
-                .where('id', '=', dealId)
-                .executeTakeFirstOrThrow()
-            ).stage_id,
+            pipelineId: merging.pipeline_id,
+            pipelineStageId: merging.stage_id,
             status: 'In progress',
-            peopleId: (
-              await store.db
-                .selectFrom('deals')
-                .select('people_id')
-                .where('id', '=', dealId)
-                .executeTakeFirstOrThrow()
-            ).people_id,
+            peopleId: merging.people_id,
           },
           201,
         )
