@@ -5,13 +5,10 @@
  */
 
 import { readFileSync } from 'node:fs';
-import { runExport, runImport } from '../src/cli/transfer.ts';
-import { loadConfig } from '../src/config.ts';
+import { runCli } from '../src/cli/program.ts';
 
-const [command, ...args] = process.argv.slice(2);
-const config = loadConfig();
 const started = performance.now();
-const code = command === 'export' ? await runExport(config, args) : await runImport(config, args);
+const code = await runCli(process.argv.slice(2));
 const ms = performance.now() - started;
 // Of the RSS at the end: anonymous memory (heaps) and file pages (SQLite's mmap of the database).
 const status = readFileSync('/proc/self/status', 'utf8');

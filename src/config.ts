@@ -31,6 +31,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Milliseconds a long read (a search walking a workspace) may run before it stops with a 503. */
   requestTimeoutMs: number;
+  /** Event-loop delay (milliseconds) over which API requests are shed with 503 (default 200; 0: never). */
+  overloadDelayMs: number;
   /** Days the event feed keeps events (default 30); older ones are pruned. */
   eventRetentionDays: number;
   /** Webhook URLs may reach loopback, private and link-local addresses (off by default). */
@@ -145,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 250, 1, 60_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 1, 3_600_000),
+    overloadDelayMs: integer(env, 'OVERLOAD_DELAY_MS', 200, 0, 60_000),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookDispatch: flag(env, 'WEBHOOK_DISPATCH', true),

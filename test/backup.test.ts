@@ -273,7 +273,7 @@ describe.runIf(TEST_DIALECT === 'sqlite')('salescrm backup (SQLite)', { timeout:
 
     const usage = await cli(store.url, ['backup']);
     expect(usage.code).toBe(2);
-    expect(usage.stderr.split('\n')[0]).toBe('salescrm: backup needs one FILE');
+    expect(usage.stderr.split('\n')[0]).toBe("salescrm: missing required argument 'FILE'");
   });
 });
 

@@ -46,6 +46,7 @@ async function serve(): Promise<{ child: ChildProcess; url: string; exited: Prom
       DATABASE_URL: `sqlite:${file}`,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '0',
+      OVERLOAD_DELAY_MS: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

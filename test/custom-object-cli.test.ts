@@ -6,9 +6,9 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { InvalidArgumentError } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFieldFlag } from '../src/cli/custom-object.ts';
-import { UsageError } from '../src/cli/flags.ts';
 import { createToken, firstAdmin } from '../src/resources/workspaces/writes.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { get, testApp } from './helpers.ts';
@@ -54,7 +54,7 @@ describe('parseFieldFlag', () => {
       '금액:number:1',
       'a:b:c:d',
     ])
-      expect(() => parseFieldFlag(raw), raw).toThrow(UsageError);
+      expect(() => parseFieldFlag(raw), raw).toThrow(InvalidArgumentError);
   });
 });
 
@@ -101,7 +101,7 @@ describe('salescrm custom-object define', { timeout: 120_000 }, () => {
     expect(again.stderr).toContain('같은 이름의 커스텀 객체 정의가 이미 있습니다');
     const bad = await cli(db, ['custom-object', 'define', '티켓', '--field', '우선순위']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr.split('\n')[0]).toContain('--field takes NAME:TYPE');
+    expect(bad.stderr.split('\n')[0]).toContain('It takes NAME:TYPE');
 
     store = openStore(`sqlite:${db}`);
     const admin = await firstAdmin(store, workspaceId);

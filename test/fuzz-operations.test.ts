@@ -62,12 +62,8 @@ const BEFORE: Record<string, () => Promise<void>> = {
   createWebhook: () => fx.trimWebhooks(),
 };
 
-/**
- * Operations whose valid requests are not generated yet (the field writes need fields of
- * their own in the fixture, and /mcp JSON-RPC bodies): named here, so that any other new
- * operation still fails the coverage test.
- */
-const NOT_YET_FUZZED = new Set(['createField', 'updateField', 'mcp']);
+/** Operations whose valid requests are not generated: none, so every new operation needs one. */
+const NOT_YET_FUZZED = new Set<string>();
 
 describe('the fuzz covers the document', () => {
   it('every operation of GET /openapi.json has a generator of valid requests', async () => {
@@ -150,6 +146,8 @@ describe.each(
           if (res.statusCode >= 500) throw new Error(`a 5xx: ${context}`);
           checkNoForeignData(res, sent, fx, context);
           const refused = res.statusCode >= 400;
+          // A JSON-RPC message without an id is a notification: accepted, no answer.
+          if (op.mcp && res.statusCode === 202 && res.body === '') return;
           if (bad.expect === 'maybe') {
             if (!refused) return checkSuccess(op, res, context);
             if (![400, 404, 413, 415].includes(res.statusCode))

@@ -5,9 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { differenceLine } from '../src/cli/verify.ts';
 import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
 import { exportWorkspace } from '../src/ingest/export.ts';
+import { rowValues } from '../src/ingest/import-rows.ts';
 import { importFiles } from '../src/ingest/run-import.ts';
+import { FORMAT_OF } from '../src/ingest/transfer-format.ts';
+import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
 import { createToken, createWorkspace, firstAdmin } from '../src/resources/workspaces/writes.ts';
 import { verifyWorkspace } from '../src/store/read-model/verify.ts';
+import { writeWorkspace } from '../src/store/write.ts';
 import { get, testApp, testStore } from './helpers.ts';
 
 type TestStore = Awaited<ReturnType<typeof testStore>>;
@@ -87,6 +91,23 @@ describe('export then import into a fresh workspace', () => {
     store = await testStore();
     const demo = await createDemoWorkspace(store, { seed: 7, people: 300 });
     source = { workspaceId: demo.workspaceId, token: demo.token };
+    // Field settings of the field API (migration 011), which the export must carry too.
+    await writeWorkspace(store, demo.workspaceId, async (w) => {
+      await defineCustomField(w, {
+        recordType: 'people',
+        name: '주민번호',
+        type: 'string',
+        description: '민감한 값',
+        showInCreateForm: true,
+        isSensitive: true,
+      });
+      await defineCustomField(w, {
+        recordType: 'deal',
+        name: '계약 번호',
+        type: 'number',
+        preventDuplicates: true,
+      });
+    });
     file = `${store.path}.ndjson`;
     exported = (await exportToFile(store, demo.workspaceId, file)).records;
     const workspaceId = await createWorkspace(store, '가져온 워크스페이스');
@@ -156,6 +177,67 @@ describe('export then import into a fresh workspace', () => {
     ];
     for (const url of urls) await comparePages([app, app], tokens, url);
   }, 120_000);
+
+  it('gives the same field definitions, with their settings', async () => {
+    for (const type of ['people', 'organization', 'deal', 'lead', 'product', 'quote', 'todo']) {
+      const a = await get(app, source.token, `/v2/field/${type}`);
+      const b = await get(app, target.token, `/v2/field/${type}`);
+      expect(b.text, type).toBe(a.text);
+    }
+    const settings = (workspaceId: string) =>
+      store.db
+        .selectFrom('custom_fields')
+        .select([
+          'name',
+          'description',
+          'show_in_create_form',
+          'is_sensitive',
+          'prevent_duplicates',
+        ])
+        .where('workspace_id', '=', workspaceId)
+        .where('name', 'in', ['주민번호', '계약 번호'])
+        .orderBy('name')
+        .execute();
+    const imported = await settings(target.workspaceId);
+    expect(imported).toEqual(await settings(source.workspaceId));
+    expect(
+      imported.map((r) => [
+        r.name,
+        r.description,
+        Number(r.show_in_create_form),
+        Number(r.is_sensitive),
+        Number(r.prevent_duplicates),
+      ]),
+    ).toEqual([
+      ['계약 번호', null, 0, 0, 1],
+      ['주민번호', '민감한 값', 1, 1, 0],
+    ]);
+  });
+
+  it('reads a custom field line of an earlier export, without the settings, with none set', () => {
+    const f = FORMAT_OF.get('customField')!;
+    const line = {
+      type: 'customField',
+      id: 'field0000000000000001',
+      record_type: 'people',
+      name: '옛 필드',
+      kind: 'string',
+      position: 0,
+      required: false,
+      options: null,
+      created_at: '2024-04-08T00:00:00.000Z',
+    };
+    expect(f.check.Check(line)).toBe(true);
+    const row = rowValues(f, line, 'ws1', 'API');
+    const at = (column: string) => row[1 + f.columns.findIndex((c) => c.name === column)];
+    expect([
+      at('description'),
+      at('show_in_create_form'),
+      at('is_sensitive'),
+      at('prevent_duplicates'),
+    ]).toEqual([null, 0, 0, 0]);
+    expect(f.check.Check({ ...line, is_sensitive: 'yes' })).toBe(false);
+  });
 
   it('exports the imported workspace as the same lines', async () => {
     const again = `${store.path}.again.ndjson`;

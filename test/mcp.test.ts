@@ -413,6 +413,25 @@ describe('the MCP server', { timeout: 120_000 }, () => {
     expect(res.statusCode).toBe(401);
     await expect(httpClient(url, 'nope')).rejects.toThrow();
   });
+
+  it('refuses an empty JSON-RPC batch, and accepts a notification without an answer', async () => {
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+    };
+    const empty = await app.inject({ method: 'POST', url: '/mcp', headers, payload: '[]' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    const notification = await app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers,
+      payload: '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+    });
+    expect(notification.statusCode).toBe(202);
+    expect(notification.body).toBe('');
+  });
 });
 
 describe('the MCP server and the rate limit', { timeout: 60_000 }, () => {

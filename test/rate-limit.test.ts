@@ -126,7 +126,10 @@ describe('rate limit over HTTP', () => {
   it('RATE_LIMIT_MAX=0 turns the limit off', async () => {
     const config = loadConfig({ RATE_LIMIT_MAX: '0' });
     expect(config.rateLimitMax).toBe(0);
-    const app = await buildApp({ store, config: { ...config, logLevel: 'silent' } });
+    const app = await buildApp({
+      store,
+      config: { ...config, logLevel: 'silent', overloadDelayMs: 0 },
+    });
     for (let i = 0; i < 30; i++) {
       const res = await get(app, a.token, '/v2/people');
       expect(res.status).toBe(200);
@@ -191,6 +194,7 @@ describe('loadConfig', () => {
       redisTimeoutMs: 250,
       shutdownGraceMs: 10_000,
       requestTimeoutMs: 10_000,
+      overloadDelayMs: 200,
       eventRetentionDays: 30,
       webhookAllowPrivate: false,
       webhookDispatch: true,
@@ -223,6 +227,7 @@ describe('loadConfig', () => {
       EVENT_RETENTION_DAYS: '7',
       METRICS: '1',
       METRICS_PORT: '9464',
+      OVERLOAD_DELAY_MS: '0',
     });
     expect(config).toEqual({
       databaseUrl: 'sqlite:/tmp/x.db',
@@ -241,6 +246,7 @@ describe('loadConfig', () => {
       redisTimeoutMs: 250,
       shutdownGraceMs: 10_000,
       requestTimeoutMs: 10_000,
+      overloadDelayMs: 0,
       eventRetentionDays: 7,
       webhookAllowPrivate: true,
       webhookDispatch: true,
@@ -281,6 +287,8 @@ describe('loadConfig', () => {
     ['SLOW_REQUEST_MS', 'slow'],
     ['METRICS_PORT', '65536'],
     ['METRICS_PORT', 'metrics'],
+    ['OVERLOAD_DELAY_MS', '-1'],
+    ['OVERLOAD_DELAY_MS', 'busy'],
   ])('%s=%s is a ConfigError naming it', (name, value) => {
     let error: unknown;
     try {

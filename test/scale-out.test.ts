@@ -73,7 +73,7 @@ afterAll(() => {
 async function serve(args: string[], env: Record<string, string> = {}): Promise<Server> {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: 'warn', OVERLOAD_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -272,9 +272,11 @@ describe('serve: settings checked before anything starts', { timeout: START_MS *
       cli(['serve'], { REDIS_URL: 'http://127.0.0.1:6379' }),
     ]);
     expect(zero.code).toBe(2);
-    expect(zero.stderr).toContain("--workers must be a whole number from 1 to 64, not '0'");
+    expect(zero.stderr).toContain(
+      "option '--workers <N>' argument '0' is invalid. It must be a whole number from 1 to 64.",
+    );
     expect(many.code).toBe(2);
-    expect(many.stderr).toContain("not '65'");
+    expect(many.stderr).toContain("argument '65' is invalid");
     expect(redis.code).toBe(2);
     expect(redis.stderr).toContain('REDIS_URL must look like redis://');
   });

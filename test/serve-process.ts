@@ -28,7 +28,7 @@ afterAll(() => {
 /**
  * Starts `salescrm serve --port 0` on a database in a process of its own (a client and
  * a server in one process share one event loop, which hides what sockets do between them),
- * with the webhook dispatcher and the rate limit off unless `env` says otherwise.
+ * with the webhook dispatcher, the rate limit and load shedding off unless `env` says otherwise.
  */
 export async function startServe(
   databaseUrl: string,
@@ -41,6 +41,7 @@ export async function startServe(
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '0',
+      OVERLOAD_DELAY_MS: '0',
       WEBHOOK_DISPATCH: '0',
       ...env,
     },

@@ -46,6 +46,7 @@ async function serve() {
       DATABASE_URL: `sqlite:${file}`,
       LOG_LEVEL: 'info',
       RATE_LIMIT_MAX: '0',
+      OVERLOAD_DELAY_MS: '0',
       WEBHOOK_DISPATCH: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

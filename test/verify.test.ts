@@ -334,6 +334,8 @@ describe('verify a workspace', { timeout: 120_000 }, () => {
     expect(unknown.stderr).toBe("salescrm: no workspace 'no-such-workspace'\n");
     const usage = await cli(store.url, ['verify']);
     expect(usage.code).toBe(2);
-    expect(usage.stderr.split('\n')[0]).toBe('salescrm: verify needs --workspace ID');
+    expect(usage.stderr.split('\n')[0]).toBe(
+      "salescrm: required option '--workspace <ID>' not specified",
+    );
   });
 });

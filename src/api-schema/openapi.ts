@@ -5,6 +5,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorA, ErrorB } from './envelopes.ts';
 import { OPERATIONS } from './operations/index.ts';
+import { JsonRpcError } from './operations/mcp.ts';
 import { type Operation, pathParameters } from './operations/operation.ts';
 import { RECORD_SCHEMAS } from './records/components.ts';
 import * as writeBodies from './write-bodies.ts';
@@ -128,9 +129,14 @@ function errorResponses(op: Operation): Json {
     503,
     ...(op.method === 'GET' ? [] : [507]),
   ];
-  const schema = { $ref: `#/components/schemas/${op.errorShape === 'B' ? 'ErrorB' : 'ErrorA'}` };
+  const shape = { $ref: `#/components/schemas/${op.errorShape === 'B' ? 'ErrorB' : 'ErrorA'}` };
   const out: Json = {};
   for (const status of statuses) {
+    // The MCP layer's own refusals are JSON-RPC error responses (400, 404, 406).
+    const schema =
+      op.mcp && status === 400
+        ? { oneOf: [shape, JSON.parse(JSON.stringify(JsonRpcError))] }
+        : shape;
     const message = status === 429 ? 'Too Many Requests' : `${ERROR_TEXT[status]}`;
     const example =
       op.errorShape === 'B'
@@ -205,7 +211,19 @@ function operationObject(
     summary: op.summary,
     tags: [op.tag],
     parameters,
-    responses: { [op.status]: successResponse(op, refs, examples), ...errorResponses(op) },
+    responses: {
+      [op.status]: successResponse(op, refs, examples),
+      // JSON-RPC notifications and responses (messages without an `id`) get no answer.
+      ...(op.mcp
+        ? {
+            202: {
+              description: 'Only notifications or responses were sent: accepted, no body',
+              headers: headerRefs(['X-Request-Id']),
+            },
+          }
+        : {}),
+      ...errorResponses(op),
+    },
   };
   if (op.body) {
     out.requestBody = {

@@ -1,18 +1,31 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import type { Command } from 'commander';
 import type { Config } from '../config.ts';
 import { parseDatabaseUrl } from '../store/database.ts';
 import { backupSqlite } from '../store/sqlite-backup.ts';
-import { parseFlags, UsageError } from './flags.ts';
+import { action } from './command.ts';
+
+/** Declares `backup` on the program. */
+export function backupCommand(program: Command): void {
+  program
+    .command('backup')
+    .description('copy the SQLite database while it serves (PostgreSQL: pg_dump)')
+    .argument('<FILE>', 'the copy')
+    .option('--force', 'replace FILE if it exists')
+    .action(action(runBackup));
+}
 
 /**
  * `salescrm backup FILE [--force]`: a consistent copy of the SQLite database, made while the
  * service serves (SQLite's online backup). Refuses an existing FILE unless `--force`; on
  * PostgreSQL says to use `pg_dump` and exits 2 (docs/operations.md).
  */
-export async function runBackup(config: Config, args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(args, { force: { type: 'boolean' } });
-  if (positionals.length !== 1) throw new UsageError('backup needs one FILE');
+async function runBackup(
+  config: Config,
+  file: string,
+  values: { force?: boolean },
+): Promise<number> {
   const location = parseDatabaseUrl(config.databaseUrl);
   if (location.dialect === 'postgres') {
     return refuse(
@@ -23,7 +36,7 @@ export async function runBackup(config: Config, args: string[]): Promise<number>
   if (location.path === ':memory:')
     return refuse('an in-memory database has nothing to back up', 2);
   const source = resolve(location.path);
-  const target = resolve(positionals[0]!);
+  const target = resolve(file);
   if (!existsSync(source)) return refuse(`no database at ${source}`);
   if (!existsSync(dirname(target))) return refuse(`no directory ${dirname(target)}`);
   if (existsSync(target)) {

@@ -1,3 +1,4 @@
+import { type Command, InvalidArgumentError } from 'commander';
 import type { Config } from '../config.ts';
 import { CUSTOM_FIELD_TYPES, type CustomFieldType } from '../domain/custom-fields.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -5,10 +6,45 @@ import { CustomFieldNameError } from '../resources/custom-fields/writes.ts';
 import { type DefinitionField, defineCustomObject } from '../resources/custom-objects/commands.ts';
 import { openStore, type Store } from '../store/database.ts';
 import { writeWorkspace } from '../store/write.ts';
-import { parseFlags, UsageError } from './flags.ts';
+import { action } from './command.ts';
 import { knownWorkspace } from './known-workspace.ts';
 
 const SELECT_TYPES = new Set(['singleSelect', 'multiSelect']);
+
+/** Declares `custom-object define` on the program. */
+export function customObjectCommand(program: Command): void {
+  const customObject = program
+    .command('custom-object')
+    .description("define: a custom object (the workspace's own record type) with its fields");
+  customObject
+    .command('define')
+    .description('define a custom object with its fields and, with --stages, a pipeline of its own')
+    .argument('<NAME>', "the definition's name (at most 200 characters)", definitionName)
+    .option(
+      '--field <NAME:TYPE>',
+      'a field, repeatable: 금액:number, 딜:deal, 상태:singleSelect:초안,서명 (any custom field type)',
+      (raw: string, list: DefinitionField[] | undefined) => [...(list ?? []), parseFieldFlag(raw)],
+    )
+    .option('--stages <A,B>', 'the stages of its pipeline, comma-separated', stageNames)
+    .option('--workspace <ID>', "the workspace (default: the database's only one)")
+    .option('--json', 'print {"id", "name", "pipelineId", "fieldIdList"} only')
+    .action(action(runDefine));
+}
+
+function definitionName(name: string): string {
+  if (name.trim() === '') throw new InvalidArgumentError('It must not be empty.');
+  if (name.length > 200) throw new InvalidArgumentError('It is longer than 200 characters.');
+  return name;
+}
+
+function stageNames(raw: string): string[] {
+  const stages = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (stages.length === 0) throw new InvalidArgumentError('It takes the stage names: A,B,C.');
+  return stages;
+}
 
 /**
  * A `--field` value: `NAME:TYPE`, or `NAME:singleSelect:A,B` / `NAME:multiSelect:A,B` with
@@ -18,19 +54,18 @@ const SELECT_TYPES = new Set(['singleSelect', 'multiSelect']);
 export function parseFieldFlag(raw: string): DefinitionField {
   const [name, type, options, ...extra] = raw.split(':');
   if (!name || name.trim() === '' || !type || extra.length > 0)
-    throw new UsageError(`--field takes NAME:TYPE (or NAME:singleSelect:A,B), not '${raw}'`);
+    throw new InvalidArgumentError('It takes NAME:TYPE (or NAME:singleSelect:A,B).');
   if (!(CUSTOM_FIELD_TYPES as readonly string[]).includes(type))
-    throw new UsageError(
-      `--field '${raw}': unknown type '${type}' (one of ${CUSTOM_FIELD_TYPES.join(', ')})`,
+    throw new InvalidArgumentError(
+      `Its type '${type}' is not one of ${CUSTOM_FIELD_TYPES.join(', ')}.`,
     );
   if (SELECT_TYPES.has(type)) {
     const values = (options ?? '').split(',').filter((v) => v.trim() !== '');
     if (values.length === 0)
-      throw new UsageError(`--field '${raw}': a ${type} field needs its options: NAME:${type}:A,B`);
+      throw new InvalidArgumentError(`A ${type} field needs its options: NAME:${type}:A,B.`);
     return { name, type: type as CustomFieldType, options: values };
   }
-  if (options !== undefined)
-    throw new UsageError(`--field '${raw}': only select fields take options`);
+  if (options !== undefined) throw new InvalidArgumentError('Only select fields take options.');
   return { name, type: type as CustomFieldType };
 }
 
@@ -52,30 +87,13 @@ async function targetWorkspace(store: Store, given: string | undefined): Promise
  * [--json]`: a custom object definition with its fields (after the built-in ones, `이름`
  * first) and, with `--stages`, a pipeline of its own.
  */
-export async function runCustomObject(config: Config, args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
-    workspace: { type: 'string' },
-    field: { type: 'string', multiple: true },
-    stages: { type: 'string' },
-    json: { type: 'boolean' },
-  });
-  const [sub, name, ...extra] = positionals;
-  if (sub !== 'define')
-    throw new UsageError(
-      sub === undefined
-        ? 'custom-object needs a subcommand: define'
-        : `custom-object: unknown subcommand '${sub}' (define)`,
-    );
-  if (!name || name.trim() === '' || extra.length > 0)
-    throw new UsageError('custom-object define takes one NAME');
-  if (name.length > 200) throw new UsageError('a definition name is longer than 200 characters');
-  const fields = (values.field ?? []).map(parseFieldFlag);
-  const stages = values.stages
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  if (values.stages !== undefined && (stages ?? []).length === 0)
-    throw new UsageError('--stages takes the stage names: A,B,C');
+async function runDefine(
+  config: Config,
+  name: string,
+  values: { field?: DefinitionField[]; stages?: string[]; workspace?: string; json?: boolean },
+): Promise<number> {
+  const fields = values.field ?? [];
+  const stages = values.stages;
   const store = openStore(config.databaseUrl);
   try {
     await store.migrate();

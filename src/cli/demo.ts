@@ -1,7 +1,8 @@
+import type { Command } from 'commander';
 import type { Config } from '../config.ts';
 import { createDemoWorkspace } from '../ingest/demo/create-workspace.ts';
 import { openStore } from '../store/database.ts';
-import { intFlag, parseFlags } from './flags.ts';
+import { action, wholeNumber } from './command.ts';
 
 /**
  * The largest demo. It is generated and written in chunks of 20,000 people, so memory does
@@ -10,16 +11,34 @@ import { intFlag, parseFlags } from './flags.ts';
  */
 const MAX_DEMO_PEOPLE = 1_000_000;
 
+interface DemoOptions {
+  seed: number;
+  people: number;
+  json?: boolean;
+}
+
+/** Declares `demo` on the program. */
+export function demoCommand(program: Command): void {
+  program
+    .command('demo')
+    .description(
+      'create a workspace full of Korean demo data (same seed, same data); print its token',
+    )
+    .option('--seed <N>', 'the seed of the generator', wholeNumber(0, 2 ** 31 - 1), 1)
+    .option(
+      '--people <N>',
+      `how many people (1 to ${MAX_DEMO_PEOPLE.toLocaleString('en')})`,
+      wholeNumber(1, MAX_DEMO_PEOPLE),
+      200,
+    )
+    .option('--json', 'print {"workspaceId","token"} only')
+    .action(action(runDemo));
+}
+
 /** `salescrm demo [--seed N] [--people N] [--json]`. */
-export async function runDemo(config: Config, args: string[]): Promise<number> {
-  const { values } = parseFlags(args, {
-    seed: { type: 'string' },
-    people: { type: 'string' },
-    json: { type: 'boolean' },
-  });
-  const seed = intFlag('seed', values.seed, 1, 0, 2 ** 31 - 1);
-  const people = intFlag('people', values.people, 200, 1, MAX_DEMO_PEOPLE);
-  const store = openStore(config.databaseUrl);
+async function runDemo(config: Config, values: DemoOptions): Promise<number> {
+  const { seed, people } = values;
+  const store = openStore(config.databaseUrl, { longRunning: true });
   try {
     await store.migrate();
     const started = Date.now();

@@ -1,18 +1,24 @@
+import type { Command } from 'commander';
 import type { Config } from '../config.ts';
 import { Dispatcher, dispatcherOptions } from '../dispatch/dispatcher.ts';
 import { jsonLog } from '../dispatch/log.ts';
 import { openStore } from '../store/database.ts';
-import { parseFlags, UsageError } from './flags.ts';
+import { action } from './command.ts';
+
+/** Declares `dispatch` on the program. */
+export function dispatchCommand(program: Command): void {
+  program
+    .command('dispatch')
+    .description('send webhook deliveries only (no API), until SIGTERM or SIGINT')
+    .action(action(runDispatch));
+}
 
 /**
  * `salescrm dispatch`: a webhook dispatcher on its own (no HTTP API). Migrates the database,
  * sends due deliveries until SIGTERM or SIGINT, then finishes the POSTs in flight (each
  * bounded by WEBHOOK_TIMEOUT_MS), records them, and returns 0.
  */
-export async function runDispatch(config: Config, args: string[]): Promise<number> {
-  const { positionals } = parseFlags(args, {});
-  if (positionals.length > 0)
-    throw new UsageError(`dispatch takes no arguments: ${positionals[0]}`);
+async function runDispatch(config: Config): Promise<number> {
   const log = jsonLog(config.logLevel);
   const store = openStore(config.databaseUrl);
   try {

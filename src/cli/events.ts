@@ -1,36 +1,57 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type Command, Option } from 'commander';
 import type { Config } from '../config.ts';
-import { EVENT_OBJECT_TYPES, isEventObjectType } from '../domain/events.ts';
+import { EVENT_OBJECT_TYPES, type EventObjectType } from '../domain/events.ts';
 import { eventsAfter } from '../resources/events/queries.ts';
 import { openStore } from '../store/database.ts';
-import { intFlag, parseFlags, UsageError } from './flags.ts';
+import { action, wholeNumber } from './command.ts';
 import { knownWorkspace } from './known-workspace.ts';
 
 const PAGE = 500;
+
+interface EventsOptions {
+  workspace: string;
+  after: number;
+  objectType?: EventObjectType;
+  follow?: boolean;
+  intervalMs: number;
+}
+
+/** Declares `events` on the program. */
+export function eventsCommand(program: Command): void {
+  program
+    .command('events')
+    .description("print the workspace's events as NDJSON, oldest first")
+    .requiredOption('--workspace <ID>', 'the workspace')
+    .option(
+      '--after <N>',
+      'only the events after number N (seq)',
+      wholeNumber(0, Number.MAX_SAFE_INTEGER),
+      0,
+    )
+    .addOption(
+      new Option('--object-type <T>', 'only the events of one record type').choices(
+        Object.keys(EVENT_OBJECT_TYPES),
+      ),
+    )
+    .option('--follow', 'then wait for new events and print them as they commit, until SIGTERM')
+    .option(
+      '--interval-ms <N>',
+      'with --follow, how often to look for new events',
+      wholeNumber(10, 60_000),
+      500,
+    )
+    .action(action(runEvents));
+}
 
 /**
  * `salescrm events --workspace ID [--after N] [--object-type T] [--follow]`: the workspace's
  * events as NDJSON (`{"seq":N,…payload}` a line), oldest first; with `--follow` it then
  * waits for new ones and prints them as they commit, until SIGINT or SIGTERM.
  */
-export async function runEvents(config: Config, args: string[]): Promise<number> {
-  const { values } = parseFlags(args, {
-    workspace: { type: 'string' },
-    after: { type: 'string' },
-    'object-type': { type: 'string' },
-    follow: { type: 'boolean' },
-    'interval-ms': { type: 'string' },
-  });
-  const workspaceId = values.workspace;
-  if (!workspaceId) throw new UsageError('--workspace ID is required');
-  const objectType = values['object-type'];
-  if (objectType !== undefined && !isEventObjectType(objectType)) {
-    throw new UsageError(
-      `--object-type must be one of ${Object.keys(EVENT_OBJECT_TYPES).join(', ')}, not '${objectType}'`,
-    );
-  }
-  let after = intFlag('after', values.after, 0, 0, Number.MAX_SAFE_INTEGER);
-  const intervalMs = intFlag('interval-ms', values['interval-ms'], 500, 10, 60_000);
+async function runEvents(config: Config, values: EventsOptions): Promise<number> {
+  const { workspace: workspaceId, objectType, intervalMs } = values;
+  let after = values.after;
   const store = openStore(config.databaseUrl);
   let stopping = false;
   const stop = () => {

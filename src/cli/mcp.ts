@@ -1,4 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { type Command, Option } from 'commander';
 import type { Config } from '../config.ts';
 import { injectCall } from '../mcp/api.ts';
 import { createMcpServer } from '../mcp/server.ts';
@@ -6,7 +7,20 @@ import { buildApp } from '../server/app.ts';
 import { tokenAuthenticator } from '../server/auth.ts';
 import { RedisRateLimiter } from '../server/redis-rate-limit.ts';
 import { openStore } from '../store/database.ts';
-import { parseFlags, UsageError } from './flags.ts';
+import { action, UsageError } from './command.ts';
+
+/** Declares `mcp` on the program. */
+export function mcpCommand(program: Command): void {
+  program
+    .command('mcp')
+    .description('the MCP server for AI assistants on stdin/stdout, as a token (docs/mcp.md)')
+    .addOption(
+      new Option('--token <TOKEN>', 'the token the tools act as')
+        .env('SALESCRM_TOKEN')
+        .makeOptionMandatory(),
+    )
+    .action(action(runMcp));
+}
 
 /**
  * `salescrm mcp --token TOKEN`: the MCP server on stdin and stdout, for a desktop assistant
@@ -14,10 +28,8 @@ import { parseFlags, UsageError } from './flags.ts';
  * history and webhook events, and rate limit) as the token; stdout carries only the
  * protocol. Ends when the assistant closes stdin.
  */
-export async function runMcp(config: Config, args: string[]): Promise<number> {
-  const { values } = parseFlags(args, { token: { type: 'string' } });
-  const token = values.token ?? process.env.SALESCRM_TOKEN;
-  if (!token) throw new UsageError('mcp needs --token TOKEN (or SALESCRM_TOKEN)');
+async function runMcp(config: Config, { token }: { token: string }): Promise<number> {
+  if (token === '') throw new UsageError('mcp needs a token: --token TOKEN or SALESCRM_TOKEN');
   const store = openStore(config.databaseUrl);
   try {
     await store.migrate();

@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import type { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { Dispatcher, dispatcherOptions } from '../dispatch/dispatcher.ts';
@@ -10,9 +11,43 @@ import { RedisRateLimiter } from '../server/redis-rate-limit.ts';
 import { checkWritable, openStore } from '../store/database.ts';
 import { databaseFileError } from '../store/sqlite-file.ts';
 import { reportListening, runPrimary } from './cluster.ts';
+import { action, wholeNumber } from './command.ts';
 import { startEventPruning } from './event-pruning.ts';
-import { intFlag, parseFlags } from './flags.ts';
 import { untilStopped } from './shutdown.ts';
+
+/** The options of `serve` and `start`. */
+interface ServeOptions {
+  port?: number;
+  host?: string;
+  workers: number;
+}
+
+/** Declares `start` on the program. */
+export function startCommand(program: Command): void {
+  serveOptions(
+    program
+      .command('start')
+      .description('serve; on an empty database, first create a demo workspace (npm start)'),
+  ).action(action((config, options: ServeOptions) => runServe(config, options, true)));
+}
+
+/** Declares `serve` on the program. */
+export function serveCommand(program: Command): void {
+  serveOptions(
+    program
+      .command('serve')
+      .description(
+        'run the HTTP API (migrates the database first); each process also sends webhook deliveries (WEBHOOK_DISPATCH=0: not)',
+      ),
+  ).action(action((config, options: ServeOptions) => runServe(config, options, false)));
+}
+
+function serveOptions(command: Command): Command {
+  return command
+    .option('--port <N>', 'the port to listen on (default: PORT, else 3000)', wholeNumber(0, 65535))
+    .option('--host <H>', 'the address to listen on (default: HOST, else 127.0.0.1)')
+    .option('--workers <N>', 'processes that share the port (1 to 64)', wholeNumber(1, 64), 1);
+}
 
 /** What the banner shows: the workspaces there are, and a demo token just made. */
 interface Prepared {
@@ -29,23 +64,18 @@ interface Prepared {
  * SHUTDOWN_GRACE_MS) and, meanwhile, the webhook POSTs in flight (each at most
  * WEBHOOK_TIMEOUT_MS), closes the store and Redis, and returns 0.
  */
-export async function runServe(
+async function runServe(
   config: Config,
-  args: string[],
-  opts: { demoWhenEmpty: boolean },
+  options: ServeOptions,
+  demoWhenEmpty: boolean,
 ): Promise<number> {
-  const { values } = parseFlags(args, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    workers: { type: 'string' },
-  });
-  const port = intFlag('port', values.port, config.port, 0, 65535);
-  const host = values.host ?? config.host;
-  const workers = intFlag('workers', values.workers, 1, 1, 64);
+  const port = options.port ?? config.port;
+  const host = options.host ?? config.host;
+  const { workers } = options;
 
   if (workers > 1 && cluster.isPrimary) {
     // Migrations and the demo run once, here, before any worker opens the store.
-    const prepared = await prepare(config, opts);
+    const prepared = await prepare(config, demoWhenEmpty);
     return runPrimary({
       workers,
       graceMs: config.shutdownGraceMs,
@@ -54,7 +84,7 @@ export async function runServe(
     });
   }
 
-  const prepared = cluster.isWorker ? undefined : await prepare(config, opts);
+  const prepared = cluster.isWorker ? undefined : await prepare(config, demoWhenEmpty);
   const store = openStore(config.databaseUrl);
   const limiter =
     config.redisUrl && config.rateLimitMax > 0
@@ -119,8 +149,8 @@ export async function runServe(
 }
 
 /** Brings the schema up to date and, for `start` on an empty database, makes a demo. */
-async function prepare(config: Config, opts: { demoWhenEmpty: boolean }): Promise<Prepared> {
-  const store = openStore(config.databaseUrl);
+async function prepare(config: Config, demoWhenEmpty: boolean): Promise<Prepared> {
+  const store = openStore(config.databaseUrl, { longRunning: true });
   try {
     // A database that reads but cannot be written would serve reads and fail every write.
     try {
@@ -135,7 +165,7 @@ async function prepare(config: Config, opts: { demoWhenEmpty: boolean }): Promis
       .orderBy('created_at')
       .execute();
     const prepared: Prepared = { workspaceIds: rows.map((r) => r.id) };
-    if (opts.demoWhenEmpty && rows.length === 0) {
+    if (demoWhenEmpty && rows.length === 0) {
       console.log('empty database: creating a demo workspace…');
       const demo = await createDemoWorkspace(store, {});
       prepared.demoToken = demo.token;

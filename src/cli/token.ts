@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import type { Config } from '../config.ts';
 import {
   createToken,
@@ -5,75 +6,88 @@ import {
   listTokens,
   revokeToken,
 } from '../resources/workspaces/writes.ts';
-import { openStore } from '../store/database.ts';
-import { parseFlags, UsageError } from './flags.ts';
+import { openStore, type Store } from '../store/database.ts';
+import { action } from './command.ts';
 import { knownWorkspace } from './known-workspace.ts';
 
-/** `salescrm token create|list|revoke`. */
-export async function runToken(config: Config, args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
-    workspace: { type: 'string' },
-    json: { type: 'boolean' },
-    name: { type: 'string' },
-    'read-only': { type: 'boolean' },
-  });
-  const [sub, ...rest] = positionals;
-  const store = openStore(config.databaseUrl);
-  try {
-    await store.migrate();
-    switch (sub) {
-      case 'create': {
-        const workspaceId = requireWorkspace(values.workspace);
-        const userId = await firstAdmin(store, workspaceId);
-        if (!userId) {
-          console.error(`salescrm: no workspace '${workspaceId}' (or it has no users)`);
-          return 1;
-        }
-        const token = await createToken(store, workspaceId, userId, values.name ?? null, {
-          readOnly: values['read-only'] === true,
-        });
-        console.log(
-          values.json
-            ? JSON.stringify(token)
-            : `token ${token.id}${values['read-only'] ? ' (read-only)' : ''}: ${token.token}\n(shown only now)`,
-        );
-        return 0;
-      }
-      case 'list': {
-        const workspaceId = requireWorkspace(values.workspace);
-        if (!(await knownWorkspace(store, workspaceId))) return 1;
-        const tokens = await listTokens(store, workspaceId);
-        if (values.json) console.log(JSON.stringify(tokens));
-        else
-          for (const t of tokens)
-            console.log(
-              `${t.id}\t${t.revoked_at ? 'revoked' : 'active'}\t${t.read_only ? 'read-only' : 'read-write'}\t${t.created_at}\t${t.name ?? ''}`,
-            );
-        return 0;
-      }
-      case 'revoke': {
-        const [id] = rest;
-        if (!id) throw new UsageError('token revoke takes the token id');
-        if (!(await revokeToken(store, id))) {
-          console.error(`salescrm: no active token '${id}'`);
-          return 1;
-        }
-        console.log(`token ${id} revoked`);
-        return 0;
-      }
-      default:
-        throw new UsageError(
-          sub === undefined
-            ? 'token needs a subcommand: create, list or revoke'
-            : `token: unknown subcommand '${sub}' (create, list or revoke)`,
-        );
-    }
-  } finally {
-    await store.close();
-  }
+/** Declares `token create|list|revoke` on the program. */
+export function tokenCommand(program: Command): void {
+  const token = program.command('token').description("create, list or revoke a workspace's tokens");
+  token
+    .command('create')
+    .description("a token of the workspace's admin (shown only now; stored as a hash)")
+    .requiredOption('--workspace <ID>', 'the workspace')
+    .option('--read-only', 'a token that reads only: 403 on every write')
+    .option('--name <N>', "the token's name, shown by token list")
+    .option('--json', 'print {"id","token"} only')
+    .action(action(withStore(create)));
+  token
+    .command('list')
+    .description("the workspace's tokens: id, status, access, creation time, name (no secret)")
+    .requiredOption('--workspace <ID>', 'the workspace')
+    .option('--json', 'print a JSON array')
+    .action(action(withStore(list)));
+  token
+    .command('revoke')
+    .description('revoke a token: 401 from its next request on')
+    .argument('<ID>', "the token's id (token list shows it)")
+    .action(action(withStore(revoke)));
 }
 
-function requireWorkspace(id: string | undefined): string {
-  if (!id) throw new UsageError('--workspace ID is required');
-  return id;
+/** A command run on the migrated store, closed after it. */
+function withStore<A extends unknown[]>(run: (store: Store, ...args: A) => Promise<number>) {
+  return async (config: Config, ...args: A): Promise<number> => {
+    const store = openStore(config.databaseUrl);
+    try {
+      await store.migrate();
+      return await run(store, ...args);
+    } finally {
+      await store.close();
+    }
+  };
+}
+
+/** `token create --workspace ID [--read-only] [--name N] [--json]`. */
+async function create(
+  store: Store,
+  values: { workspace: string; readOnly?: boolean; name?: string; json?: boolean },
+): Promise<number> {
+  const userId = await firstAdmin(store, values.workspace);
+  if (!userId) {
+    console.error(`salescrm: no workspace '${values.workspace}' (or it has no users)`);
+    return 1;
+  }
+  const readOnly = values.readOnly === true;
+  const token = await createToken(store, values.workspace, userId, values.name ?? null, {
+    readOnly,
+  });
+  console.log(
+    values.json
+      ? JSON.stringify(token)
+      : `token ${token.id}${readOnly ? ' (read-only)' : ''}: ${token.token}\n(shown only now)`,
+  );
+  return 0;
+}
+
+/** `token list --workspace ID [--json]`: one line a token, never its secret. */
+async function list(store: Store, values: { workspace: string; json?: boolean }): Promise<number> {
+  if (!(await knownWorkspace(store, values.workspace))) return 1;
+  const tokens = await listTokens(store, values.workspace);
+  if (values.json) console.log(JSON.stringify(tokens));
+  else
+    for (const t of tokens)
+      console.log(
+        `${t.id}\t${t.revoked_at ? 'revoked' : 'active'}\t${t.read_only ? 'read-only' : 'read-write'}\t${t.created_at}\t${t.name ?? ''}`,
+      );
+  return 0;
+}
+
+/** `token revoke ID`. */
+async function revoke(store: Store, id: string): Promise<number> {
+  if (!(await revokeToken(store, id))) {
+    console.error(`salescrm: no active token '${id}'`);
+    return 1;
+  }
+  console.log(`token ${id} revoked`);
+  return 0;
 }

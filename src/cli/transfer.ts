@@ -2,14 +2,50 @@ import { accessSync, constants, createWriteStream, statSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { getHeapStatistics } from 'node:v8';
 import cliProgress from 'cli-progress';
+import { type Command, Option } from 'commander';
 import type { Config } from '../config.ts';
 import { ExportError, exportWorkspace } from '../ingest/export.ts';
 import { CSV_TYPES, type CsvType } from '../ingest/import-csv.ts';
 import { ImportUsageError, importFiles, LineTooLongError } from '../ingest/run-import.ts';
 import { firstAdmin } from '../resources/workspaces/writes.ts';
 import { openStore, parseDatabaseUrl } from '../store/database.ts';
-import { parseFlags, UsageError } from './flags.ts';
+import { action, UsageError } from './command.ts';
 import { knownWorkspace } from './known-workspace.ts';
+
+/** Declares `export` on the program. */
+export function exportCommand(program: Command): void {
+  program
+    .command('export')
+    .description(
+      'write a workspace as NDJSON, one record a line, from SQLite or PostgreSQL (docs/import-format.md)',
+    )
+    .argument('[FILE]', 'where to write (default, or -: standard output)')
+    .requiredOption('--workspace <ID>', 'the workspace')
+    .option('--quiet', 'no progress and no summary on standard error')
+    .action(action(runExport));
+}
+
+/** Declares `import` on the program. */
+export function importCommand(program: Command): void {
+  program
+    .command('import')
+    .description(
+      'import NDJSON exports or CSV files into a workspace, in one transaction (docs/import-format.md)',
+    )
+    .argument('<FILE...>', 'NDJSON or CSV files (- for standard input)')
+    .requiredOption('--workspace <ID>', 'the workspace')
+    .addOption(
+      new Option(
+        '--type <T>',
+        "the CSV files' record type (default: from the file's name)",
+      ).choices(CSV_TYPES),
+    )
+    .option('--skip-invalid', 'import the valid lines and skip the refused ones')
+    .option('--rejects <FILE>', 'with --skip-invalid, write the refused lines there')
+    .option('--user <ID>', "the user recorded as the records' creator (default: the admin)")
+    .option('--quiet', 'no progress on standard error')
+    .action(action(runImport));
+}
 
 /** Progress on stderr: a bar on a terminal, a plain line every few seconds otherwise, or nothing. */
 export function progressReporter(label: string, quiet: boolean) {
@@ -54,16 +90,13 @@ export function progressReporter(label: string, quiet: boolean) {
 }
 
 /** `salescrm export --workspace ID [FILE] [--quiet]`: NDJSON to FILE or stdout. */
-export async function runExport(config: Config, args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
-    workspace: { type: 'string' },
-    quiet: { type: 'boolean' },
-  });
-  if (!values.workspace) throw new UsageError('export needs --workspace ID');
-  if (positionals.length > 1) throw new UsageError('export takes at most one FILE');
-  const file = positionals[0];
+async function runExport(
+  config: Config,
+  file: string | undefined,
+  values: { workspace: string; quiet?: boolean },
+): Promise<number> {
   const location = parseDatabaseUrl(config.databaseUrl);
-  const store = openStore(config.databaseUrl);
+  const store = openStore(config.databaseUrl, { longRunning: true });
   await store.migrate();
   await store.close();
   const out = file && file !== '-' ? createWriteStream(file) : process.stdout;
@@ -128,22 +161,19 @@ function readable(file: string): boolean {
  * `salescrm import --workspace ID FILE... [--type T] [--skip-invalid] [--rejects FILE]
  * [--user ID] [--quiet]`.
  */
-export async function runImport(config: Config, args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
-    workspace: { type: 'string' },
-    type: { type: 'string' },
-    'skip-invalid': { type: 'boolean' },
-    rejects: { type: 'string' },
-    user: { type: 'string' },
-    quiet: { type: 'boolean' },
-  });
-  if (!values.workspace) throw new UsageError('import needs --workspace ID');
-  if (positionals.length === 0)
-    throw new UsageError('import needs at least one FILE (- for stdin)');
-  const csvType = values.type === 'people' ? 'people' : values.type;
-  if (csvType !== undefined && !(CSV_TYPES as readonly string[]).includes(csvType)) {
-    throw new UsageError(`--type must be one of ${CSV_TYPES.join(', ')}`);
-  }
+async function runImport(
+  config: Config,
+  positionals: string[],
+  values: {
+    workspace: string;
+    type?: CsvType;
+    skipInvalid?: boolean;
+    rejects?: string;
+    user?: string;
+    quiet?: boolean;
+  },
+): Promise<number> {
+  const csvType = values.type;
   const fileBytes = positionals.reduce((n, f) => {
     if (f === '-') return n;
     try {
@@ -161,7 +191,7 @@ export async function runImport(config: Config, args: string[]): Promise<number>
   }
   const warning = heapWarning(fileBytes, getHeapStatistics().heap_size_limit);
   if (warning) console.error(warning);
-  const store = openStore(config.databaseUrl);
+  const store = openStore(config.databaseUrl, { longRunning: true });
   try {
     await store.migrate();
     if (!(await knownWorkspace(store, values.workspace))) return 1;
@@ -172,9 +202,9 @@ export async function runImport(config: Config, args: string[]): Promise<number>
       result = await importFiles(store, {
         workspaceId: values.workspace,
         files: positionals,
-        csvType: csvType as CsvType | undefined,
+        csvType,
         actorId,
-        skipInvalid: values['skip-invalid'],
+        skipInvalid: values.skipInvalid,
         rejectsPath: values.rejects,
         onProgress: (records, done, total) => progress.update(records, done, total),
       });

@@ -1,27 +1,37 @@
+import { type Command, InvalidArgumentError } from 'commander';
 import type { Config } from '../config.ts';
 import {
   customFieldDefinitions,
   renderCustomFieldDeclarations,
 } from '../resources/custom-fields/declarations.ts';
 import { openStore } from '../store/database.ts';
-import { parseFlags, UsageError } from './flags.ts';
+import { action } from './command.ts';
 import { knownWorkspace } from './known-workspace.ts';
+
+/** Declares `types` on the program. */
+export function typesCommand(program: Command): void {
+  program
+    .command('types')
+    .description("print a .d.ts of the workspace's custom fields (the client's generic parameter)")
+    .requiredOption('--workspace <ID>', 'the workspace')
+    .option('--name <T>', 'the name of the type', typeName, 'CustomFields')
+    .action(action(runTypes));
+}
+
+function typeName(name: string): string {
+  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name))
+    throw new InvalidArgumentError('It must be a TypeScript identifier.');
+  return name;
+}
 
 /**
  * `salescrm types --workspace ID [--name TypeName]`: prints a `.d.ts` of the workspace's
  * custom fields for the client's generic parameter.
  */
-export async function runTypes(config: Config, args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
-    workspace: { type: 'string' },
-    name: { type: 'string' },
-  });
-  if (positionals.length > 0) throw new UsageError(`types: unexpected '${positionals[0]}'`);
-  const workspaceId = values.workspace;
-  if (!workspaceId) throw new UsageError('types needs --workspace ID');
-  const typeName = values.name ?? 'CustomFields';
-  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(typeName))
-    throw new UsageError(`--name must be a TypeScript identifier, not '${typeName}'`);
+async function runTypes(
+  config: Config,
+  { workspace: workspaceId, name: typeName }: { workspace: string; name: string },
+): Promise<number> {
   const store = openStore(config.databaseUrl);
   try {
     await store.migrate();

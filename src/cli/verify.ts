@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import type { Config } from '../config.ts';
 import { openStore } from '../store/database.ts';
 import {
@@ -6,24 +7,33 @@ import {
   type VerifyReport,
   verifyWorkspace,
 } from '../store/read-model/verify.ts';
-import { parseFlags, UsageError } from './flags.ts';
+import { action } from './command.ts';
 import { knownWorkspace } from './known-workspace.ts';
 
 const WIDTH = 60;
+
+/** Declares `verify` on the program. */
+export function verifyCommand(program: Command): void {
+  program
+    .command('verify')
+    .description(
+      'render every record again from its tables and compare it with its stored JSON (exit 1 if any differs)',
+    )
+    .requiredOption('--workspace <ID>', 'the workspace')
+    .option('--repair', 'rewrite the records that differ')
+    .action(action(runVerify));
+}
 
 /**
  * `salescrm verify --workspace ID [--repair]`: renders every record of the workspace again
  * from its base tables and compares it with its stored JSON; prints one line per difference
  * and a summary. Exit code 0 when none differ (or every one was repaired), 1 otherwise.
  */
-export async function runVerify(config: Config, args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
-    workspace: { type: 'string' },
-    repair: { type: 'boolean' },
-  });
-  if (positionals.length > 0) throw new UsageError(`verify: unexpected '${positionals[0]}'`);
+async function runVerify(
+  config: Config,
+  values: { workspace: string; repair?: boolean },
+): Promise<number> {
   const workspaceId = values.workspace;
-  if (!workspaceId) throw new UsageError('verify needs --workspace ID');
   const store = openStore(config.databaseUrl);
   try {
     await store.migrate();

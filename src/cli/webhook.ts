@@ -1,3 +1,4 @@
+import { type Command, Option } from 'commander';
 import { CreateWebhookBody } from '../api-schema/bodies/webhooks.ts';
 import { DELIVERY_STATUSES } from '../api-schema/records/webhooks.ts';
 import type { Config } from '../config.ts';
@@ -10,55 +11,107 @@ import { createWebhook } from '../resources/webhooks/verified-writes.ts';
 import { urlVerifier } from '../resources/webhooks/verify.ts';
 import { openStore, type Store } from '../store/database.ts';
 import { writeWorkspace } from '../store/write.ts';
-import { intFlag, parseFlags, UsageError } from './flags.ts';
+import { action, wholeNumber } from './command.ts';
 import { knownWorkspace } from './known-workspace.ts';
 
+interface AddOptions {
+  workspace: string;
+  url: string;
+  object: string;
+  event?: string;
+  field?: string;
+  json?: boolean;
+}
+
+interface DeliveriesOptions {
+  workspace: string;
+  status?: (typeof DELIVERY_STATUSES)[number];
+  limit: number;
+  json?: boolean;
+}
+
 /**
- * `salescrm webhook add|list|remove|deliveries`: the webhook commands of the API, run on
- * the database directly (a new URL is verified as the API verifies it).
+ * Declares `webhook add|list|remove|deliveries` on the program: the webhook commands of the
+ * API, run on the database directly (a new URL is verified as the API verifies it).
  */
-export async function runWebhook(config: Config, args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
-    workspace: { type: 'string' },
-    url: { type: 'string' },
-    object: { type: 'string' },
-    event: { type: 'string' },
-    field: { type: 'string' },
-    status: { type: 'string' },
-    limit: { type: 'string' },
-    json: { type: 'boolean' },
-  });
-  const [sub, ...rest] = positionals;
-  if (!['add', 'list', 'remove', 'deliveries'].includes(sub ?? ''))
-    throw new UsageError(
-      sub === undefined
-        ? 'webhook needs a subcommand: add, list, remove or deliveries'
-        : `webhook: unknown subcommand '${sub}' (add, list, remove or deliveries)`,
+export function webhookCommand(program: Command): void {
+  const webhook = program
+    .command('webhook')
+    .description("add, list or remove a workspace's webhooks; a webhook's deliveries");
+  webhook
+    .command('add')
+    .description('register a webhook (its URL is verified first); prints its secret, only now')
+    .requiredOption('--workspace <ID>', 'the workspace')
+    .requiredOption('--url <URL>', 'where deliveries are POSTed (http or https)')
+    .requiredOption(
+      '--object <TYPES>',
+      'record types, comma-separated: people,organization,lead,deal',
+    )
+    .option('--event <EVENTS>', 'events, comma-separated (default: all four): 생성,수정,삭제,병합')
+    .option('--field <FIELDS>', 'the fields whose 수정 is sent, comma-separated (default: all)')
+    .option('--json', 'print the webhook, with its secret, as JSON')
+    .action(
+      action((config, values: AddOptions) =>
+        inWorkspace(config, values.workspace, (store) => add(store, config, values)),
+      ),
     );
-  const workspaceId = values.workspace;
-  if (!workspaceId) throw new UsageError('--workspace ID is required');
+  webhook
+    .command('list')
+    .description("the workspace's webhooks: id, status, record types, events, URL (no secret)")
+    .requiredOption('--workspace <ID>', 'the workspace')
+    .option('--json', 'print a JSON array')
+    .action(
+      action((config, values: { workspace: string; json?: boolean }) =>
+        inWorkspace(config, values.workspace, (store) =>
+          list(store, values.workspace, values.json === true),
+        ),
+      ),
+    );
+  webhook
+    .command('remove')
+    .description('delete a webhook and its delivery log')
+    .argument('<ID>', "the webhook's id")
+    .requiredOption('--workspace <ID>', 'the workspace')
+    .action(
+      action((config, id: string, values: { workspace: string }) =>
+        inWorkspace(config, values.workspace, async (store) => {
+          await writeWorkspace(store, values.workspace, (w) => deleteWebhook(w, id));
+          console.log(`webhook ${id} removed`);
+          return 0;
+        }),
+      ),
+    );
+  webhook
+    .command('deliveries')
+    .description("a webhook's newest deliveries, one a line")
+    .argument('<ID>', "the webhook's id")
+    .requiredOption('--workspace <ID>', 'the workspace')
+    .addOption(
+      new Option('--status <S>', 'only the deliveries in one status').choices(DELIVERY_STATUSES),
+    )
+    .option('--limit <N>', 'how many', wholeNumber(1, 10_000), 50)
+    .option('--json', 'print a JSON array')
+    .action(
+      action((config, id: string, values: DeliveriesOptions) =>
+        inWorkspace(config, values.workspace, (store) => deliveries(store, id, values)),
+      ),
+    );
+}
+
+/**
+ * Runs a webhook command on the migrated store, in a workspace that exists; the API's
+ * refusals (a bad URL, an unknown webhook) are one line and exit code 1.
+ */
+async function inWorkspace(
+  config: Config,
+  workspaceId: string,
+  run: (store: Store) => Promise<number>,
+): Promise<number> {
   const store = openStore(config.databaseUrl);
   try {
     await store.migrate();
     if (!(await knownWorkspace(store, workspaceId))) return 1;
-    switch (sub) {
-      case 'add':
-        return await add(store, config, workspaceId, values);
-      case 'list':
-        return await list(store, workspaceId, values.json === true);
-      case 'remove': {
-        const [id] = rest;
-        if (!id) throw new UsageError('webhook remove takes the webhook id');
-        await writeWorkspace(store, workspaceId, (w) => deleteWebhook(w, id));
-        console.log(`webhook ${id} removed`);
-        return 0;
-      }
-      default: {
-        const [id] = rest;
-        if (!id) throw new UsageError('webhook deliveries takes the webhook id');
-        return await deliveries(store, workspaceId, id, values);
-      }
-    }
+    return await run(store);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     console.error(`salescrm: ${error.message}`);
@@ -76,14 +129,7 @@ function commaList(raw: string | undefined): string[] | undefined {
 }
 
 /** `webhook add`: verifies the URL, saves the webhook and prints its secret, once. */
-async function add(
-  store: Store,
-  config: Config,
-  workspaceId: string,
-  flags: { url?: string; object?: string; event?: string; field?: string; json?: boolean },
-): Promise<number> {
-  if (!flags.url) throw new UsageError('webhook add needs --url URL');
-  if (!flags.object) throw new UsageError('webhook add needs --object people,organization,...');
+async function add(store: Store, config: Config, flags: AddOptions): Promise<number> {
   // The API's own body check, so a flag is refused with the API's message for its key.
   const body = readCreateBody({
     url: flags.url,
@@ -92,7 +138,7 @@ async function add(
     fieldList: commaList(flags.field),
   }).value;
   const verifier = urlVerifier({ allowPrivate: config.webhookAllowPrivate });
-  const row = await createWebhook(store, verifier, workspaceId, body);
+  const row = await createWebhook(store, verifier, flags.workspace, body);
   if (flags.json) {
     console.log(JSON.stringify(renderWebhook(row, true)));
   } else {
@@ -124,16 +170,10 @@ async function list(store: Store, workspaceId: string, json: boolean): Promise<n
 /** `webhook deliveries ID`: the newest deliveries (`--limit`, default 50), one a line. */
 async function deliveries(
   store: Store,
-  workspaceId: string,
   webhookId: string,
-  flags: { status?: string; limit?: string; json?: boolean },
+  flags: DeliveriesOptions,
 ): Promise<number> {
-  const { status } = flags;
-  if (status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(status))
-    throw new UsageError(
-      `--status must be one of ${DELIVERY_STATUSES.join(', ')}, not '${status}'`,
-    );
-  const limit = intFlag('limit', flags.limit, 50, 1, 10_000);
+  const { status, limit, workspace: workspaceId } = flags;
   if (!(await webhookById(store.reader, workspaceId, webhookId))) {
     console.error(`salescrm: no webhook '${webhookId}' in workspace '${workspaceId}'`);
     return 1;

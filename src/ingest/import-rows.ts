@@ -36,7 +36,7 @@ export function rowValues(
   values[0] = workspaceId;
   for (let i = 0; i < columns.length; i++) {
     const c = columns[i]!;
-    const v = r[c.key];
+    const v = r[c.key] === undefined && c.absent ? c.absent.value : r[c.key];
     values[i + 1] =
       v === null
         ? null

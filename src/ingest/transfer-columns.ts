@@ -25,6 +25,11 @@ export interface Column {
   key: string;
   type: ColumnKind;
   nullable: boolean;
+  /**
+   * A column added to the format after version 1 went out: a line without it (an export of
+   * an earlier salescrm) is read with this value. Absent: the column is required.
+   */
+  absent?: { value: unknown };
 }
 
 /** Subject types as stored (`subject_type`), each with the line type of its records. */

@@ -21,6 +21,10 @@ object per line, \`\\n\` separated); \`salescrm import --workspace ID FILE...\` 
   UTC (\`2024-04-08T05:25:26.020Z\`), custom values in stored form by custom field id
   (dates as times, Ref fields as ids). 0/1 flags are booleans; list columns are JSON.
   The column \`type\` of custom fields, activities and history is the key \`kind\`.
+  Every line holds every column of its type, except columns added since version 1, which
+  a line may leave out (an earlier export): a \`customField\` line without its settings
+  (\`description\`, \`show_in_create_form\`, \`is_sensitive\`, \`prevent_duplicates\`)
+  imports with none set.
 - Rendered API JSON is not in the file: import renders every record once at the end.
 - Custom objects are not in the file: not their definitions and records, nor their
   pipelines, fields, notes, todos, activities and history, nor custom fields that point at them.

@@ -76,15 +76,21 @@ const keyOf = (column: string) => (column === 'type' ? 'kind' : column);
 
 function build(type: LineType): LineFormat {
   const spec = LINE_SPECS[type];
-  const columns: Column[] = Object.entries(spec.columns as Spec).map(([name, value]) =>
-    Array.isArray(value)
+  const columnOf = (name: string, value: Spec[string]): Column => {
+    if ('absentAs' in value)
+      return { ...columnOf(name, value.column), absent: { value: value.absentAs } };
+    return Array.isArray(value)
       ? { name, key: keyOf(name), type: value[0], nullable: true }
-      : { name, key: keyOf(name), type: value as ColumnKind, nullable: false },
+      : { name, key: keyOf(name), type: value as ColumnKind, nullable: false };
+  };
+  const columns: Column[] = Object.entries(spec.columns as Spec).map(([name, value]) =>
+    columnOf(name, value),
   );
   const properties: Record<string, TSchema> = { type: Type.Literal(type) };
   for (const c of columns) {
     const s = schemaOf(c.type);
-    properties[c.key] = c.nullable ? Type.Union([s, Type.Null()]) : s;
+    const column = c.nullable ? Type.Union([s, Type.Null()]) : s;
+    properties[c.key] = c.absent ? Type.Optional(column) : column;
   }
   const schema = Type.Object(properties, { additionalProperties: false, $id: type });
   return { type, table: spec.table, columns, schema, check: TypeCompiler.Compile(schema) };

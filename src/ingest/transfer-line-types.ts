@@ -36,9 +36,22 @@ const customValues = {
   schema: Type.Record(Type.String(), Type.Unknown()),
 } as const;
 
-/** The columns of a line type: each one's kind, in a pair with `'null'` when it may be null. */
-export type Spec = Record<string, ColumnKind | [ColumnKind, 'null']>;
+/**
+ * The columns of a line type: each one's kind, in a pair with `'null'` when it may be null,
+ * or with `absentAs` when a line may leave it out (a column added since the format's first
+ * version: earlier exports still import).
+ */
+export type Spec = Record<string, ColumnKind | [ColumnKind, 'null'] | Absent>;
+/** A column a line may leave out, and the value it then has. */
+export interface Absent {
+  column: ColumnKind | [ColumnKind, 'null'];
+  absentAs: unknown;
+}
 const opt = (k: ColumnKind): [ColumnKind, 'null'] => [k, 'null'];
+const absentAs = (column: ColumnKind | [ColumnKind, 'null'], value: unknown): Absent => ({
+  column,
+  absentAs: value,
+});
 
 const owned: Spec = {
   owner_id: opt(ref('user')),
@@ -124,6 +137,11 @@ export const LINE_SPECS = {
         ),
       }),
       created_at: time,
+      // The field settings of `POST /v2/field/{type}` (migration 011).
+      description: absentAs(opt({ kind: 'text', max: 2000 }), null),
+      show_in_create_form: absentAs(bool, false),
+      is_sensitive: absentAs(bool, false),
+      prevent_duplicates: absentAs(bool, false),
     },
   },
   product: {

@@ -10,6 +10,14 @@ import { createMcpServer } from './server.ts';
  */
 export function registerMcpRoute(app: FastifyInstance, base: string): void {
   app.post(`${base}/mcp`, { config: { errorShape: 'A' } }, async (request, reply) => {
+    // JSON-RPC 2.0: an empty batch is an invalid request (the transport would answer 202).
+    if (Array.isArray(request.body) && request.body.length === 0) {
+      return reply.code(400).send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Invalid Request: an empty batch' },
+      });
+    }
     const authorization = request.headers.authorization ?? '';
     const server = createMcpServer({
       call: injectCall(app, base, authorization),

@@ -58,6 +58,7 @@ import { tokenAuthenticator } from './auth.ts';
 import { DiskFullLog } from './disk-full-log.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
 import { Metrics } from './metrics.ts';
+import { shedOverload } from './overload.ts';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
 import { refuseReadOnlyWrite } from './read-only.ts';
 import { logRequests } from './request-log.ts';
@@ -75,7 +76,12 @@ export interface AppOptions {
     | 'logRequests'
     | 'webhookAllowPrivate'
   > &
-    Partial<Pick<Config, 'metrics' | 'metricsPort' | 'slowRequestMs' | 'requestTimeoutMs'>>;
+    Partial<
+      Pick<
+        Config,
+        'metrics' | 'metricsPort' | 'slowRequestMs' | 'requestTimeoutMs' | 'overloadDelayMs'
+      >
+    >;
   /** Shared counters (e.g. Redis); defaults to this process's memory. */
   rateLimiter?: RateLimiter;
   /** Log to stdout (the CLI's serve); tests leave it off. */
@@ -136,6 +142,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const cache = config.pageCacheBytes > 0 ? new PageCache(config.pageCacheBytes) : undefined;
   const diskFull = new DiskFullLog(store.location, options.diskFullLogIntervalMs);
 
+  // First of the request hooks: a shed request costs no token lookup and no database.
+  // Off unless the config says (an app built in a test shares its event loop with the test).
+  await shedOverload(app, base, config.overloadDelayMs ?? 0);
   app.decorateRequest('auth', null as never);
   recordRoutes(app);
   logRequests(app, {

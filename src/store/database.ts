@@ -12,7 +12,7 @@ import {
 } from 'kysely';
 import type { Body, Database } from '../model/tables.ts';
 import { migrateToLatest } from './migrate.ts';
-import { openPostgresStore } from './postgres.ts';
+import { openPostgresStore, postgresOptionsFromEnv } from './postgres.ts';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.ts';
 import { openSqliteConnection, WAL_CHECKPOINT_BYTES } from './sqlite-connection.ts';
 import { checkFileLength, databaseFileError } from './sqlite-file.ts';
@@ -195,10 +195,26 @@ export async function checkWritable(store: Store): Promise<void> {
   }
 }
 
+/** How a store is opened. */
+export interface StoreOptions {
+  /**
+   * For a command that holds one transaction for minutes (import, demo, migrate): no
+   * statement or idle-in-transaction timeout on PostgreSQL (`DATABASE_STATEMENT_TIMEOUT_MS`
+   * is for the service's requests).
+   */
+  longRunning?: boolean;
+}
+
 /** Opens (and creates if need be) the store at `url`. Call `migrate()` before use. */
-export function openStore(url: string): Store {
+export function openStore(url: string, options: StoreOptions = {}): Store {
   const location = parseDatabaseUrl(url);
-  if (location.dialect === 'postgres') return openPostgresStore(location.url);
+  if (location.dialect === 'postgres') {
+    const settings = postgresOptionsFromEnv();
+    return openPostgresStore(
+      location.url,
+      options.longRunning ? { ...settings, statementTimeoutMs: 0 } : settings,
+    );
+  }
   const memory = location.path === ':memory:';
   if (!memory) {
     mkdirSync(dirname(location.path), { recursive: true });

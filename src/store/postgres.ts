@@ -13,7 +13,11 @@ export interface PostgresOptions {
   poolMax: number;
   /** How long to wait for a connection (new or from the pool) before failing the query. */
   connectTimeoutMs: number;
-  /** The server cancels a statement that runs longer than this. */
+  /**
+   * The server cancels a statement that runs longer than this, and a transaction idle for
+   * twice as long; 0: never (the CLI's long commands: an import's transaction holds while
+   * it reads and checks a file).
+   */
   statementTimeoutMs: number;
   /** An idle connection is closed after this. */
   idleTimeoutMs: number;
@@ -60,10 +64,14 @@ function openPool(url: string, options: PostgresOptions, onError: (e: Error) => 
     max: options.poolMax,
     connectionTimeoutMillis: options.connectTimeoutMs,
     idleTimeoutMillis: options.idleTimeoutMs,
-    statement_timeout: options.statementTimeoutMs,
-    // A query stuck on a dead connection fails a little after the server would cancel it.
-    query_timeout: options.statementTimeoutMs + options.connectTimeoutMs,
-    idle_in_transaction_session_timeout: options.statementTimeoutMs * 2,
+    ...(options.statementTimeoutMs > 0
+      ? {
+          statement_timeout: options.statementTimeoutMs,
+          // A query stuck on a dead connection fails a little after the server would cancel it.
+          query_timeout: options.statementTimeoutMs + options.connectTimeoutMs,
+          idle_in_transaction_session_timeout: options.statementTimeoutMs * 2,
+        }
+      : {}),
     keepAlive: true,
     types,
   });

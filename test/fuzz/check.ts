@@ -8,6 +8,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { ErrorA, ErrorB } from '../../src/api-schema/envelopes.ts';
+import { JsonRpcError } from '../../src/api-schema/operations/mcp.ts';
 import type { Operation } from '../../src/api-schema/operations/operation.ts';
 import { type Fixture, FOREIGN_MARKER, uniq } from './fixture.ts';
 import type { Req } from './valid.ts';
@@ -30,6 +31,7 @@ export interface Sent {
   url: string;
   payload?: string | Buffer;
   contentType?: string;
+  headers?: Record<string, string>;
 }
 
 /** Makes the tokens of `req` real (records made here are made before any snapshot). */
@@ -41,16 +43,19 @@ export async function prepare(fx: Fixture, req: Req): Promise<Sent> {
     )
     .join('&');
   const url = query ? `${path}?${query}` : path;
+  const headers = req.headers ? { headers: req.headers } : {};
   if (req.payload !== undefined) {
     return {
+      ...headers,
       method: req.method,
       url,
       payload: req.payload,
       ...(req.contentType ? { contentType: req.contentType } : {}),
     };
   }
-  if (req.body === undefined) return { method: req.method, url };
+  if (req.body === undefined) return { ...headers, method: req.method, url };
   return {
+    ...headers,
     method: req.method,
     url,
     payload: await resolveText(fx, JSON.stringify(req.body)),
@@ -67,6 +72,7 @@ export function send(
     method: sent.method,
     url: sent.url,
     headers: {
+      ...sent.headers,
       authorization: `Bearer ${token}`,
       ...(sent.contentType ? { 'content-type': sent.contentType } : {}),
     },
@@ -117,7 +123,8 @@ export function checkRefusal(op: Operation, res: LightMyRequestResponse, context
   }
   const schema = op.errorShape === 'B' ? ErrorB : ErrorA;
   const json = parse(res, context);
-  if (!Value.Check(schema, json)) {
+  const jsonRpc = op.mcp && res.statusCode === 400 && Value.Check(JsonRpcError, json);
+  if (!jsonRpc && !Value.Check(schema, json)) {
     throw new Error(
       `error not in shape ${op.errorShape} (${schemaErrors(schema, json)}): ${context}`,
     );

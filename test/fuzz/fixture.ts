@@ -43,6 +43,7 @@ export type Kind =
   | 'user'
   | 'pipeline'
   | 'stage'
+  | 'field'
   | 'customObject'
   | 'customObjectDefinition';
 
@@ -64,6 +65,19 @@ export interface Side {
     /** Its number field. */
     amountField: string;
   }[];
+  /**
+   * Custom fields of the fuzz's own, that field updates may rename and add options to: no
+   * other generator names them (they are made after `Fixture.fields` is read).
+   */
+  ownFields: OwnField[];
+}
+
+/** A custom field made for the field updates of the fuzz. */
+export interface OwnField {
+  /** The `{type}` of its path. */
+  type: string;
+  id: string;
+  select: boolean;
 }
 
 export interface Fixture {
@@ -255,8 +269,39 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       stage: stages.map((s) => s.id),
       customObject: more.customObjects,
       customObjectDefinition: more.customObjectDefs.map((d) => d.id),
+      field: [],
     },
+    ownFields: [],
   };
+}
+
+/** The `{type}` paths of `/v2/field/{type}` and the record type each stores. */
+const OWN_FIELD_TYPES = [
+  ['people', 'people'],
+  ['deal', 'deal'],
+  ['quote-product', 'quoteProduct'],
+  ['todo', 'todo'],
+] as const;
+
+/** A text and a select field of the side's own on a few record types (ids under `field`). */
+async function addOwnFields(side: Side, tag: string): Promise<void> {
+  await side.ws.write(async (w) => {
+    for (const [type, recordType] of OWN_FIELD_TYPES) {
+      const text = await defineCustomField(w, {
+        recordType,
+        name: `${tag} 고칠 글 필드`,
+        type: 'string',
+      });
+      const select = await defineCustomField(w, {
+        recordType,
+        name: `${tag} 고칠 선택 필드`,
+        type: 'singleSelect',
+        options: ['처음'],
+      });
+      side.ownFields.push({ type, id: text, select: false }, { type, id: select, select: true });
+      side.ids.field.push(text, select);
+    }
+  });
 }
 
 /** Seeds both workspaces and reads the field catalogue through the API. */
@@ -272,6 +317,8 @@ export async function makeFixture(
     const res = await get(app, m.ws.token, `/v2/field/${type}`);
     fields[type] = (res.json.data.fieldList as { name: string }[]).map((f) => f.name);
   }
+  await addOwnFields(m, '퍼즈');
+  await addOwnFields(o, FOREIGN_MARKER);
   const cursors: Fixture['cursors'] = [];
   for (const [path, key] of [
     ['/v2/user', 'nextCursor'],

@@ -32,6 +32,7 @@ const PATH_KINDS: Record<string, Kind> = {
   webFormId: 'webForm',
   webhookId: 'webhook',
   deliveryId: 'delivery',
+  fieldId: 'field',
   customObjectId: 'customObject',
 };
 /** Path parameters that take a name from a list, not an id. */

@@ -9,6 +9,8 @@ import fc from 'fast-check';
 import { ACTIVITY_TYPES } from '../../src/domain/activities.ts';
 import { EVENT_OBJECT_TYPES, EVENT_TOPICS } from '../../src/domain/events.ts';
 import { SINGLE_DEAL_KEYS } from '../../src/resources/batch/reads.ts';
+import { CREATABLE_FIELD_TYPES } from '../../src/resources/fields/commands.ts';
+import { TYPE_OF_PATH } from '../../src/resources/fields/path-types.ts';
 import type { Fixture } from './fixture.ts';
 
 /** One request as the fuzz sends it. */
@@ -22,6 +24,8 @@ export interface Req {
   payload?: string | Buffer;
   /** `application/json` for a POST unless given; null sends none. */
   contentType?: string | null;
+  /** More request headers (`Accept` of the MCP endpoint). */
+  headers?: Record<string, string>;
 }
 
 type Gen = (fx: Fixture) => fc.Arbitrary<Req>;
@@ -514,6 +518,53 @@ export const VALID: Record<string, Gen> = {
       '/v2/custom-object/history',
       query({ limit: limit(), customObjectId: pick(fx.m.ids.customObject) }),
     ),
+  createField: (fx) =>
+    fc
+      .tuple(
+        pick(Object.keys(TYPE_OF_PATH)),
+        pick(CREATABLE_FIELD_TYPES),
+        text(40),
+        fc.uniqueArray(text(30), { minLength: 2, maxLength: 5 }),
+        some({
+          description: fc.option(text(200), { nil: null }),
+          showInCreateForm: fc.boolean(),
+          required: fc.boolean(),
+          isSensitive: fc.boolean(),
+          preventDuplicates: fc.boolean(),
+        }),
+      )
+      .map(([path, type, fieldName, options, rest]): Req => {
+        const body: Record<string, unknown> = { name: `${fieldName}§uniq§`, type, ...rest };
+        // The live API's rules: required needs showInCreateForm, preventDuplicates is for
+        // text and numbers and not with isSensitive, select fields need options.
+        if (body.required && !body.showInCreateForm) delete body.required;
+        if (body.preventDuplicates && (!['string', 'number'].includes(type) || body.isSensitive))
+          delete body.preventDuplicates;
+        if (type === 'singleSelect' || type === 'multiSelect')
+          body.options = options.map((value) => ({ value }));
+        // A custom object's field belongs to one of its definitions.
+        if (path === 'custom-object')
+          body.customObjectDefinitionId =
+            fx.m.ids.customObjectDefinition[
+              fieldName.length % fx.m.ids.customObjectDefinition.length
+            ];
+        return { method: 'POST', path: `/v2/field/${path}`, body };
+      }),
+  updateField: (fx) =>
+    fc
+      .tuple(
+        pick(fx.m.ownFields),
+        some({ name: text(40), description: fc.option(text(200), { nil: null }) }),
+        fc.uniqueArray(text(30), { minLength: 1, maxLength: 3 }),
+        fc.boolean(),
+      )
+      .map(([field, rest, options, addOptions]): Req => {
+        const body: Record<string, unknown> = { ...rest };
+        if (typeof body.name === 'string') body.name = `${body.name}§uniq§`;
+        if (field.select && addOptions)
+          body.options = options.map((value) => ({ value: `${value}§uniq§` }));
+        return { method: 'POST', path: `/v2/field/${field.type}/${field.id}`, body };
+      }),
   listEvents: () =>
     GET('/v2/event', query({ limit: limit(), objectType: pick(Object.keys(EVENT_OBJECT_TYPES)) })),
 
@@ -621,6 +672,58 @@ export const VALID: Record<string, Gen> = {
       (objectType): Req => ({ method: 'POST', path: '/v3/association/list', body: { objectType } }),
     ),
 
+  mcp: (fx) =>
+    fc
+      .tuple(
+        fc.oneof(fc.integer({ min: 0, max: 10 ** 6 }), text(20)),
+        fc.oneof(
+          fc.constant({
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-06-18',
+              capabilities: {},
+              clientInfo: { name: 'fuzz', version: '1.0.0' },
+            },
+          }),
+          fc.constant({ method: 'tools/list' }),
+          fc.constant({ method: 'ping' }),
+          fc
+            .record({
+              type: pick(['people', 'organization', 'deal', 'lead', 'product']),
+              limit: fc.integer({ min: 1, max: 100 }),
+            })
+            .map((args) => ({
+              method: 'tools/call',
+              params: { name: 'list_records', arguments: args },
+            })),
+          pick(['people', 'organization', 'deal', 'lead'] as const).chain((type) =>
+            fc.subarray(fx.m.ids[type], { minLength: 1 }).map((ids) => ({
+              method: 'tools/call',
+              params: { name: 'get_records', arguments: { type, ids } },
+            })),
+          ),
+          text(20).map((needle) => ({
+            method: 'tools/call',
+            params: {
+              name: 'search_records',
+              arguments: {
+                type: 'people',
+                filterGroupList: [
+                  { filters: [{ fieldName: '이름', operator: 'CONTAINS', value: needle }] },
+                ],
+              },
+            },
+          })),
+        ),
+      )
+      .map(
+        ([id, message]): Req => ({
+          method: 'POST',
+          path: '/mcp',
+          body: { jsonrpc: '2.0', id, ...message },
+          headers: { accept: 'application/json, text/event-stream' },
+        }),
+      ),
   health: () => GET('/healthz'),
   readiness: () => GET('/readyz'),
   openapi: () => GET('/openapi.json'),

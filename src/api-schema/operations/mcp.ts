@@ -15,6 +15,24 @@ const JsonRpcMessage = Type.Object(
   { additionalProperties: true },
 );
 
+/**
+ * A refusal of the MCP layer itself (a message that is not JSON-RPC, an unknown method, a
+ * missing `Accept`): a JSON-RPC error response, as the protocol requires. Errors before it
+ * (token, media type, body size) are in shape A.
+ */
+export const JsonRpcError = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    id: Type.Union([Type.String(), Type.Number(), Type.Null()]),
+    error: Type.Object({
+      code: Type.Integer(),
+      message: Type.String(),
+      data: Type.Optional(Type.Unknown()),
+    }),
+  },
+  { additionalProperties: false, description: 'A JSON-RPC 2.0 error response' },
+);
+
 /** In the order the OpenAPI document lists them. */
 export const MCP_OPERATIONS: readonly Operation[] = [
   {

@@ -1,0 +1,231 @@
+// `npm run bench:overload [-- --people N] [--seconds S] [--factor F] [--patience MS]`: an
+// uncached route pushed past what the server can do. For the single deal
+// (`GET /v2/deal/{id}`, ids in turn) and a search (`POST /v2/object/people/search`, a
+// CONTAINS on 이름), first the saturation rate (closed loop, 32 connections), then an open
+// loop at F times that rate (2 by default) for S seconds from up to 1,000 connections, each
+// request sent on its schedule whether or not the earlier ones were answered. Reported: the
+// statuses, the 200s answered within the client's patience (2 s) per second as a share of
+// saturation, their p50/p99, answers without Retry-After on a 503, and the server's peak RSS;
+// for a server with load shedding off (OVERLOAD_DELAY_MS=0) and one with it at --delay
+// (200 ms by default), side by side in one run.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { Pool } from 'undici';
+import { openStore } from '../src/store/database.ts';
+import { buildDemo, memoryOf, pinCores, startChild, stopChild, table } from './lib.ts';
+
+const { values } = parseArgs({
+  options: {
+    people: { type: 'string', default: '2000' },
+    seconds: { type: 'string', default: '10' },
+    factor: { type: 'string', default: '2' },
+    patience: { type: 'string', default: '2000' },
+    delay: { type: 'string', default: '200' },
+  },
+});
+const people = Number(values.people);
+const seconds = Number(values.seconds);
+const factor = Number(values.factor);
+const patience = Number(values.patience);
+const pinned = pinCores();
+// This process, the load generator, on the client's cores too.
+if (pinned) spawnSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
+const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-overload-'));
+const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
+const PORT = 38_431;
+const origin = `http://127.0.0.1:${PORT}`;
+
+console.log(`building a demo workspace of ${people.toLocaleString('en-US')} people in ${dir} …`);
+const demo = buildDemo(databaseUrl, people);
+const store = openStore(databaseUrl);
+const dealIds = (
+  await store.db
+    .selectFrom('deals')
+    .select('id')
+    .where('workspace_id', '=', demo.workspaceId)
+    .limit(500)
+    .execute()
+).map((r) => r.id);
+await store.close();
+
+interface Route {
+  name: string;
+  method: 'GET' | 'POST';
+  path: (i: number) => string;
+  body?: string;
+}
+const routes: Route[] = [
+  {
+    name: 'GET /v2/deal/{id}',
+    method: 'GET',
+    path: (i) => `/v2/deal/${dealIds[i % dealIds.length]}`,
+  },
+  {
+    name: 'POST /v2/object/people/search',
+    method: 'POST',
+    path: () => '/v2/object/people/search',
+    body: JSON.stringify({
+      filterGroupList: [{ filters: [{ fieldName: '이름', operator: 'CONTAINS', value: '민' }] }],
+    }),
+  },
+];
+const headers = { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json' };
+
+/** Closed loop: what the server answers a second when every connection waits for its answer. */
+async function saturation(route: Route): Promise<number> {
+  let i = 0;
+  const result = await autocannon({
+    url: origin,
+    connections: 32,
+    duration: Math.max(5, Math.round(seconds / 2)),
+    requests: [
+      {
+        method: route.method,
+        headers,
+        ...(route.body ? { body: route.body } : {}),
+        setupRequest: (req) => ({ ...req, path: route.path(i++) }),
+      },
+    ],
+  });
+  return result['2xx'] / (result.duration || 1);
+}
+
+interface Outcome {
+  status: number | 'error';
+  ms: number;
+  retryAfter: boolean;
+}
+
+/** Open loop: `rate` requests a second on a fixed schedule, answered or not. */
+async function openLoop(route: Route, rate: number): Promise<Outcome[]> {
+  const pool = new Pool(origin, { connections: 1000, pipelining: 1 });
+  const outcomes: Promise<Outcome>[] = [];
+  const total = Math.round(rate * seconds);
+  const start = performance.now();
+  for (let n = 0; n < total; n++) {
+    const due = start + (n * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const sent = performance.now();
+    outcomes.push(
+      pool
+        .request({
+          method: route.method,
+          path: route.path(n),
+          headers,
+          ...(route.body ? { body: route.body } : {}),
+        })
+        .then(async (res) => {
+          await res.body.dump();
+          return {
+            status: res.statusCode,
+            ms: performance.now() - sent,
+            retryAfter: res.headers['retry-after'] !== undefined,
+          };
+        })
+        .catch(() => ({
+          status: 'error' as const,
+          ms: performance.now() - sent,
+          retryAfter: false,
+        })),
+    );
+  }
+  const all = await Promise.all(outcomes);
+  await pool.close();
+  return all;
+}
+
+const pct = (xs: number[], p: number) => {
+  if (xs.length === 0) return Number.NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+
+/** Saturation of each route, measured once on the server without shedding. */
+const saturations = new Map<Route, number>();
+const rows: (string | number)[][] = [];
+for (const delay of ['0', values.delay!]) {
+  const server = await startChild('bench/api-server.ts', [databaseUrl, String(PORT)], {
+    OVERLOAD_DELAY_MS: delay,
+  });
+  try {
+    for (const route of routes) {
+      if (!saturations.has(route)) saturations.set(route, await saturation(route));
+      const sat = saturations.get(route)!;
+      const rate = Math.round(sat * factor);
+      console.log(
+        `${route.name}, shedding ${delay === '0' ? 'off' : `at ${delay} ms`}: open loop at ${rate}/s …`,
+      );
+      const outcomes = await openLoop(route, rate);
+      const count = (s: number | 'error') => outcomes.filter((o) => o.status === s).length;
+      const ok = outcomes.filter((o) => o.status === 200);
+      const inTime = ok.filter((o) => o.ms <= patience);
+      const others = outcomes.filter(
+        (o) => o.status !== 200 && o.status !== 429 && o.status !== 503,
+      ).length;
+      const bare503 = outcomes.filter((o) => o.status === 503 && !o.retryAfter).length;
+      rows.push([
+        route.name,
+        delay === '0' ? 'off' : `${delay} ms`,
+        Math.round(sat),
+        rate,
+        outcomes.length,
+        count(200),
+        count(429),
+        count(503),
+        others,
+        bare503,
+        `${((ok.length / seconds / sat) * 100).toFixed(0)}%`,
+        `${((inTime.length / seconds / sat) * 100).toFixed(0)}%`,
+        pct(
+          ok.map((o) => o.ms),
+          50,
+        ).toFixed(1),
+        pct(
+          ok.map((o) => o.ms),
+          99,
+        ).toFixed(1),
+        pct(
+          outcomes.filter((o) => o.status === 503).map((o) => o.ms),
+          50,
+        ).toFixed(1),
+        memoryOf(server.pid!).peakMB,
+      ]);
+    }
+  } finally {
+    await stopChild(server);
+  }
+}
+rmSync(dir, { recursive: true, force: true });
+
+console.log(
+  `\n${factor}× saturation for ${seconds} s, ${people.toLocaleString('en-US')} people, patience ${patience} ms${pinned ? ', server and client on cores of their own' : ''}:\n`,
+);
+console.log(
+  table(
+    [
+      'route',
+      'shedding',
+      'saturation/s',
+      'offered/s',
+      'sent',
+      '200',
+      '429',
+      '503',
+      'other',
+      '503 w/o Retry-After',
+      '200/s ÷ saturation',
+      '200 in time ÷ saturation',
+      '200 p50 ms',
+      '200 p99 ms',
+      '503 p50 ms',
+      'server peak MB',
+    ],
+    rows,
+  ),
+);
