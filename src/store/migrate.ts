@@ -11,6 +11,7 @@ import { catalogVersion } from './migrations/008-catalog-version.ts';
 import { searchIndexes } from './migrations/009-search-indexes.ts';
 import { readOnlyTokens } from './migrations/010-read-only-tokens.ts';
 import { fieldSettings } from './migrations/011-field-settings.ts';
+import { customObjects } from './migrations/013-custom-objects.ts';
 import { sequenceSteps } from './migrations/014-sequence-steps.ts';
 import { todosStages } from './migrations/017-todos-stages.ts';
 
@@ -31,6 +32,7 @@ export async function migrateToLatest(
     '009-search-indexes': searchIndexes,
     '010-read-only-tokens': readOnlyTokens,
     '011-field-settings': fieldSettings,
+    '013-custom-objects': customObjects({ dialect }),
     '014-sequence-steps': sequenceSteps({ dialect }),
     '017-todos-stages': todosStages,
   };

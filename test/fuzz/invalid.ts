@@ -34,6 +34,7 @@ const PATH_KINDS: Record<string, Kind> = {
   webhookId: 'webhook',
   deliveryId: 'delivery',
   fieldId: 'field',
+  customObjectId: 'customObject',
   sequenceId: 'sequence',
   enrollId: 'enrollment',
 };
@@ -95,15 +96,26 @@ const BAD_QUERY: Record<string, string[]> = {
   pipelineStageName: ['없는 단계', '%00'],
   objectType: ['nope', 'People', 'product', '%00'],
   status: ['done', 'PENDING', '%00'],
+  customObjectDefinitionName: ['%00', 'x'.repeat(3000)],
 };
 /** Record-id filters: malformed is a 400, another workspace's id answers nothing of it. */
-const ID_FILTERS = new Set(['peopleId', 'organizationId', 'dealId', 'leadId', 'ownerId']);
+const ID_FILTERS = new Set([
+  'peopleId',
+  'organizationId',
+  'dealId',
+  'leadId',
+  'ownerId',
+  'customObjectId',
+  'customObjectDefinitionId',
+]);
 const FILTER_KINDS: Record<string, Kind> = {
   peopleId: 'people',
   organizationId: 'organization',
   dealId: 'deal',
   leadId: 'lead',
   ownerId: 'user',
+  customObjectId: 'customObject',
+  customObjectDefinitionId: 'customObjectDefinition',
 };
 
 /** Odd JSON values: wrong types, edges, huge and odd strings. */
@@ -233,6 +245,8 @@ const BODY_IDS: Record<string, Bad['expect']> = {
   batchUpdateObjects: [400, 404],
   batchCreateObjects: 'maybe',
   enrollInSequence: [404],
+  createCustomObject: [400, 404],
+  updateCustomObject: 'maybe',
 };
 
 /**
