@@ -63,6 +63,16 @@ function writeBodies(ids: Record<string, string>): Record<string, unknown> {
     updateLead: { name: '예시 리드 (수정)' },
     createProduct: { name: '예시 상품', price: 50_000 },
     updateProduct: { price: 55_000, fieldList: [{ name: '단위', stringValue: '개' }] },
+    createCustomObject: {
+      customObjectDefinitionName: '계약서',
+      fieldList: [
+        { name: '이름', stringValue: '예시 계약서' },
+        { name: '딜', dealValueId: ids.dealId },
+        { name: '계약 금액', numberValue: 1_200_000 },
+      ],
+      memo: '법무 검토 요청',
+    },
+    updateCustomObject: { fieldList: [{ name: '계약 상태', stringValue: '서명 완료' }] },
     createQuote: {
       name: '예시 견적서',
       dealId: ids.dealId,
@@ -190,6 +200,7 @@ export async function recordExamples(): Promise<OperationExamples> {
       productId: (await first('/v2/product')).id as string,
       memoId: (await first('/v2/memo')).id as string,
       webFormId: (await first('/v2/webForm')).id as string,
+      customObjectId: (await first('/v2/custom-object')).id as string,
       pipelineId: pipeline.id as string,
       pipelineStageId: (pipeline.pipelineStageList as Json[])[0]!.id as string,
       type: 'people',

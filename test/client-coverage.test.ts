@@ -35,6 +35,8 @@ function cannedData(): Record<string, unknown> {
     'fieldList',
     'webhook',
     'field',
+    'customObject',
+    'customObjectDefinitionList',
     'objectList',
     'associationList',
     'email',
@@ -59,6 +61,9 @@ const LIST_KEYS = [
   'dealHistoryList',
   'leadHistoryList',
   'organizationHistoryList',
+  'customObjectList',
+  'customObjectActivityList',
+  'customObjectHistoryList',
   'userList',
   'teamList',
   'todoList',
@@ -200,7 +205,23 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'sequences.timeline': () => crm.sequences.timeline('e1').page(),
   'sequences.enroll': () => crm.sequences.enroll('s1', 'p1'),
   'sequences.unenroll': () => crm.sequences.unenroll('e1'),
-  'fields.list': () => crm.fields.list('quote-product'),
+  'fields.list': () => crm.fields.list('custom-object', { customObjectDefinitionId: 'd1' }),
+  'customObjects.definitions': () => crm.customObjects.definitions(),
+  'customObjects.list': () =>
+    crm.customObjects
+      .list({ customObjectDefinitionId: 'd1', customObjectDefinitionName: '계약서' })
+      .page(),
+  'customObjects.get': () => crm.customObjects.get('c1'),
+  'customObjects.create': () =>
+    crm.customObjects.create({
+      customObjectDefinitionName: '계약서',
+      fieldList: [{ name: '이름', stringValue: 'n' }],
+    }),
+  'customObjects.update': () => crm.customObjects.update('c1', { memo: 'm' }),
+  'customObjects.activities.list': () =>
+    crm.customObjects.activities.list({ customObjectId: 'c1', types: ['create'], ...day }).page(),
+  'customObjects.history.list': () =>
+    crm.customObjects.history.list({ customObjectId: 'c1' }).page(),
   'fields.create': () => crm.fields.create('people', { name: 'n', type: 'string' }),
   'fields.update': () => crm.fields.update('people', 'f1', { name: 'n' }),
   'events.list': () => crm.events.list({ objectType: 'deal', cursor: 'c', limit: 10 }).page(),

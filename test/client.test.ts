@@ -519,9 +519,17 @@ describe('client: fields, products, pipelines, note types and /v2/me', () => {
 
   it('reads every pipeline, the note types and the token user at /v2/me', async () => {
     const all = await crm.pipelines.list();
-    expect(all.map((p) => p._id).sort()).toEqual(
-      [...(await crm.deals.pipelines()), ...(await crm.leads.pipelines())].map((p) => p.id).sort(),
-    );
+    const dealsAndLeads = [...(await crm.deals.pipelines()), ...(await crm.leads.pipelines())];
+    // Besides the deal and lead pipelines, the demo's custom object 티켓 has one.
+    expect(
+      all
+        .map((p) => p._id)
+        .filter((id) => dealsAndLeads.some((p) => p.id === id))
+        .sort(),
+    ).toEqual(dealsAndLeads.map((p) => p.id).sort());
+    expect(
+      all.filter((p) => !dealsAndLeads.some((d) => d.id === p._id)).map((p) => p.name),
+    ).toEqual(['티켓 처리']);
     expect((await crm.memos.types()).map((t) => t.value)).toEqual([
       '일반',
       '통화',

@@ -26,7 +26,15 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const RENDERED = ['people', 'organizations', 'deals', 'leads', 'products', 'quotes'] as const;
+const RENDERED = [
+  'people',
+  'organizations',
+  'deals',
+  'leads',
+  'products',
+  'quotes',
+  'custom_objects',
+] as const;
 const WITH_BODY = [...RENDERED, 'activities', 'history'] as const;
 
 /** Every stored body of a workspace, by table and id, as text. */
@@ -497,6 +505,32 @@ describe('createDemoWorkspace: a default demo', () => {
     const people = await records(store, ws, 'people');
     expect(people.some((p) => p['다음 TODO'] !== null)).toBe(true);
     expect(people.some((p) => p['최근 작성된 노트'] !== null)).toBe(true);
+  });
+
+  it('has custom objects 계약서 and 티켓, their records linked to deals', async () => {
+    const definitions = await rows('custom_object_definitions');
+    expect(definitions.map((d) => d.name).sort()).toEqual(['계약서', '티켓']);
+    const ticket = definitions.find((d) => d.name === '티켓')!;
+    expect(ticket.pipeline_id).toBeTruthy();
+    const dealIds = new Set((await rows('deals')).map((d) => d.id));
+    const all = await records(store, ws, 'custom_objects');
+    for (const d of definitions) {
+      const own = all.filter((r) => r.customObjectDefinitionId === d.id);
+      expect(own.length, String(d.name)).toBeGreaterThan(3);
+      expect(own.map((r) => r.RecordId).sort((a, b) => Number(a) - Number(b))).toEqual(
+        own.map((_, i) => i + 1),
+      );
+      for (const r of own) {
+        expect(dealIds.has((r.딜 as Json).id as string)).toBe(true);
+        expect((r.딜 as Json).name).toBeTruthy();
+        expect(r.담당자).not.toBeNull();
+        if (d.name === '티켓') expect((r.파이프라인 as Json).id).toBe(ticket.pipeline_id);
+      }
+    }
+    const activities = await rows('activities');
+    expect(activities.some((a) => a.subject_type === 'customObject' && a.type === 'create')).toBe(
+      true,
+    );
   });
 
   it('has web forms with submissions, and sequences with enrollments', async () => {

@@ -281,7 +281,7 @@ describe('POST /v2/field/{type}', () => {
       { name: 'f', type: 'multiAttachment' },
       ['multiAttachment', 'string'],
     ],
-    ['unknown record type', 'custom-object', { name: 'f', type: 'string' }, ['type', 'people']],
+    ['unknown record type', 'recording', { name: 'f', type: 'string' }, ['type', 'people']],
     [
       'required without the create form',
       'people',

@@ -12,6 +12,7 @@ import { runInNewContext } from 'node:vm';
 import type { FastifyInstance } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CrmClient } from '../src/client/index.ts';
+import { defineCustomObject } from '../src/resources/custom-objects/commands.ts';
 import { makeDeal, makePerson, makePipeline, makeProduct } from './factories.ts';
 import {
   appForFile,
@@ -148,6 +149,33 @@ describe('POST /v2/file', () => {
     expect(createHash('sha256').update(body.rawPayload).digest('hex')).toBe(
       createHash('sha256').update(data).digest('hex'),
     );
+  });
+
+  it('attaches to a custom object record (customObject), whose memo becomes its note', async () => {
+    await ws.write((w) => defineCustomObject(w, { name: '계약서', fields: [] }));
+    const created = await post(app, ws.token, '/v2/custom-object', {
+      customObjectDefinitionName: '계약서',
+      fieldList: [{ name: '이름', stringValue: '2024 연간 계약' }],
+    });
+    expect(created.status, created.text).toBe(201);
+    const recordId = created.json.data.customObject.id as string;
+    const { id } = await uploaded([
+      { name: 'objectType', value: 'customObject' },
+      { name: 'objectId', value: recordId },
+      { name: 'memo', value: '서명본' },
+      filePart('계약서.pdf', SAMPLE_FILES.pdf),
+    ]);
+    const list = await get(app, ws.token, `/v2/file?objectType=customObject&objectId=${recordId}`);
+    expect(list.json.data.fileList.map((f: Rec) => f.id)).toEqual([id]);
+    const record = await get(app, ws.token, `/v2/custom-object/${recordId}`);
+    expect(JSON.stringify(record.json)).toContain('서명본');
+    const missing = await upload([
+      { name: 'objectType', value: 'customObject' },
+      { name: 'objectId', value: 'no-such-record' },
+      filePart('a.pdf', SAMPLE_FILES.pdf),
+    ]);
+    expect(missing.status).toBe(404);
+    expect(missing.json.message).toBe("커스텀 오브젝트를 찾을 수 없습니다: 'no-such-record'");
   });
 
   it('without objectType and objectId: an upload only, listed nowhere, downloadable', async () => {

@@ -12,6 +12,11 @@ import {
 } from '../src/api-schema/records/activities.ts';
 import { keysOf } from '../src/api-schema/records/common.ts';
 import {
+  CustomObjectActivityRecord,
+  CustomObjectHistoryRecord,
+  CustomObjectRecord,
+} from '../src/api-schema/records/custom-objects.ts';
+import {
   DealRecord,
   LeadRecord,
   PipelineRecord,
@@ -36,7 +41,7 @@ import {
 } from '../src/api-schema/records/products-quotes.ts';
 import { MeRecord, TeamRecord, UserRecord } from '../src/api-schema/records/users-teams.ts';
 import { WebFormRecord, WebFormSubmitRecord } from '../src/api-schema/records/web-forms.ts';
-import { renderSubjectActivity } from '../src/render/activities.ts';
+import { renderCustomObjectActivity, renderSubjectActivity } from '../src/render/activities.ts';
 import { renderDealActivity } from '../src/render/deal-activities.ts';
 import { DEAL_FIXED_KEY_COUNT } from '../src/render/deals.ts';
 import { renderFieldList } from '../src/render/fields.ts';
@@ -68,6 +73,7 @@ describe('record schemas with custom fields', () => {
     ['quote', QuoteRecord],
     ['quoteProduct', QuoteProductRecord],
     ['todo', TodoRecord],
+    ['customObject', CustomObjectRecord],
   ] as const)('%s has the renderer’s fixed keys in order', (type, schema) => {
     expect(keysOf(schema)).toEqual(fixedKeysOf(type));
   });
@@ -172,6 +178,7 @@ describe('record schemas without custom fields', () => {
       renderSubjectActivity({ ...activity, subject_type: 'organization' }),
     );
     expectMatches(LeadActivityRecord, renderSubjectActivity({ ...activity, subject_type: 'lead' }));
+    expectMatches(CustomObjectActivityRecord, renderCustomObjectActivity(activity));
     expect(Value.Check(DealActivityRecord, { ...renderDealActivity(activity), type: 'x' })).toBe(
       false,
     );
@@ -196,6 +203,10 @@ describe('record schemas without custom fields', () => {
     expectMatches(
       OrganizationHistoryRecord,
       renderRecordHistory('organization', history, { people: null, organization: null }),
+    );
+    expectMatches(
+      CustomObjectHistoryRecord,
+      renderRecordHistory('customObject', history, { people: null, organization: null }),
     );
   });
 
@@ -267,7 +278,11 @@ describe('record schemas without custom fields', () => {
     );
     expect(Object.keys(plain!)).toEqual(keysOf(FieldRecord).slice(0, 4));
     expect(Value.Check(FieldRecord, plain)).toBe(true);
-    expectMatches(FieldRecord, select as unknown as Record<string, unknown>);
+    expectMatches(FieldRecord, {
+      ...(select as unknown as Record<string, unknown>),
+      customObjectDefinitionId: 'd1',
+    });
+    expect(Value.Check(FieldRecord, select)).toBe(true);
   });
 });
 

@@ -110,7 +110,15 @@ describe('verify a workspace', { timeout: 120_000 }, () => {
   /** Counts of the workspace's rendered rows, by table. */
   async function rowCounts(): Promise<Record<string, number>> {
     const out: Record<string, number> = {};
-    for (const table of ['people', 'organizations', 'deals', 'leads', 'products', 'quotes']) {
+    for (const table of [
+      'people',
+      'organizations',
+      'deals',
+      'leads',
+      'products',
+      'quotes',
+      'custom_objects',
+    ]) {
       const row = await store.db
         .selectFrom(table as 'people')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -179,6 +187,7 @@ describe('verify a workspace', { timeout: 120_000 }, () => {
       lead: counts.leads,
       product: counts.products,
       quote: counts.quotes,
+      customObject: counts.custom_objects,
     });
     expect(report.checked.people).toBe(40);
     for (const n of Object.values(report.checked)) expect(n).toBeGreaterThan(0);

@@ -41,6 +41,7 @@ const FIELD_TYPES = [
   'quote',
   'quote-product',
   'todo',
+  'custom-object',
 ];
 
 /** Path parameters that are not record ids. */

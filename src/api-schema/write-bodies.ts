@@ -9,6 +9,7 @@ export {
   BatchTypeBody,
   BatchUpdateBody,
 } from './bodies/batch.ts';
+export { CreateCustomObjectBody, UpdateCustomObjectBody } from './bodies/custom-objects.ts';
 export { CreateDealBody, UpdateDealBody } from './bodies/deals.ts';
 export { CreateFieldBody, UpdateFieldBody } from './bodies/fields.ts';
 export { CreateLeadBody, UpdateLeadBody } from './bodies/leads.ts';

@@ -8,6 +8,7 @@ import { DatabaseFileError } from '../store/sqlite-file.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { backupCommand } from './backup.ts';
 import { exitCodeOf, UsageError } from './command.ts';
+import { customObjectCommand } from './custom-object.ts';
 import { demoCommand } from './demo.ts';
 import { dispatchCommand } from './dispatch.ts';
 import { eventsCommand } from './events.ts';
@@ -36,6 +37,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
   mcpCommand,
   migrateCommand,
   typesCommand,
+  customObjectCommand,
   exportCommand,
   importCommand,
   eventsCommand,

@@ -67,7 +67,8 @@ export type FieldRecordType =
   | 'product'
   | 'quote'
   | 'quote-product'
-  | 'todo';
+  | 'todo'
+  | 'custom-object';
 
 /**
  * A record of a batch read: the record type's record, or (with `fieldList`) `id` and some of
@@ -397,6 +398,63 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     },
   };
 
+  /** Custom objects (the workspace's own record types): definitions, records, activities, history. */
+  readonly customObjects = {
+    /** The workspace's custom object definitions, in their order. */
+    definitions: async (o?: CallOptions): Promise<R.CustomObjectDefinition[]> =>
+      (
+        await this.#get<{ customObjectDefinitionList: R.CustomObjectDefinition[] }>(
+          '/v2/custom-object-definitions',
+          o,
+        )
+      ).customObjectDefinitionList,
+    /**
+     * Records, oldest first: all, or those of one definition by id and/or name (an unknown
+     * definition is a `NotFoundError`).
+     */
+    list: (
+      f: ListOptions & {
+        customObjectDefinitionId?: string;
+        customObjectDefinitionName?: string;
+      } = {},
+    ) =>
+      this.#list<R.CustomObject<C>>('/v2/custom-object', 'customObjectList', f, {
+        customObjectDefinitionId: f.customObjectDefinitionId,
+        customObjectDefinitionName: f.customObjectDefinitionName,
+      }),
+    /** One record. */
+    get: (id: string, o?: CallOptions) =>
+      this.#one<R.CustomObject<C>>(`/v2/custom-object/${seg(id)}`, 'customObject', o),
+    /** Creates a record of a definition; `fieldList` must hold its 대표 field `이름`. */
+    create: (body: Bodies.CreateCustomObjectBody, o?: CallOptions) =>
+      this.#keyed<R.Created>('/v2/custom-object', 'customObject', body, o),
+    /** Changes a record's fields or stage, or adds a note. */
+    update: (id: string, body: Bodies.UpdateCustomObjectBody, o?: CallOptions) =>
+      this.#post<R.CustomObjectUpdated>(`/v2/custom-object/${seg(id)}`, body, o),
+    activities: {
+      /** Activities of custom objects, or of one (`customObjectId`). */
+      list: (f: ActivityFilter & { customObjectId?: string } = {}) =>
+        this.#list<R.CustomObjectActivity>(
+          '/v2/custom-object/activity',
+          'customObjectActivityList',
+          f,
+          activityQuery('customObjectId', f.customObjectId, f),
+        ),
+    },
+    history: {
+      /** Changes of custom objects, or of one (`customObjectId`). */
+      list: (f: ListOptions & { customObjectId?: string } = {}) =>
+        this.#list<R.CustomObjectHistory>(
+          '/v2/custom-object/history',
+          'customObjectHistoryList',
+          f,
+          {
+            customObjectId: f.customObjectId,
+          },
+        ),
+    },
+  };
+
   /** Quotes (read through `deals.quotes` and `leads.quotes`). */
   readonly quotes = {
     /** Creates a quote of one deal or one lead, with its lines. */
@@ -714,9 +772,19 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
 
   /** Field lists: the built-in then the custom fields of a record type. */
   readonly fields = {
-    /** The fields of a record type, with select options. */
-    list: async (type: FieldRecordType, o?: CallOptions): Promise<R.Field[]> =>
-      (await this.#get<{ fieldList: R.Field[] }>(`/v2/field/${seg(type)}`, o)).fieldList,
+    /**
+     * The fields of a record type, with select options; for `custom-object`, those of every
+     * definition (or of `customObjectDefinitionId`), each with its definition's id.
+     */
+    list: async (
+      type: FieldRecordType,
+      o: CallOptions & { customObjectDefinitionId?: string } = {},
+    ): Promise<R.Field[]> => {
+      const { customObjectDefinitionId, ...call } = o;
+      const path = `/v2/field/${seg(type)}`;
+      return (await this.#get<{ fieldList: R.Field[] }>(path, call, { customObjectDefinitionId }))
+        .fieldList;
+    },
     /**
      * Defines a custom field of a record type: every record of the type shows it (null until
      * set). A name the type has already is a `ConflictError`.

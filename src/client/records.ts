@@ -13,6 +13,13 @@ import type {
 } from '../api-schema/records/activities.ts';
 import type { AssociationItemRecord } from '../api-schema/records/associations.ts';
 import type {
+  CustomObjectActivityRecord,
+  CustomObjectDefinitionRecord,
+  CustomObjectHistoryRecord,
+  CustomObjectRecord,
+  CustomObjectUpdated as CustomObjectUpdatedRecord,
+} from '../api-schema/records/custom-objects.ts';
+import type {
   AnyPipelineRecord,
   DealRecord,
   LeadRecord,
@@ -73,6 +80,8 @@ export interface CustomFieldTypes {
   quote?: object;
   quoteProduct?: object;
   todo?: object;
+  /** Custom objects: the fields of every definition (each record has its definition's). */
+  customObject?: object;
 }
 
 /** The custom fields `C` gives record type `K`, or none. */
@@ -115,6 +124,21 @@ export type Quote<C extends CustomFieldTypes = NoCustomFields> = Omit<
 /** A todo with its custom fields. */
 export type Todo<C extends CustomFieldTypes = NoCustomFields> = TodoRecord &
   CustomFieldsOf<C, 'todo'>;
+
+/** A custom object definition (`{id, name}`). */
+export type CustomObjectDefinition = CustomObjectDefinitionRecord;
+/**
+ * A custom object record; its definition's custom fields follow, so those `C` gives for
+ * `customObject` (the fields of every definition) are each optional.
+ */
+export type CustomObject<C extends CustomFieldTypes = NoCustomFields> = CustomObjectRecord &
+  Partial<CustomFieldsOf<C, 'customObject'>>;
+/** An activity of a custom object. */
+export type CustomObjectActivity = CustomObjectActivityRecord;
+/** A change of a custom object. */
+export type CustomObjectHistory = CustomObjectHistoryRecord;
+/** What `customObjects.update` answers: the definition's and the record's id and name. */
+export type CustomObjectUpdated = CustomObjectUpdatedRecord;
 
 /** An activity of a deal or a lead (spec 2.5). */
 export type DealActivity = DealActivityRecord;

@@ -1,6 +1,9 @@
 import type { Ref } from './records.ts';
 
-/** Record types that carry custom fields (DECISIONS 7, and todos: their field list names them). */
+/**
+ * Record types that carry custom fields (DECISIONS 7, todos: their field list names them,
+ * and custom objects: each definition has fields of its own).
+ */
 export const CUSTOM_FIELD_RECORD_TYPES = [
   'people',
   'organization',
@@ -10,6 +13,7 @@ export const CUSTOM_FIELD_RECORD_TYPES = [
   'quote',
   'quoteProduct',
   'todo',
+  'customObject',
 ] as const;
 export type CustomFieldRecordType = (typeof CUSTOM_FIELD_RECORD_TYPES)[number];
 
@@ -23,6 +27,7 @@ export const REF_TARGETS = [
   'pipelineStage',
   'webForm',
   'sequence',
+  'customObject',
 ] as const;
 export type RefTarget = (typeof REF_TARGETS)[number];
 
@@ -35,6 +40,7 @@ const MULTI_REF_TYPES = {
   multiPipelineStage: 'pipelineStage',
   multiWebForm: 'webForm',
   multiSequence: 'sequence',
+  multiCustomObject: 'customObject',
 } as const satisfies Record<string, RefTarget>;
 
 const SCALAR_TYPES = [
@@ -73,6 +79,16 @@ export interface CustomFieldDefinition {
   preventDuplicates?: boolean;
   /** Its values are sensitive: events show them as `암호화된 데이터` (unset: false). */
   isSensitive?: boolean;
+  /** The custom object definition a `customObject` field belongs to (unset for other types). */
+  customObjectDefinitionId?: string;
+}
+
+/** The fields of one custom object definition among a record type's definitions. */
+export function fieldsOfDefinition(
+  definitions: readonly CustomFieldDefinition[],
+  customObjectDefinitionId: string,
+): CustomFieldDefinition[] {
+  return definitions.filter((d) => d.customObjectDefinitionId === customObjectDefinitionId);
 }
 
 /** Stored custom values of one record: field id to stored value (Ref fields keep ids). */

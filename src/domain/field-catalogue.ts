@@ -11,6 +11,7 @@ export const FIELD_RECORD_TYPES = [
   'quote',
   'quoteProduct',
   'todo',
+  'customObject',
 ] as const;
 export type FieldRecordType = (typeof FIELD_RECORD_TYPES)[number];
 
@@ -209,6 +210,17 @@ export const BUILT_IN_FIELDS: Record<FieldRecordType, readonly BuiltInField[]> =
     f('팀', 'multiTeam', 'derived'),
     f('생성 날짜', 'dateTime', 'service'),
     f('수정 날짜', 'dateTime', 'service'),
+  ],
+  customObject: [
+    f('id', 'id', 'service'),
+    f('customObjectDefinitionId', 'id', 'body', { bodyKey: 'customObjectDefinitionId' }),
+    f('RecordId', 'number', 'service'),
+    f('이름', 'string', 'fieldList', { required: true }),
+    f('파이프라인', 'pipeline', 'body', { bodyKey: 'pipelineId' }),
+    f('파이프라인 단계', 'pipelineStage', 'body', { bodyKey: 'pipelineStageId' }),
+    ...NOTE,
+    ...OWNERSHIP,
+    ...TODO,
   ],
 };
 

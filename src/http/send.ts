@@ -42,6 +42,23 @@ export function sendWritten(
     );
 }
 
+/**
+ * Answers a write whose `data` is an object of several keys (the live API's answer of a
+ * custom object update), naming the query parameters and body keys it ignored.
+ */
+export function sendWrittenData(
+  reply: FastifyReply,
+  status: 200 | 201,
+  data: Record<string, unknown>,
+  ignored: readonly string[],
+): FastifyReply {
+  if (ignored.length > 0) reply.header('X-Ignored-Parameters', ignored.map(headerSafe).join(','));
+  return reply
+    .code(status)
+    .header('Content-Type', JSON_TYPE)
+    .send(JSON.stringify({ success: true, data }));
+}
+
 /** Sends pre-rendered JSON bytes. */
 export function sendJson(reply: FastifyReply, bytes: Buffer | string): FastifyReply {
   return reply.header('Content-Type', JSON_TYPE).send(bytes);

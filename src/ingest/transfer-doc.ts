@@ -27,6 +27,8 @@ object per line, \`\\n\` separated); \`salescrm import --workspace ID FILE...\` 
   (\`description\`, \`show_in_create_form\`, \`is_sensitive\`, \`prevent_duplicates\`)
   imports with none set.
 - Rendered API JSON is not in the file: import renders every record once at the end.
+- Custom objects are not in the file: not their definitions and records, nor their
+  pipelines, fields, notes, todos, activities and history, nor custom fields that point at them.
 - \`source\` (\`소스\`) is kept as exported; CSV imports get \`데이터 업로드\`.
 - Import is one transaction. Every line is checked (the schemas below, the rules of the
   API writes: valid ids, e-mail addresses, unique person e-mails and organization names,

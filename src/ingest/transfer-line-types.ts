@@ -10,6 +10,15 @@ import type { Database } from '../model/tables.ts';
 import { TODO_KINDS } from '../resources/todos/writes.ts';
 import type { ColumnKind, LineType, SubjectLineType } from './transfer-columns.ts';
 
+/**
+ * The custom field record types and types the format carries: not those of custom objects,
+ * whose definitions and records it has no lines for (the export leaves them out).
+ */
+const TRANSFERRED_RECORD_TYPES = CUSTOM_FIELD_RECORD_TYPES.filter((t) => t !== 'customObject');
+const TRANSFERRED_FIELD_TYPES = CUSTOM_FIELD_TYPES.filter(
+  (t) => t !== 'customObject' && t !== 'multiCustomObject',
+);
+
 const id = { kind: 'id' } as const;
 const time = { kind: 'time' } as const;
 const text = { kind: 'text' } as const;
@@ -124,9 +133,9 @@ export const LINE_SPECS = {
     table: 'custom_fields',
     columns: {
       id,
-      record_type: { kind: 'text', values: CUSTOM_FIELD_RECORD_TYPES },
+      record_type: { kind: 'text', values: TRANSFERRED_RECORD_TYPES },
       name: { kind: 'text', name: true, max: 200 },
-      type: { kind: 'text', values: CUSTOM_FIELD_TYPES },
+      type: { kind: 'text', values: TRANSFERRED_FIELD_TYPES },
       position: int,
       required: bool,
       options: opt({

@@ -21,6 +21,8 @@ export interface Database {
   products: ProductTable;
   quotes: QuoteTable;
   quote_products: QuoteProductTable;
+  custom_object_definitions: CustomObjectDefinitionTable;
+  custom_objects: CustomObjectTable;
   notes: NoteTable;
   todos: TodoTable;
   web_forms: WebFormTable;
@@ -132,6 +134,8 @@ export interface CustomFieldTable {
   is_sensitive: Generated<number>;
   /** 0/1: one record at most holds a given value (string and number fields). */
   prevent_duplicates: Generated<number>;
+  /** The custom object definition a `customObject` field belongs to; `''` for other types. */
+  custom_object_definition_id: Generated<string>;
 }
 
 interface Owned {
@@ -238,8 +242,39 @@ export interface QuoteProductTable {
   custom: string;
 }
 
+/** A workspace's own record type (LIVE-API.md 1.7.13), optionally with a pipeline. */
+export interface CustomObjectDefinitionTable {
+  workspace_id: string;
+  id: string;
+  name: string;
+  /** Its pipeline (`pipelines.kind` `customObject`), or null. */
+  pipeline_id: string | null;
+  position: number;
+  created_at: string;
+}
+
+/** A record of a custom object definition. */
+export interface CustomObjectTable extends Owned {
+  workspace_id: string;
+  id: string;
+  definition_id: string;
+  /** `RecordId`: its number within its definition, from 1, in creation order. */
+  record_number: number;
+  /** The 대표 field (`이름`). */
+  name: string;
+  pipeline_id: string | null;
+  stage_id: string | null;
+}
+
 /** Record types notes, todos, enrollments, activities and history attach to. */
-export type SubjectType = 'people' | 'organization' | 'deal' | 'lead' | 'product' | 'quote';
+export type SubjectType =
+  | 'people'
+  | 'organization'
+  | 'deal'
+  | 'lead'
+  | 'product'
+  | 'quote'
+  | 'customObject';
 
 export interface NoteTable {
   workspace_id: string;
@@ -522,6 +557,8 @@ export const WORKSPACE_TABLES = [
   'products',
   'quotes',
   'quote_products',
+  'custom_object_definitions',
+  'custom_objects',
   'notes',
   'todos',
   'web_forms',

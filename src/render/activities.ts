@@ -11,6 +11,34 @@ export const SUBJECT_ID_KEY = {
 export type ActivitySubject = keyof typeof SUBJECT_ID_KEY;
 
 /**
+ * A custom object's activity as `GET /v2/custom-object/activity` shows it (LIVE-API.md
+ * 1.7.13): the live API's keys, its related ids null unless that kind applies.
+ */
+export function renderCustomObjectActivity(
+  row: Pick<
+    Selectable<ActivityTable>,
+    'id' | 'subject_id' | 'type' | 'date' | 'sms_id' | 'todo_id' | 'memo_id' | 'email_message_id'
+  >,
+): Record<string, unknown> {
+  return {
+    id: row.id,
+    type: row.type,
+    date: row.date,
+    customObjectId: row.subject_id,
+    meetingId: null,
+    kakaoAlimtalkId: null,
+    emailId: row.email_message_id,
+    messageId: null,
+    threadId: null,
+    recordingId: null,
+    smsId: row.sms_id,
+    memoId: row.memo_id,
+    todoId: row.todo_id,
+    emailLinkId: null,
+  };
+}
+
+/**
  * An activity as its subject's own list shows it: the deal activity's keys (spec 2.5) with
  * `dealId` named for the subject (`peopleId`, `organizationId`, `leadId`), and without
  * `dealStatus` except on deals.

@@ -3,7 +3,7 @@ import type { Ref } from '../domain/records.ts';
 import type { HistoryTable } from '../model/tables.ts';
 
 /** Record types with a history of their own besides people (ENDPOINTS.md "Reads"). */
-export type HistorySubject = 'deal' | 'lead' | 'organization';
+export type HistorySubject = 'deal' | 'lead' | 'organization' | 'customObject';
 
 /** History `type`s of deals, leads and organizations: those of people (DECISIONS 6). */
 export const RECORD_HISTORY_TYPES = [
@@ -22,17 +22,18 @@ export interface HistoryRefs {
 /**
  * A history record of a deal or lead (`id`, `dealId`/`leadId`, `type`, `people`,
  * `organization`, `fieldName`, `fieldValue`, `ownerId`, `createdAt`) or of an organization
- * (`id`, `organizationId`, `type`, `fieldName`, `fieldValue`, `ownerId`, `createdAt`).
+ * or custom object (`id`, `organizationId` or `customObjectId`, `type`, `fieldName`,
+ * `fieldValue`, `ownerId`, `createdAt`).
  */
 export function renderRecordHistory(
   subject: HistorySubject,
   row: Selectable<HistoryTable>,
   refs: HistoryRefs,
 ): Record<string, unknown> {
-  if (subject === 'organization') {
+  if (subject === 'organization' || subject === 'customObject') {
     return {
       id: row.id,
-      organizationId: row.subject_id,
+      [subject === 'organization' ? 'organizationId' : 'customObjectId']: row.subject_id,
       type: row.type,
       fieldName: row.field_name,
       fieldValue: row.field_value,

@@ -71,7 +71,13 @@ async function findRecord<K extends RecordKind>(w: WorkspaceWrite, kind: K, id: 
 }
 
 /** The subjects whose activities are listed (DECISIONS 6): `create` and `memoCreate` apply. */
-const ACTIVITY_SUBJECTS = new Set<SubjectType>(['people', 'organization', 'deal', 'lead']);
+const ACTIVITY_SUBJECTS = new Set<SubjectType>([
+  'people',
+  'organization',
+  'deal',
+  'lead',
+  'customObject',
+]);
 
 /** Records that a record was created through the API: its `create` activity (DECISIONS 6). */
 export async function recordCreated(
@@ -261,7 +267,15 @@ function sameValue(a: unknown, b: unknown): boolean {
 /** Writes an update's columns to the record's row, if there are any. */
 export async function updateRow(
   w: WorkspaceWrite,
-  table: 'people' | 'organizations' | 'deals' | 'leads' | 'products' | 'quotes' | 'todos',
+  table:
+    | 'people'
+    | 'organizations'
+    | 'deals'
+    | 'leads'
+    | 'products'
+    | 'quotes'
+    | 'todos'
+    | 'custom_objects',
   id: string,
   set: Record<string, unknown>,
 ): Promise<void> {
@@ -277,7 +291,7 @@ export async function updateRow(
 /** The custom fields that hold Refs to records of `target`, single or multi, and their record types. */
 export async function refFieldsTo(
   w: WorkspaceWrite,
-  target: 'people' | 'organization' | 'deal',
+  target: 'people' | 'organization' | 'deal' | 'customObject',
 ): Promise<{ id: string; record_type: string; type: string }[]> {
   const types = [target, `multi${target[0]!.toUpperCase()}${target.slice(1)}`];
   return w.trx
@@ -303,7 +317,7 @@ export function idPattern(id: string): string {
  */
 export async function markReferrers(
   w: WorkspaceWrite,
-  target: 'people' | 'organization' | 'deal',
+  target: 'people' | 'organization' | 'deal' | 'customObject',
   id: string,
 ): Promise<void> {
   const fields = await refFieldsTo(w, target);

@@ -22,6 +22,8 @@ import { registerMcpRoute } from '../mcp/http-route.ts';
 import { registerSubjectActivityRoutes } from '../resources/activities/routes.ts';
 import { registerAssociationRoutes } from '../resources/associations/routes.ts';
 import { registerBatchRoutes } from '../resources/batch/routes.ts';
+import { registerCustomObjectRoutes } from '../resources/custom-objects/routes.ts';
+import { registerCustomObjectWrites } from '../resources/custom-objects/write-routes.ts';
 import { registerDealActivityRoutes } from '../resources/deal-activities/routes.ts';
 import { registerDealRoutes } from '../resources/deals/routes.ts';
 import { registerDealWrites } from '../resources/deals/write-routes.ts';
@@ -262,6 +264,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerLeadWrites(app, deps);
   registerProductWrites(app, deps);
   registerQuoteWrites(app, deps);
+  registerCustomObjectRoutes(app, deps);
+  registerCustomObjectWrites(app, deps);
   // Workspace-level reads: pipelines, users, teams, todos, notes, web forms, field lists.
   registerPipelineRoutes(app, deps);
   registerUserRoutes(app, deps);

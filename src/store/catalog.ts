@@ -81,6 +81,9 @@ export function customFieldOfRow(d: Selectable<CustomFieldTable>): CustomFieldDe
     options: d.options ? (JSON.parse(d.options) as SelectOption[]) : null,
     preventDuplicates: Number(d.prevent_duplicates) === 1,
     isSensitive: Number(d.is_sensitive) === 1,
+    ...(d.custom_object_definition_id
+      ? { customObjectDefinitionId: d.custom_object_definition_id }
+      : {}),
   };
 }
 

@@ -18,7 +18,14 @@ import { openSqliteConnection, WAL_CHECKPOINT_BYTES } from './sqlite-connection.
 import { checkFileLength, databaseFileError } from './sqlite-file.ts';
 
 /** Tables that keep a rendered `body`. */
-export type RenderedTable = 'people' | 'organizations' | 'deals' | 'leads' | 'products' | 'quotes';
+export type RenderedTable =
+  | 'people'
+  | 'organizations'
+  | 'deals'
+  | 'leads'
+  | 'products'
+  | 'quotes'
+  | 'custom_objects';
 
 /** Where the data lives: an embedded SQLite file, or a PostgreSQL server. */
 export type StoreLocation =

@@ -17,7 +17,8 @@ type ListedTable =
   | 'products'
   | 'activities'
   | 'history'
-  | 'quotes';
+  | 'quotes'
+  | 'custom_objects';
 
 // biome-ignore lint/suspicious/noExplicitAny: the table is chosen at run time
 type AnyQuery = SelectQueryBuilder<any, any, any>;

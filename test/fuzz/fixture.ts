@@ -7,6 +7,9 @@
 import type { FastifyInstance } from 'fastify';
 import { newId } from '../../src/domain/ids.ts';
 import { defineCustomField } from '../../src/resources/custom-fields/writes.ts';
+import { defineCustomObject } from '../../src/resources/custom-objects/commands.ts';
+import { insertCustomObject } from '../../src/resources/custom-objects/writes.ts';
+import { recordHistory } from '../../src/resources/record-history/writes.ts';
 import {
   insertSequenceSteps,
   insertSequences,
@@ -52,6 +55,8 @@ export type Kind =
   | 'field'
   | 'sequence'
   | 'enrollment'
+  | 'customObject'
+  | 'customObjectDefinition'
   | 'file'
   | 'email';
 
@@ -64,6 +69,15 @@ export interface Side {
   leadPipe: TestPipeline;
   /** Names of the deal pipelines and their stages. */
   dealPipelines: { name: string; stages: string[] }[];
+  /** Custom object definitions: the first without a pipeline, the second with one. */
+  customObjectDefs: {
+    id: string;
+    name: string;
+    pipelineId: string | null;
+    stageIds: string[];
+    /** Its number field. */
+    amountField: string;
+  }[];
   /**
    * Custom fields of the fuzz's own, that field updates may rename and add options to: no
    * other generator names them (they are made after `Fixture.fields` is read).
@@ -227,6 +241,53 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
         { enrollmentId, eventType: 'emailReply', stepIndex: 0, date: '2024-04-08T03:00:00.000Z' },
       ]);
     }
+    const customObjectDefs = [];
+    const customObjects = [];
+    for (const [i, stages] of [undefined, ['접수', '완료']].entries()) {
+      const amountField = `${tag} 금액`;
+      const def = await defineCustomObject(w, {
+        name: `${tag} 객체 ${i}`,
+        fields: [{ name: amountField, type: 'number' }],
+        stages,
+      });
+      const stageIds = def.pipelineId
+        ? (
+            await w.trx
+              .selectFrom('pipeline_stages')
+              .select('id')
+              .where('workspace_id', '=', w.workspaceId)
+              .where('pipeline_id', '=', def.pipelineId)
+              .orderBy('position')
+              .execute()
+          ).map((s) => s.id)
+        : [];
+      customObjectDefs.push({ ...def, stageIds, amountField });
+      const recordId = await insertCustomObject(w, {
+        definitionId: def.id,
+        name: `${tag} 커스텀 레코드 ${i}`,
+        pipelineId: def.pipelineId,
+        stageId: stageIds[0] ?? null,
+      });
+      customObjects.push(recordId);
+      // Activities and changes, so that their lists have pages.
+      for (const [j, type] of (
+        ['create', 'memoCreate', 'todoCreate', 'email'] as const
+      ).entries()) {
+        const date = new Date(Date.UTC(2024, 3, 1 + j * 3)).toISOString();
+        await makeActivity(w, { subjectType: 'customObject', subjectId: recordId, type, date });
+      }
+      await recordHistory(
+        w,
+        [1, 2, 3].map((n) => ({
+          subjectType: 'customObject' as const,
+          subjectId: recordId,
+          type: 'editField' as const,
+          fieldName: amountField,
+          fieldValue: String(n),
+          ownerId: null,
+        })),
+      );
+    }
     return {
       dealPipe,
       leadPipe,
@@ -240,6 +301,8 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       sequences,
       enrollments,
       files,
+      customObjectDefs,
+      customObjects,
     };
   });
   const webhook = await insertWebhook(store, ws.workspaceId, {
@@ -302,6 +365,7 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
     seed,
     dealPipe: more.dealPipe,
     leadPipe: more.leadPipe,
+    customObjectDefs: more.customObjectDefs,
     dealPipelines: dealPipelines.map((p) => ({
       name: p.name,
       stages: stages.filter((s) => s.pipeline_id === p.id).map((s) => s.name),
@@ -320,6 +384,8 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       user: seed.users,
       pipeline: [...seed.dealPipelines, ...seed.leadPipelines, more.dealPipe.id, more.leadPipe.id],
       stage: stages.map((s) => s.id),
+      customObject: more.customObjects,
+      customObjectDefinition: more.customObjectDefs.map((d) => d.id),
       field: [],
       sequence: more.sequences,
       enrollment: more.enrollments,

@@ -35,6 +35,7 @@ const PATH_KINDS: Record<string, Kind> = {
   webhookId: 'webhook',
   deliveryId: 'delivery',
   fieldId: 'field',
+  customObjectId: 'customObject',
   sequenceId: 'sequence',
   enrollId: 'enrollment',
   fileId: 'file',
@@ -100,6 +101,7 @@ const BAD_QUERY: Record<string, string[]> = {
   pipelineStageName: ['없는 단계', '%00'],
   objectType: ['nope', 'People', 'product', '%00'],
   status: ['done', 'PENDING', '%00'],
+  customObjectDefinitionName: ['%00', 'x'.repeat(3000)],
 };
 /** Where an operation refuses other values of a parameter than `BAD_QUERY` says. */
 const BAD_QUERY_OF: Record<string, Record<string, string[]>> = {
@@ -114,6 +116,8 @@ const ID_FILTERS = new Set([
   'leadId',
   'ownerId',
   'objectId',
+  'customObjectId',
+  'customObjectDefinitionId',
 ]);
 const FILTER_KINDS: Record<string, Kind> = {
   objectId: 'deal',
@@ -122,6 +126,8 @@ const FILTER_KINDS: Record<string, Kind> = {
   dealId: 'deal',
   leadId: 'lead',
   ownerId: 'user',
+  customObjectId: 'customObject',
+  customObjectDefinitionId: 'customObjectDefinition',
 };
 
 /** Odd JSON values: wrong types, edges, huge and odd strings. */
@@ -252,6 +258,8 @@ const BODY_IDS: Record<string, Bad['expect']> = {
   batchCreateObjects: 'maybe',
   sendEmail: 'maybe',
   enrollInSequence: [404],
+  createCustomObject: [400, 404],
+  updateCustomObject: 'maybe',
 };
 
 /**

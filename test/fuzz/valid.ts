@@ -250,6 +250,7 @@ const uploadForm = (fx: Fixture) =>
           pick(fx.m.ids.organization).map((id) => ['organization', id] as const),
           pick(fx.m.ids.lead).map((id) => ['lead', id] as const),
           pick(fx.m.ids.product).map((id) => ['product', id] as const),
+          pick(fx.m.ids.customObject).map((id) => ['customObject', id] as const),
         ),
         { nil: undefined },
       ),
@@ -675,18 +676,89 @@ export const VALID: Record<string, Gen> = {
   listWebForms: () => GET('/v2/webForm', query({ limit: limit() })),
   listWebFormSubmissions: (fx) =>
     getEach(fx.m.ids.webForm, (id) => `/v2/webForm/${id}/submit`, query({ limit: limit() })),
-  listFields: () =>
-    pick([
-      'people',
-      'organization',
-      'deal',
-      'lead',
-      'product',
-      'quote',
-      'quote-product',
-      'todo',
-    ]).map((t): Req => ({ method: 'GET', path: `/v2/field/${t}` })),
-  createField: () =>
+  listFields: (fx) =>
+    fc.oneof(
+      pick([
+        'people',
+        'organization',
+        'deal',
+        'lead',
+        'product',
+        'quote',
+        'quote-product',
+        'todo',
+        'custom-object',
+      ]).map((t): Req => ({ method: 'GET', path: `/v2/field/${t}` })),
+      GET(
+        '/v2/field/custom-object',
+        query({ customObjectDefinitionId: pick(fx.m.ids.customObjectDefinition) }),
+      ),
+    ),
+
+  listCustomObjectDefinitions: () => GET('/v2/custom-object-definitions'),
+  listCustomObjects: (fx) =>
+    fc
+      .tuple(fc.option(pick(fx.m.customObjectDefs)), fc.nat(2), query({ limit: limit() }))
+      .map(([def, how, q]): Req => {
+        const extra: [string, string][] = [];
+        if (def && how !== 1) extra.push(['customObjectDefinitionId', def.id]);
+        if (def && how !== 2) extra.push(['customObjectDefinitionName', def.name]);
+        return { method: 'GET', path: '/v2/custom-object', query: [...q, ...extra] };
+      }),
+  getCustomObject: (fx) => getEach(fx.m.ids.customObject, (id) => `/v2/custom-object/${id}`),
+  createCustomObject: (fx) =>
+    fc
+      .tuple(
+        pick(fx.m.customObjectDefs),
+        fc.boolean(),
+        name(),
+        fc.option(money(), { nil: undefined }),
+        fc.nat(),
+        some({ memo: memo() }),
+      )
+      .map(
+        ([def, byName, n, amount, stage, rest]): Req => ({
+          method: 'POST',
+          path: '/v2/custom-object',
+          body: {
+            ...(byName
+              ? { customObjectDefinitionName: def.name }
+              : { customObjectDefinitionId: def.id }),
+            fieldList: [
+              { name: '이름', stringValue: n },
+              ...(amount === undefined ? [] : [{ name: def.amountField, numberValue: amount }]),
+            ],
+            ...(def.pipelineId
+              ? {
+                  pipelineId: def.pipelineId,
+                  pipelineStageId: def.stageIds[stage % def.stageIds.length],
+                }
+              : {}),
+            ...rest,
+          },
+        }),
+      ),
+  updateCustomObject: (fx) =>
+    fc
+      .tuple(
+        pick(fx.m.ids.customObject),
+        some({
+          memo: memo(),
+          fieldList: fc.subarray([
+            { name: '이름', stringValue: '퍼즈 바뀐 이름' },
+            { name: `퍼즈 금액`, numberValue: 5 },
+          ]),
+        }),
+      )
+      .map(([id, body]): Req => ({ method: 'POST', path: `/v2/custom-object/${id}`, body })),
+  listCustomObjectActivities: (fx) =>
+    GET('/v2/custom-object/activity', activities('customObjectId', fx.m.ids.customObject)),
+  listCustomObjectHistory: (fx) =>
+    GET(
+      '/v2/custom-object/history',
+      query({ limit: limit(), customObjectId: pick(fx.m.ids.customObject) }),
+    ),
+  createField: (fx) =>
     fc
       .tuple(
         pick(Object.keys(TYPE_OF_PATH)),
@@ -696,20 +768,26 @@ export const VALID: Record<string, Gen> = {
         some({
           description: fc.option(text(200), { nil: null }),
           showInCreateForm: fc.boolean(),
-          required: fc.boolean(),
+          // Never true: a required field would refuse the later operations' creates.
+          required: fc.constant(false),
           isSensitive: fc.boolean(),
           preventDuplicates: fc.boolean(),
         }),
       )
       .map(([path, type, fieldName, options, rest]): Req => {
         const body: Record<string, unknown> = { name: `${fieldName}§uniq§`, type, ...rest };
-        // The live API's rules: required needs showInCreateForm, preventDuplicates is for
-        // text and numbers and not with isSensitive, select fields need options.
-        if (body.required && !body.showInCreateForm) delete body.required;
+        // The live API's rules: preventDuplicates is for text and numbers and not with
+        // isSensitive, select fields need options.
         if (body.preventDuplicates && (!['string', 'number'].includes(type) || body.isSensitive))
           delete body.preventDuplicates;
         if (type === 'singleSelect' || type === 'multiSelect')
           body.options = options.map((value) => ({ value }));
+        // A custom object's field belongs to one of its definitions.
+        if (path === 'custom-object')
+          body.customObjectDefinitionId =
+            fx.m.ids.customObjectDefinition[
+              fieldName.length % fx.m.ids.customObjectDefinition.length
+            ];
         return { method: 'POST', path: `/v2/field/${path}`, body };
       }),
   updateField: (fx) =>

@@ -23,7 +23,7 @@ export const CreateFieldBody = Type.Object({
   preventDuplicates: Type.Optional(Type.Boolean()),
   /** Refused: there are no field categories. */
   categoryName: Type.Optional(Type.String({ maxLength: 200 })),
-  /** Refused: custom objects are not served. */
+  /** custom-object fields only (and required there): the definition the field belongs to. */
   customObjectDefinitionId: Type.Optional(Type.String({ maxLength: 64 })),
   /** Refused: formula fields are not computed. */
   formula: Type.Optional(Type.String({ maxLength: 2000 })),

@@ -138,7 +138,7 @@ export const DEAL_OPERATIONS: readonly Operation[] = [
   read(
     '/v2/pipeline',
     'listPipelines',
-    'List every pipeline, deal and lead, with its stages (ids under `_id`)',
+    'List every pipeline (deal, lead and custom object), with its stages (ids under `_id`)',
     'Deals',
     ListEnvelope('pipelineList', AnyPipelineRecord, []),
   ),

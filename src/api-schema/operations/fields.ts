@@ -3,6 +3,7 @@ import { CreateFieldBody, UpdateFieldBody } from '../bodies/fields.ts';
 import { ListEnvelope, ObjectEnvelope } from '../envelopes.ts';
 import { FieldDefinitionRecord, FieldRecord } from '../records/fields.ts';
 import { type Operation, read, write } from './operation.ts';
+import { idFilter } from './parameters.ts';
 
 /** In the order the OpenAPI document lists them. */
 export const FIELD_OPERATIONS: readonly Operation[] = [
@@ -12,6 +13,14 @@ export const FIELD_OPERATIONS: readonly Operation[] = [
     'List the fields of a record type',
     'Workspace',
     ListEnvelope('fieldList', FieldRecord, []),
+    {
+      query: [
+        idFilter(
+          'customObjectDefinitionId',
+          '`custom-object` only: the fields of this definition alone (an unknown one is 404).',
+        ),
+      ],
+    },
   ),
   {
     ...write(

@@ -6,6 +6,7 @@
  */
 import { ASSOCIATION_OPERATIONS } from './associations.ts';
 import { BATCH_OPERATIONS } from './batch.ts';
+import { CUSTOM_OBJECT_OPERATIONS } from './custom-objects.ts';
 import { DEAL_OPERATIONS } from './deals.ts';
 import { EMAIL_OPERATIONS } from './emails.ts';
 import { EVENT_OPERATIONS } from './events.ts';
@@ -34,6 +35,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...SEARCH_OPERATIONS,
   ...ASSOCIATION_OPERATIONS,
   ...PRODUCT_QUOTE_OPERATIONS,
+  ...CUSTOM_OBJECT_OPERATIONS,
   ...USER_TEAM_OPERATIONS,
   ...NOTE_TODO_OPERATIONS,
   ...WEB_FORM_OPERATIONS,

@@ -9,6 +9,12 @@ import {
   OrganizationActivityRecord,
   PeopleActivityRecord,
 } from './activities.ts';
+import {
+  CustomObjectActivityRecord,
+  CustomObjectDefinitionRecord,
+  CustomObjectHistoryRecord,
+  CustomObjectRecord,
+} from './custom-objects.ts';
 import { DealRecord, LeadRecord, PipelineRecord, SingleDealRecord } from './deals-leads.ts';
 import { FieldRecord } from './fields.ts';
 import {
@@ -33,6 +39,10 @@ export const RECORD_SCHEMAS = {
   Product: ProductRecord,
   Quote: QuoteRecord,
   QuoteProduct: QuoteProductRecord,
+  CustomObjectDefinition: CustomObjectDefinitionRecord,
+  CustomObject: CustomObjectRecord,
+  CustomObjectActivity: CustomObjectActivityRecord,
+  CustomObjectHistory: CustomObjectHistoryRecord,
   DealActivity: DealActivityRecord,
   PeopleActivity: PeopleActivityRecord,
   OrganizationActivity: OrganizationActivityRecord,

@@ -13,6 +13,9 @@ export const FieldRecord = Closed(
     optionList: Type.Optional(
       Type.Array(Closed({ id: text, value: text }, 'An option of a select field')),
     ),
+    customObjectDefinitionId: Type.Optional(
+      Type.String({ description: 'custom-object fields: the definition the field belongs to' }),
+    ),
   },
   'A field of a record type',
 );

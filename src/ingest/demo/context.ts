@@ -7,6 +7,7 @@
 import type { DealOutcome } from '../../domain/deals.ts';
 import type { ProductKind } from '../../domain/quotes.ts';
 import type { NewCustomField } from '../../resources/custom-fields/writes.ts';
+import type { NewCustomObject } from '../../resources/custom-objects/writes.ts';
 import type { NewActivity } from '../../resources/deal-activities/writes.ts';
 import type { NewDeal } from '../../resources/deals/writes.ts';
 import type { NewLead } from '../../resources/leads/writes.ts';
@@ -26,6 +27,7 @@ import type {
 import type { NewTodo } from '../../resources/todos/writes.ts';
 import type { NewSubmission, NewWebForm } from '../../resources/web-forms/writes.ts';
 import type { NewTeam, NewUser } from '../../resources/workspaces/writes.ts';
+import type { DemoDefinition } from './custom-objects.ts';
 import { DAY, DemoIds, mix32, Random } from './random.ts';
 import * as words from './words.ts';
 
@@ -64,6 +66,9 @@ export interface DemoData {
   history: PeopleChange[];
   /** History rows of deals, leads and organizations. */
   recordHistory: RecordChange[];
+  /** Custom object definitions (first chunk) and records. */
+  customObjectDefinitions: DemoDefinition[];
+  customObjects: NewCustomObject[];
 }
 
 /** Days of history the demo spans, ending at its base date. */
@@ -154,6 +159,8 @@ export function emptyDemoData(): DemoData {
     activities: [],
     history: [],
     recordHistory: [],
+    customObjectDefinitions: [],
+    customObjects: [],
   };
 }
 

@@ -3,6 +3,7 @@ import { SYSTEM_ACTOR } from '../../domain/events.ts';
 import { now } from '../../domain/time.ts';
 import { WORKSPACE_TABLES } from '../../model/tables.ts';
 import { defineCustomField } from '../../resources/custom-fields/writes.ts';
+import { insertCustomObjects, insertDefinition } from '../../resources/custom-objects/writes.ts';
 import { insertActivities } from '../../resources/deal-activities/writes.ts';
 import { insertDeals } from '../../resources/deals/writes.ts';
 import { insertLeads } from '../../resources/leads/writes.ts';
@@ -184,6 +185,11 @@ async function insertDemoData(
     await insertTeams(w.trx, ws, data.teams);
     for (const pipeline of data.pipelines) await insertPipeline(w, pipeline);
     for (const field of data.customFields) await defineCustomField(w, field);
+    for (const d of data.customObjectDefinitions) {
+      if (d.pipeline) await insertPipeline(w, d.pipeline);
+      await insertDefinition(w, { ...d, pipelineId: d.pipeline?.id ?? null });
+      for (const field of d.fields) await defineCustomField(w, field);
+    }
     progress('workspace', 1, 1);
   }
 
@@ -226,6 +232,9 @@ async function insertDemoData(
   await stage('activities', data.activities, (b) => insertActivities(w, b));
   await stage('history', data.history, (b) => recordPeopleHistory(w, b));
   await stage('record history', data.recordHistory, (b) => recordHistory(w, b));
+  await stage('custom objects', data.customObjects, (b) =>
+    insertCustomObjects(w, b as Parameters<typeof insertCustomObjects>[1]),
+  );
 }
 
 function addCounts(into: Record<string, number>, more: Record<string, number>): void {
@@ -257,5 +266,7 @@ function countsOf(data: DemoData): Record<string, number> {
     activities: data.activities.length,
     peopleHistory: data.history.length,
     recordHistory: data.recordHistory.length,
+    customObjectDefinitions: data.customObjectDefinitions.length,
+    customObjects: data.customObjects.length,
   };
 }

@@ -6,6 +6,7 @@
 import { generatePeopleAndOrganizationActivities, generateRecordActivities } from './activities.ts';
 import { DemoContext, type DemoData, emptyDemoData } from './context.ts';
 import { generateCustomFields } from './custom-fields.ts';
+import { generateCustomObjects } from './custom-objects.ts';
 import { generateDeals } from './deals.ts';
 import { generateLeads } from './leads.ts';
 import { generateNotes } from './notes.ts';
@@ -111,6 +112,7 @@ function generateChunk(ctx: DemoContext): DemoData {
   generatePeopleAndOrganizationActivities(ctx);
   generateRecordHistory(ctx);
   generateSequenceDetails(ctx);
+  generateCustomObjects(ctx);
   sortChunkByTime(ctx.out);
   return ctx.out;
 }
@@ -135,4 +137,5 @@ function sortChunkByTime(o: DemoData): void {
   by(o.activities, (x) => x.date!);
   by(o.history, (x) => x.createdAt!);
   by(o.recordHistory, (x) => x.createdAt!);
+  by(o.customObjects, (x) => x.createdAt!);
 }

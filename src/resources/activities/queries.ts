@@ -6,7 +6,7 @@ import type { ActivityFilter } from './filters.ts';
 
 /** Which activities a list shows, and which rendering of them. */
 export interface ActivityListSource {
-  subjectTypes: readonly ActivitySubject[];
+  subjectTypes: readonly (ActivitySubject | 'customObject')[];
   bodyColumn: 'body' | 'lead_body';
 }
 

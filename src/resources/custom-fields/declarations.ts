@@ -90,9 +90,14 @@ export function renderCustomFieldDeclarations(
       continue;
     }
     lines.push(`  ${recordType}: {`);
-    for (const def of defs) {
-      lines.push(`    /** ${def.type}${def.required ? ', required' : ''} */`);
-      lines.push(`    ${literal(def.name)}: ${valueTypeOf(def)} | null;`);
+    // Custom objects: definitions may share a field name; its types are then joined.
+    const byName = new Map<string, CustomFieldDefinition[]>();
+    for (const def of defs) byName.set(def.name, [...(byName.get(def.name) ?? []), def]);
+    for (const [name, same] of byName) {
+      const kinds = [...new Set(same.map((d) => d.type))].join(', ');
+      const types = [...new Set(same.map(valueTypeOf))].join(' | ');
+      lines.push(`    /** ${kinds}${same.some((d) => d.required) ? ', required' : ''} */`);
+      lines.push(`    ${literal(name)}: ${types} | null;`);
     }
     lines.push('  };');
   }

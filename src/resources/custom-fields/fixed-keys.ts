@@ -1,4 +1,5 @@
 import type { CustomFieldRecordType } from '../../domain/custom-fields.ts';
+import { renderCustomObject } from '../../render/custom-objects.ts';
 import { renderDeal, singleDealExtras } from '../../render/deals.ts';
 import { renderLead } from '../../render/leads.ts';
 import { renderOrganization } from '../../render/organizations.ts';
@@ -161,6 +162,19 @@ function computeFixedKeys(): Record<CustomFieldRecordType, string[]> {
     },
     common,
   );
+  const customObject = renderCustomObject(
+    {
+      ...owned,
+      workspace_id: '',
+      id: '',
+      definition_id: '',
+      record_number: 1,
+      name: '',
+      pipeline_id: null,
+      stage_id: null,
+    },
+    { ...common, pipeline: null, stage: null, todos: [] },
+  );
   return {
     people: Object.keys(person),
     organization: Object.keys(organization),
@@ -170,6 +184,7 @@ function computeFixedKeys(): Record<CustomFieldRecordType, string[]> {
     quote: Object.keys(quoteRecord),
     quoteProduct: Object.keys(line),
     todo: Object.keys(todo),
+    customObject: Object.keys(customObject),
   };
 }
 

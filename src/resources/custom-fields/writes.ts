@@ -25,6 +25,8 @@ export interface NewCustomField {
   showInCreateForm?: boolean;
   isSensitive?: boolean;
   preventDuplicates?: boolean;
+  /** The definition a `customObject` field belongs to (required for that record type). */
+  customObjectDefinitionId?: string;
 }
 
 /** Why a custom field definition was refused. */
@@ -38,6 +40,9 @@ export async function defineCustomField(w: WorkspaceWrite, field: NewCustomField
   if (fixedKeysOf(field.recordType).includes(field.name)) {
     throw new CustomFieldNameError(`'${field.name}' is a fixed field of ${field.recordType}`);
   }
+  const definitionId = field.recordType === 'customObject' ? field.customObjectDefinitionId : '';
+  if (definitionId === undefined)
+    throw new CustomFieldNameError('a custom object field needs its customObjectDefinitionId');
   const existing = await w.trx
     .selectFrom('custom_fields')
     .select(['id', 'position'])
@@ -50,6 +55,7 @@ export async function defineCustomField(w: WorkspaceWrite, field: NewCustomField
     .select('id')
     .where('workspace_id', '=', w.workspaceId)
     .where('record_type', '=', field.recordType)
+    .where('custom_object_definition_id', '=', definitionId)
     .where('name', '=', field.name)
     .executeTakeFirst();
   if (clash)
@@ -76,15 +82,33 @@ export async function defineCustomField(w: WorkspaceWrite, field: NewCustomField
       show_in_create_form: field.showInCreateForm ? 1 : 0,
       is_sensitive: field.isSensitive ? 1 : 0,
       prevent_duplicates: field.preventDuplicates ? 1 : 0,
+      custom_object_definition_id: definitionId,
     })
     .execute();
-  if (field.recordType === 'quoteProduct') {
+  if (field.recordType === 'customObject') {
+    // Records of other definitions do not show it: only the definition's are rendered again.
+    await markRecordsOfDefinition(w, definitionId);
+  } else if (field.recordType === 'quoteProduct') {
     // The key goes on each line inside the quote's JSON: the quotes are rendered again.
     for (const t of typesShowingFieldsOf(field.recordType)) w.touched.markAll(t);
   } else {
     for (const t of typesShowingFieldsOf(field.recordType)) await appendNullKey(w, t, field.name);
   }
   return id;
+}
+
+/** Marks every record of a custom object definition for rendering again. */
+export async function markRecordsOfDefinition(
+  w: WorkspaceWrite,
+  definitionId: string,
+): Promise<void> {
+  const rows = await w.trx
+    .selectFrom('custom_objects')
+    .select('id')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('definition_id', '=', definitionId)
+    .execute();
+  for (const row of rows) w.touched.mark('customObject', row.id);
 }
 
 /** Renames a custom field; every record of its type shows the new name. */
@@ -129,7 +153,7 @@ export async function changeCustomField(
   if (Object.keys(set).length === 0) return;
   const before = await w.trx
     .selectFrom('custom_fields')
-    .select('name')
+    .select(['name', 'custom_object_definition_id'])
     .where('workspace_id', '=', w.workspaceId)
     .where('id', '=', fieldId)
     .executeTakeFirstOrThrow();
@@ -141,6 +165,11 @@ export async function changeCustomField(
     .execute();
   // The records show the name; options show only in the field list and the client's types.
   if (change.name === undefined || change.name === before.name) return;
+  if (recordType === 'customObject') {
+    // Another definition's records may have a field of the same name: only this one's.
+    await markRecordsOfDefinition(w, before.custom_object_definition_id);
+    return;
+  }
   for (const t of typesShowingFieldsOf(recordType)) {
     const renamed =
       recordType !== 'quoteProduct' &&

@@ -1,7 +1,7 @@
 import type { ActivityType } from '../../domain/activities.ts';
 import { newId } from '../../domain/ids.ts';
 import type { Body } from '../../model/tables.ts';
-import { renderSubjectActivity } from '../../render/activities.ts';
+import { renderCustomObjectActivity, renderSubjectActivity } from '../../render/activities.ts';
 import { renderDealActivity } from '../../render/deal-activities.ts';
 import { columnById } from '../../store/by-id.ts';
 import { insertMany } from '../../store/insert.ts';
@@ -10,7 +10,7 @@ import type { RowContext, WorkspaceWrite } from '../../store/write.ts';
 /** An activity of a deal or lead (or of a person or organization). */
 export interface NewActivity {
   id?: string;
-  subjectType: 'deal' | 'lead' | 'people' | 'organization';
+  subjectType: 'deal' | 'lead' | 'people' | 'organization' | 'customObject';
   subjectId: string;
   type: ActivityType;
   date?: string;
@@ -68,7 +68,14 @@ export function activityRow(w: RowContext, a: NewActivity, outcome: string | und
     body: null as Body | null,
     lead_body: null as Body | null,
   };
-  const own = () => w.store.encodeBody(JSON.stringify(renderSubjectActivity(row)));
+  const own = () =>
+    w.store.encodeBody(
+      JSON.stringify(
+        a.subjectType === 'customObject'
+          ? renderCustomObjectActivity(row)
+          : renderSubjectActivity(row as typeof row & { subject_type: 'people' }),
+      ),
+    );
   // Deals and leads are in `GET /v2/deal/activity`; a lead's is in its own list too.
   if (a.subjectType === 'deal' || a.subjectType === 'lead') {
     row.body = w.store.encodeBody(JSON.stringify(renderDealActivity(row)));

@@ -15,6 +15,7 @@ import {
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { fixedKeysOf } from '../custom-fields/fixed-keys.ts';
 import { changeCustomField, defineCustomField } from '../custom-fields/writes.ts';
+import { definitionNamed } from '../custom-objects/definitions.ts';
 
 /**
  * The field types `POST /v2/field/{type}` makes (LIVE-API.md 1.7.12): the live API's names,
@@ -55,9 +56,11 @@ export async function createField(
   if (body.preventDuplicates && body.isSensitive)
     throw invalid("'preventDuplicates'와 'isSensitive'는 함께 true일 수 없습니다.");
   const options = newOptions(type, [], body.options ?? []);
-  await refuseTakenName(w, recordType, body.name, undefined);
+  const definitionId = await fieldDefinitionOf(w, recordType, body.customObjectDefinitionId);
+  await refuseTakenName(w, recordType, body.name, undefined, definitionId);
   const id = await defineCustomField(w, {
     recordType,
+    customObjectDefinitionId: definitionId,
     name: body.name,
     type,
     required: body.required ?? false,
@@ -82,7 +85,8 @@ export async function updateField(
 ): Promise<FieldDefinitionRecord> {
   const row = await fieldRow(w, recordType, fieldId);
   const name = body.name !== undefined && body.name !== row.name ? body.name : undefined;
-  if (name !== undefined) await refuseTakenName(w, recordType, name, fieldId);
+  if (name !== undefined)
+    await refuseTakenName(w, recordType, name, fieldId, row.custom_object_definition_id);
   let options: SelectOption[] | undefined;
   if (body.options !== undefined && body.options.length > 0) {
     const current = row.options ? (JSON.parse(row.options) as SelectOption[]) : [];
@@ -112,8 +116,6 @@ function checkedType(type: string): CustomFieldType {
 function refuseUnsupported(body: CreateFieldBody): void {
   if (body.formula !== undefined)
     throw invalid("'formula': 수식 필드는 지원하지 않습니다. 값을 직접 쓰는 필드로 만들어 주세요.");
-  if (body.customObjectDefinitionId !== undefined)
-    throw invalid("'customObjectDefinitionId'는 custom-object 필드에만 쓸 수 있습니다.");
   if (body.categoryName !== undefined)
     throw invalid(`'categoryName': 없는 카테고리입니다: '${body.categoryName.slice(0, 100)}'`);
 }
@@ -147,12 +149,36 @@ function newOptions(
   return values;
 }
 
-/** A name that a built-in field or another custom field of the record type has: 409. */
+/**
+ * The custom object definition a new field of `recordType` belongs to: the body's
+ * `customObjectDefinitionId` for custom-object fields (required; one the workspace does
+ * not have is a 404), none for the other types (the key is refused there).
+ */
+async function fieldDefinitionOf(
+  w: WorkspaceWrite,
+  recordType: CustomFieldRecordType,
+  definitionId: string | undefined,
+): Promise<string | undefined> {
+  if (recordType !== 'customObject') {
+    if (definitionId !== undefined)
+      throw invalid("'customObjectDefinitionId'는 custom-object 필드에만 쓸 수 있습니다.");
+    return undefined;
+  }
+  if (definitionId === undefined)
+    throw invalid("'customObjectDefinitionId' 값이 필요합니다: 필드를 만들 커스텀 객체 정의의 id.");
+  return (await definitionNamed(w.trx, w.workspaceId, definitionId, undefined))!.id;
+}
+
+/**
+ * A name that a built-in field or another custom field of the record type (of the same
+ * custom object definition, for custom objects) has: 409.
+ */
 async function refuseTakenName(
   w: WorkspaceWrite,
   recordType: CustomFieldRecordType,
   name: string,
   exceptId: string | undefined,
+  definitionId = '',
 ): Promise<void> {
   const builtIn =
     fixedKeysOf(recordType).includes(name) ||
@@ -163,6 +189,7 @@ async function refuseTakenName(
     .select('id')
     .where('workspace_id', '=', w.workspaceId)
     .where('record_type', '=', recordType)
+    .where('custom_object_definition_id', '=', definitionId ?? '')
     .where('name', '=', name);
   if (exceptId) query = query.where('id', '!=', exceptId);
   const taken = await query.executeTakeFirst();
@@ -182,7 +209,7 @@ async function fieldRow(
   w: WorkspaceWrite,
   recordType: CustomFieldRecordType,
   fieldId: string,
-): Promise<FieldDefinitionRow> {
+): Promise<FieldDefinitionRow & { custom_object_definition_id: string }> {
   const row = await w.trx
     .selectFrom('custom_fields')
     .select([
@@ -196,6 +223,7 @@ async function fieldRow(
       'prevent_duplicates',
       'options',
       'created_at',
+      'custom_object_definition_id',
     ])
     .where('workspace_id', '=', w.workspaceId)
     .where('record_type', '=', recordType)

@@ -3,6 +3,7 @@ import {
   type CustomFieldDefinition,
   type CustomFieldRecordType,
   type CustomFieldType,
+  fieldsOfDefinition,
   REF_TARGETS,
   type RefTarget,
   refTargetOf,
@@ -44,6 +45,7 @@ const TARGETS: Record<RefTarget, { table: Parameters<typeof columnById>[1]; labe
   pipelineStage: { table: 'pipeline_stages', label: '파이프라인 단계' },
   webForm: { table: 'web_forms', label: '웹폼' },
   sequence: { table: 'sequences', label: '시퀀스' },
+  customObject: { table: 'custom_objects', label: '커스텀 오브젝트' },
 };
 
 /** The value key a field of `type` is written with (DECISIONS 7). */
@@ -138,11 +140,17 @@ export async function resolveFieldList(
   items: readonly FieldListItem[] | undefined,
   /** The record an update writes to (it may keep its own unique values). */
   recordId?: string,
+  /** For custom objects: the record's definition, whose fields alone it has. */
+  customObjectDefinitionId?: string,
 ): Promise<ResolvedFieldList> {
   const { trx, workspaceId } = w;
-  const definitions = w.catalog
+  const all = w.catalog
     ? [...((await w.catalog()).fields.get(recordType) ?? [])]
     : await customFieldsOf(trx, workspaceId, recordType);
+  const definitions =
+    customObjectDefinitionId === undefined
+      ? all
+      : fieldsOfDefinition(all, customObjectDefinitionId);
   const resolved: ResolvedFieldList = { fixed: new Map(), custom: {}, definitions };
   const refs = new Map<RefTarget, Map<string, string>>();
   const seen = new Set<string>();
@@ -306,6 +314,7 @@ const UNIQUE_TABLES: Partial<Record<CustomFieldRecordType, string>> = {
   lead: 'leads',
   product: 'products',
   quote: 'quotes',
+  customObject: 'custom_objects',
 };
 
 /**

@@ -11,6 +11,7 @@ export const TYPE_OF_PATH = {
   quote: 'quote',
   'quote-product': 'quoteProduct',
   todo: 'todo',
+  'custom-object': 'customObject',
 } as const satisfies Record<string, FieldRecordType>;
 
 /** The record type a `{type}` path value names; any other value is a 400 listing them. */

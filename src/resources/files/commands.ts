@@ -7,17 +7,16 @@ import { addMemo } from '../commands.ts';
 
 export { FILE_OBJECT_TYPES, type FileObjectType } from '../../domain/file-types.ts';
 
-/** Each record type's table and how a missing one is named; `customObject` below. */
-const TARGETS: Record<
-  Exclude<FileObjectType, 'customObject'>,
-  { table: string; object: string }
-> = {
+/** Each record type's table and how a missing one is named. */
+const TARGETS: Record<FileObjectType, { table: string; object: string }> = {
   deal: { table: 'deals', object: '딜을' },
   lead: { table: 'leads', object: '리드를' },
   people: { table: 'people', object: '고객을' },
   organization: { table: 'organizations', object: '회사를' },
   product: { table: 'products', object: '상품을' },
   quote: { table: 'quotes', object: '견적서를' },
+  // A custom object's record (`objectId` is the record's id, not its definition's).
+  customObject: { table: 'custom_objects', object: '커스텀 오브젝트를' },
 };
 
 /** The record a file attaches to. */
@@ -40,20 +39,13 @@ export function fileNotFound(id: string): DomainError {
   return new DomainError('not_found', `파일을 찾을 수 없습니다: '${id.slice(0, 100)}'`);
 }
 
-/**
- * Whether the record a file attaches to is in the workspace.
- *
- * `customObject`: records of custom objects are not kept by this service yet, so no such
- * record exists (404). Once they are, their table joins `TARGETS` (`objectId` is the
- * record's id, not its definition's) and nothing else here changes.
- */
+/** Whether the record a file attaches to is in the workspace. */
 export async function targetExists(
   db: Executor,
   workspaceId: string,
   target: FileTarget,
 ): Promise<boolean> {
   const { objectType, objectId } = target;
-  if (objectType === 'customObject') return false;
   const row = await db
     .selectFrom(TARGETS[objectType].table as 'deals')
     .select('id')
@@ -65,8 +57,7 @@ export async function targetExists(
 
 /** The 404 of a record a file cannot attach to, or whose files cannot be listed: not there. */
 export function targetNotFound(target: FileTarget): DomainError {
-  const object =
-    target.objectType === 'customObject' ? '커스텀 오브젝트를' : TARGETS[target.objectType].object;
+  const { object } = TARGETS[target.objectType];
   return new DomainError('not_found', `${object} 찾을 수 없습니다: '${target.objectId}'`);
 }
 
@@ -82,7 +73,6 @@ export async function finishUpload(
 ): Promise<void> {
   const { target, memo } = upload;
   if (target && !(await targetExists(w.trx, w.workspaceId, target))) throw targetNotFound(target);
-  const attachedMemo = target !== undefined && target.objectType !== 'customObject';
   await w.trx
     .updateTable('files')
     .set({
@@ -97,8 +87,8 @@ export async function finishUpload(
     .where('workspace_id', '=', w.workspaceId)
     .where('id', '=', upload.fileId)
     .execute();
-  if (attachedMemo && memo !== undefined && memo !== '') {
-    await addMemo(w, target.objectType as SubjectType, target.objectId, memo, actorId);
+  if (target && memo !== undefined && memo !== '') {
+    await addMemo(w, target.objectType satisfies SubjectType, target.objectId, memo, actorId);
   }
 }
 

@@ -13,6 +13,7 @@ const TABLE = {
   quote: 'quotes',
   quoteProduct: 'quote_products',
   todo: 'todos',
+  customObject: 'custom_objects',
 } as const satisfies Record<CustomFieldRecordType, string>;
 
 /**

@@ -44,7 +44,7 @@ export function pipelineQuery(store: Store) {
   };
 }
 
-/** Every pipeline of a workspace, deal and lead, in their order, with their stages in order. */
+/** Every pipeline of a workspace, deal, lead and custom object, in their order, with their stages in order. */
 export function allPipelinesQuery(store: Store) {
   const pipelines = prepareQuery<'ws'>((p) =>
     store.reader

@@ -3,10 +3,10 @@ import { now } from '../../domain/time.ts';
 import { insertMany } from '../../store/insert.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 
-/** A pipeline of deals or leads with its stages in order. */
+/** A pipeline of deals, leads or a custom object definition, with its stages in order. */
 export interface NewPipeline {
   id?: string;
-  kind: 'deal' | 'lead';
+  kind: 'deal' | 'lead' | 'customObject';
   name: string;
   stages: { id?: string; name: string }[];
 }
@@ -45,11 +45,16 @@ export async function insertPipeline(
     position: i,
   }));
   await insertMany(trx, 'pipeline_stages', stages);
-  const records = await trx
-    .selectFrom(pipeline.kind === 'deal' ? 'deals' : 'leads')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .execute();
-  for (const r of records) w.touched.mark(pipeline.kind, r.id);
+  // Deals and leads show every stage of their pipelines (the stage timing keys): the new
+  // ones too. Custom objects show only their own stage.
+  if (pipeline.kind === 'deal' || pipeline.kind === 'lead') {
+    const kind = pipeline.kind;
+    const records = await trx
+      .selectFrom(kind === 'deal' ? 'deals' : 'leads')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+    for (const r of records) w.touched.mark(kind, r.id);
+  }
   return { id, stageIds: stages.map((s) => s.id) };
 }

@@ -10,7 +10,7 @@ import { keysetList } from '../../store/keyset.ts';
 export interface HistoryList {
   path: string;
   listKey: string;
-  subjectType: 'people' | 'organization' | 'deal' | 'lead';
+  subjectType: 'people' | 'organization' | 'deal' | 'lead' | 'customObject';
   /** The record filter's parameter, e.g. `dealId`. */
   idParam: string;
 }

@@ -29,7 +29,7 @@ export interface RecordChange {
 /** Writes history rows of deals, leads and organizations with their rendered JSON. */
 export async function recordHistory(w: WorkspaceWrite, changes: RecordChange[]): Promise<void> {
   if (changes.length === 0) return;
-  const linked = (c: RecordChange) => c.subjectType !== 'organization';
+  const linked = (c: RecordChange) => c.subjectType === 'deal' || c.subjectType === 'lead';
   const peopleNames = await columnById<string>(
     w.trx,
     'people',
@@ -65,7 +65,7 @@ export function recordHistoryRow(
   peopleName: string,
   organizationName: string,
 ) {
-  const linked = c.subjectType !== 'organization';
+  const linked = c.subjectType === 'deal' || c.subjectType === 'lead';
   const peopleId = linked ? (c.peopleId ?? null) : null;
   const organizationId = linked ? (c.organizationId ?? null) : null;
   const row = {

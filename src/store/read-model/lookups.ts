@@ -15,6 +15,7 @@ const TABLE_OF = {
   people: 'people',
   organization: 'organizations',
   deal: 'deals',
+  customObject: 'custom_objects',
 } as const;
 
 /**

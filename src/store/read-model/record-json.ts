@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { fieldsOfDefinition } from '../../domain/custom-fields.ts';
 import type {
   DealCounts,
   EnrollmentFact,
@@ -9,12 +10,14 @@ import type {
 } from '../../domain/records.ts';
 import { stageTimesOf } from '../../domain/stage-times.ts';
 import type {
+  CustomObjectTable,
   DealTable,
   OrganizationTable,
   PeopleTable,
   ProductTable,
   QuoteTable,
 } from '../../model/tables.ts';
+import { renderCustomObject } from '../../render/custom-objects.ts';
 import { renderDeal } from '../../render/deals.ts';
 import { renderLead } from '../../render/leads.ts';
 import { renderOrganization } from '../../render/organizations.ts';
@@ -131,6 +134,21 @@ export function renderRecordJson(
           teams: l.teamRefs(r.team_ids),
           customFields: l.definitions('quote'),
           lineCustomFields: l.definitions('quoteProduct'),
+          nameOf: l.nameOf,
+        }),
+      );
+    }
+    case 'customObject': {
+      const r = row as Selectable<CustomObjectTable>;
+      return JSON.stringify(
+        renderCustomObject(r, {
+          pipeline: r.pipeline_id ? l.ref('pipeline', r.pipeline_id) : null,
+          stage: r.stage_id ? l.ref('pipelineStage', r.stage_id) : null,
+          note: f.note,
+          todos: f.todos ?? [],
+          owner: l.userRef(r.owner_id),
+          teams: l.teamRefs(r.team_ids),
+          customFields: fieldsOfDefinition(l.definitions('customObject'), r.definition_id),
           nameOf: l.nameOf,
         }),
       );

@@ -306,6 +306,32 @@ const renderQuoteChunk: ChunkRenderer = async (
   ]);
 };
 
+const renderCustomObjectChunk: ChunkRenderer = async (
+  trx,
+  ws,
+  ids,
+  l,
+  prefetched,
+  reads = EVERY_TABLE,
+) => {
+  const subjects = subjectsOf(ids, prefetched);
+  const rows = await chunkRows(trx, 'custom_objects', ws, ids, prefetched);
+  const notes = await factsIn(reads, ['notes'], () =>
+    latestNotes(trx, ws, 'customObject', subjects, l),
+  );
+  const todos = await factsIn(reads, ['todos'], () => todosOf(trx, ws, 'customObject', subjects));
+  await customRefs(
+    l,
+    'customObject',
+    rows.map((r) => r.custom),
+  );
+  return rows.map((row) => [
+    row.id,
+    renderRecordJson('customObject', row, { note: notes.get(row.id), todos: todos.get(row.id) }, l),
+    storedJson(row.body),
+  ]);
+};
+
 /** The chunk renderer of each rendered type. */
 export const RENDERERS: Record<RenderedType, ChunkRenderer> = {
   people: renderPeopleChunk,
@@ -314,4 +340,5 @@ export const RENDERERS: Record<RenderedType, ChunkRenderer> = {
   lead: pipelineChunk('lead'),
   product: renderProductChunk,
   quote: renderQuoteChunk,
+  customObject: renderCustomObjectChunk,
 };

@@ -1,7 +1,14 @@
 import type { CustomFieldRecordType } from '../../domain/custom-fields.ts';
 
 /** Record types whose API JSON the store keeps rendered. */
-export type RenderedType = 'people' | 'organization' | 'deal' | 'lead' | 'product' | 'quote';
+export type RenderedType =
+  | 'people'
+  | 'organization'
+  | 'deal'
+  | 'lead'
+  | 'product'
+  | 'quote'
+  | 'customObject';
 
 /** Table of each rendered record type. */
 export const TABLE_OF = {
@@ -11,6 +18,7 @@ export const TABLE_OF = {
   lead: 'leads',
   product: 'products',
   quote: 'quotes',
+  customObject: 'custom_objects',
 } as const satisfies Record<RenderedType, string>;
 
 /** The stored types whose records show custom fields of `recordType` (todos render at read time). */

@@ -12,6 +12,7 @@ export class Touched {
     lead: new Set(),
     product: new Set(),
     quote: new Set(),
+    customObject: new Set(),
   };
   /** Records the write created (and marked). */
   readonly created: Record<RenderedType, Set<string>> = {
@@ -21,6 +22,7 @@ export class Touched {
     lead: new Set(),
     product: new Set(),
     quote: new Set(),
+    customObject: new Set(),
   };
   /** Types whose every record must be re-rendered (a custom field definition changed). */
   readonly allOf = new Set<RenderedType>();
