@@ -64,7 +64,11 @@ describe('load shedding (OVERLOAD_DELAY_MS)', () => {
     }
     expect(shed, `statuses ${JSON.stringify([...statuses])}`).toBeDefined();
     expect(shed!.headers['retry-after']).toBe('1');
-    expect(shed!.json()).toEqual({ success: false, message: OVERLOADED_MESSAGE });
+    expect(shed!.json()).toEqual({
+      success: false,
+      message: OVERLOADED_MESSAGE,
+      reason: OVERLOADED_MESSAGE,
+    });
     // The single deal answers its errors in shape B (DECISIONS 3).
     expect(shedDeal).toBeDefined();
     expect(shedDeal!.json()).toEqual({ error: OVERLOADED_MESSAGE });
