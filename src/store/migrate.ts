@@ -11,6 +11,7 @@ import { catalogVersion } from './migrations/008-catalog-version.ts';
 import { searchIndexes } from './migrations/009-search-indexes.ts';
 import { readOnlyTokens } from './migrations/010-read-only-tokens.ts';
 import { fieldSettings } from './migrations/011-field-settings.ts';
+import { searchIndex } from './migrations/012-search-index.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -29,6 +30,7 @@ export async function migrateToLatest(
     '009-search-indexes': searchIndexes,
     '010-read-only-tokens': readOnlyTokens,
     '011-field-settings': fieldSettings,
+    '012-search-index': searchIndex({ dialect }),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });
