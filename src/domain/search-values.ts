@@ -113,7 +113,7 @@ export type IndexedType = (typeof INDEXED_TYPES)[number];
 /** Kinds whose values the index holds (refs are matched by id or name: not held). */
 const HELD: ReadonlySet<SearchKind> = new Set(['text', 'number', 'boolean', 'date', 'textList']);
 /** Built-in kinds held: dates (ranges) and numbers (ranges and sorts); text is in columns. */
-const HELD_BUILT_IN: ReadonlySet<SearchKind> = new Set(['number', 'date', 'boolean']);
+const HELD_BUILT_IN: ReadonlySet<SearchKind> = new Set(['date']);
 /** Fields whose pairs of characters the index holds, for `CONTAINS`. */
 export const GRAM_FIELDS: readonly string[] = ['이름'];
 

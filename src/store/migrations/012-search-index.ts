@@ -116,7 +116,7 @@ async function fill(db: Kysely<Database>): Promise<void> {
     const definitions = rows.map(customFieldOfRow);
     for (const type of INDEXED_TYPES) {
       const own = definitions.filter((d) => d.recordType === type);
-      await rebuildIndexOf(db, workspaceId, type, own, TABLES[type]);
+      await rebuildIndexOf({}, db, workspaceId, type, own, TABLES[type]);
     }
   }
 }

@@ -107,7 +107,7 @@ export async function storeRendered(
     rendered.map(([id, json]) => [id, json]),
     trx,
   );
-  if (isIndexedType(type)) await indexRendered(trx, ws, type, l.definitions(type), rendered);
+  if (isIndexedType(type)) await indexRendered(store, trx, ws, type, l.definitions(type), rendered);
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   indexedFields,
   indexRowsOf,
 } from '../../domain/search-values.ts';
-import type { Executor } from '../database.ts';
+import type { Executor, Store } from '../database.ts';
 
 /**
  * The search index (`search_values`, migration 012): per workspace, record type and field,
@@ -36,6 +36,7 @@ const INSERT_ROWS = 500;
  * `definitions` are the custom fields of `type`, as the renderer saw them.
  */
 export async function indexRendered(
+  store: Pick<Store, 'runEach'>,
   trx: Executor,
   workspaceId: string,
   type: string,
@@ -46,7 +47,8 @@ export async function indexRendered(
   const changed = entries.filter(([, json, before]) => json !== before);
   if (changed.length === 0) return;
   const stored = changed.filter(([, , before]) => before !== null).map(([id]) => id);
-  await writeDifference(trx, workspaceId, type, indexedFields(type, definitions), changed, stored);
+  const fields = indexedFields(type, definitions);
+  await writeDifference(store, trx, workspaceId, type, fields, changed, stored);
 }
 
 /**
@@ -54,6 +56,7 @@ export async function indexRendered(
  * whatever the index holds of them: `salescrm verify --repair`.
  */
 export async function reindexRecords(
+  store: Pick<Store, 'runEach'>,
   trx: Executor,
   workspaceId: string,
   type: IndexedType,
@@ -61,11 +64,13 @@ export async function reindexRecords(
   entries: readonly (readonly [id: string, json: string])[],
 ): Promise<void> {
   const ids = entries.map(([id]) => id);
-  await writeDifference(trx, workspaceId, type, indexedFields(type, definitions), entries, ids);
+  const fields = indexedFields(type, definitions);
+  await writeDifference(store, trx, workspaceId, type, fields, entries, ids);
 }
 
 /** Writes the difference between the rows held of records `stored` (others: none) and their JSON's. */
 async function writeDifference(
+  store: Pick<Store, 'runEach'>,
   trx: Executor,
   workspaceId: string,
   type: IndexedType,
@@ -81,6 +86,20 @@ async function writeDifference(
     const then = held.get(id);
     if (then) for (const row of then) if (!now.has(row)) gone.push(split(id, row));
     for (const row of now) if (!then?.has(row)) added.push(split(id, row));
+  }
+  if (store.runEach) {
+    // SQLite: a cached statement per row, on the write connection (no query to build).
+    if (gone.length > 0)
+      store.runEach(
+        'delete from search_values where workspace_id = ? and record_type = ? and field = ? and value = ? and record_id = ?',
+        gone.map(([id, key, value]) => [workspaceId, type, key, value, id]),
+      );
+    if (added.length > 0)
+      store.runEach(
+        'insert or ignore into search_values (workspace_id, record_type, field, value, record_id) values (?, ?, ?, ?, ?)',
+        added.map(([id, key, value]) => [workspaceId, type, key, value, id]),
+      );
+    return;
   }
   await deleteRows(trx, workspaceId, type, gone);
   await insertRows(trx, workspaceId, type, added);
@@ -118,16 +137,11 @@ async function deleteRows(
   type: string,
   rows: readonly [string, string, string][],
 ): Promise<void> {
-  for (const [id, field, value] of rows) {
-    await trx
-      .deleteFrom('search_values')
-      .where('workspace_id', '=', workspaceId)
-      .where('record_type', '=', type)
-      .where('field', '=', field)
-      .where('value', '=', value)
-      .where('record_id', '=', id)
-      .execute();
-  }
+  if (rows.length === 0) return;
+  const col = (i: number) => rows.map((r) => r[i]);
+  await sql`delete from search_values as s using unnest(${col(0)}::text[], ${col(1)}::text[], ${col(2)}::text[]) as g(id, field, value)
+    where s.workspace_id = ${workspaceId} and s.record_type = ${type} and s.field = g.field
+      and s.value = g.value and s.record_id = g.id`.execute(trx);
 }
 
 async function insertRows(
@@ -192,6 +206,7 @@ export async function compareIndex(
  * chunks by id (migration 012, and a rebuild): the rows are deleted first.
  */
 export async function rebuildIndexOf(
+  store: Pick<Store, 'runEach'>,
   trx: Executor,
   workspaceId: string,
   type: IndexedType,
@@ -210,6 +225,7 @@ export async function rebuildIndexOf(
     if (rows.length === 0) return count;
     const entries = rows.map((r) => [r.id, textOf(r.body), null] as const);
     await indexRendered(
+      store,
       trx,
       workspaceId,
       type,

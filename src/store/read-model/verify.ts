@@ -224,7 +224,7 @@ async function repairIndex(
       )
       .execute();
     const entries = rows.map((r) => [r.id, bodyText(r.body) ?? 'null'] as const);
-    await reindexRecords(w.trx, workspaceId, type, definitions, entries);
+    await reindexRecords(store, w.trx, workspaceId, type, definitions, entries);
     return differences.length;
   });
 }
