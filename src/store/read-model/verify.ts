@@ -155,7 +155,12 @@ async function compareChunk(
         workspaceId,
         type,
         indexedFields(type, lookups.definitions(type)),
-        new Map(rows.map((r) => [r.id, bodyText(r.body)])),
+        // A record whose JSON differs is the body's difference; its repair writes its rows.
+        new Map(
+          rows
+            .filter((r) => !differences.some((d) => d.id === r.id))
+            .map((r) => [r.id, bodyText(r.body)]),
+        ),
       )
     : [];
   return { count: rows.length, last: ids[ids.length - 1]!, differences, index };
