@@ -1,4 +1,4 @@
-// `npm run bench:search [-- --people N] [--runs R] [--db FILE] [--database postgres]`:
+// `npm run bench:search [-- --people N] [--runs R] [--db FILE] [--database postgres [--reuse]]`:
 // builds a demo workspace of N people (or takes FILE, kept by an earlier run with --keep),
 // then times searches through the API in process (Fastify's inject: no socket, so the
 // figures are the search's own): p50 and p99 of each kind the search issue names, beside a
@@ -17,6 +17,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '15' },
     db: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    // PostgreSQL: time the demo the database holds already (built by an earlier run).
+    reuse: { type: 'boolean', default: false },
     database: { type: 'string', default: 'sqlite' },
   },
 });
@@ -29,7 +31,7 @@ const databaseUrl =
 
 let demo: { token: string; seconds?: number };
 // PostgreSQL: the demo is built in the database named by the URL (made by `salescrm demo`).
-if (values.db && values.database !== 'postgres') demo = await tokenOfExistingDemo(databaseUrl);
+if (values.db || values.reuse) demo = await tokenOfExistingDemo(databaseUrl);
 else demo = buildDemo(databaseUrl, Number(values.people));
 if ('seconds' in demo)
   console.log(`demo of ${values.people} people built in ${demo.seconds?.toFixed(1)} s`);

@@ -71,8 +71,12 @@ export class IndexPlan {
     this.table = TABLES[q.type];
   }
 
-  /** One narrowing a group, or undefined when some group (or no group) has none. */
-  narrowing(): Narrowing[] | undefined {
+  /**
+   * One narrowing a group, or undefined when some group (or no group) has none. Of a
+   * group's narrowings, the one that names the fewest records, counted up to `few + 1`
+   * (a unique column's is taken without counting).
+   */
+  async narrowing(few: number): Promise<Narrowing[] | undefined> {
     if (this.q.groups.length === 0) return undefined;
     const chosen: Narrowing[] = [];
     for (const filters of this.q.groups) {
@@ -81,9 +85,26 @@ export class IndexPlan {
         .filter((n): n is Narrowing => n !== undefined)
         .sort((a, b) => a.rank - b.rank);
       if (options.length === 0) return undefined;
-      chosen.push(options[0]!);
+      let best = options[0]!;
+      if (options.length > 1 && best.rank > 0) {
+        let fewest = Number.POSITIVE_INFINITY;
+        for (const option of options) {
+          const n = await this.count(option, few + 1);
+          if (n < fewest) [best, fewest] = [option, n];
+          if (n === 0) break;
+        }
+      }
+      chosen.push(best);
     }
     return chosen;
+  }
+
+  /** The records `n` names, counted up to `limit`. */
+  private async count(n: Narrowing, limit: number): Promise<number> {
+    const { rows } = await sql<{ n: number | string }>`select count(*) as n from (${this.idsOf(
+      n,
+    )} limit ${limit}) as c`.execute(this.store.reader);
+    return Number(rows[0]?.n ?? 0);
   }
 
   private narrowingOf(f: CompiledFilter): Narrowing | undefined {
@@ -171,7 +192,9 @@ export class IndexPlan {
     // Descending: value by value (each found by the index), each value's records by id.
     let at = after;
     if (!at) {
-      const top = await sql<{ v: string | null }>`select max(value) as v ${rows}`.execute(db);
+      const top = await sql<{
+        v: string | null;
+      }>`select value as v ${rows} order by value desc limit 1`.execute(db);
       const v = top.rows[0]?.v;
       if (v === null || v === undefined) return [];
       at = { value: v, id: '' };
@@ -185,7 +208,7 @@ export class IndexPlan {
       if (out.length === limit) return out;
       const lower: { rows: { v: string | null }[] } = await sql<{
         v: string | null;
-      }>`select max(value) as v ${rows} and value < ${at.value}`.execute(db);
+      }>`select value as v ${rows} and value < ${at.value} order by value desc limit 1`.execute(db);
       const v: string | null | undefined = lower.rows[0]?.v;
       if (v === null || v === undefined) return out;
       at = { value: v, id: '' };

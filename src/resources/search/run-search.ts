@@ -112,7 +112,7 @@ export async function runSearch(
       .select(reader.columns as never[])
       .where('workspace_id', '=', workspaceId);
   const plan = new IndexPlan(store, workspaceId, q);
-  const narrowing = plan.narrowing();
+  const narrowing = await plan.narrowing(searchTuning.few);
   if (narrowing) {
     // Few records can match: read them by id, and rank them here.
     const ids = await plan.candidates(narrowing, searchTuning.few + 1);
