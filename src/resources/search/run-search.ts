@@ -116,6 +116,49 @@ export async function runSearch(
   if (narrowing) {
     // Few records can match: read them by id, and rank them here.
     const ids = await plan.candidates(narrowing, searchTuning.few + 1);
+    if (ids.length <= searchTuning.few && q.byCreation) {
+      // In the table's order: the candidates' places first (no values read), then their
+      // values in that order, a batch at a time, until the page is full.
+      const places: { id: string; at: string }[] = [];
+      for (let i = 0; i < ids.length; i += ID_CHUNK) {
+        const rows = await (store.reader as AnyDb)
+          .selectFrom(SEARCH_TABLES[q.type])
+          .select(['id', 'created_at'])
+          .where('workspace_id', '=', workspaceId)
+          .where('id', 'in', ids.slice(i, i + ID_CHUNK))
+          .execute();
+        for (const r of rows as { id: string; created_at: string }[])
+          places.push({ id: r.id, at: r.created_at });
+      }
+      const after = q.after ? { at: String(q.after.values[0]), id: q.after.id } : undefined;
+      const ordered = places
+        .filter((p) => !after || p.at > after.at || (p.at === after.at && p.id > after.id))
+        .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : 1));
+      const found: Found[] = [];
+      let batch = q.limit + 1;
+      for (let i = 0; i < ordered.length; i += batch, batch = Math.min(ID_CHUNK, batch * 2)) {
+        const chunk = ordered.slice(i, i + batch).map((p) => p.id);
+        const rows = new Map(
+          ((await base().where('id', 'in', chunk).execute()) as Row[]).map((r) => [r.id, r]),
+        );
+        for (const id of chunk) {
+          const row = rows.get(id);
+          if (!row) continue;
+          const values = reader.values(row);
+          if (!matches(q.groups, values)) continue;
+          if (found.length === q.limit) {
+            const last = found[found.length - 1]!;
+            return {
+              records: found,
+              next: placeOf(q.order, last.values, last.id),
+              scanned: ids.length,
+            };
+          }
+          found.push({ id, values });
+        }
+      }
+      return { records: found, next: undefined, scanned: ids.length };
+    }
     if (ids.length <= searchTuning.few) {
       const ranked = new Ranked(q);
       for (let i = 0; i < ids.length; i += ID_CHUNK) {
