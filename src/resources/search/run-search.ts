@@ -200,7 +200,9 @@ export async function runSearch(
     else if (conditions) query = query.where((eb) => columnsMatch(store, conditions, eb));
     return query.orderBy('created_at').orderBy('id').limit(batch).execute() as Promise<Row[]>;
   };
-  return q.byCreation ? walkInOrder(q, reader, walk) : walkAndRank(q, reader, walk);
+  // Rows the database checked (an index probe, a column) mostly match: a page's worth first.
+  const first = narrowing || conditions ? q.limit + 1 : FIRST_BATCH;
+  return q.byCreation ? walkInOrder(q, reader, walk, first) : walkAndRank(q, reader, walk);
 }
 
 /**
@@ -346,11 +348,16 @@ function columnsMatch(
 }
 
 /** Walks the table by (created_at, id) from the cursor, and stops once the page is full. */
-async function walkInOrder(q: SearchQuery, reader: RowReader, walk: Walk): Promise<SearchPage> {
+async function walkInOrder(
+  q: SearchQuery,
+  reader: RowReader,
+  walk: Walk,
+  firstBatch: number,
+): Promise<SearchPage> {
   const found: Found[] = [];
   let scanned = 0;
   let from = q.after ? { at: String(q.after.values[0]), id: q.after.id } : undefined;
-  let batch = FIRST_BATCH;
+  let batch = firstBatch;
   for (;;) {
     const rows = await walk(from, batch);
     scanned += rows.length;
