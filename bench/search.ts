@@ -1,4 +1,4 @@
-// `npm run bench:search [-- --people N] [--runs R] [--db FILE] [--database postgres [--reuse]]`:
+// `npm run bench:search [-- --people N] [--runs R] [--db FILE] [--database postgres [--reuse]] [--only REGEX]`:
 // builds a demo workspace of N people (or takes FILE, kept by an earlier run with --keep),
 // then times searches through the API in process (Fastify's inject: no socket, so the
 // figures are the search's own): p50 and p99 of each kind the search issue names, beside a
@@ -19,6 +19,8 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     // PostgreSQL: time the demo the database holds already (built by an earlier run).
     reuse: { type: 'boolean', default: false },
+    // Only the searches whose name matches (a regular expression), e.g. to leave out the walks.
+    only: { type: 'string' },
     database: { type: 'string', default: 'sqlite' },
   },
 });
@@ -133,7 +135,9 @@ const cases: [string, 'GET' | 'POST', string, unknown?][] = [
 ];
 
 const rows: (string | number)[][] = [];
+const only = values.only === undefined ? undefined : new RegExp(values.only);
 for (const [name, method, url, body] of cases) {
+  if (only && !only.test(name)) continue;
   const times: number[] = [];
   let found = 0;
   for (let i = 0; i < runs; i++) {
