@@ -189,29 +189,37 @@ export class IndexPlan {
       );
       return found;
     }
-    // Descending: value by value (each found by the index), each value's records by id.
-    let at = after;
-    if (!at) {
-      const top = await sql<{
-        v: string | null;
-      }>`select value as v ${rows} order by value desc limit 1`.execute(db);
-      const v = top.rows[0]?.v;
-      if (v === null || v === undefined) return [];
-      at = { value: v, id: '' };
-    }
+    // Descending, ties by id ascending: rows are read backwards (value and id descending),
+    // and each value's ids turned round; a value the batch may have cut short is read
+    // whole, by id, before the values below it.
     const out: { value: string; id: string }[] = [];
+    let at = after;
     for (;;) {
-      const { rows: ids } = await sql<{ id: string }>`
-        select record_id as id ${rows} and value = ${at.value} and record_id > ${at.id}
-        order by record_id limit ${limit - out.length}`.execute(db);
-      for (const { id } of ids) out.push({ value: at.value, id });
-      if (out.length === limit) return out;
-      const lower: { rows: { v: string | null }[] } = await sql<{
-        v: string | null;
-      }>`select value as v ${rows} and value < ${at.value} order by value desc limit 1`.execute(db);
-      const v: string | null | undefined = lower.rows[0]?.v;
-      if (v === null || v === undefined) return out;
-      at = { value: v, id: '' };
+      if (at) {
+        // The rest of the value `at` holds, by id.
+        const { rows: ids } = await sql<{ id: string }>`
+          select record_id as id ${rows} and value = ${at.value} and record_id > ${at.id}
+          order by record_id limit ${limit - out.length}`.execute(db);
+        for (const { id } of ids) out.push({ value: at.value, id });
+        if (out.length === limit) return out;
+      }
+      const below = at ? sql` and value < ${at.value}` : sql``;
+      const want = limit - out.length;
+      const { rows: batch } = await sql<{ value: string; id: string }>`
+        select value, record_id as id ${rows}${below}
+        order by value desc, record_id desc limit ${want}`.execute(db);
+      if (batch.length === 0) return out;
+      // The last value may go on below the batch's end (unless the batch ran out).
+      const cut = batch.length === want ? batch[batch.length - 1]!.value : undefined;
+      let i = 0;
+      while (i < batch.length && batch[i]!.value !== cut) {
+        let j = i;
+        while (j < batch.length && batch[j]!.value === batch[i]!.value) j++;
+        for (let k = j - 1; k >= i; k--) out.push(batch[k]!);
+        i = j;
+      }
+      if (cut === undefined) return out;
+      at = { value: cut, id: '' };
     }
   }
 
