@@ -121,9 +121,11 @@ export async function runSearch(
       // values in that order, a batch at a time, until the page is full.
       const places: { id: string; at: string }[] = [];
       for (let i = 0; i < ids.length; i += ID_CHUNK) {
+        // `updated_at` too: with only the columns of the (workspace, created_at, id) index,
+        // SQLite would scan that whole index rather than look the ids up by key.
         const rows = await (store.reader as AnyDb)
           .selectFrom(SEARCH_TABLES[q.type])
-          .select(['id', 'created_at'])
+          .select(['id', 'created_at', 'updated_at'])
           .where('workspace_id', '=', workspaceId)
           .where('id', 'in', ids.slice(i, i + ID_CHUNK))
           .execute();
