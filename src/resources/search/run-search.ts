@@ -116,7 +116,7 @@ export async function runSearch(
   if (narrowing) {
     // Few records can match: read them by id, and rank them here.
     const ids = await plan.candidates(narrowing, searchTuning.few + 1);
-    if (ids.length <= searchTuning.few && q.byCreation) {
+    if (ids.length <= searchTuning.few && q.byCreation && ids.length > q.limit + 1) {
       // In the table's order: the candidates' places first (no values read), then their
       // values in that order, a batch at a time, until the page is full.
       const places: { id: string; at: string }[] = [];
