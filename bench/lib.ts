@@ -401,10 +401,14 @@ export async function countPeople(databaseUrl: string): Promise<number> {
  * The API over `store` in this process, for `app.inject`: no rate limit, no page cache (every
  * call reads the store), no logs.
  */
-export async function inProcessApp(store: Store): Promise<FastifyInstance> {
+export async function inProcessApp(
+  store: Store,
+  more: { requestTimeoutMs?: number } = {},
+): Promise<FastifyInstance> {
   const app = await buildApp({
     store,
     config: {
+      ...more,
       basePath: '',
       rateLimitMax: 0,
       rateLimitWindowMs: 10_000,

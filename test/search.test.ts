@@ -8,7 +8,13 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CrmClient } from '../src/client/index.ts';
-import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
+import {
+  defineCustomField,
+  deleteCustomField,
+  renameCustomField,
+} from '../src/resources/custom-fields/writes.ts';
+import { searchTuning } from '../src/resources/search/run-search.ts';
+import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import { listen } from './client-server.ts';
 import { makeCustomField, makeUser } from './factories.ts';
 import {
@@ -794,5 +800,240 @@ describe('search', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// The search index: the same answers whichever way a search reads it, kept with every write.
+
+describe('search index', () => {
+  /** Runs `fn` with searches reading at most `few` candidates by id (0: always walking). */
+  async function withFew<T>(few: number, fn: () => Promise<T>): Promise<T> {
+    const was = searchTuning.few;
+    searchTuning.few = few;
+    try {
+      return await fn();
+    } finally {
+      searchTuning.few = was;
+    }
+  }
+
+  const oneKeySort: fc.Arbitrary<Sort[]> = fc.oneof(
+    sortArb,
+    fc
+      .record({
+        fieldName: pick(['점수', '생일', 'VIP', '등급', '메모', '딜 개수', '생성 날짜']),
+        direction: pick(['asc', 'desc'] as const),
+      })
+      .map((s) => [s]),
+  );
+
+  it('finds what a full walk finds when it walks the table probing the index, or the index in a sort order', async () => {
+    await withFew(0, () =>
+      fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.array(filterArb(), { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
+          oneKeySort,
+          fc.integer({ min: 1, max: 40 }),
+          async (groups, sortList, limit) => {
+            const body: Rec = { filterGroupList: groups.map((filters) => ({ filters })), limit };
+            if (sortList.length > 0) body.sortList = sortList;
+            const { ids, pages } = await searchAll(ws, body);
+            expect(ids).toEqual(expectedIds(groups, sortList));
+            expect(pages.slice(0, -1).every((n) => n === limit)).toBe(true);
+          },
+        ),
+        { numRuns: Number(process.env.SEARCH_RUNS ?? 80) },
+      ),
+    );
+  }, 240_000);
+
+  it('answers CONTAINS of two characters or more from the pairs of a name, ignoring case, as a walk does', async () => {
+    const mixed = await testWorkspace(store, '이름 쌍');
+    const names = [
+      'Anna Kim',
+      'ANNA',
+      '김민준',
+      '민준김',
+      'İstanbul',
+      '😀😃 smile',
+      'nn',
+      '박 서연',
+      'Straße',
+    ];
+    for (const name of names) {
+      const res = await post(app, mixed.token, '/v2/people', { name });
+      expect(res.status, res.text).toBe(201);
+    }
+    const all = (await walk(app, mixed.token, '/v2/people?limit=100', 'peopleList')).records;
+    const wrong: string[] = [];
+    for (const needle of [
+      'nn',
+      'NA',
+      'a k',
+      '민준',
+      '준김',
+      'i̇s',
+      'İS',
+      '😀😃',
+      '😃 s',
+      'n',
+      'ß',
+      'SS',
+      '서연',
+      '박 서',
+    ]) {
+      const expected = all
+        .filter((p) => String(p['이름']).toLowerCase().includes(needle.toLowerCase()))
+        .map((p) => String(p.id));
+      for (const few of [0, 2_000]) {
+        const found = await withFew(few, async () => {
+          const res = await post(app, mixed.token, '/v2/object/people/search', {
+            filterGroupList: [
+              { filters: [{ fieldName: '이름', operator: 'CONTAINS', value: needle }] },
+            ],
+            limit: 100,
+          });
+          expect(res.status, res.text).toBe(200);
+          return (res.json.data.objectList as Rec[]).map((o) => String(o.id));
+        });
+        if (JSON.stringify(found) !== JSON.stringify(expected)) wrong.push(`${needle} (${few})`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('walks a sort by an indexed field without a gap or a repeat while records are created, changed and merged between pages', async () => {
+    const body = { sortList: [{ fieldName: '점수', direction: 'desc' }], limit: 7 };
+    const before = expectedIds([], body.sortList as Sort[]);
+    // Records changed or merged away while the walk runs; the rest must come in order.
+    const changed = before.filter((_, i) => i % 9 === 4);
+    const merged = before.filter((_, i) => i % 9 === 7);
+    const stable = before.filter((id) => !changed.includes(id) && !merged.includes(id));
+    let n = 2000;
+    let k = 0;
+    const { ids } = await searchAll(ws, body, async () => {
+      await createPerson(ws, n++);
+      const id = changed[k];
+      if (id) {
+        const res = await post(app, ws.token, `/v2/people/${id}`, {
+          fieldList: [{ name: '점수', numberValue: (k * 53) % 101 }],
+        });
+        expect(res.status, res.text).toBe(200);
+      }
+      const gone = merged[k];
+      if (gone) {
+        const res = await post(app, ws.token, `/v2/people/${stable[0]}/merge`, { mergedId: gone });
+        expect(res.status, res.text).toBe(200);
+      }
+      k++;
+    });
+    // A record changed to a place the walk has yet to reach may come again; no other does.
+    const once = ids.filter((id) => !changed.includes(id));
+    expect(new Set(once).size).toBe(once.length);
+    expect(ids.filter((id) => stable.includes(id))).toEqual(stable);
+    expect(ids.some((id) => merged.includes(id) && ids.indexOf(id) > before.indexOf(id))).toBe(
+      false,
+    );
+    people = (await walk(app, ws.token, '/v2/people?limit=100', 'peopleList')).records;
+    // And a search now finds what the records now hold.
+    const now = await withFew(0, () => searchAll(ws, body));
+    expect(now.ids).toEqual(expectedIds([], body.sortList as Sort[]));
+  });
+
+  it('holds what the records hold through creates, updates, merges and field changes; verify finds and mends a damaged index', async () => {
+    const kept = await testWorkspace(store, '색인 유지');
+    await defineFields(kept);
+    const mine = users;
+    users = [];
+    for (let i = 0; i < 12; i++) await createPerson(kept, i);
+    users = mine;
+    const list = async () =>
+      (await walk(app, kept.token, '/v2/people?limit=100', 'peopleList')).records;
+    let all = await list();
+    for (const [i, p] of all.slice(0, 5).entries()) {
+      const res = await post(app, kept.token, `/v2/people/${p.id}`, {
+        name: `바뀐 이름 ${i}`,
+        fieldList: [
+          { name: '점수', numberValue: 500 + i },
+          { name: '등급', stringValue: GRADES[(i + 1) % 3] },
+          { name: '관심', stringValueList: ['모바일'] },
+        ],
+      });
+      expect(res.status, res.text).toBe(200);
+    }
+    const merge = await post(app, kept.token, `/v2/people/${all[0]!.id}/merge`, {
+      mergedId: all[1]!.id,
+    });
+    expect(merge.status, merge.text).toBe(200);
+    const fields = await store.db
+      .selectFrom('custom_fields')
+      .select(['id', 'name'])
+      .where('workspace_id', '=', kept.workspaceId)
+      .execute();
+    const idOf = (name: string) => fields.find((f) => f.name === name)!.id;
+    await kept.write((w) => renameCustomField(w, idOf('점수'), '점수2'));
+    await kept.write((w) => deleteCustomField(w, idOf('메모')));
+    all = await list();
+
+    const report = await verifyWorkspace(store, kept.workspaceId);
+    expect(report.differences).toBe(0);
+    expect(report.indexDifferences).toBe(0);
+    const rows = await store.db
+      .selectFrom('search_values')
+      .select(['record_id', 'field'])
+      .where('workspace_id', '=', kept.workspaceId)
+      .execute();
+    expect(
+      rows.some((r) => r.record_id === all[1]?.id && !all.some((p) => p.id === r.record_id)),
+    ).toBe(false);
+    expect(rows.every((r) => all.some((p) => p.id === r.record_id))).toBe(true);
+    expect(rows.some((r) => r.field === idOf('메모'))).toBe(false);
+
+    const search = async (filters: Filter[], sortList: Sort[] = []) =>
+      withFew(0, async () => {
+        const res = await post(app, kept.token, '/v2/object/people/search', {
+          filterGroupList: filters.length ? [{ filters }] : [],
+          ...(sortList.length ? { sortList } : {}),
+          limit: 100,
+        });
+        expect(res.status, res.text).toBe(200);
+        return (res.json.data.objectList as Rec[]).map((o) => String(o.id));
+      });
+    const expect점수 = all
+      .filter((p) => typeof p['점수2'] === 'number' && (p['점수2'] as number) >= 500)
+      .map((p) => String(p.id));
+    expect(await search([{ fieldName: '점수2', operator: 'GTE', value: 500 }])).toEqual(expect점수);
+    expect(
+      await search([{ fieldName: '관심', operator: 'LIST_CONTAIN', value: ['모바일'] }]),
+    ).toEqual(
+      all
+        .filter((p) => Array.isArray(p['관심']) && (p['관심'] as string[]).includes('모바일'))
+        .map((p) => String(p.id)),
+    );
+
+    // A damaged index: rows of one record gone, a row of another that its JSON does not hold.
+    await store.db
+      .deleteFrom('search_values')
+      .where('workspace_id', '=', kept.workspaceId)
+      .where('record_id', '=', String(all[2]!.id))
+      .execute();
+    await store.db
+      .insertInto('search_values')
+      .values({
+        workspace_id: kept.workspaceId,
+        record_type: 'people',
+        field: idOf('등급'),
+        value: '없는 등급',
+        record_id: String(all[3]!.id),
+      })
+      .execute();
+    const damaged = await verifyWorkspace(store, kept.workspaceId);
+    expect(damaged.differences).toBe(0);
+    expect(damaged.indexDifferences).toBe(2);
+    const mended = await verifyWorkspace(store, kept.workspaceId, { repair: true });
+    expect(mended.indexRepaired).toBe(2);
+    expect((await verifyWorkspace(store, kept.workspaceId)).indexDifferences).toBe(0);
+    expect(await search([{ fieldName: '점수2', operator: 'GTE', value: 500 }])).toEqual(expect점수);
   });
 });

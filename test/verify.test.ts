@@ -179,6 +179,7 @@ describe('verify a workspace', { timeout: 120_000 }, () => {
     });
     expect(found).toEqual([]);
     expect(report.differences).toBe(0);
+    expect(report.indexDifferences).toBe(0);
     const counts = await rowCounts();
     expect(report.checked).toEqual({
       people: counts.people,
@@ -327,6 +328,42 @@ describe('verify a workspace', { timeout: 120_000 }, () => {
     expect(repaired.code, repaired.stderr).toBe(0);
     expect(repaired.stdout.trim().split('\n')[1]).toMatch(/: 1 difference, 1 repaired$/);
     expect(await storedBody('organizations', id)).toBe(good);
+    expect((await cli(store.url, ['verify', '--workspace', workspaceId])).code).toBe(0);
+
+    // The search index: a record's rows gone and a row no JSON holds, found and mended.
+    const person = await firstId('people', 4);
+    await store.db
+      .deleteFrom('search_values')
+      .where('workspace_id', '=', workspaceId)
+      .where('record_id', '=', person)
+      .execute();
+    const stray = await firstId('people', 5);
+    await store.db
+      .insertInto('search_values')
+      .values({
+        workspace_id: workspaceId,
+        record_type: 'people',
+        field: 'b:생성 날짜',
+        value: '1999-01-01',
+        record_id: stray,
+      })
+      .execute();
+    const unindexed = await cli(store.url, ['verify', '--workspace', workspaceId]);
+    expect(unindexed.code).toBe(1);
+    const found = unindexed.stdout.trim().split('\n');
+    expect(found).toHaveLength(3);
+    expect(found.find((l) => l.startsWith(`people ${person} `))).toMatch(
+      /search index: \d+ rows missing, 0 extra \(/,
+    );
+    expect(found.find((l) => l.startsWith(`people ${stray} `))).toBe(
+      `people ${stray} search index: 0 rows missing, 1 extra (b:생성 날짜 "1999-01-01")`,
+    );
+    expect(found.at(-1)).toMatch(/: 0 differences; search index: 2 records differ$/);
+    const reindexed = await cli(store.url, ['verify', '--workspace', workspaceId, '--repair']);
+    expect(reindexed.code, reindexed.stderr).toBe(0);
+    expect(reindexed.stdout.trim().split('\n').at(-1)).toMatch(
+      /search index: 2 records differ, 2 repaired$/,
+    );
     expect((await cli(store.url, ['verify', '--workspace', workspaceId])).code).toBe(0);
 
     const unknown = await cli(store.url, ['verify', '--workspace', 'no-such-workspace']);

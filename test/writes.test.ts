@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { differenceLine } from '../src/cli/verify.ts';
+import { differenceLine, indexDifferenceLine } from '../src/cli/verify.ts';
 import { openStore } from '../src/store/database.ts';
 import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import {
@@ -49,11 +49,13 @@ beforeEach(async () => {
     leadPipeline: await makePipeline(w, { kind: 'lead', stages: ['신규', '검토'] }),
   })));
 });
-// Whatever a test wrote, every stored record JSON is what its base tables render.
+// Whatever a test wrote, every stored record JSON is what its base tables render, and the
+// search index holds what each JSON holds.
 afterEach(async () => {
   const differences: string[] = [];
   await verifyWorkspace(store, ws.workspaceId, {
     onDifference: (d) => differences.push(differenceLine(d)),
+    onIndexDifference: (d) => differences.push(indexDifferenceLine(d)),
   });
   expect(differences).toEqual([]);
 });

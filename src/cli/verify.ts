@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.ts';
 import { openStore } from '../store/database.ts';
+import type { IndexDifference } from '../store/read-model/search-index.ts';
 import {
   type BodyDifference,
   firstDifference,
@@ -42,9 +43,13 @@ async function runVerify(
     const report = await verifyWorkspace(store, workspaceId, {
       repair: values.repair,
       onDifference: (d) => console.log(differenceLine(d)),
+      onIndexDifference: (d) => console.log(indexDifferenceLine(d)),
     });
     console.log(summaryLine(report, values.repair === true, (performance.now() - started) / 1000));
-    return report.differences === report.repaired ? 0 : 1;
+    return report.differences === report.repaired &&
+      report.indexDifferences === report.indexRepaired
+      ? 0
+      : 1;
   } finally {
     await store.close();
   }
@@ -54,6 +59,13 @@ async function runVerify(
 export function differenceLine(d: BodyDifference): string {
   const where = firstDifference(d.stored, d.rendered);
   return `${d.type} ${d.id} ${where.key}: stored ${shown(where.stored)} rendered ${shown(where.rendered)}`;
+}
+
+/** `people ID search index: 2 rows missing, 1 extra (생일 "1990-01-01")`. */
+export function indexDifferenceLine(d: IndexDifference): string {
+  const first = d.missing[0] ?? d.extra[0] ?? '';
+  const [key, value] = first.split('\u0000');
+  return `${d.type} ${d.id} search index: ${d.missing.length} rows missing, ${d.extra.length} extra (${key} ${shown(value)})`;
 }
 
 function shown(value: unknown): string {
@@ -69,5 +81,9 @@ function summaryLine(report: VerifyReport, repair: boolean, seconds: number): st
   const total = Object.values(report.checked).reduce((a, b) => a + b, 0);
   const found = report.differences === 1 ? '1 difference' : `${report.differences} differences`;
   const repaired = repair && report.differences > 0 ? `, ${report.repaired} repaired` : '';
-  return `verified ${total} records (${counts}) in ${seconds.toFixed(2)} s: ${found}${repaired}`;
+  const index =
+    report.indexDifferences === 0
+      ? ''
+      : `; search index: ${report.indexDifferences} records differ${repair ? `, ${report.indexRepaired} repaired` : ''}`;
+  return `verified ${total} records (${counts}) in ${seconds.toFixed(2)} s: ${found}${repaired}${index}`;
 }

@@ -25,6 +25,7 @@ import {
 import { renderRecordJson } from '../store/read-model/record-json.ts';
 import { refreshTouched } from '../store/read-model/refresh.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/rendered-types.ts';
+import { indexRendered } from '../store/read-model/search-index.ts';
 import { Touched } from '../store/read-model/touched.ts';
 import { bumpDataVersion, type RowContext, type WorkspaceWrite } from '../store/write.ts';
 import { type Counted, ImportFacts } from './import-facts.ts';
@@ -245,6 +246,8 @@ export class ImportWriter {
     try {
       for (const batch of this.spill.batches(CHUNK)) {
         const records: [LineFormat, RenderedType, Record<string, unknown>][] = [];
+        /** The batch's rendered records by type, for the search index. */
+        const stored = new Map<RenderedType, [id: string, json: string, before: null][]>();
         const targets = new Map<RefTarget, Set<string>>();
         for (const text of batch) {
           const r = JSON.parse(text) as Record<string, unknown>;
@@ -277,8 +280,22 @@ export class ImportWriter {
           values.push(json);
           this.writerOf(f.table, undefined, f, true).add(values);
           this.w.events.created(type, row.id as string);
+          const ofType = stored.get(type);
+          if (ofType) ofType.push([row.id as string, json, null]);
+          else stored.set(type, [[row.id as string, json, null]]);
         }
         for (const f of LINE_FORMATS) await this.writers.get(f.table)?.flush();
+        // The records' rows of the search index, after the records (as `storeRendered` does).
+        for (const [type, entries] of stored) {
+          await indexRendered(
+            this.w.store,
+            this.w.trx,
+            this.w.workspaceId,
+            type,
+            l.definitions(type),
+            entries,
+          );
+        }
         await this.writeEvents(eventRows);
         await this.sink.drain();
       }

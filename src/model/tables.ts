@@ -41,6 +41,22 @@ export interface Database {
   files: FileTable;
   file_chunks: FileChunkTable;
   emails: EmailTable;
+  search_values: SearchValueTable;
+}
+
+/**
+ * The search index (migration 012): one row per value a record's stored JSON holds of an
+ * indexed field (`src/domain/search-values.ts`), so a search finds and sorts by it.
+ */
+export interface SearchValueTable {
+  workspace_id: string;
+  /** `people`, `organization`, `deal` or `lead`. */
+  record_type: string;
+  /** A custom field's id, `b:` and a built-in field's name, or `g:` and a name (its pairs). */
+  field: string;
+  /** The value as text that sorts as the value does (`indexValues`). */
+  value: string;
+  record_id: string;
 }
 
 /** Body column: bytes on SQLite (read back as Buffers), text on PostgreSQL. */
@@ -576,6 +592,7 @@ export const WORKSPACE_TABLES = [
   'files',
   'file_chunks',
   'emails',
+  'search_values',
 ] as const satisfies readonly (keyof Database)[];
 const everyTableListed: Exclude<
   keyof Database,

@@ -81,6 +81,12 @@ export interface Store {
     entries: [id: string, json: string][],
     trx?: Executor,
   ): void | Promise<void>;
+  /**
+   * SQLite: runs one statement (a cached prepared statement) once per row of parameters on
+   * the write connection, inside the caller's transaction: the cheap way to write many small
+   * rows. Undefined on PostgreSQL (which writes such rows in one statement instead).
+   */
+  runEach?(sql: string, rows: readonly unknown[][]): void;
   /** The stored form of rendered JSON: bytes on SQLite, text on PostgreSQL. */
   encodeBody(json: string): Body;
   /** Brings the schema up to date. */
@@ -309,6 +315,14 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
         writerStatements.set(key, statement);
       }
       for (const [id, json] of entries) statement.run(Buffer.from(json), workspaceId, id);
+    },
+    runEach(text, rows) {
+      let statement = writerStatements.get(text);
+      if (!statement) {
+        statement = writer.prepare(text);
+        writerStatements.set(text, statement);
+      }
+      for (const row of rows) statement.run(...row);
     },
     async migrate() {
       await migrateToLatest(db, 'sqlite');

@@ -11,6 +11,7 @@ import { catalogVersion } from './migrations/008-catalog-version.ts';
 import { searchIndexes } from './migrations/009-search-indexes.ts';
 import { readOnlyTokens } from './migrations/010-read-only-tokens.ts';
 import { fieldSettings } from './migrations/011-field-settings.ts';
+import { searchIndex } from './migrations/012-search-index.ts';
 import { customObjects } from './migrations/013-custom-objects.ts';
 import { sequenceSteps } from './migrations/014-sequence-steps.ts';
 import { files } from './migrations/015-files.ts';
@@ -34,6 +35,7 @@ export async function migrateToLatest(
     '009-search-indexes': searchIndexes,
     '010-read-only-tokens': readOnlyTokens,
     '011-field-settings': fieldSettings,
+    '012-search-index': searchIndex({ dialect }),
     '013-custom-objects': customObjects({ dialect }),
     '014-sequence-steps': sequenceSteps({ dialect }),
     '015-files': files({ dialect }),

@@ -239,6 +239,9 @@ export function storeOnThread(store: Store, thread: SqliteWriterThread): Store {
         entries.map(([id, json]) => [json, workspaceId, id]),
       );
     },
+    runEach(text, rows) {
+      thread.post(text, rows as unknown[][]);
+    },
     async close() {
       await db.destroy();
       await thread.close();

@@ -5,6 +5,7 @@ import {
   type SearchOperator,
 } from '../../api-schema/bodies/search.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { numberKey, sortText } from '../../domain/search-values.ts';
 import type { SearchField, SearchFields, SearchKind } from './search-fields.ts';
 
 /** A record's rendered values by key, as parsed from its stored JSON. */
@@ -19,7 +20,18 @@ export interface CompiledFilter {
   equals?: readonly string[];
   /** For `CONTAINS`: the text asked for, as given. */
   needle?: string;
+  /** What the search index (`search_values`) holds of every record that passes, if it can say. */
+  index?: IndexCondition;
 }
+
+/**
+ * The index rows of the field that a passing record has one of: one of `values`, a value in
+ * a range (`from` inclusive, `to` exclusive, as index text), or any.
+ */
+export type IndexCondition =
+  | { values: readonly string[] }
+  | { from?: string; to?: string }
+  | { any: true };
 
 /** Groups of filters: a record matches when every filter of some group passes. */
 export type FilterGroups = readonly (readonly CompiledFilter[])[];
@@ -137,17 +149,20 @@ export function compileFilter(
     test: (r: RecordValues) => boolean,
     equals?: readonly string[],
     needle?: string,
+    index?: IndexCondition,
   ): CompiledFilter => ({
     field,
     operator,
     test,
     ...(equals ? { equals } : {}),
     ...(needle !== undefined ? { needle } : {}),
+    ...(index ? { index } : {}),
   });
+  const values = (list: readonly string[]): IndexCondition => ({ values: list.map(sortText) });
 
   switch (operator) {
     case 'EXISTS':
-      return compiled((r) => present(get(r)));
+      return compiled((r) => present(get(r)), undefined, undefined, { any: true });
     case 'NOT_EXISTS':
       return compiled((r) => !present(get(r)));
     case 'EQ':
@@ -155,12 +170,15 @@ export function compileFilter(
       const negate = operator === 'NEQ';
       let test: (v: unknown) => boolean;
       let equals: string[] | undefined;
+      let index: IndexCondition | undefined;
       if (field.kind === 'number') {
         const n = number();
         test = (v) => v === n;
+        index = { values: [numberKey(n)] };
       } else if (field.kind === 'boolean') {
         if (typeof value !== 'boolean') return bad('true 또는 false (JSON 불리언)');
         test = (v) => v === value;
+        index = { values: [value ? '1' : '0'] };
       } else if (field.kind === 'ref') {
         const x = text(true);
         test = (v) => isRef(v, x);
@@ -168,8 +186,11 @@ export function compileFilter(
         const x = text(false);
         test = (v) => v === x;
         equals = [x];
+        index = values(equals);
       }
-      return negate ? compiled((r) => !test(get(r))) : compiled((r) => test(get(r)), equals);
+      return negate
+        ? compiled((r) => !test(get(r)))
+        : compiled((r) => test(get(r)), equals, undefined, index);
     }
     case 'IN':
     case 'NOT_IN': {
@@ -179,9 +200,10 @@ export function compileFilter(
         field.kind === 'ref'
           ? (v: unknown) => list.some((x) => isRef(v, x))
           : (v: unknown) => typeof v === 'string' && set.has(v);
-      return operator === 'IN'
-        ? compiled((r) => test(get(r)), field.kind === 'ref' ? undefined : [...set])
-        : compiled((r) => !test(get(r)));
+      if (operator === 'NOT_IN') return compiled((r) => !test(get(r)));
+      return field.kind === 'ref'
+        ? compiled((r) => test(get(r)))
+        : compiled((r) => test(get(r)), [...set], undefined, values([...set]));
     }
     case 'CONTAINS':
     case 'NOT_CONTAINS': {
@@ -203,10 +225,18 @@ export function compileFilter(
         GT: (v: number) => v > n,
         GTE: (v: number) => v >= n,
       }[operator];
-      return compiled((r) => {
-        const v = get(r);
-        return typeof v === 'number' && cmp(v);
-      });
+      // As index text: from n (inclusive) up, or below n (exclusive); the test drops n itself.
+      const key = numberKey(n);
+      const range = operator === 'GT' || operator === 'GTE' ? { from: key } : { to: `${key}~` };
+      return compiled(
+        (r) => {
+          const v = get(r);
+          return typeof v === 'number' && cmp(v);
+        },
+        undefined,
+        undefined,
+        range,
+      );
     }
     case 'LIST_CONTAIN':
     case 'LIST_NOT_CONTAIN': {
@@ -215,12 +245,15 @@ export function compileFilter(
         field.kind === 'refList'
           ? (v: unknown) => Array.isArray(v) && v.some((item) => list.some((x) => isRef(item, x)))
           : (v: unknown) => Array.isArray(v) && list.some((x) => v.includes(x));
-      return operator === 'LIST_CONTAIN'
+      if (operator === 'LIST_NOT_CONTAIN') return compiled((r) => !test(get(r)));
+      return field.kind === 'refList'
         ? compiled((r) => test(get(r)))
-        : compiled((r) => !test(get(r)));
+        : compiled((r) => test(get(r)), undefined, undefined, values(list));
     }
-    default:
-      return compiled(dateTest(operator, value, today, day, days, bad, key));
+    default: {
+      const { test, from, to } = dateTest(operator, value, today, day, days, bad, key);
+      return compiled(test, undefined, undefined, { from, to });
+    }
   }
 }
 
@@ -233,67 +266,88 @@ function dateTest(
   days: () => number,
   bad: (wanted: string) => never,
   key: string,
-): (r: RecordValues) => boolean {
+): { test: (r: RecordValues) => boolean; from?: string; to?: string } {
   let inRange: (d: string) => boolean;
+  // The days that pass, as a range of index text: `from` (a day) on, before `to` (a day).
+  let from: string | undefined;
+  let to: string | undefined;
+  const next = (d: string) => shiftDay(d, 1);
   switch (operator) {
     case 'DATE_ON_OR_AFTER': {
-      const from = day();
-      inRange = (d) => d >= from;
+      const at = day();
+      inRange = (d) => d >= at;
+      from = at;
       break;
     }
     case 'DATE_ON_OR_BEFORE': {
-      const to = day();
-      inRange = (d) => d <= to;
+      const at = day();
+      inRange = (d) => d <= at;
+      to = next(at);
       break;
     }
     case 'DATE_IS_SPECIFIC_DAY': {
       const at = day();
       inRange = (d) => d === at;
+      from = at;
+      to = next(at);
       break;
     }
     case 'DATE_BETWEEN': {
       if (!Array.isArray(value) || value.length !== 2) return bad('날짜 두 개의 배열 [시작, 끝]');
-      const from = day(value[0]);
-      const to = day(value[1]);
-      if (from > to) return bad('시작이 끝보다 늦지 않은 날짜 두 개의 배열 [시작, 끝]');
-      inRange = (d) => d >= from && d <= to;
+      const first = day(value[0]);
+      const last = day(value[1]);
+      if (first > last) return bad('시작이 끝보다 늦지 않은 날짜 두 개의 배열 [시작, 끝]');
+      inRange = (d) => d >= first && d <= last;
+      from = first;
+      to = next(last);
       break;
     }
     case 'DATE_MORE_THAN_DAYS_AGO': {
       const before = shiftDay(today, -days());
       inRange = (d) => d < before;
+      to = before;
       break;
     }
     case 'DATE_LESS_THAN_DAYS_AGO': {
       const after = shiftDay(today, -days());
       inRange = (d) => d > after && d <= today;
+      from = next(after);
+      to = next(today);
       break;
     }
     case 'DATE_LESS_THAN_DAYS_LATER': {
       const before = shiftDay(today, days());
       inRange = (d) => d >= today && d < before;
+      from = today;
+      to = before;
       break;
     }
     case 'DATE_MORE_THAN_DAYS_LATER': {
       const after = shiftDay(today, days());
       inRange = (d) => d > after;
+      from = next(after);
       break;
     }
     case 'DATE_AGO': {
       const at = shiftDay(today, -days());
       inRange = (d) => d === at;
+      from = at;
+      to = next(at);
       break;
     }
     case 'DATE_LATER': {
       const at = shiftDay(today, days());
       inRange = (d) => d === at;
+      from = at;
+      to = next(at);
       break;
     }
     default:
       throw new Error(`unhandled operator ${operator}`);
   }
-  return (r) => {
+  const test = (r: RecordValues) => {
     const d = dayOf(r[key]);
     return d !== undefined && inRange(d);
   };
+  return { test, ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
 }

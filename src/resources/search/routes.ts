@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SearchBody } from '../../api-schema/bodies/search.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { indexedFields } from '../../domain/search-values.ts';
 import { bodyReader } from '../../http/body.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { readQuery } from '../../http/query.ts';
@@ -44,7 +45,11 @@ export function registerSearchRoutes(
       const query = readQuery(request.query, ['cursor'], { cursor: MAX_SEARCH_CURSOR });
       const body = read(request.body);
       const { workspaceId, cursorSecret } = request.auth;
-      const fields = new SearchFields(type, await customFieldsOf(store.reader, workspaceId, type));
+      const custom = await customFieldsOf(store.reader, workspaceId, type);
+      const fields = new SearchFields(type, custom);
+      const indexed = new Map(
+        indexedFields(type, custom).map((f) => [f.key.startsWith('g:') ? f.key : f.name, f]),
+      );
 
       const today = new Date().toISOString().slice(0, 10);
       const groupList = body.value.filterGroupList ?? [];
@@ -93,6 +98,7 @@ export function registerSearchRoutes(
         limit: body.value.limit ?? DEFAULT_LIMIT,
         fields: fieldsRead,
         deadline: Date.now() + requestTimeoutMs,
+        indexed,
       });
       const objectList = page.records.map(({ id, values }) => objectOf(id, values, chosen));
       const nextCursor = page.next

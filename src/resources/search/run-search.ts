@@ -1,7 +1,9 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import type { IndexedField } from '../../domain/search-values.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Store } from '../../store/database.ts';
 import { type CompiledFilter, type FilterGroups, matches, type RecordValues } from './filters.ts';
+import { INDEXED_COLUMNS, IndexPlan, indexTextOf } from './index-plan.ts';
 import { comparePlaces, type Place, placeOf, type SortKey } from './sort.ts';
 
 /** The record types a search reads, and the table of each. */
@@ -12,25 +14,6 @@ export const SEARCH_TABLES = {
   lead: 'leads',
 } as const;
 export type SearchType = keyof typeof SEARCH_TABLES;
-
-/**
- * Fields whose rendered value is a column of the record's table, with an index on
- * `(workspace_id, column)`: the database checks `EQ`, `IN` and `CONTAINS` on them itself.
- */
-const INDEXED_COLUMNS: Record<SearchType, Readonly<Record<string, string>>> = {
-  people: { id: 'id', 이름: 'name', 이메일: 'email', 전화: 'phone' },
-  organization: { id: 'id', 이름: 'name' },
-  deal: { id: 'id', 이름: 'name' },
-  lead: { id: 'id', 이름: 'name' },
-};
-
-/** Indexed fields whose values are unique in a workspace: an `EQ`/`IN` on one names few rows. */
-const UNIQUE_FIELDS: Record<SearchType, ReadonlySet<string>> = {
-  people: new Set(['id', '이메일']),
-  organization: new Set(['id', '이름']),
-  deal: new Set(['id']),
-  lead: new Set(['id']),
-};
 
 /** What one search asks of the store. */
 export interface SearchQuery {
@@ -47,6 +30,8 @@ export interface SearchQuery {
   fields: readonly string[];
   /** When (`Date.now()`) the search gives up: a 503 rather than a request that runs on. */
   deadline: number;
+  /** The fields the search index holds, by name (pairs of characters: by their key, `g:…`). */
+  indexed: ReadonlyMap<string, IndexedField>;
 }
 
 /** A matching record: its id and its rendered values. */
@@ -121,21 +106,91 @@ export async function runSearch(
   q: SearchQuery,
 ): Promise<SearchPage> {
   const reader = new RowReader(store, q.fields);
-  const conditions = columnConditions(q);
   const base = () =>
     (store.reader as AnyDb)
       .selectFrom(SEARCH_TABLES[q.type])
       .select(reader.columns as never[])
       .where('workspace_id', '=', workspaceId);
-  if (fewRows(q)) {
-    // Every group names a few rows by a unique field: read them all at once by its index.
-    const rows = (await base()
-      .where((eb) => columnsMatch(store, conditions!, eb))
-      .execute()) as Row[];
-    const ranked = new Ranked(q);
-    for (const row of rows) ranked.offer(row.id, reader.values(row));
-    return ranked.page(rows.length);
+  const plan = new IndexPlan(store, workspaceId, q);
+  const narrowing = await plan.narrowing(searchTuning.few);
+  if (narrowing) {
+    // Few records can match: read them by id, and rank them here.
+    const ids = await plan.candidates(narrowing, searchTuning.few + 1);
+    if (ids.length <= searchTuning.few && q.byCreation && ids.length > q.limit + 1) {
+      // In the table's order: the candidates' places first (no values read), then their
+      // values in that order, a batch at a time, until the page is full.
+      const places: { id: string; at: string }[] = [];
+      for (let i = 0; i < ids.length; i += ID_CHUNK) {
+        // `updated_at` too: with only the columns of the (workspace, created_at, id) index,
+        // SQLite would scan that whole index rather than look the ids up by key.
+        const rows = await (store.reader as AnyDb)
+          .selectFrom(SEARCH_TABLES[q.type])
+          .select(['id', 'created_at', 'updated_at'])
+          .where('workspace_id', '=', workspaceId)
+          .where('id', 'in', ids.slice(i, i + ID_CHUNK))
+          .execute();
+        for (const r of rows as { id: string; created_at: string }[])
+          places.push({ id: r.id, at: r.created_at });
+      }
+      const after = q.after ? { at: String(q.after.values[0]), id: q.after.id } : undefined;
+      const ordered = places
+        .filter((p) => !after || p.at > after.at || (p.at === after.at && p.id > after.id))
+        .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : 1));
+      const found: Found[] = [];
+      let batch = q.limit + 1;
+      for (let i = 0; i < ordered.length; i += batch, batch = Math.min(ID_CHUNK, batch * 2)) {
+        const chunk = ordered.slice(i, i + batch).map((p) => p.id);
+        const rows = new Map(
+          ((await base().where('id', 'in', chunk).execute()) as Row[]).map((r) => [r.id, r]),
+        );
+        for (const id of chunk) {
+          const row = rows.get(id);
+          if (!row) continue;
+          const values = reader.values(row);
+          if (!matches(q.groups, values)) continue;
+          if (found.length === q.limit) {
+            const last = found[found.length - 1]!;
+            return {
+              records: found,
+              next: placeOf(q.order, last.values, last.id),
+              scanned: ids.length,
+            };
+          }
+          found.push({ id, values });
+        }
+      }
+      return { records: found, next: undefined, scanned: ids.length };
+    }
+    if (ids.length <= searchTuning.few) {
+      const ranked = new Ranked(q);
+      for (let i = 0; i < ids.length; i += ID_CHUNK) {
+        const rows = (await base()
+          .where('id', 'in', ids.slice(i, i + ID_CHUNK))
+          .execute()) as Row[];
+        for (const row of rows) ranked.offer(row.id, reader.values(row));
+      }
+      return ranked.page(ids.length);
+    }
   }
+  const sortField =
+    !q.byCreation && q.order.length === 1 ? q.indexed.get(q.order[0]!.name) : undefined;
+  if (sortField && !sortField.key.startsWith('g:')) {
+    return walkIndexOrder(
+      q,
+      reader,
+      plan,
+      sortField,
+      (ids) => base().where('id', 'in', ids).execute() as Promise<Row[]>,
+      (afterId, batch) =>
+        base()
+          .where('id', '>', afterId)
+          .where(plan.lacks(sortField.key))
+          .orderBy('id')
+          .limit(batch)
+          .execute() as Promise<Row[]>,
+    );
+  }
+  const conditions = columnConditions(q);
   const walk = (from: { at: string; id: string } | undefined, batch: number) => {
     if (Date.now() >= q.deadline) throw timedOut();
     let query = base();
@@ -143,10 +198,91 @@ export async function runSearch(
       const { at, id } = from;
       query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(at, id)));
     }
-    if (conditions) query = query.where((eb) => columnsMatch(store, conditions, eb));
+    if (narrowing) query = query.where(plan.probe(narrowing));
+    else if (conditions) query = query.where((eb) => columnsMatch(store, conditions, eb));
     return query.orderBy('created_at').orderBy('id').limit(batch).execute() as Promise<Row[]>;
   };
-  return q.byCreation ? walkInOrder(q, reader, walk) : walkAndRank(q, reader, walk);
+  // Rows the database checked (an index probe, a column) mostly match: a page's worth first.
+  const first = narrowing || conditions ? q.limit + 1 : FIRST_BATCH;
+  return q.byCreation ? walkInOrder(q, reader, walk, first) : walkAndRank(q, reader, walk);
+}
+
+/**
+ * Candidates a search reads by id and ranks itself, at most (`few`); past that, it walks the
+ * table probing the index. Tests lower it to take the walks with few records.
+ */
+export const searchTuning = { few: 2_000 };
+/** Ids a query reads by at once. */
+const ID_CHUNK = 500;
+
+/**
+ * A search sorted by one field the index holds: its records in the index's order of that
+ * field, read by id a batch at a time and filtered here, until the page is full; then the
+ * records without a value (last in either direction), by id.
+ */
+async function walkIndexOrder(
+  q: SearchQuery,
+  reader: RowReader,
+  plan: IndexPlan,
+  field: IndexedField,
+  fetch: (ids: string[]) => Promise<Row[]>,
+  walkLacking: (afterId: string, batch: number) => Promise<Row[]>,
+): Promise<SearchPage> {
+  const key = q.order[0]!;
+  const found: Found[] = [];
+  let scanned = 0;
+  const full = () => found.length > q.limit;
+  const page = (): SearchPage => {
+    if (!full()) return { records: found, next: undefined, scanned };
+    const last = found[q.limit - 1]!;
+    return {
+      records: found.slice(0, q.limit),
+      next: placeOf(q.order, last.values, last.id),
+      scanned,
+    };
+  };
+  const offer = (row: Row) => {
+    const values = reader.values(row);
+    if (matches(q.groups, values)) found.push({ id: row.id, values });
+  };
+  const afterValue = q.after ? (q.after.values[0] ?? null) : undefined;
+  let batch = q.limit + 1;
+  if (afterValue !== null) {
+    let at =
+      afterValue === undefined
+        ? undefined
+        : { value: indexTextOf(field.kind, afterValue), id: q.after!.id };
+    for (;;) {
+      if (Date.now() >= q.deadline) throw timedOut();
+      const next = await plan.inOrder(field.key, key.descending, at, batch);
+      if (next.length === 0) break;
+      const rows = new Map((await fetch(next.map((n) => n.id))).map((r) => [r.id, r]));
+      scanned += next.length;
+      for (const n of next) {
+        const row = rows.get(n.id);
+        if (row) offer(row);
+        if (full()) return page();
+      }
+      if (next.length < batch) break;
+      at = next[next.length - 1]!;
+      batch = Math.min(MAX_BATCH, batch * 2);
+    }
+  }
+  // Records without a value, by id.
+  let afterId = afterValue === null ? q.after!.id : '';
+  batch = q.limit + 1;
+  for (;;) {
+    if (Date.now() >= q.deadline) throw timedOut();
+    const rows = await walkLacking(afterId, batch);
+    scanned += rows.length;
+    for (const row of rows) {
+      offer(row);
+      if (full()) return page();
+    }
+    if (rows.length < batch) return page();
+    afterId = rows[rows.length - 1]!.id;
+    batch = Math.min(MAX_BATCH, batch * 2);
+  }
 }
 
 type Walk = (from: { at: string; id: string } | undefined, batch: number) => Promise<Row[]>;
@@ -157,15 +293,6 @@ function timedOut(): HttpError {
     'unavailable',
     '검색이 제한 시간을 넘었습니다. 조건을 좁히거나(EQ, IN, 이름 등) 잠시 후 다시 시도해 주세요.',
     { 'Retry-After': '5' },
-  );
-}
-
-/** Whether every group has an `EQ`/`IN` on a unique indexed field. */
-function fewRows(q: SearchQuery): boolean {
-  const unique = UNIQUE_FIELDS[q.type];
-  return (
-    q.groups.length > 0 &&
-    q.groups.every((filters) => filters.some((f) => f.equals && unique.has(f.field.name)))
   );
 }
 
@@ -223,11 +350,16 @@ function columnsMatch(
 }
 
 /** Walks the table by (created_at, id) from the cursor, and stops once the page is full. */
-async function walkInOrder(q: SearchQuery, reader: RowReader, walk: Walk): Promise<SearchPage> {
+async function walkInOrder(
+  q: SearchQuery,
+  reader: RowReader,
+  walk: Walk,
+  firstBatch: number,
+): Promise<SearchPage> {
   const found: Found[] = [];
   let scanned = 0;
   let from = q.after ? { at: String(q.after.values[0]), id: q.after.id } : undefined;
-  let batch = FIRST_BATCH;
+  let batch = firstBatch;
   for (;;) {
     const rows = await walk(from, batch);
     scanned += rows.length;

@@ -1,53 +1,15 @@
 import { distance } from 'fastest-levenshtein';
 import type { CustomFieldDefinition } from '../../domain/custom-fields.ts';
 import { DomainError } from '../../domain/errors.ts';
-import {
-  BUILT_IN_FIELDS,
-  type BuiltInFieldType,
-  type FieldRecordType,
-} from '../../domain/field-catalogue.ts';
+import { BUILT_IN_FIELDS, type FieldRecordType } from '../../domain/field-catalogue.ts';
+import { kindOf, type SearchKind } from '../../domain/search-values.ts';
 
-/**
- * How a field's rendered value reads, for search: `text` (a string), `id` (a record id),
- * `number`, `boolean`, `date` (a Timestamp, `date` and `dateTime` fields), `textList` (an
- * array of strings: multi-select), `ref` (`{id, name}`) and `refList` (an array of them).
- */
-export type SearchKind =
-  | 'text'
-  | 'id'
-  | 'number'
-  | 'boolean'
-  | 'date'
-  | 'textList'
-  | 'ref'
-  | 'refList';
+export type { SearchKind };
 
 /** One field a search may filter, sort or choose by its Korean name. */
 export interface SearchField {
   name: string;
   kind: SearchKind;
-}
-
-/** The kind of a built-in or custom field type. */
-export function kindOf(type: BuiltInFieldType): SearchKind {
-  switch (type) {
-    case 'string':
-    case 'singleSelect':
-      return 'text';
-    case 'id':
-      return 'id';
-    case 'number':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'date':
-    case 'dateTime':
-      return 'date';
-    case 'multiSelect':
-      return 'textList';
-    default:
-      return type.startsWith('multi') ? 'refList' : 'ref';
-  }
 }
 
 /** The fields of a record type a search knows: built-in ones, then the workspace's custom ones. */

@@ -1,13 +1,10 @@
 import type { SearchBody } from '../../api-schema/bodies/search.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { compareText, SORT_TEXT_CHARS, sortText } from '../../domain/search-values.ts';
 import type { RecordValues } from './filters.ts';
 import type { SearchFields } from './search-fields.ts';
 
-/**
- * Characters of text a search sorts by: text is ordered by its start (then by id), so that
- * a cursor, which carries the sort values, stays small whatever the field holds.
- */
-export const SORT_TEXT_CHARS = 200;
+export { SORT_TEXT_CHARS };
 
 /** A value a search sorts by: text, a number, or nothing (which sorts last either way). */
 export type SortValue = string | number | null;
@@ -35,11 +32,11 @@ export function compileSort(sortList: SearchBody['sortList'], fields: SearchFiel
       const v = record[name];
       if (kind === 'ref')
         return v !== null && typeof v === 'object'
-          ? String((v as { name?: unknown }).name).slice(0, SORT_TEXT_CHARS)
+          ? sortText(String((v as { name?: unknown }).name))
           : null;
       if (kind === 'boolean') return typeof v === 'boolean' ? Number(v) : null;
       if (kind === 'number') return typeof v === 'number' ? v : null;
-      return typeof v === 'string' ? v.slice(0, SORT_TEXT_CHARS) : null;
+      return typeof v === 'string' ? sortText(v) : null;
     };
     return { name, descending: item.direction === 'desc', sortValueOf };
   });
@@ -51,7 +48,10 @@ export interface Place {
   id: string;
 }
 
-/** Compares two places in the order of `keys` (nulls last), ties broken by id. */
+/**
+ * Compares two places in the order of `keys` (nulls last; text by code point, as the
+ * databases order it), ties broken by id.
+ */
 export function comparePlaces(keys: readonly SortKey[], a: Place, b: Place): number {
   for (let i = 0; i < keys.length; i++) {
     const x = a.values[i] ?? null;
@@ -59,7 +59,8 @@ export function comparePlaces(keys: readonly SortKey[], a: Place, b: Place): num
     if (x === y) continue;
     if (x === null) return 1;
     if (y === null) return -1;
-    const order = x < y ? -1 : x > y ? 1 : 0;
+    const order =
+      typeof x === 'string' && typeof y === 'string' ? compareText(x, y) : x < y ? -1 : 1;
     if (order !== 0) return keys[i]!.descending ? -order : order;
   }
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;

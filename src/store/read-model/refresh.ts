@@ -4,8 +4,9 @@ import { CHUNK } from '../by-id.ts';
 import type { Executor, Store } from '../database.ts';
 import type { EventLog } from '../outbox/event-log.ts';
 import { Lookups } from './lookups.ts';
-import { type FactTables, RENDERERS } from './render-chunks.ts';
+import { type FactTables, RENDERERS, type Rendered } from './render-chunks.ts';
 import { type RenderedType, TABLE_OF } from './rendered-types.ts';
+import { indexRendered, isIndexedType } from './search-index.ts';
 import type { Touched } from './touched.ts';
 
 /**
@@ -83,12 +84,30 @@ async function renderChunk(
     const types = fieldTypes(type, l);
     for (const [id, json, before] of rendered) events.rendered(type, id, before, json, types);
   }
+  await storeRendered(store, trx, ws, type, rendered, l);
+}
+
+/**
+ * Stores records' rendered JSON and what derives from it in the same transaction: the
+ * `body` column and the search index (`indexRendered`). Every writer of rendered JSON
+ * goes through here (the refresh above, `verify --repair`); a new one must too.
+ * `rendered` holds `[id, json, before]`, `before` the JSON stored until now (null: none).
+ */
+export async function storeRendered(
+  store: Store,
+  trx: Executor,
+  ws: string,
+  type: RenderedType,
+  rendered: readonly Rendered[],
+  l: Lookups,
+): Promise<void> {
   await store.updateBodies(
     TABLE_OF[type],
     ws,
     rendered.map(([id, json]) => [id, json]),
     trx,
   );
+  if (isIndexedType(type)) await indexRendered(store, trx, ws, type, l.definitions(type), rendered);
 }
 
 /**

@@ -1,13 +1,21 @@
 import { isEventObjectType } from '../../domain/events.ts';
 import type { BuiltInFieldType } from '../../domain/field-catalogue.ts';
+import { indexedFields } from '../../domain/search-values.ts';
 import type { Body } from '../../model/tables.ts';
 import { CHUNK } from '../by-id.ts';
 import { catalogAt, readCatalogVersion } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
 import { writeWorkspace } from '../write.ts';
 import { Lookups } from './lookups.ts';
+import { storeRendered } from './refresh.ts';
 import { RENDERERS } from './render-chunks.ts';
 import { type RenderedType, TABLE_OF } from './rendered-types.ts';
+import {
+  compareIndex,
+  type IndexDifference,
+  isIndexedType,
+  reindexRecords,
+} from './search-index.ts';
 
 /** A record whose stored JSON is not what its base tables render. */
 export interface BodyDifference {
@@ -21,6 +29,10 @@ export interface BodyDifference {
 
 /** What a verification found, by record type. */
 export interface VerifyReport {
+  /** Records whose search index rows differed from what their stored JSON gives. */
+  indexDifferences: number;
+  /** Of those, records whose index rows a repair rewrote. */
+  indexRepaired: number;
   /** Records compared, by type. */
   checked: Record<RenderedType, number>;
   /** Records whose stored JSON differed. */
@@ -35,6 +47,8 @@ export interface VerifyOptions {
   repair?: boolean;
   /** Called for each difference, as it is found. */
   onDifference?: (difference: BodyDifference) => void;
+  /** Called for each record whose search index rows differ from its stored JSON's. */
+  onIndexDifference?: (difference: IndexDifference) => void;
   /** Records a chunk (default `CHUNK`). */
   chunk?: number;
 }
@@ -61,6 +75,8 @@ export async function verifyWorkspace(
   const checked = Object.fromEntries(TYPES.map((t) => [t, 0])) as Record<RenderedType, number>;
   let differences = 0;
   let repaired = 0;
+  let indexDifferences = 0;
+  let indexRepaired = 0;
   for (const type of TYPES) {
     let after = '';
     for (;;) {
@@ -70,6 +86,11 @@ export async function verifyWorkspace(
       if (chunk.count === 0) break;
       checked[type] += chunk.count;
       after = chunk.last;
+      if (chunk.index.length > 0) {
+        indexDifferences += chunk.index.length;
+        for (const d of chunk.index) options.onIndexDifference?.(d);
+        if (options.repair) indexRepaired += await repairIndex(store, workspaceId, chunk.index);
+      }
       if (chunk.differences.length === 0) continue;
       differences += chunk.differences.length;
       for (const d of chunk.differences) options.onDifference?.(d);
@@ -79,7 +100,7 @@ export async function verifyWorkspace(
       }
     }
   }
-  return { checked, differences, repaired };
+  return { checked, differences, repaired, indexDifferences, indexRepaired };
 }
 
 /** Runs `fn` in a read transaction: a snapshot (SQLite's reader connection; PostgreSQL's repeatable read). */
@@ -94,6 +115,8 @@ interface ComparedChunk {
   count: number;
   last: string;
   differences: BodyDifference[];
+  /** Records whose search index rows differ from their stored JSON's. */
+  index: IndexDifference[];
 }
 
 /** Renders the next `size` records of `type` after id `after` and compares their JSON. */
@@ -113,7 +136,7 @@ async function compareChunk(
     .orderBy('id')
     .limit(size)
     .execute();
-  if (rows.length === 0) return { count: 0, last: after, differences: [] };
+  if (rows.length === 0) return { count: 0, last: after, differences: [], index: [] };
   const ids = rows.map((r) => r.id);
   const stored = new Map(rows.map((r) => [r.id, r.body]));
   // The catalog as of this snapshot, kept between chunks while its version stays.
@@ -126,7 +149,21 @@ async function compareChunk(
     if (sameBytes(store, body, json)) continue;
     differences.push({ type, id, stored: bodyText(body), rendered: json });
   }
-  return { count: rows.length, last: ids[ids.length - 1]!, differences };
+  const index = isIndexedType(type)
+    ? await compareIndex(
+        trx,
+        workspaceId,
+        type,
+        indexedFields(type, lookups.definitions(type)),
+        // A record whose JSON differs is the body's difference; its repair writes its rows.
+        new Map(
+          rows
+            .filter((r) => !differences.some((d) => d.id === r.id))
+            .map((r) => [r.id, bodyText(r.body)]),
+        ),
+      )
+    : [];
+  return { count: rows.length, last: ids[ids.length - 1]!, differences, index };
 }
 
 /** Whether the stored body holds exactly the bytes of `json` (its UTF-8 on SQLite). */
@@ -164,13 +201,36 @@ async function repairChunk(
     for (const [id, json, before] of changed) {
       if (types && isJsonObject(before)) w.events.rendered(type, id, before, json, types);
     }
-    await store.updateBodies(
-      TABLE_OF[type],
-      workspaceId,
-      changed.map(([id, json]) => [id, json]),
-      w.trx,
-    );
+    await storeRendered(store, w.trx, workspaceId, type, changed, lookups);
     return changed.length;
+  });
+}
+
+/**
+ * Rewrites the search index rows of records from their stored JSON, as it is under the
+ * workspace's writer lock (a body repaired meanwhile has its rows written already).
+ */
+async function repairIndex(
+  store: Store,
+  workspaceId: string,
+  differences: readonly IndexDifference[],
+): Promise<number> {
+  return writeWorkspace(store, workspaceId, async (w) => {
+    const type = differences[0]!.type;
+    const definitions = new Lookups(w.trx, workspaceId, await w.catalog!()).definitions(type);
+    const rows = await w.trx
+      .selectFrom(TABLE_OF[type] as 'people')
+      .select(['id', 'body'])
+      .where('workspace_id', '=', workspaceId)
+      .where(
+        'id',
+        'in',
+        differences.map((d) => d.id),
+      )
+      .execute();
+    const entries = rows.map((r) => [r.id, bodyText(r.body) ?? 'null'] as const);
+    await reindexRecords(store, w.trx, workspaceId, type, definitions, entries);
+    return differences.length;
   });
 }
 

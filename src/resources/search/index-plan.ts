@@ -1,0 +1,247 @@
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type RawBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
+import { type IndexedField, numberKey, pairsAnswer, pairsOf } from '../../domain/search-values.ts';
+import type { Store } from '../../store/database.ts';
+import type { CompiledFilter, IndexCondition } from './filters.ts';
+
+/** The tables a search reads, by record type. */
+const TABLES = {
+  people: 'people',
+  organization: 'organizations',
+  deal: 'deals',
+  lead: 'leads',
+} as const;
+type Type = keyof typeof TABLES;
+
+/**
+ * Fields whose rendered value is a column of the record's table, with an index on
+ * `(workspace_id, column)`: the database finds `EQ` and `IN` on them itself.
+ */
+export const INDEXED_COLUMNS: Record<Type, Readonly<Record<string, string>>> = {
+  people: { id: 'id', 이름: 'name', 이메일: 'email', 전화: 'phone' },
+  organization: { id: 'id', 이름: 'name' },
+  deal: { id: 'id', 이름: 'name' },
+  lead: { id: 'id', 이름: 'name' },
+};
+
+/** Indexed columns whose values are unique in a workspace: an `EQ`/`IN` on one names few rows. */
+const UNIQUE_FIELDS: Record<Type, ReadonlySet<string>> = {
+  people: new Set(['id', '이메일']),
+  organization: new Set(['id', '이름']),
+  deal: new Set(['id']),
+  lead: new Set(['id']),
+};
+
+/**
+ * What the indexes know of the records that pass one filter: a column equal to one of some
+ * values, index rows of a field (`IndexCondition`), or all the pairs of characters of a
+ * `CONTAINS` needle. Each is a superset of the passing records (the filter decides).
+ */
+export type Narrowing =
+  | { column: string; values: readonly string[]; rank: number }
+  | { key: string; condition: IndexCondition; rank: number }
+  | { key: string; pairs: readonly string[]; rank: number };
+
+/** What a search asks of its plan. */
+interface PlanQuery {
+  type: Type;
+  groups: readonly (readonly CompiledFilter[])[];
+  indexed: ReadonlyMap<string, IndexedField>;
+}
+
+/**
+ * How a search uses the indexes: per group of filters, the one filter whose index names
+ * the fewest records (a unique column, then values of the search index, other columns,
+ * pairs of characters, ranges, presence), so that the records of any group are among the
+ * union of those; and the probes that check a row against them while walking a table.
+ */
+export class IndexPlan {
+  private readonly table: string;
+
+  constructor(
+    private readonly store: Store,
+    private readonly workspaceId: string,
+    private readonly q: PlanQuery,
+  ) {
+    this.table = TABLES[q.type];
+  }
+
+  /**
+   * One narrowing a group, or undefined when some group (or no group) has none. Of a
+   * group's narrowings, the one that names the fewest records, counted up to `few + 1`
+   * (a unique column's is taken without counting).
+   */
+  async narrowing(few: number): Promise<Narrowing[] | undefined> {
+    if (this.q.groups.length === 0) return undefined;
+    const chosen: Narrowing[] = [];
+    for (const filters of this.q.groups) {
+      const options = filters
+        .map((f) => this.narrowingOf(f))
+        .filter((n): n is Narrowing => n !== undefined)
+        .sort((a, b) => a.rank - b.rank);
+      if (options.length === 0) return undefined;
+      let best = options[0]!;
+      if (options.length > 1 && best.rank > 0) {
+        let fewest = Number.POSITIVE_INFINITY;
+        for (const option of options) {
+          const n = await this.count(option, few + 1);
+          if (n < fewest) [best, fewest] = [option, n];
+          if (n === 0) break;
+        }
+      }
+      chosen.push(best);
+    }
+    return chosen;
+  }
+
+  /** The records `n` names, counted up to `limit`. */
+  private async count(n: Narrowing, limit: number): Promise<number> {
+    const { rows } = await sql<{ n: number | string }>`select count(*) as n from (${this.idsOf(
+      n,
+    )} limit ${limit}) as c`.execute(this.store.reader);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  private narrowingOf(f: CompiledFilter): Narrowing | undefined {
+    const name = f.field.name;
+    const column = INDEXED_COLUMNS[this.q.type][name];
+    if (column !== undefined && f.equals)
+      return { column, values: f.equals, rank: UNIQUE_FIELDS[this.q.type].has(name) ? 0 : 2 };
+    const pairsKey = this.q.indexed.get(`g:${name}`);
+    if (f.operator === 'CONTAINS' && f.needle !== undefined && pairsKey && pairsAnswer(f.needle))
+      return { key: pairsKey.key, pairs: pairsOf(f.needle), rank: 3 };
+    const field = this.q.indexed.get(name);
+    if (!field || !f.index || column !== undefined) return undefined;
+    const c = f.index;
+    const rank =
+      'values' in c ? 1 : 'any' in c ? 6 : c.from !== undefined && c.to !== undefined ? 4 : 5;
+    return { key: field.key, condition: c, rank };
+  }
+
+  /** Up to `limit` distinct ids of the records some group's narrowing names. */
+  async candidates(narrowing: readonly Narrowing[], limit: number): Promise<string[]> {
+    const parts = narrowing.map((n) => this.idsOf(n));
+    const { rows } = await sql<{ rid: string }>`select rid from (${sql.join(
+      parts,
+      sql` union `,
+    )}) as c limit ${limit}`.execute(this.store.reader);
+    return rows.map((r) => r.rid);
+  }
+
+  private idsOf(n: Narrowing): RawBuilder<unknown> {
+    const ws = this.workspaceId;
+    if ('column' in n)
+      return sql`select id as rid from ${sql.table(this.table)} where workspace_id = ${ws} and ${sql.ref(n.column)} in (${sql.join(n.values)})`;
+    const rows = sql`from search_values where workspace_id = ${ws} and record_type = ${this.q.type} and field = ${n.key}`;
+    if ('pairs' in n) {
+      if (n.pairs.length === 1)
+        return sql`select record_id as rid ${rows} and value = ${n.pairs[0]}`;
+      return sql`select record_id as rid ${rows} and value in (${sql.join(n.pairs)}) group by record_id having count(*) = ${n.pairs.length}`;
+    }
+    return sql`select record_id as rid ${rows}${valueCondition(n.condition)}`;
+  }
+
+  /** The check, on a row of the walked table, that it is among the records `narrowing` names. */
+  probe(narrowing: readonly Narrowing[]) {
+    // biome-ignore lint/suspicious/noExplicitAny: the table is chosen at run time
+    return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> =>
+      eb.or(narrowing.map((n) => this.probeOf(n)));
+  }
+
+  private probeOf(n: Narrowing): Expression<SqlBool> {
+    const id = sql.ref(`${this.table}.id`);
+    if ('column' in n) return sql<SqlBool>`${sql.ref(n.column)} in (${sql.join(n.values)})`;
+    const ws = this.workspaceId;
+    const head = (byRecord: boolean) =>
+      sql`select 1 from search_values${sql.raw(byRecord && this.store.dialect === 'sqlite' ? ' indexed by search_values_record' : '')} where workspace_id = ${ws} and record_id = ${id} and record_type = ${this.q.type} and field = ${n.key}`;
+    if ('pairs' in n)
+      return sql<SqlBool>`(${sql.join(
+        n.pairs.map((p) => sql`exists (${head(false)} and value = ${p})`),
+        sql` and `,
+      )})`;
+    // A probe of a range or of presence reads the record's own rows; of values, those values.
+    const byRecord = !('values' in n.condition);
+    return sql<SqlBool>`exists (${head(byRecord)}${valueCondition(n.condition)})`;
+  }
+
+  /**
+   * `limit` records' ids in the order of `field`'s index text after `after` (`value`, `id`),
+   * ascending, or descending with ties by id ascending; none left: an empty list.
+   */
+  async inOrder(
+    key: string,
+    descending: boolean,
+    after: { value: string; id: string } | undefined,
+    limit: number,
+  ): Promise<{ value: string; id: string }[]> {
+    const db = this.store.reader;
+    const rows = sql`from search_values where workspace_id = ${this.workspaceId} and record_type = ${this.q.type} and field = ${key}`;
+    if (!descending) {
+      const from = after ? sql` and (value, record_id) > (${after.value}, ${after.id})` : sql``;
+      const { rows: found } = await sql<{ value: string; id: string }>`
+        select value, record_id as id ${rows}${from} order by value, record_id limit ${limit}`.execute(
+        db,
+      );
+      return found;
+    }
+    // Descending, ties by id ascending: rows are read backwards (value and id descending),
+    // and each value's ids turned round; a value the batch may have cut short is read
+    // whole, by id, before the values below it.
+    const out: { value: string; id: string }[] = [];
+    let at = after;
+    for (;;) {
+      if (at) {
+        // The rest of the value `at` holds, by id.
+        const { rows: ids } = await sql<{ id: string }>`
+          select record_id as id ${rows} and value = ${at.value} and record_id > ${at.id}
+          order by record_id limit ${limit - out.length}`.execute(db);
+        for (const { id } of ids) out.push({ value: at.value, id });
+        if (out.length === limit) return out;
+      }
+      const below = at ? sql` and value < ${at.value}` : sql``;
+      const want = limit - out.length;
+      const { rows: batch } = await sql<{ value: string; id: string }>`
+        select value, record_id as id ${rows}${below}
+        order by value desc, record_id desc limit ${want}`.execute(db);
+      if (batch.length === 0) return out;
+      // The last value may go on below the batch's end (unless the batch ran out).
+      const cut = batch.length === want ? batch[batch.length - 1]!.value : undefined;
+      let i = 0;
+      while (i < batch.length && batch[i]!.value !== cut) {
+        let j = i;
+        while (j < batch.length && batch[j]!.value === batch[i]!.value) j++;
+        for (let k = j - 1; k >= i; k--) out.push(batch[k]!);
+        i = j;
+      }
+      if (cut === undefined) return out;
+      at = { value: cut, id: '' };
+    }
+  }
+
+  /** A row of the walked table has no index row of `key`: its value is not there. */
+  lacks(key: string) {
+    const id = sql.ref(`${this.table}.id`);
+    const hint = this.store.dialect === 'sqlite' ? ' indexed by search_values_record' : '';
+    return sql<SqlBool>`not exists (select 1 from search_values${sql.raw(hint)} where workspace_id = ${this.workspaceId} and record_id = ${id} and record_type = ${this.q.type} and field = ${key})`;
+  }
+}
+
+/** ` and value …` for a condition on index text. */
+function valueCondition(c: IndexCondition): RawBuilder<unknown> {
+  if ('values' in c) return sql` and value in (${sql.join(c.values)})`;
+  if ('any' in c) return sql``;
+  const from = c.from !== undefined ? sql` and value >= ${c.from}` : sql``;
+  const to = c.to !== undefined ? sql` and value < ${c.to}` : sql``;
+  return sql`${from}${to}`;
+}
+
+/** The index text of a sort value of a field of `kind` (see `indexValues`). */
+export function indexTextOf(kind: IndexedField['kind'], value: string | number): string {
+  if (kind === 'number') return numberKey(value as number);
+  return typeof value === 'number' ? String(value) : value;
+}
