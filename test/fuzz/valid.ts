@@ -231,11 +231,14 @@ const fileOf = (ext: string) =>
     return Buffer.concat([head, Buffer.from(text ? tail.map((b) => 0x20 + (b % 95)) : tail)]);
   });
 /** A file name's stem: any text a header's quoted string can carry. */
+/** A file's name without its extension: no path separator (the server keeps a path's last part). */
 const stem = () =>
   text(30).filter(
     (s) =>
       s.trim() === s &&
-      [...s].every((c) => c.codePointAt(0)! >= 0x20 && c !== '\u007f' && c !== '"' && c !== '\\'),
+      [...s].every(
+        (c) => c.codePointAt(0)! >= 0x20 && c !== '\u007f' && c !== '"' && c !== '\\' && c !== '/',
+      ),
   );
 /** An upload's form: the file, and maybe the record it goes to and a memo, in any order. */
 const uploadForm = (fx: Fixture) =>
