@@ -349,6 +349,37 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       created_at: new Date().toISOString(),
     })
     .execute();
+  // Three deliveries of each status, so that the delivery log has a second page whatever
+  // status it is filtered by.
+  const statuses = [
+    'failed',
+    'failed',
+    'pending',
+    'pending',
+    'pending',
+    'delivered',
+    'delivered',
+    'delivered',
+  ] as const;
+  for (const [i, status] of statuses.entries()) {
+    await store.db
+      .insertInto('webhook_deliveries')
+      .values({
+        workspace_id: ws.workspaceId,
+        id: newId(),
+        webhook_id: webhook.id,
+        event_seq: 2 + i,
+        status,
+        attempt_count: status === 'pending' ? 0 : 1,
+        last_status_code: status === 'pending' ? null : status === 'failed' ? 500 : 200,
+        last_error: null,
+        next_attempt_at: null,
+        leased_until: null,
+        delivered_at: status === 'delivered' ? new Date().toISOString() : null,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+  }
   const dealPipelines = await store.db
     .selectFrom('pipelines')
     .select(['id', 'name'])

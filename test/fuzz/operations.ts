@@ -1,0 +1,208 @@
+/**
+ * The operation fuzz, run in parts (`test/fuzz-operations-*.test.ts`, one file each, so that
+ * the test runner spreads them over its workers). Fuzzing of every operation of the OpenAPI document (fast-check): valid requests made from
+ * each operation's parameters and body schema must get its success status and match its
+ * response schema; invalid ones (`test/fuzz/invalid.ts`) must be refused with 400, 404, 413 or
+ * 415 in the operation's error shape, never a 5xx, never with the other workspace's data, and
+ * a refused request changes no row of any table. `FUZZ_RUNS` sets the cases of each kind per
+ * operation (100 by default; `npm run fuzz` runs 10,000), `FUZZ_SEED` replays or varies a run.
+ */
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerFormats } from '../../src/api-schema/formats.ts';
+import { OPERATIONS } from '../../src/api-schema/operations/index.ts';
+import type { Operation } from '../../src/api-schema/operations/operation.ts';
+import { get, type TestStore, testApp, testStore } from '../helpers.ts';
+import { tableSnapshot } from '../table-snapshot.ts';
+import { type Receiver, startReceiver } from '../webhook-fixtures.ts';
+import {
+  checkNoForeignData,
+  checkRefusal,
+  checkSuccess,
+  describeCase,
+  prepare,
+  send,
+} from './check.ts';
+import { type Fixture, makeFixture } from './fixture.ts';
+import { invalidRequests } from './invalid.ts';
+import { VALID } from './valid.ts';
+
+registerFormats();
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+const SEED = Number(process.env.FUZZ_SEED ?? 20240408);
+/** Generous: 10,000 cases of a write on PostgreSQL, each with two snapshots. */
+const TIMEOUT = 60_000 + RUNS * 100;
+
+/**
+ * Fuzzes part `part` (from 0) of `parts` of the document's operations, in their order, in a
+ * store and fixture of its own; part 0 also checks that every operation has a generator.
+ */
+export function fuzzOperations(part: number, parts: number): void {
+  let store: TestStore;
+  let app: FastifyInstance;
+  let receiver: Receiver;
+  let fx: Fixture;
+  /** An SMTP server that takes every message and keeps none, for `POST /v2/email`. */
+  let smtp: SMTPServer;
+
+  beforeAll(async () => {
+    store = await testStore();
+    receiver = await startReceiver();
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on('end', () => callback());
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+    app = await testApp(
+      store,
+      { webhookAllowPrivate: true, smtpUrl },
+      { webhookVerifyTimeoutMs: 2000 },
+    );
+    fx = await makeFixture(store, app, receiver.url);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await receiver?.close();
+    await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()));
+    await store?.dispose();
+  });
+
+  /** The other workspace's rows and data_version: no request of the fuzz may change them. */
+  async function foreignSnapshot(): Promise<Record<string, number>> {
+    const all = await tableSnapshot(store);
+    return Object.fromEntries(Object.entries(all).filter(([k]) => k.endsWith(fx.o.ws.workspaceId)));
+  }
+
+  /** Runs before each valid case of an operation that needs room. */
+  const BEFORE: Record<string, () => Promise<void>> = {
+    createWebhook: () => fx.trimWebhooks(),
+  };
+
+  /** Operations whose valid requests are not generated: none, so every new operation needs one. */
+  const NOT_YET_FUZZED = new Set<string>();
+
+  describe.runIf(part === 0)('the fuzz covers the document', () => {
+    it('every operation of GET /openapi.json has a generator of valid requests', async () => {
+      const doc = (await get(app, null, '/openapi.json')).json;
+      const ids = Object.values(
+        doc.paths as Record<string, Record<string, { operationId: string }>>,
+      ).flatMap((item) => Object.values(item).map((o) => o.operationId));
+      expect(ids.sort()).toEqual(OPERATIONS.map((o) => o.operationId).sort());
+      expect(ids.filter((id) => !VALID[id] && !NOT_YET_FUZZED.has(id))).toEqual([]);
+    });
+  });
+
+  const fuzzed = OPERATIONS.filter((op) => !NOT_YET_FUZZED.has(op.operationId));
+  const size = Math.ceil(fuzzed.length / parts);
+  describe.each(
+    fuzzed.slice(part * size, (part + 1) * size).map((op) => [op.operationId, op] as const),
+  )('%s', (_id, op: Operation) => {
+    it(
+      `valid requests of ${op.method} ${op.path} succeed in the response schema`,
+      async () => {
+        const generator = VALID[op.operationId];
+        if (!generator) throw new Error(`no generator of valid requests for ${op.operationId}`);
+        const foreign = await foreignSnapshot();
+        let followed = 0;
+        await fc.assert(
+          fc.asyncProperty(generator(fx), async (req) => {
+            await BEFORE[op.operationId]?.();
+            const sent = await prepare(fx, req);
+            const res = await send(app, fx.m.ws.token, sent);
+            const context = describeCase(op.operationId, sent, res);
+            checkSuccess(op, res, context);
+            checkNoForeignData(res, sent, fx, context);
+            // The next page, through the cursor the answer gave.
+            const data = op.response && res.json().data;
+            const cursor = data?.nextCursor ?? data?.nextCurosr;
+            if (typeof cursor === 'string' && op.query.some((q) => q.name === 'cursor')) {
+              const next = {
+                ...sent,
+                url: `${sent.url}${sent.url.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`,
+              };
+              const page = await send(app, fx.m.ws.token, next);
+              const pageContext = describeCase(`${op.operationId} next page`, next, page);
+              checkSuccess(op, page, pageContext);
+              checkNoForeignData(page, next, fx, pageContext);
+              followed += 1;
+            }
+          }),
+          { numRuns: RUNS, seed: SEED, endOnFailure: true },
+        );
+        expect(await foreignSnapshot()).toEqual(foreign);
+        if (op.query.some((q) => q.name === 'cursor') && op.operationId !== 'searchObjects') {
+          expect(followed, 'some valid requests reached a second page').toBeGreaterThan(0);
+        }
+      },
+      TIMEOUT,
+    );
+
+    it(
+      `invalid requests of ${op.method} ${op.path} are refused in shape ${op.errorShape} and change nothing`,
+      async () => {
+        const generator = VALID[op.operationId];
+        if (!generator) throw new Error(`no generator of valid requests for ${op.operationId}`);
+        const foreign = await foreignSnapshot();
+        const before = op.method === 'GET' ? await tableSnapshot(store) : undefined;
+        const seen = new Map<number, number>();
+        // The rows as the last case left them: a refused case changes nothing, so its snapshot
+        // after is the next case's before, unless the next case made records for itself.
+        let known: Record<string, number> | undefined;
+        await fc.assert(
+          fc.asyncProperty(invalidRequests(op, fx, generator(fx)), async (bad) => {
+            const made = fx.made;
+            const sent = await prepare(fx, bad.req);
+            if (fx.made !== made) known = undefined;
+            const snapshot =
+              op.method === 'POST' ? (known ?? (await tableSnapshot(store))) : undefined;
+            known = undefined;
+            const res = await send(app, fx.m.ws.token, sent);
+            const context = describeCase(`${op.operationId} ${bad.why}`, sent, res);
+            seen.set(res.statusCode, (seen.get(res.statusCode) ?? 0) + 1);
+            if (res.statusCode >= 500) throw new Error(`a 5xx: ${context}`);
+            checkNoForeignData(res, sent, fx, context);
+            const refused = res.statusCode >= 400;
+            // A JSON-RPC message without an id is a notification: accepted, no answer.
+            if (op.mcp && res.statusCode === 202 && res.body === '') return;
+            if (bad.expect === 'maybe') {
+              if (!refused) return checkSuccess(op, res, context);
+              if (![400, 404, 413, 415].includes(res.statusCode))
+                throw new Error(`unexpected status: ${context}`);
+            } else if (!bad.expect.includes(res.statusCode)) {
+              throw new Error(`expected ${bad.expect.join(' or ')}: ${context}`);
+            }
+            checkRefusal(op, res, context);
+            if (snapshot) {
+              const after = await tableSnapshot(store);
+              expect(after, `changed rows: ${context}`).toEqual(snapshot);
+              known = after;
+            }
+          }),
+          { numRuns: RUNS, seed: SEED, endOnFailure: true },
+        );
+        if (before) expect(await tableSnapshot(store)).toEqual(before);
+        expect(await foreignSnapshot()).toEqual(foreign);
+        // An operation without parameters or body has only unknown parameters to get wrong,
+        // and those are ignored by design.
+        const inputs = op.method === 'POST' || op.query.length > 0 || op.path.includes('{');
+        if (inputs) {
+          expect(
+            [...seen.keys()].some((s) => s >= 400),
+            'some requests were refused',
+          ).toBe(true);
+        }
+      },
+      TIMEOUT,
+    );
+  });
+}
