@@ -5,6 +5,9 @@ import { testServerUrl, unreachableReason } from './test/postgres.ts';
 const shared = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
+  // Two test files at a time even on two cores (the default is one fewer than the cores):
+  // most suites wait on PostgreSQL, child processes and sockets, not on the CPU.
+  maxWorkers: 2,
 };
 
 /**
