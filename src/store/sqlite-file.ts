@@ -61,6 +61,20 @@ const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
  * A missing or empty file, or one that is not a database at all, is left to SQLite.
  */
 export function checkFileLength(file: string): void {
+  // Another process's checkpoint may be writing the file back right now, its header ahead of
+  // its length for a moment: a truncation counts only when it is still there 2 s later.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      measureFileLength(file);
+      return;
+    } catch (error) {
+      if (attempt === 20 || !(error instanceof DatabaseFileError)) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
+}
+
+function measureFileLength(file: string): void {
   let size: number;
   try {
     size = statSync(file).size;
