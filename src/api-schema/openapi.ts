@@ -3,6 +3,7 @@
  * the TypeBox schemas: records become components and are referenced where they occur.
  */
 import type { TSchema } from '@sinclair/typebox';
+import { FIELD_TYPE_OF_PATH } from '../domain/field-catalogue.ts';
 import { ErrorA, ErrorB } from './envelopes.ts';
 import { OPERATIONS } from './operations/index.ts';
 import { JsonRpcError } from './operations/mcp.ts';
@@ -32,17 +33,7 @@ const COMPONENTS: Record<string, TSchema> = {
   ErrorB,
 };
 
-const FIELD_TYPES = [
-  'people',
-  'organization',
-  'deal',
-  'lead',
-  'product',
-  'quote',
-  'quote-product',
-  'todo',
-  'custom-object',
-];
+const FIELD_TYPES = Object.keys(FIELD_TYPE_OF_PATH);
 
 /** Path parameters that are not record ids. */
 const PATH_PARAMETER_SCHEMAS: Record<string, Json> = {

@@ -15,6 +15,19 @@ export const FIELD_RECORD_TYPES = [
 ] as const;
 export type FieldRecordType = (typeof FIELD_RECORD_TYPES)[number];
 
+/** The `{type}` path values of `/v2/field/{type}` (the live API's), and the record type each names. */
+export const FIELD_TYPE_OF_PATH = {
+  people: 'people',
+  organization: 'organization',
+  deal: 'deal',
+  lead: 'lead',
+  product: 'product',
+  quote: 'quote',
+  'quote-product': 'quoteProduct',
+  todo: 'todo',
+  'custom-object': 'customObject',
+} as const satisfies Record<string, FieldRecordType>;
+
 /** Type of a built-in field: the custom field types, plus teams and record ids. */
 export type BuiltInFieldType = CustomFieldType | 'team' | 'multiTeam' | 'multiProduct' | 'id';
 

@@ -8,11 +8,11 @@
 import fc from 'fast-check';
 import { ACTIVITY_TYPES } from '../../src/domain/activities.ts';
 import { EVENT_OBJECT_TYPES, EVENT_TOPICS } from '../../src/domain/events.ts';
+import { FIELD_TYPE_OF_PATH } from '../../src/domain/field-catalogue.ts';
 import { FILE_EXTENSIONS } from '../../src/domain/file-types.ts';
 import { MEMO_TYPE_IDS } from '../../src/domain/memo-types.ts';
 import { SINGLE_DEAL_KEYS } from '../../src/resources/batch/reads.ts';
 import { CREATABLE_FIELD_TYPES } from '../../src/resources/fields/commands.ts';
-import { TYPE_OF_PATH } from '../../src/resources/fields/path-types.ts';
 import { TODO_KINDS } from '../../src/resources/todos/writes.ts';
 import { type FormPart, SAMPLE_FILES } from '../multipart.ts';
 import type { Fixture } from './fixture.ts';
@@ -681,17 +681,9 @@ export const VALID: Record<string, Gen> = {
     getEach(fx.m.ids.webForm, (id) => `/v2/webForm/${id}/submit`, query({ limit: limit() })),
   listFields: (fx) =>
     fc.oneof(
-      pick([
-        'people',
-        'organization',
-        'deal',
-        'lead',
-        'product',
-        'quote',
-        'quote-product',
-        'todo',
-        'custom-object',
-      ]).map((t): Req => ({ method: 'GET', path: `/v2/field/${t}` })),
+      pick(Object.keys(FIELD_TYPE_OF_PATH)).map(
+        (t): Req => ({ method: 'GET', path: `/v2/field/${t}` }),
+      ),
       GET(
         '/v2/field/custom-object',
         query({ customObjectDefinitionId: pick(fx.m.ids.customObjectDefinition) }),
@@ -764,7 +756,7 @@ export const VALID: Record<string, Gen> = {
   createField: (fx) =>
     fc
       .tuple(
-        pick(Object.keys(TYPE_OF_PATH)),
+        pick(Object.keys(FIELD_TYPE_OF_PATH)),
         pick(CREATABLE_FIELD_TYPES),
         text(40),
         fc.uniqueArray(text(30), { minLength: 2, maxLength: 5 }),
