@@ -54,7 +54,9 @@ async function runMcp(config: Config, { token }: { token: string }): Promise<num
         : undefined;
     const app = await buildApp({
       store,
-      config: { ...config, logRequests: false },
+      // One local client, whose calls wait for each other: nothing to shed (a process busy
+      // starting would refuse its first calls).
+      config: { ...config, logRequests: false, overloadDelayMs: 0 },
       rateLimiter: limiter,
     });
     await app.ready();
