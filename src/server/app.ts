@@ -62,6 +62,7 @@ import { registerWebhookWrites } from '../resources/webhooks/write-routes.ts';
 import type { Store } from '../store/database.ts';
 import { isDiskFull } from '../store/disk-full.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
+import { routeKind } from './api-route.ts';
 import { tokenAuthenticator } from './auth.ts';
 import { DiskFullLog } from './disk-full-log.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
@@ -196,13 +197,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('X-Request-Id', request.id);
     // The matched route, not the raw URL: `/%762/people` is routed to `/v2/people` too.
     const route = request.routeOptions.url;
-    // `/mcp` takes the API's tokens; its tool calls, not its messages, count against the limit.
-    if (route === `${base}/mcp`) {
-      request.auth = await authenticate(request.headers.authorization);
-      return;
-    }
-    if (!route?.startsWith(`${base}/v2/`) && !route?.startsWith(`${base}/v3/`)) return;
+    const kind = routeKind(route, base);
+    if (kind === 'service' || route === undefined) return;
     request.auth = await authenticate(request.headers.authorization);
+    // `/mcp` takes the API's tokens; its tool calls, not its messages, count against the limit.
+    if (kind === 'mcp') return;
     refuseReadOnlyWrite(request.auth, request.method, route.slice(base.length));
     if (!limiter) return;
     const cost = request.routeOptions.config?.rateCost ?? 1;

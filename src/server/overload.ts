@@ -1,6 +1,7 @@
 import underPressure from '@fastify/under-pressure';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../http/errors.ts';
+import { routeKind } from './api-route.ts';
 
 /** How often the event loop's delay is sampled (milliseconds). */
 const SAMPLE_MS = 100;
@@ -25,21 +26,12 @@ export async function shedOverload(
   random: () => number = Math.random,
 ): Promise<void> {
   if (delayMs <= 0) return;
-  const isApi = (request: FastifyRequest) => {
-    const route = request.routeOptions.url;
-    return (
-      route !== undefined &&
-      (route.startsWith(`${base}/v2/`) ||
-        route.startsWith(`${base}/v3/`) ||
-        route === `${base}/mcp`)
-    );
-  };
   await app.register(underPressure, {
     maxEventLoopDelay: delayMs,
     sampleInterval: SAMPLE_MS,
     pressureHandler: async (request, _reply, type, value) => {
       if (type !== underPressure.TYPE_EVENT_LOOP_DELAY || value === undefined) return;
-      if (!isApi(request)) return;
+      if (routeKind(request.routeOptions.url, base) === 'service') return;
       if (random() >= Math.min(MOST_SHED, 1 - delayMs / value)) return;
       throw new HttpError('unavailable', OVERLOADED_MESSAGE, { 'Retry-After': '1' });
     },
