@@ -10,13 +10,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SMTPServer } from 'smtp-server';
 import type { OperationExamples } from '../src/api-schema/openapi.ts';
 import { OPERATIONS } from '../src/api-schema/operations/index.ts';
 import { pathParameters } from '../src/api-schema/operations/operation.ts';
 import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
 import { buildApp } from '../src/server/app.ts';
 import { openStore } from '../src/store/database.ts';
+import { startSmtpSink } from '../test/smtp-sink.ts';
 
 type Json = Record<string, unknown>;
 
@@ -156,17 +156,7 @@ export async function recordExamples(): Promise<OperationExamples> {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   // An SMTP server that takes every message and keeps none, for the e-mail operations.
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.resume();
-      stream.on('end', () => callback());
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const smtpPort = (smtp.server.address() as AddressInfo).port;
+  const smtp = await startSmtpSink();
   const origin = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   try {
     await store.migrate();
@@ -181,7 +171,7 @@ export async function recordExamples(): Promise<OperationExamples> {
         logLevel: 'silent',
         logRequests: false,
         webhookAllowPrivate: true,
-        smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
+        smtpUrl: smtp.url,
       },
     });
     const headers = { authorization: `Bearer ${demo.token}` };
@@ -348,7 +338,7 @@ export async function recordExamples(): Promise<OperationExamples> {
     return JSON.parse(JSON.stringify(examples).replaceAll(origin, EXAMPLE_RECEIVER));
   } finally {
     receiver.close();
-    smtp.close();
+    await smtp.close();
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }

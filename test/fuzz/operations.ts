@@ -7,15 +7,14 @@
  * a refused request changes no row of any table. `FUZZ_RUNS` sets the cases of each kind per
  * operation (100 by default; `npm run fuzz` runs 10,000), `FUZZ_SEED` replays or varies a run.
  */
-import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerFormats } from '../../src/api-schema/formats.ts';
 import { OPERATIONS } from '../../src/api-schema/operations/index.ts';
 import type { Operation } from '../../src/api-schema/operations/operation.ts';
 import { get, type TestStore, testApp, testStore } from '../helpers.ts';
+import { type SmtpSink, startSmtpSink } from '../smtp-sink.ts';
 import { tableSnapshot } from '../table-snapshot.ts';
 import { type Receiver, startReceiver } from '../webhook-fixtures.ts';
 import {
@@ -46,26 +45,16 @@ export function fuzzOperations(part: number, parts: number): void {
   let app: FastifyInstance;
   let receiver: Receiver;
   let fx: Fixture;
-  /** An SMTP server that takes every message and keeps none, for `POST /v2/email`. */
-  let smtp: SMTPServer;
+  /** Takes the messages of `POST /v2/email`. */
+  let smtp: SmtpSink;
 
   beforeAll(async () => {
     store = await testStore();
     receiver = await startReceiver();
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, _session, callback) {
-        stream.resume();
-        stream.on('end', () => callback());
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+    smtp = await startSmtpSink();
     app = await testApp(
       store,
-      { webhookAllowPrivate: true, smtpUrl },
+      { webhookAllowPrivate: true, smtpUrl: smtp.url },
       { webhookVerifyTimeoutMs: 2000 },
     );
     fx = await makeFixture(store, app, receiver.url);
@@ -73,7 +62,7 @@ export function fuzzOperations(part: number, parts: number): void {
   afterAll(async () => {
     await app?.close();
     await receiver?.close();
-    await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()));
+    await smtp?.close();
     await store?.dispose();
   });
 
