@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildDemo, startChild, stopChild, table } from './lib.ts';
+import { buildDemo, percentile, startChild, stopChild, table } from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -42,10 +42,7 @@ interface Case {
   api: Request[];
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
+const median = (values: number[]) => percentile(values, 50);
 
 const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-mcp-'));
 const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { openStore } from '../src/store/database.ts';
-import { buildDemo, memoryOf, pinCores, startChild, stopChild, table } from './lib.ts';
+import { buildDemo, memoryOf, percentile, pinCores, startChild, stopChild, table } from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -151,12 +151,6 @@ async function openLoop(route: Route, rate: number): Promise<Run> {
   return { outcomes: all, sending, answering };
 }
 
-const pct = (xs: number[], p: number) => {
-  if (xs.length === 0) return Number.NaN;
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
-
 /** Saturation of each route, measured once on the server without shedding. */
 const saturations = new Map<Route, number>();
 const rows: (string | number)[][] = [];
@@ -194,15 +188,15 @@ for (const delay of ['0', values.delay!]) {
         bare503,
         `${((ok.length / answering / sat) * 100).toFixed(0)}%`,
         `${((inTime.length / answering / sat) * 100).toFixed(0)}%`,
-        pct(
+        percentile(
           ok.map((o) => o.ms),
           50,
         ).toFixed(1),
-        pct(
+        percentile(
           ok.map((o) => o.ms),
           99,
         ).toFixed(1),
-        pct(
+        percentile(
           outcomes.filter((o) => o.status === 503).map((o) => o.ms),
           50,
         ).toFixed(1),

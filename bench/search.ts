@@ -9,7 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openStore } from '../src/store/database.ts';
-import { buildDemo, countPeople, inProcessApp, table, tokenOfExistingDemo } from './lib.ts';
+import {
+  buildDemo,
+  countPeople,
+  inProcessApp,
+  percentile,
+  table,
+  tokenOfExistingDemo,
+} from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -146,9 +153,7 @@ for (const [name, method, url, body] of cases) {
     times.push(performance.now() - started);
     found = ((answer.data.objectList ?? answer.data.peopleList) as unknown[]).length;
   }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-  rows.push([name, at(0.5).toFixed(1), at(0.99).toFixed(1), found]);
+  rows.push([name, percentile(times, 50).toFixed(1), percentile(times, 99).toFixed(1), found]);
 }
 console.log(`\n${values.database}, ${await countPeople(databaseUrl)} people, ${runs} runs each\n`);
 console.log(table(['search', 'p50 ms', 'p99 ms', 'records on the page'], rows));

@@ -35,7 +35,7 @@ import { insertPeople } from '../src/resources/people/writes.ts';
 import { createWorkspace, insertUsers } from '../src/resources/workspaces/writes.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { writeWorkspace } from '../src/store/write.ts';
-import { table } from './lib.ts';
+import { percentile, table } from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -161,10 +161,6 @@ async function pending(store: Store, workspaceId: string): Promise<number> {
   const row = await sql<{ n: number }>`select count(*) as n from webhook_deliveries
     where workspace_id = ${workspaceId} and status = 'pending'`.execute(store.db);
   return Number(row.rows[0]!.n);
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 // ---- the measurements ----
