@@ -249,3 +249,32 @@ describe('GET /v2/object/{targetType}/{targetId}/association/{toTargetType}/cust
     }
   });
 });
+
+describe('hostile paths and cursors to the association reads', () => {
+  it('answers over-long or odd ids and types, and a cursor of the other list, with a 400 in shape A', async () => {
+    const r = await linked(ws);
+    const first = await primary('people', r.kim, 'deal', '?limit=1');
+    const primaryCursor = first.json.data.nextCursor as string;
+    expect(primaryCursor).toBeTypeOf('string');
+    const long = 'a'.repeat(600);
+    const cases: [string, string][] = [
+      [`/v2/object/people/${long}/association/deal/primary`, '요청 경로가 올바르지 않습니다'],
+      [`/v2/object/people/${long}/association/deal/custom`, '요청 경로가 올바르지 않습니다'],
+      [`/v2/object/people/${r.kim}/association/${long}/custom`, '요청 경로가 올바르지 않습니다'],
+      [`/v2/object/people/%25%22x/association/deal/custom`, "'targetId'"],
+      [`/v2/object/people/${r.kim}/association/deal/custom?cursor=${primaryCursor}`, "'cursor'"],
+      [`/v2/object/people/${r.lee}/association/deal/primary?cursor=${primaryCursor}`, "'cursor'"],
+      [
+        `/v2/object/people/${r.kim}/association/deal/primary?cursor=${'x'.repeat(5000)}`,
+        "'cursor'",
+      ],
+    ];
+    for (const [url, message] of cases) {
+      const res = await get(app, ws.token, url);
+      expect(res.status, `${url.slice(0, 90)}: ${res.text}`).toBe(400);
+      expect(res.json.success).toBe(false);
+      expect(res.json.message).toContain(message);
+      expect(res.json.reason).toBeTypeOf('string');
+    }
+  });
+});

@@ -572,3 +572,54 @@ describe('POST /v2/sequence/{sequenceId}/enrollment and /v2/sequence/enrollment/
     expect(left).toEqual([]);
   });
 });
+
+describe('hostile input to the sequence reads and enroll', () => {
+  it('answers over-long ids, bad cursors and limits with a 400 in shape A', async () => {
+    const { id } = await sequenceWithSteps(ws);
+    const long = 'a'.repeat(600);
+    const cases: [string, string][] = [
+      [`/v2/sequence/${long}`, '요청 경로가 올바르지 않습니다'],
+      [`/v2/sequence/${long}/step`, '요청 경로가 올바르지 않습니다'],
+      [`/v2/sequence/${long}/enrollment`, '요청 경로가 올바르지 않습니다'],
+      [`/v2/sequence/enrollment/${long}/timeline`, '요청 경로가 올바르지 않습니다'],
+      ['/v2/sequence?cursor=garbage', "'cursor'"],
+      [`/v2/sequence/${id}/step?cursor=%25%25`, "'cursor'"],
+      [`/v2/sequence/${id}/enrollment?cursor=${'x'.repeat(5000)}`, "'cursor'"],
+      [`/v2/sequence/${id}/step?limit=-1`, "'limit'"],
+      [`/v2/sequence/${id}/enrollment?limit=abc`, "'limit'"],
+    ];
+    for (const [url, message] of cases) {
+      const res = await get(app, ws.token, url);
+      expect(res.status, `${url.slice(0, 80)}: ${res.text}`).toBe(400);
+      expect(res.json.success).toBe(false);
+      expect(res.json.message).toContain(message);
+      expect(res.json.reason).toBeTypeOf('string');
+    }
+  });
+
+  it('refuses an over-long id or body, and enrolls a person once under concurrent requests', async () => {
+    const { id } = await sequenceWithSteps(ws);
+    const person = await ws.write((w) => makePerson(w));
+    const snapshot = await tableSnapshot(store);
+    const refused: [string, unknown, number][] = [
+      [`/v2/sequence/${id}/enrollment`, { peopleId: 'a'.repeat(600) }, 400],
+      [`/v2/sequence/${id}/enrollment`, { peopleId: 'x'.repeat(2_000_000) }, 413],
+      [`/v2/sequence/${'a'.repeat(600)}/enrollment`, { peopleId: person }, 400],
+      [`/v2/sequence/enrollment/${'a'.repeat(600)}/delete`, undefined, 400],
+    ];
+    for (const [url, body, status] of refused) {
+      const res = await post(app, ws.token, url, body);
+      expect(res.status, `${url.slice(0, 80)}: ${res.text}`).toBe(status);
+      expect(res.json.success).toBe(false);
+    }
+    expect(await tableSnapshot(store)).toEqual(snapshot);
+    const race = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        post(app, ws.token, `/v2/sequence/${id}/enrollment`, { peopleId: person }),
+      ),
+    );
+    expect(race.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    const list = await get(app, ws.token, `/v2/sequence/${id}/enrollment`);
+    expect(list.json.data.sequenceEnrollmentList).toHaveLength(1);
+  });
+});

@@ -78,17 +78,33 @@ export function keysetRows<R extends KeyedRow, P extends string = never>(
   };
 }
 
-/** A page of rows as a list page: each row rendered to JSON, and where the page ended. */
+/**
+ * A page of rows as a list page: each row rendered to JSON, and where the page ended (by
+ * `created_at` then `id`, or by `position` for a list in another order).
+ */
 export function renderedPage<R extends KeyedRow>(
   page: RowPage<R>,
   render: (row: R) => unknown,
+): Page;
+export function renderedPage<R>(
+  page: RowPage<R>,
+  render: (row: R) => unknown,
+  position: (row: R) => Position,
+): Page;
+export function renderedPage<R>(
+  page: RowPage<R>,
+  render: (row: R) => unknown,
+  position: (row: R) => Position = (row) => {
+    const keyed = row as unknown as KeyedRow;
+    return { sortKey: keyed.created_at, id: keyed.id };
+  },
 ): Page {
   const last = page.rows[page.rows.length - 1];
   if (!last) return { bodies: null, count: 0, last: undefined, more: false };
   return {
     bodies: page.rows.map((row) => JSON.stringify(render(row))).join(','),
     count: page.rows.length,
-    last: { sortKey: last.created_at, id: last.id },
+    last: position(last),
     more: page.more,
   };
 }

@@ -9,6 +9,7 @@ import { type CustomFieldType, refTargetOf } from '../../domain/custom-fields.ts
 import type { Database } from '../../model/tables.ts';
 import type { Position } from '../../store/keyset.ts';
 import type { RowPage } from '../../store/keyset-rows.ts';
+import { idPattern } from '../commands.ts';
 
 type Db = Kysely<Database>;
 // biome-ignore lint/suspicious/noExplicitAny: the table is chosen at run time
@@ -209,7 +210,7 @@ export async function customAssociations(
   // Fields of `to`'s records that point at the record.
   const theirs = fields.filter((f) => f.record_type === to && refTo(f.type) === from);
   if (theirs.length > 0) {
-    const pattern = `%${JSON.stringify(id).replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+    const pattern = idPattern(id);
     const rows = (await (db as AnyDb)
       .selectFrom(table)
       .select(['id', 'created_at', 'custom'])

@@ -6,6 +6,7 @@ import { readQuery } from '../../http/query.ts';
 import { checkedId } from '../../http/record-route.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import type { Page } from '../../store/keyset.ts';
+import { renderedPage } from '../../store/keyset-rows.ts';
 import {
   ASSOCIATION_TARGET_TYPES,
   type AssociationTarget,
@@ -74,17 +75,11 @@ export function registerAssociationRoutes(
           listKey: 'associationIdList',
           cursorKeys: NEXT_CURSOR,
           scope: ['/v2/object/association/primary', from.type, from.id, to].join('\u0000'),
-          fetch: async (after, limit): Promise<Page> => {
-            const page = await primaryPage(db, ws, from.type, from.id, to, after, limit);
-            const last = page.rows[page.rows.length - 1];
-            if (!last) return { bodies: null, count: 0, last: undefined, more: false };
-            return {
-              bodies: page.rows.map((r) => JSON.stringify(r.id)).join(','),
-              count: page.rows.length,
-              last: { sortKey: last.created_at, id: last.id },
-              more: page.more,
-            };
-          },
+          fetch: async (after, limit): Promise<Page> =>
+            renderedPage(
+              await primaryPage(db, ws, from.type, from.id, to, after, limit),
+              (r) => r.id,
+            ),
         };
       });
     },
@@ -114,15 +109,11 @@ export function registerAssociationRoutes(
                     a.sortKey > after.sortKey || (a.sortKey === after.sortKey && a.id > after.id),
                 )
               : all;
-            const items = rest.slice(0, limit);
-            const last = items[items.length - 1];
-            if (!last) return { bodies: null, count: 0, last: undefined, more: false };
-            return {
-              bodies: items.map((a) => JSON.stringify({ id: a.id, label: a.label })).join(','),
-              count: items.length,
-              last: { sortKey: last.sortKey, id: last.id },
-              more: rest.length > limit,
-            };
+            return renderedPage(
+              { rows: rest.slice(0, limit), more: rest.length > limit },
+              (a) => ({ id: a.id, label: a.label }),
+              (a) => ({ sortKey: a.sortKey, id: a.id }),
+            );
           },
         };
       });

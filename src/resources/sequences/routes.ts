@@ -12,8 +12,7 @@ import {
   renderStep,
   renderTimelineEvent,
 } from '../../render/sequences.ts';
-import type { Page, Position } from '../../store/keyset.ts';
-import type { RowPage } from '../../store/keyset-rows.ts';
+import { renderedPage } from '../../store/keyset-rows.ts';
 import {
   enrollmentById,
   enrollmentPage,
@@ -24,22 +23,6 @@ import {
   stepPosition,
   timelinePage,
 } from './queries.ts';
-
-/** A page of rows as a list page: each rendered, and where the page ended. */
-function listPage<R>(
-  page: RowPage<R>,
-  render: (row: R) => unknown,
-  position: (row: R) => Position,
-): Page {
-  const last = page.rows[page.rows.length - 1];
-  if (!last) return { bodies: null, count: 0, last: undefined, more: false };
-  return {
-    bodies: page.rows.map((row) => JSON.stringify(render(row))).join(','),
-    count: page.rows.length,
-    last: position(last),
-    more: page.more,
-  };
-}
 
 /**
  * The five sequence reads of the live API (LIVE-API.md 1.7.10): `GET /v2/sequence`,
@@ -61,10 +44,7 @@ export function registerSequenceRoutes(
       cursorKeys: NEXT_CURSOR,
       scope: '/v2/sequence',
       fetch: async (after, limit) =>
-        listPage(await sequencePage(db, ws, after, limit), renderSequence, (row) => ({
-          sortKey: row.created_at,
-          id: row.id,
-        })),
+        renderedPage(await sequencePage(db, ws, after, limit), renderSequence),
     }));
   });
 
@@ -92,7 +72,7 @@ export function registerSequenceRoutes(
         cursorKeys: NEXT_CURSOR,
         scope: `/v2/sequence/step\u0000${id}`,
         fetch: async (after, limit) =>
-          listPage(await stepPage(db, ws, id, after, limit), renderStep, stepPosition),
+          renderedPage(await stepPage(db, ws, id, after, limit), renderStep, stepPosition),
       }));
     },
   );
@@ -109,7 +89,7 @@ export function registerSequenceRoutes(
         cursorKeys: NEXT_CURSOR,
         scope: `/v2/sequence/enrollment\u0000${id}`,
         fetch: async (after, limit) =>
-          listPage(await enrollmentPage(db, ws, id, after, limit), renderEnrollment, (row) => ({
+          renderedPage(await enrollmentPage(db, ws, id, after, limit), renderEnrollment, (row) => ({
             sortKey: row.enrolled_at,
             id: row.id,
           })),
@@ -134,10 +114,14 @@ export function registerSequenceRoutes(
           cursorKeys: NEXT_CURSOR,
           scope: `/v2/sequence/enrollment/timeline\u0000${id}`,
           fetch: async (after, limit) =>
-            listPage(await timelinePage(db, ws, id, after, limit), renderTimelineEvent, (row) => ({
-              sortKey: row.date,
-              id: row.id,
-            })),
+            renderedPage(
+              await timelinePage(db, ws, id, after, limit),
+              renderTimelineEvent,
+              (row) => ({
+                sortKey: row.date,
+                id: row.id,
+              }),
+            ),
         };
       });
     },
