@@ -11,7 +11,7 @@ import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
 import { defineCustomObject } from '../src/resources/custom-objects/commands.ts';
 import { makeDeal, makePerson, makePipeline, makeUser } from './factories.ts';
 import {
-  appForFile,
+  appWithWorkspace,
   get,
   post,
   type TestStore,
@@ -29,10 +29,7 @@ let ws: TestWorkspace;
 let contract: { id: string; name: string; pipelineId: string | null };
 let ticket: { id: string; name: string; pipelineId: string | null };
 let dealId: string;
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
+appWithWorkspace((made) => ({ store, app, ws } = made));
 
 async function defineBoth(w: TestWorkspace) {
   return w.write(async (tx) => {
@@ -62,7 +59,6 @@ async function defineBoth(w: TestWorkspace) {
 }
 
 beforeEach(async () => {
-  ws = await testWorkspace(store);
   ({ contract, ticket, dealId } = await defineBoth(ws));
 });
 
