@@ -4,22 +4,22 @@
  * per-kind lists; nothing of another workspace.
  */
 import type { FastifyInstance } from 'fastify';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makePipeline } from './factories.ts';
-import { appForFile, get, type TestStore, type TestWorkspace, testWorkspace } from './helpers.ts';
+import {
+  appWithWorkspace,
+  get,
+  type TestStore,
+  type TestWorkspace,
+  testWorkspace,
+} from './helpers.ts';
 
 type Rec = Record<string, unknown>;
 
 let store: TestStore;
 let app: FastifyInstance;
 let ws: TestWorkspace;
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
-beforeEach(async () => {
-  ws = await testWorkspace(store);
-});
+appWithWorkspace((made) => ({ store, app, ws } = made));
 
 describe('GET /v2/pipeline', () => {
   it('lists deal and lead pipelines in order, with `_id` keys and 0-based stage indexes', async () => {

@@ -5,11 +5,11 @@
  * isolation.
  */
 import type { FastifyInstance } from 'fastify';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
 import { makeDeal, makeLead, makeNote, makeOrganization, makePerson } from './factories.ts';
 import {
-  appForFile,
+  appWithWorkspace,
   get,
   type TestStore,
   type TestWorkspace,
@@ -20,13 +20,7 @@ import {
 let store: TestStore;
 let app: FastifyInstance;
 let ws: TestWorkspace;
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
-beforeEach(async () => {
-  ws = await testWorkspace(store);
-});
+appWithWorkspace((made) => ({ store, app, ws } = made));
 
 const UNKNOWN = '01890000-0000-7000-8000-000000000000';
 const at = (ms: number) => new Date(Date.UTC(2024, 3, 8) + ms).toISOString();

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   ConnectionError,
   CrmApiError,
@@ -18,13 +18,7 @@ import {
   stubServer,
 } from './client-server.ts';
 import { makePerson } from './factories.ts';
-import {
-  type TestStore,
-  type TestWorkspace,
-  testApp,
-  testStore,
-  testWorkspace,
-} from './helpers.ts';
+import { appWithWorkspace, type TestStore, type TestWorkspace } from './helpers.ts';
 
 // Retries, abort and timeout, against tiny real HTTP servers that answer 429/503/500 (or
 // nothing) first and then pass the call on to the real API.
@@ -35,23 +29,16 @@ let ws: TestWorkspace;
 let apiUrl: string;
 const stubs: StubServer[] = [];
 
+appWithWorkspace((made) => ({ store, app, ws } = made), { workspace: 'file' });
 beforeAll(async () => {
-  store = await testStore();
-  ws = await testWorkspace(store);
   await ws.write(async (w) => {
     for (let i = 0; i < 3; i++) await makePerson(w, { name: `재시도 고객 ${i}` });
   });
-  app = await testApp(store);
   apiUrl = await listen(app);
 });
 
 afterEach(async () => {
   for (const stub of stubs.splice(0)) await stub.close();
-});
-
-afterAll(async () => {
-  await app?.close();
-  await store?.dispose();
 });
 
 /** A stub in front of the real API, and a client of it with fast backoff. */

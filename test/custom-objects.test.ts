@@ -11,7 +11,7 @@ import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
 import { defineCustomObject } from '../src/resources/custom-objects/commands.ts';
 import { makeDeal, makePerson, makePipeline, makeUser } from './factories.ts';
 import {
-  appForFile,
+  appWithWorkspace,
   get,
   post,
   type TestStore,
@@ -29,10 +29,7 @@ let ws: TestWorkspace;
 let contract: { id: string; name: string; pipelineId: string | null };
 let ticket: { id: string; name: string; pipelineId: string | null };
 let dealId: string;
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
+appWithWorkspace((made) => ({ store, app, ws } = made));
 
 async function defineBoth(w: TestWorkspace) {
   return w.write(async (tx) => {
@@ -61,8 +58,31 @@ async function defineBoth(w: TestWorkspace) {
   });
 }
 
+/** The keys of a 계약서 record, in order: the fixed ones, then its fields. */
+const CONTRACT_KEYS = [
+  'id',
+  'customObjectDefinitionId',
+  'RecordId',
+  '이름',
+  '파이프라인',
+  '파이프라인 단계',
+  '최근 작성된 노트',
+  '최근 노트 작성일',
+  '최근 노트 작성자',
+  '담당자',
+  '생성 날짜',
+  '팀',
+  '수정 날짜',
+  '다음 TODO',
+  '전체 TODO',
+  '완료 TODO',
+  '미완료 TODO',
+  '계약 금액',
+  '딜',
+  '단계',
+];
+
 beforeEach(async () => {
-  ws = await testWorkspace(store);
   ({ contract, ticket, dealId } = await defineBoth(ws));
 });
 
@@ -147,28 +167,7 @@ describe('the path an integrator tries first', () => {
     const one = await get(app, ws.token, `/v2/custom-object/${created.id}`);
     expect(one.status, one.text).toBe(200);
     const record = one.json.data.customObject;
-    expect(Object.keys(record)).toEqual([
-      'id',
-      'customObjectDefinitionId',
-      'RecordId',
-      '이름',
-      '파이프라인',
-      '파이프라인 단계',
-      '최근 작성된 노트',
-      '최근 노트 작성일',
-      '최근 노트 작성자',
-      '담당자',
-      '생성 날짜',
-      '팀',
-      '수정 날짜',
-      '다음 TODO',
-      '전체 TODO',
-      '완료 TODO',
-      '미완료 TODO',
-      '계약 금액',
-      '딜',
-      '단계',
-    ]);
+    expect(Object.keys(record)).toEqual(CONTRACT_KEYS);
     expect(record).toMatchObject({
       id: created.id,
       customObjectDefinitionId: contract.id,
@@ -453,28 +452,7 @@ describe('fields of custom objects', () => {
     const ofContract = fields.filter((f) => f.customObjectDefinitionId === contract.id);
     const ofTicket = fields.filter((f) => f.customObjectDefinitionId === ticket.id);
     expect(ofContract.length + ofTicket.length).toBe(fields.length);
-    expect(ofContract.map((f) => f.name)).toEqual([
-      'id',
-      'customObjectDefinitionId',
-      'RecordId',
-      '이름',
-      '파이프라인',
-      '파이프라인 단계',
-      '최근 작성된 노트',
-      '최근 노트 작성일',
-      '최근 노트 작성자',
-      '담당자',
-      '생성 날짜',
-      '팀',
-      '수정 날짜',
-      '다음 TODO',
-      '전체 TODO',
-      '완료 TODO',
-      '미완료 TODO',
-      '계약 금액',
-      '딜',
-      '단계',
-    ]);
+    expect(ofContract.map((f) => f.name)).toEqual(CONTRACT_KEYS);
     expect(ofTicket.map((f) => f.name).slice(-1)).toEqual(['우선순위']);
     const only = await read(`/v2/field/custom-object?customObjectDefinitionId=${ticket.id}`);
     expect(only.fieldList).toEqual(ofTicket);

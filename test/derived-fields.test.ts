@@ -4,7 +4,7 @@
  * back through the HTTP API.
  */
 import type { FastifyInstance } from 'fastify';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setCustomValues } from '../src/resources/custom-fields/writes.ts';
 import { setDealOutcome } from '../src/resources/deals/writes.ts';
 import { setPersonOrganization } from '../src/resources/people/writes.ts';
@@ -30,13 +30,12 @@ import {
   makeWebForm,
 } from './factories.ts';
 import {
-  appForFile,
+  appWithWorkspace,
   get,
   LISTS,
   type Listed,
   type TestStore,
   type TestWorkspace,
-  testWorkspace,
   walk,
 } from './helpers.ts';
 
@@ -45,15 +44,7 @@ type Rec = Record<string, unknown>;
 let store: TestStore;
 let app: FastifyInstance;
 let ws: TestWorkspace;
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
-
-/** Each test works in a workspace of its own. */
-beforeEach(async () => {
-  ws = await testWorkspace(store);
-});
+appWithWorkspace((made) => ({ store, app, ws } = made));
 
 /** Every record of a list endpoint. */
 async function list(type: Listed): Promise<Rec[]> {

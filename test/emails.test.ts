@@ -13,12 +13,12 @@ import { CrmClient } from '../src/client/index.ts';
 import { loadConfig } from '../src/config.ts';
 import { makeFile, makePerson } from './factories.ts';
 import {
+  appWithWorkspace,
   get,
   type TestResponse,
   type TestStore,
   type TestWorkspace,
   testApp,
-  testStore,
   testWorkspace,
 } from './helpers.ts';
 import { tableSnapshot } from './table-snapshot.ts';
@@ -62,18 +62,16 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   smtpPort = (smtp.server.address() as AddressInfo).port;
-  store = await testStore();
-  app = await testApp(store, { smtpUrl: `smtp://127.0.0.1:${smtpPort}` });
 });
 afterAll(async () => {
-  await app?.close();
-  await store?.dispose();
   await new Promise<void>((resolve) => smtp.close(resolve));
 });
-beforeEach(async () => {
+appWithWorkspace((made) => ({ store, app, ws } = made), {
+  config: () => ({ smtpUrl: `smtp://127.0.0.1:${smtpPort}` }),
+});
+beforeEach(() => {
   received = [];
   refuseWith = undefined;
-  ws = await testWorkspace(store);
 });
 
 async function send(

@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { pruneEvents } from '../src/store/outbox/prune.ts';
 import { makeCustomField, makePipeline, type TestPipeline } from './factories.ts';
 import {
-  appForFile,
+  appWithWorkspace,
   get,
   post,
   type TestStore,
@@ -21,12 +21,8 @@ let store: TestStore;
 let app: FastifyInstance;
 let ws: TestWorkspace;
 let pipeline: TestPipeline;
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
+appWithWorkspace((made) => ({ store, app, ws } = made));
 beforeEach(async () => {
-  ws = await testWorkspace(store);
   pipeline = await ws.write((w) => makePipeline(w));
 });
 

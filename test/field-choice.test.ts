@@ -6,24 +6,19 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeCustomField, makeDeal, makeLead, makePipeline, makeProduct } from './factories.ts';
 import {
-  appForFile,
+  appWithWorkspace,
   get,
   post,
   type TestStore,
   type TestWorkspace,
-  testWorkspace,
   walk,
 } from './helpers.ts';
 
 let app: FastifyInstance;
 let ws: TestWorkspace;
 let store: TestStore;
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
+appWithWorkspace((made) => ({ store, app, ws } = made), { workspace: 'file' });
 beforeAll(async () => {
-  ws = await testWorkspace(store);
   await ws.write(async (w) => {
     await makeCustomField(w, 'people', '등급');
     const pipeline = await makePipeline(w);

@@ -5,7 +5,7 @@
  * 409 on taken names, bad input that writes nothing, and isolation between workspaces.
  */
 import type { FastifyInstance } from 'fastify';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TABLE_OF } from '../src/store/read-model/rendered-types.ts';
 import {
   makeCustomField,
@@ -18,7 +18,7 @@ import {
   makeQuote,
 } from './factories.ts';
 import {
-  appForFile,
+  appWithWorkspace,
   get,
   post,
   type TestStore,
@@ -32,13 +32,7 @@ type Rec = Record<string, unknown>;
 let store: TestStore;
 let app: FastifyInstance;
 let ws: TestWorkspace;
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
-beforeEach(async () => {
-  ws = await testWorkspace(store);
-});
+appWithWorkspace((made) => ({ store, app, ws } = made));
 
 const FIELD_KEYS = [
   'id',

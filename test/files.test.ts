@@ -15,7 +15,7 @@ import { CrmClient } from '../src/client/index.ts';
 import { defineCustomObject } from '../src/resources/custom-objects/commands.ts';
 import { makeDeal, makePerson, makePipeline, makeProduct } from './factories.ts';
 import {
-  appForFile,
+  appWithWorkspace,
   get,
   post,
   type TestResponse,
@@ -34,12 +34,8 @@ let app: FastifyInstance;
 let ws: TestWorkspace;
 let personId: string;
 let dealId: string;
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
+appWithWorkspace((made) => ({ store, app, ws } = made));
 beforeEach(async () => {
-  ws = await testWorkspace(store);
   ({ personId, dealId } = await ws.write(async (w) => {
     const pipeline = await makePipeline(w);
     const personId = await makePerson(w, { name: '김고객' });

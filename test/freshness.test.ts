@@ -4,7 +4,7 @@
  * page cache) before the write.
  */
 import type { FastifyInstance } from 'fastify';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   defineCustomField,
   deleteCustomField,
@@ -32,7 +32,7 @@ import {
   makeWebForm,
 } from './factories.ts';
 import {
-  appForFile,
+  appWithWorkspace,
   get,
   LISTS,
   type Listed,
@@ -46,13 +46,7 @@ type Rec = Record<string, unknown>;
 let store: TestStore;
 let app: FastifyInstance;
 let ws: TestWorkspace;
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
-beforeEach(async () => {
-  ws = await testWorkspace(store);
-});
+appWithWorkspace((made) => ({ store, app, ws } = made));
 
 /** The first page of a list, always by the same URL, so the server may answer it from its cache. */
 async function list(type: Listed): Promise<Rec[]> {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import {
   createToken,
   createWorkspace,
@@ -224,6 +224,42 @@ export function appForFile(use: (store: TestStore, app: FastifyInstance) => void
   afterAll(async () => {
     await app.close();
     await store.dispose();
+  });
+}
+
+/** What `appWithWorkspace` hands to a test file. */
+export interface FileApp {
+  store: TestStore;
+  app: FastifyInstance;
+  ws: TestWorkspace;
+}
+
+/**
+ * One store and one app for a whole test file, as `appForFile`, and a workspace in it: a
+ * fresh one before every test, or with `workspace: 'file'` one for the whole file. `config`
+ * (or a function giving it, called once the earlier `beforeAll`s have run) goes to the app.
+ * `use` gets the three whenever the workspace is new.
+ */
+export function appWithWorkspace(
+  use: (made: FileApp) => void,
+  options: {
+    config?: Partial<AppOptions['config']> | (() => Partial<AppOptions['config']>);
+    workspace?: 'test' | 'file';
+  } = {},
+): void {
+  let store: TestStore | undefined;
+  let app: FastifyInstance | undefined;
+  beforeAll(async () => {
+    store = await testStore();
+    const { config = {} } = options;
+    app = await testApp(store, typeof config === 'function' ? config() : config);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await store?.dispose();
+  });
+  (options.workspace === 'file' ? beforeAll : beforeEach)(async () => {
+    use({ store: store!, app: app!, ws: await testWorkspace(store!) });
   });
 }
 

@@ -4,20 +4,20 @@
  * read as a note id.
  */
 import type { FastifyInstance } from 'fastify';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeNote, makePerson } from './factories.ts';
-import { appForFile, get, type TestStore, type TestWorkspace, testWorkspace } from './helpers.ts';
+import {
+  appWithWorkspace,
+  get,
+  type TestStore,
+  type TestWorkspace,
+  testWorkspace,
+} from './helpers.ts';
 
 let store: TestStore;
 let app: FastifyInstance;
 let ws: TestWorkspace;
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
-beforeEach(async () => {
-  ws = await testWorkspace(store);
-});
+appWithWorkspace((made) => ({ store, app, ws } = made));
 
 describe('GET /v2/memo/type-list', () => {
   it('lists the note types with _id, value and a color name', async () => {

@@ -30,7 +30,7 @@ import {
   type TestPipeline,
 } from './factories.ts';
 import {
-  appForFile,
+  appWithWorkspace,
   get,
   post,
   type TestResponse,
@@ -46,13 +46,7 @@ type Kind = 'people' | 'organization' | 'deal' | 'lead';
 let store: TestStore;
 let app: FastifyInstance;
 let ws: TestWorkspace;
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
-beforeEach(async () => {
-  ws = await testWorkspace(store);
-});
+appWithWorkspace((made) => ({ store, app, ws } = made));
 
 /** Merges `mergedId` into `id` and expects the update-like answer. */
 async function merge(kind: Kind, id: string, mergedId: string): Promise<Rec> {

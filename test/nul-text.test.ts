@@ -4,27 +4,14 @@
  * and nothing is written.
  */
 import type { FastifyInstance } from 'fastify';
-import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  appForFile,
-  get,
-  post,
-  type TestStore,
-  type TestWorkspace,
-  testWorkspace,
-} from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { appWithWorkspace, get, post, type TestStore, type TestWorkspace } from './helpers.ts';
 import { tableSnapshot } from './table-snapshot.ts';
 
 let store: TestStore;
 let app: FastifyInstance;
 let ws: TestWorkspace;
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
-beforeAll(async () => {
-  ws = await testWorkspace(store);
-});
+appWithWorkspace((made) => ({ store, app, ws } = made), { workspace: 'file' });
 
 const NUL = 'a\u0000b';
 

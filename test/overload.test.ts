@@ -1,32 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { OVERLOADED_MESSAGE } from '../src/server/overload.ts';
 import { makeDeal, makePerson } from './factories.ts';
-import {
-  type TestStore,
-  type TestWorkspace,
-  testApp,
-  testStore,
-  testWorkspace,
-} from './helpers.ts';
+import { appWithWorkspace, type TestStore, type TestWorkspace, testApp } from './helpers.ts';
 
 let store: TestStore;
 let ws: TestWorkspace;
 let dealId: string;
 let app: FastifyInstance;
 
+appWithWorkspace((made) => ({ store, app, ws } = made), {
+  config: { overloadDelayMs: 50 },
+  workspace: 'file',
+});
 beforeAll(async () => {
-  store = await testStore();
-  ws = await testWorkspace(store);
   dealId = await ws.write(async (w) => {
     const person = await makePerson(w, { name: '과부하 고객' });
     return makeDeal(w, { name: '과부하 딜', peopleId: person });
   });
-  app = await testApp(store, { overloadDelayMs: 50 });
-});
-afterAll(async () => {
-  await app?.close();
-  await store?.dispose();
 });
 
 /** Blocks the event loop, as a server that cannot keep up with what arrives does. */

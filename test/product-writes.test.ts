@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeCustomField, makeNote, makePerson, makePipeline } from './factories.ts';
 import {
-  appForFile,
+  appWithWorkspace,
   get,
   post,
   type TestStore,
@@ -24,12 +24,8 @@ let app: FastifyInstance;
 let ws: TestWorkspace;
 let personId: string;
 let pipeline: { id: string; stageIds: string[] };
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
+appWithWorkspace((made) => ({ store, app, ws } = made));
 beforeEach(async () => {
-  ws = await testWorkspace(store);
   ({ personId, pipeline } = await ws.write(async (w) => ({
     personId: await makePerson(w, { name: '고객' }),
     pipeline: await makePipeline(w),

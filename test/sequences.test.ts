@@ -5,7 +5,7 @@
  * with their events, and refused writes that leave every table as it was.
  */
 import type { FastifyInstance } from 'fastify';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   insertSequenceSteps,
   insertSequences,
@@ -14,7 +14,7 @@ import {
 import { createToken } from '../src/resources/workspaces/writes.ts';
 import { makeDeal, makeEnrollment, makeOrganization, makePerson } from './factories.ts';
 import {
-  appForFile,
+  appWithWorkspace,
   get,
   post,
   type TestStore,
@@ -29,13 +29,7 @@ type Rec = Record<string, unknown>;
 let store: TestStore;
 let app: FastifyInstance;
 let ws: TestWorkspace;
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
-beforeEach(async () => {
-  ws = await testWorkspace(store);
-});
+appWithWorkspace((made) => ({ store, app, ws } = made));
 
 const UNKNOWN = '01890000-0000-7000-8000-000000000000';
 

@@ -15,7 +15,7 @@ import { importFiles } from '../src/ingest/run-import.ts';
 import { createToken, createWorkspace, firstAdmin } from '../src/resources/workspaces/writes.ts';
 import { makeCustomField, makePerson, makePipeline, type TestPipeline } from './factories.ts';
 import {
-  appForFile,
+  appWithWorkspace,
   get,
   post,
   type TestStore,
@@ -34,12 +34,8 @@ let sales: TestPipeline;
 let other: TestPipeline;
 let leads: TestPipeline;
 let personId: string;
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
+appWithWorkspace((made) => ({ store, app, ws } = made));
 beforeEach(async () => {
-  ws = await testWorkspace(store);
   ({ sales, other, leads, personId } = await ws.write(async (w) => ({
     sales: await makePipeline(w, { name: '영업', stages: ['미팅', '제안'] }),
     other: await makePipeline(w, { name: '갱신', stages: ['검토'] }),

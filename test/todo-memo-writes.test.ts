@@ -16,7 +16,7 @@ import { importFiles } from '../src/ingest/run-import.ts';
 import { createToken, createWorkspace, firstAdmin } from '../src/resources/workspaces/writes.ts';
 import { makeDeal, makeLead, makeOrganization, makePerson } from './factories.ts';
 import {
-  appForFile,
+  appWithWorkspace,
   get,
   post,
   type TestStore,
@@ -35,12 +35,8 @@ let store: TestStore;
 let app: FastifyInstance;
 let ws: TestWorkspace;
 let ids: Record<Subject, string>;
-appForFile((s, a) => {
-  store = s;
-  app = a;
-});
+appWithWorkspace((made) => ({ store, app, ws } = made));
 beforeEach(async () => {
-  ws = await testWorkspace(store);
   ids = await ws.write(async (w) => {
     const organization = await makeOrganization(w, { name: '회사' });
     const people = await makePerson(w, { name: '고객', organizationId: organization });

@@ -10,14 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook, type WebhookEvent } from '../src/client/index.ts';
 import { Dispatcher } from '../src/dispatch/dispatcher.ts';
 import { makePipeline } from './factories.ts';
-import {
-  post,
-  type TestStore,
-  type TestWorkspace,
-  testApp,
-  testStore,
-  testWorkspace,
-} from './helpers.ts';
+import { appWithWorkspace, post, type TestStore, type TestWorkspace } from './helpers.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -29,10 +22,11 @@ let url: string;
 let secret = '';
 const received: { id: string; event: WebhookEvent }[] = [];
 
+appWithWorkspace((made) => ({ store, app, ws } = made), {
+  config: { webhookAllowPrivate: true },
+  workspace: 'file',
+});
 beforeAll(async () => {
-  store = await testStore();
-  app = await testApp(store, { webhookAllowPrivate: true });
-  ws = await testWorkspace(store);
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -56,8 +50,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((r) => receiver.close(r));
-  await app.close();
-  await store.dispose();
 });
 
 async function write(path: string, body: unknown, status = 200): Promise<Rec> {
