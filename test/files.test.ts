@@ -301,6 +301,26 @@ describe('POST /v2/file', () => {
     expect(res.statusCode).toBe(400);
   });
 
+  it('refuses a file name with control characters (400), given as filename*', async () => {
+    for (const encoded of ['a%07%1Bb.txt', 'a%00b.txt', 'a%7Fb.txt', 'a%09b.txt']) {
+      const before = await tableSnapshot(store);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v2/file',
+        headers: {
+          authorization: `Bearer ${ws.token}`,
+          'content-type': 'multipart/form-data; boundary=zzz',
+        },
+        payload: `--zzz\r\nContent-Disposition: form-data; name="file"; filename*=utf-8''${encoded}\r\n\r\nabc\r\n--zzz--\r\n`,
+      });
+      expect(res.statusCode, `${encoded}: ${res.body}`).toBe(400);
+      expect(JSON.parse(res.body).message).toBe(
+        "'file'의 파일 이름이 올바르지 않습니다 (255자까지, 제어 문자 없이).",
+      );
+      expect(await tableSnapshot(store)).toEqual(before);
+    }
+  });
+
   it('refuses a body whose declared length is over 25 MB at once (413)', async () => {
     const res = await app.inject({
       method: 'POST',

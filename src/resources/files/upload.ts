@@ -25,6 +25,15 @@ export const MAX_FIELD_BYTES = 64 * 1024;
 /** The longest file name kept. */
 const MAX_NAME_LENGTH = 255;
 
+/** Whether `text` holds a C0 control character or DEL, which no file name keeps. */
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
 /** The form's text fields the upload reads. */
 const FIELDS = ['objectType', 'objectId', 'memo'] as const;
 
@@ -181,8 +190,12 @@ async function storeFile(
 ): Promise<StoredUpload> {
   const name = part.filename.trim();
   if (name === '') throw invalid(`'file'의 파일 이름이 필요합니다.`);
-  if (name.length > MAX_NAME_LENGTH || name.includes('\u0000'))
-    throw invalid(`'file'의 파일 이름이 올바르지 않습니다 (${MAX_NAME_LENGTH}자까지).`);
+  // Control characters (a name given as `filename*=utf-8''…` may carry CR, LF, ESC) would
+  // go on into the list, the download's header and e-mail attachments.
+  if (name.length > MAX_NAME_LENGTH || hasControlCharacter(name))
+    throw invalid(
+      `'file'의 파일 이름이 올바르지 않습니다 (${MAX_NAME_LENGTH}자까지, 제어 문자 없이).`,
+    );
   const kind = fileKindOf(name);
   if (!kind) {
     throw new DomainError(
