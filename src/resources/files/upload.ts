@@ -13,7 +13,13 @@ import { isValidId } from '../../domain/ids.ts';
 import { discardBody, REFUSED_BODY_BOUNDS } from '../../http/discard-body.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Store } from '../../store/database.ts';
-import { FILE_OBJECT_TYPES, type FileObjectType, type FileTarget } from './commands.ts';
+import {
+  FILE_OBJECT_TYPES,
+  type FileObjectType,
+  type FileTarget,
+  targetExists,
+  targetNotFound,
+} from './commands.ts';
 import { beginUpload, CHUNK_BYTES, discardUpload, insertChunk } from './writes.ts';
 
 /** The largest file taken (LIVE-API.md 1.7.16). */
@@ -108,9 +114,12 @@ export async function readUploadForm(
       if (part.fieldname !== 'file')
         throw invalid(`파일은 'file' 필드로 보내 주세요: '${part.fieldname.slice(0, 100)}'`);
       if (file) throw invalid('파일은 요청 하나에 하나만 올릴 수 있습니다.');
-      // Checked before the bytes are read: a form that names no record, or a bad one, is
-      // refused without storing anything.
-      targetOf(fields, false);
+      // Checked before the bytes are read: a form that names no record, a bad one, or one
+      // not in the workspace, is refused without storing anything (the upload's write
+      // checks the record again).
+      const target = targetOf(fields, false);
+      if (target && !(await targetExists(store.reader, workspaceId, target)))
+        throw targetNotFound(target);
       file = await storeFile(store, workspaceId, ownerId, part);
       current = undefined;
     }
