@@ -272,6 +272,33 @@ describe('POST /v2/email', () => {
     expect(received).toHaveLength(1);
   });
 
+  it('a key left sending by a stopped process: 409 within the hour, sent again after it', async () => {
+    const first = await send(basic, { 'idempotency-key': 'stopped' });
+    expect(first.status, first.text).toBe(201);
+    // As a process that stopped between sending and recording leaves it.
+    const leave = (createdAt: string) =>
+      store.db
+        .updateTable('emails')
+        .set({ status: 'sending', message_id: null, created_at: createdAt })
+        .where('id', '=', first.json.data.id)
+        .execute();
+    await leave(new Date(Date.now() - 5 * 60 * 1000).toISOString());
+    const fresh = await send(basic, { 'idempotency-key': 'stopped' });
+    expect(fresh.status).toBe(409);
+    expect(received).toHaveLength(1);
+    await leave(new Date(Date.now() - 2 * 60 * 60 * 1000).toISOString());
+    // Another body under the key is still a conflict, and takes nothing back.
+    const other = await send({ ...basic, subject: '다른 제목' }, { 'idempotency-key': 'stopped' });
+    expect(other.status).toBe(409);
+    const again = await send(basic, { 'idempotency-key': 'stopped' });
+    expect(again.status, again.text).toBe(201);
+    expect(again.json.data.id).not.toBe(first.json.data.id);
+    expect(received).toHaveLength(2);
+    const replay = await send(basic, { 'idempotency-key': 'stopped' });
+    expect(replay.json).toEqual(again.json);
+    expect(received).toHaveLength(2);
+  });
+
   const refusals: [string, () => unknown, Record<string, string>, number, string | RegExp][] = [
     ['no toAddressList', () => ({ ...basic, toAddressList: [] }), {}, 400, /toAddressList/],
     [

@@ -297,6 +297,49 @@ describe('POST /v2/file', () => {
     expect(res.statusCode).toBe(400);
   });
 
+  it('refuses a record that is not there before it stores any byte of the file (404)', async () => {
+    const insertInto = store.db.insertInto;
+    const insert = insertInto.bind(store.db);
+    const tables: string[] = [];
+    store.db.insertInto = ((table: Parameters<typeof insert>[0]) => {
+      tables.push(table);
+      return insert(table);
+    }) as typeof insertInto;
+    try {
+      const res = await upload([
+        { name: 'objectType', value: 'deal' },
+        { name: 'objectId', value: 'no-such-deal' },
+        filePart('a.txt', Buffer.alloc(1024 * 1024, 0x61)),
+      ]);
+      expect(res.status, res.text).toBe(404);
+      expect(res.json.message).toBe("딜을 찾을 수 없습니다: 'no-such-deal'");
+      expect(tables).not.toContain('file_chunks');
+      expect(tables).not.toContain('files');
+    } finally {
+      store.db.insertInto = insertInto;
+    }
+  });
+
+  it('refuses a file name with control characters (400), given as filename*', async () => {
+    for (const encoded of ['a%07%1Bb.txt', 'a%00b.txt', 'a%7Fb.txt', 'a%09b.txt']) {
+      const before = await tableSnapshot(store);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v2/file',
+        headers: {
+          authorization: `Bearer ${ws.token}`,
+          'content-type': 'multipart/form-data; boundary=zzz',
+        },
+        payload: `--zzz\r\nContent-Disposition: form-data; name="file"; filename*=utf-8''${encoded}\r\n\r\nabc\r\n--zzz--\r\n`,
+      });
+      expect(res.statusCode, `${encoded}: ${res.body}`).toBe(400);
+      expect(JSON.parse(res.body).message).toBe(
+        "'file'의 파일 이름이 올바르지 않습니다 (255자까지, 제어 문자 없이).",
+      );
+      expect(await tableSnapshot(store)).toEqual(before);
+    }
+  });
+
   it('refuses a body whose declared length is over 25 MB at once (413)', async () => {
     const res = await app.inject({
       method: 'POST',

@@ -75,6 +75,35 @@ export async function releaseEmail(store: Store, workspaceId: string, id: string
 }
 
 /**
+ * How long an e-mail may stay `sending` before its key may be used again: longer than a send
+ * can take (nodemailer gives up on a silent server after 10 minutes), so that only the row of
+ * a process that stopped between sending and recording is taken back.
+ */
+export const STALE_SENDING_MS = 60 * 60 * 1000;
+
+/**
+ * Takes back the key of an e-mail left `sending` for longer than `STALE_SENDING_MS` (its
+ * process stopped before it recorded the send): removes the row, and answers whether it did.
+ * The message may have gone out; sending it again is the lesser harm than a key refused forever.
+ */
+export async function reclaimStaleEmail(
+  store: Store,
+  workspaceId: string,
+  id: string,
+): Promise<boolean> {
+  const before = new Date(Date.now() - STALE_SENDING_MS).toISOString();
+  const removed = await store.db
+    .deleteFrom('emails')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('status', '=', 'sending')
+    .where('created_at', '<', before)
+    .returning('id')
+    .executeTakeFirst();
+  return removed !== undefined;
+}
+
+/**
  * Records a sent e-mail: its Message-ID and status, and an `email` activity of each person of
  * the workspace whose address it went to (to, cc or bcc; once a person), whose
  * `emailMessageId` is the e-mail's id.

@@ -17,7 +17,13 @@ import type { Store } from '../../store/database.ts';
 import { writeWorkspace } from '../../store/write.ts';
 import { fileBytes, readyFile, type StoredFile } from '../files/queries.ts';
 import { MAX_FILE_BYTES } from '../files/upload.ts';
-import { claimEmail, type NewEmail, recordSent, releaseEmail } from './commands.ts';
+import {
+  claimEmail,
+  type NewEmail,
+  reclaimStaleEmail,
+  recordSent,
+  releaseEmail,
+} from './commands.ts';
 import type { Mailer } from './mailer.ts';
 import { emailByKey, senderOf, sentEmail } from './queries.ts';
 
@@ -52,7 +58,12 @@ export function registerEmailRoutes(
     const ignored = [...query.ignored, ...body.ignored];
     if (key !== undefined) {
       const prior = await emailByKey(store.db, workspaceId, key);
-      if (prior) return answerPrior(reply, prior, requestHash, ignored);
+      // A send of this body left `sending` by a process that stopped is sent again.
+      const abandoned =
+        prior?.status === 'sending' &&
+        prior.request_hash === requestHash &&
+        (await reclaimStaleEmail(store, workspaceId, prior.id));
+      if (prior && !abandoned) return answerPrior(reply, prior, requestHash, ignored);
     }
     const { mailer } = sending;
     if (!mailer) {

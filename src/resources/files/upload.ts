@@ -13,7 +13,13 @@ import { isValidId } from '../../domain/ids.ts';
 import { discardBody, REFUSED_BODY_BOUNDS } from '../../http/discard-body.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Store } from '../../store/database.ts';
-import { FILE_OBJECT_TYPES, type FileObjectType, type FileTarget } from './commands.ts';
+import {
+  FILE_OBJECT_TYPES,
+  type FileObjectType,
+  type FileTarget,
+  targetExists,
+  targetNotFound,
+} from './commands.ts';
 import { beginUpload, CHUNK_BYTES, discardUpload, insertChunk } from './writes.ts';
 
 /** The largest file taken (LIVE-API.md 1.7.16). */
@@ -24,6 +30,15 @@ export const MAX_FIELD_BYTES = 64 * 1024;
 
 /** The longest file name kept. */
 const MAX_NAME_LENGTH = 255;
+
+/** Whether `text` holds a C0 control character or DEL, which no file name keeps. */
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
 
 /** The form's text fields the upload reads. */
 const FIELDS = ['objectType', 'objectId', 'memo'] as const;
@@ -99,9 +114,12 @@ export async function readUploadForm(
       if (part.fieldname !== 'file')
         throw invalid(`파일은 'file' 필드로 보내 주세요: '${part.fieldname.slice(0, 100)}'`);
       if (file) throw invalid('파일은 요청 하나에 하나만 올릴 수 있습니다.');
-      // Checked before the bytes are read: a form that names no record, or a bad one, is
-      // refused without storing anything.
-      targetOf(fields, false);
+      // Checked before the bytes are read: a form that names no record, a bad one, or one
+      // not in the workspace, is refused without storing anything (the upload's write
+      // checks the record again).
+      const target = targetOf(fields, false);
+      if (target && !(await targetExists(store.reader, workspaceId, target)))
+        throw targetNotFound(target);
       file = await storeFile(store, workspaceId, ownerId, part);
       current = undefined;
     }
@@ -181,8 +199,12 @@ async function storeFile(
 ): Promise<StoredUpload> {
   const name = part.filename.trim();
   if (name === '') throw invalid(`'file'의 파일 이름이 필요합니다.`);
-  if (name.length > MAX_NAME_LENGTH || name.includes('\u0000'))
-    throw invalid(`'file'의 파일 이름이 올바르지 않습니다 (${MAX_NAME_LENGTH}자까지).`);
+  // Control characters (a name given as `filename*=utf-8''…` may carry CR, LF, ESC) would
+  // go on into the list, the download's header and e-mail attachments.
+  if (name.length > MAX_NAME_LENGTH || hasControlCharacter(name))
+    throw invalid(
+      `'file'의 파일 이름이 올바르지 않습니다 (${MAX_NAME_LENGTH}자까지, 제어 문자 없이).`,
+    );
   const kind = fileKindOf(name);
   if (!kind) {
     throw new DomainError(
