@@ -1,3 +1,4 @@
+import { NameSchema } from '../../api-schema/bodies/common.ts';
 import type {
   CreateCustomObjectBody,
   UpdateCustomObjectBody,
@@ -154,11 +155,17 @@ async function bodyDefinition(
   return definition;
 }
 
-/** The 대표 field's value, when `fieldList` sets it to some text. */
+/** The 대표 field's value, when `fieldList` sets it to some text (a 400 past a record name's length). */
 function representative(fields: ResolvedFieldList): string | undefined {
   const name = fields.fixed.get('이름');
-  return typeof name === 'string' && /\S/.test(name) ? name : undefined;
+  if (typeof name !== 'string' || !/\S/.test(name)) return undefined;
+  if (name.length > NAME_MAX)
+    throw invalid(`대표 필드 '이름'은 ${NAME_MAX}자까지입니다 (${name.length}자).`);
+  return name;
 }
+
+/** The longest 대표 field `이름`: that of any record's name (`NameSchema`). */
+const NAME_MAX = NameSchema.maxLength ?? 500;
 
 /**
  * A stage of the definition's pipeline: both ids or neither (null, null: no stage). A
