@@ -19,7 +19,7 @@ import {
 import { defineCustomField } from '../custom-fields/writes.ts';
 import { checkRequired, type ResolvedFieldList, resolveFieldList } from '../fields/field-list.ts';
 import { insertPipeline } from '../pipelines/writes.ts';
-import { recordHistory } from '../record-history/writes.ts';
+import { recordFieldEdits } from '../record-history/writes.ts';
 import { type DefinitionRow, definitionNamed } from './definitions.ts';
 import { insertCustomObject, insertDefinition } from './writes.ts';
 
@@ -105,17 +105,7 @@ export async function updateCustomObject(
   changes.fixedFields(fields.fixed, COLUMNS).customValues(fields.definitions, fields.custom);
   await updateRow(w, 'custom_objects', id, changes.update(w.now));
   if (changes.sets('name')) await markReferrers(w, 'customObject', id);
-  await recordHistory(
-    w,
-    changes.changes.map((c) => ({
-      subjectType: 'customObject' as const,
-      subjectId: id,
-      type: 'editField' as const,
-      fieldName: c.fieldName,
-      fieldValue: c.text,
-      ownerId: actorId,
-    })),
-  );
+  await recordFieldEdits(w, 'customObject', id, changes.changes, actorId);
   await addMemo(w, 'customObject', id, body.memo, actorId);
   w.touched.mark('customObject', id);
   const name = changes.sets('name') ? String(changes.columns.name) : String(row.name);
