@@ -129,3 +129,15 @@ describe('salescrm custom-object define', { timeout: 120_000 }, () => {
     }
   });
 });
+
+describe('parseFieldFlag past the API’s limits', () => {
+  it('refuses a name or option over 200 characters, and an option given twice', () => {
+    expect(parseFieldFlag(`${'가'.repeat(200)}:string`).name).toHaveLength(200);
+    for (const raw of [
+      `${'가'.repeat(201)}:string`,
+      `상태:singleSelect:초안,${'x'.repeat(201)}`,
+      '상태:multiSelect:초안,초안',
+    ])
+      expect(() => parseFieldFlag(raw), raw.slice(0, 40)).toThrow(InvalidArgumentError);
+  });
+});

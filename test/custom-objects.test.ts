@@ -746,3 +746,18 @@ describe('isolation and cursors', () => {
     expect(history.records).toHaveLength(6);
   });
 });
+
+describe('a custom object’s name', () => {
+  it('is refused past a record name’s 500 characters, on create and update, writing nothing', async () => {
+    const id = await newContract();
+    const long = [{ name: '이름', stringValue: 'x'.repeat(10_000) }];
+    await expectRefused(
+      '/v2/custom-object',
+      { customObjectDefinitionId: contract.id, fieldList: long },
+      400,
+      /500자까지/,
+    );
+    await expectRefused(`/v2/custom-object/${id}`, { fieldList: long }, 400, /500자까지/);
+    await newContract('x'.repeat(500));
+  });
+});

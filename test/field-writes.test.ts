@@ -558,3 +558,34 @@ describe('POST /v2/field/{type}/{fieldId}', () => {
     expect(await tableSnapshot(store)).toEqual(snap);
   });
 });
+
+describe('a deal’s or lead’s stage timing key', () => {
+  it('is not a custom field name: 409 on create and rename, writing nothing', async () => {
+    await ws.write(async (w) => {
+      await makePipeline(w, { name: '영업', stages: ['미팅'] });
+      await makePipeline(w, { kind: 'lead', name: '발굴', stages: ['접촉'] });
+    });
+    const cases: [string, string][] = [
+      ['deal', '미팅(영업)로 진입한 날짜'],
+      ['deal', '미팅(영업)에서 보낸 누적 시간'],
+      ['lead', '접촉(발굴)에서 퇴장한 날짜'],
+    ];
+    for (const [type, name] of cases) {
+      const snap = await tableSnapshot(store);
+      const res = await createField(type, { name, type: 'string' });
+      expect(res.status, `${name}: ${res.text}`).toBe(409);
+      expect(res.json.message).toContain(name);
+      expect(res.json.reason).toBe(res.json.message);
+      expect(await tableSnapshot(store)).toEqual(snap);
+    }
+    const field = (await createField('deal', { name: '메모 2', type: 'string' })).json.data.field;
+    const snap = await tableSnapshot(store);
+    const res = await post(app, ws.token, `/v2/field/deal/${field.id}`, {
+      name: '미팅(영업)에서 퇴장한 날짜',
+    });
+    expect(res.status, res.text).toBe(409);
+    expect(await tableSnapshot(store)).toEqual(snap);
+    // Another record type has no stage keys: the name is free there.
+    expect((await createField('people', { name: cases[0]![1], type: 'string' })).status).toBe(201);
+  });
+});

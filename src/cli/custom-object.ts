@@ -49,12 +49,14 @@ function stageNames(raw: string): string[] {
 /**
  * A `--field` value: `NAME:TYPE`, or `NAME:singleSelect:A,B` / `NAME:multiSelect:A,B` with
  * the options of a select field (the types are those of custom fields: `string`, `number`,
- * `date`, `deal`, `multiUser`, ...).
+ * `date`, `deal`, `multiUser`, ...). Names and options are at most 200 characters, as the
+ * API's; an option is given once.
  */
 export function parseFieldFlag(raw: string): DefinitionField {
   const [name, type, options, ...extra] = raw.split(':');
   if (!name || name.trim() === '' || !type || extra.length > 0)
     throw new InvalidArgumentError('It takes NAME:TYPE (or NAME:singleSelect:A,B).');
+  if (name.length > 200) throw new InvalidArgumentError('Its name is longer than 200 characters.');
   if (!(CUSTOM_FIELD_TYPES as readonly string[]).includes(type))
     throw new InvalidArgumentError(
       `Its type '${type}' is not one of ${CUSTOM_FIELD_TYPES.join(', ')}.`,
@@ -63,6 +65,10 @@ export function parseFieldFlag(raw: string): DefinitionField {
     const values = (options ?? '').split(',').filter((v) => v.trim() !== '');
     if (values.length === 0)
       throw new InvalidArgumentError(`A ${type} field needs its options: NAME:${type}:A,B.`);
+    if (new Set(values).size < values.length)
+      throw new InvalidArgumentError('Each option is given once.');
+    if (values.some((v) => v.length > 200))
+      throw new InvalidArgumentError('An option is longer than 200 characters.');
     return { name, type: type as CustomFieldType, options: values };
   }
   if (options !== undefined) throw new InvalidArgumentError('Only select fields take options.');

@@ -31,15 +31,12 @@ export function sendWritten(
   record: unknown,
   ignored: readonly string[],
 ): FastifyReply {
-  if (ignored.length > 0) reply.header('X-Ignored-Parameters', ignored.map(headerSafe).join(','));
-  return reply
-    .code(status)
-    .header('Content-Type', JSON_TYPE)
-    .send(
-      JSON.stringify(
-        record === undefined ? { success: true } : { success: true, data: { [key]: record } },
-      ),
-    );
+  return sendWrittenBody(
+    reply,
+    status,
+    record === undefined ? { success: true } : { success: true, data: { [key]: record } },
+    ignored,
+  );
 }
 
 /**
@@ -52,11 +49,18 @@ export function sendWrittenData(
   data: Record<string, unknown>,
   ignored: readonly string[],
 ): FastifyReply {
+  return sendWrittenBody(reply, status, { success: true, data }, ignored);
+}
+
+/** Answers a write with `body`, naming the ignored query parameters and body keys. */
+function sendWrittenBody(
+  reply: FastifyReply,
+  status: 200 | 201 | 202,
+  body: { success: true; data?: unknown },
+  ignored: readonly string[],
+): FastifyReply {
   if (ignored.length > 0) reply.header('X-Ignored-Parameters', ignored.map(headerSafe).join(','));
-  return reply
-    .code(status)
-    .header('Content-Type', JSON_TYPE)
-    .send(JSON.stringify({ success: true, data }));
+  return reply.code(status).header('Content-Type', JSON_TYPE).send(JSON.stringify(body));
 }
 
 /** Sends pre-rendered JSON bytes. */

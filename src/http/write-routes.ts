@@ -62,24 +62,11 @@ export function registerCreate<S extends TObject>(
  */
 export function registerUpdate<S extends TObject>(
   app: FastifyInstance,
-  { store, base }: RouteDeps,
+  deps: RouteDeps,
   route: WriteRoute<S> & { param: string },
   run: (w: WorkspaceWrite, actorId: string, id: string, body: S['static']) => Promise<Written>,
 ): void {
-  const read = bodyReader(route.body);
-  app.post(`${base}${route.path}`, { config: { errorShape: 'A' } }, async (request, reply) => {
-    const id = pathId(request, route.param);
-    const ignored = ignoredQuery(request);
-    const body = read(request.body);
-    const { workspaceId, userId } = request.auth;
-    const written = await writeWorkspace(
-      store,
-      workspaceId,
-      (w) => run(w, userId, id, body.value),
-      { actor: { source: 'API', sourceId: userId } },
-    );
-    return sendWritten(reply, 200, route.key, written, [...ignored, ...body.ignored]);
-  });
+  registerPathWrite(app, deps, { ...route, status: 200 }, run);
 }
 
 /** Registers a delete: `POST path` (with `:param`), no body, answered `{"success": true}`. */

@@ -1,3 +1,4 @@
+import { NameSchema } from '../../api-schema/bodies/common.ts';
 import type {
   CreateCustomObjectBody,
   UpdateCustomObjectBody,
@@ -18,7 +19,7 @@ import {
 import { defineCustomField } from '../custom-fields/writes.ts';
 import { checkRequired, type ResolvedFieldList, resolveFieldList } from '../fields/field-list.ts';
 import { insertPipeline } from '../pipelines/writes.ts';
-import { recordHistory } from '../record-history/writes.ts';
+import { recordFieldEdits } from '../record-history/writes.ts';
 import { type DefinitionRow, definitionNamed } from './definitions.ts';
 import { insertCustomObject, insertDefinition } from './writes.ts';
 
@@ -104,17 +105,7 @@ export async function updateCustomObject(
   changes.fixedFields(fields.fixed, COLUMNS).customValues(fields.definitions, fields.custom);
   await updateRow(w, 'custom_objects', id, changes.update(w.now));
   if (changes.sets('name')) await markReferrers(w, 'customObject', id);
-  await recordHistory(
-    w,
-    changes.changes.map((c) => ({
-      subjectType: 'customObject' as const,
-      subjectId: id,
-      type: 'editField' as const,
-      fieldName: c.fieldName,
-      fieldValue: c.text,
-      ownerId: actorId,
-    })),
-  );
+  await recordFieldEdits(w, 'customObject', id, changes.changes, actorId);
   await addMemo(w, 'customObject', id, body.memo, actorId);
   w.touched.mark('customObject', id);
   const name = changes.sets('name') ? String(changes.columns.name) : String(row.name);
@@ -154,11 +145,17 @@ async function bodyDefinition(
   return definition;
 }
 
-/** The 대표 field's value, when `fieldList` sets it to some text. */
+/** The 대표 field's value, when `fieldList` sets it to some text (a 400 past a record name's length). */
 function representative(fields: ResolvedFieldList): string | undefined {
   const name = fields.fixed.get('이름');
-  return typeof name === 'string' && /\S/.test(name) ? name : undefined;
+  if (typeof name !== 'string' || !/\S/.test(name)) return undefined;
+  if (name.length > NAME_MAX)
+    throw invalid(`대표 필드 '이름'은 ${NAME_MAX}자까지입니다 (${name.length}자).`);
+  return name;
 }
+
+/** The longest 대표 field `이름`: that of any record's name (`NameSchema`). */
+const NAME_MAX = NameSchema.maxLength ?? 500;
 
 /**
  * A stage of the definition's pipeline: both ids or neither (null, null: no stage). A

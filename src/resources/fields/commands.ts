@@ -12,10 +12,12 @@ import {
   type FieldDefinitionRow,
   renderFieldDefinition,
 } from '../../render/fields.ts';
+import { stageKeysOfWorkspace } from '../../store/catalog.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { fixedKeysOf } from '../custom-fields/fixed-keys.ts';
 import { changeCustomField, defineCustomField } from '../custom-fields/writes.ts';
 import { definitionNamed } from '../custom-objects/definitions.ts';
+import { stageFieldNames } from './field-names.ts';
 
 /**
  * The field types `POST /v2/field/{type}` makes (LIVE-API.md 1.7.12): the live API's names,
@@ -170,7 +172,7 @@ async function fieldDefinitionOf(
 }
 
 /**
- * A name that a built-in field or another custom field of the record type (of the same
+ * A name that a built-in field, a deal's or lead's stage timing key, or another custom field of the record type (of the same
  * custom object definition, for custom objects) has: 409.
  */
 async function refuseTakenName(
@@ -184,6 +186,11 @@ async function refuseTakenName(
     fixedKeysOf(recordType).includes(name) ||
     BUILT_IN_FIELDS[recordType].some((f) => f.name === name);
   if (builtIn) throw new DomainError('conflict', `'${name}'은(는) 기본 필드의 이름입니다.`);
+  if (
+    (recordType === 'deal' || recordType === 'lead') &&
+    stageFieldNames(await stageKeysOfWorkspace(w.trx, w.workspaceId), recordType).includes(name)
+  )
+    throw new DomainError('conflict', `'${name}'은(는) 파이프라인 단계 시간 필드의 이름입니다.`);
   let query = w.trx
     .selectFrom('custom_fields')
     .select('id')

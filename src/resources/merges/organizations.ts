@@ -3,7 +3,7 @@ import type { Written } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { updateRow } from '../commands.ts';
 import { customFieldsOf } from '../fields/field-list.ts';
-import { recordHistory } from '../record-history/writes.ts';
+import { recordFieldEdits } from '../record-history/writes.ts';
 import { moveAttached, moveLinks } from './attached.ts';
 import { repointCustomRefs } from './custom-refs.ts';
 import { fillEmpty } from './fill.ts';
@@ -44,16 +44,12 @@ export async function mergeOrganization(
   const definitions = await customFieldsOf(w.trx, w.workspaceId, 'organization');
   const changes = fillEmpty(kept, merged, COLUMNS, definitions);
   await updateRow(w, 'organizations', keptId, { ...changes.update(w.now), updated_at: w.now });
-  await recordHistory(
+  await recordFieldEdits(
     w,
-    [mergeEntry(mergedId), ...changes.changes].map((c) => ({
-      subjectType: 'organization' as const,
-      subjectId: keptId,
-      type: 'editField' as const,
-      fieldName: c.fieldName,
-      fieldValue: c.text,
-      ownerId: actorId,
-    })),
+    'organization',
+    keptId,
+    [mergeEntry(mergedId), ...changes.changes],
+    actorId,
   );
   w.touched.mark('organization', keptId);
   return { id: keptId, name: String(kept.name), updatedAt: w.now };

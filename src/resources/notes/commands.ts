@@ -4,6 +4,7 @@ import { MEMO_TYPE_IDS } from '../../domain/memo-types.ts';
 import { renderMemo } from '../../render/notes.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { addMemo, pathRecord } from '../commands.ts';
+import { NOTE_COLUMNS } from './queries.ts';
 
 /** The record types a note can be written on through `POST /v2/{type}/{id}/memo`. */
 export type MemoSubject = 'people' | 'organization' | 'deal' | 'lead';
@@ -30,16 +31,7 @@ export async function addNoteTo(
   const memoId = await addMemo(w, subjectType, subjectId, body.text, actorId, body.typeId);
   const row = await w.trx
     .selectFrom('notes')
-    .select([
-      'id',
-      'subject_type',
-      'subject_id',
-      'text',
-      'type_id',
-      'author_id',
-      'created_at',
-      'updated_at',
-    ])
+    .select(NOTE_COLUMNS)
     .where('workspace_id', '=', w.workspaceId)
     .where('id', '=', memoId!)
     .executeTakeFirstOrThrow();

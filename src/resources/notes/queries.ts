@@ -17,7 +17,8 @@ export const MEMO_FILTERS = [
 ] as const;
 export type MemoFilter = (typeof MEMO_FILTERS)[number];
 
-const NOTE_COLUMNS = [
+/** The columns a note is rendered from. */
+export const NOTE_COLUMNS = [
   'id',
   'subject_type',
   'subject_id',

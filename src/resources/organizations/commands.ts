@@ -16,7 +16,7 @@ import {
   updateRow,
 } from '../commands.ts';
 import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
-import { recordHistory } from '../record-history/writes.ts';
+import { recordFieldEdits } from '../record-history/writes.ts';
 import { insertOrganizations } from './writes.ts';
 
 /** Columns of the organization fields that `fieldList` writes. */
@@ -70,17 +70,7 @@ export async function updateOrganization(
   }
   await updateRow(w, 'organizations', organizationId, changes.update(w.now));
   if (changes.sets('name')) await markReferrers(w, 'organization', organizationId);
-  await recordHistory(
-    w,
-    changes.changes.map((c) => ({
-      subjectType: 'organization' as const,
-      subjectId: organizationId,
-      type: 'editField' as const,
-      fieldName: c.fieldName,
-      fieldValue: c.text,
-      ownerId: actorId,
-    })),
-  );
+  await recordFieldEdits(w, 'organization', organizationId, changes.changes, actorId);
   await addMemo(w, 'organization', organizationId, body.memo, actorId);
   w.touched.mark('organization', organizationId);
   return { id: organizationId, name: body.name ?? String(row.name), updatedAt: w.now };

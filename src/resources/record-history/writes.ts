@@ -26,6 +26,29 @@ export interface RecordChange {
   createdAt?: string;
 }
 
+/**
+ * Field edits of one record by `ownerId`, as its history: an `editField` row each, in order.
+ */
+export function recordFieldEdits(
+  w: WorkspaceWrite,
+  subjectType: HistorySubject,
+  subjectId: string,
+  edits: readonly { fieldName: string; text: string | null }[],
+  ownerId: string | null,
+): Promise<void> {
+  return recordHistory(
+    w,
+    edits.map((c) => ({
+      subjectType,
+      subjectId,
+      type: 'editField' as const,
+      fieldName: c.fieldName,
+      fieldValue: c.text,
+      ownerId,
+    })),
+  );
+}
+
 /** Writes history rows of deals, leads and organizations with their rendered JSON. */
 export async function recordHistory(w: WorkspaceWrite, changes: RecordChange[]): Promise<void> {
   if (changes.length === 0) return;
