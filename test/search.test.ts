@@ -1036,4 +1036,22 @@ describe('search index', () => {
     expect((await verifyWorkspace(store, kept.workspaceId)).indexDifferences).toBe(0);
     expect(await search([{ fieldName: '점수2', operator: 'GTE', value: 500 }])).toEqual(expect점수);
   });
+
+  it('has the index its SQLite hints name (a query hinting a missing index fails)', async () => {
+    const { sql } = await import('kysely');
+    const { BY_RECORD_INDEX } = await import('../src/resources/search/index-plan.ts');
+    const { rows } =
+      store.dialect === 'sqlite'
+        ? await sql<{
+            name: string;
+          }>`select name from sqlite_master where type = 'index' and name = ${BY_RECORD_INDEX}`.execute(
+            store.db,
+          )
+        : await sql<{
+            name: string;
+          }>`select indexname as name from pg_indexes where indexname = ${BY_RECORD_INDEX}`.execute(
+            store.db,
+          );
+    expect(rows).toEqual([{ name: BY_RECORD_INDEX }]);
+  });
 });
