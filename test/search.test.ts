@@ -1054,4 +1054,56 @@ describe('search index', () => {
           );
     expect(rows).toEqual([{ name: BY_RECORD_INDEX }]);
   });
+
+  it('holds, finds and walks in order values of 10,000 characters and lone surrogates', async () => {
+    const w = await testWorkspace(store, '긴 값');
+    await w.write(async (t) => {
+      await makeCustomField(t, 'people', '메모');
+      await makeCustomField(t, 'people', '관심', 'multiSelect');
+    });
+    const long = '가'.repeat(9_999);
+    const values = [`${long}b`, `${long}a`, '\ud800x', 'x\udc00', '   '];
+    const ids: string[] = [];
+    for (const [i, v] of values.entries()) {
+      const res = await post(app, w.token, '/v2/people', {
+        name: `n${i}`,
+        fieldList: [
+          { name: '메모', stringValue: v },
+          { name: '관심', stringValueList: [v] },
+        ],
+      });
+      expect(res.status, res.text).toBe(201);
+      ids.push(res.json.data.people.id);
+    }
+    const search = async (filters: Rec[]) => {
+      const res = await post(app, w.token, '/v2/object/people/search', {
+        filterGroupList: [{ filters }],
+      });
+      expect(res.status, res.text).toBe(200);
+      return (res.json.data.objectList as { id: string }[]).map((o) => o.id).sort();
+    };
+    expect(await search([{ fieldName: '메모', operator: 'EQ', value: `${long}a` }])).toEqual([
+      ids[1],
+    ]);
+    expect(await search([{ fieldName: '메모', operator: 'CONTAINS', value: `${long}` }])).toEqual(
+      [ids[0], ids[1]].sort(),
+    );
+    expect(await search([{ fieldName: '메모', operator: 'CONTAINS', value: '\ud800' }])).toEqual([
+      ids[2],
+    ]);
+    expect(
+      await search([{ fieldName: '관심', operator: 'LIST_CONTAIN', value: ['\ud800x'] }]),
+    ).toEqual([ids[2]]);
+    expect(await search([{ fieldName: '메모', operator: 'CONTAINS', value: ' ' }])).toEqual([
+      ids[4],
+    ]);
+    for (const direction of ['asc', 'desc'] as const) {
+      const { ids: walked } = await searchAll(w, {
+        sortList: [{ fieldName: '메모', direction }],
+        limit: 1,
+      });
+      expect(walked).toHaveLength(values.length);
+      expect(new Set(walked).size).toBe(values.length);
+    }
+  });
 });
