@@ -387,24 +387,37 @@ const sortArb: fc.Arbitrary<Sort[]> = fc.oneof(
   ),
 );
 
+/**
+ * Checks random filters (up to 3 groups of up to 3), sorts from `sorts` and page sizes up to
+ * `maxLimit` against the same filter computed from a full walk, over every page
+ * (`SEARCH_RUNS`, else `runs`, cases).
+ */
+async function matchesWalk(
+  sorts: fc.Arbitrary<Sort[]>,
+  maxLimit: number,
+  runs: number,
+): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.array(filterArb(), { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
+      sorts,
+      fc.integer({ min: 1, max: maxLimit }),
+      async (groups, sortList, limit) => {
+        const body: Rec = { filterGroupList: groups.map((filters) => ({ filters })), limit };
+        if (sortList.length > 0) body.sortList = sortList;
+        const { ids, pages } = await searchAll(ws, body);
+        expect(ids).toEqual(expectedIds(groups, sortList));
+        // Every page but the last is full; an empty search is one empty page.
+        expect(pages.slice(0, -1).every((n) => n === limit)).toBe(true);
+      },
+    ),
+    { numRuns: Number(process.env.SEARCH_RUNS ?? runs) },
+  );
+}
+
 describe('search', () => {
   it('finds what the same filter finds in a full walk, in order, over every page', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.array(filterArb(), { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
-        sortArb,
-        fc.integer({ min: 1, max: 100 }),
-        async (groups, sortList, limit) => {
-          const body: Rec = { filterGroupList: groups.map((filters) => ({ filters })), limit };
-          if (sortList.length > 0) body.sortList = sortList;
-          const { ids, pages } = await searchAll(ws, body);
-          expect(ids).toEqual(expectedIds(groups, sortList));
-          // Every page but the last is full; an empty search is one empty page.
-          expect(pages.slice(0, -1).every((n) => n === limit)).toBe(true);
-        },
-      ),
-      { numRuns: Number(process.env.SEARCH_RUNS ?? 100) },
-    );
+    await matchesWalk(sortArb, 100, 100);
   }, 240_000);
 
   it('gives each operator on each field type the documented meaning, at every boundary', async () => {
@@ -829,23 +842,7 @@ describe('search index', () => {
   );
 
   it('finds what a full walk finds when it walks the table probing the index, or the index in a sort order', async () => {
-    await withFew(0, () =>
-      fc.assert(
-        fc.asyncProperty(
-          fc.array(fc.array(filterArb(), { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
-          oneKeySort,
-          fc.integer({ min: 1, max: 40 }),
-          async (groups, sortList, limit) => {
-            const body: Rec = { filterGroupList: groups.map((filters) => ({ filters })), limit };
-            if (sortList.length > 0) body.sortList = sortList;
-            const { ids, pages } = await searchAll(ws, body);
-            expect(ids).toEqual(expectedIds(groups, sortList));
-            expect(pages.slice(0, -1).every((n) => n === limit)).toBe(true);
-          },
-        ),
-        { numRuns: Number(process.env.SEARCH_RUNS ?? 80) },
-      ),
-    );
+    await withFew(0, () => matchesWalk(oneKeySort, 40, 80));
   }, 240_000);
 
   it('answers CONTAINS of two characters or more from the pairs of a name, ignoring case, as a walk does', async () => {
