@@ -1103,4 +1103,35 @@ describe('search index', () => {
       expect(new Set(walked).size).toBe(values.length);
     }
   });
+
+  it('answers CONTAINS of a needle of 10,000 distinct characters, walking or not, and checks the pairs past those it looks up', async () => {
+    const w = await testWorkspace(store, '긴 바늘');
+    const needle = Array.from({ length: 10_000 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join(
+      '',
+    );
+    const made = await post(app, w.token, '/v2/people', { name: needle.slice(0, 40) });
+    expect(made.status, made.text).toBe(201);
+    const id = made.json.data.people.id;
+    const other = await post(app, w.token, '/v2/people', { name: '가나다' });
+    expect(other.status, other.text).toBe(201);
+    const contains = async (...values: string[]) => {
+      const res = await post(app, w.token, '/v2/object/people/search', {
+        filterGroupList: values.map((value) => ({
+          filters: [{ fieldName: '이름', operator: 'CONTAINS', value }],
+        })),
+      });
+      expect(res.status, res.text).toBe(200);
+      return (res.json.data.objectList as { id: string }[]).map((o) => o.id);
+    };
+    for (const few of [searchTuning.few, 0])
+      await withFew(few, async () => {
+        expect(await contains(needle)).toEqual([]);
+        expect(await contains(needle.slice(0, 40))).toEqual([id]);
+        expect(await contains(needle.slice(1, 39))).toEqual([id]);
+        // The same first pairs, then one the name lacks.
+        expect(await contains(`${needle.slice(0, 30)}가`)).toEqual([]);
+        // Either group: the needle's records (none) or those of another filter.
+        expect(await contains(needle, '가나')).toEqual([other.json.data.people.id]);
+      });
+  });
 });

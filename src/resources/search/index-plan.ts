@@ -39,13 +39,21 @@ const UNIQUE_FIELDS: Record<Type, ReadonlySet<string>> = {
 
 /**
  * What the indexes know of the records that pass one filter: a column equal to one of some
- * values, index rows of a field (`IndexCondition`), or all the pairs of characters of a
- * `CONTAINS` needle. Each is a superset of the passing records (the filter decides).
+ * values, index rows of a field (`IndexCondition`), or the pairs of characters of a
+ * `CONTAINS` needle (its first `NEEDLE_PAIRS`). Each is a superset of the passing records
+ * (the filter decides).
  */
 export type Narrowing =
   | { column: string; values: readonly string[]; rank: number }
   | { key: string; condition: IndexCondition; rank: number }
   | { key: string; pairs: readonly string[]; rank: number };
+
+/**
+ * Pairs of characters of a `CONTAINS` needle a search looks up at most: a few already name
+ * few records, and a probe checks each pair in a subquery of its own (SQLite refuses a
+ * query of thousands, PostgreSQL takes seconds), where a needle may hold 10,000 characters.
+ */
+const NEEDLE_PAIRS = 16;
 
 /** What a search asks of its plan. */
 interface PlanQuery {
@@ -114,7 +122,7 @@ export class IndexPlan {
       return { column, values: f.equals, rank: UNIQUE_FIELDS[this.q.type].has(name) ? 0 : 2 };
     const pairsKey = this.q.indexed.get(`g:${name}`);
     if (f.operator === 'CONTAINS' && f.needle !== undefined && pairsKey && pairsAnswer(f.needle))
-      return { key: pairsKey.key, pairs: pairsOf(f.needle), rank: 3 };
+      return { key: pairsKey.key, pairs: pairsOf(f.needle).slice(0, NEEDLE_PAIRS), rank: 3 };
     const field = this.q.indexed.get(name);
     if (!field || !f.index || column !== undefined) return undefined;
     const c = f.index;
