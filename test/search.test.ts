@@ -387,24 +387,37 @@ const sortArb: fc.Arbitrary<Sort[]> = fc.oneof(
   ),
 );
 
+/**
+ * Checks random filters (up to 3 groups of up to 3), sorts from `sorts` and page sizes up to
+ * `maxLimit` against the same filter computed from a full walk, over every page
+ * (`SEARCH_RUNS`, else `runs`, cases).
+ */
+async function matchesWalk(
+  sorts: fc.Arbitrary<Sort[]>,
+  maxLimit: number,
+  runs: number,
+): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.array(filterArb(), { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
+      sorts,
+      fc.integer({ min: 1, max: maxLimit }),
+      async (groups, sortList, limit) => {
+        const body: Rec = { filterGroupList: groups.map((filters) => ({ filters })), limit };
+        if (sortList.length > 0) body.sortList = sortList;
+        const { ids, pages } = await searchAll(ws, body);
+        expect(ids).toEqual(expectedIds(groups, sortList));
+        // Every page but the last is full; an empty search is one empty page.
+        expect(pages.slice(0, -1).every((n) => n === limit)).toBe(true);
+      },
+    ),
+    { numRuns: Number(process.env.SEARCH_RUNS ?? runs) },
+  );
+}
+
 describe('search', () => {
   it('finds what the same filter finds in a full walk, in order, over every page', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.array(filterArb(), { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
-        sortArb,
-        fc.integer({ min: 1, max: 100 }),
-        async (groups, sortList, limit) => {
-          const body: Rec = { filterGroupList: groups.map((filters) => ({ filters })), limit };
-          if (sortList.length > 0) body.sortList = sortList;
-          const { ids, pages } = await searchAll(ws, body);
-          expect(ids).toEqual(expectedIds(groups, sortList));
-          // Every page but the last is full; an empty search is one empty page.
-          expect(pages.slice(0, -1).every((n) => n === limit)).toBe(true);
-        },
-      ),
-      { numRuns: Number(process.env.SEARCH_RUNS ?? 100) },
-    );
+    await matchesWalk(sortArb, 100, 100);
   }, 240_000);
 
   it('gives each operator on each field type the documented meaning, at every boundary', async () => {
@@ -829,23 +842,7 @@ describe('search index', () => {
   );
 
   it('finds what a full walk finds when it walks the table probing the index, or the index in a sort order', async () => {
-    await withFew(0, () =>
-      fc.assert(
-        fc.asyncProperty(
-          fc.array(fc.array(filterArb(), { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
-          oneKeySort,
-          fc.integer({ min: 1, max: 40 }),
-          async (groups, sortList, limit) => {
-            const body: Rec = { filterGroupList: groups.map((filters) => ({ filters })), limit };
-            if (sortList.length > 0) body.sortList = sortList;
-            const { ids, pages } = await searchAll(ws, body);
-            expect(ids).toEqual(expectedIds(groups, sortList));
-            expect(pages.slice(0, -1).every((n) => n === limit)).toBe(true);
-          },
-        ),
-        { numRuns: Number(process.env.SEARCH_RUNS ?? 80) },
-      ),
-    );
+    await withFew(0, () => matchesWalk(oneKeySort, 40, 80));
   }, 240_000);
 
   it('answers CONTAINS of two characters or more from the pairs of a name, ignoring case, as a walk does', async () => {
@@ -1035,5 +1032,106 @@ describe('search index', () => {
     expect(mended.indexRepaired).toBe(2);
     expect((await verifyWorkspace(store, kept.workspaceId)).indexDifferences).toBe(0);
     expect(await search([{ fieldName: '점수2', operator: 'GTE', value: 500 }])).toEqual(expect점수);
+  });
+
+  it('has the index its SQLite hints name (a query hinting a missing index fails)', async () => {
+    const { sql } = await import('kysely');
+    const { BY_RECORD_INDEX } = await import('../src/resources/search/index-plan.ts');
+    const { rows } =
+      store.dialect === 'sqlite'
+        ? await sql<{
+            name: string;
+          }>`select name from sqlite_master where type = 'index' and name = ${BY_RECORD_INDEX}`.execute(
+            store.db,
+          )
+        : await sql<{
+            name: string;
+          }>`select indexname as name from pg_indexes where indexname = ${BY_RECORD_INDEX}`.execute(
+            store.db,
+          );
+    expect(rows).toEqual([{ name: BY_RECORD_INDEX }]);
+  });
+
+  it('holds, finds and walks in order values of 10,000 characters and lone surrogates', async () => {
+    const w = await testWorkspace(store, '긴 값');
+    await w.write(async (t) => {
+      await makeCustomField(t, 'people', '메모');
+      await makeCustomField(t, 'people', '관심', 'multiSelect');
+    });
+    const long = '가'.repeat(9_999);
+    const values = [`${long}b`, `${long}a`, '\ud800x', 'x\udc00', '   '];
+    const ids: string[] = [];
+    for (const [i, v] of values.entries()) {
+      const res = await post(app, w.token, '/v2/people', {
+        name: `n${i}`,
+        fieldList: [
+          { name: '메모', stringValue: v },
+          { name: '관심', stringValueList: [v] },
+        ],
+      });
+      expect(res.status, res.text).toBe(201);
+      ids.push(res.json.data.people.id);
+    }
+    const search = async (filters: Rec[]) => {
+      const res = await post(app, w.token, '/v2/object/people/search', {
+        filterGroupList: [{ filters }],
+      });
+      expect(res.status, res.text).toBe(200);
+      return (res.json.data.objectList as { id: string }[]).map((o) => o.id).sort();
+    };
+    expect(await search([{ fieldName: '메모', operator: 'EQ', value: `${long}a` }])).toEqual([
+      ids[1],
+    ]);
+    expect(await search([{ fieldName: '메모', operator: 'CONTAINS', value: `${long}` }])).toEqual(
+      [ids[0], ids[1]].sort(),
+    );
+    expect(await search([{ fieldName: '메모', operator: 'CONTAINS', value: '\ud800' }])).toEqual([
+      ids[2],
+    ]);
+    expect(
+      await search([{ fieldName: '관심', operator: 'LIST_CONTAIN', value: ['\ud800x'] }]),
+    ).toEqual([ids[2]]);
+    expect(await search([{ fieldName: '메모', operator: 'CONTAINS', value: ' ' }])).toEqual([
+      ids[4],
+    ]);
+    for (const direction of ['asc', 'desc'] as const) {
+      const { ids: walked } = await searchAll(w, {
+        sortList: [{ fieldName: '메모', direction }],
+        limit: 1,
+      });
+      expect(walked).toHaveLength(values.length);
+      expect(new Set(walked).size).toBe(values.length);
+    }
+  });
+
+  it('answers CONTAINS of a needle of 10,000 distinct characters, walking or not, and checks the pairs past those it looks up', async () => {
+    const w = await testWorkspace(store, '긴 바늘');
+    const needle = Array.from({ length: 10_000 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join(
+      '',
+    );
+    const made = await post(app, w.token, '/v2/people', { name: needle.slice(0, 40) });
+    expect(made.status, made.text).toBe(201);
+    const id = made.json.data.people.id;
+    const other = await post(app, w.token, '/v2/people', { name: '가나다' });
+    expect(other.status, other.text).toBe(201);
+    const contains = async (...values: string[]) => {
+      const res = await post(app, w.token, '/v2/object/people/search', {
+        filterGroupList: values.map((value) => ({
+          filters: [{ fieldName: '이름', operator: 'CONTAINS', value }],
+        })),
+      });
+      expect(res.status, res.text).toBe(200);
+      return (res.json.data.objectList as { id: string }[]).map((o) => o.id);
+    };
+    for (const few of [searchTuning.few, 0])
+      await withFew(few, async () => {
+        expect(await contains(needle)).toEqual([]);
+        expect(await contains(needle.slice(0, 40))).toEqual([id]);
+        expect(await contains(needle.slice(1, 39))).toEqual([id]);
+        // The same first pairs, then one the name lacks.
+        expect(await contains(`${needle.slice(0, 30)}가`)).toEqual([]);
+        // Either group: the needle's records (none) or those of another filter.
+        expect(await contains(needle, '가나')).toEqual([other.json.data.people.id]);
+      });
   });
 });

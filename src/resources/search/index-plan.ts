@@ -39,13 +39,21 @@ const UNIQUE_FIELDS: Record<Type, ReadonlySet<string>> = {
 
 /**
  * What the indexes know of the records that pass one filter: a column equal to one of some
- * values, index rows of a field (`IndexCondition`), or all the pairs of characters of a
- * `CONTAINS` needle. Each is a superset of the passing records (the filter decides).
+ * values, index rows of a field (`IndexCondition`), or the pairs of characters of a
+ * `CONTAINS` needle (its first `NEEDLE_PAIRS`). Each is a superset of the passing records
+ * (the filter decides).
  */
 export type Narrowing =
   | { column: string; values: readonly string[]; rank: number }
   | { key: string; condition: IndexCondition; rank: number }
   | { key: string; pairs: readonly string[]; rank: number };
+
+/**
+ * Pairs of characters of a `CONTAINS` needle a search looks up at most: a few already name
+ * few records, and a probe checks each pair in a subquery of its own (SQLite refuses a
+ * query of thousands, PostgreSQL takes seconds), where a needle may hold 10,000 characters.
+ */
+const NEEDLE_PAIRS = 16;
 
 /** What a search asks of its plan. */
 interface PlanQuery {
@@ -114,7 +122,7 @@ export class IndexPlan {
       return { column, values: f.equals, rank: UNIQUE_FIELDS[this.q.type].has(name) ? 0 : 2 };
     const pairsKey = this.q.indexed.get(`g:${name}`);
     if (f.operator === 'CONTAINS' && f.needle !== undefined && pairsKey && pairsAnswer(f.needle))
-      return { key: pairsKey.key, pairs: pairsOf(f.needle), rank: 3 };
+      return { key: pairsKey.key, pairs: pairsOf(f.needle).slice(0, NEEDLE_PAIRS), rank: 3 };
     const field = this.q.indexed.get(name);
     if (!field || !f.index || column !== undefined) return undefined;
     const c = f.index;
@@ -158,7 +166,7 @@ export class IndexPlan {
     if ('column' in n) return sql<SqlBool>`${sql.ref(n.column)} in (${sql.join(n.values)})`;
     const ws = this.workspaceId;
     const head = (byRecord: boolean) =>
-      sql`select 1 from search_values${sql.raw(byRecord && this.store.dialect === 'sqlite' ? ' indexed by search_values_record' : '')} where workspace_id = ${ws} and record_id = ${id} and record_type = ${this.q.type} and field = ${n.key}`;
+      sql`select 1 from search_values${this.byRecord(byRecord)} where workspace_id = ${ws} and record_id = ${id} and record_type = ${this.q.type} and field = ${n.key}`;
     if ('pairs' in n)
       return sql<SqlBool>`(${sql.join(
         n.pairs.map((p) => sql`exists (${head(false)} and value = ${p})`),
@@ -223,13 +231,27 @@ export class IndexPlan {
     }
   }
 
+  /**
+   * On SQLite, `indexed by` the index of a record's rows (when `use`): its planner, left to
+   * itself, reads a record's rows through the index by field and value instead.
+   */
+  private byRecord(use: boolean): RawBuilder<unknown> {
+    return sql.raw(use && this.store.dialect === 'sqlite' ? ` indexed by ${BY_RECORD_INDEX}` : '');
+  }
+
   /** A row of the walked table has no index row of `key`: its value is not there. */
   lacks(key: string) {
     const id = sql.ref(`${this.table}.id`);
-    const hint = this.store.dialect === 'sqlite' ? ' indexed by search_values_record' : '';
-    return sql<SqlBool>`not exists (select 1 from search_values${sql.raw(hint)} where workspace_id = ${this.workspaceId} and record_id = ${id} and record_type = ${this.q.type} and field = ${key})`;
+    return sql<SqlBool>`not exists (select 1 from search_values${this.byRecord(true)} where workspace_id = ${this.workspaceId} and record_id = ${id} and record_type = ${this.q.type} and field = ${key})`;
   }
 }
+
+/**
+ * The index of `search_values` by workspace and record (migration 012), named in SQLite's
+ * `indexed by` hints: SQLite refuses a query whose hinted index is gone, so a search test
+ * checks the index is there by this name.
+ */
+export const BY_RECORD_INDEX = 'search_values_record';
 
 /** ` and value …` for a condition on index text. */
 function valueCondition(c: IndexCondition): RawBuilder<unknown> {

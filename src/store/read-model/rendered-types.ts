@@ -1,16 +1,7 @@
 import type { CustomFieldRecordType } from '../../domain/custom-fields.ts';
+import type { RenderedTable } from '../database.ts';
 
-/** Record types whose API JSON the store keeps rendered. */
-export type RenderedType =
-  | 'people'
-  | 'organization'
-  | 'deal'
-  | 'lead'
-  | 'product'
-  | 'quote'
-  | 'customObject';
-
-/** Table of each rendered record type. */
+/** Table of each record type whose API JSON the store keeps rendered. */
 export const TABLE_OF = {
   people: 'people',
   organization: 'organizations',
@@ -19,7 +10,10 @@ export const TABLE_OF = {
   product: 'products',
   quote: 'quotes',
   customObject: 'custom_objects',
-} as const satisfies Record<RenderedType, string>;
+} as const satisfies Record<string, RenderedTable>;
+
+/** Record types whose API JSON the store keeps rendered (those `TABLE_OF` maps). */
+export type RenderedType = keyof typeof TABLE_OF;
 
 /** The stored types whose records show custom fields of `recordType` (todos render at read time). */
 export function typesShowingFieldsOf(recordType: CustomFieldRecordType): RenderedType[] {

@@ -149,6 +149,7 @@ async function compareChunk(
     if (sameBytes(store, body, json)) continue;
     differences.push({ type, id, stored: bodyText(body), rendered: json });
   }
+  const differing = new Set(differences.map((d) => d.id));
   const index = isIndexedType(type)
     ? await compareIndex(
         trx,
@@ -156,11 +157,7 @@ async function compareChunk(
         type,
         indexedFields(type, lookups.definitions(type)),
         // A record whose JSON differs is the body's difference; its repair writes its rows.
-        new Map(
-          rows
-            .filter((r) => !differences.some((d) => d.id === r.id))
-            .map((r) => [r.id, bodyText(r.body)]),
-        ),
+        new Map(rows.filter((r) => !differing.has(r.id)).map((r) => [r.id, bodyText(r.body)])),
       )
     : [];
   return { count: rows.length, last: ids[ids.length - 1]!, differences, index };
