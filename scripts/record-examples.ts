@@ -139,6 +139,7 @@ function writeBodies(ids: Record<string, string>): Record<string, unknown> {
     addOrganizationMemo: { text: '연간 계약 검토 중' },
     addDealMemo: { text: '예산 승인 대기', typeId: 'memo-type-meeting' },
     addLeadMemo: { text: '웨비나 참석자' },
+    addCustomObjectMemo: { text: '계약서 초안 검토 요청' },
     enrollInSequence: { peopleId: ids.enrollPeopleId },
     batchListPipelines: { objectType: 'deal' },
     batchListAssociations: { objectType: 'deal' },

@@ -218,6 +218,8 @@ const CALLS: Record<string, () => Promise<unknown>> = {
       fieldList: [{ name: '이름', stringValue: 'n' }],
     }),
   'customObjects.update': () => crm.customObjects.update('c1', { memo: 'm' }),
+  'customObjects.addMemo': () =>
+    crm.customObjects.addMemo('c1', { text: 't', typeId: 'memo-type-call' }),
   'customObjects.activities.list': () =>
     crm.customObjects.activities.list({ customObjectId: 'c1', types: ['create'], ...day }).page(),
   'customObjects.history.list': () =>

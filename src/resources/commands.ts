@@ -28,6 +28,7 @@ const RECORDS = {
   lead: { table: 'leads', label: '리드', object: '리드를' },
   product: { table: 'products', label: '상품', object: '상품을' },
   quote: { table: 'quotes', label: '견적서', object: '견적서를' },
+  customObject: { table: 'custom_objects', label: '커스텀 오브젝트', object: '커스텀 오브젝트를' },
 } as const;
 type RecordKind = keyof typeof RECORDS;
 

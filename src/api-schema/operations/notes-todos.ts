@@ -1,7 +1,7 @@
 /**
  * The todos and notes of the workspace (tag Workspace): list, create, update (complete) and
  * delete todos, list notes with their filters, get one note, list the note types, and write
- * a note on a person, organization, deal or lead.
+ * a note on a person, organization, deal, lead or custom object.
  */
 import { AddMemoBody, CreateTodoBody, UpdateTodoBody } from '../bodies/notes-todos.ts';
 import {
@@ -14,6 +14,9 @@ import {
 import { MemoRecord, MemoTypeRecord, TodoRecord } from '../records/notes-todos.ts';
 import { type Operation, read, write } from './operation.ts';
 import { idFilter, PARAMETERS, page } from './parameters.ts';
+
+/** How an operation's summary names a record type that is not its path segment. */
+const NOTE_SUBJECT: Record<string, string> = { people: 'person', 'custom-object': 'custom object' };
 
 /** In the order the OpenAPI document lists them. */
 export const NOTE_TODO_OPERATIONS: readonly Operation[] = [
@@ -82,12 +85,13 @@ export const NOTE_TODO_OPERATIONS: readonly Operation[] = [
       ['organization', 'organizationId', 'Organization'],
       ['deal', 'dealId', 'Deal'],
       ['lead', 'leadId', 'Lead'],
+      ['custom-object', 'customObjectId', 'CustomObject'],
     ] as const
   ).map(([type, param, name]) =>
     write(
       `/v2/${type}/{${param}}/memo`,
       `add${name}Memo`,
-      `Write a note on a ${type === 'people' ? 'person' : type} (as its memo body key does); answers the note`,
+      `Write a note on a ${NOTE_SUBJECT[type] ?? type} (as its memo body key does); answers the note`,
       'Workspace',
       201,
       AddMemoBody,

@@ -7,10 +7,10 @@ import { addMemo, pathRecord } from '../commands.ts';
 import { NOTE_COLUMNS } from './queries.ts';
 
 /** The record types a note can be written on through `POST /v2/{type}/{id}/memo`. */
-export type MemoSubject = 'people' | 'organization' | 'deal' | 'lead';
+export type MemoSubject = 'people' | 'organization' | 'deal' | 'lead' | 'customObject';
 
 /**
- * `POST /v2/{people|organization|deal|lead}/{id}/memo`: a note on the record, by the acting
+ * `POST /v2/{people|organization|deal|lead|custom-object}/{id}/memo`: a note on the record, by the acting
  * user, exactly as a create's or update's `memo` writes it (its `memoCreate` activity, the
  * record's NOTE group); answers the note as `GET /v2/memo/{memoId}` shows it.
  */
