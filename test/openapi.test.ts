@@ -6,6 +6,8 @@ import examples from '../src/api-schema/examples.json' with { type: 'json' };
 import { registerFormats } from '../src/api-schema/formats.ts';
 import { buildOpenApiDocument } from '../src/api-schema/openapi.ts';
 import { OPERATIONS } from '../src/api-schema/operations/index.ts';
+import { defineCustomObject } from '../src/resources/custom-objects/commands.ts';
+import { insertCustomObject } from '../src/resources/custom-objects/writes.ts';
 import type { Store } from '../src/store/database.ts';
 import {
   makeDeal,
@@ -260,7 +262,7 @@ describe('live answers match the documented schemas', () => {
   });
 
   it('reads with fieldList answer in their schema: id and the chosen fields only', async () => {
-    const { pipe, person, organization, lead, deal } = await ws.write(async (w) => {
+    const { pipe, person, organization, lead, deal, customObject } = await ws.write(async (w) => {
       const pipe = await makePipeline(w);
       const organization = await makeOrganization(w);
       const person = await makePerson(w, { organizationId: organization });
@@ -271,7 +273,15 @@ describe('live answers match the documented schemas', () => {
         stageId: pipe.stageIds[0],
       });
       await makeProduct(w);
-      return { pipe, person, organization, lead, deal };
+      const definition = await defineCustomObject(w, {
+        name: '계약서',
+        fields: [{ name: '계약 금액', type: 'number' }],
+      });
+      const customObject = await insertCustomObject(w, {
+        definitionId: definition.id,
+        name: '공급 계약',
+      });
+      return { pipe, person, organization, lead, deal, customObject };
     });
     const urls: Record<string, string> = {
       listPeople: '/v2/people?fieldList=이메일,전화',
@@ -282,13 +292,18 @@ describe('live answers match the documented schemas', () => {
       listLeads: '/v2/lead?fieldList=마감일,수정 날짜',
       getLead: `/v2/lead/${lead}?fieldList=마감일`,
       listProducts: '/v2/product?fieldList=코드',
+      listCustomObjects: '/v2/custom-object?fieldList=계약 금액,RecordId',
+      getCustomObject: `/v2/custom-object/${customObject}?fieldList=이름`,
     };
     const withFields = OPERATIONS.filter((o) => o.query.some((q) => q.name === 'fieldList'));
     expect(withFields.map((o) => o.operationId).sort()).toEqual(Object.keys(urls).sort());
     for (const op of withFields) {
       const res = await get(app, ws.token, encodeURI(urls[op.operationId]!));
       expect([op.operationId, res.status]).toEqual([op.operationId, 200]);
-      const records = Object.values(res.json.data).find(Array.isArray) as object[];
+      // A custom object's single read answers one object, not an array of one.
+      const records = (Object.values(res.json.data).find(Array.isArray) ?? [
+        res.json.data.customObject,
+      ]) as object[];
       expect(records.length, op.operationId).toBeGreaterThan(0);
       expect(Object.keys(records[0]!).length, op.operationId).toBeLessThan(4);
       const errors = [...Value.Errors(op.response!, res.json)].map(

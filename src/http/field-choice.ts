@@ -39,17 +39,19 @@ export async function readFieldChoice(
 }
 
 /**
- * An answer `{success, data: {<key>: [records], …}}` with each record cut down to its `id`
- * and the chosen fields, in the record's own key order; the rest of `data` (cursors) stays.
+ * An answer `{success, data: {<key>: [records], …}}` (or `{<key>: record}`, one object) with
+ * each record cut down to its `id` and the chosen fields, in the record's own key order; the
+ * rest of `data` (cursors) stays.
  */
 export function chooseFields(answer: Buffer, key: string, chosen: ReadonlySet<string>): Buffer {
   const parsed = JSON.parse(answer.toString('utf8')) as { data: Record<string, unknown> };
-  const records = parsed.data[key] as Record<string, unknown>[];
-  parsed.data[key] = records.map((record) => {
+  const choose = (record: Record<string, unknown>) => {
     const out: Record<string, unknown> = {};
     for (const name of Object.keys(record))
       if (name === 'id' || chosen.has(name)) out[name] = record[name];
     return out;
-  });
+  };
+  const value = parsed.data[key] as Record<string, unknown>[] | Record<string, unknown>;
+  parsed.data[key] = Array.isArray(value) ? value.map(choose) : choose(value);
   return Buffer.from(JSON.stringify(parsed));
 }

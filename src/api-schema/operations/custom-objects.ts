@@ -1,10 +1,11 @@
 /**
  * The custom objects' operations (tag Custom objects, LIVE-API.md 1.7.13): definitions,
- * records (list, get, create, update), their activities and their history.
+ * records (list, get, create, update; the reads take `fieldList`), their activities and
+ * their history. A note on a record is with the others (`addCustomObjectMemo`).
  */
 import { Type } from '@sinclair/typebox';
 import { CreateCustomObjectBody, UpdateCustomObjectBody } from '../bodies/custom-objects.ts';
-import { CreatedEnvelope, ListEnvelope, ObjectEnvelope } from '../envelopes.ts';
+import { CreatedEnvelope, ListEnvelope, ObjectEnvelope, WithFieldChoice } from '../envelopes.ts';
 import {
   CustomObjectActivityRecord,
   CustomObjectDefinitionRecord,
@@ -13,7 +14,7 @@ import {
   CustomObjectUpdated,
 } from '../records/custom-objects.ts';
 import { type Operation, read, write } from './operation.ts';
-import { activityQuery, idFilter, page } from './parameters.ts';
+import { activityQuery, idFilter, PARAMETERS, page, recordPage } from './parameters.ts';
 
 const TAG = 'Custom objects';
 
@@ -43,16 +44,16 @@ export const CUSTOM_OBJECT_OPERATIONS: readonly Operation[] = [
     'listCustomObjects',
     'List custom objects (all, or of one definition; an unknown definition is 404)',
     TAG,
-    ListEnvelope('customObjectList', CustomObjectRecord),
-    { query: [...page, ...definitionFilters], notFound: true },
+    ListEnvelope('customObjectList', WithFieldChoice(CustomObjectRecord)),
+    { query: [...recordPage, ...definitionFilters], notFound: true },
   ),
   read(
     '/v2/custom-object/{customObjectId}',
     'getCustomObject',
     'Get one custom object',
     TAG,
-    ObjectEnvelope('customObject', CustomObjectRecord),
-    { notFound: true },
+    ObjectEnvelope('customObject', WithFieldChoice(CustomObjectRecord)),
+    { query: [PARAMETERS.fieldList], notFound: true },
   ),
   write(
     '/v2/custom-object',

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
+import { chooseFields, readFieldChoice } from '../../http/field-choice.ts';
 import { NEXT_CURSOR } from '../../http/list-page.ts';
 import { sendListPage } from '../../http/list-route.ts';
 import { readQuery } from '../../http/query.ts';
@@ -9,6 +10,7 @@ import { nameIgnored, sendJson } from '../../http/send.ts';
 import { keysetList } from '../../store/keyset.ts';
 import { prepareQuery } from '../../store/prepared.ts';
 import { registerActivityList } from '../activities/routes.ts';
+import { customObjectFieldNames } from '../fields/field-names.ts';
 import { registerHistoryList } from '../record-history/routes.ts';
 import { CUSTOM_OBJECT_NOT_FOUND } from './commands.ts';
 import { definitionNamed } from './definitions.ts';
@@ -18,7 +20,8 @@ const LIST_PATH = '/v2/custom-object';
 /**
  * The custom object reads (LIVE-API.md 1.7.13): `GET /v2/custom-object-definitions`, the
  * records (all, or of one definition named by id and/or name), one record, and their
- * activities and history.
+ * activities and history. The records and the record take `?fieldList=` as the other record
+ * reads do: the names of the listed definition's fields, or of any definition's.
  */
 export function registerCustomObjectRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { store, cache, base } = deps;
@@ -52,12 +55,15 @@ export function registerCustomObjectRoutes(app: FastifyInstance, deps: RouteDeps
   const ofDefinition = keysetList<'definitionId'>(store, 'custom_objects', 'created_at', (qb, p) =>
     qb.where('definition_id', '=', p('definitionId')),
   );
+  const fieldNames = customObjectFieldNames(store);
+  const anyFieldNames = fieldNames();
   app.get(`${base}${LIST_PATH}`, { config: { errorShape: 'A' } }, async (request, reply) => {
     const query = readQuery(request.query, [
       'cursor',
       'limit',
       'customObjectDefinitionId',
       'customObjectDefinitionName',
+      'fieldList',
     ]);
     const { customObjectDefinitionId: id, customObjectDefinitionName: name } = query.values;
     const ws = request.auth.workspaceId;
@@ -67,15 +73,22 @@ export function registerCustomObjectRoutes(app: FastifyInstance, deps: RouteDeps
       id === undefined ? undefined : checkedId('customObjectDefinitionId', id),
       name,
     );
-    return sendListPage(request, reply, cache, query, () => ({
-      listKey: 'customObjectList',
-      cursorKeys: NEXT_CURSOR,
-      scope: definition ? `${LIST_PATH}\u0000${definition.id}` : LIST_PATH,
-      fetch: (after, limit) =>
-        definition
-          ? ofDefinition(ws, { definitionId: definition.id }, after, limit)
-          : all(ws, {}, after, limit),
-    }));
+    return sendListPage(
+      request,
+      reply,
+      cache,
+      query,
+      () => ({
+        listKey: 'customObjectList',
+        cursorKeys: NEXT_CURSOR,
+        scope: definition ? `${LIST_PATH}\u0000${definition.id}` : LIST_PATH,
+        fetch: (after, limit) =>
+          definition
+            ? ofDefinition(ws, { definitionId: definition.id }, after, limit)
+            : all(ws, {}, after, limit),
+      }),
+      definition ? fieldNames(definition.id) : anyFieldNames,
+    );
   });
 
   registerActivityList(app, deps, {
@@ -104,20 +117,21 @@ export function registerCustomObjectRoutes(app: FastifyInstance, deps: RouteDeps
     { config: { errorShape: 'A' } },
     async (request, reply) => {
       const id = checkedId('customObjectId', request.params.customObjectId);
-      nameIgnored(reply, readQuery(request.query, []));
-      const [row] = await store.rows(bodyOf({ ws: request.auth.workspaceId, id }));
+      const query = readQuery(request.query, ['fieldList']);
+      nameIgnored(reply, query);
+      const ws = request.auth.workspaceId;
+      const chosen = await readFieldChoice(query.values.fieldList, ws, anyFieldNames);
+      const [row] = await store.rows(bodyOf({ ws, id }));
       const body = row?.[0] as Buffer | string | null | undefined;
       if (body === undefined || body === null)
         throw new DomainError('not_found', `${CUSTOM_OBJECT_NOT_FOUND}: '${id}'`);
       // The stored record as it is, spliced into the envelope as one object (not an array).
-      return sendJson(
-        reply,
-        Buffer.concat([
-          Buffer.from('{"success":true,"data":{"customObject":'),
-          Buffer.isBuffer(body) ? body : Buffer.from(body),
-          Buffer.from('}}'),
-        ]),
-      );
+      const answer = Buffer.concat([
+        Buffer.from('{"success":true,"data":{"customObject":'),
+        Buffer.isBuffer(body) ? body : Buffer.from(body),
+        Buffer.from('}}'),
+      ]);
+      return sendJson(reply, chosen ? chooseFields(answer, 'customObject', chosen) : answer);
     },
   );
 }

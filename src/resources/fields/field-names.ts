@@ -34,3 +34,36 @@ export function fieldNamesOf(store: Store, recordType: FieldRecordType): FieldNa
     return new Set([...builtIn, ...stages, ...rows.map(([name]) => String(name))]);
   };
 }
+
+/**
+ * The names of custom objects' fields in a workspace: the built-in ones, then the custom
+ * fields of one definition, or of every definition when none is given (a list of all
+ * records holds each definition's fields).
+ */
+export function customObjectFieldNames(store: Store) {
+  const builtIn = BUILT_IN_FIELDS.customObject.map((field) => field.name);
+  const all = prepareQuery<'ws'>((p) =>
+    store.reader
+      .selectFrom('custom_fields')
+      .select('name')
+      .where('workspace_id', '=', p('ws'))
+      .where('record_type', '=', 'customObject'),
+  );
+  const ofDefinition = prepareQuery<'ws' | 'definition'>((p) =>
+    store.reader
+      .selectFrom('custom_fields')
+      .select('name')
+      .where('workspace_id', '=', p('ws'))
+      .where('record_type', '=', 'customObject')
+      .where('custom_object_definition_id', '=', p('definition')),
+  );
+  return (definitionId?: string): FieldNames =>
+    async (workspaceId) => {
+      const rows = await store.rows(
+        definitionId === undefined
+          ? all({ ws: workspaceId })
+          : ofDefinition({ ws: workspaceId, definition: definitionId }),
+      );
+      return new Set([...builtIn, ...rows.map(([name]) => String(name))]);
+    };
+}
