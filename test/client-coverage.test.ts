@@ -197,7 +197,8 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'webForms.list': () => crm.webForms.list().page(),
   'webForms.submissions': () => crm.webForms.submissions('w1').page(),
   'associations.primary': () => crm.associations.primary('people', 'p1', 'memo').page(),
-  'associations.custom': () => crm.associations.custom('deal', 'd1', 'people').page(),
+  'associations.custom': () =>
+    crm.associations.custom('custom-object', 'c1', 'custom-object').page(),
   'sequences.list': () => crm.sequences.list().page(),
   'sequences.get': () => crm.sequences.get('s1'),
   'sequences.steps': () => crm.sequences.steps('s1').page(),

@@ -47,6 +47,18 @@ const PATH_PARAMETER_SCHEMAS: Record<string, Json> = {
   asset: { type: 'string', examples: ['swagger-ui-bundle.js'] },
 };
 
+/** `targetType` of the association reads: a custom object's associations are read too. */
+const ASSOCIATION_TARGET_TYPE: Json = {
+  type: 'string',
+  enum: ['people', 'organization', 'deal', 'lead', 'custom-object'],
+};
+
+/** The schema of a path parameter that is not a record id, in the path it is of. */
+function pathParameterSchema(path: string, name: string): Json | undefined {
+  if (name === 'targetType' && path.includes('/association/')) return ASSOCIATION_TARGET_TYPE;
+  return PATH_PARAMETER_SCHEMAS[name];
+}
+
 /**
  * A TypeBox schema as plain JSON Schema: TypeBox's symbol keys dropped (JSON has none), and
  * every named schema other than `self` replaced by a `$ref` to its component.
@@ -199,7 +211,7 @@ function operationObject(
     name,
     in: 'path',
     required: true,
-    schema: PATH_PARAMETER_SCHEMAS[name] ?? { type: 'string', minLength: 1, maxLength: 64 },
+    schema: pathParameterSchema(op.path, name) ?? { type: 'string', minLength: 1, maxLength: 64 },
   }));
   for (const h of op.headers ?? []) {
     parameters.push({

@@ -622,13 +622,14 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
   };
 
   /**
-   * The records a person, organization, deal or lead is associated with: `primary` lists the
-   * ids its own links give (`memo`: its notes), `custom` the records custom Ref fields link.
+   * The records a person, organization, deal, lead or custom object is associated with:
+   * `primary` lists the ids its own links give (`memo`: its notes), `custom` the records
+   * custom Ref fields link.
    */
   readonly associations = {
     /** Ids of the records (or notes) linked to the record by their own keys, oldest first. */
     primary: (
-      targetType: 'people' | 'organization' | 'deal' | 'lead',
+      targetType: 'people' | 'organization' | 'deal' | 'lead' | 'custom-object',
       targetId: string,
       toTargetType: 'people' | 'organization' | 'deal' | 'lead' | 'memo',
       o?: ListOptions,
@@ -640,7 +641,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
       ),
     /** Records linked to the record by custom Ref fields, `label` the field's name. */
     custom: (
-      targetType: 'people' | 'organization' | 'deal' | 'lead',
+      targetType: 'people' | 'organization' | 'deal' | 'lead' | 'custom-object',
       targetId: string,
       toTargetType: 'people' | 'organization' | 'deal' | 'lead' | 'custom-object',
       o?: ListOptions,

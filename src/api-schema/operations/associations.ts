@@ -11,7 +11,7 @@ export const ASSOCIATION_OPERATIONS: readonly Operation[] = [
   read(
     `${PATH}/primary`,
     'listPrimaryAssociations',
-    'List the ids of the records a record is linked to by their own keys (a person’s organization, deals and leads; an organization’s people, deals and leads; a deal’s or lead’s person and organization), or of its notes (`memo`), oldest first',
+    'List the ids of the records a record is linked to by their own keys (a person’s organization, deals and leads; an organization’s people, deals and leads; a deal’s or lead’s person and organization), or of its notes (`memo`; a custom object has notes only), oldest first',
     'Search',
     ListEnvelope('associationIdList', AssociationId),
     { query: page, notFound: true },
@@ -19,7 +19,7 @@ export const ASSOCIATION_OPERATIONS: readonly Operation[] = [
   read(
     `${PATH}/custom`,
     'listCustomAssociations',
-    'List the records linked to a record by custom Ref fields (its own, and other records’ that point at it), each with the field’s name as `label`',
+    'List the records linked to a record by custom Ref fields (its own, and other records’ that point at it; custom objects’ `customObject` and `multiCustomObject` fields included), each with the field’s name as `label`',
     'Search',
     ListEnvelope('associationItemList', AssociationItemRecord),
     { query: page, notFound: true },

@@ -1,8 +1,9 @@
 /**
  * The records associated with a record (LIVE-API.md 1.7.14): its primary links (a person's
  * organization, deals and leads; an organization's people, deals and leads; a deal's or
- * lead's person and organization; the notes on it) and its custom ones (custom Ref fields,
- * of the record itself and of other records that point at it).
+ * lead's person and organization; the notes on it, a custom object's too) and its custom
+ * ones (custom Ref fields, of the record itself and of other records that point at it;
+ * custom objects' `customObject` and `multiCustomObject` fields among them).
  */
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { type CustomFieldType, refTargetOf } from '../../domain/custom-fields.ts';
@@ -18,18 +19,20 @@ type AnyDb = Kysely<any>;
 type AnyQuery = SelectQueryBuilder<any, any, any>;
 
 /** The record types an association starts from. */
-export const ASSOCIATION_TARGET_TYPES = ['people', 'organization', 'deal', 'lead'] as const;
+export const ASSOCIATION_TARGET_TYPES = [
+  'people',
+  'organization',
+  'deal',
+  'lead',
+  'custom-object',
+] as const;
 export type AssociationTarget = (typeof ASSOCIATION_TARGET_TYPES)[number];
 
 /** What `…/primary` lists: records linked by their own keys, and notes. */
 export const PRIMARY_TO_TYPES = ['people', 'organization', 'deal', 'lead', 'memo'] as const;
 export type PrimaryTo = (typeof PRIMARY_TO_TYPES)[number];
 
-/**
- * What `…/custom` lists: records linked by custom Ref fields. `custom-object` is taken (as the
- * live API takes it) and lists nothing while the workspace can hold no custom objects: the
- * place to add them is `customTables`.
- */
+/** What `…/custom` lists: records linked by custom Ref fields. */
 export const CUSTOM_TO_TYPES = ['people', 'organization', 'deal', 'lead', 'custom-object'] as const;
 export type CustomTo = (typeof CUSTOM_TO_TYPES)[number];
 
@@ -39,7 +42,20 @@ export const TABLE_OF = {
   organization: 'organizations',
   deal: 'deals',
   lead: 'leads',
+  'custom-object': 'custom_objects',
 } as const satisfies Record<AssociationTarget, keyof Database>;
+
+/**
+ * The record type of each path type: the notes' `subject_type`, the custom fields'
+ * `record_type` and a Ref field's target (`custom-object` is `customObject` there).
+ */
+const RECORD_TYPE_OF = {
+  people: 'people',
+  organization: 'organization',
+  deal: 'deal',
+  lead: 'lead',
+  'custom-object': 'customObject',
+} as const satisfies Record<AssociationTarget, string>;
 
 /** Whether the workspace has the record. */
 export async function recordExists(
@@ -59,7 +75,7 @@ export async function recordExists(
 
 /** Where the primary associations of `from` to `to` are: a table and the rows of it that link. */
 interface PrimarySource {
-  table: 'people' | 'organizations' | 'deals' | 'leads' | 'notes';
+  table: (typeof TABLE_OF)[AssociationTarget] | 'notes';
   where: (qb: AnyQuery, ws: string, id: string) => AnyQuery;
 }
 
@@ -70,7 +86,8 @@ function primarySource(from: AssociationTarget, to: PrimaryTo): PrimarySource | 
   if (to === 'memo') {
     return {
       table: 'notes',
-      where: (qb, _ws, id) => qb.where('subject_type', '=', from).where('subject_id', '=', id),
+      where: (qb, _ws, id) =>
+        qb.where('subject_type', '=', RECORD_TYPE_OF[from]).where('subject_id', '=', id),
     };
   }
   const holds =
@@ -140,11 +157,6 @@ export interface CustomAssociation {
   sortKey: string;
 }
 
-/** The tables `…/custom` reads for each type it lists; none for custom objects yet. */
-function customTable(to: CustomTo): (typeof TABLE_OF)[AssociationTarget] | undefined {
-  return to === 'custom-object' ? undefined : TABLE_OF[to];
-}
-
 const pad = (n: number) => String(n).padStart(6, '0');
 
 /**
@@ -160,21 +172,23 @@ export async function customAssociations(
   id: string,
   to: CustomTo,
 ): Promise<CustomAssociation[]> {
-  const table = customTable(to);
-  if (!table) return [];
+  const table = TABLE_OF[to];
+  const fromType = RECORD_TYPE_OF[from];
+  const toType = RECORD_TYPE_OF[to];
   const fields = await db
     .selectFrom('custom_fields')
     .select(['id', 'record_type', 'name', 'type', 'position'])
     .where('workspace_id', '=', workspaceId)
-    .where('record_type', 'in', [from, to])
+    .where('record_type', 'in', [fromType, toType])
     .orderBy('position')
     .orderBy('id')
     .execute();
   const refTo = (type: string) => refTargetOf(type as CustomFieldType)?.target;
   const out: CustomAssociation[] = [];
 
-  // The record's own fields that point at `to`.
-  const own = fields.filter((f) => f.record_type === from && refTo(f.type) === to);
+  // The record's own fields that point at `to` (a custom object holds values of its own
+  // definition's fields only).
+  const own = fields.filter((f) => f.record_type === fromType && refTo(f.type) === toType);
   if (own.length > 0) {
     const row = await (db as AnyDb)
       .selectFrom(TABLE_OF[from])
@@ -208,7 +222,7 @@ export async function customAssociations(
   }
 
   // Fields of `to`'s records that point at the record.
-  const theirs = fields.filter((f) => f.record_type === to && refTo(f.type) === from);
+  const theirs = fields.filter((f) => f.record_type === toType && refTo(f.type) === fromType);
   if (theirs.length > 0) {
     const pattern = idPattern(id);
     const rows = (await (db as AnyDb)

@@ -25,6 +25,7 @@ const NOT_FOUND: Record<AssociationTarget, { code: DomainErrorCode; what: string
   organization: { code: 'organization_not_found', what: '회사를' },
   deal: { code: 'deal_not_found', what: '딜을' },
   lead: { code: 'lead_not_found', what: '리드를' },
+  'custom-object': { code: 'not_found', what: '커스텀 오브젝트를' },
 };
 
 /** A path value that must be one of `values`, or a 400 naming them. */
