@@ -465,7 +465,7 @@ export async function makeFixture(
   const m = await seedSide(store, '퍼즈 워크스페이스', '퍼즈', hookUrl);
   const o = await seedSide(store, '다른 워크스페이스', FOREIGN_MARKER, hookUrl);
   const fields: Record<string, string[]> = {};
-  for (const type of ['people', 'organization', 'deal', 'lead', 'product']) {
+  for (const type of ['people', 'organization', 'deal', 'lead', 'product', 'custom-object']) {
     const res = await get(app, m.ws.token, `/v2/field/${type}`);
     fields[type] = (res.json.data.fieldList as { name: string }[]).map((f) => f.name);
   }

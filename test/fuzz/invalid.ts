@@ -62,7 +62,7 @@ const PATH_NAMES = new Set(['type', 'targetType', 'toTargetType', 'asset']);
 function pathKind(op: Operation, req: Req, param: string): Kind | undefined {
   if (param !== 'targetId') return PATH_KINDS[param];
   const type = req.path.split('/')[op.path.split('/').indexOf('{targetType}')];
-  return type as Kind;
+  return (type === 'custom-object' ? 'customObject' : type) as Kind;
 }
 
 /** Path segments that name no record (or cannot be an id at all). */

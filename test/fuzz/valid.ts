@@ -87,13 +87,17 @@ const todoFields = () =>
     )
     .map((r) => Object.values(r));
 
-/** A note on one of `m`'s records of `type`, with or without a type. */
-const memoOn = (fx: Fixture, type: 'people' | 'organization' | 'deal' | 'lead') =>
+/** A note on one of `m`'s records of `type` (`path` its path segment), with or without a type. */
+const memoOn = (
+  fx: Fixture,
+  type: 'people' | 'organization' | 'deal' | 'lead' | 'customObject',
+  path: string = type,
+) =>
   fc
     .tuple(pick(fx.m.ids[type]), text(200), fc.option(pick(MEMO_TYPE_IDS), { nil: undefined }))
     .map(([id, t, typeId]) => ({
       method: 'POST' as const,
-      path: `/v2/${type}/${id}/memo`,
+      path: `/v2/${path}/${id}/memo`,
       body: typeId === undefined ? { text: t } : { text: t, typeId },
     }));
 
@@ -122,6 +126,15 @@ const getEach = (
     .tuple(pick(ids), q ?? fc.constant([] as [string, string][]))
     .map(([id, query]): Req => ({ method: 'GET', path: path(id), query }));
 
+/** The fixture's kind of each `targetType` of the association reads. */
+const TARGET_KINDS = {
+  people: 'people',
+  organization: 'organization',
+  deal: 'deal',
+  lead: 'lead',
+  'custom-object': 'customObject',
+} as const;
+
 /**
  * An association read of a record of `m`, of any type, to any type `to` lists; half of them
  * of a person with several deals (the third person's by their own key, the second's by the
@@ -131,8 +144,8 @@ const association = (fx: Fixture, to: readonly string[], kind: 'primary' | 'cust
   fc
     .tuple(
       fc.oneof(
-        pick(['people', 'organization', 'deal', 'lead'] as const).chain((type) =>
-          fc.tuple(fc.constant(type), pick(fx.m.ids[type]), pick(to)),
+        pick(Object.keys(TARGET_KINDS) as (keyof typeof TARGET_KINDS)[]).chain((type) =>
+          fc.tuple(fc.constant(type), pick(fx.m.ids[TARGET_KINDS[type]]), pick(to)),
         ),
         fc.constant([
           'people' as const,
@@ -649,6 +662,7 @@ export const VALID: Record<string, Gen> = {
   addOrganizationMemo: (fx) => memoOn(fx, 'organization'),
   addDealMemo: (fx) => memoOn(fx, 'deal'),
   addLeadMemo: (fx) => memoOn(fx, 'lead'),
+  addCustomObjectMemo: (fx) => memoOn(fx, 'customObject', 'custom-object'),
   listMemos: (fx) =>
     fc
       .tuple(
@@ -693,14 +707,19 @@ export const VALID: Record<string, Gen> = {
   listCustomObjectDefinitions: () => GET('/v2/custom-object-definitions'),
   listCustomObjects: (fx) =>
     fc
-      .tuple(fc.option(pick(fx.m.customObjectDefs)), fc.nat(2), query({ limit: limit() }))
+      .tuple(fc.option(pick(fx.m.customObjectDefs)), fc.nat(2), listRecords(fx, 'custom-object'))
       .map(([def, how, q]): Req => {
         const extra: [string, string][] = [];
         if (def && how !== 1) extra.push(['customObjectDefinitionId', def.id]);
         if (def && how !== 2) extra.push(['customObjectDefinitionName', def.name]);
         return { method: 'GET', path: '/v2/custom-object', query: [...q, ...extra] };
       }),
-  getCustomObject: (fx) => getEach(fx.m.ids.customObject, (id) => `/v2/custom-object/${id}`),
+  getCustomObject: (fx) =>
+    getEach(
+      fx.m.ids.customObject,
+      (id) => `/v2/custom-object/${id}`,
+      query({ fieldList: fieldListQuery(fx, 'custom-object') }),
+    ),
   createCustomObject: (fx) =>
     fc
       .tuple(
