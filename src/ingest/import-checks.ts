@@ -305,6 +305,8 @@ export class ImportChecks {
         const pipeline = this.definitionPipeline.get(r.definition_id as string) ?? null;
         if (r.pipeline_id !== null && r.pipeline_id !== pipeline)
           return `'pipeline_id': '${r.pipeline_id}' is not the pipeline of definition '${r.definition_id}'`;
+        if (r.stage_id !== null && r.pipeline_id === null)
+          return `'stage_id' without 'pipeline_id'`;
         if (r.stage_id !== null && this.stagePipeline.get(r.stage_id as string) !== r.pipeline_id)
           return `'stage_id': '${r.stage_id}' is not a stage of pipeline '${r.pipeline_id}'`;
         if (this.recordNumbers.has(`${r.definition_id}\u0000${r.record_number}`))
