@@ -40,7 +40,7 @@ import { FORMAT_OF, LINE_FORMATS, type LineFormat } from './transfer-format.ts';
 /** Rows kept before they are written (PostgreSQL; SQLite writes each row at once). */
 const FLUSH_ROWS = 5_000;
 /** File bytes kept before they are written: a few chunks, never whole files. */
-const FLUSH_BYTES = 4 * 1024 * 1024;
+const FLUSH_BYTES = 1024 * 1024;
 
 /** Line types whose records the store keeps rendered, with their rendered type. */
 const RENDERED: Partial<Record<LineType, RenderedType>> = {
