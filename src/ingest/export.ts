@@ -6,20 +6,20 @@ import { now } from '../domain/time.ts';
 import { FORMAT_NAME, FORMAT_VERSION, LINE_FORMATS, type LineFormat } from './transfer-format.ts';
 
 /**
- * Rows the export leaves out, by table: files whose upload never finished (`uploading`:
- * nobody sees them, and a later upload sweeps them away) and their chunks. Static SQL, the
- * same on both stores.
+ * Which rows of a table the export takes, where not all: files whose upload finished, and
+ * their chunks (an `uploading` file is seen by nobody, and a later upload sweeps it away).
+ * Static SQL, the same on both stores.
  */
-const LEFT_OUT: Readonly<Record<string, string>> = {
+const EXPORTED_ONLY: Readonly<Record<string, string>> = {
   files: "status = 'ready'",
   file_chunks:
     "file_id in (select f.id from files f where f.workspace_id = file_chunks.workspace_id and f.status = 'ready')",
 };
 
-/** `where` of a table's exported rows (the workspace's `?`/`$1`, then what is left out). */
+/** `where` of a table's exported rows (the workspace's `?`/`$1`, then `EXPORTED_ONLY`). */
 function exported(table: string, param: string): string {
-  const kept = LEFT_OUT[table];
-  return `workspace_id = ${param}${kept ? ` and ${kept}` : ''}`;
+  const only = EXPORTED_ONLY[table];
+  return `workspace_id = ${param}${only ? ` and ${only}` : ''}`;
 }
 
 /**
