@@ -8,11 +8,16 @@ import { exportWorkspace } from '../src/ingest/export.ts';
 import { rowValues } from '../src/ingest/import-rows.ts';
 import { importFiles } from '../src/ingest/run-import.ts';
 import { FORMAT_OF } from '../src/ingest/transfer-format.ts';
-import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
+import { addMemo } from '../src/resources/commands.ts';
+import { defineCustomField, setCustomValues } from '../src/resources/custom-fields/writes.ts';
+import { beginUpload, CHUNK_BYTES, insertChunk } from '../src/resources/files/writes.ts';
+import { insertTodos } from '../src/resources/todos/writes.ts';
 import { createToken, createWorkspace, firstAdmin } from '../src/resources/workspaces/writes.ts';
 import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import { writeWorkspace } from '../src/store/write.ts';
-import { get, testApp, testStore } from './helpers.ts';
+import { get, post, testApp, testStore } from './helpers.ts';
+import { type FormPart, multipartBody, SAMPLE_FILES } from './multipart.ts';
+import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 
 type TestStore = Awaited<ReturnType<typeof testStore>>;
 
@@ -44,7 +49,165 @@ const LISTS = [
   '/v2/organization/history',
   '/v2/deal/history',
   '/v2/lead/history',
+  '/v2/custom-object',
+  '/v2/custom-object/activity',
+  '/v2/custom-object/history',
+  '/v2/custom-object-definitions',
+  '/v2/pipeline',
 ];
+
+/** POST `/v2/file` of `parts` (multipart) with a bearer token. */
+async function upload(app: FastifyInstance, token: string, parts: FormPart[]) {
+  const { payload, contentType } = multipartBody(parts);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v2/file',
+    headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+    payload,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return JSON.parse(res.body).data.id as string;
+}
+
+/** A text file of `size` bytes (UTF-8, no NUL), different at every position. */
+function textOfSize(size: number): Buffer {
+  const bytes = Buffer.alloc(size);
+  for (let i = 0; i < size; i++) bytes[i] = 32 + ((i * 7 + (i >> 10)) % 90);
+  return bytes;
+}
+
+/** What the first round trip added through the API beyond the demo: files, an e-mail, notes. */
+interface Added {
+  contractId: string;
+  ticketId: string;
+  /** Files by name: on a custom object (three chunks), on a deal, on nothing. */
+  files: { big: string; pdf: string; loose: string; unfinished: string };
+  bigBytes: Buffer;
+  emailId: string;
+}
+
+/**
+ * Adds to the demo workspace what the demo lacks: notes, a todo and history on custom
+ * objects, a person's Ref field to a custom object, uploaded files (one of three chunks), an
+ * upload left unfinished, and a sent e-mail with an attachment and an idempotency key.
+ */
+async function addBeyondTheDemo(
+  store: TestStore,
+  app: FastifyInstance,
+  workspaceId: string,
+  token: string,
+): Promise<Added> {
+  const objects = await store.db
+    .selectFrom('custom_objects as o')
+    .innerJoin('custom_object_definitions as d', (j) =>
+      j.onRef('d.workspace_id', '=', 'o.workspace_id').onRef('d.id', '=', 'o.definition_id'),
+    )
+    .select(['o.id', 'd.name', 'o.pipeline_id'])
+    .where('o.workspace_id', '=', workspaceId)
+    .orderBy('o.id')
+    .execute();
+  const contractId = objects.find((o) => o.name === '계약서')!.id;
+  const ticket = objects.find((o) => o.name === '티켓')!;
+  const stages = await store.db
+    .selectFrom('pipeline_stages')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('pipeline_id', '=', ticket.pipeline_id!)
+    .orderBy('position')
+    .execute();
+  const changed = await post(app, token, `/v2/custom-object/${ticket.id}`, {
+    pipelineId: ticket.pipeline_id,
+    pipelineStageId: stages[3]!.id,
+    memo: '고객과 통화 후 종료',
+    fieldList: [
+      { name: '이름', stringValue: '로그인 오류 (해결)' },
+      { name: '우선순위', stringValue: '긴급' },
+    ],
+  });
+  expect(changed.status, changed.text).toBe(200);
+  const personId = (
+    await store.db
+      .selectFrom('people')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const admin = (await firstAdmin(store, workspaceId))!;
+  await writeWorkspace(store, workspaceId, async (w) => {
+    await addMemo(w, 'customObject', contractId, '계약서 검토 요청', admin);
+    await insertTodos(w, [
+      {
+        subjectType: 'customObject' as 'deal',
+        subjectId: contractId,
+        title: '서명본 받기',
+        ownerId: admin,
+        dueAt: '2030-01-01T00:00:00.000Z',
+      },
+    ]);
+    const field = await defineCustomField(w, {
+      recordType: 'people',
+      name: '관련 계약서',
+      type: 'customObject',
+    });
+    await setCustomValues(w, 'people', personId, { [field]: contractId }, admin);
+  });
+  const dealId = (
+    await store.db
+      .selectFrom('deals')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const bigBytes = textOfSize(2 * CHUNK_BYTES + 12_345);
+  const big = await upload(app, token, [
+    { name: 'objectType', value: 'customObject' },
+    { name: 'objectId', value: contractId },
+    { name: 'memo', value: '계약서 원본' },
+    { name: 'file', filename: '계약서 원본.txt', data: bigBytes },
+  ]);
+  const pdf = await upload(app, token, [
+    { name: 'objectType', value: 'deal' },
+    { name: 'objectId', value: dealId },
+    { name: 'file', filename: '견적서.pdf', data: SAMPLE_FILES.pdf },
+  ]);
+  const loose = await upload(app, token, [
+    { name: 'memo', value: '어디에도 붙지 않은 파일' },
+    { name: 'file', filename: '로고.png', data: SAMPLE_FILES.png },
+  ]);
+  const unfinished = await beginUpload(store, workspaceId, {
+    name: '올리다 만 파일.txt',
+    contentType: 'text/plain',
+    ownerId: admin,
+  });
+  await insertChunk(store, workspaceId, unfinished, 0, Buffer.from('반쯤'));
+  const sent = await app.inject({
+    method: 'POST',
+    url: '/v2/email',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'idempotency-key': 'move-test-1',
+    },
+    payload: JSON.stringify({
+      emailProvider: 'gmail',
+      toAddressList: [{ email: 'kim@example.com', name: '김철수' }],
+      ccAddressList: [{ email: 'lee@example.com' }],
+      subject: '계약서 보내 드립니다',
+      htmlBody: '<p>안녕하세요,</p><p>계약서를 <b>첨부</b>합니다.</p>',
+      attachmentIdList: [pdf],
+    }),
+  });
+  expect(sent.statusCode, sent.body).toBe(201);
+  return {
+    contractId,
+    ticketId: ticket.id,
+    files: { big, pdf, loose, unfinished },
+    bigBytes,
+    emailId: JSON.parse(sent.body).data.id,
+  };
+}
 
 /** Cursors are bound to their workspace (DECISIONS 2): the one thing that may differ. */
 function withoutCursors(text: string): string {
@@ -87,11 +250,16 @@ describe('export then import into a fresh workspace', () => {
   let target: { workspaceId: string; token: string };
   let file: string;
   let exported: number;
+  let smtp: SmtpSink;
+  let added: Added;
 
   beforeAll(async () => {
     store = await testStore();
+    smtp = await startSmtpSink();
+    app = await testApp(store, { smtpUrl: smtp.url });
     const demo = await createDemoWorkspace(store, { seed: 7, people: 300 });
     source = { workspaceId: demo.workspaceId, token: demo.token };
+    added = await addBeyondTheDemo(store, app, demo.workspaceId, demo.token);
     // Field settings of the field API (migration 011), which the export must carry too.
     await writeWorkspace(store, demo.workspaceId, async (w) => {
       await defineCustomField(w, {
@@ -122,11 +290,11 @@ describe('export then import into a fresh workspace', () => {
     const admin = await firstAdmin(store, demo.workspaceId);
     const { token } = await createToken(store, workspaceId, admin!);
     target = { workspaceId, token };
-    app = await testApp(store);
   }, 120_000);
 
   afterAll(async () => {
     await app?.close();
+    await smtp?.close();
     await store?.dispose();
   });
 
@@ -149,9 +317,19 @@ describe('export then import into a fresh workspace', () => {
       'sequence',
       'sequenceStep',
       'sequenceEvent',
+      'customObjectDefinition',
+      'customObject',
+      'file',
+      'fileChunk',
+      'email',
     ]) {
       expect(header.counts[type], type).toBeGreaterThan(0);
     }
+    // Three files (the unfinished upload stays out): three chunks, one and one.
+    expect([header.counts.file, header.counts.fileChunk]).toEqual([3, 5]);
+    expect(lines.some((l) => l.includes(added.files.unfinished))).toBe(false);
+    const chunks = lines.filter((l) => l.startsWith('{"type":"fileChunk"'));
+    expect(Math.max(...chunks.map((l) => l.length))).toBeLessThan(CHUNK_BYTES * 1.4);
   });
 
   it('gives byte-identical list pages on every list endpoint', async () => {
@@ -198,8 +376,103 @@ describe('export then import into a fresh workspace', () => {
     for (const url of urls) await comparePages([app, app], tokens, url);
   }, 120_000);
 
+  it('gives byte-identical custom objects, their definitions, fields, notes and files', async () => {
+    const tokens: [string, string] = [source.token, target.token];
+    const objects = await store.db
+      .selectFrom('custom_objects')
+      .select(['id', 'definition_id'])
+      .where('workspace_id', '=', source.workspaceId)
+      .execute();
+    expect(objects.length).toBeGreaterThan(20);
+    const definitions = [...new Set(objects.map((o) => o.definition_id))];
+    const dealId = (
+      await store.db
+        .selectFrom('files')
+        .select('subject_id')
+        .where('id', '=', added.files.pdf)
+        .executeTakeFirstOrThrow()
+    ).subject_id!;
+    const urls = [
+      ...objects.map((o) => `/v2/custom-object/${o.id}`),
+      ...definitions.map((id) => `/v2/custom-object?customObjectDefinitionId=${id}`),
+      ...definitions.map((id) => `/v2/field/custom-object?customObjectDefinitionId=${id}`),
+      `/v2/custom-object/activity?customObjectId=${added.ticketId}`,
+      `/v2/custom-object/history?customObjectId=${added.ticketId}`,
+      `/v2/file?objectType=customObject&objectId=${added.contractId}`,
+      `/v2/file?objectType=deal&objectId=${dealId}`,
+      `/v2/email/${added.emailId}`,
+    ];
+    for (const url of urls) await comparePages([app, app], tokens, url);
+    const contract = await get(app, target.token, `/v2/custom-object/${added.contractId}`);
+    expect(contract.json.data.customObject['최근 작성된 노트']).toBe('계약서 원본');
+    const files = await get(
+      app,
+      target.token,
+      `/v2/file?objectType=customObject&objectId=${added.contractId}`,
+    );
+    expect(files.json.data.fileList.map((f: { id: string }) => f.id)).toEqual([added.files.big]);
+  });
+
+  it('serves every file byte for byte, with its headers', async () => {
+    for (const id of [added.files.big, added.files.pdf, added.files.loose]) {
+      const download = (token: string) =>
+        app.inject({
+          method: 'GET',
+          url: `/v2/file/${id}/content`,
+          headers: { authorization: `Bearer ${token}` },
+        });
+      const a = await download(source.token);
+      const b = await download(target.token);
+      expect(a.statusCode).toBe(200);
+      expect(b.statusCode).toBe(200);
+      expect(b.rawPayload.equals(a.rawPayload), id).toBe(true);
+      for (const h of ['content-type', 'content-length', 'content-disposition'])
+        expect(b.headers[h], h).toBe(a.headers[h]);
+    }
+    const big = await app.inject({
+      method: 'GET',
+      url: `/v2/file/${added.files.big}/content`,
+      headers: { authorization: `Bearer ${target.token}` },
+    });
+    expect(big.rawPayload.equals(added.bigBytes)).toBe(true);
+    const chunks = await store.db
+      .selectFrom('file_chunks')
+      .select(['seq', 'data'])
+      .where('workspace_id', '=', target.workspaceId)
+      .where('file_id', '=', added.files.big)
+      .orderBy('seq')
+      .execute();
+    expect(chunks.map((c) => [c.seq, c.data.length])).toEqual([
+      [0, CHUNK_BYTES],
+      [1, CHUNK_BYTES],
+      [2, 12_345],
+    ]);
+    const unfinished = await get(app, target.token, `/v2/file/${added.files.unfinished}/content`);
+    expect(unfinished.status).toBe(404);
+  });
+
+  it('keeps the sent e-mail with its idempotency key and attachments', async () => {
+    const key = (workspaceId: string) =>
+      store.db
+        .selectFrom('emails')
+        .select(['id', 'idempotency_key', 'request_hash', 'attachment_ids'])
+        .where('workspace_id', '=', workspaceId)
+        .execute();
+    expect(await key(target.workspaceId)).toEqual(await key(source.workspaceId));
+    expect((await key(target.workspaceId))[0]!.idempotency_key).toBe('move-test-1');
+  });
+
   it('gives the same field definitions, with their settings', async () => {
-    for (const type of ['people', 'organization', 'deal', 'lead', 'product', 'quote', 'todo']) {
+    for (const type of [
+      'people',
+      'organization',
+      'deal',
+      'lead',
+      'product',
+      'quote',
+      'todo',
+      'custom-object',
+    ]) {
       const a = await get(app, source.token, `/v2/field/${type}`);
       const b = await get(app, target.token, `/v2/field/${type}`);
       expect(b.text, type).toBe(a.text);
@@ -420,5 +693,320 @@ describe('export then import into a new database (the workspace alone in it)', (
     } finally {
       await other.dispose();
     }
+  });
+});
+
+describe('refusals of custom object, file and e-mail lines', () => {
+  let store: TestStore;
+  const at = '2024-04-08T05:25:26.020Z';
+  const first = Buffer.alloc(CHUNK_BYTES, 0x61);
+  const rest = Buffer.from('마지막 조각');
+  /** A small export: a custom object on its pipeline, its field and note, a file of two chunks, an e-mail. */
+  type Line = Record<string, unknown>;
+  const good = (): Line[] => [
+    {
+      type: 'user',
+      id: 'user-1',
+      name: '관리자',
+      email: 'admin@example.com',
+      status: 'active',
+      role: 'admin',
+      created_at: at,
+      updated_at: at,
+    },
+    {
+      type: 'pipeline',
+      id: 'pipe-1',
+      kind: 'customObject',
+      name: '처리',
+      position: 0,
+      created_at: at,
+    },
+    { type: 'pipelineStage', id: 'stage-1', pipeline_id: 'pipe-1', name: '접수', position: 0 },
+    {
+      type: 'customObjectDefinition',
+      id: 'def-1',
+      name: '티켓',
+      pipeline_id: 'pipe-1',
+      position: 0,
+      created_at: at,
+    },
+    {
+      type: 'customField',
+      id: 'field-1',
+      record_type: 'customObject',
+      name: '유형',
+      kind: 'string',
+      position: 0,
+      required: false,
+      options: null,
+      created_at: at,
+      custom_object_definition_id: 'def-1',
+    },
+    {
+      type: 'customObject',
+      id: 'obj-1',
+      definition_id: 'def-1',
+      record_number: 1,
+      name: '로그인 문의',
+      pipeline_id: 'pipe-1',
+      stage_id: 'stage-1',
+      owner_id: 'user-1',
+      team_ids: [],
+      custom: { 'field-1': '문의' },
+      created_at: at,
+      updated_at: at,
+    },
+    {
+      type: 'note',
+      id: 'note-1',
+      subject_type: 'customObject',
+      subject_id: 'obj-1',
+      text: '확인 중',
+      author_id: 'user-1',
+      created_at: at,
+      updated_at: at,
+    },
+    {
+      type: 'file',
+      id: 'file-1',
+      name: '로그.txt',
+      content_type: 'text/plain; charset=utf-8',
+      size: first.length + rest.length,
+      chunk_count: 2,
+      status: 'ready',
+      subject_type: 'customObject',
+      subject_id: 'obj-1',
+      memo: null,
+      owner_id: 'user-1',
+      created_at: at,
+    },
+    { type: 'fileChunk', file_id: 'file-1', seq: 0, data: first.toString('base64') },
+    { type: 'fileChunk', file_id: 'file-1', seq: 1, data: rest.toString('base64') },
+    {
+      type: 'email',
+      id: 'mail-1',
+      status: 'delivery',
+      subject: '안내',
+      from_address: { email: 'admin@example.com', name: '관리자' },
+      to_list: [{ email: 'kim@example.com', name: null }],
+      cc_list: [],
+      bcc_list: [],
+      html_body: '<p>안내</p>',
+      text_body: '안내',
+      attachment_ids: ['file-1'],
+      message_id: '<m1@example.com>',
+      sender_id: 'user-1',
+      idempotency_key: 'key-1',
+      request_hash: 'abc',
+      created_at: at,
+    },
+  ];
+
+  /** Imports `lines` into a new workspace: the result and the rows written. */
+  async function importLines(lines: Line[]) {
+    const workspaceId = await createWorkspace(store, '거절 검사');
+    const path = `${store.path}.${workspaceId}.ndjson`;
+    writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const result = await importFiles(store, { workspaceId, files: [path], actorId: '' });
+    const rows = async (table: 'custom_objects' | 'files' | 'file_chunks' | 'emails' | 'users') =>
+      Number(
+        (
+          await store.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('workspace_id', '=', workspaceId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const written =
+      (await rows('custom_objects')) +
+      (await rows('files')) +
+      (await rows('file_chunks')) +
+      (await rows('emails')) +
+      (await rows('users'));
+    return { result, written, workspaceId };
+  }
+
+  /**
+   * `lines` refused, nothing written: first on line `line` (1-based), for `reason` (lines
+   * that name what a refused line brings are refused after it).
+   */
+  async function refused(lines: Line[], line: number, reason: RegExp) {
+    const { result, written } = await importLines(lines);
+    expect(result.committed).toBe(false);
+    expect(result.rejects[0]!.line).toBe(line);
+    expect(result.rejects[0]!.reason).toMatch(reason);
+    expect(result.rejects[0]!.reason).not.toContain('\n');
+    expect(written).toBe(0);
+  }
+
+  const index = (lines: Line[], type: string, n = 0) =>
+    lines.map((l, i) => [l, i] as const).filter(([l]) => l.type === type)[n]![1];
+  const replaced = (type: string, change: Line, n = 0) => {
+    const lines = good();
+    const i = index(lines, type, n);
+    lines[i] = { ...lines[i], ...change };
+    return { lines, line: i + 1 };
+  };
+
+  beforeAll(async () => {
+    store = await testStore();
+  });
+  afterAll(async () => {
+    await store?.dispose();
+  });
+
+  it('imports the good lines whole: the file reads back byte for byte', async () => {
+    const { result, workspaceId } = await importLines(good());
+    expect(result.rejects).toEqual([]);
+    expect(result.committed).toBe(true);
+    const chunks = await store.db
+      .selectFrom('file_chunks')
+      .select('data')
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('seq')
+      .execute();
+    expect(Buffer.concat(chunks.map((c) => c.data)).equals(Buffer.concat([first, rest]))).toBe(
+      true,
+    );
+    expect(await verifyDifferences(store, workspaceId)).toEqual([]);
+  });
+
+  it('refuses a record of an unknown definition', async () => {
+    const { lines, line } = replaced('customObject', { definition_id: 'def-none' });
+    await refused(
+      lines,
+      line,
+      /^customObject 'obj-1': 'definition_id': no customObjectDefinition 'def-none'$/,
+    );
+  });
+
+  it('refuses a custom object field of an unknown definition, and a field of another one', async () => {
+    const a = replaced('customField', { custom_object_definition_id: 'def-none' });
+    await refused(a.lines, a.line, /no customObjectDefinition 'def-none'/);
+    const b = replaced('customField', { record_type: 'people' });
+    await refused(b.lines, b.line, /'custom_object_definition_id' is for customObject fields only/);
+  });
+
+  it('refuses a record number taken in its definition, and a stage of another pipeline', async () => {
+    const lines = good();
+    const i = index(lines, 'customObject');
+    lines.splice(i + 1, 0, { ...lines[i], id: 'obj-2' });
+    await refused(lines, i + 2, /'record_number' 1 is taken in definition 'def-1'/);
+    const b = replaced('customObject', { pipeline_id: null });
+    await refused(b.lines, b.line, /'stage_id' without 'pipeline_id'/);
+  });
+
+  it('refuses a note of an unknown custom object', async () => {
+    const { lines, line } = replaced('note', { subject_id: 'obj-none' });
+    await refused(lines, line, /^note 'note-1': 'subject_id': no customObject 'obj-none'$/);
+  });
+
+  it('refuses a chunk of an unknown file', async () => {
+    const { lines, line } = replaced('fileChunk', { file_id: 'file-none' });
+    await refused(lines, line, /^fileChunk: 'file_id': no file 'file-none'$/);
+  });
+
+  it('refuses chunks out of order', async () => {
+    const lines = good();
+    const i = index(lines, 'fileChunk');
+    [lines[i], lines[i + 1]] = [lines[i + 1]!, lines[i]!];
+    const { result, written } = await importLines(lines);
+    expect(result.committed).toBe(false);
+    expect(written).toBe(0);
+    expect(result.rejects[0]).toMatchObject({
+      line: i + 1,
+      reason:
+        "fileChunk: chunk 1 of file 'file-1' where chunk 0 was due: chunks come in order from 0",
+    });
+  });
+
+  it('refuses a short chunk before the last, and bytes that are not base64', async () => {
+    const a = replaced('fileChunk', { data: rest.toString('base64') });
+    const { result } = await importLines(a.lines);
+    expect(result.committed).toBe(false);
+    expect(result.rejects[0]).toMatchObject({ line: a.line + 1 });
+    expect(result.rejects[0]!.reason).toMatch(/follows a chunk of 16 bytes/);
+    const b = replaced('fileChunk', { data: 'abc' }, 1);
+    await refused(b.lines, b.line, /'data' of chunk 1 is not base64/);
+  });
+
+  it('refuses a file whose chunks do not make the whole file, naming the file line', async () => {
+    const lines = good();
+    const chunk = index(lines, 'fileChunk', 1);
+    lines.splice(chunk, 1);
+    await refused(
+      lines,
+      index(lines, 'file') + 1,
+      /^file 'file-1': its chunks hold 1 of 2 chunks, 262144 of 262160 bytes$/,
+    );
+    const b = replaced('file', { size: CHUNK_BYTES * 3 });
+    await refused(b.lines, b.line, /'chunk_count' 2 does not hold 'size' 786432/);
+  });
+
+  it('with --skip-invalid, leaves out a file short of a chunk, and the chunks it had', async () => {
+    const lines = good();
+    lines.splice(index(lines, 'fileChunk', 1), 1);
+    const workspaceId = await createWorkspace(store, '건너뛰기');
+    const path = `${store.path}.${workspaceId}.ndjson`;
+    writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const result = await importFiles(store, {
+      workspaceId,
+      files: [path],
+      actorId: '',
+      skipInvalid: true,
+      rejectsPath: `${path}.rejects`,
+    });
+    expect(result.committed).toBe(true);
+    expect(result.rejects).toEqual([expect.objectContaining({ line: index(lines, 'file') + 1 })]);
+    expect([result.counts.file, result.counts.fileChunk, result.counts.customObject]).toEqual([
+      0, 0, 1,
+    ]);
+    const left = await store.db
+      .selectFrom('file_chunks')
+      .select('seq')
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+    expect(left).toEqual([]);
+  });
+
+  it('refuses an e-mail whose idempotency key another e-mail has', async () => {
+    const lines = good();
+    const i = index(lines, 'email');
+    lines.push({ ...lines[i], id: 'mail-2' });
+    await refused(lines, lines.length, /'idempotency_key' 'key-1' is another e-mail's/);
+  });
+
+  it('imports an earlier export: no custom object lines, fields without their definition column', async () => {
+    const lines: Line[] = good().filter(
+      (l) =>
+        !['customObjectDefinition', 'customObject', 'note', 'file', 'fileChunk', 'email'].includes(
+          l.type as string,
+        ) && l.kind !== 'customObject',
+    );
+    const field = {
+      type: 'customField',
+      id: 'field-2',
+      record_type: 'people',
+      name: '옛 필드',
+      kind: 'string',
+      position: 0,
+      required: false,
+      options: null,
+      created_at: at,
+    };
+    const { result, workspaceId } = await importLines([
+      ...lines.filter((l) => l.type !== 'customField' && l.type !== 'pipelineStage'),
+      field,
+    ]);
+    expect(result.rejects).toEqual([]);
+    expect(result.committed).toBe(true);
+    const row = await store.db
+      .selectFrom('custom_fields')
+      .select('custom_object_definition_id')
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
+    expect(row.custom_object_definition_id).toBe('');
   });
 });

@@ -6,28 +6,27 @@ import { now } from '../domain/time.ts';
 import { FORMAT_NAME, FORMAT_VERSION, LINE_FORMATS, type LineFormat } from './transfer-format.ts';
 
 /**
- * Rows the export format has no lines for yet, by table: custom objects (their definitions
- * and records are not exported), so their pipelines, fields, notes, todos, activities and
- * history stay out too, and the file imports whole. Static SQL, the same on both stores.
+ * Which rows of a table the export takes, where not all: files whose upload finished, and
+ * their chunks (an `uploading` file is seen by nobody, and a later upload sweeps it away).
+ * Static SQL, the same on both stores.
  */
-const LEFT_OUT: Readonly<Record<string, string>> = {
-  pipelines: "kind <> 'customObject'",
-  pipeline_stages:
-    "pipeline_id not in (select p.id from pipelines p where p.workspace_id = pipeline_stages.workspace_id and p.kind = 'customObject')",
-  custom_fields:
-    "record_type <> 'customObject' and type not in ('customObject', 'multiCustomObject')",
-  notes: "subject_type <> 'customObject'",
-  todos: "subject_type <> 'customObject'",
-  sequence_enrollments: "subject_type <> 'customObject'",
-  activities: "subject_type <> 'customObject'",
-  history: "subject_type <> 'customObject'",
+const EXPORTED_ONLY: Readonly<Record<string, string>> = {
+  files: "status = 'ready'",
+  file_chunks:
+    "file_id in (select f.id from files f where f.workspace_id = file_chunks.workspace_id and f.status = 'ready')",
 };
 
-/** `where` of a table's exported rows (the workspace's `?`/`$1`, then what is left out). */
+/** `where` of a table's exported rows (the workspace's `?`/`$1`, then `EXPORTED_ONLY`). */
 function exported(table: string, param: string): string {
-  const leftOut = LEFT_OUT[table];
-  return `workspace_id = ${param}${leftOut ? ` and ${leftOut}` : ''}`;
+  const only = EXPORTED_ONLY[table];
+  return `workspace_id = ${param}${only ? ` and ${only}` : ''}`;
 }
+
+/**
+ * Rows read at a time where a row is large: a file chunk is up to 256 KiB, so the export
+ * holds a few of them, never a whole file.
+ */
+const BATCH_ROWS: Readonly<Record<string, number>> = { file_chunks: 4 };
 
 /** Bytes gathered before each write to the output. */
 const CHUNK_BYTES = 256 * 1024;
@@ -46,13 +45,15 @@ interface ExportSource {
   count(table: string, workspaceId: string): Promise<number>;
   /**
    * The rows of a workspace's `table`, its `columns` in order, sorted by the `order` columns
-   * (text in byte order on both stores), in batches, streamed.
+   * (text in byte order on both stores; `numbers` are not text), in batches of at most
+   * `batch` rows, streamed.
    */
   rows(
     table: string,
     columns: readonly string[],
-    order: readonly string[],
+    order: { columns: readonly string[]; numbers: ReadonlySet<string> },
     workspaceId: string,
+    batch: number,
   ): AsyncIterable<unknown[][]>;
   close(): Promise<void>;
 }
@@ -99,9 +100,18 @@ export async function exportWorkspace(
     };
     for (const f of LINE_FORMATS) {
       const line = lineWriter(f);
-      const order = f.columns[0]!.name === 'id' ? ['id'] : ['team_id', 'position', 'user_id'];
+      const numbers = new Set(
+        f.columns.filter((c) => c.type.kind === 'int' || c.type.kind === 'num').map((c) => c.name),
+      );
       const columns = f.columns.map((c) => c.name);
-      for await (const batch of source.rows(f.table, columns, order, workspaceId)) {
+      const batches = source.rows(
+        f.table,
+        columns,
+        { columns: f.order, numbers },
+        workspaceId,
+        BATCH_ROWS[f.table] ?? Number.POSITIVE_INFINITY,
+      );
+      for await (const batch of batches) {
         for (const row of batch) {
           buffer += line(row);
           records++;
@@ -139,14 +149,15 @@ function sqliteSource(path: string): ExportSource {
         .pluck()
         .get(workspaceId) as number;
     },
-    async *rows(table, columns, order, workspaceId) {
+    async *rows(table, columns, order, workspaceId, most) {
       // SQLite compares text by its bytes (BINARY) already.
-      const sql = `select ${columns.join(', ')} from ${table} where ${exported(table, '?')} order by ${order.join(', ')}`;
+      const sql = `select ${columns.join(', ')} from ${table} where ${exported(table, '?')} order by ${order.columns.join(', ')}`;
       const rows = db.prepare(sql).raw(true).iterate(workspaceId) as IterableIterator<unknown[]>;
+      const size = Math.min(SQLITE_BATCH, most);
       let batch: unknown[][] = [];
       for (const row of rows) {
         batch.push(row);
-        if (batch.length === SQLITE_BATCH) {
+        if (batch.length === size) {
           yield batch;
           batch = [];
         }
@@ -184,17 +195,18 @@ async function postgresSource(url: string): Promise<ExportSource> {
       );
       return Number(rows[0]!.n);
     },
-    async *rows(table, columns, order, workspaceId) {
+    async *rows(table, columns, order, workspaceId, most) {
       const name = `export_${cursors++}`;
       // Text in byte order (`collate "C"`), as SQLite orders it: both stores write the same lines.
-      const byBytes = order.map((c) => (c === 'position' ? c : `${c} collate "C"`));
+      const byBytes = order.columns.map((c) => (order.numbers.has(c) ? c : `${c} collate "C"`));
+      const size = Math.min(POSTGRES_BATCH, most);
       await client.query(
         `declare ${name} no scroll cursor for select ${columns.join(', ')} from ${table} where ${exported(table, '$1')} order by ${byBytes.join(', ')}`,
         [workspaceId],
       );
       for (;;) {
         const { rows } = await client.query({
-          text: `fetch ${POSTGRES_BATCH} from ${name}`,
+          text: `fetch ${size} from ${name}`,
           rowMode: 'array',
         });
         if (rows.length === 0) break;
@@ -232,6 +244,7 @@ function lineWriter(f: LineFormat): (row: unknown[]) => string {
       else if (kinds[i] === 'bool') s += v ? 'true' : 'false';
       else if (kinds[i] === 'json') s += v as string;
       else if (kinds[i] === 'int' || kinds[i] === 'num') s += String(Number(v));
+      else if (kinds[i] === 'bytes') s += `"${(v as Buffer).toString('base64')}"`;
       else if (typeof v === 'string') s += JSON.stringify(v);
       else s += String(v);
     }

@@ -11,6 +11,7 @@ import { DomainError } from '../domain/errors.ts';
 import { isEmailAddress, uniqueKey } from '../domain/field-values.ts';
 import { isValidId } from '../domain/ids.ts';
 import { checkCustomValue } from '../resources/fields/field-list.ts';
+import { CHUNK_BYTES } from '../resources/files/writes.ts';
 import type { WorkspaceWrite } from '../store/write.ts';
 import { IdSet } from './id-set.ts';
 import type { Counted } from './import-facts.ts';
@@ -52,6 +53,29 @@ export interface Deferred {
   counted?: Counted;
 }
 
+/** A file of the import whose chunks are being read: where its line is, and what came so far. */
+interface FileProgress {
+  file: string;
+  line: number;
+  size: number;
+  chunkCount: number;
+  /** Chunks read, and their bytes. */
+  chunks: number;
+  bytes: number;
+  /** Bytes of the last chunk read: only the last one may be shorter than `CHUNK_BYTES`. */
+  last: number;
+}
+
+/** A file of the import whose chunks do not add up to it: refused at the end. */
+export interface IncompleteFile {
+  file: string;
+  line: number;
+  id: string;
+  reason: string;
+  /** Its chunks written. */
+  chunks: number;
+}
+
 /**
  * What an import into a workspace knows, inside its write transaction: the ids each line
  * type knows (the workspace's and the file's so far), the unique keys taken, the custom
@@ -70,6 +94,15 @@ export class ImportChecks {
   private readonly stagePipeline = new Map<string, string>();
   private readonly productKind = new Map<string, string>();
   private readonly deferred: Deferred[] = [];
+  /** Custom object definitions: names taken, and each one's pipeline. */
+  private readonly definitionNames = new Set<string>();
+  private readonly definitionPipeline = new Map<string, string | null>();
+  /** `RecordId`s taken, by definition (`definition\0number`). */
+  private readonly recordNumbers = new Set<string>();
+  /** Idempotency keys of the e-mails. */
+  private readonly emailKeys = new Set<string>();
+  /** The import's files, by id, as their chunks are read. */
+  private readonly files = new Map<string, FileProgress>();
 
   /**
    * Loads what the workspace already holds: ids, unique keys, definitions. `idsRead` sees the
@@ -136,6 +169,28 @@ export class ImportChecks {
       .where('workspace_id', '=', workspaceId)
       .execute();
     for (const p of products) this.productKind.set(p.id, p.kind);
+    const definitions = await trx
+      .selectFrom('custom_object_definitions')
+      .select(['id', 'name', 'pipeline_id'])
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+    for (const d of definitions) {
+      this.definitionNames.add(d.name);
+      this.definitionPipeline.set(d.id, d.pipeline_id);
+    }
+    const numbers = await trx
+      .selectFrom('custom_objects')
+      .select(['definition_id', 'record_number'])
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+    for (const o of numbers) this.recordNumbers.add(`${o.definition_id}\u0000${o.record_number}`);
+    const keys = await trx
+      .selectFrom('emails')
+      .select('idempotency_key')
+      .where('workspace_id', '=', workspaceId)
+      .where('idempotency_key', 'is not', null)
+      .execute();
+    for (const e of keys) this.emailKeys.add(e.idempotency_key!);
   }
 
   private addDefinition(d: Record<string, unknown>): void {
@@ -145,6 +200,7 @@ export class ImportChecks {
       defs = new Map();
       this.definitions.set(line, defs);
     }
+    const definitionId = (d.custom_object_definition_id as string | undefined) ?? '';
     defs.set(d.id as string, {
       id: d.id as string,
       recordType: d.record_type as never,
@@ -152,8 +208,9 @@ export class ImportChecks {
       type: (d.kind ?? d.type) as CustomFieldType,
       required: d.required === 1 || d.required === true,
       options: typeof d.options === 'string' ? JSON.parse(d.options) : (d.options as never),
+      ...(definitionId !== '' ? { customObjectDefinitionId: definitionId } : {}),
     });
-    this.fieldNames.add(`${d.record_type}\u0000${d.name}`);
+    this.fieldNames.add(fieldNameKey(d.record_type as string, definitionId, d.name as string));
   }
 
   /** The rules of the API writes that apply to a stored row, and references. */
@@ -174,6 +231,7 @@ export class ImportChecks {
       } else if (t.kind === 'ref') {
         if (!known.get(t.to)!.has(v as string)) return `'${c.name}': no ${t.to} '${v}'`;
       } else if (t.kind === 'subjectId') {
+        if (r.subject_type === null) return `'${c.name}' without 'subject_type'`;
         const to = SUBJECT_LINE[r.subject_type as keyof typeof SUBJECT_LINE];
         if (!known.get(to)!.has(v as string)) return `'${c.name}': no ${to} '${v}'`;
       } else if (t.kind === 'json' && t.refs) {
@@ -210,7 +268,16 @@ export class ImportChecks {
           return `'email' is not an e-mail address`;
         break;
       case 'customField': {
-        if (this.fieldNames.has(`${r.record_type}\u0000${r.name}`))
+        const definitionId = (r.custom_object_definition_id as string | undefined) ?? '';
+        if (r.record_type === 'customObject') {
+          if (!this.definitionPipeline.has(definitionId))
+            return `'custom_object_definition_id': no customObjectDefinition '${definitionId}'`;
+        } else if (definitionId !== '') {
+          return `'custom_object_definition_id' is for customObject fields only`;
+        }
+        if (
+          this.fieldNames.has(fieldNameKey(r.record_type as string, definitionId, r.name as string))
+        )
           return `a ${r.record_type} field named '${r.name}' exists`;
         const select = r.kind === 'singleSelect' || r.kind === 'multiSelect';
         if (select !== (r.options !== null))
@@ -225,6 +292,39 @@ export class ImportChecks {
           return `'stage_id': '${r.stage_id}' is not a stage of pipeline '${r.pipeline_id}'`;
         break;
       }
+      case 'customObjectDefinition':
+        if (this.definitionNames.has(r.name as string))
+          return `같은 이름의 커스텀 객체 정의가 이미 있습니다: '${r.name}'`;
+        if (
+          r.pipeline_id !== null &&
+          this.pipelineKind.get(r.pipeline_id as string) !== 'customObject'
+        )
+          return `'pipeline_id': '${r.pipeline_id}' is not a customObject pipeline`;
+        break;
+      case 'customObject': {
+        const pipeline = this.definitionPipeline.get(r.definition_id as string) ?? null;
+        if (r.pipeline_id !== null && r.pipeline_id !== pipeline)
+          return `'pipeline_id': '${r.pipeline_id}' is not the pipeline of definition '${r.definition_id}'`;
+        if (r.stage_id !== null && r.pipeline_id === null)
+          return `'stage_id' without 'pipeline_id'`;
+        if (r.stage_id !== null && this.stagePipeline.get(r.stage_id as string) !== r.pipeline_id)
+          return `'stage_id': '${r.stage_id}' is not a stage of pipeline '${r.pipeline_id}'`;
+        if (this.recordNumbers.has(`${r.definition_id}\u0000${r.record_number}`))
+          return `'record_number' ${r.record_number} is taken in definition '${r.definition_id}'`;
+        break;
+      }
+      case 'file':
+        if (r.subject_type !== null && r.subject_id === null)
+          return `'subject_type' without 'subject_id'`;
+        if (r.chunk_count !== Math.ceil((r.size as number) / CHUNK_BYTES))
+          return `'chunk_count' ${r.chunk_count} does not hold 'size' ${r.size} in chunks of ${CHUNK_BYTES} bytes`;
+        break;
+      case 'fileChunk':
+        return this.checkChunk(r);
+      case 'email':
+        if (r.idempotency_key !== null && this.emailKeys.has(r.idempotency_key as string))
+          return `'idempotency_key' '${r.idempotency_key}' is another e-mail's`;
+        break;
       case 'quote':
         if ((r.deal_id === null) === (r.lead_id === null))
           return `'deal_id'와 'lead_id' 중 정확히 하나가 있어야 합니다.`;
@@ -242,6 +342,32 @@ export class ImportChecks {
     return undefined;
   }
 
+  /**
+   * A chunk of a file: of a file of this import, next in order (from 0), every one but the
+   * last full, its bytes base64 as the export writes it, none past the file's size.
+   */
+  private checkChunk(r: Record<string, unknown>): string | undefined {
+    const id = r.file_id as string;
+    const progress = this.files.get(id);
+    if (!progress) return `file '${id}' is not in this import: its bytes are complete`;
+    const seq = r.seq as number;
+    if (seq !== progress.chunks)
+      return `chunk ${seq} of file '${id}' where chunk ${progress.chunks} was due: chunks come in order from 0`;
+    if (seq >= progress.chunkCount)
+      return `chunk ${seq} of file '${id}', which has ${progress.chunkCount} chunks`;
+    if (seq > 0 && progress.last !== CHUNK_BYTES)
+      return `chunk ${seq} of file '${id}' follows a chunk of ${progress.last} bytes: only the last may be shorter than ${CHUNK_BYTES}`;
+    const data = r.data as string;
+    const bytes = Buffer.from(data, 'base64');
+    if (bytes.toString('base64') !== data) return `'data' of chunk ${seq} is not base64`;
+    if (bytes.length === 0) return `chunk ${seq} of file '${id}' is empty`;
+    if (bytes.length > CHUNK_BYTES)
+      return `chunk ${seq} of file '${id}' holds ${bytes.length} bytes: at most ${CHUNK_BYTES}`;
+    if (progress.bytes + bytes.length > progress.size)
+      return `chunk ${seq} of file '${id}' goes past its size, ${progress.size} bytes`;
+    return undefined;
+  }
+
   /** Custom values: fields of this record type, values as the API takes them. */
   private checkCustom(
     f: LineFormat,
@@ -249,7 +375,12 @@ export class ImportChecks {
     file: string,
     lineNo: number,
   ): string | undefined {
-    const defs = this.definitions.get(f.type);
+    const all = this.definitions.get(f.type);
+    // A custom object shows the fields of its definition only.
+    const defs =
+      f.type === 'customObject' && all
+        ? new Map([...all].filter(([, d]) => d.customObjectDefinitionId === r.definition_id))
+        : all;
     const custom = r.custom as Record<string, unknown>;
     for (const key in custom) {
       const def = defs?.get(key);
@@ -295,7 +426,7 @@ export class ImportChecks {
   }
 
   /** Takes in what an accepted line adds: its id, unique key, definition, pipeline, stage or kind. */
-  accept(f: LineFormat, r: Record<string, unknown>): void {
+  accept(f: LineFormat, r: Record<string, unknown>, file = '', lineNo = 0): void {
     if (typeof r.id === 'string') this.known.get(f.type)!.add(r.id);
     switch (f.type) {
       case 'person':
@@ -319,7 +450,54 @@ export class ImportChecks {
       case 'teamMember':
         this.known.get('teamMember')!.add(`${r.team_id}\u0000${r.user_id}`);
         break;
+      case 'customObjectDefinition':
+        this.definitionNames.add(r.name as string);
+        this.definitionPipeline.set(r.id as string, r.pipeline_id as string | null);
+        break;
+      case 'customObject':
+        this.recordNumbers.add(`${r.definition_id}\u0000${r.record_number}`);
+        break;
+      case 'email':
+        if (r.idempotency_key !== null) this.emailKeys.add(r.idempotency_key as string);
+        break;
+      case 'file':
+        this.files.set(r.id as string, {
+          file,
+          line: lineNo,
+          size: r.size as number,
+          chunkCount: r.chunk_count as number,
+          chunks: 0,
+          bytes: 0,
+          last: 0,
+        });
+        break;
+      case 'fileChunk': {
+        const progress = this.files.get(r.file_id as string)!;
+        // Base64's length gives the bytes: 3 per 4 characters, less the padding.
+        const data = r.data as string;
+        const size = (data.length / 4) * 3 - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+        progress.chunks++;
+        progress.bytes += size;
+        progress.last = size;
+        break;
+      }
     }
+  }
+
+  /** The import's files whose chunks, once every line is read, do not make the whole file. */
+  incompleteFiles(): IncompleteFile[] {
+    const incomplete: IncompleteFile[] = [];
+    for (const [id, p] of this.files) {
+      if (p.chunks === p.chunkCount && p.bytes === p.size) continue;
+      incomplete.push({
+        file: p.file,
+        line: p.line,
+        id,
+        reason: `file '${id}': its chunks hold ${p.chunks} of ${p.chunkCount} chunks, ${p.bytes} of ${p.size} bytes`,
+        chunks: p.chunks,
+      });
+    }
+    return incomplete;
   }
 
   /** The kind of a product: the workspace's or the file's. */
@@ -343,4 +521,9 @@ export class ImportChecks {
     }
     return unresolved;
   }
+}
+
+/** The key of a custom field's name: unique per record type and custom object definition. */
+function fieldNameKey(recordType: string, definitionId: string, name: string): string {
+  return `${recordType}\u0000${definitionId}\u0000${name}`;
 }

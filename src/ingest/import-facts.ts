@@ -64,10 +64,9 @@ export interface Counted {
 
 function subjectMap<V>(): Map<Subject, Map<string, V>> {
   return new Map(
-    (['people', 'organization', 'deal', 'lead', 'product', 'quote'] as const).map((s) => [
-      s,
-      new Map<string, V>(),
-    ]),
+    (['people', 'organization', 'deal', 'lead', 'product', 'quote', 'customObject'] as const).map(
+      (s) => [s, new Map<string, V>()],
+    ),
   );
 }
 

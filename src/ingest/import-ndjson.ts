@@ -97,12 +97,18 @@ export class NdjsonImporter {
     }
     const reason = this.checks.check(format, record, file, lineNo);
     if (reason) return `${format.type}${record.id ? ` '${record.id}'` : ''}: ${reason}`;
-    this.accept(format, record, text);
+    this.accept(format, record, text, file, lineNo);
     return undefined;
   }
 
-  private accept(f: LineFormat, r: Record<string, unknown>, text: string): void {
-    this.checks.accept(f, r);
+  private accept(
+    f: LineFormat,
+    r: Record<string, unknown>,
+    text: string,
+    file: string,
+    lineNo: number,
+  ): void {
+    this.checks.accept(f, r, file, lineNo);
     this.counts[f.type] = (this.counts[f.type] ?? 0) + 1;
     this.records++;
     this.writer.write(f, r, text);
@@ -114,12 +120,22 @@ export class NdjsonImporter {
   }
 
   /**
-   * Writes what is left and checks the custom Ref values that named records not seen yet;
-   * returns those still unknown. With `removeRejected`, their records are removed again.
+   * Writes what is left and checks the custom Ref values that named records not seen yet,
+   * and that each file's chunks make the whole file; returns the lines refused so. With
+   * `removeRejected`, their records are removed again.
    */
   async finish(removeRejected: boolean): Promise<Reject[]> {
     await this.writer.flush();
     const rejects: Reject[] = [];
+    for (const f of this.checks.incompleteFiles()) {
+      rejects.push({ file: f.file, line: f.line, reason: f.reason });
+      if (removeRejected) {
+        await this.writer.remove('file', f.id);
+        this.counts.file!--;
+        this.counts.fileChunk = (this.counts.fileChunk ?? 0) - f.chunks;
+        this.records -= 1 + f.chunks;
+      }
+    }
     for (const d of this.checks.unresolved()) {
       rejects.push({
         file: d.file,

@@ -46,9 +46,11 @@ export function rowValues(
             : 0
           : c.type.kind === 'json'
             ? JSON.stringify(v)
-            : v === undefined && c.name === 'source'
-              ? sourceDefault
-              : v;
+            : c.type.kind === 'bytes'
+              ? Buffer.from(v as string, 'base64')
+              : v === undefined && c.name === 'source'
+                ? sourceDefault
+                : v;
   }
   if (key) {
     const of = r[key.of];

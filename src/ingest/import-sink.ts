@@ -26,8 +26,8 @@ export interface TableSink {
 export interface ImportSink {
   /** A writer of `table`; the `blobs` columns take rendered JSON as text. */
   writer(table: string, columns: readonly string[], blobs: readonly string[]): TableSink;
-  /** Removes a row written before. */
-  delete(table: string, id: string): Promise<void>;
+  /** Removes the rows written before whose `column` (default `id`) is `id`. */
+  delete(table: string, id: string, column?: string): Promise<void>;
   /**
    * Runs a statement without parameters (a `create index`) after the writes handed on
    * before it; on a writer thread, without waiting for it (a failure shows at `drain`).
@@ -64,11 +64,11 @@ export class TransactionSink implements ImportSink {
     );
   }
 
-  async delete(table: string, id: string): Promise<void> {
+  async delete(table: string, id: string, column = 'id'): Promise<void> {
     await this.trx
       .deleteFrom(table as 'people')
       .where('workspace_id', '=', this.workspaceId)
-      .where('id', '=', id)
+      .where(column as 'id', '=', id)
       .execute();
   }
 

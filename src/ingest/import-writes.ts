@@ -39,6 +39,8 @@ import { FORMAT_OF, LINE_FORMATS, type LineFormat } from './transfer-format.ts';
 
 /** Rows kept before they are written (PostgreSQL; SQLite writes each row at once). */
 const FLUSH_ROWS = 5_000;
+/** File bytes kept before they are written: a few chunks, never whole files. */
+const FLUSH_BYTES = 1024 * 1024;
 
 /** Line types whose records the store keeps rendered, with their rendered type. */
 const RENDERED: Partial<Record<LineType, RenderedType>> = {
@@ -79,6 +81,13 @@ export class ImportWriter {
   /** The line type of the last line, and the types whose lines ended since the last flush. */
   private lastType: LineType | undefined;
   private ended: LineFormat[] = [];
+  /** File bytes handed to the writers since the last flush. */
+  private pendingBytes = 0;
+  /**
+   * Custom objects, rendered from the database at the end (after their notes and todos):
+   * the file's, written as they come, and the workspace's own, to which it may add notes.
+   */
+  private readonly customObjects: string[] = [];
 
   constructor(
     private readonly w: WorkspaceWrite,
@@ -110,6 +119,7 @@ export class ImportWriter {
    * if the store keeps them rendered, are rendered again at the end.
    */
   heldBefore(type: LineType, rows: { id: string }[]): void {
+    if (type === 'customObject') for (const r of rows) this.customObjects.push(r.id);
     const rendered = RENDERED[type];
     if (rendered && rows.length > 0) {
       this.before.set(
@@ -129,7 +139,7 @@ export class ImportWriter {
 
   /** True when enough rows are buffered that the caller should `flush()` them. */
   get full(): boolean {
-    if (this.sink.busy || this.ended.length > 0) return true;
+    if (this.sink.busy || this.ended.length > 0 || this.pendingBytes >= FLUSH_BYTES) return true;
     let pending = this.history.length;
     for (const writer of this.writers.values()) pending += writer.pending;
     return pending >= FLUSH_ROWS;
@@ -153,7 +163,9 @@ export class ImportWriter {
       this.history.push(r);
       return;
     }
+    if (f.type === 'customObject') this.customObjects.push(r.id as string);
     const values = rowValues(f, r, this.w.workspaceId, this.sourceDefault);
+    if (f.type === 'fileChunk') this.pendingBytes += (values[3] as Buffer).length;
     if (rendered) values.push(null);
     this.writerOf(f.table, undefined, f, rendered !== undefined).add(values);
   }
@@ -182,6 +194,7 @@ export class ImportWriter {
   async flush(): Promise<void> {
     await this.writeHistory();
     for (const f of LINE_FORMATS) await this.writers.get(f.table)?.flush();
+    this.pendingBytes = 0;
     // Tables whose line type ended are complete (unless a later file brings more: their rows
     // then go into the index as any insert does): their indexes are made now, each one sort.
     // Records rendered at the end are not written yet.
@@ -212,6 +225,7 @@ export class ImportWriter {
     if (!(RENDERED[type] && this.renderAtInsert)) {
       await this.sink.delete(FORMAT_OF.get(type)!.table, id);
     }
+    if (type === 'file') await this.sink.delete('file_chunks', id, 'file_id');
     this.facts.remove(type, id, counted);
   }
 
@@ -304,6 +318,12 @@ export class ImportWriter {
     }
     for (const statement of this.indexes.takeAll()) await this.sink.exec(statement);
     if (this.before.size > 0) await this.sink.refresh([...this.before], this.w.events);
+    const customObjects = this.customObjects.filter(
+      (id) => !this.facts.isRemoved('customObject', id),
+    );
+    if (customObjects.length > 0) {
+      await this.sink.refresh([['customObject', customObjects]], this.w.events);
+    }
     await this.writeEvents(eventRows);
     await this.sink.bumpDataVersion();
   }

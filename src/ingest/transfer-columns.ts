@@ -15,7 +15,9 @@ export type ColumnKind =
   | { kind: 'int'; min?: number }
   | { kind: 'num' }
   | { kind: 'bool' }
-  | { kind: 'json'; schema: TSchema; refs?: LineType };
+  | { kind: 'json'; schema: TSchema; refs?: LineType }
+  /** Bytes, base64 in the line (up to `max` bytes): a file's chunk. */
+  | { kind: 'bytes'; max: number };
 
 /** One column of a line type. */
 export interface Column {
@@ -40,6 +42,7 @@ export const SUBJECT_LINE = {
   lead: 'lead',
   product: 'product',
   quote: 'quote',
+  customObject: 'customObject',
 } as const;
 export type SubjectLineType = keyof typeof SUBJECT_LINE;
 
@@ -50,6 +53,7 @@ export type LineType =
   | 'teamMember'
   | 'pipeline'
   | 'pipelineStage'
+  | 'customObjectDefinition'
   | 'customField'
   | 'product'
   | 'organization'
@@ -58,6 +62,7 @@ export type LineType =
   | 'lead'
   | 'quote'
   | 'quoteLine'
+  | 'customObject'
   | 'note'
   | 'todo'
   | 'webForm'
@@ -67,4 +72,7 @@ export type LineType =
   | 'sequenceStep'
   | 'sequenceEvent'
   | 'activity'
-  | 'history';
+  | 'history'
+  | 'file'
+  | 'fileChunk'
+  | 'email';

@@ -25,10 +25,26 @@ object per line, \`\\n\` separated); \`salescrm import --workspace ID FILE...\` 
   Every line holds every column of its type, except columns added since version 1, which
   a line may leave out (an earlier export): a \`customField\` line without its settings
   (\`description\`, \`show_in_create_form\`, \`is_sensitive\`, \`prevent_duplicates\`)
-  imports with none set.
+  imports with none set, and without \`custom_object_definition_id\` as a field of no
+  custom object (\`''\`). Line types added since version 1 (\`customObjectDefinition\`,
+  \`customObject\`, \`file\`, \`fileChunk\`, \`email\`) are simply absent from earlier exports.
 - Rendered API JSON is not in the file: import renders every record once at the end.
-- Custom objects are not in the file: not their definitions and records, nor their
-  pipelines, fields, notes, todos, activities and history, nor custom fields that point at them.
+- Custom objects: each \`customObjectDefinition\` (its pipeline a \`pipeline\` of kind
+  \`customObject\`), its fields (\`customField\` lines of record type \`customObject\` naming it
+  in \`custom_object_definition_id\`), then its records (\`customObject\`, their \`RecordId\`
+  in \`record_number\`, unique per definition); their notes, todos, activities and history
+  are \`note\`, \`todo\`, \`activity\` and \`history\` lines of subject type \`customObject\`.
+- Files: one \`file\` line per uploaded file (finished uploads only), then its bytes as
+  \`fileChunk\` lines, \`data\` base64 of up to 262144 bytes (256 KiB), \`seq\` 0, 1, ... in
+  order, every chunk full but the last; an export holds a few chunks in memory at a time,
+  never a whole file. Import refuses a chunk out of order, of a file not in the import, a
+  short chunk before the last, and a file whose chunks do not add up to its \`chunk_count\`
+  and \`size\`.
+- Sent e-mails (\`email\`) keep their idempotency keys (unique in the workspace): a request
+  sent again after the move answers as before.
+- Not in the file: access tokens (issue new ones), webhooks and their deliveries, the event
+  feed (the import writes events of its own), and the search index (built
+  from the records).
 - \`source\` (\`소스\`) is kept as exported; CSV imports get \`데이터 업로드\`.
 - Import is one transaction. Every line is checked (the schemas below, the rules of the
   API writes: valid ids, e-mail addresses, unique person e-mails and organization names,

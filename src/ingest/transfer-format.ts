@@ -22,6 +22,8 @@ export interface LineFormat {
   type: LineType;
   table: keyof Database;
   columns: Column[];
+  /** The columns its lines are in order of (an export's `order by`). */
+  order: readonly string[];
   schema: TSchema;
   check: ReturnType<typeof TypeCompiler.Compile>;
 }
@@ -54,6 +56,12 @@ function schemaOf(column: ColumnKind): TSchema {
       return Type.Boolean();
     case 'json':
       return column.schema;
+    case 'bytes':
+      // Base64 of at most `max` bytes.
+      return Type.String({
+        maxLength: Math.ceil(column.max / 3) * 4,
+        pattern: '^[A-Za-z0-9+/]*={0,2}$',
+      });
   }
 }
 
@@ -75,7 +83,8 @@ export const checkHeader = TypeCompiler.Compile(HeaderSchema);
 const keyOf = (column: string) => (column === 'type' ? 'kind' : column);
 
 function build(type: LineType): LineFormat {
-  const spec = LINE_SPECS[type];
+  const spec: { table: keyof Database; columns: unknown; order?: readonly string[] } =
+    LINE_SPECS[type];
   const columnOf = (name: string, value: Spec[string]): Column => {
     if ('absentAs' in value)
       return { ...columnOf(name, value.column), absent: { value: value.absentAs } };
@@ -93,7 +102,14 @@ function build(type: LineType): LineFormat {
     properties[c.key] = c.absent ? Type.Optional(column) : column;
   }
   const schema = Type.Object(properties, { additionalProperties: false, $id: type });
-  return { type, table: spec.table, columns, schema, check: TypeCompiler.Compile(schema) };
+  return {
+    type,
+    table: spec.table,
+    columns,
+    order: spec.order ?? ['id'],
+    schema,
+    check: TypeCompiler.Compile(schema),
+  };
 }
 
 /** Every line type, in file order. */
@@ -113,6 +129,7 @@ export const CUSTOM_RECORD_LINE: Record<string, LineType> = {
   quote: 'quote',
   quoteProduct: 'quoteLine',
   todo: 'todo',
+  customObject: 'customObject',
 };
 
 /** The line type of each custom Ref target. */
@@ -125,4 +142,5 @@ export const REF_TARGET_LINE: Record<string, LineType> = {
   pipelineStage: 'pipelineStage',
   webForm: 'webForm',
   sequence: 'sequence',
+  customObject: 'customObject',
 };

@@ -7,17 +7,26 @@ import { CUSTOM_FIELD_RECORD_TYPES, CUSTOM_FIELD_TYPES } from '../domain/custom-
 import { MEMO_TYPE_IDS } from '../domain/memo-types.ts';
 import { PRODUCT_KINDS } from '../domain/quotes.ts';
 import type { Database } from '../model/tables.ts';
+import { CHUNK_BYTES } from '../resources/files/writes.ts';
 import { TODO_KINDS } from '../resources/todos/writes.ts';
 import type { ColumnKind, LineType, SubjectLineType } from './transfer-columns.ts';
 
-/**
- * The custom field record types and types the format carries: not those of custom objects,
- * whose definitions and records it has no lines for (the export leaves them out).
- */
-const TRANSFERRED_RECORD_TYPES = CUSTOM_FIELD_RECORD_TYPES.filter((t) => t !== 'customObject');
-const TRANSFERRED_FIELD_TYPES = CUSTOM_FIELD_TYPES.filter(
-  (t) => t !== 'customObject' && t !== 'multiCustomObject',
-);
+/** Every record type a note, todo, enrollment, activity, history row or file attaches to. */
+const ANY_SUBJECT = [
+  'people',
+  'organization',
+  'deal',
+  'lead',
+  'product',
+  'quote',
+  'customObject',
+] as const satisfies readonly SubjectLineType[];
+
+/** An e-mail address as a sent e-mail stores it. */
+const EmailAddress = Type.Object({
+  email: Type.String({ maxLength: 320 }),
+  name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
 
 const id = { kind: 'id' } as const;
 const time = { kind: 'time' } as const;
@@ -93,6 +102,7 @@ const subject = (...of: SubjectLineType[]) => ({ kind: 'subjectType', of }) as c
 /**
  * Every line type in file order: a line may refer only to records of the lines before it
  * (or already in the workspace), except custom Ref values, which may point anywhere in the file.
+ * `order`: the columns its lines are sorted by, when the first is not an `id`.
  */
 export const LINE_SPECS = {
   user: {
@@ -114,12 +124,13 @@ export const LINE_SPECS = {
   teamMember: {
     table: 'team_members',
     columns: { team_id: ref('team'), user_id: ref('user'), position: int },
+    order: ['team_id', 'position', 'user_id'],
   },
   pipeline: {
     table: 'pipelines',
     columns: {
       id,
-      kind: { kind: 'text', values: ['deal', 'lead'] },
+      kind: { kind: 'text', values: ['deal', 'lead', 'customObject'] },
       name,
       position: int,
       created_at: time,
@@ -129,13 +140,24 @@ export const LINE_SPECS = {
     table: 'pipeline_stages',
     columns: { id, pipeline_id: ref('pipeline'), name, position: int },
   },
+  // A custom object definition (migration 013), with its own pipeline if it has one.
+  customObjectDefinition: {
+    table: 'custom_object_definitions',
+    columns: {
+      id,
+      name,
+      pipeline_id: opt(ref('pipeline')),
+      position: int,
+      created_at: time,
+    },
+  },
   customField: {
     table: 'custom_fields',
     columns: {
       id,
-      record_type: { kind: 'text', values: TRANSFERRED_RECORD_TYPES },
+      record_type: { kind: 'text', values: CUSTOM_FIELD_RECORD_TYPES },
       name: { kind: 'text', name: true, max: 200 },
-      type: { kind: 'text', values: TRANSFERRED_FIELD_TYPES },
+      type: { kind: 'text', values: CUSTOM_FIELD_TYPES },
       position: int,
       required: bool,
       options: opt({
@@ -153,6 +175,8 @@ export const LINE_SPECS = {
       show_in_create_form: absentAs(bool, false),
       is_sensitive: absentAs(bool, false),
       prevent_duplicates: absentAs(bool, false),
+      // The definition a custom object's field belongs to (migration 013); '' for the others.
+      custom_object_definition_id: absentAs({ kind: 'text', max: 64 }, ''),
     },
   },
   product: {
@@ -233,11 +257,23 @@ export const LINE_SPECS = {
       custom: customValues,
     },
   },
+  customObject: {
+    table: 'custom_objects',
+    columns: {
+      id,
+      definition_id: ref('customObjectDefinition'),
+      record_number: { kind: 'int', min: 1 },
+      name,
+      pipeline_id: opt(ref('pipeline')),
+      stage_id: opt(ref('pipelineStage')),
+      ...owned,
+    },
+  },
   note: {
     table: 'notes',
     columns: {
       id,
-      subject_type: subject('people', 'organization', 'deal', 'lead', 'product', 'quote'),
+      subject_type: subject(...ANY_SUBJECT),
       subject_id: { kind: 'subjectId' },
       text: { kind: 'text', max: 100_000 },
       type_id: absentAs(opt({ kind: 'text', values: MEMO_TYPE_IDS }), null),
@@ -250,7 +286,7 @@ export const LINE_SPECS = {
     table: 'todos',
     columns: {
       id,
-      subject_type: subject('people', 'organization', 'deal', 'lead', 'product', 'quote'),
+      subject_type: subject(...ANY_SUBJECT),
       subject_id: { kind: 'subjectId' },
       title: { kind: 'text', max: 10_000 },
       kind: { kind: 'text', values: TODO_KINDS },
@@ -311,7 +347,7 @@ export const LINE_SPECS = {
     columns: {
       id,
       sequence_id: ref('sequence'),
-      subject_type: subject('people', 'organization', 'deal', 'lead', 'product', 'quote'),
+      subject_type: subject(...ANY_SUBJECT),
       subject_id: { kind: 'subjectId' },
       enrolled_at: time,
       active: bool,
@@ -346,7 +382,7 @@ export const LINE_SPECS = {
     table: 'activities',
     columns: {
       id,
-      subject_type: subject('people', 'organization', 'deal', 'lead'),
+      subject_type: subject('people', 'organization', 'deal', 'lead', 'customObject'),
       subject_id: { kind: 'subjectId' },
       type: { kind: 'text', max: 100 },
       date: time,
@@ -362,7 +398,7 @@ export const LINE_SPECS = {
     table: 'history',
     columns: {
       id,
-      subject_type: subject('people', 'organization', 'deal', 'lead'),
+      subject_type: subject('people', 'organization', 'deal', 'lead', 'customObject'),
       subject_id: { kind: 'subjectId' },
       type: { kind: 'text', max: 100 },
       people_id: opt(ref('person')),
@@ -373,4 +409,61 @@ export const LINE_SPECS = {
       created_at: time,
     },
   },
-} as const satisfies Record<LineType, { table: keyof Database; columns: Spec }>;
+  // An uploaded file (migration 015), attached to a record or to nothing; only files whose
+  // upload finished (`ready`) are exported. Its bytes follow as its `fileChunk` lines.
+  file: {
+    table: 'files',
+    columns: {
+      id,
+      name: { kind: 'text', name: true, max: 1000 },
+      content_type: { kind: 'text', max: 200 },
+      size: { kind: 'int', min: 1 },
+      chunk_count: { kind: 'int', min: 1 },
+      status: { kind: 'text', values: ['ready'] },
+      subject_type: opt(subject(...ANY_SUBJECT)),
+      subject_id: opt({ kind: 'subjectId' }),
+      memo: opt({ kind: 'text', max: 100_000 }),
+      owner_id: opt(ref('user')),
+      created_at: time,
+    },
+  },
+  // Up to 256 KiB of a file's bytes, base64: chunks 0, 1, ... in order after their file, every
+  // one full but the last.
+  fileChunk: {
+    table: 'file_chunks',
+    columns: {
+      file_id: ref('file'),
+      seq: { kind: 'int', min: 0 },
+      data: { kind: 'bytes', max: CHUNK_BYTES },
+    },
+    order: ['file_id', 'seq'],
+  },
+  // An e-mail sent through `POST /v2/email` (migration 016).
+  email: {
+    table: 'emails',
+    columns: {
+      id,
+      status: { kind: 'text', max: 50 },
+      subject: { kind: 'text', max: 100_000 },
+      from_address: { kind: 'json', schema: EmailAddress },
+      to_list: { kind: 'json', schema: Type.Array(EmailAddress) },
+      cc_list: { kind: 'json', schema: Type.Array(EmailAddress) },
+      bcc_list: { kind: 'json', schema: Type.Array(EmailAddress) },
+      html_body: { kind: 'text', max: 2_000_000 },
+      text_body: { kind: 'text', max: 2_000_000 },
+      // Files deleted since stay named: the e-mail went out with them.
+      attachment_ids: {
+        kind: 'json',
+        schema: Type.Array(Type.String({ minLength: 1, maxLength: 64 })),
+      },
+      message_id: opt({ kind: 'text', max: 1000 }),
+      sender_id: opt(ref('user')),
+      idempotency_key: opt({ kind: 'text', max: 1000 }),
+      request_hash: { kind: 'text', max: 200 },
+      created_at: time,
+    },
+  },
+} as const satisfies Record<
+  LineType,
+  { table: keyof Database; columns: Spec; order?: readonly string[] }
+>;
