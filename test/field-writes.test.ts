@@ -270,10 +270,10 @@ describe('POST /v2/field/{type}', () => {
     ['no type', 'people', { name: 'f' }, ['type']],
     ['unknown type', 'people', { name: 'f', type: 'text' }, ['type', 'singleSelect']],
     [
-      'multiAttachment',
-      'people',
+      'multiAttachment on a todo',
+      'todo',
       { name: 'f', type: 'multiAttachment' },
-      ['multiAttachment', 'string'],
+      ['multiAttachment', 'todo'],
     ],
     ['unknown record type', 'recording', { name: 'f', type: 'string' }, ['type', 'people']],
     [

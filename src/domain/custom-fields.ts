@@ -53,11 +53,18 @@ const SCALAR_TYPES = [
   'multiSelect',
 ] as const;
 
+/**
+ * The field type whose value is a list of the workspace's files (uploaded with
+ * `POST /v2/file`): written as file ids (`fileValueIdList`), read as `[{id, name}]`.
+ */
+export const ATTACHMENT_TYPE = 'multiAttachment';
+
 /** Every custom field type and how it reads (DECISIONS 7). */
 export const CUSTOM_FIELD_TYPES = [
   ...SCALAR_TYPES,
   ...REF_TARGETS,
   ...(Object.keys(MULTI_REF_TYPES) as (keyof typeof MULTI_REF_TYPES)[]),
+  ATTACHMENT_TYPE,
 ] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 
@@ -105,23 +112,26 @@ export function refTargetOf(
   return multi ? { target: multi, multi: true } : undefined;
 }
 
+/** What a stored custom value can name: a record a Ref field points at, or a file. */
+export type NamedTarget = RefTarget | 'file';
+
 /** Resolves display names of referenced records; undefined when the record is gone. */
-export type NameOf = (target: RefTarget, id: string) => string | undefined;
+export type NameOf = (target: NamedTarget, id: string) => string | undefined;
 
 /** Collects the ids a set of stored values references, per target, for one batch lookup. */
 export function collectRefIds(
   definitions: readonly CustomFieldDefinition[],
   values: StoredCustomValues,
-  into: Map<RefTarget, Set<string>>,
+  into: Map<NamedTarget, Set<string>>,
 ): void {
   for (const def of definitions) {
-    const ref = refTargetOf(def.type);
+    const target = def.type === ATTACHMENT_TYPE ? 'file' : refTargetOf(def.type)?.target;
     const value = values[def.id];
-    if (!ref || value == null) continue;
-    let ids = into.get(ref.target);
+    if (!target || value == null) continue;
+    let ids = into.get(target);
     if (!ids) {
       ids = new Set();
-      into.set(ref.target, ids);
+      into.set(target, ids);
     }
     if (Array.isArray(value)) for (const id of value) ids.add(String(id));
     else ids.add(String(value));
@@ -145,6 +155,7 @@ export function appendCustomFields(
 
 function renderCustomValue(def: CustomFieldDefinition, value: unknown, nameOf: NameOf): unknown {
   if (value === undefined || value === null) return null;
+  if (def.type === ATTACHMENT_TYPE) return attachmentRefs(value, nameOf);
   const ref = refTargetOf(def.type);
   if (!ref) return value;
   const toRef = (id: unknown): Ref => ({
@@ -153,4 +164,17 @@ function renderCustomValue(def: CustomFieldDefinition, value: unknown, nameOf: N
   });
   if (ref.multi) return Array.isArray(value) ? value.map(toRef) : [toRef(value)];
   return toRef(Array.isArray(value) ? value[0] : value);
+}
+
+/**
+ * An attachment field's files as `[{id, name}]`, in the order written; a file that is gone
+ * is left out (deleting a file takes it out of the values too), and no file left is null.
+ */
+function attachmentRefs(value: unknown, nameOf: NameOf): Ref[] | null {
+  const refs: Ref[] = [];
+  for (const id of Array.isArray(value) ? value : [value]) {
+    const name = nameOf('file', String(id));
+    if (name !== undefined) refs.push({ id: String(id), name });
+  }
+  return refs.length > 0 ? refs : null;
 }

@@ -777,6 +777,9 @@ export const VALID: Record<string, Gen> = {
           delete body.preventDuplicates;
         if (type === 'singleSelect' || type === 'multiSelect')
           body.options = options.map((value) => ({ value }));
+        // Quote products and todos have no file fields: theirs is a text field instead.
+        if (type === 'multiAttachment' && (path === 'quote-product' || path === 'todo'))
+          body.type = 'string';
         // A custom object's field belongs to one of its definitions.
         if (path === 'custom-object')
           body.customObjectDefinitionId =

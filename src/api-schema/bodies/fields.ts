@@ -13,8 +13,13 @@ const OptionsSchema = Type.Array(
 /** Body of `POST /v2/field/{type}` (LIVE-API.md 1.7.12). */
 export const CreateFieldBody = Type.Object({
   name: FieldNameSchema,
-  /** `string, number, date, dateTime, boolean, singleSelect, multiSelect, user, multiUser`. */
-  type: Type.String({ minLength: 1, maxLength: 100 }),
+  /** `string, number, date, dateTime, boolean, singleSelect, multiSelect, user, multiUser, multiAttachment`. */
+  type: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description:
+      "string, number, date, dateTime, boolean, singleSelect, multiSelect, user, multiUser or multiAttachment (files: not on quote-product and todo; written as `fileValueIdList`, ids of the workspace's files from `POST /v2/file`; read as `[{id, name}]` of the files, null when none; a deleted file leaves every value that held it in the same write).",
+  }),
   description: Type.Optional(DescriptionSchema),
   showInCreateForm: Type.Optional(Type.Boolean()),
   required: Type.Optional(Type.Boolean()),

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import {
+  ATTACHMENT_TYPE,
   CUSTOM_FIELD_RECORD_TYPES,
   type CustomFieldDefinition,
   type CustomFieldRecordType,
@@ -48,6 +49,7 @@ function optionUnion(options: readonly SelectOption[] | null): string {
 export function valueTypeOf(def: Pick<CustomFieldDefinition, 'type' | 'options'>): string {
   const ref = refTargetOf(def.type);
   if (ref) return ref.multi ? `Array<${REF}>` : REF;
+  if (def.type === ATTACHMENT_TYPE) return `Array<${REF}>`;
   switch (def.type) {
     case 'string':
     case 'date':

@@ -1,13 +1,18 @@
-import type {
-  CustomFieldRecordType,
-  CustomFieldType,
-  SelectOption,
-  StoredCustomValues,
+import {
+  ATTACHMENT_TYPE,
+  type CustomFieldRecordType,
+  type CustomFieldType,
+  type SelectOption,
+  type StoredCustomValues,
 } from '../../domain/custom-fields.ts';
 import { newId } from '../../domain/ids.ts';
 import { appendNullKey } from '../../store/read-model/append-null-key.ts';
 import { renameKey } from '../../store/read-model/rename-key.ts';
-import { TABLE_OF, typesShowingFieldsOf } from '../../store/read-model/rendered-types.ts';
+import {
+  type RenderedType,
+  TABLE_OF,
+  typesShowingFieldsOf,
+} from '../../store/read-model/rendered-types.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { recordPeopleHistory } from '../people-history/writes.ts';
 import { fixedKeysOf } from './fixed-keys.ts';
@@ -261,4 +266,55 @@ async function recordCustomFieldHistory(
 function asText(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * Takes deleted files out of the attachment fields that hold them, on every record of the
+ * workspace: a field left with no file is cleared. The records are re-rendered in this
+ * write; `수정 날짜` stays (nobody edited the record).
+ */
+export async function removeFilesFromValues(
+  w: WorkspaceWrite,
+  fileIds: readonly string[],
+): Promise<void> {
+  if (fileIds.length === 0) return;
+  const fields = await w.trx
+    .selectFrom('custom_fields')
+    .select(['id', 'record_type'])
+    .where('workspace_id', '=', w.workspaceId)
+    .where('type', '=', ATTACHMENT_TYPE)
+    .execute();
+  const gone = new Set(fileIds);
+  for (const [recordType, table] of Object.entries(TABLE_OF) as [RenderedType, string][]) {
+    const fieldIds = fields.filter((f) => f.record_type === recordType).map((f) => f.id);
+    if (fieldIds.length === 0) continue;
+    // LIKE finds the rows that may hold an id (`_` of an id matches any character: a few
+    // more rows); the values themselves say which do.
+    const rows = await w.trx
+      .selectFrom(table as 'people')
+      .select(['id', 'custom'])
+      .where('workspace_id', '=', w.workspaceId)
+      .where((eb) => eb.or(fileIds.map((id) => eb('custom', 'like', `%"${id}"%`))))
+      .execute();
+    for (const row of rows) {
+      const custom = JSON.parse(row.custom) as StoredCustomValues;
+      let changed = false;
+      for (const fieldId of fieldIds) {
+        const value = custom[fieldId];
+        if (!Array.isArray(value) || !value.some((id) => gone.has(id))) continue;
+        const kept = value.filter((id) => !gone.has(id));
+        if (kept.length > 0) custom[fieldId] = kept;
+        else delete custom[fieldId];
+        changed = true;
+      }
+      if (!changed) continue;
+      await w.trx
+        .updateTable(table as 'people')
+        .set({ custom: JSON.stringify(custom) })
+        .where('workspace_id', '=', w.workspaceId)
+        .where('id', '=', row.id)
+        .execute();
+      w.touched.mark(recordType, row.id);
+    }
+  }
 }

@@ -21,7 +21,7 @@ import { stageFieldNames } from './field-names.ts';
 
 /**
  * The field types `POST /v2/field/{type}` makes (LIVE-API.md 1.7.12): the live API's names,
- * which are the service's own. `multiAttachment` (files) is not among them.
+ * which are the service's own.
  */
 export const CREATABLE_FIELD_TYPES = [
   'string',
@@ -33,7 +33,11 @@ export const CREATABLE_FIELD_TYPES = [
   'multiSelect',
   'user',
   'multiUser',
+  'multiAttachment',
 ] as const satisfies readonly CustomFieldType[];
+
+/** Record types whose fields cannot be attachments (the live API's rule). */
+const NO_ATTACHMENTS: ReadonlySet<CustomFieldRecordType> = new Set(['quoteProduct', 'todo']);
 
 /** Types whose values `preventDuplicates` may keep unique. */
 const UNIQUE_TYPES = new Set<string>(['string', 'number']);
@@ -48,6 +52,10 @@ export async function createField(
 ): Promise<FieldDefinitionRecord> {
   const type = checkedType(body.type);
   refuseUnsupported(body);
+  if (type === 'multiAttachment' && NO_ATTACHMENTS.has(recordType))
+    throw invalid(
+      `'type' multiAttachment(파일) 필드는 ${recordType === 'todo' ? 'todo' : 'quote-product'}에 만들 수 없습니다.`,
+    );
   const showInCreateForm = body.showInCreateForm ?? false;
   if (body.required && !showInCreateForm)
     throw invalid("'required'는 'showInCreateForm'이 true인 필드만 true일 수 있습니다.");
@@ -107,10 +115,6 @@ export async function updateField(
 function checkedType(type: string): CustomFieldType {
   if ((CREATABLE_FIELD_TYPES as readonly string[]).includes(type)) return type as CustomFieldType;
   const supported = CREATABLE_FIELD_TYPES.join(', ');
-  if (type === 'multiAttachment')
-    throw invalid(
-      `'type' multiAttachment(파일) 필드는 지원하지 않습니다. 지원하는 형식: ${supported}`,
-    );
   throw invalid(`'type' 값이 올바르지 않습니다: '${type.slice(0, 100)}' (${supported} 중 하나)`);
 }
 

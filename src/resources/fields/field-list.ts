@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import {
+  ATTACHMENT_TYPE,
   type CustomFieldDefinition,
   type CustomFieldRecordType,
   type CustomFieldType,
@@ -48,8 +49,12 @@ const TARGETS: Record<RefTarget, { table: Parameters<typeof columnById>[1]; labe
   customObject: { table: 'custom_objects', label: '커스텀 오브젝트' },
 };
 
+/** The value key of an attachment field: the ids of files of the workspace. */
+const ATTACHMENT_VALUE_KEY = 'fileValueIdList';
+
 /** The value key a field of `type` is written with (DECISIONS 7). */
 export function valueKeyOf(type: CustomFieldType): string {
+  if (type === ATTACHMENT_TYPE) return ATTACHMENT_VALUE_KEY;
   const ref = refTargetOf(type);
   if (ref) return ref.multi ? `${ref.target}ValueIdList` : `${ref.target}ValueId`;
   switch (type) {
@@ -73,6 +78,7 @@ const VALUE_KEYS = new Set([
   'booleanValue',
   'dateValue',
   'stringValueList',
+  ATTACHMENT_VALUE_KEY,
   ...REF_TARGETS.flatMap((t) => [`${t}ValueId`, `${t}ValueIdList`]),
 ]);
 
@@ -153,6 +159,8 @@ export async function resolveFieldList(
       : fieldsOfDefinition(all, customObjectDefinitionId);
   const resolved: ResolvedFieldList = { fixed: new Map(), custom: {}, definitions };
   const refs = new Map<RefTarget, Map<string, string>>();
+  /** File ids of attachment fields, each with the field that names it. */
+  const files = new Map<string, string>();
   const seen = new Set<string>();
   for (const item of items ?? []) {
     const { name } = item;
@@ -160,6 +168,8 @@ export async function resolveFieldList(
     seen.add(name);
     const field = fieldOf(recordType, name, definitions);
     const value = readValue(field, item);
+    if (field.type === ATTACHMENT_TYPE && value !== null)
+      for (const id of value as string[]) files.set(id, name);
     const ref = refTargetOf(field.type);
     if (ref && value !== null) {
       let ids = refs.get(ref.target);
@@ -188,8 +198,26 @@ export async function resolveFieldList(
       }
     }
   }
+  await refuseUnknownFiles(trx, workspaceId, files);
   await refuseDuplicateValues(w, recordType, resolved, recordId);
   return resolved;
+}
+
+/**
+ * Files an attachment field names that the workspace has not (or not yet: an upload still
+ * running): a 400 naming the field and the id.
+ */
+async function refuseUnknownFiles(
+  trx: Executor,
+  workspaceId: string,
+  files: ReadonlyMap<string, string>,
+): Promise<void> {
+  if (files.size === 0) return;
+  const status = await columnById<string>(trx, 'files', workspaceId, files.keys(), 'status');
+  for (const [id, field] of files) {
+    if (status.get(id) !== 'ready')
+      throw invalid(`'${field}' 필드: 이 워크스페이스에 없는 파일 id입니다: '${id}'`);
+  }
 }
 
 /**
@@ -226,6 +254,13 @@ function readValue(field: Target, item: FieldListItem): unknown {
   const raw = item[expectedKey];
   if (raw === null) return null;
   const wrong = (what: string) => invalid(`'${field.name}' 필드의 '${expectedKey}' 값은 ${what}`);
+  if (field.type === ATTACHMENT_TYPE) {
+    if (!Array.isArray(raw) || raw.length > MAX_LIST_LENGTH || !raw.every(isIdLike)) {
+      throw wrong(`파일 id 문자열의 배열(최대 ${MAX_LIST_LENGTH}개)이어야 합니다.`);
+    }
+    // No file is no value: an empty list clears the field.
+    return raw.length === 0 ? null : [...new Set(raw)];
+  }
   const ref = refTargetOf(field.type);
   if (ref) {
     if (!ref.multi) {
