@@ -1,3 +1,4 @@
+import { formulaValue } from './formulas.ts';
 import type { Ref } from './records.ts';
 
 /**
@@ -88,6 +89,11 @@ export interface CustomFieldDefinition {
   isSensitive?: boolean;
   /** The custom object definition a `customObject` field belongs to (unset for other types). */
   customObjectDefinitionId?: string;
+  /**
+   * A formula field's formula (`src/domain/formulas.ts`): its value is computed from the
+   * record's own fields when the record renders, never written; `type` is its result's.
+   */
+  formula?: string;
 }
 
 /** The fields of one custom object definition among a record type's definitions. */
@@ -140,7 +146,8 @@ export function collectRefIds(
 
 /**
  * Appends a record's custom fields to `record` in definition order, every defined field
- * present (`null` when unset), Ref fields rendered as `{id, name}`.
+ * present (`null` when unset), Ref fields rendered as `{id, name}`, formula fields computed
+ * from the keys before them (a formula reads only fields defined before it).
  */
 export function appendCustomFields(
   record: Record<string, unknown>,
@@ -149,7 +156,10 @@ export function appendCustomFields(
   nameOf: NameOf,
 ): void {
   for (const def of definitions) {
-    record[def.name] = renderCustomValue(def, values[def.id], nameOf);
+    record[def.name] =
+      def.formula === undefined
+        ? renderCustomValue(def, values[def.id], nameOf)
+        : formulaValue({ ...def, formula: def.formula }, definitions, record);
   }
 }
 

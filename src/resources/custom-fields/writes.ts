@@ -5,6 +5,7 @@ import {
   type SelectOption,
   type StoredCustomValues,
 } from '../../domain/custom-fields.ts';
+import { renamedInFormula } from '../../domain/formulas.ts';
 import { newId } from '../../domain/ids.ts';
 import { appendNullKey } from '../../store/read-model/append-null-key.ts';
 import { renameKey } from '../../store/read-model/rename-key.ts';
@@ -32,6 +33,8 @@ export interface NewCustomField {
   preventDuplicates?: boolean;
   /** The definition a `customObject` field belongs to (required for that record type). */
   customObjectDefinitionId?: string;
+  /** A formula field's formula, checked by the caller (`type` is its result's). */
+  formula?: string;
 }
 
 /** Why a custom field definition was refused. */
@@ -88,13 +91,15 @@ export async function defineCustomField(w: WorkspaceWrite, field: NewCustomField
       is_sensitive: field.isSensitive ? 1 : 0,
       prevent_duplicates: field.preventDuplicates ? 1 : 0,
       custom_object_definition_id: definitionId,
+      formula: field.formula ?? null,
     })
     .execute();
   if (field.recordType === 'customObject') {
     // Records of other definitions do not show it: only the definition's are rendered again.
     await markRecordsOfDefinition(w, definitionId);
-  } else if (field.recordType === 'quoteProduct') {
-    // The key goes on each line inside the quote's JSON: the quotes are rendered again.
+  } else if (field.recordType === 'quoteProduct' || field.formula !== undefined) {
+    // The key goes on each line inside the quote's JSON, or a formula's value is computed
+    // for each record: the records are rendered again.
     for (const t of typesShowingFieldsOf(field.recordType)) w.touched.markAll(t);
   } else {
     for (const t of typesShowingFieldsOf(field.recordType)) await appendNullKey(w, t, field.name);
@@ -122,6 +127,12 @@ export async function renameCustomField(
   fieldId: string,
   name: string,
 ): Promise<void> {
+  const before = await w.trx
+    .selectFrom('custom_fields')
+    .select(['name', 'custom_object_definition_id'])
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', fieldId)
+    .executeTakeFirstOrThrow();
   const field = await w.trx
     .updateTable('custom_fields')
     .set({ name })
@@ -129,8 +140,40 @@ export async function renameCustomField(
     .where('id', '=', fieldId)
     .returning('record_type')
     .executeTakeFirstOrThrow();
-  for (const t of typesShowingFieldsOf(field.record_type as CustomFieldRecordType))
-    w.touched.markAll(t);
+  const recordType = field.record_type as CustomFieldRecordType;
+  await renameInFormulas(w, recordType, before.custom_object_definition_id, before.name, name);
+  for (const t of typesShowingFieldsOf(recordType)) w.touched.markAll(t);
+}
+
+/**
+ * Makes the formulas of a record type's fields (custom objects: of one definition) that read
+ * field `from` read it as `to`, its new name: their values stay as they are.
+ */
+async function renameInFormulas(
+  w: WorkspaceWrite,
+  recordType: CustomFieldRecordType,
+  definitionId: string,
+  from: string,
+  to: string,
+): Promise<void> {
+  const formulas = await w.trx
+    .selectFrom('custom_fields')
+    .select(['id', 'formula'])
+    .where('workspace_id', '=', w.workspaceId)
+    .where('record_type', '=', recordType)
+    .where('custom_object_definition_id', '=', definitionId)
+    .where('formula', 'is not', null)
+    .execute();
+  for (const f of formulas) {
+    const formula = renamedInFormula(f.formula!, from, to);
+    if (formula === f.formula) continue;
+    await w.trx
+      .updateTable('custom_fields')
+      .set({ formula })
+      .where('workspace_id', '=', w.workspaceId)
+      .where('id', '=', f.id)
+      .execute();
+  }
 }
 
 /** What an update of a field's definition changes (undefined: unchanged). */
@@ -170,6 +213,13 @@ export async function changeCustomField(
     .execute();
   // The records show the name; options show only in the field list and the client's types.
   if (change.name === undefined || change.name === before.name) return;
+  await renameInFormulas(
+    w,
+    recordType,
+    before.custom_object_definition_id,
+    before.name,
+    change.name,
+  );
   if (recordType === 'customObject') {
     // Another definition's records may have a field of the same name: only this one's.
     await markRecordsOfDefinition(w, before.custom_object_definition_id);

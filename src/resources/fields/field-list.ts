@@ -126,6 +126,7 @@ function fieldOf(
   }
   const def = definitions.find((d) => d.name === name);
   if (!def) throw invalid(`알 수 없는 필드입니다: '${name}'`);
+  if (def.formula !== undefined) throw formulaWrite(name);
   return {
     name,
     type: def.type,
@@ -227,6 +228,7 @@ async function refuseUnknownFiles(
  * against the records of the file and the workspace).
  */
 export function checkCustomValue(definition: CustomFieldDefinition, value: unknown): unknown {
+  if (definition.formula !== undefined) throw formulaWrite(definition.name);
   const field: Target = {
     name: definition.name,
     type: definition.type,
@@ -335,6 +337,13 @@ export function checkRequired(
       throw invalid(`'${def.name}' 필드는 필수입니다. fieldList로 값을 보내 주세요.`);
     }
   }
+}
+
+/** A write of a formula field's value: its value is computed, never written. */
+function formulaWrite(name: string): DomainError {
+  return invalid(
+    `'${name}' 필드는 수식 필드라 값을 쓸 수 없습니다. 값은 수식이 참조하는 필드로 계산됩니다.`,
+  );
 }
 
 function invalid(message: string): DomainError {
