@@ -153,6 +153,8 @@ export const LINE_SPECS = {
       show_in_create_form: absentAs(bool, false),
       is_sensitive: absentAs(bool, false),
       prevent_duplicates: absentAs(bool, false),
+      // A formula field's formula (migration 018); its values are computed, never stored.
+      formula: absentAs(opt({ kind: 'text', max: 2000 }), null),
     },
   },
   product: {
