@@ -10,7 +10,14 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { defineCustomObject } from '../src/resources/custom-objects/commands.ts';
 import { verifyWorkspace } from '../src/store/read-model/verify.ts';
-import { makeCustomField, makeDeal, makePerson, makePipeline } from './factories.ts';
+import {
+  makeCustomField,
+  makeDeal,
+  makePerson,
+  makePipeline,
+  makeProduct,
+  makeQuote,
+} from './factories.ts';
 import {
   appWithWorkspace,
   get,
@@ -179,6 +186,42 @@ describe('formula fields', () => {
     expect(object.status, object.text).toBe(201);
     const got = await get(app, ws.token, `/v2/custom-object/${object.json.data.customObject.id}`);
     expect((got.json.data.customObject as Rec)['월 금액']).toBe(100);
+    await expectVerified();
+  });
+
+  it('compute on quote lines and todos, which have object names of their own', async () => {
+    const dealId = await ws.write(async (w) => {
+      const pipeline = await makePipeline(w);
+      const dealId = await makeDeal(w, {
+        peopleId: await makePerson(w),
+        pipelineId: pipeline.id,
+        stageId: pipeline.stageIds[0]!,
+      });
+      const productId = await makeProduct(w, { name: '상품', price: 300 });
+      await makeQuote(w, { dealId, lines: [{ productId, quantity: 4 }] });
+      return dealId;
+    });
+    await formulaField(
+      'quote-product',
+      '단가 곱',
+      'number',
+      '{{견적 상품.금액}} * {{견적 상품.수량}}',
+    );
+    const quotes = (await get(app, ws.token, `/v2/deal/${dealId}/quote`)).json.data
+      .quoteList as Rec[];
+    expect((quotes[0]!['견적 구성 상품'] as Rec[])[0]!['단가 곱']).toBe(1200);
+    await formulaField('todo', '제목', 'string', '"[" & {{TODO.유형}} & "] " & {{TODO.내용}}');
+    const todo = await post(app, ws.token, '/v2/todo', {
+      dealId,
+      fieldList: [
+        { name: '내용', stringValue: '전화하기' },
+        { name: '유형', stringValue: '전화' },
+      ],
+    });
+    expect(todo.status, todo.text).toBe(201);
+    const todos = (await get(app, ws.token, `/v2/todo?dealId=${dealId}`)).json.data
+      .todoList as Rec[];
+    expect(todos.map((t) => t['제목'])).toEqual(['[전화] 전화하기']);
     await expectVerified();
   });
 
