@@ -24,7 +24,7 @@ object per line, \`\\n\` separated); \`salescrm import --workspace ID FILE...\` 
   \`kind\`.
   Every line holds every column of its type, except columns added since version 1, which
   a line may leave out (an earlier export): a \`customField\` line without its settings
-  (\`description\`, \`show_in_create_form\`, \`is_sensitive\`, \`prevent_duplicates\`)
+  (\`description\`, \`show_in_create_form\`, \`is_sensitive\`, \`prevent_duplicates\`, \`formula\`)
   imports with none set.
 - Rendered API JSON is not in the file: import renders every record once at the end.
 - Custom objects are not in the file: not their definitions and records, nor their
