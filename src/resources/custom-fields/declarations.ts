@@ -17,7 +17,7 @@ export async function customFieldDefinitions(
 ): Promise<CustomFieldDefinition[]> {
   const rows = await db
     .selectFrom('custom_fields')
-    .select(['id', 'record_type', 'name', 'type', 'required', 'options'])
+    .select(['id', 'record_type', 'name', 'type', 'required', 'options', 'formula'])
     .where('workspace_id', '=', workspaceId)
     .orderBy('record_type')
     .orderBy('position')
@@ -30,6 +30,7 @@ export async function customFieldDefinitions(
     type: r.type as CustomFieldType,
     required: Number(r.required) === 1,
     options: r.options ? (JSON.parse(r.options) as SelectOption[]) : null,
+    ...(r.formula != null ? { formula: r.formula } : {}),
   }));
 }
 
@@ -98,7 +99,8 @@ export function renderCustomFieldDeclarations(
     for (const [name, same] of byName) {
       const kinds = [...new Set(same.map((d) => d.type))].join(', ');
       const types = [...new Set(same.map(valueTypeOf))].join(' | ');
-      lines.push(`    /** ${kinds}${same.some((d) => d.required) ? ', required' : ''} */`);
+      const notes = `${same.some((d) => d.required) ? ', required' : ''}${same.some((d) => d.formula !== undefined) ? ', formula (read only)' : ''}`;
+      lines.push(`    /** ${kinds}${notes} */`);
       lines.push(`    ${literal(name)}: ${types} | null;`);
     }
     lines.push('  };');

@@ -135,7 +135,7 @@ function refuseCycle(
     if (formula === undefined || seen.has(field)) return false;
     seen.add(field);
     path.push(field);
-    for (const next of referencesOf(parseFormula(formula))) if (reaches(next.field)) return true;
+    for (const next of referencesIn(formula)) if (reaches(next.field)) return true;
     path.pop();
     return false;
   };
@@ -144,4 +144,13 @@ function refuseCycle(
       `순환 참조입니다: ${[name, ...path, name].map((n) => `'${n}'`).join(' → ')}`,
       ref.at + 1,
     );
+}
+
+/** The references of a stored formula; none if it does not parse (an imported one may not). */
+function referencesIn(formula: string): FormulaReference[] {
+  try {
+    return referencesOf(parseFormula(formula));
+  } catch {
+    return [];
+  }
 }
