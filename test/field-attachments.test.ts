@@ -215,6 +215,10 @@ describe('multiAttachment fields', () => {
       { id: onRecord, name: '레코드 파일.txt' },
     ]);
     expect(after['수정 날짜']).toBe(before['수정 날짜']);
+    const events = (await get(app, ws.token, '/v2/event?limit=100')).json.data.eventList as Rec[];
+    const change = events.filter((e) => e.fieldName === '계약서 파일').at(-1)!;
+    expect(change.objectId).toBe(holderId);
+    expect(change.afterField).toEqual(after['계약서 파일']);
     // Deleting the record a file is attached to deletes the file: it leaves the values too.
     const gone = await post(app, ws.token, `/v2/deal/${attachedTo}/delete`, {});
     expect(gone.status, gone.text).toBe(200);

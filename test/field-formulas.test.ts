@@ -126,6 +126,11 @@ describe('formula fields', () => {
     await post(app, ws.token, `/v2/deal/${dealId}`, { price: 2000, name: '더 큰 딜' });
     d = await listed(dealId);
     expect([d['할인 금액'], d['표시'], d['배수']]).toEqual([1800, '더 큰 딜: 1800원', 200]);
+    // The formula's change is a 수정 event of its own, in the write that changed 금액.
+    const events = (await get(app, ws.token, '/v2/event?limit=100')).json.data.eventList as Rec[];
+    const of = (name: string) => events.filter((e) => e.fieldName === name).at(-1)!;
+    expect([of('할인 금액').beforeField, of('할인 금액').afterField]).toEqual([900, 1800]);
+    expect(of('할인 금액').eventId).toBe(of('금액').eventId);
     // A division by zero is null.
     await post(app, ws.token, `/v2/deal/${dealId}`, {
       fieldList: [{ name: '할인율', numberValue: 0 }],

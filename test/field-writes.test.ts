@@ -313,7 +313,12 @@ describe('POST /v2/field/{type}', () => {
       { name: 'f', type: 'string', preventDuplicates: true, isSensitive: true },
       ['preventDuplicates', 'isSensitive'],
     ],
-    ['formula', 'people', { name: 'f', type: 'number', formula: '{{딜.금액}}' }, ['formula']],
+    [
+      "a formula reading another record's field",
+      'people',
+      { name: 'f', type: 'number', formula: '{{딜.금액}}' },
+      ['formula', '딜'],
+    ],
     [
       'categoryName',
       'people',
