@@ -77,15 +77,7 @@ export async function createField(
     throw invalid("'preventDuplicates'와 'isSensitive'는 함께 true일 수 없습니다.");
   const options = newOptions(type, [], body.options ?? []);
   const definitionId = await fieldDefinitionOf(w, recordType, body.customObjectDefinitionId);
-  return defineField(
-    w,
-    recordType,
-    definitionId,
-    { ...body, options: undefined },
-    type,
-    undefined,
-    options,
-  );
+  return defineField(w, recordType, definitionId, body, type, undefined, options);
 }
 
 /** Defines a checked new field (its name checked here) and answers it. */
