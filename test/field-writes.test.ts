@@ -270,10 +270,10 @@ describe('POST /v2/field/{type}', () => {
     ['no type', 'people', { name: 'f' }, ['type']],
     ['unknown type', 'people', { name: 'f', type: 'text' }, ['type', 'singleSelect']],
     [
-      'multiAttachment',
-      'people',
+      'multiAttachment on a todo',
+      'todo',
       { name: 'f', type: 'multiAttachment' },
-      ['multiAttachment', 'string'],
+      ['multiAttachment', 'todo'],
     ],
     ['unknown record type', 'recording', { name: 'f', type: 'string' }, ['type', 'people']],
     [
@@ -313,7 +313,12 @@ describe('POST /v2/field/{type}', () => {
       { name: 'f', type: 'string', preventDuplicates: true, isSensitive: true },
       ['preventDuplicates', 'isSensitive'],
     ],
-    ['formula', 'people', { name: 'f', type: 'number', formula: '{{딜.금액}}' }, ['formula']],
+    [
+      "a formula reading another record's field",
+      'people',
+      { name: 'f', type: 'number', formula: '{{딜.금액}}' },
+      ['formula', '딜'],
+    ],
     [
       'categoryName',
       'people',

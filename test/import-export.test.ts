@@ -260,7 +260,7 @@ describe('export then import into a fresh workspace', () => {
     const demo = await createDemoWorkspace(store, { seed: 7, people: 300 });
     source = { workspaceId: demo.workspaceId, token: demo.token };
     added = await addBeyondTheDemo(store, app, demo.workspaceId, demo.token);
-    // Field settings of the field API (migration 011), which the export must carry too.
+    // Field settings of the field API (migrations 011, 018), which the export must carry too.
     await writeWorkspace(store, demo.workspaceId, async (w) => {
       await defineCustomField(w, {
         recordType: 'people',
@@ -275,6 +275,13 @@ describe('export then import into a fresh workspace', () => {
         name: '계약 번호',
         type: 'number',
         preventDuplicates: true,
+      });
+      // A formula field (migration 018): its formula goes with it, its values are computed.
+      await defineCustomField(w, {
+        recordType: 'deal',
+        name: '부가세 포함 금액',
+        type: 'number',
+        formula: '{{딜.금액}} * 1.1',
       });
     });
     file = `${store.path}.ndjson`;

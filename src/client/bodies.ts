@@ -18,6 +18,8 @@ export type FieldListEntry = {
   /** A day `YYYY-MM-DD` or an ISO 8601 time. */
   dateValue?: string | null;
   stringValueList?: string[] | null;
+  /** Ids of files of the workspace (`POST /v2/file`), for a `multiAttachment` field. */
+  fileValueIdList?: string[] | null;
 } & { [K in `${RefTarget}ValueId`]?: string | null } & {
   [K in `${RefTarget}ValueIdList`]?: string[] | null;
 };

@@ -1,3 +1,4 @@
+import { formulaValue } from './formulas.ts';
 import type { Ref } from './records.ts';
 
 /**
@@ -53,11 +54,18 @@ const SCALAR_TYPES = [
   'multiSelect',
 ] as const;
 
+/**
+ * The field type whose value is a list of the workspace's files (uploaded with
+ * `POST /v2/file`): written as file ids (`fileValueIdList`), read as `[{id, name}]`.
+ */
+export const ATTACHMENT_TYPE = 'multiAttachment';
+
 /** Every custom field type and how it reads (DECISIONS 7). */
 export const CUSTOM_FIELD_TYPES = [
   ...SCALAR_TYPES,
   ...REF_TARGETS,
   ...(Object.keys(MULTI_REF_TYPES) as (keyof typeof MULTI_REF_TYPES)[]),
+  ATTACHMENT_TYPE,
 ] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 
@@ -81,6 +89,11 @@ export interface CustomFieldDefinition {
   isSensitive?: boolean;
   /** The custom object definition a `customObject` field belongs to (unset for other types). */
   customObjectDefinitionId?: string;
+  /**
+   * A formula field's formula (`src/domain/formulas.ts`): its value is computed from the
+   * record's own fields when the record renders, never written; `type` is its result's.
+   */
+  formula?: string;
 }
 
 /** The fields of one custom object definition among a record type's definitions. */
@@ -105,23 +118,26 @@ export function refTargetOf(
   return multi ? { target: multi, multi: true } : undefined;
 }
 
+/** What a stored custom value can name: a record a Ref field points at, or a file. */
+export type NamedTarget = RefTarget | 'file';
+
 /** Resolves display names of referenced records; undefined when the record is gone. */
-export type NameOf = (target: RefTarget, id: string) => string | undefined;
+export type NameOf = (target: NamedTarget, id: string) => string | undefined;
 
 /** Collects the ids a set of stored values references, per target, for one batch lookup. */
 export function collectRefIds(
   definitions: readonly CustomFieldDefinition[],
   values: StoredCustomValues,
-  into: Map<RefTarget, Set<string>>,
+  into: Map<NamedTarget, Set<string>>,
 ): void {
   for (const def of definitions) {
-    const ref = refTargetOf(def.type);
+    const target = def.type === ATTACHMENT_TYPE ? 'file' : refTargetOf(def.type)?.target;
     const value = values[def.id];
-    if (!ref || value == null) continue;
-    let ids = into.get(ref.target);
+    if (!target || value == null) continue;
+    let ids = into.get(target);
     if (!ids) {
       ids = new Set();
-      into.set(ref.target, ids);
+      into.set(target, ids);
     }
     if (Array.isArray(value)) for (const id of value) ids.add(String(id));
     else ids.add(String(value));
@@ -130,7 +146,8 @@ export function collectRefIds(
 
 /**
  * Appends a record's custom fields to `record` in definition order, every defined field
- * present (`null` when unset), Ref fields rendered as `{id, name}`.
+ * present (`null` when unset), Ref fields rendered as `{id, name}`, formula fields computed
+ * from the keys before them (a formula reads only fields defined before it).
  */
 export function appendCustomFields(
   record: Record<string, unknown>,
@@ -139,12 +156,16 @@ export function appendCustomFields(
   nameOf: NameOf,
 ): void {
   for (const def of definitions) {
-    record[def.name] = renderCustomValue(def, values[def.id], nameOf);
+    record[def.name] =
+      def.formula === undefined
+        ? renderCustomValue(def, values[def.id], nameOf)
+        : formulaValue({ ...def, formula: def.formula }, definitions, record);
   }
 }
 
 function renderCustomValue(def: CustomFieldDefinition, value: unknown, nameOf: NameOf): unknown {
   if (value === undefined || value === null) return null;
+  if (def.type === ATTACHMENT_TYPE) return attachmentRefs(value, nameOf);
   const ref = refTargetOf(def.type);
   if (!ref) return value;
   const toRef = (id: unknown): Ref => ({
@@ -153,4 +174,17 @@ function renderCustomValue(def: CustomFieldDefinition, value: unknown, nameOf: N
   });
   if (ref.multi) return Array.isArray(value) ? value.map(toRef) : [toRef(value)];
   return toRef(Array.isArray(value) ? value[0] : value);
+}
+
+/**
+ * An attachment field's files as `[{id, name}]`, in the order written; a file that is gone
+ * is left out (deleting a file takes it out of the values too), and no file left is null.
+ */
+function attachmentRefs(value: unknown, nameOf: NameOf): Ref[] | null {
+  const refs: Ref[] = [];
+  for (const id of Array.isArray(value) ? value : [value]) {
+    const name = nameOf('file', String(id));
+    if (name !== undefined) refs.push({ id: String(id), name });
+  }
+  return refs.length > 0 ? refs : null;
 }

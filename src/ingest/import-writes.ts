@@ -3,9 +3,10 @@
  * rendered once, rendered, after the last line.
  */
 import {
+  ATTACHMENT_TYPE,
   type CustomFieldDefinition,
   collectRefIds,
-  type RefTarget,
+  type NamedTarget,
   refTargetOf,
 } from '../domain/custom-fields.ts';
 import { newId } from '../domain/ids.ts';
@@ -253,7 +254,10 @@ export class ImportWriter {
     const refFields = (recordType: RenderedType | 'quoteProduct') => {
       if (!withRefs.has(recordType)) {
         const defs = l.definitions(recordType);
-        withRefs.set(recordType, defs.some((d) => refTargetOf(d.type)) ? defs : undefined);
+        withRefs.set(
+          recordType,
+          defs.some((d) => refTargetOf(d.type) || d.type === ATTACHMENT_TYPE) ? defs : undefined,
+        );
       }
       return withRefs.get(recordType);
     };
@@ -262,7 +266,7 @@ export class ImportWriter {
         const records: [LineFormat, RenderedType, Record<string, unknown>][] = [];
         /** The batch's rendered records by type, for the search index. */
         const stored = new Map<RenderedType, [id: string, json: string, before: null][]>();
-        const targets = new Map<RefTarget, Set<string>>();
+        const targets = new Map<NamedTarget, Set<string>>();
         for (const text of batch) {
           const r = JSON.parse(text) as Record<string, unknown>;
           const f = FORMAT_OF.get(r.type as string)!;

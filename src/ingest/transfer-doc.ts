@@ -24,7 +24,7 @@ object per line, \`\\n\` separated); \`salescrm import --workspace ID FILE...\` 
   \`kind\`.
   Every line holds every column of its type, except columns added since version 1, which
   a line may leave out (an earlier export): a \`customField\` line without its settings
-  (\`description\`, \`show_in_create_form\`, \`is_sensitive\`, \`prevent_duplicates\`)
+  (\`description\`, \`show_in_create_form\`, \`is_sensitive\`, \`prevent_duplicates\`, \`formula\`)
   imports with none set, and without \`custom_object_definition_id\` as a field of no
   custom object (\`''\`). Line types added since version 1 (\`customObjectDefinition\`,
   \`customObject\`, \`file\`, \`fileChunk\`, \`email\`) are simply absent from earlier exports.

@@ -177,6 +177,8 @@ export const LINE_SPECS = {
       prevent_duplicates: absentAs(bool, false),
       // The definition a custom object's field belongs to (migration 013); '' for the others.
       custom_object_definition_id: absentAs({ kind: 'text', max: 64 }, ''),
+      // A formula field's formula (migration 018); its values are computed, never stored.
+      formula: absentAs(opt({ kind: 'text', max: 2000 }), null),
     },
   },
   product: {

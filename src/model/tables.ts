@@ -152,6 +152,8 @@ export interface CustomFieldTable {
   prevent_duplicates: Generated<number>;
   /** The custom object definition a `customObject` field belongs to; `''` for other types. */
   custom_object_definition_id: Generated<string>;
+  /** A formula field's formula (its values are computed when the record renders), else null. */
+  formula: Generated<string | null>;
 }
 
 interface Owned {

@@ -7,6 +7,8 @@ export interface FieldRecord {
   id: string;
   name: string;
   type: string;
+  /** Formula fields only. */
+  formula?: string;
   required: boolean;
   optionList?: SelectOption[];
 }
@@ -42,6 +44,7 @@ export function renderFieldList(
       id: def.id,
       name: def.name,
       type: def.type,
+      ...(def.formula !== undefined ? { formula: def.formula } : {}),
       required: def.required,
     };
     if (SELECT_TYPES.has(def.type))
@@ -64,6 +67,8 @@ export interface FieldDefinitionRow {
   /** JSON array of `{id, value}`, or null. */
   options: string | null;
   created_at: string;
+  /** A formula field's formula, else null. */
+  formula: string | null;
 }
 
 /** A field as `POST /v2/field/{type}` answers it (LIVE-API.md 1.7.12). */
@@ -71,6 +76,8 @@ export interface FieldDefinitionRecord {
   id: string;
   name: string;
   type: string;
+  /** Formula fields only. */
+  formula?: string;
   description: string | null;
   showInCreateForm: boolean;
   required: boolean;
@@ -80,13 +87,17 @@ export interface FieldDefinitionRecord {
   createdAt: string;
 }
 
-/** A custom field's definition in the live API's keys and order; `options` `[]` when none. */
+/**
+ * A custom field's definition in the live API's keys and order; `options` `[]` when none,
+ * `formula` (after `type`) on formula fields only.
+ */
 export function renderFieldDefinition(row: FieldDefinitionRow): FieldDefinitionRecord {
   const options = row.options ? (JSON.parse(row.options) as SelectOption[]) : [];
   return {
     id: row.id,
     name: row.name,
     type: row.type,
+    ...(row.formula !== null ? { formula: row.formula } : {}),
     description: row.description,
     showInCreateForm: Number(row.show_in_create_form) === 1,
     required: Number(row.required) === 1,

@@ -84,6 +84,7 @@ export function customFieldOfRow(d: Selectable<CustomFieldTable>): CustomFieldDe
     ...(d.custom_object_definition_id
       ? { customObjectDefinitionId: d.custom_object_definition_id }
       : {}),
+    ...(d.formula != null ? { formula: d.formula } : {}),
   };
 }
 

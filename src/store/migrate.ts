@@ -17,6 +17,7 @@ import { sequenceSteps } from './migrations/014-sequence-steps.ts';
 import { files } from './migrations/015-files.ts';
 import { emails } from './migrations/016-emails.ts';
 import { todosStages } from './migrations/017-todos-stages.ts';
+import { fieldFormulas } from './migrations/018-field-formulas.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -41,6 +42,7 @@ export async function migrateToLatest(
     '015-files': files({ dialect }),
     '016-emails': emails({ dialect }),
     '017-todos-stages': todosStages,
+    '018-field-formulas': fieldFormulas,
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Branches merge in any order, so a database may have run a later migration (017) before an

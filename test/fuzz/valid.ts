@@ -36,6 +36,23 @@ export interface Req {
 
 type Gen = (fx: Fixture) => fc.Arbitrary<Req>;
 
+/** How a formula names the record of each field path (custom objects: none, literals only). */
+const OBJECT_OF_PATH: Record<string, string | undefined> = {
+  people: '고객',
+  organization: '회사',
+  deal: '딜',
+  lead: '리드',
+  product: '상품',
+  quote: '견적',
+};
+
+/** Formula fields the fuzz makes: result type and formula, by the record's object name. */
+const FORMULAS: readonly ((object: string | undefined) => [type: string, formula: string])[] = [
+  () => ['number', '(1 + 2.5) * 3 / 4 - -1'],
+  (o) => ['string', o ? `{{${o}.이름}} & " 님"` : '"값 " & 1'],
+  (o) => (o ? ['dateTime', `{{${o}.생성 날짜}} + 1`] : ['string', '"a" + "b"']),
+];
+
 /** Some non-blank text: any Unicode graphemes but U+0000 (refused everywhere, by design). */
 export const text = (maxLength = 40) =>
   fc
@@ -787,8 +804,31 @@ export const VALID: Record<string, Gen> = {
           isSensitive: fc.boolean(),
           preventDuplicates: fc.boolean(),
         }),
+        // One field in four a formula field.
+        fc.oneof(
+          { arbitrary: fc.constant(undefined), weight: 3 },
+          { arbitrary: pick(FORMULAS), weight: 1 },
+        ),
       )
-      .map(([path, type, fieldName, options, rest]): Req => {
+      .map(([path, type, fieldName, options, rest, formula]): Req => {
+        if (formula) {
+          // A formula field: its result type, no options, not required, unique or in the form.
+          const { description, isSensitive } = rest;
+          const [resultType, text] = formula(OBJECT_OF_PATH[path]);
+          const body: Record<string, unknown> = {
+            name: `${fieldName}§uniq§`,
+            type: resultType,
+            formula: text,
+            ...(description === undefined ? {} : { description }),
+            ...(isSensitive === undefined ? {} : { isSensitive }),
+          };
+          if (path === 'custom-object')
+            body.customObjectDefinitionId =
+              fx.m.ids.customObjectDefinition[
+                fieldName.length % fx.m.ids.customObjectDefinition.length
+              ];
+          return { method: 'POST', path: `/v2/field/${path}`, body };
+        }
         const body: Record<string, unknown> = { name: `${fieldName}§uniq§`, type, ...rest };
         // The live API's rules: preventDuplicates is for text and numbers and not with
         // isSensitive, select fields need options.
@@ -796,6 +836,9 @@ export const VALID: Record<string, Gen> = {
           delete body.preventDuplicates;
         if (type === 'singleSelect' || type === 'multiSelect')
           body.options = options.map((value) => ({ value }));
+        // Quote products and todos have no file fields: theirs is a text field instead.
+        if (type === 'multiAttachment' && (path === 'quote-product' || path === 'todo'))
+          body.type = 'string';
         // A custom object's field belongs to one of its definitions.
         if (path === 'custom-object')
           body.customObjectDefinitionId =

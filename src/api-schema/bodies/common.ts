@@ -16,5 +16,9 @@ export const FieldListSchema = Type.Array(
     { name: Type.String({ minLength: 1, maxLength: 200 }) },
     { additionalProperties: true },
   ),
-  { maxItems: 500 },
+  {
+    maxItems: 500,
+    description:
+      'Fields by name, each with the one value key of its type: `stringValue`, `numberValue`, `booleanValue`, `dateValue`, `stringValueList` (multiSelect), `<target>ValueId` / `<target>ValueIdList` (Ref fields), `fileValueIdList` (multiAttachment: ids of ready files of the workspace; `[]` or null clears). null clears any field. An unknown field, a wrong key or value, or a record or file the workspace has not is a 400 naming the field.',
+  },
 );

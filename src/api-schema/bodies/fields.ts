@@ -13,8 +13,13 @@ const OptionsSchema = Type.Array(
 /** Body of `POST /v2/field/{type}` (LIVE-API.md 1.7.12). */
 export const CreateFieldBody = Type.Object({
   name: FieldNameSchema,
-  /** `string, number, date, dateTime, boolean, singleSelect, multiSelect, user, multiUser`. */
-  type: Type.String({ minLength: 1, maxLength: 100 }),
+  /** `string, number, date, dateTime, boolean, singleSelect, multiSelect, user, multiUser, multiAttachment`. */
+  type: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description:
+      "string, number, date, dateTime, boolean, singleSelect, multiSelect, user, multiUser or multiAttachment (files: not on quote-product and todo; written as `fileValueIdList`, ids of the workspace's files from `POST /v2/file`; read as `[{id, name}]` of the files, null when none; a deleted file leaves every value that held it in the same write).",
+  }),
   description: Type.Optional(DescriptionSchema),
   showInCreateForm: Type.Optional(Type.Boolean()),
   required: Type.Optional(Type.Boolean()),
@@ -25,8 +30,14 @@ export const CreateFieldBody = Type.Object({
   categoryName: Type.Optional(Type.String({ maxLength: 200 })),
   /** custom-object fields only (and required there): the definition the field belongs to. */
   customObjectDefinitionId: Type.Optional(Type.String({ maxLength: 64 })),
-  /** Refused: formula fields are not computed. */
-  formula: Type.Optional(Type.String({ maxLength: 2000 })),
+  /** A formula field: its values are computed from the record's own fields. */
+  formula: Type.Optional(
+    Type.String({
+      maxLength: 2000,
+      description:
+        'A formula field: `type` is then its result type (string, number, date, dateTime, boolean), and options, required, showInCreateForm and preventDuplicates are refused. References `{{대상명.필드명}}` name a field the record itself shows (대상명: 고객, 회사, 딜, 리드, 상품, 견적, 견적 상품, TODO, or the custom object definition\'s name), number literals (`1.5`), text literals (`"원"`), `+ - * /` and parentheses on numbers; `+` also joins two texts and adds days to a date (`-` takes them off; date − date is days); `&` joins any two values as text. A syntax error, an unknown object or field, another record\'s field, a list field, a type mismatch or a cycle is a 400 naming the position. Values are computed whenever the record is rendered (so they follow every change of the fields read); a missing value or a division by zero gives null. The value cannot be written (400).',
+    }),
+  ),
 });
 export type CreateFieldBody = Static<typeof CreateFieldBody>;
 

@@ -9,6 +9,9 @@ export const FieldRecord = Closed(
     id: text,
     name: text,
     type: text,
+    formula: Type.Optional(
+      Type.String({ description: 'formula fields only: the formula (`type` is its result type)' }),
+    ),
     required: Type.Boolean(),
     optionList: Type.Optional(
       Type.Array(Closed({ id: text, value: text }, 'An option of a select field')),
@@ -27,6 +30,9 @@ export const FieldDefinitionRecord = Closed(
     id: text,
     name: text,
     type: text,
+    formula: Type.Optional(
+      Type.String({ description: 'formula fields only: the formula (`type` is its result type)' }),
+    ),
     description: optionalText,
     showInCreateForm: Type.Boolean(),
     required: Type.Boolean(),

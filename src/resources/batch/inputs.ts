@@ -7,6 +7,7 @@
  */
 import type { BatchAssociation, BatchObjectType } from '../../api-schema/bodies/batch.ts';
 import {
+  ATTACHMENT_TYPE,
   type CustomFieldDefinition,
   type CustomFieldType,
   refTargetOf,
@@ -66,6 +67,8 @@ function refId(value: unknown): unknown {
 
 /** A field's value in the form of its `fieldList` value key. */
 function fieldValue(type: CustomFieldType, value: unknown): unknown {
+  // Files as reads render them (`[{id, name}]`) or as ids.
+  if (type === ATTACHMENT_TYPE) return Array.isArray(value) ? value.map(refId) : value;
   const ref = refTargetOf(type);
   if (!ref) return value;
   return ref.multi && Array.isArray(value) ? value.map(refId) : refId(value);

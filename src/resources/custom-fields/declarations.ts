@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import {
+  ATTACHMENT_TYPE,
   CUSTOM_FIELD_RECORD_TYPES,
   type CustomFieldDefinition,
   type CustomFieldRecordType,
@@ -16,7 +17,7 @@ export async function customFieldDefinitions(
 ): Promise<CustomFieldDefinition[]> {
   const rows = await db
     .selectFrom('custom_fields')
-    .select(['id', 'record_type', 'name', 'type', 'required', 'options'])
+    .select(['id', 'record_type', 'name', 'type', 'required', 'options', 'formula'])
     .where('workspace_id', '=', workspaceId)
     .orderBy('record_type')
     .orderBy('position')
@@ -29,6 +30,7 @@ export async function customFieldDefinitions(
     type: r.type as CustomFieldType,
     required: Number(r.required) === 1,
     options: r.options ? (JSON.parse(r.options) as SelectOption[]) : null,
+    ...(r.formula != null ? { formula: r.formula } : {}),
   }));
 }
 
@@ -48,6 +50,7 @@ function optionUnion(options: readonly SelectOption[] | null): string {
 export function valueTypeOf(def: Pick<CustomFieldDefinition, 'type' | 'options'>): string {
   const ref = refTargetOf(def.type);
   if (ref) return ref.multi ? `Array<${REF}>` : REF;
+  if (def.type === ATTACHMENT_TYPE) return `Array<${REF}>`;
   switch (def.type) {
     case 'string':
     case 'date':
@@ -96,7 +99,8 @@ export function renderCustomFieldDeclarations(
     for (const [name, same] of byName) {
       const kinds = [...new Set(same.map((d) => d.type))].join(', ');
       const types = [...new Set(same.map(valueTypeOf))].join(' | ');
-      lines.push(`    /** ${kinds}${same.some((d) => d.required) ? ', required' : ''} */`);
+      const notes = `${same.some((d) => d.required) ? ', required' : ''}${same.some((d) => d.formula !== undefined) ? ', formula (read only)' : ''}`;
+      lines.push(`    /** ${kinds}${notes} */`);
       lines.push(`    ${literal(name)}: ${types} | null;`);
     }
     lines.push('  };');

@@ -1,13 +1,19 @@
-import type {
-  CustomFieldRecordType,
-  CustomFieldType,
-  SelectOption,
-  StoredCustomValues,
+import {
+  ATTACHMENT_TYPE,
+  type CustomFieldRecordType,
+  type CustomFieldType,
+  type SelectOption,
+  type StoredCustomValues,
 } from '../../domain/custom-fields.ts';
+import { renamedInFormula } from '../../domain/formulas.ts';
 import { newId } from '../../domain/ids.ts';
 import { appendNullKey } from '../../store/read-model/append-null-key.ts';
 import { renameKey } from '../../store/read-model/rename-key.ts';
-import { TABLE_OF, typesShowingFieldsOf } from '../../store/read-model/rendered-types.ts';
+import {
+  type RenderedType,
+  TABLE_OF,
+  typesShowingFieldsOf,
+} from '../../store/read-model/rendered-types.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { recordPeopleHistory } from '../people-history/writes.ts';
 import { fixedKeysOf } from './fixed-keys.ts';
@@ -27,6 +33,8 @@ export interface NewCustomField {
   preventDuplicates?: boolean;
   /** The definition a `customObject` field belongs to (required for that record type). */
   customObjectDefinitionId?: string;
+  /** A formula field's formula, checked by the caller (`type` is its result's). */
+  formula?: string;
 }
 
 /** Why a custom field definition was refused. */
@@ -83,13 +91,15 @@ export async function defineCustomField(w: WorkspaceWrite, field: NewCustomField
       is_sensitive: field.isSensitive ? 1 : 0,
       prevent_duplicates: field.preventDuplicates ? 1 : 0,
       custom_object_definition_id: definitionId,
+      formula: field.formula ?? null,
     })
     .execute();
   if (field.recordType === 'customObject') {
     // Records of other definitions do not show it: only the definition's are rendered again.
     await markRecordsOfDefinition(w, definitionId);
-  } else if (field.recordType === 'quoteProduct') {
-    // The key goes on each line inside the quote's JSON: the quotes are rendered again.
+  } else if (field.recordType === 'quoteProduct' || field.formula !== undefined) {
+    // The key goes on each line inside the quote's JSON, or a formula's value is computed
+    // for each record: the records are rendered again.
     for (const t of typesShowingFieldsOf(field.recordType)) w.touched.markAll(t);
   } else {
     for (const t of typesShowingFieldsOf(field.recordType)) await appendNullKey(w, t, field.name);
@@ -117,6 +127,12 @@ export async function renameCustomField(
   fieldId: string,
   name: string,
 ): Promise<void> {
+  const before = await w.trx
+    .selectFrom('custom_fields')
+    .select(['name', 'custom_object_definition_id'])
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', fieldId)
+    .executeTakeFirstOrThrow();
   const field = await w.trx
     .updateTable('custom_fields')
     .set({ name })
@@ -124,8 +140,40 @@ export async function renameCustomField(
     .where('id', '=', fieldId)
     .returning('record_type')
     .executeTakeFirstOrThrow();
-  for (const t of typesShowingFieldsOf(field.record_type as CustomFieldRecordType))
-    w.touched.markAll(t);
+  const recordType = field.record_type as CustomFieldRecordType;
+  await renameInFormulas(w, recordType, before.custom_object_definition_id, before.name, name);
+  for (const t of typesShowingFieldsOf(recordType)) w.touched.markAll(t);
+}
+
+/**
+ * Makes the formulas of a record type's fields (custom objects: of one definition) that read
+ * field `from` read it as `to`, its new name: their values stay as they are.
+ */
+async function renameInFormulas(
+  w: WorkspaceWrite,
+  recordType: CustomFieldRecordType,
+  definitionId: string,
+  from: string,
+  to: string,
+): Promise<void> {
+  const formulas = await w.trx
+    .selectFrom('custom_fields')
+    .select(['id', 'formula'])
+    .where('workspace_id', '=', w.workspaceId)
+    .where('record_type', '=', recordType)
+    .where('custom_object_definition_id', '=', definitionId)
+    .where('formula', 'is not', null)
+    .execute();
+  for (const f of formulas) {
+    const formula = renamedInFormula(f.formula!, from, to);
+    if (formula === f.formula) continue;
+    await w.trx
+      .updateTable('custom_fields')
+      .set({ formula })
+      .where('workspace_id', '=', w.workspaceId)
+      .where('id', '=', f.id)
+      .execute();
+  }
 }
 
 /** What an update of a field's definition changes (undefined: unchanged). */
@@ -165,6 +213,13 @@ export async function changeCustomField(
     .execute();
   // The records show the name; options show only in the field list and the client's types.
   if (change.name === undefined || change.name === before.name) return;
+  await renameInFormulas(
+    w,
+    recordType,
+    before.custom_object_definition_id,
+    before.name,
+    change.name,
+  );
   if (recordType === 'customObject') {
     // Another definition's records may have a field of the same name: only this one's.
     await markRecordsOfDefinition(w, before.custom_object_definition_id);
@@ -261,4 +316,55 @@ async function recordCustomFieldHistory(
 function asText(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * Takes deleted files out of the attachment fields that hold them, on every record of the
+ * workspace: a field left with no file is cleared. The records are re-rendered in this
+ * write; `수정 날짜` stays (nobody edited the record).
+ */
+export async function removeFilesFromValues(
+  w: WorkspaceWrite,
+  fileIds: readonly string[],
+): Promise<void> {
+  if (fileIds.length === 0) return;
+  const fields = await w.trx
+    .selectFrom('custom_fields')
+    .select(['id', 'record_type'])
+    .where('workspace_id', '=', w.workspaceId)
+    .where('type', '=', ATTACHMENT_TYPE)
+    .execute();
+  const gone = new Set(fileIds);
+  for (const [recordType, table] of Object.entries(TABLE_OF) as [RenderedType, string][]) {
+    const fieldIds = fields.filter((f) => f.record_type === recordType).map((f) => f.id);
+    if (fieldIds.length === 0) continue;
+    // LIKE finds the rows that may hold an id (`_` of an id matches any character: a few
+    // more rows); the values themselves say which do.
+    const rows = await w.trx
+      .selectFrom(table as 'people')
+      .select(['id', 'custom'])
+      .where('workspace_id', '=', w.workspaceId)
+      .where((eb) => eb.or(fileIds.map((id) => eb('custom', 'like', `%"${id}"%`))))
+      .execute();
+    for (const row of rows) {
+      const custom = JSON.parse(row.custom) as StoredCustomValues;
+      let changed = false;
+      for (const fieldId of fieldIds) {
+        const value = custom[fieldId];
+        if (!Array.isArray(value) || !value.some((id) => gone.has(id))) continue;
+        const kept = value.filter((id) => !gone.has(id));
+        if (kept.length > 0) custom[fieldId] = kept;
+        else delete custom[fieldId];
+        changed = true;
+      }
+      if (!changed) continue;
+      await w.trx
+        .updateTable(table as 'people')
+        .set({ custom: JSON.stringify(custom) })
+        .where('workspace_id', '=', w.workspaceId)
+        .where('id', '=', row.id)
+        .execute();
+      w.touched.mark(recordType, row.id);
+    }
+  }
 }

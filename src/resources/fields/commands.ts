@@ -18,10 +18,11 @@ import { fixedKeysOf } from '../custom-fields/fixed-keys.ts';
 import { changeCustomField, defineCustomField } from '../custom-fields/writes.ts';
 import { definitionNamed } from '../custom-objects/definitions.ts';
 import { stageFieldNames } from './field-names.ts';
+import { checkNewFormula } from './formula-check.ts';
 
 /**
  * The field types `POST /v2/field/{type}` makes (LIVE-API.md 1.7.12): the live API's names,
- * which are the service's own. `multiAttachment` (files) is not among them.
+ * which are the service's own.
  */
 export const CREATABLE_FIELD_TYPES = [
   'string',
@@ -33,21 +34,38 @@ export const CREATABLE_FIELD_TYPES = [
   'multiSelect',
   'user',
   'multiUser',
+  'multiAttachment',
 ] as const satisfies readonly CustomFieldType[];
+
+/** Record types whose fields cannot be attachments (the live API's rule). */
+const NO_ATTACHMENTS: ReadonlySet<CustomFieldRecordType> = new Set(['quoteProduct', 'todo']);
 
 /** Types whose values `preventDuplicates` may keep unique. */
 const UNIQUE_TYPES = new Set<string>(['string', 'number']);
 
 const invalid = (message: string) => new DomainError('invalid_body', message);
 
-/** `POST /v2/field/{type}`: a new custom field, on every record of its type (null until set). */
+/**
+ * `POST /v2/field/{type}`: a new custom field, on every record of its type (null until set;
+ * a formula field computed at once).
+ */
 export async function createField(
   w: WorkspaceWrite,
   recordType: CustomFieldRecordType,
   body: CreateFieldBody,
 ): Promise<FieldDefinitionRecord> {
-  const type = checkedType(body.type);
   refuseUnsupported(body);
+  const formula = body.formula;
+  if (formula !== undefined) {
+    const definitionId = await fieldDefinitionOf(w, recordType, body.customObjectDefinitionId);
+    await checkNewFormula(w, recordType, definitionId, { ...body, formula });
+    return defineField(w, recordType, definitionId, body, body.type as CustomFieldType, formula);
+  }
+  const type = checkedType(body.type);
+  if (type === 'multiAttachment' && NO_ATTACHMENTS.has(recordType))
+    throw invalid(
+      `'type' multiAttachment(파일) 필드는 ${recordType === 'todo' ? 'todo' : 'quote-product'}에 만들 수 없습니다.`,
+    );
   const showInCreateForm = body.showInCreateForm ?? false;
   if (body.required && !showInCreateForm)
     throw invalid("'required'는 'showInCreateForm'이 true인 필드만 true일 수 있습니다.");
@@ -59,6 +77,19 @@ export async function createField(
     throw invalid("'preventDuplicates'와 'isSensitive'는 함께 true일 수 없습니다.");
   const options = newOptions(type, [], body.options ?? []);
   const definitionId = await fieldDefinitionOf(w, recordType, body.customObjectDefinitionId);
+  return defineField(w, recordType, definitionId, body, type, undefined, options);
+}
+
+/** Defines a checked new field (its name checked here) and answers it. */
+async function defineField(
+  w: WorkspaceWrite,
+  recordType: CustomFieldRecordType,
+  definitionId: string | undefined,
+  body: CreateFieldBody,
+  type: CustomFieldType,
+  formula: string | undefined,
+  options: string[] = [],
+): Promise<FieldDefinitionRecord> {
   await refuseTakenName(w, recordType, body.name, undefined, definitionId);
   const id = await defineCustomField(w, {
     recordType,
@@ -68,9 +99,10 @@ export async function createField(
     required: body.required ?? false,
     options: type === 'singleSelect' || type === 'multiSelect' ? options : undefined,
     description: body.description ?? null,
-    showInCreateForm,
+    showInCreateForm: body.showInCreateForm ?? false,
     isSensitive: body.isSensitive ?? false,
     preventDuplicates: body.preventDuplicates ?? false,
+    formula,
   });
   return renderFieldDefinition(await fieldRow(w, recordType, id));
 }
@@ -107,17 +139,11 @@ export async function updateField(
 function checkedType(type: string): CustomFieldType {
   if ((CREATABLE_FIELD_TYPES as readonly string[]).includes(type)) return type as CustomFieldType;
   const supported = CREATABLE_FIELD_TYPES.join(', ');
-  if (type === 'multiAttachment')
-    throw invalid(
-      `'type' multiAttachment(파일) 필드는 지원하지 않습니다. 지원하는 형식: ${supported}`,
-    );
   throw invalid(`'type' 값이 올바르지 않습니다: '${type.slice(0, 100)}' (${supported} 중 하나)`);
 }
 
 /** Parts of the live API's body the service has nothing for: a 400 each, naming it. */
 function refuseUnsupported(body: CreateFieldBody): void {
-  if (body.formula !== undefined)
-    throw invalid("'formula': 수식 필드는 지원하지 않습니다. 값을 직접 쓰는 필드로 만들어 주세요.");
   if (body.categoryName !== undefined)
     throw invalid(`'categoryName': 없는 카테고리입니다: '${body.categoryName.slice(0, 100)}'`);
 }
@@ -231,6 +257,7 @@ async function fieldRow(
       'options',
       'created_at',
       'custom_object_definition_id',
+      'formula',
     ])
     .where('workspace_id', '=', w.workspaceId)
     .where('record_type', '=', recordType)

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import {
+  ATTACHMENT_TYPE,
   type CustomFieldDefinition,
   type CustomFieldRecordType,
   type CustomFieldType,
@@ -48,8 +49,12 @@ const TARGETS: Record<RefTarget, { table: Parameters<typeof columnById>[1]; labe
   customObject: { table: 'custom_objects', label: '커스텀 오브젝트' },
 };
 
+/** The value key of an attachment field: the ids of files of the workspace. */
+const ATTACHMENT_VALUE_KEY = 'fileValueIdList';
+
 /** The value key a field of `type` is written with (DECISIONS 7). */
 export function valueKeyOf(type: CustomFieldType): string {
+  if (type === ATTACHMENT_TYPE) return ATTACHMENT_VALUE_KEY;
   const ref = refTargetOf(type);
   if (ref) return ref.multi ? `${ref.target}ValueIdList` : `${ref.target}ValueId`;
   switch (type) {
@@ -73,6 +78,7 @@ const VALUE_KEYS = new Set([
   'booleanValue',
   'dateValue',
   'stringValueList',
+  ATTACHMENT_VALUE_KEY,
   ...REF_TARGETS.flatMap((t) => [`${t}ValueId`, `${t}ValueIdList`]),
 ]);
 
@@ -120,6 +126,7 @@ function fieldOf(
   }
   const def = definitions.find((d) => d.name === name);
   if (!def) throw invalid(`알 수 없는 필드입니다: '${name}'`);
+  if (def.formula !== undefined) throw formulaWrite(name);
   return {
     name,
     type: def.type,
@@ -153,6 +160,8 @@ export async function resolveFieldList(
       : fieldsOfDefinition(all, customObjectDefinitionId);
   const resolved: ResolvedFieldList = { fixed: new Map(), custom: {}, definitions };
   const refs = new Map<RefTarget, Map<string, string>>();
+  /** File ids of attachment fields, each with the field that names it. */
+  const files = new Map<string, string>();
   const seen = new Set<string>();
   for (const item of items ?? []) {
     const { name } = item;
@@ -160,6 +169,8 @@ export async function resolveFieldList(
     seen.add(name);
     const field = fieldOf(recordType, name, definitions);
     const value = readValue(field, item);
+    if (field.type === ATTACHMENT_TYPE && value !== null)
+      for (const id of value as string[]) files.set(id, name);
     const ref = refTargetOf(field.type);
     if (ref && value !== null) {
       let ids = refs.get(ref.target);
@@ -188,8 +199,26 @@ export async function resolveFieldList(
       }
     }
   }
+  await refuseUnknownFiles(trx, workspaceId, files);
   await refuseDuplicateValues(w, recordType, resolved, recordId);
   return resolved;
+}
+
+/**
+ * Files an attachment field names that the workspace has not (or not yet: an upload still
+ * running): a 400 naming the field and the id.
+ */
+async function refuseUnknownFiles(
+  trx: Executor,
+  workspaceId: string,
+  files: ReadonlyMap<string, string>,
+): Promise<void> {
+  if (files.size === 0) return;
+  const status = await columnById<string>(trx, 'files', workspaceId, files.keys(), 'status');
+  for (const [id, field] of files) {
+    if (status.get(id) !== 'ready')
+      throw invalid(`'${field}' 필드: 이 워크스페이스에 없는 파일 id입니다: '${id}'`);
+  }
 }
 
 /**
@@ -199,6 +228,7 @@ export async function resolveFieldList(
  * against the records of the file and the workspace).
  */
 export function checkCustomValue(definition: CustomFieldDefinition, value: unknown): unknown {
+  if (definition.formula !== undefined) throw formulaWrite(definition.name);
   const field: Target = {
     name: definition.name,
     type: definition.type,
@@ -226,6 +256,13 @@ function readValue(field: Target, item: FieldListItem): unknown {
   const raw = item[expectedKey];
   if (raw === null) return null;
   const wrong = (what: string) => invalid(`'${field.name}' 필드의 '${expectedKey}' 값은 ${what}`);
+  if (field.type === ATTACHMENT_TYPE) {
+    if (!Array.isArray(raw) || raw.length > MAX_LIST_LENGTH || !raw.every(isIdLike)) {
+      throw wrong(`파일 id 문자열의 배열(최대 ${MAX_LIST_LENGTH}개)이어야 합니다.`);
+    }
+    // No file is no value: an empty list clears the field.
+    return raw.length === 0 ? null : [...new Set(raw)];
+  }
   const ref = refTargetOf(field.type);
   if (ref) {
     if (!ref.multi) {
@@ -300,6 +337,13 @@ export function checkRequired(
       throw invalid(`'${def.name}' 필드는 필수입니다. fieldList로 값을 보내 주세요.`);
     }
   }
+}
+
+/** A write of a formula field's value: its value is computed, never written. */
+function formulaWrite(name: string): DomainError {
+  return invalid(
+    `'${name}' 필드는 수식 필드라 값을 쓸 수 없습니다. 값은 수식이 참조하는 필드로 계산됩니다.`,
+  );
 }
 
 function invalid(message: string): DomainError {

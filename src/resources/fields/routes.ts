@@ -26,7 +26,15 @@ export function registerFieldRoutes(app: FastifyInstance, { store, base }: Route
   const customFields = prepareQuery<'ws' | 'type'>((p) =>
     store.reader
       .selectFrom('custom_fields')
-      .select(['id', 'name', 'type', 'required', 'options', 'custom_object_definition_id'])
+      .select([
+        'id',
+        'name',
+        'type',
+        'required',
+        'options',
+        'custom_object_definition_id',
+        'formula',
+      ])
       .where('workspace_id', '=', p('ws'))
       .where('record_type', '=', p('type'))
       .orderBy('position')
@@ -47,7 +55,15 @@ export function registerFieldRoutes(app: FastifyInstance, { store, base }: Route
       const ws = request.auth.workspaceId;
       const rows = await store.rows(customFields({ ws, type: recordType }));
       const custom = rows.map(
-        ([id, name, fieldType, required, options, definitionId]): CustomFieldDefinition => ({
+        ([
+          id,
+          name,
+          fieldType,
+          required,
+          options,
+          definitionId,
+          formula,
+        ]): CustomFieldDefinition => ({
           id: String(id),
           recordType,
           name: String(name),
@@ -55,6 +71,7 @@ export function registerFieldRoutes(app: FastifyInstance, { store, base }: Route
           required: Number(required) === 1,
           options: options === null ? null : (JSON.parse(String(options)) as SelectOption[]),
           customObjectDefinitionId: String(definitionId),
+          ...(formula === null ? {} : { formula: String(formula) }),
         }),
       );
       const stages =

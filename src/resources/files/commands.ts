@@ -4,6 +4,7 @@ import type { SubjectType } from '../../model/tables.ts';
 import type { Executor } from '../../store/database.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { addMemo } from '../commands.ts';
+import { removeFilesFromValues } from '../custom-fields/writes.ts';
 
 export { FILE_OBJECT_TYPES, type FileObjectType } from '../../domain/file-types.ts';
 
@@ -107,6 +108,7 @@ export async function deleteFile(w: WorkspaceWrite, fileId: string): Promise<voi
     .where('workspace_id', '=', w.workspaceId)
     .where('file_id', '=', fileId)
     .execute();
+  await removeFilesFromValues(w, [fileId]);
 }
 
 /**
@@ -124,6 +126,7 @@ export async function deleteFilesOf(
     .where('workspace_id', '=', w.workspaceId)
     .where('subject_type', '=', objectType)
     .where('subject_id', '=', objectId);
+  const ids = (await attached.execute()).map((f) => f.id);
   await w.trx
     .deleteFrom('file_chunks')
     .where('workspace_id', '=', w.workspaceId)
@@ -135,6 +138,7 @@ export async function deleteFilesOf(
     .where('subject_type', '=', objectType)
     .where('subject_id', '=', objectId)
     .execute();
+  await removeFilesFromValues(w, ids);
 }
 
 /** Attaches a merged record's files to the kept one (DECISIONS 8, merge). */

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { collectRefIds, type RefTarget } from '../../domain/custom-fields.ts';
+import { collectRefIds, type NamedTarget } from '../../domain/custom-fields.ts';
 import type { Ref } from '../../domain/records.ts';
 import type { TodoTable } from '../../model/tables.ts';
 import type { TodoFacts } from '../../render/todos.ts';
@@ -44,7 +44,7 @@ export async function todoFactsOf(
   const l = await Lookups.load(db, workspaceId);
   const customFields = l.definitions('todo');
   if (customFields.length > 0) {
-    const targets = new Map<RefTarget, Set<string>>();
+    const targets = new Map<NamedTarget, Set<string>>();
     for (const row of rows) collectRefIds(customFields, JSON.parse(row.custom), targets);
     await l.ensure(targets);
   }

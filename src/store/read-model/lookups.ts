@@ -1,7 +1,7 @@
 import type {
   CustomFieldDefinition,
   CustomFieldRecordType,
-  RefTarget,
+  NamedTarget,
 } from '../../domain/custom-fields.ts';
 import type { Ref } from '../../domain/records.ts';
 import type { StageKeys } from '../../domain/stage-times.ts';
@@ -9,13 +9,14 @@ import { columnById } from '../by-id.ts';
 import { type Catalog, type CatalogTarget, loadCatalog, readCatalogVersion } from '../catalog.ts';
 import type { Executor } from '../database.ts';
 
-type Target = RefTarget | CatalogTarget;
+type Target = NamedTarget | CatalogTarget;
 
 const TABLE_OF = {
   people: 'people',
   organization: 'organizations',
   deal: 'deals',
   customObject: 'custom_objects',
+  file: 'files',
 } as const;
 
 /**
@@ -83,8 +84,11 @@ export class Lookups {
     else for (const [id, name] of names) known.set(id, name);
   }
 
-  /** Loads names of people, organizations or deals not yet known (for custom Ref fields). */
-  async ensure(targets: Map<RefTarget, Set<string>>): Promise<void> {
+  /**
+   * Loads names of people, organizations, deals, custom objects or files not yet known (for
+   * custom Ref and attachment fields).
+   */
+  async ensure(targets: Map<NamedTarget, Set<string>>): Promise<void> {
     for (const [target, ids] of targets) {
       if (!(target in TABLE_OF)) continue;
       const table = TABLE_OF[target as keyof typeof TABLE_OF];

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import {
   type CustomFieldRecordType,
   collectRefIds,
-  type RefTarget,
+  type NamedTarget,
 } from '../../domain/custom-fields.ts';
 import type { ProductKind } from '../../domain/quotes.ts';
 import type { Body, Database, DealTable, LeadTable } from '../../model/tables.ts';
@@ -75,7 +75,7 @@ async function customRefs(
 ): Promise<void> {
   const defs = l.definitions(recordType);
   if (defs.length === 0) return;
-  const targets = new Map<RefTarget, Set<string>>();
+  const targets = new Map<NamedTarget, Set<string>>();
   for (const c of customs) collectRefIds(defs, JSON.parse(c), targets);
   await l.ensure(targets);
 }

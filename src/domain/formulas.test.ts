@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkFormula,
+  evaluateFormula,
+  FormulaError,
+  type FormulaKind,
+  type FormulaResultType,
+  parseFormula,
+  referencesOf,
+  renamedInFormula,
+} from './formulas.ts';
+
+const KINDS: Record<string, FormulaKind> = {
+  금액: 'number',
+  할인: 'number',
+  이름: 'text',
+  담당자: 'text',
+  마감일: 'date',
+  시작일: 'date',
+  완료: 'boolean',
+};
+
+function run(formula: string, type: FormulaResultType, record: Record<string, unknown>): unknown {
+  const node = parseFormula(formula);
+  checkFormula(node, (r) => KINDS[r.field]!);
+  return evaluateFormula(
+    node,
+    type,
+    (f) => record[f],
+    (f) => KINDS[f],
+  );
+}
+
+function errorOf(fn: () => unknown): FormulaError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof FormulaError) return error;
+    throw error;
+  }
+  throw new Error('no FormulaError');
+}
+
+describe('formulas', () => {
+  it('computes numbers with precedence, parentheses, unary minus, and rounds float noise', () => {
+    expect(run('1 + 2 * 3', 'number', {})).toBe(7);
+    expect(run('(1 + 2) * 3', 'number', {})).toBe(9);
+    expect(run('-{{딜.금액}} - -2', 'number', { 금액: 5 })).toBe(-3);
+    expect(run('0.1 + 0.2', 'number', {})).toBe(0.3);
+    expect(run('{{딜.금액}} / {{딜.할인}}', 'number', { 금액: 5, 할인: 0 })).toBeNull();
+    expect(run('{{딜.금액}} + 1', 'number', { 금액: null })).toBeNull();
+  });
+
+  it('joins text with + and &, reads Refs by name, and computes with dates in days', () => {
+    expect(run('{{딜.이름}} + "!"', 'string', { 이름: '딜' })).toBe('딜!');
+    expect(
+      run('{{딜.담당자}} & " " & 2 * 1.5 & {{딜.완료}}', 'string', {
+        담당자: { id: 'u1', name: '김' },
+        완료: true,
+      }),
+    ).toBe('김 3true');
+    const record = { 마감일: '2024-04-10T12:00:00.000Z', 시작일: '2024-04-08T00:00:00.000Z' };
+    expect(run('{{딜.마감일}} + 1', 'dateTime', record)).toBe('2024-04-11T12:00:00.000Z');
+    expect(run('{{딜.마감일}} - 0.5', 'date', record)).toBe('2024-04-10T00:00:00.000Z');
+    expect(run('{{딜.마감일}} - {{딜.시작일}}', 'number', record)).toBe(2.5);
+    expect(run('{{딜.완료}}', 'boolean', { 완료: false })).toBe(false);
+  });
+
+  it('names the position of syntax errors and type mismatches', () => {
+    expect(errorOf(() => parseFormula('1 +')).position).toBe(4);
+    expect(errorOf(() => parseFormula('(1 + 2')).position).toBe(7);
+    expect(errorOf(() => parseFormula('1 2')).position).toBe(3);
+    expect(errorOf(() => parseFormula('{{딜}}')).position).toBe(1);
+    expect(errorOf(() => parseFormula('"a\\n"')).position).toBe(3);
+    expect(errorOf(() => parseFormula('#')).message).toContain('#');
+    const mismatch = errorOf(() =>
+      checkFormula(parseFormula('1 + {{딜.이름}}'), (r) => KINDS[r.field]!),
+    );
+    expect(mismatch.position).toBe(3);
+    expect(errorOf(() => parseFormula('('.repeat(500))).message).toContain('중첩');
+  });
+
+  it('lists references and renames them in the text as written', () => {
+    const formula = '{{딜.금액}}*2 + {{ 딜 . 할인 }}';
+    expect(referencesOf(parseFormula(formula)).map((r) => [r.object, r.field])).toEqual([
+      ['딜', '금액'],
+      ['딜', '할인'],
+    ]);
+    expect(renamedInFormula(formula, '할인', '할인율')).toBe('{{딜.금액}}*2 + {{딜.할인율}}');
+    expect(renamedInFormula(formula, '없음', 'x')).toBe(formula);
+  });
+});

@@ -1,0 +1,437 @@
+/**
+ * Formula fields: a small expression language over a record's own fields, computed when the
+ * record renders (so the stored JSON is always that of the record's current fields). Pure:
+ * parsed by hand, never evaluated as code.
+ *
+ *   formula   := expr
+ *   expr      := term (('+' | '-' | '&') term)*
+ *   term      := unary (('*' | '/') unary)*
+ *   unary     := '-' unary | primary
+ *   primary   := number | string | reference | '(' expr ')'
+ *   number    := digits ('.' digits)?            e.g. 1000, 0.1
+ *   string    := '"' text '"'                    `\"` and `\\` escape
+ *   reference := '{{' 대상명 '.' 필드명 '}}'        e.g. {{딜.금액}}
+ *
+ * Values are numbers, text, dates and booleans. `+ - * /` take numbers; `+` also joins two
+ * texts and adds days to a date (`-` takes them off; date − date is days between); `&` joins
+ * any two values as text. A missing value (null) makes the result null, as does a division
+ * by zero.
+ */
+import type { CustomFieldDefinition, CustomFieldRecordType } from './custom-fields.ts';
+import { BUILT_IN_FIELDS, type BuiltInFieldType } from './field-catalogue.ts';
+
+/** The kinds of value a formula computes with. */
+export type FormulaKind = 'number' | 'text' | 'date' | 'boolean';
+
+/** The field types a formula field may have: the type of its result. */
+export const FORMULA_RESULT_TYPES = ['string', 'number', 'date', 'dateTime', 'boolean'] as const;
+export type FormulaResultType = (typeof FORMULA_RESULT_TYPES)[number];
+
+/** A reference `{{대상명.필드명}}`: `at` its first character, `end` past its last (0-based). */
+export interface FormulaReference {
+  object: string;
+  field: string;
+  at: number;
+  end: number;
+}
+
+type Node =
+  | { kind: 'number'; value: number; at: number }
+  | { kind: 'text'; value: string; at: number }
+  | ({ kind: 'ref' } & FormulaReference)
+  | { kind: 'neg'; operand: Node; at: number }
+  | { kind: 'binary'; op: '+' | '-' | '*' | '/' | '&'; left: Node; right: Node; at: number };
+
+/** A formula that does not parse or check; `position` is 1-based, in characters. */
+export class FormulaError extends Error {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Longest formula text. */
+export const MAX_FORMULA_LENGTH = 2000;
+/** Deepest nesting of parentheses and operators (keeps the parser's stack small). */
+const MAX_DEPTH = 100;
+
+/** Parses a formula; a syntax error is a `FormulaError` at its position. */
+export function parseFormula(text: string): Node {
+  let i = 0;
+  let depth = 0;
+  const fail = (message: string, at = i): never => {
+    throw new FormulaError(message, at + 1);
+  };
+  const space = () => {
+    while (i < text.length && /\s/.test(text[i]!)) i++;
+  };
+  const expr = (): Node => {
+    if (++depth > MAX_DEPTH) fail('수식이 너무 깊게 중첩되어 있습니다.');
+    let left = term();
+    for (;;) {
+      space();
+      const op = text[i];
+      if (op !== '+' && op !== '-' && op !== '&') break;
+      const at = i++;
+      left = { kind: 'binary', op, left, right: term(), at };
+    }
+    depth--;
+    return left;
+  };
+  const term = (): Node => {
+    let left = unary();
+    for (;;) {
+      space();
+      const op = text[i];
+      if (op !== '*' && op !== '/') break;
+      const at = i++;
+      left = { kind: 'binary', op, left, right: unary(), at };
+    }
+    return left;
+  };
+  const unary = (): Node => {
+    space();
+    if (text[i] === '-') {
+      const at = i++;
+      if (++depth > MAX_DEPTH) fail('수식이 너무 깊게 중첩되어 있습니다.');
+      const operand = unary();
+      depth--;
+      return { kind: 'neg', operand, at };
+    }
+    return primary();
+  };
+  const primary = (): Node => {
+    space();
+    const at = i;
+    const c = text[i];
+    if (c === undefined) return fail('값이 와야 할 자리에서 수식이 끝났습니다.');
+    if (c === '(') {
+      i++;
+      const inner = expr();
+      space();
+      if (text[i] !== ')') fail("')'가 와야 합니다.");
+      i++;
+      return inner;
+    }
+    if (/[0-9]/.test(c)) {
+      const m = /^[0-9]+(\.[0-9]+)?/.exec(text.slice(i))!;
+      i += m[0].length;
+      return { kind: 'number', value: Number(m[0]), at };
+    }
+    if (c === '"') {
+      let value = '';
+      i++;
+      for (;;) {
+        const ch = text[i];
+        if (ch === undefined) return fail('문자열이 닫히지 않았습니다.', at);
+        i++;
+        if (ch === '"') break;
+        if (ch === '\\') {
+          const next = text[i];
+          if (next !== '"' && next !== '\\')
+            fail('문자열에는 \\" 와 \\\\ 만 쓸 수 있습니다.', i - 1);
+          value += next;
+          i++;
+        } else value += ch;
+      }
+      return { kind: 'text', value, at };
+    }
+    if (text.startsWith('{{', i)) {
+      const close = text.indexOf('}}', i + 2);
+      if (close < 0) return fail("참조가 '}}'로 닫히지 않았습니다.", at);
+      const inside = text.slice(i + 2, close);
+      const dot = inside.indexOf('.');
+      const object = dot < 0 ? '' : inside.slice(0, dot).trim();
+      const field = dot < 0 ? '' : inside.slice(dot + 1).trim();
+      if (object === '' || field === '') fail('참조는 {{대상명.필드명}} 형식이어야 합니다.', at);
+      i = close + 2;
+      return { kind: 'ref', object, field, at, end: i };
+    }
+    return fail(`여기에 '${c}'는 올 수 없습니다.`);
+  };
+  if (text.trim() === '') fail('수식이 비어 있습니다.', 0);
+  const node = expr();
+  space();
+  if (i < text.length) fail(`여기에 '${text[i]}'는 올 수 없습니다.`);
+  return node;
+}
+
+/** The references of a formula, in the order written. */
+export function referencesOf(node: Node): FormulaReference[] {
+  switch (node.kind) {
+    case 'ref':
+      return [{ object: node.object, field: node.field, at: node.at, end: node.end }];
+    case 'neg':
+      return referencesOf(node.operand);
+    case 'binary':
+      return [...referencesOf(node.left), ...referencesOf(node.right)];
+    default:
+      return [];
+  }
+}
+
+/** What a value of a field type is in a formula; undefined for list values (not usable). */
+export function formulaKindOfType(type: BuiltInFieldType): FormulaKind | undefined {
+  switch (type) {
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'date':
+    case 'dateTime':
+      return 'date';
+    default:
+      // Text, select, ids and single Refs (read by name); lists (multi…) have no one value.
+      return type.startsWith('multi') ? undefined : 'text';
+  }
+}
+
+/** The kind a result type holds. */
+export function kindOfResultType(type: FormulaResultType): FormulaKind {
+  return type === 'string' ? 'text' : formulaKindOfType(type)!;
+}
+
+/**
+ * The kind of a formula's result, given the kind of each reference (its checks' outcome:
+ * `kindOf` throws for a reference it refuses). A type mismatch is a `FormulaError` at the
+ * operator.
+ */
+export function checkFormula(
+  node: Node,
+  kindOf: (ref: FormulaReference) => FormulaKind,
+): FormulaKind {
+  switch (node.kind) {
+    case 'number':
+      return 'number';
+    case 'text':
+      return 'text';
+    case 'ref':
+      return kindOf(node);
+    case 'neg': {
+      const k = checkFormula(node.operand, kindOf);
+      if (k !== 'number')
+        throw new FormulaError(`'-'는 숫자에만 쓸 수 있습니다 (${NAMES[k]}).`, node.at + 1);
+      return 'number';
+    }
+    case 'binary': {
+      const l = checkFormula(node.left, kindOf);
+      const r = checkFormula(node.right, kindOf);
+      const out = binaryKind(node.op, l, r);
+      if (!out)
+        throw new FormulaError(
+          `'${node.op}'를 ${NAMES[l]}와(과) ${NAMES[r]}에 쓸 수 없습니다.`,
+          node.at + 1,
+        );
+      return out;
+    }
+  }
+}
+
+const NAMES: Record<FormulaKind, string> = {
+  number: '숫자',
+  text: '문자열',
+  date: '날짜',
+  boolean: '참/거짓',
+};
+
+function binaryKind(op: string, l: FormulaKind, r: FormulaKind): FormulaKind | undefined {
+  if (op === '&') return 'text';
+  if (l === 'number' && r === 'number') return 'number';
+  if (op === '+') {
+    if (l === 'text' && r === 'text') return 'text';
+    if ((l === 'date' && r === 'number') || (l === 'number' && r === 'date')) return 'date';
+  }
+  if (op === '-') {
+    if (l === 'date' && r === 'number') return 'date';
+    if (l === 'date' && r === 'date') return 'number';
+  }
+  return undefined;
+}
+
+const DAY_MS = 86_400_000;
+
+/** A value while a formula is computed: dates as epoch milliseconds. */
+type Value = number | string | boolean | null;
+
+/**
+ * Computes a formula over one record: `readField` gives a referenced field's rendered value and
+ * `kindOf` its kind (as the formula was checked with). The result in the record's form for
+ * `type`: a number, text, a Timestamp (`date`: the UTC day's start), a boolean, or null.
+ */
+export function evaluateFormula(
+  node: Node,
+  type: FormulaResultType,
+  readField: (field: string) => unknown,
+  kindOf: (field: string) => FormulaKind | undefined,
+): unknown {
+  const [kind, value] = evaluate(node, readField, kindOf);
+  if (value === null || kind !== kindOfResultType(type)) return null;
+  switch (kind) {
+    case 'number':
+      return rounded(value as number);
+    case 'date': {
+      const ms =
+        type === 'date' ? Math.floor((value as number) / DAY_MS) * DAY_MS : (value as number);
+      return timestamp(ms);
+    }
+    default:
+      return value;
+  }
+}
+
+function evaluate(
+  node: Node,
+  readField: (field: string) => unknown,
+  kindOf: (field: string) => FormulaKind | undefined,
+): [FormulaKind, Value] {
+  switch (node.kind) {
+    case 'number':
+      return ['number', node.value];
+    case 'text':
+      return ['text', node.value];
+    case 'ref': {
+      const kind = kindOf(node.field);
+      if (!kind) return ['text', null];
+      return [kind, fieldValue(kind, readField(node.field))];
+    }
+    case 'neg': {
+      const [, v] = evaluate(node.operand, readField, kindOf);
+      return ['number', typeof v === 'number' ? -v : null];
+    }
+    case 'binary': {
+      const [lk, lv] = evaluate(node.left, readField, kindOf);
+      const [rk, rv] = evaluate(node.right, readField, kindOf);
+      const kind = binaryKind(node.op, lk, rk) ?? 'text';
+      if (lv === null || rv === null || !binaryKind(node.op, lk, rk)) return [kind, null];
+      return [kind, apply(node.op, lk, lv, rk, rv)];
+    }
+  }
+}
+
+function apply(op: string, lk: FormulaKind, lv: Value, rk: FormulaKind, rv: Value): Value {
+  if (op === '&') return asText(lk, lv) + asText(rk, rv);
+  if (lk === 'text') return (lv as string) + (rv as string);
+  const l = lv as number;
+  const r = rv as number;
+  let out: number;
+  // Dates count in days: date ± days, days + date, date − date.
+  if (lk === 'date' && rk === 'number') out = op === '+' ? l + r * DAY_MS : l - r * DAY_MS;
+  else if (lk === 'number' && rk === 'date') out = l * DAY_MS + r;
+  else if (lk === 'date' && rk === 'date') out = (l - r) / DAY_MS;
+  else if (op === '+') out = l + r;
+  else if (op === '-') out = l - r;
+  else if (op === '*') out = l * r;
+  else {
+    if (r === 0) return null;
+    out = l / r;
+  }
+  return Number.isFinite(out) ? out : null;
+}
+
+/** A field's rendered value as the formula reads it (null: missing or not of its kind). */
+function fieldValue(kind: FormulaKind, raw: unknown): Value {
+  if (raw === null || raw === undefined) return null;
+  switch (kind) {
+    case 'number':
+      return typeof raw === 'number' && Number.isFinite(raw) ? raw : null;
+    case 'boolean':
+      return typeof raw === 'boolean' ? raw : null;
+    case 'date': {
+      const ms = typeof raw === 'string' ? Date.parse(raw) : Number.NaN;
+      return Number.isNaN(ms) ? null : ms;
+    }
+    default:
+      if (typeof raw === 'string') return raw;
+      if (typeof raw === 'object' && typeof (raw as { name?: unknown }).name === 'string')
+        return (raw as { name: string }).name;
+      return typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : null;
+  }
+}
+
+function asText(kind: FormulaKind, value: Value): string {
+  if (kind === 'number') return String(rounded(value as number));
+  if (kind === 'date') return timestamp(value as number) ?? '';
+  return String(value);
+}
+
+/** 15 significant digits: `0.1 + 0.2` is 0.3. */
+function rounded(n: number): number {
+  return Number(n.toPrecision(15));
+}
+
+function timestamp(ms: number): string | null {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+/** Keys of the single-deal response computed at read time: not in the stored record. */
+const READ_TIME_KEYS = new Set(['상담 일수', '정체 일수', '팔로워', '참여자']);
+
+/**
+ * The kind of a field of `recordType` that a formula may read, by name: a built-in field
+ * the stored record shows, or one of `definitions` (a formula field by its result type).
+ * Undefined for an unknown field and for list values.
+ */
+export function fieldKindOf(
+  recordType: CustomFieldRecordType,
+  definitions: readonly CustomFieldDefinition[],
+  name: string,
+): { kind: FormulaKind | undefined; type: string } | undefined {
+  const builtIn = BUILT_IN_FIELDS[recordType].find((f) => f.name === name);
+  if (builtIn && !(recordType === 'deal' && READ_TIME_KEYS.has(name)))
+    return { kind: formulaKindOfType(builtIn.type), type: builtIn.type };
+  const def = definitions.find((d) => d.name === name);
+  if (!def) return undefined;
+  return { kind: formulaKindOfType(def.type), type: def.type };
+}
+
+/** Parsed formulas by text (formulas are few; each parses once per process). */
+const parsed = new Map<string, Node | null>();
+
+/**
+ * The value of a formula field on a record rendered so far (`record`: its keys before the
+ * field's, formulas before it computed): null when the formula no longer parses.
+ */
+export function formulaValue(
+  def: Pick<CustomFieldDefinition, 'recordType' | 'type'> & { formula: string },
+  definitions: readonly CustomFieldDefinition[],
+  record: Record<string, unknown>,
+): unknown {
+  let node = parsed.get(def.formula);
+  if (node === undefined) {
+    try {
+      node = parseFormula(def.formula);
+    } catch {
+      node = null;
+    }
+    if (parsed.size > 10_000) parsed.clear();
+    parsed.set(def.formula, node);
+  }
+  if (node === null) return null;
+  return evaluateFormula(
+    node,
+    def.type as FormulaResultType,
+    (field) => record[field],
+    (field) => fieldKindOf(def.recordType, definitions, field)?.kind,
+  );
+}
+
+/**
+ * A formula with its references to field `from` now naming `to` (a field renamed): the text
+ * as written, each such `{{대상명.필드명}}` replaced.
+ */
+export function renamedInFormula(formula: string, from: string, to: string): string {
+  let node: Node;
+  try {
+    node = parseFormula(formula);
+  } catch {
+    return formula;
+  }
+  let out = formula;
+  const refs = referencesOf(node).filter((r) => r.field === from);
+  for (const r of refs.reverse())
+    out = `${out.slice(0, r.at)}{{${r.object}.${to}}}${out.slice(r.end)}`;
+  return out;
+}
