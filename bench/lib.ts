@@ -1,6 +1,7 @@
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { FastifyInstance } from 'fastify';
 import type { Position } from '../src/http/cursor.ts';
@@ -327,6 +328,33 @@ export function memoryOf(pid: number): { peakMB: number; rssMB: number; anonMB: 
     peakMB: Math.round(kb('VmHWM') / 1024),
     rssMB: Math.round(kb('VmRSS') / 1024),
     anonMB: Math.round(kb('RssAnon') / 1024),
+  };
+}
+
+/**
+ * Caps a process at `share` of one core (Linux cgroup v1 `cpu` controller, as root), so
+ * that a load generator on a core of its own can offer a multiple of what the capped server
+ * can do; returns the undo, or undefined (and says why) where the machine cannot.
+ */
+export function capCpu(pid: number, share: number): (() => void) | undefined {
+  const root = '/sys/fs/cgroup/cpu';
+  const group = join(root, `salescrm-bench-${pid}`);
+  try {
+    mkdirSync(group);
+    const period = Number(readFileSync(join(root, 'cpu.cfs_period_us'), 'utf8')) || 100_000;
+    writeFileSync(join(group, 'cpu.cfs_quota_us'), String(Math.round(period * share)));
+    writeFileSync(join(group, 'cgroup.procs'), String(pid));
+  } catch (e) {
+    console.warn(`cannot cap the server's CPU (${(e as Error).message}): running uncapped`);
+    return undefined;
+  }
+  return () => {
+    try {
+      writeFileSync(join(root, 'cgroup.procs'), String(pid));
+    } catch {
+      // The process has exited: the group is empty already.
+    }
+    rmdirSync(group);
   };
 }
 

@@ -1,4 +1,5 @@
-// `npm run bench:overload [-- --people N] [--seconds S] [--factor F] [--patience MS]`: an
+// `npm run bench:overload [-- --people N] [--seconds S] [--factor F] [--patience MS]
+// [--only REGEX] [--server-cpu SHARE]`: an
 // uncached route pushed past what the server can do. For the single deal
 // (`GET /v2/deal/{id}`, ids in turn) and a search (`POST /v2/object/people/search`, a
 // CONTAINS on 이름), first the saturation rate (closed loop, 32 connections), then an open
@@ -7,7 +8,9 @@
 // rate the generator reached, the statuses, the 200s per second (over the time until the
 // last answer) as a share of saturation and those answered within the client's patience
 // (2 s), their p50/p99, 503s without Retry-After, and the server's peak RSS; for a server with load shedding off (OVERLOAD_DELAY_MS=0) and one with it at --delay
-// (200 ms by default), side by side in one run.
+// (200 ms by default), side by side in one run. `--server-cpu 0.4` caps the server at 40% of
+// its core (a cgroup): on a machine of two cores, the only way for the load generator, on
+// the other core, to offer twice what the server can do and still read every answer on time.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +20,16 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { openStore } from '../src/store/database.ts';
-import { buildDemo, memoryOf, percentile, pinCores, startChild, stopChild, table } from './lib.ts';
+import {
+  buildDemo,
+  capCpu,
+  memoryOf,
+  percentile,
+  pinCores,
+  startChild,
+  stopChild,
+  table,
+} from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -26,12 +38,17 @@ const { values } = parseArgs({
     factor: { type: 'string', default: '2' },
     patience: { type: 'string', default: '2000' },
     delay: { type: 'string', default: '200' },
+    only: { type: 'string' },
+    'server-cpu': { type: 'string' },
   },
 });
 const people = Number(values.people);
 const seconds = Number(values.seconds);
 const factor = Number(values.factor);
 const patience = Number(values.patience);
+const serverCpu = values['server-cpu'] ? Number(values['server-cpu']) : undefined;
+if (serverCpu !== undefined && !(serverCpu > 0 && serverCpu <= 1))
+  throw new Error('--server-cpu is a share of one core, above 0 and at most 1');
 const pinned = pinCores();
 // This process, the load generator, on the client's cores too.
 if (pinned) spawnSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
@@ -74,15 +91,24 @@ const routes: Route[] = [
     }),
   },
 ];
+if (values.only) {
+  const only = new RegExp(values.only);
+  routes.splice(0, routes.length, ...routes.filter((r) => only.test(r.name)));
+}
 const headers = { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json' };
 
 /** Closed loop: what the server answers a second when every connection waits for its answer. */
 async function saturation(route: Route): Promise<number> {
+  const result = await closedLoop(route, Math.max(5, Math.round(seconds / 2)));
+  return result['2xx'] / (result.duration || 1);
+}
+
+function closedLoop(route: Route, duration: number) {
   let i = 0;
-  const result = await autocannon({
+  return autocannon({
     url: origin,
     connections: 32,
-    duration: Math.max(5, Math.round(seconds / 2)),
+    duration,
     requests: [
       {
         method: route.method,
@@ -92,7 +118,6 @@ async function saturation(route: Route): Promise<number> {
       },
     ],
   });
-  return result['2xx'] / (result.duration || 1);
 }
 
 interface Outcome {
@@ -158,8 +183,10 @@ for (const delay of ['0', values.delay!]) {
   const server = await startChild('bench/api-server.ts', [databaseUrl, String(PORT)], {
     OVERLOAD_DELAY_MS: delay,
   });
+  const uncap = serverCpu ? capCpu(server.pid!, serverCpu) : undefined;
   try {
     for (const route of routes) {
+      await closedLoop(route, 3); // each server warmed up: compiled code, caches, pages
       if (!saturations.has(route)) saturations.set(route, await saturation(route));
       const sat = saturations.get(route)!;
       const rate = Math.round(sat * factor);
@@ -205,12 +232,13 @@ for (const delay of ['0', values.delay!]) {
     }
   } finally {
     await stopChild(server);
+    uncap?.();
   }
 }
 rmSync(dir, { recursive: true, force: true });
 
 console.log(
-  `\n${factor}× saturation for ${seconds} s, ${people.toLocaleString('en-US')} people, patience ${patience} ms${pinned ? ', server and client on cores of their own' : ''}:\n`,
+  `\n${factor}× saturation for ${seconds} s, ${people.toLocaleString('en-US')} people, patience ${patience} ms${pinned ? ', server and client on cores of their own' : ''}${serverCpu ? `, the server capped at ${serverCpu} of its core` : ''}:\n`,
 );
 console.log(
   table(
