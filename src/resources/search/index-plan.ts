@@ -98,6 +98,7 @@ export class IndexPlan {
         let fewest = Number.POSITIVE_INFINITY;
         for (const option of options) {
           const n = await this.count(option, few + 1);
+          this.counted.set(option, n);
           if (n < fewest) [best, fewest] = [option, n];
           if (n === 0) break;
         }
@@ -107,10 +108,28 @@ export class IndexPlan {
     return chosen;
   }
 
+  /** Counts `narrowing()` took, by narrowing. */
+  private readonly counted = new Map<Narrowing, number>();
+
+  /**
+   * Whether the records `narrowing` names may be at most `few`: false as soon as one group's
+   * narrowing names more (counted up to `few + 1` in its index, which costs far less than
+   * reading that many ids: on SQLite an id not in the index is a row read per id).
+   */
+  async mayBeFew(narrowing: readonly Narrowing[], few: number): Promise<boolean> {
+    for (const n of narrowing) {
+      if (n.rank === 0) continue;
+      const count = this.counted.get(n) ?? (await this.count(n, few + 1));
+      if (count > few) return false;
+    }
+    return true;
+  }
+
   /** The records `n` names, counted up to `limit`. */
   private async count(n: Narrowing, limit: number): Promise<number> {
     const { rows } = await sql<{ n: number | string }>`select count(*) as n from (${this.idsOf(
       n,
+      true,
     )} limit ${limit}) as c`.execute(this.store.reader);
     return Number(rows[0]?.n ?? 0);
   }
@@ -141,10 +160,11 @@ export class IndexPlan {
     return rows.map((r) => r.rid);
   }
 
-  private idsOf(n: Narrowing): RawBuilder<unknown> {
+  /** The ids `n` names, as `rid`; for a count (`counting`), the rows only (the index's alone). */
+  private idsOf(n: Narrowing, counting = false): RawBuilder<unknown> {
     const ws = this.workspaceId;
     if ('column' in n)
-      return sql`select id as rid from ${sql.table(this.table)} where workspace_id = ${ws} and ${sql.ref(n.column)} in (${sql.join(n.values)})`;
+      return sql`select ${sql.raw(counting ? '1' : 'id as rid')} from ${sql.table(this.table)} where workspace_id = ${ws} and ${sql.ref(n.column)} in (${sql.join(n.values)})`;
     const rows = sql`from search_values where workspace_id = ${ws} and record_type = ${this.q.type} and field = ${n.key}`;
     if ('pairs' in n) {
       if (n.pairs.length === 1)

@@ -113,7 +113,7 @@ export async function runSearch(
       .where('workspace_id', '=', workspaceId);
   const plan = new IndexPlan(store, workspaceId, q);
   const narrowing = await plan.narrowing(searchTuning.few);
-  if (narrowing) {
+  if (narrowing && (await plan.mayBeFew(narrowing, searchTuning.few))) {
     // Few records can match: read them by id, and rank them here.
     const ids = await plan.candidates(narrowing, searchTuning.few + 1);
     if (ids.length <= searchTuning.few && q.byCreation && ids.length > q.limit + 1) {
