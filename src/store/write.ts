@@ -1,6 +1,6 @@
 import { type EventActor, SYSTEM_ACTOR } from '../domain/events.ts';
 import { now } from '../domain/time.ts';
-import { type Catalog, catalogAt, loadCatalog } from './catalog.ts';
+import { type Catalog, catalogAt, loadCatalog, readCatalogVersion } from './catalog.ts';
 import { type Executor, type Store, withPlugin } from './database.ts';
 import { EventLog } from './outbox/event-log.ts';
 import { insertNumberedEvents } from './outbox/write-events.ts';
@@ -54,8 +54,7 @@ export async function writeWorkspace<T>(
   fn: (w: WorkspaceWrite) => Promise<T>,
   options: WriteOptions = {},
 ): Promise<T> {
-  return store.transaction(async (outer) => {
-    const version = await lockWorkspace(store, outer, workspaceId);
+  return inWorkspaceTransaction(store, workspaceId, async (outer, version) => {
     let catalog = await catalogAt(store, outer, workspaceId, version);
     const watch = new WriteWatch();
     const trx = withPlugin(outer, watch);
@@ -95,16 +94,19 @@ export async function writeWorkspace<T>(
 }
 
 /**
- * Serializes the writers of a workspace, and returns its catalog version. SQLite's `BEGIN
- * IMMEDIATE` already lets one writer in at a time; on PostgreSQL the workspace row is locked
- * first, so checks such as "at most one main quote" and the counters rendered into records
- * see every earlier write of the workspace, while other workspaces write in parallel.
+ * Runs `fn` in a transaction that serializes the writers of a workspace, with its catalog
+ * version. SQLite's `BEGIN IMMEDIATE` already lets one writer in at a time; on PostgreSQL
+ * the workspace row is locked first (in the round trip of `begin`), so checks such as "at
+ * most one main quote" and the counters rendered into records see every earlier write of the
+ * workspace, while other workspaces write in parallel.
  */
-async function lockWorkspace(store: Store, trx: Executor, workspaceId: string): Promise<number> {
-  let query = trx.selectFrom('workspaces').select('catalog_version').where('id', '=', workspaceId);
-  if (store.dialect === 'postgres') query = query.forUpdate();
-  const row = await query.executeTakeFirst();
-  return Number(row?.catalog_version ?? 0);
+function inWorkspaceTransaction<T>(
+  store: Store,
+  workspaceId: string,
+  fn: (trx: Executor, catalogVersion: number) => Promise<T>,
+): Promise<T> {
+  if (store.workspaceTransaction) return store.workspaceTransaction(workspaceId, fn);
+  return store.transaction(async (trx) => fn(trx, await readCatalogVersion(trx, workspaceId)));
 }
 
 /**
