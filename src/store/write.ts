@@ -1,6 +1,7 @@
 import { type EventActor, SYSTEM_ACTOR } from '../domain/events.ts';
 import { now } from '../domain/time.ts';
 import { type Catalog, catalogAt, loadCatalog, readCatalogVersion } from './catalog.ts';
+import { closePostgresWrite, PendingWrites } from './close-write.ts';
 import { type Executor, type Store, withPlugin } from './database.ts';
 import { EventLog } from './outbox/event-log.ts';
 import { insertNumberedEvents } from './outbox/write-events.ts';
@@ -79,11 +80,27 @@ export async function writeWorkspace<T>(
     };
     const result = await fn(w);
     const logged = options.events === false ? undefined : events;
+    // PostgreSQL: the refresh's writes wait for the last statement, one round trip.
+    const pending = store.dialect === 'postgres' ? new PendingWrites() : undefined;
     if (!w.touched.isEmpty) {
       const lookups = options.lookups ?? new Lookups(trx, workspaceId, await currentCatalog());
-      await refreshTouched(store, trx, workspaceId, w.touched, lookups, logged, watch.written);
+      await refreshTouched(
+        store,
+        trx,
+        workspaceId,
+        w.touched,
+        lookups,
+        logged,
+        watch.written,
+        pending,
+      );
     }
     const count = logged?.events.length ?? 0;
+    if (pending) {
+      const subscriptions = count > 0 ? (await currentCatalog()).subscriptions : [];
+      await closePostgresWrite(trx, workspaceId, pending, logged?.events ?? [], subscriptions);
+      return result;
+    }
     const first = await closeWrite(trx, workspaceId, count);
     if (count > 0) {
       const { subscriptions } = await currentCatalog();
@@ -110,7 +127,7 @@ function inWorkspaceTransaction<T>(
 }
 
 /**
- * The last statement of a write: bumps the workspace's data version (so cached pages of it
+ * The last statement of a write on SQLite (on PostgreSQL: `closePostgresWrite`): bumps the workspace's data version (so cached pages of it
  * are not served again) and takes the numbers of its `eventCount` events; returns the first.
  */
 async function closeWrite(trx: Executor, workspaceId: string, eventCount: number): Promise<number> {

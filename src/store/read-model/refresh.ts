@@ -1,6 +1,7 @@
 import type { CustomFieldRecordType } from '../../domain/custom-fields.ts';
 import { type EventFieldType, isEventObjectType } from '../../domain/events.ts';
 import { CHUNK } from '../by-id.ts';
+import type { PendingWrites } from '../close-write.ts';
 import type { Executor, Store } from '../database.ts';
 import type { EventLog } from '../outbox/event-log.ts';
 import { Lookups } from './lookups.ts';
@@ -12,7 +13,8 @@ import type { Touched } from './touched.ts';
 /**
  * Re-renders every touched record of the workspace and stores its JSON. `written`, when the
  * write knows every table it changed, lets the records it created skip reading the tables
- * that cannot hold anything of theirs yet.
+ * that cannot hold anything of theirs yet. With `pending` (PostgreSQL), the JSON of records
+ * touched by id and their index rows wait there for the write's last statement.
  */
 export async function refreshTouched(
   store: Store,
@@ -22,6 +24,7 @@ export async function refreshTouched(
   lookups?: Lookups,
   events?: EventLog,
   written?: ReadonlySet<string>,
+  pending?: PendingWrites,
 ): Promise<void> {
   if (touched.isEmpty) return;
   const l = lookups ?? (await Lookups.load(trx, workspaceId));
@@ -34,7 +37,18 @@ export async function refreshTouched(
         const chunk = ids.slice(i, i + CHUNK);
         const created = written && chunk.every((id) => touched.created[type].has(id));
         const reads = created ? (table: string) => written.has(table) : undefined;
-        await renderChunk(store, trx, workspaceId, type, chunk, l, undefined, events, reads);
+        await renderChunk(
+          store,
+          trx,
+          workspaceId,
+          type,
+          chunk,
+          l,
+          undefined,
+          events,
+          reads,
+          pending,
+        );
       }
     }
   }
@@ -78,13 +92,14 @@ async function renderChunk(
   rows: readonly unknown[] | undefined,
   events: EventLog | undefined,
   reads?: FactTables,
+  pending?: PendingWrites,
 ): Promise<void> {
   const rendered = await RENDERERS[type](trx, ws, ids, l, rows, reads);
   if (events && isEventObjectType(type) && rendered.length > 0) {
     const types = fieldTypes(type, l);
     for (const [id, json, before] of rendered) events.rendered(type, id, before, json, types);
   }
-  await storeRendered(store, trx, ws, type, rendered, l);
+  await storeRendered(store, trx, ws, type, rendered, l, pending);
 }
 
 /**
@@ -92,6 +107,7 @@ async function renderChunk(
  * `body` column and the search index (`indexRendered`). Every writer of rendered JSON
  * goes through here (the refresh above, `verify --repair`); a new one must too.
  * `rendered` holds `[id, json, before]`, `before` the JSON stored until now (null: none).
+ * With `pending`, while it has room, both wait for the write's last statement instead.
  */
 export async function storeRendered(
   store: Store,
@@ -100,14 +116,14 @@ export async function storeRendered(
   type: RenderedType,
   rendered: readonly Rendered[],
   l: Lookups,
+  pending?: PendingWrites,
 ): Promise<void> {
-  await store.updateBodies(
-    TABLE_OF[type],
-    ws,
-    rendered.map(([id, json]) => [id, json]),
-    trx,
-  );
-  if (isIndexedType(type)) await indexRendered(store, trx, ws, type, l.definitions(type), rendered);
+  const entries = rendered.map(([id, json]): [string, string] => [id, json]);
+  const keep = pending?.room(rendered.length) ? pending : undefined;
+  if (keep) keep.keepBodies(TABLE_OF[type], entries);
+  else await store.updateBodies(TABLE_OF[type], ws, entries, trx);
+  if (isIndexedType(type))
+    await indexRendered(store, trx, ws, type, l.definitions(type), rendered, keep);
 }
 
 /**
