@@ -3,10 +3,12 @@ import { now } from '../domain/time.ts';
 import { type Catalog, catalogAt, loadCatalog, readCatalogVersion } from './catalog.ts';
 import { closePostgresWrite, PendingWrites } from './close-write.ts';
 import { type Executor, type Store, withPlugin } from './database.ts';
+import { insertMany, insertReturning } from './insert.ts';
 import { EventLog } from './outbox/event-log.ts';
 import { insertNumberedEvents } from './outbox/write-events.ts';
 import { Lookups } from './read-model/lookups.ts';
 import { refreshTouched } from './read-model/refresh.ts';
+import { type RenderedType, TABLE_OF } from './read-model/rendered-types.ts';
 import { Touched } from './read-model/touched.ts';
 import { WriteWatch } from './write-watch.ts';
 
@@ -73,7 +75,7 @@ export async function writeWorkspace<T>(
       store,
       trx,
       workspaceId,
-      touched: new Touched(),
+      touched: new Touched(true),
       now: at,
       events,
       catalog: currentCatalog,
@@ -93,6 +95,7 @@ export async function writeWorkspace<T>(
         logged,
         watch.written,
         pending,
+        watch.changed,
       );
     }
     const count = logged?.events.length ?? 0;
@@ -150,4 +153,24 @@ export async function bumpDataVersion(trx: Executor, workspaceId: string): Promi
     .set((eb) => ({ data_version: eb('data_version', '+', 1) }))
     .where('id', '=', workspaceId)
     .execute();
+}
+
+/**
+ * Inserts new records of `type` and marks them created; in a write of the API on PostgreSQL,
+ * with the rows their insert returned, which the refresh renders them from unless the write
+ * changes their table again (one read fewer).
+ */
+export async function insertRecords(
+  w: WorkspaceWrite,
+  type: RenderedType,
+  rows: readonly (Record<string, unknown> & { id: string })[],
+): Promise<void> {
+  if (!w.touched.keepsInserted) {
+    await insertMany(w.trx, TABLE_OF[type], rows);
+    for (const r of rows) w.touched.markCreated(type, r.id);
+    return;
+  }
+  const stored = await insertReturning(w.trx, TABLE_OF[type], rows);
+  const byId = stored && new Map(stored.map((r) => [r.id, r]));
+  for (const r of rows) w.touched.markCreated(type, r.id, byId?.get(r.id));
 }

@@ -5,7 +5,7 @@ import type { PendingWrites } from '../close-write.ts';
 import type { Executor, Store } from '../database.ts';
 import type { EventLog } from '../outbox/event-log.ts';
 import { Lookups } from './lookups.ts';
-import { type FactTables, RENDERERS, type Rendered } from './render-chunks.ts';
+import { type FactTables, type Prefetched, RENDERERS, type Rendered } from './render-chunks.ts';
 import { type RenderedType, TABLE_OF } from './rendered-types.ts';
 import { indexRendered, isIndexedType } from './search-index.ts';
 import type { Touched } from './touched.ts';
@@ -13,8 +13,10 @@ import type { Touched } from './touched.ts';
 /**
  * Re-renders every touched record of the workspace and stores its JSON. `written`, when the
  * write knows every table it changed, lets the records it created skip reading the tables
- * that cannot hold anything of theirs yet. With `pending` (PostgreSQL), the JSON of records
- * touched by id and their index rows wait there for the write's last statement.
+ * that cannot hold anything of theirs yet; with `changed` (the tables whose rows it updated
+ * or deleted), it renders them from the rows their inserts returned when their table is not
+ * among those. With `pending` (PostgreSQL), the JSON of records touched by id and their
+ * index rows wait there for the write's last statement.
  */
 export async function refreshTouched(
   store: Store,
@@ -25,6 +27,7 @@ export async function refreshTouched(
   events?: EventLog,
   written?: ReadonlySet<string>,
   pending?: PendingWrites,
+  changed?: ReadonlySet<string>,
 ): Promise<void> {
   if (touched.isEmpty) return;
   const l = lookups ?? (await Lookups.load(trx, workspaceId));
@@ -37,6 +40,10 @@ export async function refreshTouched(
         const chunk = ids.slice(i, i + CHUNK);
         const created = written && chunk.every((id) => touched.created[type].has(id));
         const reads = created ? (table: string) => written.has(table) : undefined;
+        const inserted =
+          created && changed && !changed.has(TABLE_OF[type])
+            ? insertedRows(touched, type, chunk)
+            : undefined;
         await renderChunk(
           store,
           trx,
@@ -44,7 +51,7 @@ export async function refreshTouched(
           type,
           chunk,
           l,
-          undefined,
+          inserted,
           events,
           reads,
           pending,
@@ -52,6 +59,21 @@ export async function refreshTouched(
       }
     }
   }
+}
+
+/**
+ * The rows the inserts of `ids` returned, in id order (the order reading them by id gives),
+ * when every one of them did; else undefined.
+ */
+function insertedRows(
+  touched: Touched,
+  type: RenderedType,
+  ids: readonly string[],
+): Prefetched | undefined {
+  const known = touched.inserted[type];
+  if (!ids.every((id) => known.has(id))) return undefined;
+  const sorted = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { rows: sorted.map((id) => known.get(id)), page: false };
 }
 
 /** Re-renders every record of one type in the workspace, in chunks by id. */
@@ -77,7 +99,7 @@ export async function refreshAllOf(
       .execute();
     if (rows.length === 0) return;
     const ids = rows.map((r) => r.id);
-    await renderChunk(store, trx, workspaceId, type, ids, lookups, rows, events);
+    await renderChunk(store, trx, workspaceId, type, ids, lookups, { rows, page: true }, events);
     after = ids[ids.length - 1]!;
   }
 }
@@ -89,12 +111,12 @@ async function renderChunk(
   type: RenderedType,
   ids: string[],
   l: Lookups,
-  rows: readonly unknown[] | undefined,
+  prefetched: Prefetched | undefined,
   events: EventLog | undefined,
   reads?: FactTables,
   pending?: PendingWrites,
 ): Promise<void> {
-  const rendered = await RENDERERS[type](trx, ws, ids, l, rows, reads);
+  const rendered = await RENDERERS[type](trx, ws, ids, l, prefetched, reads);
   if (events && isEventObjectType(type) && rendered.length > 0) {
     const types = fieldTypes(type, l);
     for (const [id, json, before] of rendered) events.rendered(type, id, before, json, types);
