@@ -130,8 +130,9 @@ function inWorkspaceTransaction<T>(
 }
 
 /**
- * The last statement of a write on SQLite (on PostgreSQL: `closePostgresWrite`): bumps the workspace's data version (so cached pages of it
- * are not served again) and takes the numbers of its `eventCount` events; returns the first.
+ * The last statement of a write on SQLite (on PostgreSQL: `closePostgresWrite`): bumps the
+ * workspace's data version (so cached pages of it are not served again) and takes the
+ * numbers of its `eventCount` events; returns the first.
  */
 async function closeWrite(trx: Executor, workspaceId: string, eventCount: number): Promise<number> {
   const row = await trx
