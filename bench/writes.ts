@@ -1,4 +1,5 @@
-// `npm run bench:writes [-- --people N] [--seconds S] [--creates N] [--no-postgres]`: builds
+// `npm run bench:writes [-- --people N] [--seconds S] [--creates N] [--no-postgres]
+// [--only-postgres] [--compare DIR] [--rounds N]`: builds
 // two demo workspaces (A and B) in one SQLite file, then measures issue 16's table in one run:
 // the server's CPU per person create and per deal create (its utime + stime from /proc, one
 // client sending one create after another), p50/p99 of person creates at a fixed 200 a second,
@@ -7,7 +8,10 @@
 // one client's p50. Then POST /v2/deal with one client and with eight, against the same
 // server refusing a bad body (HTTP, auth and body parsing, no transaction) as the baseline;
 // then, in this process, how long one write takes to refresh a person with 1,000 deals when
-// one of them changes outcome, against a person with one deal.
+// one of them changes outcome, against a person with one deal. `--only-postgres` runs the
+// PostgreSQL part alone; `--compare DIR` runs it `--rounds` times against this checkout's
+// server and DIR's (another checkout of the service, its own `bench/api-server.ts`) in
+// turns, on the same database, and gives each round's ratios: a noisy machine moves both.
 
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -29,70 +33,16 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     creates: { type: 'string', default: '1000' },
     'no-postgres': { type: 'boolean', default: false },
+    'only-postgres': { type: 'boolean', default: false },
+    compare: { type: 'string' },
+    rounds: { type: 'string', default: '1' },
   },
 });
 const people = Number(values.people);
 const seconds = Number(values.seconds);
 const creates = Number(values.creates);
 const pinned = pinCores();
-const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-writes-'));
-const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
 const API_PORT = 38_421;
-
-console.log(`building a demo workspace of ${people.toLocaleString('en-US')} people in ${dir} …`);
-const demo = buildDemo(databaseUrl, people);
-console.log(`built in ${demo.seconds.toFixed(1)} s`);
-
-// Ids the bodies refer to: a deal pipeline with its first stage, and people to link.
-const store = openStore(databaseUrl);
-const ws = demo.workspaceId;
-const stage = await store.db
-  .selectFrom('pipeline_stages as s')
-  .innerJoin('pipelines as p', (j) =>
-    j.onRef('p.workspace_id', '=', 's.workspace_id').onRef('p.id', '=', 's.pipeline_id'),
-  )
-  .select(['s.pipeline_id', 's.id'])
-  .where('s.workspace_id', '=', ws)
-  .where('p.kind', '=', 'deal')
-  .orderBy('p.position')
-  .orderBy('s.position')
-  .executeTakeFirstOrThrow();
-const peopleIds = (
-  await store.db
-    .selectFrom('people')
-    .select('id')
-    .where('workspace_id', '=', ws)
-    .orderBy('created_at')
-    .limit(5_000)
-    .execute()
-).map((r) => r.id);
-const actor = (
-  await store.db
-    .selectFrom('access_tokens')
-    .select('user_id')
-    .where('workspace_id', '=', ws)
-    .executeTakeFirstOrThrow()
-).user_id;
-
-// Workspace B, beside A in the same file: the writes that A's reads must not feel.
-const other = await createDemoWorkspace(store, { seed: 2, people });
-
-const api = await startChild('bench/api-server.ts', [databaseUrl, String(API_PORT)]);
-const headers = { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json' };
-const headersB = { authorization: `Bearer ${other.token}`, 'content-type': 'application/json' };
-
-let n = 0;
-const dealBody = () =>
-  JSON.stringify({
-    name: `벤치 딜 ${++n}`,
-    pipelineId: stage.pipeline_id,
-    pipelineStageId: stage.id,
-    status: (['In progress', 'Won', 'Lost'] as const)[n % 3],
-    peopleId: peopleIds[n % peopleIds.length],
-    price: 1_000_000,
-    fieldList: [{ name: '수주 예정일', dateValue: '2027-01-31' }],
-  });
-process.on('exit', () => api.kill());
 
 /** The server process's CPU seconds so far (user + system, from /proc). */
 function cpuSeconds(pid: number): number {
@@ -100,15 +50,6 @@ function cpuSeconds(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks
 }
-
-// The WAL's largest size, watched through the whole SQLite run.
-const walFile = `${join(dir, 'bench.db')}-wal`;
-let walMax = 0;
-const walWatch = setInterval(() => {
-  try {
-    walMax = Math.max(walMax, statSync(walFile).size);
-  } catch {}
-}, 10);
 
 let personN = 0;
 const personBody = () => JSON.stringify({ name: `벤치 고객 ${++personN}` });
@@ -118,9 +59,9 @@ async function cpuPer(
   path: string,
   body: () => string,
   amount: number,
-  hdrs: Record<string, string> = headers,
-  port = API_PORT,
-  pid = api.pid!,
+  hdrs: Record<string, string>,
+  port: number,
+  pid: number,
 ): Promise<{ cpuMs: number; p50: number; p99: number; bad: number }> {
   let bad = 0;
   const before = cpuSeconds(pid);
@@ -143,224 +84,369 @@ async function cpuPer(
   return { cpuMs, p50: result.latency.p50, p99: result.latency.p99, bad: bad + result.errors };
 }
 
-/**
- * Person creates at a fixed `rate` a second into the workspace of `hdrs`, for `seconds`
- * (or, with `refused`, bodies the server refuses: the same requests without a write).
- */
-async function createsAtRate(rate: number, hdrs: Record<string, string>, refused = false) {
-  let bad = 0;
-  const expected = refused ? 400 : 201;
-  const body = refused ? () => JSON.stringify({ name: 1 }) : personBody;
-  const result = await autocannon({
-    url: `http://127.0.0.1:${API_PORT}/v2/people`,
-    connections: 4,
-    overallRate: rate,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        headers: hdrs,
-        setupRequest: (req) => ({ ...req, body: body() }),
-        onResponse: (status) => {
-          if (status !== expected) bad += 1;
-        },
-      },
-    ],
-  });
-  return {
-    reqPerSec: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    bad: bad + result.errors,
-  };
-}
-
-const readUrl = `http://127.0.0.1:${API_PORT}/v2/people`;
-const readOnce = () =>
-  load('GET /v2/people (A)', readUrl, {
-    seconds,
-    connections: 10,
-    headers: { authorization: `Bearer ${demo.token}` },
-  });
-
-// Warm-up: the statements, the OS page cache, the JIT.
-await cpuPer('/v2/people', personBody, 200);
-await readOnce();
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const issue: (string | number)[][] = [];
-// Alternate the measures that are compared, twice, and keep the medians.
-const personCpu: number[] = [];
-const dealCpu: number[] = [];
-const refusedCpu: number[] = [];
-let seqP50 = 0;
-for (let round = 0; round < 2; round++) {
-  refusedCpu.push(
-    (await cpuPer('/v2/people', () => JSON.stringify({ name: 1 }), creates / 2)).cpuMs,
-  );
-  const p = await cpuPer('/v2/people', personBody, creates);
-  personCpu.push(p.cpuMs);
-  seqP50 = p.p50;
-  dealCpu.push((await cpuPer('/v2/deal', dealBody, creates)).cpuMs);
-}
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const alone: number[] = [];
-const whileOther: number[] = [];
-const whileOwn: number[] = [];
-let atRate = { reqPerSec: 0, p50: 0, p99: 0, bad: 0 };
-for (let round = 0; round < 2; round++) {
-  const r0 = await readOnce();
-  alone.push(r0.reqPerSec);
-  if (r0.errors + 0 > 0) console.log(`reads alone: ${r0.errors} errors`);
-  const [r1, w1] = await Promise.all([readOnce(), createsAtRate(200, headersB)]);
-  whileOther.push(r1.reqPerSec);
-  const [r2, w2] = await Promise.all([readOnce(), createsAtRate(200, headers)]);
-  whileOwn.push(r2.reqPerSec);
-  if (round === 0) atRate = w1;
-  console.log(
-    `round ${round + 1}: reads alone ${Math.round(alone[round]!)}, while B writes ${Math.round(r1.reqPerSec)} (writes p99 ${w1.p99}), while A writes ${Math.round(r2.reqPerSec)} (writes p99 ${w2.p99})`,
-  );
-}
-const writesAlone = await createsAtRate(200, headersB);
-// The same rate of requests that write nothing: the machine's and HTTP's own tail.
-const refusedAtRate = await createsAtRate(200, headersB, true);
-clearInterval(walWatch);
-const readsAlone = median(alone);
-issue.push(
-  [
-    'SQLite: server CPU per request, refused body (baseline)',
-    `${median(refusedCpu).toFixed(3)} ms`,
-    '',
-  ],
-  ['SQLite: server CPU per person create', `${median(personCpu).toFixed(3)} ms`, '≤ 0.3 ms'],
-  ['SQLite: server CPU per deal create', `${median(dealCpu).toFixed(3)} ms`, '≤ 0.6 ms'],
-  ['SQLite: person create p50, one client in a loop', `${seqP50} ms`, ''],
-  [
-    'SQLite: person creates at 200/s, nothing else running: p50 / p99',
-    `${writesAlone.p50} / ${writesAlone.p99} ms (${Math.round(writesAlone.reqPerSec)}/s, ${writesAlone.bad} bad)`,
-    'p99 < 10 ms',
-  ],
-  [
-    '… refused bodies at 200/s (no write: the baseline): p50 / p99',
-    `${refusedAtRate.p50} / ${refusedAtRate.p99} ms (${Math.round(refusedAtRate.reqPerSec)}/s, ${refusedAtRate.bad} bad)`,
-    '',
-  ],
-  [
-    'SQLite: person creates at 200/s while A is read: p50 / p99',
-    `${atRate.p50} / ${atRate.p99} ms (${Math.round(atRate.reqPerSec)}/s, ${atRate.bad} bad)`,
-    '',
-  ],
-  ['SQLite: GET /v2/people (A) alone, req/s (median of 2)', Math.round(readsAlone), ''],
-  [
-    '… while B takes 200 creates/s (ratio)',
-    `${Math.round(median(whileOther))} (${(median(whileOther) / readsAlone).toFixed(2)})`,
-    '≥ 0.7',
-  ],
-  [
-    '… while A takes 200 creates/s (ratio)',
-    `${Math.round(median(whileOwn))} (${(median(whileOwn) / readsAlone).toFixed(2)})`,
-    '≥ 0.5',
-  ],
-  ["SQLite: the WAL's largest size", `${(walMax / 1024 ** 2).toFixed(1)} MB`, 'bounded'],
-);
-interface WriteRun {
-  name: string;
-  connections: number;
-  reqPerSec: number;
-  p50: number;
-  p99: number;
-  ok: number;
-  other: number;
-}
+/** Tables of the SQLite part, for the report. */
+const sections: string[] = [];
 
-async function post(
-  name: string,
-  connections: number,
-  body: () => string,
-  expected: number,
-): Promise<WriteRun> {
-  let ok = 0;
-  let other = 0;
-  const result = await autocannon({
-    url: `http://127.0.0.1:${API_PORT}/v2/deal`,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        headers,
-        setupRequest: (req) => ({ ...req, body: body() }),
-        onResponse: (status) => {
-          if (status === expected) ok += 1;
-          else other += 1;
+if (!values['only-postgres']) await sqlitePart();
+if (!values['no-postgres']) await postgresPart();
+
+const report = [
+  `salescrm write bench — ${new Date().toISOString()}`,
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}; load: autocannon; ${pinned ? 'server pinned to one core, clients to the other' : 'no core pinning'}`,
+  '',
+  table(['issue 16', 'measured', 'target'], issue),
+  '',
+  ...sections,
+].join('\n');
+console.log(`\n${report}`);
+mkdirSync('bench/results', { recursive: true });
+writeFileSync('bench/results/writes-latest.md', `${report}\n`);
+
+/** SQLite: two demo workspaces in one file, issue 16's SQLite rows and the deal runs. */
+async function sqlitePart(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-writes-'));
+  const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
+
+  console.log(`building a demo workspace of ${people.toLocaleString('en-US')} people in ${dir} …`);
+  const demo = buildDemo(databaseUrl, people);
+  console.log(`built in ${demo.seconds.toFixed(1)} s`);
+
+  // Ids the bodies refer to: a deal pipeline with its first stage, and people to link.
+  const store = openStore(databaseUrl);
+  const ws = demo.workspaceId;
+  const stage = await store.db
+    .selectFrom('pipeline_stages as s')
+    .innerJoin('pipelines as p', (j) =>
+      j.onRef('p.workspace_id', '=', 's.workspace_id').onRef('p.id', '=', 's.pipeline_id'),
+    )
+    .select(['s.pipeline_id', 's.id'])
+    .where('s.workspace_id', '=', ws)
+    .where('p.kind', '=', 'deal')
+    .orderBy('p.position')
+    .orderBy('s.position')
+    .executeTakeFirstOrThrow();
+  const peopleIds = (
+    await store.db
+      .selectFrom('people')
+      .select('id')
+      .where('workspace_id', '=', ws)
+      .orderBy('created_at')
+      .limit(5_000)
+      .execute()
+  ).map((r) => r.id);
+  const actor = (
+    await store.db
+      .selectFrom('access_tokens')
+      .select('user_id')
+      .where('workspace_id', '=', ws)
+      .executeTakeFirstOrThrow()
+  ).user_id;
+
+  // Workspace B, beside A in the same file: the writes that A's reads must not feel.
+  const other = await createDemoWorkspace(store, { seed: 2, people });
+
+  const api = await startChild('bench/api-server.ts', [databaseUrl, String(API_PORT)]);
+  const headers = { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json' };
+  const headersB = { authorization: `Bearer ${other.token}`, 'content-type': 'application/json' };
+
+  let n = 0;
+  const dealBody = () =>
+    JSON.stringify({
+      name: `벤치 딜 ${++n}`,
+      pipelineId: stage.pipeline_id,
+      pipelineStageId: stage.id,
+      status: (['In progress', 'Won', 'Lost'] as const)[n % 3],
+      peopleId: peopleIds[n % peopleIds.length],
+      price: 1_000_000,
+      fieldList: [{ name: '수주 예정일', dateValue: '2027-01-31' }],
+    });
+  process.on('exit', () => api.kill());
+
+  // The WAL's largest size, watched through the whole SQLite run.
+  const walFile = `${join(dir, 'bench.db')}-wal`;
+  let walMax = 0;
+  const walWatch = setInterval(() => {
+    try {
+      walMax = Math.max(walMax, statSync(walFile).size);
+    } catch {}
+  }, 10);
+
+  /**
+   * Person creates at a fixed `rate` a second into the workspace of `hdrs`, for `seconds`
+   * (or, with `refused`, bodies the server refuses: the same requests without a write).
+   */
+  async function createsAtRate(rate: number, hdrs: Record<string, string>, refused = false) {
+    let bad = 0;
+    const expected = refused ? 400 : 201;
+    const body = refused ? () => JSON.stringify({ name: 1 }) : personBody;
+    const result = await autocannon({
+      url: `http://127.0.0.1:${API_PORT}/v2/people`,
+      connections: 4,
+      overallRate: rate,
+      duration: seconds,
+      requests: [
+        {
+          method: 'POST',
+          headers: hdrs,
+          setupRequest: (req) => ({ ...req, body: body() }),
+          onResponse: (status) => {
+            if (status !== expected) bad += 1;
+          },
         },
-      },
+      ],
+    });
+    return {
+      reqPerSec: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      bad: bad + result.errors,
+    };
+  }
+
+  const readUrl = `http://127.0.0.1:${API_PORT}/v2/people`;
+  const readOnce = () =>
+    load('GET /v2/people (A)', readUrl, {
+      seconds,
+      connections: 10,
+      headers: { authorization: `Bearer ${demo.token}` },
+    });
+
+  const onA = (path: string, body: () => string, amount: number) =>
+    cpuPer(path, body, amount, headers, API_PORT, api.pid!);
+
+  // Warm-up: the statements, the OS page cache, the JIT.
+  await onA('/v2/people', personBody, 200);
+  await readOnce();
+
+  // Alternate the measures that are compared, twice, and keep the medians.
+  const personCpu: number[] = [];
+  const dealCpu: number[] = [];
+  const refusedCpu: number[] = [];
+  let seqP50 = 0;
+  for (let round = 0; round < 2; round++) {
+    refusedCpu.push(
+      (await onA('/v2/people', () => JSON.stringify({ name: 1 }), creates / 2)).cpuMs,
+    );
+    const p = await onA('/v2/people', personBody, creates);
+    personCpu.push(p.cpuMs);
+    seqP50 = p.p50;
+    dealCpu.push((await onA('/v2/deal', dealBody, creates)).cpuMs);
+  }
+  const alone: number[] = [];
+  const whileOther: number[] = [];
+  const whileOwn: number[] = [];
+  let atRate = { reqPerSec: 0, p50: 0, p99: 0, bad: 0 };
+  for (let round = 0; round < 2; round++) {
+    const r0 = await readOnce();
+    alone.push(r0.reqPerSec);
+    if (r0.errors + 0 > 0) console.log(`reads alone: ${r0.errors} errors`);
+    const [r1, w1] = await Promise.all([readOnce(), createsAtRate(200, headersB)]);
+    whileOther.push(r1.reqPerSec);
+    const [r2, w2] = await Promise.all([readOnce(), createsAtRate(200, headers)]);
+    whileOwn.push(r2.reqPerSec);
+    if (round === 0) atRate = w1;
+    console.log(
+      `round ${round + 1}: reads alone ${Math.round(alone[round]!)}, while B writes ${Math.round(r1.reqPerSec)} (writes p99 ${w1.p99}), while A writes ${Math.round(r2.reqPerSec)} (writes p99 ${w2.p99})`,
+    );
+  }
+  const writesAlone = await createsAtRate(200, headersB);
+  // The same rate of requests that write nothing: the machine's and HTTP's own tail.
+  const refusedAtRate = await createsAtRate(200, headersB, true);
+  clearInterval(walWatch);
+  const readsAlone = median(alone);
+  issue.push(
+    [
+      'SQLite: server CPU per request, refused body (baseline)',
+      `${median(refusedCpu).toFixed(3)} ms`,
+      '',
     ],
-  });
-  return {
-    name,
-    connections,
-    reqPerSec: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    ok,
-    other: other + result.errors,
-  };
+    ['SQLite: server CPU per person create', `${median(personCpu).toFixed(3)} ms`, '≤ 0.3 ms'],
+    ['SQLite: server CPU per deal create', `${median(dealCpu).toFixed(3)} ms`, '≤ 0.6 ms'],
+    ['SQLite: person create p50, one client in a loop', `${seqP50} ms`, ''],
+    [
+      'SQLite: person creates at 200/s, nothing else running: p50 / p99',
+      `${writesAlone.p50} / ${writesAlone.p99} ms (${Math.round(writesAlone.reqPerSec)}/s, ${writesAlone.bad} bad)`,
+      'p99 < 10 ms',
+    ],
+    [
+      '… refused bodies at 200/s (no write: the baseline): p50 / p99',
+      `${refusedAtRate.p50} / ${refusedAtRate.p99} ms (${Math.round(refusedAtRate.reqPerSec)}/s, ${refusedAtRate.bad} bad)`,
+      '',
+    ],
+    [
+      'SQLite: person creates at 200/s while A is read: p50 / p99',
+      `${atRate.p50} / ${atRate.p99} ms (${Math.round(atRate.reqPerSec)}/s, ${atRate.bad} bad)`,
+      '',
+    ],
+    ['SQLite: GET /v2/people (A) alone, req/s (median of 2)', Math.round(readsAlone), ''],
+    [
+      '… while B takes 200 creates/s (ratio)',
+      `${Math.round(median(whileOther))} (${(median(whileOther) / readsAlone).toFixed(2)})`,
+      '≥ 0.7',
+    ],
+    [
+      '… while A takes 200 creates/s (ratio)',
+      `${Math.round(median(whileOwn))} (${(median(whileOwn) / readsAlone).toFixed(2)})`,
+      '≥ 0.5',
+    ],
+    ["SQLite: the WAL's largest size", `${(walMax / 1024 ** 2).toFixed(1)} MB`, 'bounded'],
+  );
+  interface WriteRun {
+    name: string;
+    connections: number;
+    reqPerSec: number;
+    p50: number;
+    p99: number;
+    ok: number;
+    other: number;
+  }
+
+  async function post(
+    name: string,
+    connections: number,
+    body: () => string,
+    expected: number,
+  ): Promise<WriteRun> {
+    let ok = 0;
+    let other = 0;
+    const result = await autocannon({
+      url: `http://127.0.0.1:${API_PORT}/v2/deal`,
+      connections,
+      duration: seconds,
+      requests: [
+        {
+          method: 'POST',
+          headers,
+          setupRequest: (req) => ({ ...req, body: body() }),
+          onResponse: (status) => {
+            if (status === expected) ok += 1;
+            else other += 1;
+          },
+        },
+      ],
+    });
+    return {
+      name,
+      connections,
+      reqPerSec: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      ok,
+      other: other + result.errors,
+    };
+  }
+
+  const invalid = () => JSON.stringify({ name: '잘못된 딜', status: 'Done' });
+  const runs: WriteRun[] = [];
+  runs.push(await post('POST /v2/deal, refused body (baseline)', 1, invalid, 400));
+  runs.push(await post('POST /v2/deal', 1, dealBody, 201));
+  runs.push(await post('POST /v2/deal, refused body (baseline)', 8, invalid, 400));
+  runs.push(await post('POST /v2/deal', 8, dealBody, 201));
+  await stopChild(api);
+
+  /**
+   * Median milliseconds of one outcome change of a deal of a person with `deals` deals:
+   * the whole write (update, history, refresh of the deal, person and organization, commit).
+   */
+  async function outcomeChange(deals: number): Promise<number> {
+    const personId = peopleIds[Math.max(0, peopleIds.length - 1 - deals)]!;
+    const ids = await writeWorkspace(store, ws, (w) =>
+      insertDeals(
+        w,
+        Array.from({ length: deals }, (_, i) => ({
+          name: `묶음 딜 ${i}`,
+          peopleId: personId,
+          pipelineId: stage.pipeline_id,
+          stageId: stage.id,
+          outcome: (['In progress', 'Won', 'Lost'] as const)[i % 3],
+          ownerId: actor,
+        })),
+      ),
+    );
+    const target = ids[0]!;
+    const times: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const status = i % 2 === 0 ? 'Won' : 'In progress';
+      const t = performance.now();
+      await writeWorkspace(store, ws, (w) => updateDeal(w, actor, target, { status }));
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    return times[Math.floor(times.length / 2)]!;
+  }
+
+  const oneDeal = await outcomeChange(1);
+  const thousandDeals = await outcomeChange(1_000);
+  const person = await store.db
+    .selectFrom('people')
+    .select('body')
+    .where('workspace_id', '=', ws)
+    .where('id', '=', peopleIds[Math.max(0, peopleIds.length - 1 - 1_000)]!)
+    .executeTakeFirstOrThrow();
+  const counted = JSON.parse(String(person.body))['딜 개수'];
+  if (counted < 1_000) throw new Error(`the person shows ${counted} deals, expected 1,000 or more`);
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+  const baseline = (c: number) =>
+    runs.find((r) => r.connections === c && r.name.includes('baseline'))!;
+  sections.push(
+    `SQLite workspace: ${people.toLocaleString('en-US')} people (demo built in ${demo.seconds.toFixed(1)} s); each deal links one of ${peopleIds.length.toLocaleString('en-US')} people; a second workspace (B) of as many`,
+    '',
+    table(
+      [
+        'run',
+        'clients',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'ratio to baseline',
+        'expected status',
+        'other',
+      ],
+      runs.map((r) => [
+        r.name,
+        r.connections,
+        Math.round(r.reqPerSec),
+        r.p50,
+        r.p99,
+        (r.reqPerSec / baseline(r.connections).reqPerSec).toFixed(2),
+        r.ok,
+        r.other,
+      ]),
+    ),
+    '',
+    table(
+      ['outcome change of one deal (median of 21 writes)', 'ms'],
+      [
+        ['person with 1 deal', oneDeal.toFixed(2)],
+        [`person with ${counted.toLocaleString('en-US')} deals`, thousandDeals.toFixed(2)],
+        ['ratio', (thousandDeals / oneDeal).toFixed(2)],
+      ],
+    ),
+    '',
+  );
 }
 
-const invalid = () => JSON.stringify({ name: '잘못된 딜', status: 'Done' });
-const runs: WriteRun[] = [];
-runs.push(await post('POST /v2/deal, refused body (baseline)', 1, invalid, 400));
-runs.push(await post('POST /v2/deal', 1, dealBody, 201));
-runs.push(await post('POST /v2/deal, refused body (baseline)', 8, invalid, 400));
-runs.push(await post('POST /v2/deal', 8, dealBody, 201));
-await stopChild(api);
+/** One PostgreSQL run of a server: creates/s from 16 clients, one client's p50, CPU per create. */
+interface PostgresRun {
+  rate: number;
+  p50: number;
+  cpuMs: number;
+  bad: number;
+  oneP50: number;
+  oneP99: number;
+  oneCpuMs: number;
+}
 
 /**
- * Median milliseconds of one outcome change of a deal of a person with `deals` deals:
- * the whole write (update, history, refresh of the deal, person and organization, commit).
+ * PostgreSQL: 16 workspaces in a fresh database of the local server, person creates from 16
+ * clients (one a workspace), then from one client; with `--compare`, the other checkout's
+ * server in turns with this one's, `--rounds` times each.
  */
-async function outcomeChange(deals: number): Promise<number> {
-  const personId = peopleIds[Math.max(0, peopleIds.length - 1 - deals)]!;
-  const ids = await writeWorkspace(store, ws, (w) =>
-    insertDeals(
-      w,
-      Array.from({ length: deals }, (_, i) => ({
-        name: `묶음 딜 ${i}`,
-        peopleId: personId,
-        pipelineId: stage.pipeline_id,
-        stageId: stage.id,
-        outcome: (['In progress', 'Won', 'Lost'] as const)[i % 3],
-        ownerId: actor,
-      })),
-    ),
-  );
-  const target = ids[0]!;
-  const times: number[] = [];
-  for (let i = 0; i < 21; i++) {
-    const status = i % 2 === 0 ? 'Won' : 'In progress';
-    const t = performance.now();
-    await writeWorkspace(store, ws, (w) => updateDeal(w, actor, target, { status }));
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
-
-const oneDeal = await outcomeChange(1);
-const thousandDeals = await outcomeChange(1_000);
-const person = await store.db
-  .selectFrom('people')
-  .select('body')
-  .where('workspace_id', '=', ws)
-  .where('id', '=', peopleIds[Math.max(0, peopleIds.length - 1 - 1_000)]!)
-  .executeTakeFirstOrThrow();
-const counted = JSON.parse(String(person.body))['딜 개수'];
-if (counted < 1_000) throw new Error(`the person shows ${counted} deals, expected 1,000 or more`);
-await store.close();
-
-// PostgreSQL: 16 workspaces in a fresh database of the local server, person creates from 16
-// clients (one a workspace), then from one client.
-if (!values['no-postgres']) {
+async function postgresPart(): Promise<void> {
   const server = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `salescrm_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: server });
@@ -375,61 +461,59 @@ if (!values['no-postgres']) {
     for (let i = 0; i < 16; i++)
       tokens.push((await createDemoWorkspace(pgStore, { seed: 100 + i, people: 50 })).token);
     await pgStore.close();
-    const port = API_PORT + 1;
-    const pgApi = await startChild('bench/api-server.ts', [url.toString(), String(port)]);
-    const hdrs = (t: string) => ({
-      authorization: `Bearer ${t}`,
-      'content-type': 'application/json',
-    });
-    try {
-      await cpuPer('/v2/people', personBody, 200, hdrs(tokens[0]!), port, pgApi.pid!);
-      const one = await cpuPer(
-        '/v2/people',
-        personBody,
-        creates,
-        hdrs(tokens[0]!),
-        port,
-        pgApi.pid!,
-      );
-      const before = cpuSeconds(pgApi.pid!);
-      let bad = 0;
-      const many = await Promise.all(
-        tokens.map((t) =>
-          autocannon({
-            url: `http://127.0.0.1:${port}/v2/people`,
-            connections: 1,
-            duration: seconds,
-            requests: [
-              {
-                method: 'POST',
-                headers: hdrs(t),
-                setupRequest: (req) => ({ ...req, body: personBody() }),
-                onResponse: (status) => {
-                  if (status !== 201) bad += 1;
-                },
-              },
-            ],
+    const servers: [string, string][] = [['this checkout', 'bench/api-server.ts']];
+    if (values.compare) servers.push([values.compare, join(values.compare, 'bench/api-server.ts')]);
+    const rounds = Number(values.rounds);
+    const results = new Map<string, PostgresRun[]>(servers.map(([label]) => [label, []]));
+    for (let round = 0; round < rounds; round++) {
+      // Alternate which server goes first, so neither always runs on the warmer database.
+      const order = round % 2 === 0 ? servers : [...servers].reverse();
+      for (const [label, entry] of order) {
+        const run = await postgresRun(entry, url.toString(), tokens);
+        results.get(label)!.push(run);
+        console.log(
+          `round ${round + 1}, ${label}: ${Math.round(run.rate)} creates/s (16 clients), one client p50 ${run.oneP50} ms`,
+        );
+      }
+    }
+    const ours = results.get('this checkout')!;
+    const mid = (f: (r: PostgresRun) => number) => median(ours.map(f));
+    issue.push(
+      [
+        `PostgreSQL: person creates/s, 16 clients over 16 workspaces (median of ${rounds})`,
+        `${Math.round(mid((r) => r.rate))} (p50 ${mid((r) => r.p50)} ms, API CPU ${mid((r) => r.cpuMs).toFixed(2)} ms each, ${ours.reduce((n, r) => n + r.bad, 0)} bad)`,
+        '≥ 1,500',
+      ],
+      [
+        'PostgreSQL: person create p50, one client',
+        `${mid((r) => r.oneP50)} ms (p99 ${mid((r) => r.oneP99)} ms, API CPU ${mid((r) => r.oneCpuMs).toFixed(2)} ms each)`,
+        '< 3 ms',
+      ],
+    );
+    if (values.compare) {
+      const theirs = results.get(values.compare)!;
+      sections.push(
+        table(
+          [
+            `round (this checkout / ${values.compare})`,
+            'creates/s, 16 clients',
+            'ratio',
+            'one client p50 ms',
+            'API CPU ms per create (16 clients)',
+          ],
+          ours.map((r, i) => {
+            const t = theirs[i]!;
+            return [
+              String(i + 1),
+              `${Math.round(r.rate)} / ${Math.round(t.rate)}`,
+              (r.rate / t.rate).toFixed(2),
+              `${r.oneP50} / ${t.oneP50}`,
+              `${r.cpuMs.toFixed(2)} / ${t.cpuMs.toFixed(2)}`,
+            ];
           }),
         ),
+        '',
       );
-      const total = many.reduce((n, r) => n + r.requests.total, 0);
-      const cpuMs = ((cpuSeconds(pgApi.pid!) - before) * 1000) / total;
-      const rate = many.reduce((n, r) => n + r.requests.average, 0);
-      const p50s = many.map((r) => r.latency.p50);
-      issue.push(
-        [
-          'PostgreSQL: person creates/s, 16 clients over 16 workspaces',
-          `${Math.round(rate)} (p50 ${median(p50s)} ms, API CPU ${cpuMs.toFixed(2)} ms each, ${bad} bad)`,
-          '≥ 1,500',
-        ],
-        [
-          'PostgreSQL: person create p50, one client',
-          `${one.p50} ms (p99 ${one.p99} ms, API CPU ${one.cpuMs.toFixed(2)} ms each)`,
-          '< 3 ms',
-        ],
-      );
-    } finally {
-      await stopChild(pgApi);
     }
   } finally {
     await admin.query(`drop database "${name}" with (force)`);
@@ -437,48 +521,49 @@ if (!values['no-postgres']) {
   }
 }
 
-const baseline = (c: number) =>
-  runs.find((r) => r.connections === c && r.name.includes('baseline'))!;
-const report = [
-  `salescrm write bench — ${new Date().toISOString()}`,
-  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, SQLite; load: autocannon`,
-  `workspace: ${people.toLocaleString('en-US')} people (demo built in ${demo.seconds.toFixed(1)} s); each deal links one of ${peopleIds.length.toLocaleString('en-US')} people; a second workspace (B) of as many; ${pinned ? 'server pinned to one core, clients to the other' : 'no core pinning'}`,
-  '',
-  table(['issue 16', 'measured', 'target'], issue),
-  '',
-  table(
-    [
-      'run',
-      'clients',
-      'req/s',
-      'p50 ms',
-      'p99 ms',
-      'ratio to baseline',
-      'expected status',
-      'other',
-    ],
-    runs.map((r) => [
-      r.name,
-      r.connections,
-      Math.round(r.reqPerSec),
-      r.p50,
-      r.p99,
-      (r.reqPerSec / baseline(r.connections).reqPerSec).toFixed(2),
-      r.ok,
-      r.other,
-    ]),
-  ),
-  '',
-  table(
-    ['outcome change of one deal (median of 21 writes)', 'ms'],
-    [
-      ['person with 1 deal', oneDeal.toFixed(2)],
-      [`person with ${counted.toLocaleString('en-US')} deals`, thousandDeals.toFixed(2)],
-      ['ratio', (thousandDeals / oneDeal).toFixed(2)],
-    ],
-  ),
-].join('\n');
-console.log(`\n${report}`);
-mkdirSync('bench/results', { recursive: true });
-writeFileSync('bench/results/writes-latest.md', `${report}\n`);
-rmSync(dir, { recursive: true, force: true });
+/** Starts the server `entry` on the database at `url` and measures one PostgreSQL run. */
+async function postgresRun(entry: string, url: string, tokens: string[]): Promise<PostgresRun> {
+  const port = API_PORT + 1;
+  const pgApi = await startChild(entry, [url, String(port)]);
+  const hdrs = (t: string) => ({
+    authorization: `Bearer ${t}`,
+    'content-type': 'application/json',
+  });
+  try {
+    await cpuPer('/v2/people', personBody, 200, hdrs(tokens[0]!), port, pgApi.pid!);
+    const one = await cpuPer('/v2/people', personBody, creates, hdrs(tokens[0]!), port, pgApi.pid!);
+    const before = cpuSeconds(pgApi.pid!);
+    let bad = 0;
+    const many = await Promise.all(
+      tokens.map((t) =>
+        autocannon({
+          url: `http://127.0.0.1:${port}/v2/people`,
+          connections: 1,
+          duration: seconds,
+          requests: [
+            {
+              method: 'POST',
+              headers: hdrs(t),
+              setupRequest: (req) => ({ ...req, body: personBody() }),
+              onResponse: (status) => {
+                if (status !== 201) bad += 1;
+              },
+            },
+          ],
+        }),
+      ),
+    );
+    const total = many.reduce((n, r) => n + r.requests.total, 0);
+    return {
+      rate: many.reduce((n, r) => n + r.requests.average, 0),
+      p50: median(many.map((r) => r.latency.p50)),
+      cpuMs: ((cpuSeconds(pgApi.pid!) - before) * 1000) / total,
+      bad: bad + one.bad,
+      oneP50: one.p50,
+      oneP99: one.p99,
+      oneCpuMs: one.cpuMs,
+    };
+  } finally {
+    await stopChild(pgApi);
+  }
+}

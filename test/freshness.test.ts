@@ -549,6 +549,22 @@ describe("a person's organization", () => {
   });
 });
 
+describe('records created and changed in one write', () => {
+  it('are stored as the change left them, not as their insert returned them', async () => {
+    const org = await ws.write((w) => makeOrganization(w, { name: '(주)같은쓰기' }));
+    await warm();
+    const r = await ws.write(async (w) => {
+      const person = await makePerson(w, { name: '같은 쓰기 고객' });
+      const deal = await makeDeal(w, { name: '같은 쓰기 딜', peopleId: person });
+      await setPersonOrganization(w, person, org, ws.userId);
+      await setDealOutcome(w, deal, 'Won');
+      return { person, deal };
+    });
+    expect((await one('people', r.person))['organizationId']).toBe(org);
+    expect((await one('deal', r.deal))['상태']).toBe('Won');
+  });
+});
+
 describe('other derived inputs', () => {
   it('an enrollment, a submission, a main quote and an email open show on cached pages', async () => {
     const r = await ws.write(async (w) => {

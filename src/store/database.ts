@@ -72,6 +72,16 @@ export interface Store {
   /** Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE`, so writers queue, never deadlock). */
   transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
   /**
+   * PostgreSQL: runs `fn` in a write transaction that holds the write lock of `workspaceId`
+   * (its row, `for update`) from its first round trip, which sends `begin` and the lock
+   * together; `fn` gets the workspace's `catalog_version` (0 for an unknown workspace), read
+   * under the lock. Undefined on SQLite, whose `BEGIN IMMEDIATE` lets one writer in at a time.
+   */
+  workspaceTransaction?<T>(
+    workspaceId: string,
+    fn: (trx: Executor, catalogVersion: number) => Promise<T>,
+  ): Promise<T>;
+  /**
    * Stores rendered record JSON. Call it inside `transaction`, passing its executor: on
    * SQLite it runs on the write connection, which the transaction holds.
    */

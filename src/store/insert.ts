@@ -30,6 +30,36 @@ export async function insertMany<T extends Record<string, unknown>>(
 }
 
 /**
+ * Inserts rows as `insertMany` does, and returns them as stored (`returning *`, in the
+ * order given) where they go through Kysely (PostgreSQL): a write can render new records
+ * from them instead of reading them again. Undefined where rows go through SQLite's cached
+ * statement, whose reads cost no round trip.
+ */
+export async function insertReturning<T extends Record<string, unknown>>(
+  trx: Executor,
+  table: string,
+  rows: readonly T[],
+): Promise<Record<string, unknown>[] | undefined> {
+  if (rows.length === 0) return [];
+  const columns = Object.keys(rows[0]!);
+  if (sqliteStatementOf(trx, oneRowInsert(trx, table, rows[0]!, columns) ?? '')) {
+    await insertMany(trx, table, rows);
+    return undefined;
+  }
+  const out: Record<string, unknown>[] = [];
+  const batch = Math.max(1, Math.floor(30_000 / columns.length));
+  for (let i = 0; i < rows.length; i += batch) {
+    const inserted = await trx
+      .insertInto(table as never)
+      .values(rows.slice(i, i + batch) as never)
+      .returningAll()
+      .execute();
+    out.push(...(inserted as Record<string, unknown>[]));
+  }
+  return out;
+}
+
+/**
  * Writes rows of one table, each an array of values in `columns` order. On SQLite, inside a
  * transaction, each row is inserted at once through one cached prepared statement on the
  * transaction's connection (the row is garbage the moment it is written); elsewhere rows are

@@ -93,7 +93,9 @@ const PREPARED_PER_CONNECTION = 1_000;
  * Makes a connection run each parameterized query (Kysely's, which it sends as text and
  * values) as a named prepared statement, parsed and planned once per connection: a write
  * runs a dozen short statements, whose parsing would cost the server as much as running
- * them. Queries without values (which may hold several statements) run as they are.
+ * them. Queries without values (which may hold several statements) run as they are, and
+ * answer with their last statement's result (pg's answer is then a list, whose rows Kysely
+ * would not find): how `begin` and the workspace lock share one round trip.
  */
 function prepareStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -109,8 +111,14 @@ function prepareStatements(client: pg.PoolClient): void {
       prepared.add(text);
       return query({ name: statementName(text), text, values });
     }
-    return query(text, values, ...rest);
+    const result = query(text, values, ...rest);
+    return rest.length === 0 && result instanceof Promise ? result.then(lastResult) : result;
   }) as typeof client.query;
+}
+
+/** The result of a query's last statement (pg answers a text of several with a list). */
+function lastResult(result: unknown): unknown {
+  return Array.isArray(result) ? result[result.length - 1] : result;
 }
 
 /** `url` as logs name it: host, port and database, without user or password. */
@@ -272,6 +280,39 @@ export function openPostgresStore(
       } catch (error) {
         // The rollback after a failure can fail too (the connection went away): the error
         // that caused it is the one to answer and log.
+        throw failure ?? error;
+      }
+    },
+    async workspaceTransaction(workspaceId, fn) {
+      let failure: unknown;
+      let open = false;
+      try {
+        return await db.connection().execute(async (conn) => {
+          try {
+            // One round trip: a text of two statements runs as a simple query, which takes no
+            // parameters, so the id is a literal (escaped, though ids are checked already).
+            open = true;
+            const { rows } = await sql
+              .raw<{ catalog_version: number }>(
+                `begin; select catalog_version from workspaces where id = ${pg.escapeLiteral(workspaceId)} for update`,
+              )
+              .execute(conn);
+            const result = await fn(conn, Number(rows[0]?.catalog_version ?? 0));
+            open = false;
+            await sql`commit`.execute(conn);
+            return result;
+          } catch (error) {
+            failure ??= error;
+            if (open) {
+              open = false;
+              await sql`rollback`.execute(conn);
+            }
+            throw error;
+          }
+        });
+      } catch (error) {
+        // The rollback can fail too (the connection went away): the error that caused it is
+        // the one to answer and log.
         throw failure ?? error;
       }
     },

@@ -22,6 +22,11 @@ function writtenTable(node: RootOperationNode): string | undefined {
   return target && TableNode.is(target) ? target.table.identifier.name : undefined;
 }
 
+/** Whether a write can change rows already there: an update, a delete, an upsert. */
+function changesRows(node: RootOperationNode): boolean {
+  return node.kind !== 'InsertQueryNode' || node.onConflict !== undefined || node.replace === true;
+}
+
 /**
  * Watches the queries of a write for the tables it changes (inserts, updates, deletes built
  * with Kysely, which is how every write of a `writeWorkspace` is made), so that the write
@@ -33,6 +38,8 @@ function writtenTable(node: RootOperationNode): string | undefined {
 export class WriteWatch implements KyselyPlugin {
   /** Tables the write has changed. */
   readonly written = new Set<string>();
+  /** Tables whose rows the write may have changed after their insert (not by inserts alone). */
+  readonly changed = new Set<string>();
   /** True once the write has changed a catalog table, until the write reads it again. */
   catalogChanged = false;
 
@@ -40,6 +47,7 @@ export class WriteWatch implements KyselyPlugin {
     const table = writtenTable(node);
     if (table !== undefined) {
       this.written.add(table);
+      if (changesRows(node)) this.changed.add(table);
       if (CATALOG_TABLES.has(table)) this.catalogChanged = true;
     }
     return node;

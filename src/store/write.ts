@@ -1,11 +1,14 @@
 import { type EventActor, SYSTEM_ACTOR } from '../domain/events.ts';
 import { now } from '../domain/time.ts';
-import { type Catalog, catalogAt, loadCatalog } from './catalog.ts';
+import { type Catalog, catalogAt, loadCatalog, readCatalogVersion } from './catalog.ts';
+import { closePostgresWrite, PendingWrites } from './close-write.ts';
 import { type Executor, type Store, withPlugin } from './database.ts';
+import { insertMany, insertReturning } from './insert.ts';
 import { EventLog } from './outbox/event-log.ts';
 import { insertNumberedEvents } from './outbox/write-events.ts';
 import { Lookups } from './read-model/lookups.ts';
 import { refreshTouched } from './read-model/refresh.ts';
+import { type RenderedType, TABLE_OF } from './read-model/rendered-types.ts';
 import { Touched } from './read-model/touched.ts';
 import { WriteWatch } from './write-watch.ts';
 
@@ -54,8 +57,7 @@ export async function writeWorkspace<T>(
   fn: (w: WorkspaceWrite) => Promise<T>,
   options: WriteOptions = {},
 ): Promise<T> {
-  return store.transaction(async (outer) => {
-    const version = await lockWorkspace(store, outer, workspaceId);
+  return inWorkspaceTransaction(store, workspaceId, async (outer, version) => {
     let catalog = await catalogAt(store, outer, workspaceId, version);
     const watch = new WriteWatch();
     const trx = withPlugin(outer, watch);
@@ -73,18 +75,35 @@ export async function writeWorkspace<T>(
       store,
       trx,
       workspaceId,
-      touched: new Touched(),
+      touched: new Touched(true),
       now: at,
       events,
       catalog: currentCatalog,
     };
     const result = await fn(w);
     const logged = options.events === false ? undefined : events;
+    // PostgreSQL: the refresh's writes wait for the last statement, one round trip.
+    const pending = store.dialect === 'postgres' ? new PendingWrites() : undefined;
     if (!w.touched.isEmpty) {
       const lookups = options.lookups ?? new Lookups(trx, workspaceId, await currentCatalog());
-      await refreshTouched(store, trx, workspaceId, w.touched, lookups, logged, watch.written);
+      await refreshTouched(
+        store,
+        trx,
+        workspaceId,
+        w.touched,
+        lookups,
+        logged,
+        watch.written,
+        pending,
+        watch.changed,
+      );
     }
     const count = logged?.events.length ?? 0;
+    if (pending) {
+      const subscriptions = count > 0 ? (await currentCatalog()).subscriptions : [];
+      await closePostgresWrite(trx, workspaceId, pending, logged?.events ?? [], subscriptions);
+      return result;
+    }
     const first = await closeWrite(trx, workspaceId, count);
     if (count > 0) {
       const { subscriptions } = await currentCatalog();
@@ -95,21 +114,25 @@ export async function writeWorkspace<T>(
 }
 
 /**
- * Serializes the writers of a workspace, and returns its catalog version. SQLite's `BEGIN
- * IMMEDIATE` already lets one writer in at a time; on PostgreSQL the workspace row is locked
- * first, so checks such as "at most one main quote" and the counters rendered into records
- * see every earlier write of the workspace, while other workspaces write in parallel.
+ * Runs `fn` in a transaction that serializes the writers of a workspace, with its catalog
+ * version. SQLite's `BEGIN IMMEDIATE` already lets one writer in at a time; on PostgreSQL
+ * the workspace row is locked first (in the round trip of `begin`), so checks such as "at
+ * most one main quote" and the counters rendered into records see every earlier write of the
+ * workspace, while other workspaces write in parallel.
  */
-async function lockWorkspace(store: Store, trx: Executor, workspaceId: string): Promise<number> {
-  let query = trx.selectFrom('workspaces').select('catalog_version').where('id', '=', workspaceId);
-  if (store.dialect === 'postgres') query = query.forUpdate();
-  const row = await query.executeTakeFirst();
-  return Number(row?.catalog_version ?? 0);
+function inWorkspaceTransaction<T>(
+  store: Store,
+  workspaceId: string,
+  fn: (trx: Executor, catalogVersion: number) => Promise<T>,
+): Promise<T> {
+  if (store.workspaceTransaction) return store.workspaceTransaction(workspaceId, fn);
+  return store.transaction(async (trx) => fn(trx, await readCatalogVersion(trx, workspaceId)));
 }
 
 /**
- * The last statement of a write: bumps the workspace's data version (so cached pages of it
- * are not served again) and takes the numbers of its `eventCount` events; returns the first.
+ * The last statement of a write on SQLite (on PostgreSQL: `closePostgresWrite`): bumps the
+ * workspace's data version (so cached pages of it are not served again) and takes the
+ * numbers of its `eventCount` events; returns the first.
  */
 async function closeWrite(trx: Executor, workspaceId: string, eventCount: number): Promise<number> {
   const row = await trx
@@ -131,4 +154,24 @@ export async function bumpDataVersion(trx: Executor, workspaceId: string): Promi
     .set((eb) => ({ data_version: eb('data_version', '+', 1) }))
     .where('id', '=', workspaceId)
     .execute();
+}
+
+/**
+ * Inserts new records of `type` and marks them created; in a write of the API on PostgreSQL,
+ * with the rows their insert returned, which the refresh renders them from unless the write
+ * changes their table again (one read fewer).
+ */
+export async function insertRecords(
+  w: WorkspaceWrite,
+  type: RenderedType,
+  rows: readonly (Record<string, unknown> & { id: string })[],
+): Promise<void> {
+  if (!w.touched.keepsInserted) {
+    await insertMany(w.trx, TABLE_OF[type], rows);
+    for (const r of rows) w.touched.markCreated(type, r.id);
+    return;
+  }
+  const stored = await insertReturning(w.trx, TABLE_OF[type], rows);
+  const byId = stored && new Map(stored.map((r) => [r.id, r]));
+  for (const r of rows) w.touched.markCreated(type, r.id, byId?.get(r.id));
 }

@@ -1,6 +1,5 @@
 import type { StoredCustomValues } from '../../domain/custom-fields.ts';
-import { insertMany } from '../../store/insert.ts';
-import type { WorkspaceWrite } from '../../store/write.ts';
+import { insertRecords, type WorkspaceWrite } from '../../store/write.ts';
 import { ownedColumns } from '../owned.ts';
 
 /** A custom object record to add. */
@@ -63,8 +62,7 @@ export async function insertCustomObjects(
       ),
     );
   }
-  await insertMany(w.trx, 'custom_objects', rows);
-  for (const r of rows) w.touched.markCreated('customObject', r.id);
+  await insertRecords(w, 'customObject', rows);
   return rows.map((r) => r.id);
 }
 

@@ -1,6 +1,5 @@
 import type { DealOutcome } from '../../domain/deals.ts';
-import { insertMany } from '../../store/insert.ts';
-import type { WorkspaceWrite } from '../../store/write.ts';
+import { insertRecords, type WorkspaceWrite } from '../../store/write.ts';
 import { type OwnedInput, ownedColumns, SOURCE_API } from '../owned.ts';
 
 /** What deals and leads share when they are added. */
@@ -63,13 +62,9 @@ export async function insertDeals(w: WorkspaceWrite, deals: NewDeal[]): Promise<
       }),
     );
   }
-  await insertMany(w.trx, 'deals', rows);
-  for (const r of rows) {
-    w.touched
-      .markCreated('deal', r.id)
-      .mark('people', r.people_id)
-      .mark('organization', r.organization_id);
-  }
+  await insertRecords(w, 'deal', rows);
+  for (const r of rows)
+    w.touched.mark('people', r.people_id).mark('organization', r.organization_id);
   return rows.map((r) => r.id);
 }
 

@@ -1,5 +1,4 @@
-import { insertMany } from '../../store/insert.ts';
-import type { WorkspaceWrite } from '../../store/write.ts';
+import { insertRecords, type WorkspaceWrite } from '../../store/write.ts';
 import { type NewPipelineRecord, pipelineRecordColumns } from '../deals/writes.ts';
 
 /** A lead to add. */
@@ -9,12 +8,8 @@ export type NewLead = NewPipelineRecord;
 export async function insertLeads(w: WorkspaceWrite, leads: NewLead[]): Promise<string[]> {
   const rows = [];
   for (const l of leads) rows.push(await pipelineRecordColumns(w, l));
-  await insertMany(w.trx, 'leads', rows);
-  for (const r of rows) {
-    w.touched
-      .markCreated('lead', r.id)
-      .mark('people', r.people_id)
-      .mark('organization', r.organization_id);
-  }
+  await insertRecords(w, 'lead', rows);
+  for (const r of rows)
+    w.touched.mark('people', r.people_id).mark('organization', r.organization_id);
   return rows.map((r) => r.id);
 }

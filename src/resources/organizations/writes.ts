@@ -1,6 +1,5 @@
 import { uniqueKey } from '../../domain/field-values.ts';
-import { insertMany } from '../../store/insert.ts';
-import type { WorkspaceWrite } from '../../store/write.ts';
+import { insertRecords, type WorkspaceWrite } from '../../store/write.ts';
 import { type OwnedInput, ownedColumns, SOURCE_API } from '../owned.ts';
 
 /** An organization to add. */
@@ -32,7 +31,6 @@ export async function insertOrganizations(
       }),
     );
   }
-  await insertMany(w.trx, 'organizations', rows);
-  for (const r of rows) w.touched.markCreated('organization', r.id);
+  await insertRecords(w, 'organization', rows);
   return rows.map((r) => r.id);
 }

@@ -1,6 +1,5 @@
 import { uniqueKey } from '../../domain/field-values.ts';
-import { insertMany } from '../../store/insert.ts';
-import type { WorkspaceWrite } from '../../store/write.ts';
+import { insertRecords, type WorkspaceWrite } from '../../store/write.ts';
 import { type OwnedInput, ownedColumns, SOURCE_API } from '../owned.ts';
 import { recordPeopleHistory } from '../people-history/writes.ts';
 
@@ -38,9 +37,8 @@ export async function insertPeople(w: WorkspaceWrite, people: NewPerson[]): Prom
       }),
     );
   }
-  await insertMany(w.trx, 'people', rows);
-  for (const r of rows)
-    w.touched.markCreated('people', r.id).mark('organization', r.organization_id);
+  await insertRecords(w, 'people', rows);
+  for (const r of rows) w.touched.mark('organization', r.organization_id);
   return rows.map((r) => r.id);
 }
 

@@ -1,6 +1,5 @@
 import type { ProductKind } from '../../domain/quotes.ts';
-import { insertMany } from '../../store/insert.ts';
-import type { WorkspaceWrite } from '../../store/write.ts';
+import { insertRecords, type WorkspaceWrite } from '../../store/write.ts';
 import { type OwnedInput, ownedColumns } from '../owned.ts';
 
 /** A product to add. */
@@ -26,7 +25,6 @@ export async function insertProducts(w: WorkspaceWrite, products: NewProduct[]):
       }),
     );
   }
-  await insertMany(w.trx, 'products', rows);
-  for (const r of rows) w.touched.markCreated('product', r.id);
+  await insertRecords(w, 'product', rows);
   return rows.map((r) => r.id);
 }

@@ -1,7 +1,7 @@
 import type { StoredCustomValues } from '../../domain/custom-fields.ts';
 import { newId } from '../../domain/ids.ts';
 import { insertMany } from '../../store/insert.ts';
-import type { WorkspaceWrite } from '../../store/write.ts';
+import { insertRecords, type WorkspaceWrite } from '../../store/write.ts';
 import { type OwnedInput, ownedColumns } from '../owned.ts';
 
 /** One line of a quote. */
@@ -70,11 +70,9 @@ export async function insertQuotes(w: WorkspaceWrite, quotes: NewQuote[]): Promi
   }
   await unmarkMainQuotes(w, 'deal_id', [...mainOf.deal_id]);
   await unmarkMainQuotes(w, 'lead_id', [...mainOf.lead_id]);
-  await insertMany(w.trx, 'quotes', rows);
+  await insertRecords(w, 'quote', rows);
   await insertMany(w.trx, 'quote_products', lines);
-  for (const r of rows) {
-    w.touched.markCreated('quote', r.id).mark('deal', r.deal_id).mark('lead', r.lead_id);
-  }
+  for (const r of rows) w.touched.mark('deal', r.deal_id).mark('lead', r.lead_id);
   return rows.map((r) => r.id);
 }
 

@@ -90,6 +90,30 @@ export function eventValues(workspaceId: string, seq: number, e: EventFacts): un
   ];
 }
 
+/** A delivery an event makes: the event (its index in the write's events), the webhook, its id. */
+export interface NewDelivery {
+  eventIndex: number;
+  webhookId: string;
+  id: string;
+}
+
+/** The deliveries of `events` to the webhooks of `subscriptions` that want them. */
+export function deliveriesOf(
+  events: readonly EventFacts[],
+  subscriptions: readonly Subscription[],
+): NewDelivery[] {
+  const out: NewDelivery[] = [];
+  if (subscriptions.length === 0) return out;
+  events.forEach((e, i) => {
+    for (const s of subscriptions) {
+      if (!s.objectTypes.has(e.objectType) || !s.events.has(e.event)) continue;
+      if (e.field && s.fields && !s.fields.has(e.field.name)) continue;
+      out.push({ eventIndex: i, webhookId: s.id, id: newId() });
+    }
+  });
+  return out;
+}
+
 /** Adds the deliveries of `events` (numbered from `first`) to the webhooks that want them. */
 export async function fanOut(
   trx: Executor,
@@ -100,27 +124,20 @@ export async function fanOut(
 ): Promise<void> {
   const wanted = subscriptions ?? (await activeSubscriptions(trx, workspaceId));
   if (wanted.length === 0) return;
-  const deliveries: Record<string, unknown>[] = [];
   const createdAt = events[0]!.occurredAt;
-  events.forEach((e, i) => {
-    for (const s of wanted) {
-      if (!s.objectTypes.has(e.objectType) || !s.events.has(e.event)) continue;
-      if (e.field && s.fields && !s.fields.has(e.field.name)) continue;
-      deliveries.push({
-        workspace_id: workspaceId,
-        id: newId(),
-        webhook_id: s.id,
-        event_seq: first + i,
-        status: 'pending',
-        attempt_count: 0,
-        last_status_code: null,
-        last_error: null,
-        next_attempt_at: createdAt,
-        leased_until: null,
-        delivered_at: null,
-        created_at: createdAt,
-      });
-    }
-  });
+  const deliveries = deliveriesOf(events, wanted).map((d) => ({
+    workspace_id: workspaceId,
+    id: d.id,
+    webhook_id: d.webhookId,
+    event_seq: first + d.eventIndex,
+    status: 'pending',
+    attempt_count: 0,
+    last_status_code: null,
+    last_error: null,
+    next_attempt_at: createdAt,
+    leased_until: null,
+    delivered_at: null,
+    created_at: createdAt,
+  }));
   await insertMany(trx, 'webhook_deliveries', deliveries);
 }

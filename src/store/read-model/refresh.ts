@@ -1,10 +1,11 @@
 import type { CustomFieldRecordType } from '../../domain/custom-fields.ts';
 import { type EventFieldType, isEventObjectType } from '../../domain/events.ts';
 import { CHUNK } from '../by-id.ts';
+import type { PendingWrites } from '../close-write.ts';
 import type { Executor, Store } from '../database.ts';
 import type { EventLog } from '../outbox/event-log.ts';
 import { Lookups } from './lookups.ts';
-import { type FactTables, RENDERERS, type Rendered } from './render-chunks.ts';
+import { type FactTables, type Prefetched, RENDERERS, type Rendered } from './render-chunks.ts';
 import { type RenderedType, TABLE_OF } from './rendered-types.ts';
 import { indexRendered, isIndexedType } from './search-index.ts';
 import type { Touched } from './touched.ts';
@@ -12,7 +13,10 @@ import type { Touched } from './touched.ts';
 /**
  * Re-renders every touched record of the workspace and stores its JSON. `written`, when the
  * write knows every table it changed, lets the records it created skip reading the tables
- * that cannot hold anything of theirs yet.
+ * that cannot hold anything of theirs yet; with `changed` (the tables whose rows it updated
+ * or deleted), it renders them from the rows their inserts returned when their table is not
+ * among those. With `pending` (PostgreSQL), the JSON of records touched by id and their
+ * index rows wait there for the write's last statement.
  */
 export async function refreshTouched(
   store: Store,
@@ -22,6 +26,8 @@ export async function refreshTouched(
   lookups?: Lookups,
   events?: EventLog,
   written?: ReadonlySet<string>,
+  pending?: PendingWrites,
+  changed?: ReadonlySet<string>,
 ): Promise<void> {
   if (touched.isEmpty) return;
   const l = lookups ?? (await Lookups.load(trx, workspaceId));
@@ -34,10 +40,40 @@ export async function refreshTouched(
         const chunk = ids.slice(i, i + CHUNK);
         const created = written && chunk.every((id) => touched.created[type].has(id));
         const reads = created ? (table: string) => written.has(table) : undefined;
-        await renderChunk(store, trx, workspaceId, type, chunk, l, undefined, events, reads);
+        const inserted =
+          created && changed && !changed.has(TABLE_OF[type])
+            ? insertedRows(touched, type, chunk)
+            : undefined;
+        await renderChunk(
+          store,
+          trx,
+          workspaceId,
+          type,
+          chunk,
+          l,
+          inserted,
+          events,
+          reads,
+          pending,
+        );
       }
     }
   }
+}
+
+/**
+ * The rows the inserts of `ids` returned, in id order (the order reading them by id gives),
+ * when every one of them did; else undefined.
+ */
+function insertedRows(
+  touched: Touched,
+  type: RenderedType,
+  ids: readonly string[],
+): Prefetched | undefined {
+  const known = touched.inserted[type];
+  if (!ids.every((id) => known.has(id))) return undefined;
+  const sorted = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { rows: sorted.map((id) => known.get(id)), page: false };
 }
 
 /** Re-renders every record of one type in the workspace, in chunks by id. */
@@ -63,7 +99,7 @@ export async function refreshAllOf(
       .execute();
     if (rows.length === 0) return;
     const ids = rows.map((r) => r.id);
-    await renderChunk(store, trx, workspaceId, type, ids, lookups, rows, events);
+    await renderChunk(store, trx, workspaceId, type, ids, lookups, { rows, page: true }, events);
     after = ids[ids.length - 1]!;
   }
 }
@@ -75,16 +111,17 @@ async function renderChunk(
   type: RenderedType,
   ids: string[],
   l: Lookups,
-  rows: readonly unknown[] | undefined,
+  prefetched: Prefetched | undefined,
   events: EventLog | undefined,
   reads?: FactTables,
+  pending?: PendingWrites,
 ): Promise<void> {
-  const rendered = await RENDERERS[type](trx, ws, ids, l, rows, reads);
+  const rendered = await RENDERERS[type](trx, ws, ids, l, prefetched, reads);
   if (events && isEventObjectType(type) && rendered.length > 0) {
     const types = fieldTypes(type, l);
     for (const [id, json, before] of rendered) events.rendered(type, id, before, json, types);
   }
-  await storeRendered(store, trx, ws, type, rendered, l);
+  await storeRendered(store, trx, ws, type, rendered, l, pending);
 }
 
 /**
@@ -92,6 +129,7 @@ async function renderChunk(
  * `body` column and the search index (`indexRendered`). Every writer of rendered JSON
  * goes through here (the refresh above, `verify --repair`); a new one must too.
  * `rendered` holds `[id, json, before]`, `before` the JSON stored until now (null: none).
+ * With `pending`, while it has room, both wait for the write's last statement instead.
  */
 export async function storeRendered(
   store: Store,
@@ -100,14 +138,14 @@ export async function storeRendered(
   type: RenderedType,
   rendered: readonly Rendered[],
   l: Lookups,
+  pending?: PendingWrites,
 ): Promise<void> {
-  await store.updateBodies(
-    TABLE_OF[type],
-    ws,
-    rendered.map(([id, json]) => [id, json]),
-    trx,
-  );
-  if (isIndexedType(type)) await indexRendered(store, trx, ws, type, l.definitions(type), rendered);
+  const entries = rendered.map(([id, json]): [string, string] => [id, json]);
+  const keep = pending?.room(rendered.length) ? pending : undefined;
+  if (keep) keep.keepBodies(TABLE_OF[type], entries);
+  else await store.updateBodies(TABLE_OF[type], ws, entries, trx);
+  if (isIndexedType(type))
+    await indexRendered(store, trx, ws, type, l.definitions(type), rendered, keep);
 }
 
 /**

@@ -28,15 +28,22 @@ import type { RenderedType } from './rendered-types.ts';
 export type Rendered = [id: string, json: string, before: string | null];
 
 /**
- * Renders the records `ids`. `rows`, when given, come from a full refresh's page: the rows
- * of every record of the type from the first id to the last, in id order, already read.
+ * Rows of the records to render, already read: a full refresh's page (`page`: the rows of
+ * every record of the type from the first id to the last, in id order), or the rows of
+ * records of `ids` alone (those a write's inserts returned, unchanged since).
  */
+export interface Prefetched {
+  readonly rows: readonly unknown[];
+  readonly page: boolean;
+}
+
+/** Renders the records `ids`, from `prefetched` rows when given, else read by id. */
 export type ChunkRenderer = (
   trx: Executor,
   ws: string,
   ids: string[],
   l: Lookups,
-  rows?: readonly unknown[],
+  prefetched?: Prefetched,
   reads?: FactTables,
 ) => Promise<Rendered[]>;
 
@@ -63,9 +70,9 @@ function storedJson(body: Body | null): string | null {
   return typeof body === 'string' ? body : body.toString('utf8');
 }
 
-/** The page's id range when a full refresh read its rows (see `ChunkRenderer`), else the ids. */
-function subjectsOf(ids: string[], rows: readonly unknown[] | undefined): Subjects {
-  return rows && ids.length > 0 ? { from: ids[0]!, to: ids[ids.length - 1]! } : ids;
+/** The page's id range when a full refresh read its rows (see `Prefetched`), else the ids. */
+function subjectsOf(ids: string[], prefetched: Prefetched | undefined): Subjects {
+  return prefetched?.page && ids.length > 0 ? { from: ids[0]!, to: ids[ids.length - 1]! } : ids;
 }
 
 async function customRefs(
@@ -86,9 +93,9 @@ async function chunkRows<T extends RenderedTable>(
   table: T,
   ws: string,
   ids: string[],
-  prefetched: readonly unknown[] | undefined,
+  prefetched: Prefetched | undefined,
 ): Promise<Selectable<Database[T]>[]> {
-  if (prefetched) return prefetched as Selectable<Database[T]>[];
+  if (prefetched) return prefetched.rows as Selectable<Database[T]>[];
   return (await trx
     .selectFrom(table as 'people')
     .selectAll()

@@ -7,6 +7,7 @@ import {
   indexedFields,
   indexRowsOf,
 } from '../../domain/search-values.ts';
+import type { PendingWrites } from '../close-write.ts';
 import type { Executor, Store } from '../database.ts';
 
 /**
@@ -33,7 +34,8 @@ const INSERT_ROWS = 500;
  * record the write created). A record whose JSON did not change costs nothing; for one
  * that had JSON, the rows the index holds are read and compared with the new JSON's, and
  * only the difference written (so the index mends itself at the record's next change).
- * `definitions` are the custom fields of `type`, as the renderer saw them.
+ * `definitions` are the custom fields of `type`, as the renderer saw them. With `pending`
+ * (PostgreSQL), the difference waits there for the write's last statement.
  */
 export async function indexRendered(
   store: Pick<Store, 'runEach'>,
@@ -42,13 +44,14 @@ export async function indexRendered(
   type: string,
   definitions: readonly CustomFieldDefinition[],
   entries: readonly (readonly [id: string, json: string, before: string | null])[],
+  pending?: PendingWrites,
 ): Promise<void> {
   if (!isIndexedType(type)) return;
   const changed = entries.filter(([, json, before]) => json !== before);
   if (changed.length === 0) return;
   const stored = changed.filter(([, , before]) => before !== null).map(([id]) => id);
   const fields = indexedFields(type, definitions);
-  await writeDifference(store, trx, workspaceId, type, fields, changed, stored);
+  await writeDifference(store, trx, workspaceId, type, fields, changed, stored, pending);
 }
 
 /**
@@ -77,6 +80,7 @@ async function writeDifference(
   fields: readonly IndexedField[],
   changed: readonly (readonly [id: string, json: string, ...unknown[]])[],
   stored: readonly string[],
+  pending?: PendingWrites,
 ): Promise<void> {
   const held = await heldRows(trx, workspaceId, type, stored);
   const gone: [id: string, key: string, value: string][] = [];
@@ -86,6 +90,10 @@ async function writeDifference(
     const then = held.get(id);
     if (then) for (const row of then) if (!now.has(row)) gone.push(split(id, row));
     for (const row of now) if (!then?.has(row)) added.push(split(id, row));
+  }
+  if (pending) {
+    pending.keepIndexRows(type, gone, added);
+    return;
   }
   if (store.runEach) {
     // SQLite: a cached statement per row, on the write connection (no query to build).

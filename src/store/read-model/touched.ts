@@ -24,6 +24,26 @@ export class Touched {
     quote: new Set(),
     customObject: new Set(),
   };
+  /**
+   * @param keepsInserted Whether the rows of created records are kept (`inserted`): in a
+   *   write of the API, not in the hand-built writes of an import or a new demo, which
+   *   create records by the million.
+   */
+  constructor(readonly keepsInserted = false) {}
+
+  /**
+   * Rows of created records as their insert returned them (PostgreSQL's `returning`), by
+   * id: what the refresh renders them from while their table is not changed again.
+   */
+  readonly inserted: Record<RenderedType, Map<string, unknown>> = {
+    people: new Map(),
+    organization: new Map(),
+    deal: new Map(),
+    lead: new Map(),
+    product: new Map(),
+    quote: new Map(),
+    customObject: new Map(),
+  };
   /** Types whose every record must be re-rendered (a custom field definition changed). */
   readonly allOf = new Set<RenderedType>();
 
@@ -33,9 +53,10 @@ export class Touched {
     return this;
   }
 
-  /** Marks a record the write has just created. */
-  markCreated(type: RenderedType, id: string): this {
+  /** Marks a record the write has just created (`row`: as its insert returned it, if it did). */
+  markCreated(type: RenderedType, id: string, row?: unknown): this {
     this.created[type].add(id);
+    if (row !== undefined && this.keepsInserted) this.inserted[type].set(id, row);
     return this.mark(type, id);
   }
 

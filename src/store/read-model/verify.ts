@@ -142,7 +142,7 @@ async function compareChunk(
   // The catalog as of this snapshot, kept between chunks while its version stays.
   const version = await readCatalogVersion(trx, workspaceId);
   const lookups = new Lookups(trx, workspaceId, await catalogAt(store, trx, workspaceId, version));
-  const rendered = await RENDERERS[type](trx, workspaceId, ids, lookups, rows);
+  const rendered = await RENDERERS[type](trx, workspaceId, ids, lookups, { rows, page: true });
   const differences: BodyDifference[] = [];
   for (const [id, json] of rendered) {
     const body = stored.get(id) ?? null;

@@ -1,0 +1,124 @@
+import { sql } from 'kysely';
+import type { EventFacts } from '../domain/events.ts';
+import type { Subscription } from './catalog.ts';
+import type { Executor, RenderedTable } from './database.ts';
+import { deliveriesOf, EVENT_COLUMNS, eventValues } from './outbox/write-events.ts';
+
+/** A search index row: record type, record id, field key, value. */
+type IndexRow = [type: string, id: string, field: string, value: string];
+
+/** Bodies and index rows a write keeps for its last statement, at most. */
+const KEPT_AT_MOST = 2_000;
+
+/**
+ * PostgreSQL: what a write's refresh would write statement by statement (the records'
+ * rendered JSON, the search index rows that change with it), kept to be written by the
+ * write's last statement with the workspace's data version and the events (`closeWrite`):
+ * one round trip instead of one per table. A large refresh writes past `KEPT_AT_MOST` rows
+ * as it goes, as it would without this.
+ */
+export class PendingWrites {
+  readonly bodies = new Map<RenderedTable, [id: string, json: string][]>();
+  readonly indexGone: IndexRow[] = [];
+  readonly indexAdded: IndexRow[] = [];
+  private kept = 0;
+
+  /** Whether `count` more records can wait for the last statement. */
+  room(count: number): boolean {
+    return this.kept + count <= KEPT_AT_MOST;
+  }
+
+  /** Keeps records' new JSON (the caller checked `room`). */
+  keepBodies(table: RenderedTable, entries: readonly [id: string, json: string][]): void {
+    const list = this.bodies.get(table);
+    if (list) list.push(...entries);
+    else this.bodies.set(table, [...entries]);
+    this.kept += entries.length;
+  }
+
+  /** Keeps the index rows of `type` to delete (`gone`) and to add: `[id, field, value]`. */
+  keepIndexRows(
+    type: string,
+    gone: readonly [string, string, string][],
+    added: readonly [string, string, string][],
+  ): void {
+    for (const [id, field, value] of gone) this.indexGone.push([type, id, field, value]);
+    for (const [id, field, value] of added) this.indexAdded.push([type, id, field, value]);
+  }
+}
+
+/** Column `i` of `rows`, as an array to bind (PostgreSQL's `unnest`). */
+function column<T>(rows: readonly (readonly unknown[])[], i: number): T[] {
+  return rows.map((r) => r[i] as T);
+}
+
+/**
+ * The last statement of a PostgreSQL write, one round trip: stores what `pending` kept,
+ * bumps the workspace's data version (so cached pages of it are not served again), numbers
+ * `events` after the workspace's last (the write holds the workspace's row lock since its
+ * `begin`, so numbers follow commit order), inserts them, and adds a pending delivery for
+ * each that an active webhook of `subscriptions` wants. The parts are CTEs of one statement:
+ * they touch different rows (each record's body once, index rows either deleted or added,
+ * the workspace row once), so they do not see or need each other's effects.
+ */
+export async function closePostgresWrite(
+  trx: Executor,
+  workspaceId: string,
+  pending: PendingWrites,
+  events: readonly EventFacts[],
+  subscriptions: readonly Subscription[],
+): Promise<void> {
+  const count = events.length;
+  const parts = [
+    sql`w as (update workspaces set data_version = data_version + 1, event_seq = event_seq + ${count}
+      where id = ${workspaceId} returning event_seq - ${count} as base)`,
+  ];
+  let n = 0;
+  for (const [table, entries] of pending.bodies) {
+    parts.push(sql`${sql.raw(`b${n++}`)} as (update ${sql.table(table)} as t set body = v.body
+      from unnest(${column<string>(entries, 0)}::text[], ${column<string>(entries, 1)}::text[]) as v(id, body)
+      where t.workspace_id = ${workspaceId} and t.id = v.id collate "C")`);
+  }
+  const gone = pending.indexGone;
+  if (gone.length > 0) {
+    parts.push(sql`ig as (delete from search_values as s
+      using unnest(${column<string>(gone, 0)}::text[], ${column<string>(gone, 1)}::text[],
+        ${column<string>(gone, 2)}::text[], ${column<string>(gone, 3)}::text[]) as g(type, id, field, value)
+      where s.workspace_id = ${workspaceId} and s.record_type = g.type and s.field = g.field
+        and s.value = g.value and s.record_id = g.id)`);
+  }
+  const added = pending.indexAdded;
+  if (added.length > 0) {
+    // A record's rows are distinct, and written once a write: no conflict to expect, but a
+    // row already there (an index repaired by hand) is no error.
+    parts.push(sql`ia as (insert into search_values (workspace_id, record_type, field, value, record_id)
+      select ${workspaceId}, g.type, g.field, g.value, g.id
+      from unnest(${column<string>(added, 0)}::text[], ${column<string>(added, 1)}::text[],
+        ${column<string>(added, 2)}::text[], ${column<string>(added, 3)}::text[]) as g(type, id, field, value)
+      on conflict do nothing)`);
+  }
+  if (count > 0) {
+    // Each event's values in `EVENT_COLUMNS` order, its number (`seq`) an offset from `base`.
+    const rows = events.map((e, i) => eventValues(workspaceId, i + 1, e));
+    const arrays = EVENT_COLUMNS.map((c, i) =>
+      c === 'seq'
+        ? sql`${column<number>(rows, i)}::int8[]`
+        : sql`${column<string>(rows, i)}::text[]`,
+    );
+    parts.push(sql`e as (insert into events (${sql.join(EVENT_COLUMNS.map((c) => sql.id(c)))})
+      select ${sql.join(EVENT_COLUMNS.map((c) => (c === 'seq' ? sql`w.base + v.seq` : sql`v.${sql.id(c)}`)))}
+      from w, unnest(${sql.join(arrays)}) as v(${sql.join(EVENT_COLUMNS.map((c) => sql.id(c)))}))`);
+    const deliveries = deliveriesOf(events, subscriptions);
+    if (deliveries.length > 0) {
+      const createdAt = events[0]!.occurredAt;
+      parts.push(sql`d as (insert into webhook_deliveries (workspace_id, id, webhook_id, event_seq,
+        status, attempt_count, last_status_code, last_error, next_attempt_at, leased_until,
+        delivered_at, created_at)
+        select ${workspaceId}, v.id, v.webhook_id, w.base + v.n, 'pending', 0, null, null,
+          ${createdAt}, null, null, ${createdAt}
+        from w, unnest(${deliveries.map((d) => d.id)}::text[], ${deliveries.map((d) => d.webhookId)}::text[],
+          ${deliveries.map((d) => d.eventIndex + 1)}::int8[]) as v(id, webhook_id, n))`);
+    }
+  }
+  await sql`with ${sql.join(parts)} select base from w`.execute(trx);
+}
