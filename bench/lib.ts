@@ -341,7 +341,11 @@ export function capCpu(pid: number, share: number): (() => void) | undefined {
   const group = join(root, `salescrm-bench-${pid}`);
   try {
     mkdirSync(group);
-    const period = Number(readFileSync(join(root, 'cpu.cfs_period_us'), 'utf8')) || 100_000;
+    // A short period (5 ms): with the default 100 ms, a capped process runs its share and then
+    // stands still for the rest of each period, which its event loop sees as a delay of tens
+    // of milliseconds that a slower CPU would not cause.
+    const period = 5_000;
+    writeFileSync(join(group, 'cpu.cfs_period_us'), String(period));
     writeFileSync(join(group, 'cpu.cfs_quota_us'), String(Math.round(period * share)));
     writeFileSync(join(group, 'cgroup.procs'), String(pid));
   } catch (e) {

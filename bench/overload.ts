@@ -136,6 +136,9 @@ interface Run {
   answering: number;
 }
 
+/** Requests that got no answer, by the client's error code. */
+const failures = new Map<string, number>();
+
 async function openLoop(route: Route, rate: number): Promise<Run> {
   const pool = new Pool(origin, { connections: 1000, pipelining: 1 });
   const outcomes: Promise<Outcome>[] = [];
@@ -162,11 +165,15 @@ async function openLoop(route: Route, rate: number): Promise<Run> {
             retryAfter: res.headers['retry-after'] !== undefined,
           };
         })
-        .catch(() => ({
-          status: 'error' as const,
-          ms: performance.now() - sent,
-          retryAfter: false,
-        })),
+        .catch((e: Error & { code?: string }) => {
+          const why = e.code ?? e.message;
+          failures.set(why, (failures.get(why) ?? 0) + 1);
+          return {
+            status: 'error' as const,
+            ms: performance.now() - sent,
+            retryAfter: false,
+          };
+        }),
     );
   }
   const sending = (performance.now() - start) / 1000;
@@ -264,3 +271,7 @@ console.log(
     rows,
   ),
 );
+if (failures.size > 0)
+  console.log(
+    `\nrequests without an answer, by error: ${[...failures].map(([k, n]) => `${k} ${n}`).join(', ')}`,
+  );
