@@ -276,10 +276,21 @@ describe('record schemas without custom fields', () => {
       ] as never,
       [],
     );
-    expect(Object.keys(plain!)).toEqual(keysOf(FieldRecord).slice(0, 4));
+    // `formula` (after `type`) is only on formula fields.
+    expect(Object.keys(plain!)).toEqual(
+      keysOf(FieldRecord)
+        .filter((k) => k !== 'formula')
+        .slice(0, 4),
+    );
+    expect(keysOf(FieldRecord).slice(0, 4)).toEqual(['id', 'name', 'type', 'formula']);
     expect(Value.Check(FieldRecord, plain)).toBe(true);
+    const { id, name, type, ...rest } = select as unknown as Record<string, unknown>;
     expectMatches(FieldRecord, {
-      ...(select as unknown as Record<string, unknown>),
+      id,
+      name,
+      type,
+      formula: '{{고객.이름}}',
+      ...rest,
       customObjectDefinitionId: 'd1',
     });
     expect(Value.Check(FieldRecord, select)).toBe(true);
