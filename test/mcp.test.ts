@@ -29,6 +29,7 @@ const READ_TOOLS = [
   'list_pipelines',
   'list_quotes',
   'list_records',
+  'list_todos',
   'list_users',
   'search_records',
 ];
