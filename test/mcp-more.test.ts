@@ -1,8 +1,8 @@
 /**
- * The MCP tools of todos and custom objects, through the SDK's client over Streamable HTTP:
- * each write read back through the API, bad arguments answered as tool errors, a read-only
- * token offered no write tool, another workspace's ids not found, and the size of
- * `tools/list` a model reads.
+ * The MCP tools of todos, custom objects, sequences and files, through the SDK's client over
+ * Streamable HTTP: each write read back through the API, bad arguments answered as tool
+ * errors, a read-only token offered no write tool, another workspace's ids not found, and the
+ * size of `tools/list` a model reads.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -10,7 +10,15 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineCustomObject } from '../src/resources/custom-objects/commands.ts';
 import { createToken } from '../src/resources/workspaces/writes.ts';
-import { makeDeal, makeLead, makePerson, makePipeline, makeTodo } from './factories.ts';
+import {
+  makeDeal,
+  makeFile,
+  makeLead,
+  makePerson,
+  makePipeline,
+  makeSequence,
+  makeTodo,
+} from './factories.ts';
 import {
   get,
   type TestStore,
@@ -28,17 +36,26 @@ const READ_TOOLS = [
   'get_records',
   'get_timeline',
   'list_fields',
+  'list_files',
   'list_pipelines',
   'list_quotes',
   'list_records',
+  'list_sequences',
   'list_todos',
   'list_users',
   'search_records',
 ];
-const WRITE_TOOLS = ['add_note', 'create_quote', 'create_record', 'delete_record', 'update_record'];
+const WRITE_TOOLS = [
+  'add_note',
+  'create_quote',
+  'create_record',
+  'delete_record',
+  'enroll_in_sequence',
+  'update_record',
+];
 
 /** The most bytes of `tools/list` (names, descriptions, schemas) a model is given. */
-const TOOLS_LIST_BUDGET = 15_000;
+const TOOLS_LIST_BUDGET = 16_000;
 
 async function httpClient(url: string, token: string): Promise<Client> {
   const client = new Client({ name: 'salescrm-test', version: '1.0.0' });
@@ -69,7 +86,9 @@ async function callTool(
   return { isError: result.isError === true, json };
 }
 
-describe('the MCP tools of todos and custom objects', { timeout: 120_000 }, () => {
+describe('the MCP tools of todos, custom objects, sequences and files', {
+  timeout: 120_000,
+}, () => {
   let store: TestStore;
   let app: FastifyInstance;
   let url: string;
@@ -82,6 +101,8 @@ describe('the MCP tools of todos and custom objects', { timeout: 120_000 }, () =
   let leadId: string;
   let contract: { id: string; name: string };
   let ticket: { id: string; name: string; pipelineId: string | null };
+  let sequenceId: string;
+  let fileId: string;
 
   /** Every todo of the workspace, through the API. */
   async function todos(token = ws.token): Promise<Json[]> {
@@ -100,32 +121,39 @@ describe('the MCP tools of todos and custom objects', { timeout: 120_000 }, () =
     other = await testWorkspace(store, '다른 워크스페이스');
     readOnlyToken = (await createToken(store, ws.workspaceId, ws.userId, 'ro', { readOnly: true }))
       .token;
-    ({ personId, dealId, leadId, contract, ticket } = await ws.write(async (w) => {
-      const contract = await defineCustomObject(w, {
-        name: '계약서',
-        fields: [{ name: '계약 금액', type: 'number' }],
-      });
-      const ticket = await defineCustomObject(w, {
-        name: '티켓',
-        fields: [{ name: '우선순위', type: 'string' }],
-        stages: ['접수', '처리중', '완료'],
-      });
-      const personId = await makePerson(w, { name: '할일 고객' });
-      const busy = await makePerson(w, { name: '바쁜 고객' });
-      const pipeline = await makePipeline(w);
-      const dealId = await makeDeal(w, {
-        name: '할일 딜',
-        peopleId: personId,
-        pipelineId: pipeline.id,
-        stageId: pipeline.stageIds[0]!,
-      });
-      const leadId = await makeLead(w, { name: '할일 리드', peopleId: personId });
-      // More todos than one page of the API's list, none of the records above.
-      for (let i = 0; i < 120; i++) {
-        await makeTodo(w, { subjectType: 'people', subjectId: busy, title: `바쁜 일 ${i}` });
-      }
-      return { personId, dealId, leadId, contract, ticket };
-    }));
+    ({ personId, dealId, leadId, contract, ticket, sequenceId, fileId } = await ws.write(
+      async (w) => {
+        const contract = await defineCustomObject(w, {
+          name: '계약서',
+          fields: [{ name: '계약 금액', type: 'number' }],
+        });
+        const ticket = await defineCustomObject(w, {
+          name: '티켓',
+          fields: [{ name: '우선순위', type: 'string' }],
+          stages: ['접수', '처리중', '완료'],
+        });
+        const personId = await makePerson(w, { name: '할일 고객' });
+        const busy = await makePerson(w, { name: '바쁜 고객' });
+        const pipeline = await makePipeline(w);
+        const dealId = await makeDeal(w, {
+          name: '할일 딜',
+          peopleId: personId,
+          pipelineId: pipeline.id,
+          stageId: pipeline.stageIds[0]!,
+        });
+        const leadId = await makeLead(w, { name: '할일 리드', peopleId: personId });
+        // More todos than one page of the API's list, none of the records above.
+        for (let i = 0; i < 120; i++) {
+          await makeTodo(w, { subjectType: 'people', subjectId: busy, title: `바쁜 일 ${i}` });
+        }
+        const sequenceId = await makeSequence(w, '환영 시퀀스');
+        const fileId = await makeFile(w, {
+          name: '제안서.txt',
+          subject: { type: 'deal', id: dealId },
+        });
+        return { personId, dealId, leadId, contract, ticket, sequenceId, fileId };
+      },
+    ));
     app = await testApp(store);
     url = await app.listen({ port: 0, host: '127.0.0.1' });
     client = await httpClient(url, ws.token);
@@ -382,6 +410,59 @@ describe('the MCP tools of todos and custom objects', { timeout: 120_000 }, () =
     expect(ignored.json.ignoredArguments).toEqual(['definition']);
   });
 
+  it('lists sequences, enrolls a person and unenrolls them (with confirm), and lists files', async () => {
+    const sequences = await callTool(client, 'list_sequences');
+    expect(sequences.json).toEqual({
+      records: (await get(app, ws.token, '/v2/sequence')).json.data.sequenceList,
+      nextCursor: null,
+      hasMore: false,
+    });
+    expect(sequences.json.records.map((s: Json) => s._id)).toEqual([sequenceId]);
+
+    const enrolled = await callTool(client, 'enroll_in_sequence', {
+      sequenceId,
+      peopleId: personId,
+    });
+    expect(enrolled.isError, JSON.stringify(enrolled.json)).toBe(false);
+    const enrollId = enrolled.json.data.sequenceEnrollment._id;
+    const enrollments = await callTool(client, 'list_sequences', { sequenceId });
+    expect(enrollments.json.records).toEqual(
+      (await get(app, ws.token, `/v2/sequence/${sequenceId}/enrollment`)).json.data
+        .sequenceEnrollmentList,
+    );
+    expect(enrollments.json.records.map((e: Json) => e.peopleId)).toEqual([personId]);
+    const again = await callTool(client, 'enroll_in_sequence', { sequenceId, peopleId: personId });
+    expect(again.isError).toBe(true);
+    expect(again.json.status).toBe(409);
+    const nobody = await callTool(client, 'enroll_in_sequence', { sequenceId, peopleId: 'nobody' });
+    expect(nobody.json.status).toBe(404);
+
+    const asked = await callTool(client, 'delete_record', { type: 'enrollment', id: enrollId });
+    expect(asked.json.deleted).toBe(false);
+    expect((await callTool(client, 'list_sequences', { sequenceId })).json.records).toHaveLength(1);
+    const done = await callTool(client, 'delete_record', {
+      type: 'enrollment',
+      id: enrollId,
+      confirm: true,
+    });
+    expect(done.json.deleted).toBe(true);
+    expect(
+      (await get(app, ws.token, `/v2/sequence/${sequenceId}/enrollment`)).json.data
+        .sequenceEnrollmentList,
+    ).toEqual([]);
+
+    const files = await callTool(client, 'list_files', { type: 'deal', id: dealId });
+    const apiFiles = await get(app, ws.token, `/v2/file?objectType=deal&objectId=${dealId}`);
+    expect(files.json).toEqual({
+      records: apiFiles.json.data.fileList,
+      nextCursor: null,
+      hasMore: false,
+    });
+    expect(files.json.records.map((f: Json) => f.id)).toEqual([fileId]);
+    const noFiles = await callTool(client, 'list_files', { type: 'custom-object', id: 'nope' });
+    expect(noFiles.json.status).toBe(404);
+  });
+
   it("keeps another workspace's todos and custom objects out of reach", async () => {
     const todo = await callTool(client, 'create_record', { type: 'todo', name: '내 일', dealId });
     const todoId = todo.json.data.todo.id;
@@ -431,6 +512,14 @@ describe('the MCP tools of todos and custom objects', { timeout: 120_000 }, () =
       });
       expect(list.json.status).toBe(404);
       expect((await callTool(theirs, 'list_fields')).json.customObjectDefinitions).toEqual([]);
+      expect((await callTool(theirs, 'list_sequences')).json.records).toEqual([]);
+      const enroll = await callTool(theirs, 'enroll_in_sequence', {
+        sequenceId,
+        peopleId: personId,
+      });
+      expect(enroll.json.status).toBe(404);
+      const files = await callTool(theirs, 'list_files', { type: 'deal', id: dealId });
+      expect(files.json.status).toBe(404);
     } finally {
       await theirs.close();
     }

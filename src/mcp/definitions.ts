@@ -16,7 +16,7 @@ export const definitionArg = z
   .min(1)
   .max(200)
   .optional()
-  .describe('custom-object: its definition, id or name (list_fields)');
+  .describe('custom-object: definition id or name');
 
 /** The workspace's custom object definitions, or the tool error of their read. */
 export async function listDefinitions(call: ApiCall): Promise<Definition[] | CallToolResult> {

@@ -20,8 +20,8 @@ export const UPDATED_TYPES = [...CORE_TYPES, 'todo', 'custom-object'] as const;
 /** Record types a note is added to. */
 export const NOTED_TYPES = [...CORE_TYPES, 'custom-object'] as const;
 
-/** Record types that may be deleted. */
-export const DELETABLE_TYPES = ['deal', 'lead', 'todo'] as const;
+/** What `delete_record` deletes: records, and a person's enrollment in a sequence. */
+export const DELETABLE_TYPES = ['deal', 'lead', 'todo', 'enrollment'] as const;
 
 /** Record types with a field list (`GET /v2/field/{type}`). */
 export const FIELD_TYPES = [
@@ -54,11 +54,7 @@ export const TYPE_OPERATIONS: Record<(typeof FIELD_TYPES)[number], string> = {
 export const recordId = z.string().min(1).max(200);
 
 /** A list's cursor argument: the `nextCursor` of the previous answer. */
-export const cursorArg = z
-  .string()
-  .min(1)
-  .optional()
-  .describe('nextCursor of the previous answer, to read the next page');
+export const cursorArg = z.string().min(1).optional().describe('nextCursor of the previous page');
 
 /** The list key of `GET /v2/{type}`. */
 export function listKeyOf(type: ListedType): string {

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ApiCall } from './api.ts';
 import { registerReadTools } from './read-tools.ts';
+import { registerSequenceFileReads, registerSequenceWrites } from './sequences-files.ts';
 import { registerTimelineTool } from './timeline.ts';
 import { registerTodoTools } from './todos.ts';
 import { registerWriteTools } from './write-tools.ts';
@@ -24,6 +25,10 @@ export function createMcpServer(options: { call: ApiCall; readOnly: boolean }): 
   registerReadTools(server, options.call);
   registerTimelineTool(server, options.call);
   registerTodoTools(server, options.call);
-  if (!options.readOnly) registerWriteTools(server, options.call);
+  registerSequenceFileReads(server, options.call);
+  if (!options.readOnly) {
+    registerWriteTools(server, options.call);
+    registerSequenceWrites(server, options.call);
+  }
   return server;
 }

@@ -14,20 +14,24 @@ import {
 import { answer, apiError, succeeded } from './results.ts';
 
 /** Annotations of a tool that writes without destroying. */
-const WRITES = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
+export const WRITES = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  openWorldHint: false,
+} as const;
 
 const fieldList = z
   .array(z.object({ name: z.string() }).catchall(z.unknown()))
   .optional()
-  .describe('[{"name": Korean field name, <valueKey from list_fields>: value}]; null clears');
+  .describe('[{name, <valueKey of list_fields>: value}]; null clears');
 
 /** The top-level body keys a record write may carry (each type takes those it has). */
 const bodyKeys = {
   name: z.string().optional().describe("the record name (이름, a todo's 내용); required to create"),
   organizationId: recordId.optional().describe('people, deal, lead, todo: the organization'),
   peopleId: recordId.optional().describe('deal, lead, todo: the person'),
-  dealId: recordId.optional().describe('todo: the deal'),
-  leadId: recordId.optional().describe('todo: the lead'),
+  dealId: recordId.optional(),
+  leadId: recordId.optional(),
   pipelineId: recordId.optional().describe('deal, lead: with pipelineStageId (list_pipelines)'),
   pipelineStageId: recordId.optional(),
   status: z.enum(['Won', 'Lost', 'In progress']).optional().describe('deal only'),
@@ -50,9 +54,15 @@ function bodyOf(type: string, args: Record<string, unknown>): Record<string, unk
 }
 
 /** The answer of a write, with the body keys the API ignored (a type does not take them). */
-function written(res: ApiAnswer, ignored: string | undefined): CallToolResult {
+export function written(res: ApiAnswer, ignored: string | undefined): CallToolResult {
   const { success: _success, ...rest } = res.json as Record<string, unknown>;
   return answer({ ...rest, ...(ignored ? { ignoredArguments: ignored.split(',') } : {}) });
+}
+
+/** The path of a record that `delete_record` deletes (`{path}/delete`). */
+function pathOf(type: (typeof DELETABLE_TYPES)[number], id: string): string {
+  const segment = type === 'enrollment' ? 'sequence/enrollment' : type;
+  return `/v2/${segment}/${encodeURIComponent(id)}`;
 }
 
 /** The ignored arguments of a write, with `definition` when the type takes none. */
@@ -94,9 +104,9 @@ const ADD_NOTE_TOOL = {
 
 /** `delete_record`: its description, input schema and annotations, built once. */
 const DELETE_RECORD_TOOL = {
-  title: 'Delete a deal, lead or todo',
+  title: 'Delete a record',
   description:
-    'Delete a deal, lead or todo. Without confirm: true nothing is deleted: the answer shows the deal or lead that would be. Ask the user before confirming.',
+    'Delete a deal, lead, todo or sequence enrollment (unenroll). Without confirm: true nothing is deleted: the answer shows what would be. Ask the user before confirming.',
   inputSchema: {
     type: z.enum(DELETABLE_TYPES),
     id: recordId,
@@ -176,19 +186,15 @@ export function registerWriteTools(server: McpServer, call: ApiCall): void {
   });
 
   server.registerTool('delete_record', DELETE_RECORD_TOOL, async ({ type, id, confirm }) => {
-    const path = `/v2/${type}/${encodeURIComponent(id)}`;
-    if (confirm !== true && type === 'todo') {
-      // The API has no read of one todo: the model shows the one it listed.
-      return answer({
-        deleted: false,
-        wouldDelete: { type, id },
-        next: 'call delete_record again with confirm: true to delete it',
-      });
-    }
+    const path = pathOf(type, id);
     if (confirm !== true) {
-      const res = await call('GET', path);
-      if (!succeeded(res)) return apiError(res);
-      const record = (res.json.data[type] as Record<string, unknown>[])[0];
+      // The API reads neither one todo nor one enrollment: the model shows what it listed.
+      let record: unknown = { type, id };
+      if (type === 'deal' || type === 'lead') {
+        const res = await call('GET', path);
+        if (!succeeded(res)) return apiError(res);
+        record = (res.json.data[type] as Record<string, unknown>[])[0];
+      }
       return answer({
         deleted: false,
         wouldDelete: record,
