@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineCustomObject } from '../src/resources/custom-objects/commands.ts';
+import { insertTodos } from '../src/resources/todos/writes.ts';
 import { createToken } from '../src/resources/workspaces/writes.ts';
 import {
   makeDeal,
@@ -245,6 +246,50 @@ describe('the MCP tools of todos, custom objects, sequences and files', {
     expect(ofPerson.json).toEqual({ records: [], nextCursor: null, hasMore: false });
   });
 
+  it("goes on from a cursor when a record's todos lie past the ten pages one call reads", async () => {
+    const many = await testWorkspace(store, '할 일 많은 워크스페이스');
+    const { busy, target, lead } = await many.write(async (w) => ({
+      busy: await makePerson(w),
+      target: await makePerson(w),
+      lead: await makeLead(w, { name: '늦은 리드' }),
+    }));
+    await many.write((w) =>
+      insertTodos(
+        w,
+        Array.from({ length: 1050 }, (_, i) => ({
+          subjectType: 'people' as const,
+          subjectId: busy,
+          title: `일 ${i}`,
+          ownerId: many.userId,
+        })),
+      ),
+    );
+    const late = await many.write(async (w) => [
+      await makeTodo(w, { subjectType: 'people', subjectId: target, title: '늦은 일 1' }),
+      await makeTodo(w, { subjectType: 'people', subjectId: target, title: '늦은 일 2' }),
+      await makeTodo(w, { subjectType: 'lead', subjectId: lead, title: '리드의 늦은 일' }),
+    ]);
+    const theirs = await httpClient(url, many.token);
+    try {
+      for (const [type, id, expected] of [
+        ['people', target, late.slice(0, 2)],
+        ['lead', lead, late.slice(2)],
+      ] as const) {
+        const first = await callTool(theirs, 'list_todos', { type, id });
+        expect(first.json).toMatchObject({ records: [], hasMore: true });
+        const second = await callTool(theirs, 'list_todos', {
+          type,
+          id,
+          cursor: first.json.nextCursor,
+        });
+        expect(second.json.records.map((t: Json) => t.id)).toEqual(expected);
+        expect(second.json).toMatchObject({ nextCursor: null, hasMore: false });
+      }
+    } finally {
+      await theirs.close();
+    }
+  });
+
   it('lists definitions, and lists, gets, creates, updates and notes custom objects', async () => {
     const types = await callTool(client, 'list_fields');
     expect(types.json.customObjectDefinitions).toEqual(
@@ -463,7 +508,7 @@ describe('the MCP tools of todos, custom objects, sequences and files', {
     expect(noFiles.json.status).toBe(404);
   });
 
-  it("keeps another workspace's todos and custom objects out of reach", async () => {
+  it("keeps another workspace's todos, custom objects, sequences and files out of reach", async () => {
     const todo = await callTool(client, 'create_record', { type: 'todo', name: '내 일', dealId });
     const todoId = todo.json.data.todo.id;
     const object = await callTool(client, 'create_record', {
