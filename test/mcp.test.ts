@@ -26,13 +26,23 @@ const READ_TOOLS = [
   'get_records',
   'get_timeline',
   'list_fields',
+  'list_files',
   'list_pipelines',
   'list_quotes',
   'list_records',
+  'list_sequences',
+  'list_todos',
   'list_users',
   'search_records',
 ];
-const WRITE_TOOLS = ['add_note', 'create_quote', 'create_record', 'delete_record', 'update_record'];
+const WRITE_TOOLS = [
+  'add_note',
+  'create_quote',
+  'create_record',
+  'delete_record',
+  'enroll_in_sequence',
+  'update_record',
+];
 
 /** A connected SDK client over Streamable HTTP to `url`/mcp with a bearer token. */
 async function httpClient(url: string, token: string): Promise<Client> {

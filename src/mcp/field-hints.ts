@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import type { ApiAnswer, ApiCall } from './api.ts';
+import { type ApiAnswer, type ApiCall, query } from './api.ts';
 
 const UNKNOWN_FIELD = /알 수 없는 필드(?:입니다)?:? '([^']*)'/;
 
@@ -15,17 +15,19 @@ export function closestNames(name: string, known: readonly string[]): string[] {
 
 /**
  * For a refusal that names an unknown field (and no close ones, as search does already),
- * the closest field names of the record type, read from its field list; else nothing.
+ * the closest field names of the record type (of one custom object definition, if given),
+ * read from its field list; else nothing.
  */
 export async function unknownFieldHint(
   call: ApiCall,
   type: string,
   res: ApiAnswer,
+  customObjectDefinitionId?: string,
 ): Promise<Record<string, unknown>> {
   const message = String(res.json?.message ?? '');
   const unknown = UNKNOWN_FIELD.exec(message)?.[1];
   if (res.status !== 400 || unknown === undefined || message.includes('비슷한 필드')) return {};
-  const fields = await call('GET', `/v2/field/${type}`);
+  const fields = await call('GET', `/v2/field/${type}${query({ customObjectDefinitionId })}`);
   if (fields.status !== 200) return {};
   const names = (fields.json.data.fieldList as { name: string }[]).map((f) => f.name);
   return {

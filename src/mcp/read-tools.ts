@@ -1,9 +1,15 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { CustomFieldType } from '../domain/custom-fields.ts';
-import { BUILT_IN_FIELDS, type FieldRecordType } from '../domain/field-catalogue.ts';
+import {
+  BUILT_IN_FIELDS,
+  FIELD_TYPE_OF_PATH,
+  type FieldRecordType,
+} from '../domain/field-catalogue.ts';
 import { valueKeyOf } from '../resources/fields/field-list.ts';
 import { type ApiCall, query } from './api.ts';
+import { definitionArg, definitionNamed, isToolError, listDefinitions } from './definitions.ts';
 import { unknownFieldHint } from './field-hints.ts';
 import {
   CORE_TYPES,
@@ -11,10 +17,14 @@ import {
   FIELD_TYPES,
   LISTED_TYPES,
   listKeyOf,
+  READ_TYPES,
   recordId,
   TYPE_OPERATIONS,
 } from './record-types.ts';
-import { answer, apiError, succeeded } from './results.ts';
+import { answer, apiError, succeeded, toolError } from './results.ts';
+
+/** How many custom objects `get_records` reads in one call (each is an API call). */
+const MAX_CUSTOM_OBJECT_IDS = 10;
 
 /** The annotations of a tool that only reads this workspace. */
 export const READS = { readOnlyHint: true, openWorldHint: false } as const;
@@ -45,8 +55,8 @@ function writeOf(recordType: FieldRecordType, name: string, type: string) {
 const LIST_FIELDS_TOOL = {
   title: 'List record types and fields',
   description:
-    'Without type: the record types and what each supports. With type: its fields (built-in and custom, Korean names as records show them) with type, required, options, and how to write each: {in:"body",key} as a top-level argument, {in:"fieldList",valueKey} as fieldList item {name, <valueKey>: value}, or null (read-only).',
-  inputSchema: { type: z.enum(FIELD_TYPES).optional() },
+    'Without type: the record types and what each supports, and the custom object definitions. With type: its fields (built-in and custom, Korean names as records show them) with type, required, options, and how to write each: {in:"body",key} as a top-level argument, {in:"fieldList",valueKey} as fieldList item {name, <valueKey>: value}, or null (read-only).',
+  inputSchema: { type: z.enum(FIELD_TYPES).optional(), definition: definitionArg },
   annotations: READS,
 };
 
@@ -89,6 +99,7 @@ const LIST_RECORDS_TOOL = {
     'Every record of a type, oldest first, a page at a time (whole records, or id, name and the fields chosen).',
   inputSchema: {
     type: z.enum(LISTED_TYPES),
+    definition: definitionArg,
     fieldList: fieldNames,
     limit: limitArg,
     cursor: cursorArg,
@@ -100,9 +111,9 @@ const LIST_RECORDS_TOOL = {
 const GET_RECORDS_TOOL = {
   title: 'Get records by id',
   description:
-    'Read up to 100 people, organizations, deals or leads by id: whole records, or id, name and the fields chosen. Ids not found are listed in missingIds.',
+    'Read records by id (up to 100; custom objects 10): whole records, or id, name and the fields chosen. Ids not found are listed in missingIds.',
   inputSchema: {
-    type: z.enum(CORE_TYPES),
+    type: z.enum(READ_TYPES),
     ids: z.array(recordId).min(1).max(100),
     fieldList: fieldNames,
   },
@@ -135,13 +146,47 @@ const LIST_QUOTES_TOOL = {
   annotations: READS,
 };
 
+/** Custom objects read by id (no batch read: one read each, so ten at most). */
+async function getCustomObjects(
+  call: ApiCall,
+  ids: string[],
+  fieldList: string[] | undefined,
+): Promise<CallToolResult> {
+  if (ids.length > MAX_CUSTOM_OBJECT_IDS) {
+    return toolError({
+      message: `'ids': custom objects are read ${MAX_CUSTOM_OBJECT_IDS} at a time (got ${ids.length})`,
+    });
+  }
+  const records: unknown[] = [];
+  const missingIds: string[] = [];
+  for (const id of ids) {
+    const path = `/v2/custom-object/${encodeURIComponent(id)}${query({ fieldList: fieldList?.join(',') })}`;
+    const res = await call('GET', path);
+    if (res.status === 404) missingIds.push(id);
+    else if (!succeeded(res))
+      return apiError(res, await unknownFieldHint(call, 'custom-object', res));
+    else records.push(res.json.data.customObject);
+  }
+  return answer({ records, missingIds });
+}
+
 /** Registers the tools that read: fields, search, lists, records, pipelines, users, quotes. */
 export function registerReadTools(server: McpServer, call: ApiCall): void {
-  server.registerTool('list_fields', LIST_FIELDS_TOOL, async ({ type }) => {
-    if (type === undefined) return answer({ recordTypes: TYPE_OPERATIONS });
-    const res = await call('GET', `/v2/field/${type}`);
+  server.registerTool('list_fields', LIST_FIELDS_TOOL, async ({ type, definition }) => {
+    if (type === undefined) {
+      const definitions = await listDefinitions(call);
+      if (isToolError(definitions)) return definitions;
+      return answer({ recordTypes: TYPE_OPERATIONS, customObjectDefinitions: definitions });
+    }
+    let customObjectDefinitionId: string | undefined;
+    if (type === 'custom-object' && definition !== undefined) {
+      const named = await definitionNamed(call, definition);
+      if (isToolError(named)) return named;
+      customObjectDefinitionId = named.id;
+    }
+    const res = await call('GET', `/v2/field/${type}${query({ customObjectDefinitionId })}`);
     if (!succeeded(res)) return apiError(res);
-    const recordType = (type === 'quote-product' ? 'quoteProduct' : type) as FieldRecordType;
+    const recordType: FieldRecordType = FIELD_TYPE_OF_PATH[type];
     const fields = (res.json.data.fieldList as Record<string, unknown>[]).map((f) => {
       const { id: _id, optionList, ...rest } = f;
       const options = Array.isArray(optionList)
@@ -165,15 +210,29 @@ export function registerReadTools(server: McpServer, call: ApiCall): void {
   server.registerTool(
     'list_records',
     LIST_RECORDS_TOOL,
-    async ({ type, fieldList, limit, cursor }) => {
-      const path = `/v2/${type}${query({ cursor, limit, fieldList: fieldList?.join(',') })}`;
+    async ({ type, definition, fieldList, limit, cursor }) => {
+      let customObjectDefinitionId: string | undefined;
+      if (type === 'custom-object' && definition !== undefined) {
+        const named = await definitionNamed(call, definition);
+        if (isToolError(named)) return named;
+        customObjectDefinitionId = named.id;
+      }
+      const path = `/v2/${type}${query({
+        cursor,
+        limit,
+        fieldList: fieldList?.join(','),
+        customObjectDefinitionId,
+      })}`;
       const res = await call('GET', path);
-      if (!succeeded(res)) return apiError(res, await unknownFieldHint(call, type, res));
+      if (!succeeded(res)) {
+        return apiError(res, await unknownFieldHint(call, type, res, customObjectDefinitionId));
+      }
       return answer(page(res.json.data[listKeyOf(type)], res.json.data.nextCursor));
     },
   );
 
   server.registerTool('get_records', GET_RECORDS_TOOL, async ({ type, ids, fieldList }) => {
+    if (type === 'custom-object') return getCustomObjects(call, ids, fieldList);
     const body = { objectType: type, idList: ids, ...(fieldList ? { fieldList } : {}) };
     const res = await call('POST', '/v3/object/read', body);
     if (!succeeded(res)) return apiError(res, await unknownFieldHint(call, type, res));

@@ -2,12 +2,14 @@ import { createRequire } from 'node:module';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ApiCall } from './api.ts';
 import { registerReadTools } from './read-tools.ts';
+import { registerSequenceFileReads, registerSequenceWrites } from './sequences-files.ts';
 import { registerTimelineTool } from './timeline.ts';
+import { registerTodoTools } from './todos.ts';
 import { registerWriteTools } from './write-tools.ts';
 
 /** What the assistant is told of the server as it connects. */
 const INSTRUCTIONS =
-  "salescrm: a sales CRM (people, organizations, deals, leads, products, quotes). Field names are Korean, as the records show them: call list_fields first to learn a type's fields and how to write them. Lists are paged: pass nextCursor back while hasMore is true. Every call is an ordinary API call of this workspace's token (history, webhooks, rate limit).";
+  "salescrm: a sales CRM (people, organizations, deals, leads, products, quotes, todos, custom objects). Field names are Korean, as the records show them: call list_fields first to learn a type's fields and how to write them. Lists are paged: pass nextCursor back while hasMore is true. Every call is an ordinary API call of this workspace's token (history, webhooks, rate limit).";
 
 const VERSION: string = createRequire(import.meta.url)('../../package.json').version;
 
@@ -22,6 +24,11 @@ export function createMcpServer(options: { call: ApiCall; readOnly: boolean }): 
   );
   registerReadTools(server, options.call);
   registerTimelineTool(server, options.call);
-  if (!options.readOnly) registerWriteTools(server, options.call);
+  registerTodoTools(server, options.call);
+  registerSequenceFileReads(server, options.call);
+  if (!options.readOnly) {
+    registerWriteTools(server, options.call);
+    registerSequenceWrites(server, options.call);
+  }
   return server;
 }

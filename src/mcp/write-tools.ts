@@ -2,23 +2,36 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ApiAnswer, ApiCall } from './api.ts';
+import { definitionArg, definitionNamed, isToolError } from './definitions.ts';
 import { unknownFieldHint } from './field-hints.ts';
-import { CORE_TYPES, DELETABLE_TYPES, LISTED_TYPES, recordId } from './record-types.ts';
+import {
+  CREATED_TYPES,
+  DELETABLE_TYPES,
+  NOTED_TYPES,
+  recordId,
+  UPDATED_TYPES,
+} from './record-types.ts';
 import { answer, apiError, succeeded } from './results.ts';
 
 /** Annotations of a tool that writes without destroying. */
-const WRITES = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
+export const WRITES = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  openWorldHint: false,
+} as const;
 
 const fieldList = z
   .array(z.object({ name: z.string() }).catchall(z.unknown()))
   .optional()
-  .describe('[{"name": Korean field name, <valueKey from list_fields>: value}]; null clears');
+  .describe('[{name, <valueKey of list_fields>: value}]; null clears');
 
 /** The top-level body keys a record write may carry (each type takes those it has). */
 const bodyKeys = {
-  name: z.string().optional().describe('the record name (이름); required to create'),
-  organizationId: recordId.optional().describe('people, deal, lead: the organization'),
-  peopleId: recordId.optional().describe('deal, lead: the person'),
+  name: z.string().optional().describe("the record name (이름, a todo's 내용); required to create"),
+  organizationId: recordId.optional().describe('people, deal, lead, todo: the organization'),
+  peopleId: recordId.optional().describe('deal, lead, todo: the person'),
+  dealId: recordId.optional(),
+  leadId: recordId.optional(),
   pipelineId: recordId.optional().describe('deal, lead: with pipelineStageId (list_pipelines)'),
   pipelineStageId: recordId.optional(),
   status: z.enum(['Won', 'Lost', 'In progress']).optional().describe('deal only'),
@@ -27,18 +40,47 @@ const bodyKeys = {
   fieldList,
 };
 
+/** The field a type's `name` argument writes when the API takes no `name` key. */
+const NAME_FIELDS: Partial<Record<string, string>> = { todo: '내용', 'custom-object': '이름' };
+
+/** The body of a record write: `name` moved into `fieldList` for a todo or custom object. */
+function bodyOf(type: string, args: Record<string, unknown>): Record<string, unknown> {
+  const field = NAME_FIELDS[type];
+  const { name, ...rest } = args;
+  if (field === undefined || name === undefined) return args;
+  const list = (rest.fieldList ?? []) as { name: string }[];
+  if (list.some((item) => item.name === field)) return rest;
+  return { ...rest, fieldList: [{ name: field, stringValue: name }, ...list] };
+}
+
 /** The answer of a write, with the body keys the API ignored (a type does not take them). */
-function written(res: ApiAnswer, ignored: string | undefined): CallToolResult {
+export function written(res: ApiAnswer, ignored: string | undefined): CallToolResult {
   const { success: _success, ...rest } = res.json as Record<string, unknown>;
   return answer({ ...rest, ...(ignored ? { ignoredArguments: ignored.split(',') } : {}) });
+}
+
+/** The path of a record that `delete_record` deletes (`{path}/delete`). */
+function pathOf(type: (typeof DELETABLE_TYPES)[number], id: string): string {
+  const segment = type === 'enrollment' ? 'sequence/enrollment' : type;
+  return `/v2/${segment}/${encodeURIComponent(id)}`;
+}
+
+/** The ignored arguments of a write, with `definition` when the type takes none. */
+function withDefinition(
+  ignored: string | undefined,
+  type: string,
+  definition: string | undefined,
+): string | undefined {
+  if (type === 'custom-object' || definition === undefined) return ignored;
+  return ignored ? `${ignored},definition` : 'definition';
 }
 
 /** `create_record`: its description, input schema and annotations, built once. */
 const CREATE_RECORD_TOOL = {
   title: 'Create a record',
   description:
-    'Create a person, organization, deal, lead or product. people: name. organization: name (unique). deal: name, pipelineId, pipelineStageId, status, and peopleId and/or organizationId. lead: name, peopleId and/or organizationId, optional pipeline. product: name, price. Other fields go in fieldList.',
-  inputSchema: { type: z.enum(LISTED_TYPES), ...bodyKeys },
+    'Create a record. people: name. organization: name (unique). deal: name, pipelineId, pipelineStageId, status, and peopleId and/or organizationId. lead: name, peopleId and/or organizationId, optional pipeline. product: name, price. todo: name, one of dealId, leadId, peopleId, organizationId. custom-object: definition, name. Other fields go in fieldList.',
+  inputSchema: { type: z.enum(CREATED_TYPES), definition: definitionArg, ...bodyKeys },
   annotations: WRITES,
 };
 
@@ -46,8 +88,8 @@ const CREATE_RECORD_TOOL = {
 const UPDATE_RECORD_TOOL = {
   title: 'Update a record',
   description:
-    'Change fields of a person, organization, deal or lead: only the arguments given change. Moving a deal or lead to another pipeline needs pipelineId and pipelineStageId.',
-  inputSchema: { type: z.enum(CORE_TYPES), id: recordId, ...bodyKeys },
+    'Change fields of a record: only the arguments given change. Moving to another pipeline needs pipelineId and pipelineStageId. A todo is completed by fieldList 완료 true.',
+  inputSchema: { type: z.enum(UPDATED_TYPES), id: recordId, ...bodyKeys },
   annotations: WRITES,
 };
 
@@ -55,16 +97,16 @@ const UPDATE_RECORD_TOOL = {
 const ADD_NOTE_TOOL = {
   title: 'Add a note',
   description:
-    'Add a note (메모), written by the token’s user, to a person, organization, deal or lead.',
-  inputSchema: { type: z.enum(CORE_TYPES), id: recordId, text: z.string().min(1) },
+    'Add a note (메모), written by the token’s user, to a person, organization, deal, lead or custom object.',
+  inputSchema: { type: z.enum(NOTED_TYPES), id: recordId, text: z.string().min(1) },
   annotations: WRITES,
 };
 
 /** `delete_record`: its description, input schema and annotations, built once. */
 const DELETE_RECORD_TOOL = {
-  title: 'Delete a deal or lead',
+  title: 'Delete a record',
   description:
-    'Delete a deal or lead. Without confirm: true nothing is deleted: the answer shows the record that would be. Ask the user before confirming.',
+    'Delete a deal, lead, todo or sequence enrollment (unenroll). Without confirm: true nothing is deleted: the answer shows what would be. Ask the user before confirming.',
   inputSchema: {
     type: z.enum(DELETABLE_TYPES),
     id: recordId,
@@ -106,30 +148,53 @@ const CREATE_QUOTE_TOOL = {
 
 /** Registers the tools that write: create, update, delete, add a note, create a quote. */
 export function registerWriteTools(server: McpServer, call: ApiCall): void {
-  server.registerTool('create_record', CREATE_RECORD_TOOL, async ({ type, ...body }) => {
-    const res = await call('POST', `/v2/${type}`, body);
-    if (!succeeded(res)) return apiError(res, await unknownFieldHint(call, type, res));
-    return written(res, res.ignored);
-  });
+  server.registerTool(
+    'create_record',
+    CREATE_RECORD_TOOL,
+    async ({ type, definition, ...args }) => {
+      let body = bodyOf(type, args);
+      let customObjectDefinitionId: string | undefined;
+      if (type === 'custom-object') {
+        const named = await definitionNamed(call, definition);
+        if (isToolError(named)) return named;
+        customObjectDefinitionId = named.id;
+        body = { customObjectDefinitionId, ...body };
+      }
+      const res = await call('POST', `/v2/${type}`, body);
+      if (!succeeded(res)) {
+        return apiError(res, await unknownFieldHint(call, type, res, customObjectDefinitionId));
+      }
+      return written(res, withDefinition(res.ignored, type, definition));
+    },
+  );
 
-  server.registerTool('update_record', UPDATE_RECORD_TOOL, async ({ type, id, ...body }) => {
-    const res = await call('POST', `/v2/${type}/${encodeURIComponent(id)}`, body);
+  server.registerTool('update_record', UPDATE_RECORD_TOOL, async ({ type, id, ...args }) => {
+    const res = await call('POST', `/v2/${type}/${encodeURIComponent(id)}`, bodyOf(type, args));
     if (!succeeded(res)) return apiError(res, await unknownFieldHint(call, type, res));
     return written(res, res.ignored);
   });
 
   server.registerTool('add_note', ADD_NOTE_TOOL, async ({ type, id, text }) => {
-    const res = await call('POST', `/v2/${type}/${encodeURIComponent(id)}`, { memo: text });
+    const path = `/v2/${type}/${encodeURIComponent(id)}`;
+    // A custom object takes its note at `/memo`; the others as the `memo` of an update.
+    const res =
+      type === 'custom-object'
+        ? await call('POST', `${path}/memo`, { text })
+        : await call('POST', path, { memo: text });
     if (!succeeded(res)) return apiError(res);
     return written(res, undefined);
   });
 
   server.registerTool('delete_record', DELETE_RECORD_TOOL, async ({ type, id, confirm }) => {
-    const path = `/v2/${type}/${encodeURIComponent(id)}`;
+    const path = pathOf(type, id);
     if (confirm !== true) {
-      const res = await call('GET', path);
-      if (!succeeded(res)) return apiError(res);
-      const record = (res.json.data[type] as Record<string, unknown>[])[0];
+      // The API reads neither one todo nor one enrollment: the model shows what it listed.
+      let record: unknown = { type, id };
+      if (type === 'deal' || type === 'lead') {
+        const res = await call('GET', path);
+        if (!succeeded(res)) return apiError(res);
+        record = (res.json.data[type] as Record<string, unknown>[])[0];
+      }
       return answer({
         deleted: false,
         wouldDelete: record,
