@@ -66,6 +66,17 @@ describe('formulas', () => {
     expect(run('{{딜.완료}}', 'boolean', { 완료: false })).toBe(false);
   });
 
+  it('gives null for a text longer than a string field holds, however it was joined', () => {
+    const long = 'x'.repeat(6_000);
+    expect(run('{{딜.이름}} & "!"', 'string', { 이름: long })).toBe(`${long}!`);
+    expect(run('{{딜.이름}} & {{딜.이름}}', 'string', { 이름: long })).toBeNull();
+    expect(run('{{딜.이름}} + {{딜.이름}}', 'string', { 이름: long })).toBeNull();
+    // 200 references to one 10,000-character field: 2 MB per record without the bound.
+    const many = Array.from({ length: 200 }, () => '{{딜.이름}}').join('&');
+    expect(run(many, 'string', { 이름: 'y'.repeat(10_000) })).toBeNull();
+    expect(run(many, 'string', { 이름: 'y' })).toBe('y'.repeat(200));
+  });
+
   it('names the position of syntax errors and type mismatches', () => {
     expect(errorOf(() => parseFormula('1 +')).position).toBe(4);
     expect(errorOf(() => parseFormula('(1 + 2')).position).toBe(7);

@@ -15,10 +15,11 @@
  * Values are numbers, text, dates and booleans. `+ - * /` take numbers; `+` also joins two
  * texts and adds days to a date (`-` takes them off; date − date is days between); `&` joins
  * any two values as text. A missing value (null) makes the result null, as does a division
- * by zero.
+ * by zero, and a text longer than a string field holds (`MAX_TEXT_LENGTH`).
  */
 import type { CustomFieldDefinition, CustomFieldRecordType } from './custom-fields.ts';
 import { BUILT_IN_FIELDS, type BuiltInFieldType } from './field-catalogue.ts';
+import { MAX_TEXT_LENGTH } from './field-values.ts';
 
 /** The kinds of value a formula computes with. */
 export type FormulaKind = 'number' | 'text' | 'date' | 'boolean';
@@ -311,8 +312,8 @@ function evaluate(
 }
 
 function apply(op: string, lk: FormulaKind, lv: Value, rk: FormulaKind, rv: Value): Value {
-  if (op === '&') return asText(lk, lv) + asText(rk, rv);
-  if (lk === 'text') return (lv as string) + (rv as string);
+  if (op === '&') return boundedText(asText(lk, lv), asText(rk, rv));
+  if (lk === 'text') return boundedText(lv as string, rv as string);
   const l = lv as number;
   const r = rv as number;
   let out: number;
@@ -328,6 +329,15 @@ function apply(op: string, lk: FormulaKind, lv: Value, rk: FormulaKind, rv: Valu
     out = l / r;
   }
   return Number.isFinite(out) ? out : null;
+}
+
+/**
+ * Two texts joined, or null past `MAX_TEXT_LENGTH`: a formula joining a long field to itself
+ * (or a formula over such formulas) would otherwise grow its value, and every record's JSON,
+ * by a factor per reference.
+ */
+function boundedText(left: string, right: string): string | null {
+  return left.length + right.length > MAX_TEXT_LENGTH ? null : left + right;
 }
 
 /** A field's rendered value as the formula reads it (null: missing or not of its kind). */
