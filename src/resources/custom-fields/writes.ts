@@ -334,6 +334,24 @@ export async function removeFilesFromValues(
     .where('workspace_id', '=', w.workspaceId)
     .where('type', '=', ATTACHMENT_TYPE)
     .execute();
+  if (fields.length === 0) return;
+  for (let i = 0; i < fileIds.length; i += FILES_PER_SCAN) {
+    await removeFilesFrom(w, fields, fileIds.slice(i, i + FILES_PER_SCAN));
+  }
+}
+
+/**
+ * Files a scan for attachment values looks for at once: one LIKE each, ORed (SQLite refuses
+ * an expression deeper than 1,000, and a record may hold more files).
+ */
+const FILES_PER_SCAN = 100;
+
+/** `removeFilesFromValues` for a few files. */
+async function removeFilesFrom(
+  w: WorkspaceWrite,
+  fields: readonly { id: string; record_type: string }[],
+  fileIds: readonly string[],
+): Promise<void> {
   const gone = new Set(fileIds);
   for (const [recordType, table] of Object.entries(TABLE_OF) as [RenderedType, string][]) {
     const fieldIds = fields.filter((f) => f.record_type === recordType).map((f) => f.id);
