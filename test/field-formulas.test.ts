@@ -253,6 +253,16 @@ describe('formula fields', () => {
       fieldList: [{ name: '새 비율', numberValue: 3 }],
     });
     expect((await deal(dealId))['결과']).toBe(1503);
+    // A name a reference cannot hold would make the formula read another field, or none.
+    for (const name of ['새 비율}}', '비율}', ' 비율', '비율 ']) {
+      const snap = await tableSnapshot(store);
+      const refused = await post(app, ws.token, `/v2/field/deal/${rate}`, { name });
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.json.success).toBe(false);
+      expect(refused.json.message).toContain('수식');
+      expect(await tableSnapshot(store)).toEqual(snap);
+    }
+    expect((await deal(dealId))['결과']).toBe(1503);
     await expectVerified();
   });
 

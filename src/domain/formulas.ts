@@ -429,6 +429,15 @@ export function formulaValue(
 }
 
 /**
+ * Whether `{{대상명.name}}` reads a field named `name`: not when the name holds `}}` or ends
+ * with `}` (the reference would close early), nor when it starts or ends with a space
+ * (references are trimmed).
+ */
+export function isReferenceableName(name: string): boolean {
+  return name === name.trim() && !name.includes('}}') && !name.endsWith('}');
+}
+
+/**
  * A formula with its references to field `from` now naming `to` (a field renamed): the text
  * as written, each such `{{대상명.필드명}}` replaced.
  */

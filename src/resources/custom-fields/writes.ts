@@ -5,7 +5,8 @@ import {
   type SelectOption,
   type StoredCustomValues,
 } from '../../domain/custom-fields.ts';
-import { renamedInFormula } from '../../domain/formulas.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { isReferenceableName, renamedInFormula } from '../../domain/formulas.ts';
 import { newId } from '../../domain/ids.ts';
 import { appendNullKey } from '../../store/read-model/append-null-key.ts';
 import { renameKey } from '../../store/read-model/rename-key.ts';
@@ -167,6 +168,11 @@ async function renameInFormulas(
   for (const f of formulas) {
     const formula = renamedInFormula(f.formula!, from, to);
     if (formula === f.formula) continue;
+    if (!isReferenceableName(to))
+      throw new DomainError(
+        'invalid_body',
+        `'name': 수식이 읽는 필드라 '${to.slice(0, 100)}'(으)로 바꿀 수 없습니다. 수식의 {{대상명.필드명}}에 쓸 수 없는 이름입니다 ('}}'를 담거나 '}' 또는 공백으로 끝나거나 공백으로 시작함).`,
+      );
     await w.trx
       .updateTable('custom_fields')
       .set({ formula })
