@@ -896,6 +896,20 @@ describe('refusals of custom object, file and e-mail lines', () => {
     await refused(b.lines, b.line, /'custom_object_definition_id' is for customObject fields only/);
   });
 
+  it('refuses a formula field the API would not make, and a value written for one', async () => {
+    const list = replaced('customField', { kind: 'user', formula: '"a"' });
+    await refused(list.lines, list.line, /'formula' on a user field/);
+    const required = replaced('customField', { formula: '"a"', required: true });
+    await refused(required.lines, required.line, /'required' on a formula field/);
+    const unclosed = replaced('customField', { formula: '{{티켓.유형' });
+    await refused(unclosed.lines, unclosed.line, /'formula' at character 1: .*'}}'/);
+    const deep = replaced('customField', { formula: '('.repeat(2_000) });
+    await refused(deep.lines, deep.line, /'formula' at character \d+: /);
+    // The custom object's value for the field, which is a formula now: its value is computed.
+    const written = replaced('customField', { formula: '"a"' });
+    await refused(written.lines, index(written.lines, 'customObject') + 1, /수식 필드/);
+  });
+
   it('refuses a record number taken in its definition, and a stage of another pipeline', async () => {
     const lines = good();
     const i = index(lines, 'customObject');
