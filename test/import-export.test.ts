@@ -910,6 +910,14 @@ describe('refusals of custom object, file and e-mail lines', () => {
     await refused(written.lines, index(written.lines, 'customObject') + 1, /수식 필드/);
   });
 
+  it('refuses numbers past what the columns hold (PostgreSQL would fail the import)', async () => {
+    const number = replaced('customObject', { record_number: 3_000_000_000 });
+    await refused(number.lines, number.line, /^customObject: \/record_number: .*2147483647/);
+    const size = 10 ** 15;
+    const huge = replaced('file', { size, chunk_count: Math.ceil(size / CHUNK_BYTES) });
+    await refused(huge.lines, huge.line, /^file: \/chunk_count: .*2147483647/);
+  });
+
   it('refuses a record number taken in its definition, and a stage of another pipeline', async () => {
     const lines = good();
     const i = index(lines, 'customObject');

@@ -51,7 +51,7 @@ object per line, \`\\n\` separated); \`salescrm import --workspace ID FILE...\` 
   compared as the API compares them, Unicode case, width and spacing aside, custom values
   against their fields' types and options, required custom fields, formula fields as the
   API makes them (a result type, not required, a formula that parses, no values written
-  for them), quote lines against
+  for them), integers within the columns' range, quote lines against
   their product's kind, referenced records existing); any refused line
   refuses the whole import (exit 1, each line reported with its number and reason, up to
   100), unless \`--skip-invalid\`, which imports the rest and writes refused lines

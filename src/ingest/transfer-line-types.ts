@@ -419,7 +419,7 @@ export const LINE_SPECS = {
       id,
       name: { kind: 'text', name: true, max: 1000 },
       content_type: { kind: 'text', max: 200 },
-      size: { kind: 'int', min: 1 },
+      size: { kind: 'int', min: 1, max: Number.MAX_SAFE_INTEGER },
       chunk_count: { kind: 'int', min: 1 },
       status: { kind: 'text', values: ['ready'] },
       subject_type: opt(subject(...ANY_SUBJECT)),
