@@ -140,6 +140,33 @@ describe('formula fields', () => {
     await expectVerified();
   });
 
+  it('follow a merge of records: the kept one with the values and deals it took', async () => {
+    await ws.write((w) => makeCustomField(w, 'people', '등급', 'string'));
+    await formulaField('people', '요약', 'string', '{{고객.등급}} & "/" & {{고객.딜 개수}}');
+    const { kept, merged } = await ws.write(async (w) => {
+      const pipeline = await makePipeline(w);
+      const kept = await makePerson(w, { name: '남는 고객' });
+      const merged = await makePerson(w, { name: '합쳐질 고객' });
+      for (const peopleId of [kept, merged]) {
+        await makeDeal(w, { peopleId, pipelineId: pipeline.id, stageId: pipeline.stageIds[0]! });
+      }
+      return { kept, merged };
+    });
+    const set = await post(app, ws.token, `/v2/people/${merged}`, {
+      fieldList: [{ name: '등급', stringValue: 'VIP' }],
+    });
+    expect(set.status, set.text).toBe(200);
+    const read = async (id: string) => {
+      const data = (await get(app, ws.token, `/v2/people/${id}`)).json.data.people;
+      return (Array.isArray(data) ? data[0] : data) as Rec;
+    };
+    expect((await read(kept))['요약']).toBeNull();
+    const res = await post(app, ws.token, `/v2/people/${kept}/merge`, { mergedId: merged });
+    expect(res.status, res.text).toBe(200);
+    expect((await read(kept))['요약']).toBe('VIP/2');
+    await expectVerified();
+  });
+
   it('read derived fields, dates and booleans, and custom objects by their definition name', async () => {
     const personId = await ws.write((w) => makePerson(w, { name: '고객' }));
     await formulaField('people', '딜 두 배', 'number', '{{고객.딜 개수}} * 2');
@@ -299,6 +326,14 @@ describe('formula fields', () => {
     ],
     ['an empty formula', { type: 'string', formula: ' ' }, ['formula']],
     ['an unclosed string', { type: 'string', formula: '"abc' }, ['formula', '1번째']],
+    ['2,000 nested parentheses', { type: 'number', formula: '('.repeat(2_000) }, ['formula']],
+    ['nested negations', { type: 'number', formula: `${'-('.repeat(1_000)}` }, ['formula']],
+    [
+      'a formula over 2,000 characters',
+      { type: 'number', formula: '1'.repeat(2_001) },
+      ['formula'],
+    ],
+    ['a lone {{', { type: 'string', formula: '"a" & {{' }, ['formula', '7번째']],
   ];
   for (const [label, body, named] of BAD) {
     it(`refuses ${label} (400, shape A, nothing written)`, async () => {

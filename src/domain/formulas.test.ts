@@ -89,6 +89,11 @@ describe('formulas', () => {
     );
     expect(mismatch.position).toBe(3);
     expect(errorOf(() => parseFormula('('.repeat(500))).message).toContain('중첩');
+    expect(errorOf(() => parseFormula(`${'-('.repeat(1000)}`)).message).toContain('중첩');
+    expect(errorOf(() => parseFormula(`${'-'.repeat(1999)}1`)).message).toContain('중첩');
+    // A long flat chain nests nothing: 2,000 characters parse and compute.
+    expect(run(`${'1+'.repeat(999)}1`, 'number', {})).toBe(1000);
+    expect(run(`${'8/'.repeat(999)}8`, 'number', {})).toBe(0);
   });
 
   it('lists references and renames them in the text as written', () => {
