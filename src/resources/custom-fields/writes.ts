@@ -122,28 +122,22 @@ export async function markRecordsOfDefinition(
   for (const row of rows) w.touched.mark('customObject', row.id);
 }
 
-/** Renames a custom field; every record of its type shows the new name. */
+/**
+ * Renames a custom field; every record of its type shows the new name (`changeCustomField`
+ * of its name alone).
+ */
 export async function renameCustomField(
   w: WorkspaceWrite,
   fieldId: string,
   name: string,
 ): Promise<void> {
-  const before = await w.trx
-    .selectFrom('custom_fields')
-    .select(['name', 'custom_object_definition_id'])
-    .where('workspace_id', '=', w.workspaceId)
-    .where('id', '=', fieldId)
-    .executeTakeFirstOrThrow();
   const field = await w.trx
-    .updateTable('custom_fields')
-    .set({ name })
+    .selectFrom('custom_fields')
+    .select('record_type')
     .where('workspace_id', '=', w.workspaceId)
     .where('id', '=', fieldId)
-    .returning('record_type')
     .executeTakeFirstOrThrow();
-  const recordType = field.record_type as CustomFieldRecordType;
-  await renameInFormulas(w, recordType, before.custom_object_definition_id, before.name, name);
-  for (const t of typesShowingFieldsOf(recordType)) w.touched.markAll(t);
+  await changeCustomField(w, field.record_type as CustomFieldRecordType, fieldId, { name });
 }
 
 /**
