@@ -9,18 +9,15 @@ import { PRODUCT_KINDS } from '../domain/quotes.ts';
 import type { Database } from '../model/tables.ts';
 import { CHUNK_BYTES } from '../resources/files/writes.ts';
 import { TODO_KINDS } from '../resources/todos/writes.ts';
-import type { ColumnKind, LineType, SubjectLineType } from './transfer-columns.ts';
+import {
+  type ColumnKind,
+  type LineType,
+  SUBJECT_LINE,
+  type SubjectLineType,
+} from './transfer-columns.ts';
 
 /** Every record type a note, todo, enrollment, activity, history row or file attaches to. */
-const ANY_SUBJECT = [
-  'people',
-  'organization',
-  'deal',
-  'lead',
-  'product',
-  'quote',
-  'customObject',
-] as const satisfies readonly SubjectLineType[];
+const ANY_SUBJECT = Object.keys(SUBJECT_LINE) as SubjectLineType[];
 
 /** An e-mail address as a sent e-mail stores it. */
 const EmailAddress = Type.Object({
