@@ -15,7 +15,7 @@ import { insertTodos } from '../src/resources/todos/writes.ts';
 import { createToken, createWorkspace, firstAdmin } from '../src/resources/workspaces/writes.ts';
 import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import { writeWorkspace } from '../src/store/write.ts';
-import { get, post, testApp, testStore } from './helpers.ts';
+import { get, post, rowCount, testApp, testStore } from './helpers.ts';
 import { type FormPart, multipartBody, SAMPLE_FILES } from './multipart.ts';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 
@@ -97,6 +97,15 @@ async function addBeyondTheDemo(
   workspaceId: string,
   token: string,
 ): Promise<Added> {
+  const firstId = async (table: 'people' | 'deals') =>
+    (
+      await store.db
+        .selectFrom(table)
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .orderBy('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   const objects = await store.db
     .selectFrom('custom_objects as o')
     .innerJoin('custom_object_definitions as d', (j) =>
@@ -125,14 +134,7 @@ async function addBeyondTheDemo(
     ],
   });
   expect(changed.status, changed.text).toBe(200);
-  const personId = (
-    await store.db
-      .selectFrom('people')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .orderBy('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const personId = await firstId('people');
   const admin = (await firstAdmin(store, workspaceId))!;
   await writeWorkspace(store, workspaceId, async (w) => {
     await addMemo(w, 'customObject', contractId, '계약서 검토 요청', admin);
@@ -152,14 +154,7 @@ async function addBeyondTheDemo(
     });
     await setCustomValues(w, 'people', personId, { [field]: contractId }, admin);
   });
-  const dealId = (
-    await store.db
-      .selectFrom('deals')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .orderBy('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const dealId = await firstId('deals');
   const bigBytes = textOfSize(2 * CHUNK_BYTES + 12_345);
   const big = await upload(app, token, [
     { name: 'objectType', value: 'customObject' },
@@ -816,22 +811,10 @@ describe('refusals of custom object, file and e-mail lines', () => {
     const path = `${store.path}.${workspaceId}.ndjson`;
     writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const result = await importFiles(store, { workspaceId, files: [path], actorId: '' });
-    const rows = async (table: 'custom_objects' | 'files' | 'file_chunks' | 'emails' | 'users') =>
-      Number(
-        (
-          await store.db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('workspace_id', '=', workspaceId)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    const written =
-      (await rows('custom_objects')) +
-      (await rows('files')) +
-      (await rows('file_chunks')) +
-      (await rows('emails')) +
-      (await rows('users'));
+    let written = 0;
+    for (const table of ['custom_objects', 'files', 'file_chunks', 'emails', 'users'] as const) {
+      written += await rowCount(store, table, workspaceId);
+    }
     return { result, written, workspaceId };
   }
 
