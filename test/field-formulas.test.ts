@@ -8,6 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
 import { defineCustomObject } from '../src/resources/custom-objects/commands.ts';
 import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import {
@@ -165,6 +166,25 @@ describe('formula fields', () => {
     expect(res.status, res.text).toBe(200);
     expect((await read(kept))['요약']).toBe('VIP/2');
     await expectVerified();
+  });
+
+  it('check a formula over a long chain of formula fields at once, not once per reference', async () => {
+    /** A formula of as many references to `field` as 2,000 characters hold, added up. */
+    const sumOf = (field: string) => {
+      const ref = `{{딜.${field}}}`;
+      return Array.from({ length: Math.floor(2_000 / (ref.length + 1)) }, () => ref).join('+');
+    };
+    await ws.write(async (w) => {
+      await makeCustomField(w, 'deal', 'f0', 'number');
+      for (let i = 1; i < 150; i++) {
+        const formula = sumOf(`f${i - 1}`);
+        await defineCustomField(w, { recordType: 'deal', name: `f${i}`, type: 'number', formula });
+      }
+    });
+    const started = performance.now();
+    await formulaField('deal', '마지막', 'number', sumOf('f149'));
+    // Parsing the chain again for each of the 166 references took seconds.
+    expect(performance.now() - started).toBeLessThan(3_000);
   });
 
   it('read derived fields, dates and booleans, and custom objects by their definition name', async () => {
