@@ -424,8 +424,41 @@ export function formulaValue(
     node,
     def.type as FormulaResultType,
     (field) => record[field],
-    (field) => fieldKindOf(def.recordType, definitions, field)?.kind,
+    kindsOf(def.recordType, definitions),
   );
+}
+
+/** The kinds of fields by record type and name, per list of definitions (a catalog's). */
+const kindsByDefinitions = new WeakMap<
+  readonly CustomFieldDefinition[],
+  Map<CustomFieldRecordType, Map<string, FormulaKind | undefined>>
+>();
+
+/**
+ * `fieldKindOf`'s kind, looked up once per list of definitions: a record's formulas may hold
+ * thousands of references, and each lookup scans the definitions.
+ */
+function kindsOf(
+  recordType: CustomFieldRecordType,
+  definitions: readonly CustomFieldDefinition[],
+): (field: string) => FormulaKind | undefined {
+  let byType = kindsByDefinitions.get(definitions);
+  if (!byType) {
+    byType = new Map();
+    kindsByDefinitions.set(definitions, byType);
+  }
+  let kinds = byType.get(recordType);
+  if (!kinds) {
+    kinds = new Map();
+    byType.set(recordType, kinds);
+  }
+  const known = kinds;
+  return (field) => {
+    if (known.has(field)) return known.get(field);
+    const kind = fieldKindOf(recordType, definitions, field)?.kind;
+    known.set(field, kind);
+    return kind;
+  };
 }
 
 /**
