@@ -168,6 +168,24 @@ describe('formula fields', () => {
     await expectVerified();
   });
 
+  it('follow a rename of the record a Ref field names, and of the owner', async () => {
+    const dealId = await newDeal(100);
+    await ws.write((w) => makeCustomField(w, 'deal', '담당 고객', 'people'));
+    await formulaField('deal', '인사', 'string', '{{딜.담당 고객}} & " 님, " & {{딜.담당자}}');
+    const personId = await ws.write((w) => makePerson(w, { name: '김철수' }));
+    const set = await post(app, ws.token, `/v2/deal/${dealId}`, {
+      fieldList: [{ name: '담당 고객', peopleValueId: personId }],
+    });
+    expect(set.status, set.text).toBe(200);
+    const owner = (await deal(dealId))['담당자'] as Rec;
+    expect((await deal(dealId))['인사']).toBe(`김철수 님, ${owner.name}`);
+    const renamed = await post(app, ws.token, `/v2/people/${personId}`, { name: '김영희' });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect((await deal(dealId))['인사']).toBe(`김영희 님, ${owner.name}`);
+    expect((await listed(dealId))['인사']).toBe(`김영희 님, ${owner.name}`);
+    await expectVerified();
+  });
+
   it('check a formula over a long chain of formula fields at once, not once per reference', async () => {
     /** A formula of as many references to `field` as 2,000 characters hold, added up. */
     const sumOf = (field: string) => {
