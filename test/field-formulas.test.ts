@@ -186,6 +186,26 @@ describe('formula fields', () => {
     await expectVerified();
   });
 
+  it('compute again when a field is renamed to the name a formula read in vain', async () => {
+    const dealId = await newDeal(100);
+    const plus = await formulaField('deal', '더하기', 'number', '{{딜.금액}} + 1');
+    // A formula naming a field the workspace has not, as an import may bring one.
+    await ws.write((w) =>
+      defineCustomField(w, {
+        recordType: 'deal',
+        name: '두 배',
+        type: 'number',
+        formula: '{{딜.없던 필드}} * 2',
+      }),
+    );
+    expect((await deal(dealId))['두 배']).toBeNull();
+    const renamed = await post(app, ws.token, `/v2/field/deal/${plus.id}`, { name: '없던 필드' });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect((await deal(dealId))['두 배']).toBe(202);
+    expect((await listed(dealId))['두 배']).toBe(202);
+    await expectVerified();
+  });
+
   it('check a formula over a long chain of formula fields at once, not once per reference', async () => {
     /** A formula of as many references to `field` as 2,000 characters hold, added up. */
     const sumOf = (field: string) => {

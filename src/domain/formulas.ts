@@ -461,6 +461,15 @@ function kindsOf(
   };
 }
 
+/** Whether a stored formula reads field `field` (false when it does not parse). */
+export function formulaReads(formula: string, field: string): boolean {
+  try {
+    return referencesOf(parseFormula(formula)).some((r) => r.field === field);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Whether `{{대상명.name}}` reads a field named `name`: not when the name holds `}}` or ends
  * with `}` (the reference would close early), nor when it starts or ends with a space

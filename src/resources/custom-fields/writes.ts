@@ -6,7 +6,7 @@ import {
   type StoredCustomValues,
 } from '../../domain/custom-fields.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { isReferenceableName, renamedInFormula } from '../../domain/formulas.ts';
+import { formulaReads, isReferenceableName, renamedInFormula } from '../../domain/formulas.ts';
 import { newId } from '../../domain/ids.ts';
 import { appendNullKey } from '../../store/read-model/append-null-key.ts';
 import { renameKey } from '../../store/read-model/rename-key.ts';
@@ -142,7 +142,9 @@ export async function renameCustomField(
 
 /**
  * Makes the formulas of a record type's fields (custom objects: of one definition) that read
- * field `from` read it as `to`, its new name: their values stay as they are.
+ * field `from` read it as `to`, its new name: their values stay as they are. True when some
+ * formula read a field named `to` already (one that was not there, as an imported formula
+ * may): its values change, so the records are rendered again.
  */
 async function renameInFormulas(
   w: WorkspaceWrite,
@@ -150,7 +152,7 @@ async function renameInFormulas(
   definitionId: string,
   from: string,
   to: string,
-): Promise<void> {
+): Promise<boolean> {
   const formulas = await w.trx
     .selectFrom('custom_fields')
     .select(['id', 'formula'])
@@ -159,7 +161,9 @@ async function renameInFormulas(
     .where('custom_object_definition_id', '=', definitionId)
     .where('formula', 'is not', null)
     .execute();
+  let readsNewName = false;
   for (const f of formulas) {
+    if (formulaReads(f.formula!, to)) readsNewName = true;
     const formula = renamedInFormula(f.formula!, from, to);
     if (formula === f.formula) continue;
     if (!isReferenceableName(to))
@@ -174,6 +178,7 @@ async function renameInFormulas(
       .where('id', '=', f.id)
       .execute();
   }
+  return readsNewName;
 }
 
 /** What an update of a field's definition changes (undefined: unchanged). */
@@ -213,7 +218,7 @@ export async function changeCustomField(
     .execute();
   // The records show the name; options show only in the field list and the client's types.
   if (change.name === undefined || change.name === before.name) return;
-  await renameInFormulas(
+  const formulasChange = await renameInFormulas(
     w,
     recordType,
     before.custom_object_definition_id,
@@ -228,8 +233,10 @@ export async function changeCustomField(
   for (const t of typesShowingFieldsOf(recordType)) {
     const renamed =
       recordType !== 'quoteProduct' &&
+      !formulasChange &&
       (await renameKey(w, t, { id: fieldId, from: before.name, to: change.name }));
-    // Quote-product keys sit inside each line: the quotes are rendered again.
+    // Quote-product keys sit inside each line, and formula values that change with the name
+    // are computed: the records are rendered again.
     if (!renamed) w.touched.markAll(t);
   }
 }
