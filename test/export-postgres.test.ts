@@ -5,7 +5,7 @@
  * one skips it.)
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -137,6 +137,18 @@ describe.runIf(TEST_DIALECT === 'postgres')('export from PostgreSQL', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(dataLines(file)).toEqual(dataLines(first));
+  });
+
+  it('refuses a line whose number PostgreSQL cannot store, naming it, instead of failing', async () => {
+    const [header, ...lines] = readFileSync(first, 'utf8').trimEnd().split('\n');
+    const pipeline = JSON.parse(lines.find((l) => l.startsWith('{"type":"pipeline"'))!);
+    const file = join(dir, 'huge-position.ndjson');
+    writeFileSync(file, `${header}\n${JSON.stringify({ ...pipeline, position: 3_000_000_000 })}\n`);
+    const target = await createWorkspace(postgres, '큰 숫자');
+    const result = await importFiles(postgres, { workspaceId: target, files: [file], actorId: '' });
+    expect(result.committed).toBe(false);
+    expect(result.rejects).toHaveLength(1);
+    expect(result.rejects[0]!.reason).toMatch(/^pipeline: \/position: .*2147483647/);
   });
 
   it('refuses an unknown workspace', async () => {

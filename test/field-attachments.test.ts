@@ -226,6 +226,33 @@ describe('multiAttachment fields', () => {
     await expectVerified();
   });
 
+  it('lose the files of a deleted record that had more than a thousand', async () => {
+    await attachmentField('people');
+    const { attachedTo, holderId } = await ws.write(async (w) => {
+      const pipeline = await makePipeline(w);
+      return {
+        attachedTo: await makeDeal(w, { pipelineId: pipeline.id, stageId: pipeline.stageIds[0]! }),
+        holderId: await makePerson(w, { name: '참조하는 고객' }),
+      };
+    });
+    const files = await ws.write(async (w) => {
+      const ids: string[] = [];
+      for (let i = 0; i < 1_001; i++) {
+        ids.push(await makeFile(w, { subject: { type: 'deal', id: attachedTo } }));
+      }
+      return ids;
+    });
+    const keep = await ws.write((w) => makeFile(w, { name: '남는 파일.txt' }));
+    const set = await post(app, ws.token, `/v2/people/${holderId}`, {
+      fieldList: [{ name: '계약서 파일', fileValueIdList: [files[0], files[1_000], keep] }],
+    });
+    expect(set.status, set.text).toBe(200);
+    const gone = await post(app, ws.token, `/v2/deal/${attachedTo}/delete`, {});
+    expect(gone.status, gone.text).toBe(200);
+    expect((await person(holderId))['계약서 파일']).toEqual([{ id: keep, name: '남는 파일.txt' }]);
+    await expectVerified();
+  });
+
   it('are searchable: EXISTS, NOT_EXISTS and LIST_CONTAIN by file id', async () => {
     await attachmentField('people');
     const { fileId, withFile, without } = await ws.write(async (w) => ({

@@ -8,6 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
 import { defineCustomObject } from '../src/resources/custom-objects/commands.ts';
 import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import {
@@ -140,6 +141,90 @@ describe('formula fields', () => {
     await expectVerified();
   });
 
+  it('follow a merge of records: the kept one with the values and deals it took', async () => {
+    await ws.write((w) => makeCustomField(w, 'people', '등급', 'string'));
+    await formulaField('people', '요약', 'string', '{{고객.등급}} & "/" & {{고객.딜 개수}}');
+    const { kept, merged } = await ws.write(async (w) => {
+      const pipeline = await makePipeline(w);
+      const kept = await makePerson(w, { name: '남는 고객' });
+      const merged = await makePerson(w, { name: '합쳐질 고객' });
+      for (const peopleId of [kept, merged]) {
+        await makeDeal(w, { peopleId, pipelineId: pipeline.id, stageId: pipeline.stageIds[0]! });
+      }
+      return { kept, merged };
+    });
+    const set = await post(app, ws.token, `/v2/people/${merged}`, {
+      fieldList: [{ name: '등급', stringValue: 'VIP' }],
+    });
+    expect(set.status, set.text).toBe(200);
+    const read = async (id: string) => {
+      const data = (await get(app, ws.token, `/v2/people/${id}`)).json.data.people;
+      return (Array.isArray(data) ? data[0] : data) as Rec;
+    };
+    expect((await read(kept))['요약']).toBeNull();
+    const res = await post(app, ws.token, `/v2/people/${kept}/merge`, { mergedId: merged });
+    expect(res.status, res.text).toBe(200);
+    expect((await read(kept))['요약']).toBe('VIP/2');
+    await expectVerified();
+  });
+
+  it('follow a rename of the record a Ref field names, and of the owner', async () => {
+    const dealId = await newDeal(100);
+    await ws.write((w) => makeCustomField(w, 'deal', '담당 고객', 'people'));
+    await formulaField('deal', '인사', 'string', '{{딜.담당 고객}} & " 님, " & {{딜.담당자}}');
+    const personId = await ws.write((w) => makePerson(w, { name: '김철수' }));
+    const set = await post(app, ws.token, `/v2/deal/${dealId}`, {
+      fieldList: [{ name: '담당 고객', peopleValueId: personId }],
+    });
+    expect(set.status, set.text).toBe(200);
+    const owner = (await deal(dealId))['담당자'] as Rec;
+    expect((await deal(dealId))['인사']).toBe(`김철수 님, ${owner.name}`);
+    const renamed = await post(app, ws.token, `/v2/people/${personId}`, { name: '김영희' });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect((await deal(dealId))['인사']).toBe(`김영희 님, ${owner.name}`);
+    expect((await listed(dealId))['인사']).toBe(`김영희 님, ${owner.name}`);
+    await expectVerified();
+  });
+
+  it('compute again when a field is renamed to the name a formula read in vain', async () => {
+    const dealId = await newDeal(100);
+    const plus = await formulaField('deal', '더하기', 'number', '{{딜.금액}} + 1');
+    // A formula naming a field the workspace has not, as an import may bring one.
+    await ws.write((w) =>
+      defineCustomField(w, {
+        recordType: 'deal',
+        name: '두 배',
+        type: 'number',
+        formula: '{{딜.없던 필드}} * 2',
+      }),
+    );
+    expect((await deal(dealId))['두 배']).toBeNull();
+    const renamed = await post(app, ws.token, `/v2/field/deal/${plus.id}`, { name: '없던 필드' });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect((await deal(dealId))['두 배']).toBe(202);
+    expect((await listed(dealId))['두 배']).toBe(202);
+    await expectVerified();
+  });
+
+  it('check a formula over a long chain of formula fields at once, not once per reference', async () => {
+    /** A formula of as many references to `field` as 2,000 characters hold, added up. */
+    const sumOf = (field: string) => {
+      const ref = `{{딜.${field}}}`;
+      return Array.from({ length: Math.floor(2_000 / (ref.length + 1)) }, () => ref).join('+');
+    };
+    await ws.write(async (w) => {
+      await makeCustomField(w, 'deal', 'f0', 'number');
+      for (let i = 1; i < 150; i++) {
+        const formula = sumOf(`f${i - 1}`);
+        await defineCustomField(w, { recordType: 'deal', name: `f${i}`, type: 'number', formula });
+      }
+    });
+    const started = performance.now();
+    await formulaField('deal', '마지막', 'number', sumOf('f149'));
+    // Parsing the chain again for each of the 166 references took seconds.
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
   it('read derived fields, dates and booleans, and custom objects by their definition name', async () => {
     const personId = await ws.write((w) => makePerson(w, { name: '고객' }));
     await formulaField('people', '딜 두 배', 'number', '{{고객.딜 개수}} * 2');
@@ -253,6 +338,16 @@ describe('formula fields', () => {
       fieldList: [{ name: '새 비율', numberValue: 3 }],
     });
     expect((await deal(dealId))['결과']).toBe(1503);
+    // A name a reference cannot hold would make the formula read another field, or none.
+    for (const name of ['새 비율}}', '비율}', ' 비율', '비율 ']) {
+      const snap = await tableSnapshot(store);
+      const refused = await post(app, ws.token, `/v2/field/deal/${rate}`, { name });
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.json.success).toBe(false);
+      expect(refused.json.message).toContain('수식');
+      expect(await tableSnapshot(store)).toEqual(snap);
+    }
+    expect((await deal(dealId))['결과']).toBe(1503);
     await expectVerified();
   });
 
@@ -289,6 +384,14 @@ describe('formula fields', () => {
     ],
     ['an empty formula', { type: 'string', formula: ' ' }, ['formula']],
     ['an unclosed string', { type: 'string', formula: '"abc' }, ['formula', '1번째']],
+    ['2,000 nested parentheses', { type: 'number', formula: '('.repeat(2_000) }, ['formula']],
+    ['nested negations', { type: 'number', formula: `${'-('.repeat(1_000)}` }, ['formula']],
+    [
+      'a formula over 2,000 characters',
+      { type: 'number', formula: '1'.repeat(2_001) },
+      ['formula'],
+    ],
+    ['a lone {{', { type: 'string', formula: '"a" & {{' }, ['formula', '7번째']],
   ];
   for (const [label, body, named] of BAD) {
     it(`refuses ${label} (400, shape A, nothing written)`, async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
+import type { Database } from '../src/model/tables.ts';
 import {
   createToken,
   createWorkspace,
@@ -208,6 +209,20 @@ export async function walk(
 
 /** A store made by `testStore`. */
 export type TestStore = Awaited<ReturnType<typeof testStore>>;
+
+/** How many rows of `table` a workspace has. */
+export async function rowCount(
+  store: Pick<TestStore, 'db'>,
+  table: keyof Database,
+  workspaceId: string,
+): Promise<number> {
+  const row = await store.db
+    .selectFrom(table as 'people')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
 
 /**
  * One store and one app (page cache on, as in production) for a whole test file: made

@@ -15,7 +15,7 @@ import { insertTodos } from '../src/resources/todos/writes.ts';
 import { createToken, createWorkspace, firstAdmin } from '../src/resources/workspaces/writes.ts';
 import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import { writeWorkspace } from '../src/store/write.ts';
-import { get, post, testApp, testStore } from './helpers.ts';
+import { get, post, rowCount, testApp, testStore } from './helpers.ts';
 import { type FormPart, multipartBody, SAMPLE_FILES } from './multipart.ts';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 
@@ -97,6 +97,15 @@ async function addBeyondTheDemo(
   workspaceId: string,
   token: string,
 ): Promise<Added> {
+  const firstId = async (table: 'people' | 'deals') =>
+    (
+      await store.db
+        .selectFrom(table)
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .orderBy('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   const objects = await store.db
     .selectFrom('custom_objects as o')
     .innerJoin('custom_object_definitions as d', (j) =>
@@ -125,14 +134,7 @@ async function addBeyondTheDemo(
     ],
   });
   expect(changed.status, changed.text).toBe(200);
-  const personId = (
-    await store.db
-      .selectFrom('people')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .orderBy('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const personId = await firstId('people');
   const admin = (await firstAdmin(store, workspaceId))!;
   await writeWorkspace(store, workspaceId, async (w) => {
     await addMemo(w, 'customObject', contractId, '계약서 검토 요청', admin);
@@ -152,14 +154,7 @@ async function addBeyondTheDemo(
     });
     await setCustomValues(w, 'people', personId, { [field]: contractId }, admin);
   });
-  const dealId = (
-    await store.db
-      .selectFrom('deals')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .orderBy('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const dealId = await firstId('deals');
   const bigBytes = textOfSize(2 * CHUNK_BYTES + 12_345);
   const big = await upload(app, token, [
     { name: 'objectType', value: 'customObject' },
@@ -816,22 +811,10 @@ describe('refusals of custom object, file and e-mail lines', () => {
     const path = `${store.path}.${workspaceId}.ndjson`;
     writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const result = await importFiles(store, { workspaceId, files: [path], actorId: '' });
-    const rows = async (table: 'custom_objects' | 'files' | 'file_chunks' | 'emails' | 'users') =>
-      Number(
-        (
-          await store.db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('workspace_id', '=', workspaceId)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    const written =
-      (await rows('custom_objects')) +
-      (await rows('files')) +
-      (await rows('file_chunks')) +
-      (await rows('emails')) +
-      (await rows('users'));
+    let written = 0;
+    for (const table of ['custom_objects', 'files', 'file_chunks', 'emails', 'users'] as const) {
+      written += await rowCount(store, table, workspaceId);
+    }
     return { result, written, workspaceId };
   }
 
@@ -894,6 +877,28 @@ describe('refusals of custom object, file and e-mail lines', () => {
     await refused(a.lines, a.line, /no customObjectDefinition 'def-none'/);
     const b = replaced('customField', { record_type: 'people' });
     await refused(b.lines, b.line, /'custom_object_definition_id' is for customObject fields only/);
+  });
+
+  it('refuses a formula field the API would not make, and a value written for one', async () => {
+    const list = replaced('customField', { kind: 'user', formula: '"a"' });
+    await refused(list.lines, list.line, /'formula' on a user field/);
+    const required = replaced('customField', { formula: '"a"', required: true });
+    await refused(required.lines, required.line, /'required' on a formula field/);
+    const unclosed = replaced('customField', { formula: '{{티켓.유형' });
+    await refused(unclosed.lines, unclosed.line, /'formula' at character 1: .*'}}'/);
+    const deep = replaced('customField', { formula: '('.repeat(2_000) });
+    await refused(deep.lines, deep.line, /'formula' at character \d+: /);
+    // The custom object's value for the field, which is a formula now: its value is computed.
+    const written = replaced('customField', { formula: '"a"' });
+    await refused(written.lines, index(written.lines, 'customObject') + 1, /수식 필드/);
+  });
+
+  it('refuses numbers past what the columns hold (PostgreSQL would fail the import)', async () => {
+    const number = replaced('customObject', { record_number: 3_000_000_000 });
+    await refused(number.lines, number.line, /^customObject: \/record_number: .*2147483647/);
+    const size = 10 ** 15;
+    const huge = replaced('file', { size, chunk_count: Math.ceil(size / CHUNK_BYTES) });
+    await refused(huge.lines, huge.line, /^file: \/chunk_count: .*2147483647/);
   });
 
   it('refuses a record number taken in its definition, and a stage of another pipeline', async () => {

@@ -4,8 +4,7 @@
  * errors, a read-only token offered no write tool, another workspace's ids not found, and the
  * size of `tools/list` a model reads.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineCustomObject } from '../src/resources/custom-objects/commands.ts';
@@ -29,63 +28,10 @@ import {
   testWorkspace,
   walk,
 } from './helpers.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: tests read tool answers as JSON
-type Json = any;
-
-const READ_TOOLS = [
-  'get_records',
-  'get_timeline',
-  'list_fields',
-  'list_files',
-  'list_pipelines',
-  'list_quotes',
-  'list_records',
-  'list_sequences',
-  'list_todos',
-  'list_users',
-  'search_records',
-];
-const WRITE_TOOLS = [
-  'add_note',
-  'create_quote',
-  'create_record',
-  'delete_record',
-  'enroll_in_sequence',
-  'update_record',
-];
+import { callTool, httpClient, type Json, READ_TOOLS, WRITE_TOOLS } from './mcp-client.ts';
 
 /** The most bytes of `tools/list` (names, descriptions, schemas) a model is given. */
 const TOOLS_LIST_BUDGET = 16_000;
-
-async function httpClient(url: string, token: string): Promise<Client> {
-  const client = new Client({ name: 'salescrm-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${token}` } },
-    }),
-  );
-  return client;
-}
-
-async function callTool(
-  client: Client,
-  name: string,
-  args: Record<string, unknown> = {},
-): Promise<{ isError: boolean; json: Json }> {
-  const result = (await client.callTool({ name, arguments: args })) as {
-    isError?: boolean;
-    content: { type: string; text: string }[];
-  };
-  const text = result.content[0]!.text;
-  let json: Json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = text;
-  }
-  return { isError: result.isError === true, json };
-}
 
 describe('the MCP tools of todos, custom objects, sequences and files', {
   timeout: 120_000,

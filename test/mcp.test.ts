@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
@@ -15,44 +14,10 @@ import {
   testWorkspace,
   walk,
 } from './helpers.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: tests read tool answers as JSON
-type Json = any;
+import { callTool, httpClient, type Json, READ_TOOLS, WRITE_TOOLS } from './mcp-client.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'src/cli/main.ts');
-
-const READ_TOOLS = [
-  'get_records',
-  'get_timeline',
-  'list_fields',
-  'list_files',
-  'list_pipelines',
-  'list_quotes',
-  'list_records',
-  'list_sequences',
-  'list_todos',
-  'list_users',
-  'search_records',
-];
-const WRITE_TOOLS = [
-  'add_note',
-  'create_quote',
-  'create_record',
-  'delete_record',
-  'enroll_in_sequence',
-  'update_record',
-];
-
-/** A connected SDK client over Streamable HTTP to `url`/mcp with a bearer token. */
-async function httpClient(url: string, token: string): Promise<Client> {
-  const client = new Client({ name: 'salescrm-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
-    requestInit: { headers: { Authorization: `Bearer ${token}` } },
-  });
-  await client.connect(transport);
-  return client;
-}
 
 /** The workspace's events of one object type (the feed's cursor never ends: stop at an empty page). */
 async function eventsOf(app: FastifyInstance, token: string, objectType: string): Promise<Json[]> {
@@ -65,26 +30,6 @@ async function eventsOf(app: FastifyInstance, token: string, objectType: string)
     events.push(...page);
     cursor = `&cursor=${res.json.data.nextCursor}`;
   }
-}
-
-/** Calls a tool; its text parsed, and whether it is a tool error. */
-async function callTool(
-  client: Client,
-  name: string,
-  args: Record<string, unknown> = {},
-): Promise<{ isError: boolean; json: Json }> {
-  const result = (await client.callTool({ name, arguments: args })) as {
-    isError?: boolean;
-    content: { type: string; text: string }[];
-  };
-  const text = result.content[0]!.text;
-  let json: Json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = text;
-  }
-  return { isError: result.isError === true, json };
 }
 
 describe('the MCP server', { timeout: 120_000 }, () => {

@@ -66,6 +66,17 @@ describe('formulas', () => {
     expect(run('{{딜.완료}}', 'boolean', { 완료: false })).toBe(false);
   });
 
+  it('gives null for a text longer than a string field holds, however it was joined', () => {
+    const long = 'x'.repeat(6_000);
+    expect(run('{{딜.이름}} & "!"', 'string', { 이름: long })).toBe(`${long}!`);
+    expect(run('{{딜.이름}} & {{딜.이름}}', 'string', { 이름: long })).toBeNull();
+    expect(run('{{딜.이름}} + {{딜.이름}}', 'string', { 이름: long })).toBeNull();
+    // 200 references to one 10,000-character field: 2 MB per record without the bound.
+    const many = Array.from({ length: 200 }, () => '{{딜.이름}}').join('&');
+    expect(run(many, 'string', { 이름: 'y'.repeat(10_000) })).toBeNull();
+    expect(run(many, 'string', { 이름: 'y' })).toBe('y'.repeat(200));
+  });
+
   it('names the position of syntax errors and type mismatches', () => {
     expect(errorOf(() => parseFormula('1 +')).position).toBe(4);
     expect(errorOf(() => parseFormula('(1 + 2')).position).toBe(7);
@@ -78,6 +89,11 @@ describe('formulas', () => {
     );
     expect(mismatch.position).toBe(3);
     expect(errorOf(() => parseFormula('('.repeat(500))).message).toContain('중첩');
+    expect(errorOf(() => parseFormula(`${'-('.repeat(1000)}`)).message).toContain('중첩');
+    expect(errorOf(() => parseFormula(`${'-'.repeat(1999)}1`)).message).toContain('중첩');
+    // A long flat chain nests nothing: 2,000 characters parse and compute.
+    expect(run(`${'1+'.repeat(999)}1`, 'number', {})).toBe(1000);
+    expect(run(`${'8/'.repeat(999)}8`, 'number', {})).toBe(0);
   });
 
   it('lists references and renames them in the text as written', () => {

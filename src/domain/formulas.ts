@@ -15,10 +15,11 @@
  * Values are numbers, text, dates and booleans. `+ - * /` take numbers; `+` also joins two
  * texts and adds days to a date (`-` takes them off; date − date is days between); `&` joins
  * any two values as text. A missing value (null) makes the result null, as does a division
- * by zero.
+ * by zero, and a text longer than a string field holds (`MAX_TEXT_LENGTH`).
  */
 import type { CustomFieldDefinition, CustomFieldRecordType } from './custom-fields.ts';
 import { BUILT_IN_FIELDS, type BuiltInFieldType } from './field-catalogue.ts';
+import { MAX_TEXT_LENGTH } from './field-values.ts';
 
 /** The kinds of value a formula computes with. */
 export type FormulaKind = 'number' | 'text' | 'date' | 'boolean';
@@ -311,8 +312,8 @@ function evaluate(
 }
 
 function apply(op: string, lk: FormulaKind, lv: Value, rk: FormulaKind, rv: Value): Value {
-  if (op === '&') return asText(lk, lv) + asText(rk, rv);
-  if (lk === 'text') return (lv as string) + (rv as string);
+  if (op === '&') return boundedText(asText(lk, lv), asText(rk, rv));
+  if (lk === 'text') return boundedText(lv as string, rv as string);
   const l = lv as number;
   const r = rv as number;
   let out: number;
@@ -328,6 +329,15 @@ function apply(op: string, lk: FormulaKind, lv: Value, rk: FormulaKind, rv: Valu
     out = l / r;
   }
   return Number.isFinite(out) ? out : null;
+}
+
+/**
+ * Two texts joined, or null past `MAX_TEXT_LENGTH`: a formula joining a long field to itself
+ * (or a formula over such formulas) would otherwise grow its value, and every record's JSON,
+ * by a factor per reference.
+ */
+function boundedText(left: string, right: string): string | null {
+  return left.length + right.length > MAX_TEXT_LENGTH ? null : left + right;
 }
 
 /** A field's rendered value as the formula reads it (null: missing or not of its kind). */
@@ -414,8 +424,59 @@ export function formulaValue(
     node,
     def.type as FormulaResultType,
     (field) => record[field],
-    (field) => fieldKindOf(def.recordType, definitions, field)?.kind,
+    kindsOf(def.recordType, definitions),
   );
+}
+
+/** The kinds of fields by record type and name, per list of definitions (a catalog's). */
+const kindsByDefinitions = new WeakMap<
+  readonly CustomFieldDefinition[],
+  Map<CustomFieldRecordType, Map<string, FormulaKind | undefined>>
+>();
+
+/**
+ * `fieldKindOf`'s kind, looked up once per list of definitions: a record's formulas may hold
+ * thousands of references, and each lookup scans the definitions.
+ */
+function kindsOf(
+  recordType: CustomFieldRecordType,
+  definitions: readonly CustomFieldDefinition[],
+): (field: string) => FormulaKind | undefined {
+  let byType = kindsByDefinitions.get(definitions);
+  if (!byType) {
+    byType = new Map();
+    kindsByDefinitions.set(definitions, byType);
+  }
+  let kinds = byType.get(recordType);
+  if (!kinds) {
+    kinds = new Map();
+    byType.set(recordType, kinds);
+  }
+  const known = kinds;
+  return (field) => {
+    if (known.has(field)) return known.get(field);
+    const kind = fieldKindOf(recordType, definitions, field)?.kind;
+    known.set(field, kind);
+    return kind;
+  };
+}
+
+/** Whether a stored formula reads field `field` (false when it does not parse). */
+export function formulaReads(formula: string, field: string): boolean {
+  try {
+    return referencesOf(parseFormula(formula)).some((r) => r.field === field);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `{{대상명.name}}` reads a field named `name`: not when the name holds `}}` or ends
+ * with `}` (the reference would close early), nor when it starts or ends with a space
+ * (references are trimmed).
+ */
+export function isReferenceableName(name: string): boolean {
+  return name === name.trim() && !name.includes('}}') && !name.endsWith('}');
 }
 
 /**

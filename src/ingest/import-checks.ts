@@ -9,6 +9,7 @@ import {
 } from '../domain/custom-fields.ts';
 import { DomainError } from '../domain/errors.ts';
 import { isEmailAddress, uniqueKey } from '../domain/field-values.ts';
+import { FORMULA_RESULT_TYPES, FormulaError, parseFormula } from '../domain/formulas.ts';
 import { isValidId } from '../domain/ids.ts';
 import { checkCustomValue } from '../resources/fields/field-list.ts';
 import { CHUNK_BYTES } from '../resources/files/writes.ts';
@@ -209,6 +210,7 @@ export class ImportChecks {
       required: d.required === 1 || d.required === true,
       options: typeof d.options === 'string' ? JSON.parse(d.options) : (d.options as never),
       ...(definitionId !== '' ? { customObjectDefinitionId: definitionId } : {}),
+      ...(typeof d.formula === 'string' ? { formula: d.formula } : {}),
     });
     this.fieldNames.add(fieldNameKey(d.record_type as string, definitionId, d.name as string));
   }
@@ -282,6 +284,7 @@ export class ImportChecks {
         const select = r.kind === 'singleSelect' || r.kind === 'multiSelect';
         if (select !== (r.options !== null))
           return `'options' is for select fields only, and required there`;
+        if (r.formula != null) return checkFormulaField(r);
         break;
       }
       case 'deal':
@@ -521,6 +524,28 @@ export class ImportChecks {
     }
     return unresolved;
   }
+}
+
+/**
+ * A formula field as the API makes it (`checkNewFormula`): of a result type, not required,
+ * not in the create form, not kept unique, and a formula that parses. Its references are
+ * not checked: a field it names may come later in the file, and one it does not find reads
+ * as null.
+ */
+function checkFormulaField(r: Record<string, unknown>): string | undefined {
+  if (!(FORMULA_RESULT_TYPES as readonly unknown[]).includes(r.kind))
+    return `'formula' on a ${r.kind} field: a formula field's type is its result's (${FORMULA_RESULT_TYPES.join(', ')})`;
+  for (const key of ['required', 'show_in_create_form', 'prevent_duplicates'] as const) {
+    if (r[key] === true || r[key] === 1) return `'${key}' on a formula field`;
+  }
+  try {
+    parseFormula(r.formula as string);
+  } catch (error) {
+    if (error instanceof FormulaError)
+      return `'formula' at character ${error.position}: ${error.message}`;
+    throw error;
+  }
+  return undefined;
 }
 
 /** The key of a custom field's name: unique per record type and custom object definition. */

@@ -12,7 +12,8 @@ export type ColumnKind =
   | { kind: 'subjectId' }
   | { kind: 'text'; max?: number; name?: boolean; values?: readonly string[] }
   | { kind: 'time' }
-  | { kind: 'int'; min?: number }
+  /** An integer column: PostgreSQL's `integer` unless `max` says more (a `bigint`). */
+  | { kind: 'int'; min?: number; max?: number }
   | { kind: 'num' }
   | { kind: 'bool' }
   | { kind: 'json'; schema: TSchema; refs?: LineType }

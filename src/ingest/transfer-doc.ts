@@ -49,7 +49,9 @@ object per line, \`\\n\` separated); \`salescrm import --workspace ID FILE...\` 
 - Import is one transaction. Every line is checked (the schemas below, the rules of the
   API writes: valid ids, e-mail addresses, unique person e-mails and organization names,
   compared as the API compares them, Unicode case, width and spacing aside, custom values
-  against their fields' types and options, required custom fields, quote lines against
+  against their fields' types and options, required custom fields, formula fields as the
+  API makes them (a result type, not required, a formula that parses, no values written
+  for them), integers within the columns' range, quote lines against
   their product's kind, referenced records existing); any refused line
   refuses the whole import (exit 1, each line reported with its number and reason, up to
   100), unless \`--skip-invalid\`, which imports the rest and writes refused lines

@@ -31,6 +31,9 @@ export interface LineFormat {
 /** Times as stored: ISO 8601 UTC (`2024-04-08T05:25:26.020Z`). */
 const TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$';
 
+/** The largest value of PostgreSQL's `integer`. */
+const INTEGER_MAX = 2_147_483_647;
+
 function schemaOf(column: ColumnKind): TSchema {
   switch (column.kind) {
     case 'id':
@@ -49,7 +52,11 @@ function schemaOf(column: ColumnKind): TSchema {
     case 'time':
       return Type.String({ pattern: TIME_PATTERN });
     case 'int':
-      return Type.Integer(column.min !== undefined ? { minimum: column.min } : {});
+      // Within the column's type on both stores: a value PostgreSQL refuses is the line's fault.
+      return Type.Integer({
+        minimum: column.min ?? -INTEGER_MAX - 1,
+        maximum: column.max ?? INTEGER_MAX,
+      });
     case 'num':
       return Type.Number();
     case 'bool':

@@ -9,18 +9,15 @@ import { PRODUCT_KINDS } from '../domain/quotes.ts';
 import type { Database } from '../model/tables.ts';
 import { CHUNK_BYTES } from '../resources/files/writes.ts';
 import { TODO_KINDS } from '../resources/todos/writes.ts';
-import type { ColumnKind, LineType, SubjectLineType } from './transfer-columns.ts';
+import {
+  type ColumnKind,
+  type LineType,
+  SUBJECT_LINE,
+  type SubjectLineType,
+} from './transfer-columns.ts';
 
 /** Every record type a note, todo, enrollment, activity, history row or file attaches to. */
-const ANY_SUBJECT = [
-  'people',
-  'organization',
-  'deal',
-  'lead',
-  'product',
-  'quote',
-  'customObject',
-] as const satisfies readonly SubjectLineType[];
+const ANY_SUBJECT = Object.keys(SUBJECT_LINE) as SubjectLineType[];
 
 /** An e-mail address as a sent e-mail stores it. */
 const EmailAddress = Type.Object({
@@ -419,7 +416,7 @@ export const LINE_SPECS = {
       id,
       name: { kind: 'text', name: true, max: 1000 },
       content_type: { kind: 'text', max: 200 },
-      size: { kind: 'int', min: 1 },
+      size: { kind: 'int', min: 1, max: Number.MAX_SAFE_INTEGER },
       chunk_count: { kind: 'int', min: 1 },
       status: { kind: 'text', values: ['ready'] },
       subject_type: opt(subject(...ANY_SUBJECT)),

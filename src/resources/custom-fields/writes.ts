@@ -5,7 +5,8 @@ import {
   type SelectOption,
   type StoredCustomValues,
 } from '../../domain/custom-fields.ts';
-import { renamedInFormula } from '../../domain/formulas.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { formulaReads, isReferenceableName, renamedInFormula } from '../../domain/formulas.ts';
 import { newId } from '../../domain/ids.ts';
 import { appendNullKey } from '../../store/read-model/append-null-key.ts';
 import { renameKey } from '../../store/read-model/rename-key.ts';
@@ -121,33 +122,29 @@ export async function markRecordsOfDefinition(
   for (const row of rows) w.touched.mark('customObject', row.id);
 }
 
-/** Renames a custom field; every record of its type shows the new name. */
+/**
+ * Renames a custom field; every record of its type shows the new name (`changeCustomField`
+ * of its name alone).
+ */
 export async function renameCustomField(
   w: WorkspaceWrite,
   fieldId: string,
   name: string,
 ): Promise<void> {
-  const before = await w.trx
-    .selectFrom('custom_fields')
-    .select(['name', 'custom_object_definition_id'])
-    .where('workspace_id', '=', w.workspaceId)
-    .where('id', '=', fieldId)
-    .executeTakeFirstOrThrow();
   const field = await w.trx
-    .updateTable('custom_fields')
-    .set({ name })
+    .selectFrom('custom_fields')
+    .select('record_type')
     .where('workspace_id', '=', w.workspaceId)
     .where('id', '=', fieldId)
-    .returning('record_type')
     .executeTakeFirstOrThrow();
-  const recordType = field.record_type as CustomFieldRecordType;
-  await renameInFormulas(w, recordType, before.custom_object_definition_id, before.name, name);
-  for (const t of typesShowingFieldsOf(recordType)) w.touched.markAll(t);
+  await changeCustomField(w, field.record_type as CustomFieldRecordType, fieldId, { name });
 }
 
 /**
  * Makes the formulas of a record type's fields (custom objects: of one definition) that read
- * field `from` read it as `to`, its new name: their values stay as they are.
+ * field `from` read it as `to`, its new name: their values stay as they are. True when some
+ * formula read a field named `to` already (one that was not there, as an imported formula
+ * may): its values change, so the records are rendered again.
  */
 async function renameInFormulas(
   w: WorkspaceWrite,
@@ -155,7 +152,7 @@ async function renameInFormulas(
   definitionId: string,
   from: string,
   to: string,
-): Promise<void> {
+): Promise<boolean> {
   const formulas = await w.trx
     .selectFrom('custom_fields')
     .select(['id', 'formula'])
@@ -164,9 +161,16 @@ async function renameInFormulas(
     .where('custom_object_definition_id', '=', definitionId)
     .where('formula', 'is not', null)
     .execute();
+  let readsNewName = false;
   for (const f of formulas) {
+    if (formulaReads(f.formula!, to)) readsNewName = true;
     const formula = renamedInFormula(f.formula!, from, to);
     if (formula === f.formula) continue;
+    if (!isReferenceableName(to))
+      throw new DomainError(
+        'invalid_body',
+        `'name': 수식이 읽는 필드라 '${to.slice(0, 100)}'(으)로 바꿀 수 없습니다. 수식의 {{대상명.필드명}}에 쓸 수 없는 이름입니다 ('}}'를 담거나 '}' 또는 공백으로 끝나거나 공백으로 시작함).`,
+      );
     await w.trx
       .updateTable('custom_fields')
       .set({ formula })
@@ -174,6 +178,7 @@ async function renameInFormulas(
       .where('id', '=', f.id)
       .execute();
   }
+  return readsNewName;
 }
 
 /** What an update of a field's definition changes (undefined: unchanged). */
@@ -213,7 +218,7 @@ export async function changeCustomField(
     .execute();
   // The records show the name; options show only in the field list and the client's types.
   if (change.name === undefined || change.name === before.name) return;
-  await renameInFormulas(
+  const formulasChange = await renameInFormulas(
     w,
     recordType,
     before.custom_object_definition_id,
@@ -228,8 +233,10 @@ export async function changeCustomField(
   for (const t of typesShowingFieldsOf(recordType)) {
     const renamed =
       recordType !== 'quoteProduct' &&
+      !formulasChange &&
       (await renameKey(w, t, { id: fieldId, from: before.name, to: change.name }));
-    // Quote-product keys sit inside each line: the quotes are rendered again.
+    // Quote-product keys sit inside each line, and formula values that change with the name
+    // are computed: the records are rendered again.
     if (!renamed) w.touched.markAll(t);
   }
 }
@@ -334,6 +341,24 @@ export async function removeFilesFromValues(
     .where('workspace_id', '=', w.workspaceId)
     .where('type', '=', ATTACHMENT_TYPE)
     .execute();
+  if (fields.length === 0) return;
+  for (let i = 0; i < fileIds.length; i += FILES_PER_SCAN) {
+    await removeFilesFrom(w, fields, fileIds.slice(i, i + FILES_PER_SCAN));
+  }
+}
+
+/**
+ * Files a scan for attachment values looks for at once: one LIKE each, ORed (SQLite refuses
+ * an expression deeper than 1,000, and a record may hold more files).
+ */
+const FILES_PER_SCAN = 100;
+
+/** `removeFilesFromValues` for a few files. */
+async function removeFilesFrom(
+  w: WorkspaceWrite,
+  fields: readonly { id: string; record_type: string }[],
+  fileIds: readonly string[],
+): Promise<void> {
   const gone = new Set(fileIds);
   for (const [recordType, table] of Object.entries(TABLE_OF) as [RenderedType, string][]) {
     const fieldIds = fields.filter((f) => f.record_type === recordType).map((f) => f.id);

@@ -76,6 +76,7 @@ export async function checkNewFormula(
       ? definitionNames.find((d) => d.id === definitionId)!.name
       : OBJECT_NAMES[recordType];
   const others = new Set([...Object.values(OBJECT_NAMES), ...definitionNames.map((d) => d.name)]);
+  const refuseCycle = cycleCheck(body.name, definitions);
   try {
     const node = parseFormula(body.formula);
     const kindOf = (ref: FormulaReference): FormulaKind => {
@@ -100,7 +101,7 @@ export async function checkNewFormula(
           `'${ref.field}'는 목록 값 필드(${field.type})라 수식에 쓸 수 없습니다.`,
           at,
         );
-      refuseCycle(body.name, ref, definitions);
+      refuseCycle(ref);
       return field.kind;
     };
     const kind = checkFormula(node, kindOf);
@@ -116,34 +117,49 @@ export async function checkNewFormula(
 }
 
 /**
- * A reference of the new formula field `name` that leads back to it through other formula
- * fields (a field deleted and defined again under a formula's name could close a loop).
+ * The check of each reference of the new formula field `name`: a reference that leads back
+ * to it through other formula fields is a `FormulaError` (a field deleted and defined again
+ * under a formula's name could close a loop). Each formula field is parsed and followed once
+ * for all the references: a formula of hundreds of references over a chain of hundreds of
+ * formula fields would otherwise parse the chain again for each reference (seconds).
  */
-function refuseCycle(
+function cycleCheck(
   name: string,
-  ref: FormulaReference,
   definitions: readonly CustomFieldDefinition[],
-): void {
+): (ref: FormulaReference) => void {
   const formulaOf = new Map(
     definitions.flatMap((d) => (d.formula === undefined ? [] : [[d.name, d.formula] as const])),
   );
-  const seen = new Set<string>();
-  const path: string[] = [];
-  const reaches = (field: string): boolean => {
-    if (field === name) return true;
-    const formula = formulaOf.get(field);
-    if (formula === undefined || seen.has(field)) return false;
-    seen.add(field);
-    path.push(field);
-    for (const next of referencesIn(formula)) if (reaches(next.field)) return true;
-    path.pop();
-    return false;
+  const referencesOfField = new Map<string, FormulaReference[]>();
+  /** Fields followed to the end without reaching `name`. */
+  const clear = new Set<string>();
+  return (ref) => {
+    const path: string[] = [];
+    const onPath = new Set<string>();
+    const reaches = (field: string): boolean => {
+      if (field === name) return true;
+      const formula = formulaOf.get(field);
+      if (formula === undefined || clear.has(field) || onPath.has(field)) return false;
+      path.push(field);
+      onPath.add(field);
+      let refs = referencesOfField.get(field);
+      if (refs === undefined) {
+        refs = referencesIn(formula);
+        referencesOfField.set(field, refs);
+      }
+      for (const next of refs) if (reaches(next.field)) return true;
+      path.pop();
+      onPath.delete(field);
+      // A field on the path that reaches `name` would have thrown before this returns.
+      clear.add(field);
+      return false;
+    };
+    if (reaches(ref.field))
+      throw new FormulaError(
+        `순환 참조입니다: ${[name, ...path, name].map((n) => `'${n}'`).join(' → ')}`,
+        ref.at + 1,
+      );
   };
-  if (reaches(ref.field))
-    throw new FormulaError(
-      `순환 참조입니다: ${[name, ...path, name].map((n) => `'${n}'`).join(' → ')}`,
-      ref.at + 1,
-    );
 }
 
 /** The references of a stored formula; none if it does not parse (an imported one may not). */
