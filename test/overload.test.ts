@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
+import { buildApp } from '../src/server/app.ts';
 import { OVERLOADED_MESSAGE } from '../src/server/overload.ts';
 import { makeDeal, makePerson } from './factories.ts';
 import { appWithWorkspace, type TestStore, type TestWorkspace, testApp } from './helpers.ts';
@@ -74,6 +76,34 @@ describe('load shedding (OVERLOAD_DELAY_MS)', () => {
       if (calm.every((s) => s === 200)) break;
     }
     expect(calm).toEqual(calm.map(() => 200));
+  });
+
+  it("does not take a new server's start-up for overload", async () => {
+    // Not yet ready: the start-up's own work blocks the loop (as building the routes and
+    // schemas does), then the first requests arrive as soon as the server is ready.
+    const fresh = await buildApp({
+      store,
+      config: { ...loadConfig({}), logLevel: 'silent', rateLimitMax: 0, overloadDelayMs: 50 },
+    });
+    try {
+      block(500);
+      await fresh.ready();
+      await sleep(1);
+      const statuses = (
+        await Promise.all(
+          Array.from({ length: 20 }, () =>
+            fresh.inject({
+              method: 'GET',
+              url: '/v2/people',
+              headers: { authorization: `Bearer ${ws.token}` },
+            }),
+          ),
+        )
+      ).map((r) => r.statusCode);
+      expect(statuses).toEqual(statuses.map(() => 200));
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('is off unless the config turns it on', async () => {

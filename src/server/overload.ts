@@ -17,7 +17,8 @@ export const OVERLOADED_MESSAGE =
  * (token, rate limit, database), each with the probability `1 - delayMs / delay` (a delay
  * twice the bound sheds half). Requests then wait for at most about twice the bound, instead
  * of queueing without end when more arrive than the server can answer; probes, metrics and
- * the document are never shed. Measured by `@fastify/under-pressure`; `delayMs` 0 turns it off.
+ * the document are never shed; nor is anything in the first 200 ms after the app is ready.
+ * Measured by `@fastify/under-pressure`; `delayMs` 0 turns it off.
  */
 export async function shedOverload(
   app: FastifyInstance,
@@ -26,11 +27,19 @@ export async function shedOverload(
   random: () => number = Math.random,
 ): Promise<void> {
   if (delayMs <= 0) return;
+  // Armed a couple of samples after the app is ready: the delay first measured includes the
+  // start-up's own work (routes, schemas), which would refuse a new server's first requests.
+  let armed = false;
+  app.addHook('onReady', async () => {
+    setTimeout(() => {
+      armed = true;
+    }, 2 * SAMPLE_MS).unref();
+  });
   await app.register(underPressure, {
     maxEventLoopDelay: delayMs,
     sampleInterval: SAMPLE_MS,
     pressureHandler: async (request, _reply, type, value) => {
-      if (type !== underPressure.TYPE_EVENT_LOOP_DELAY || value === undefined) return;
+      if (!armed || type !== underPressure.TYPE_EVENT_LOOP_DELAY || value === undefined) return;
       if (routeKind(request.routeOptions.url, base) === 'service') return;
       if (random() >= Math.min(MOST_SHED, 1 - delayMs / value)) return;
       throw new HttpError('unavailable', OVERLOADED_MESSAGE, { 'Retry-After': '1' });
