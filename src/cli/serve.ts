@@ -15,6 +15,9 @@ import { action, wholeNumber } from './command.ts';
 import { startEventPruning } from './event-pruning.ts';
 import { untilStopped } from './shutdown.ts';
 
+/** How long a start waits for Redis's first connection before it listens. */
+const REDIS_START_WAIT_MS = 2_000;
+
 /** The options of `serve` and `start`. */
 interface ServeOptions {
   port?: number;
@@ -125,6 +128,9 @@ async function runServe(
       });
     }
     stopped = untilStopped(app, config.shutdownGraceMs, () => void dispatcher?.stop());
+    // The shared limit holds from the first request: Redis is given a moment to connect
+    // (a Redis that is down only delays the start; counts are then kept in this process).
+    await limiter?.connected(REDIS_START_WAIT_MS);
     const address = await app.listen({ port, host });
     if (metrics && config.metricsPort !== undefined) {
       metricsServer = await listenMetrics(metrics, config.metricsPort, host);

@@ -55,6 +55,27 @@ async function until(check: () => boolean, ms = 5000): Promise<void> {
 }
 
 describe.skipIf(!SHARED_REDIS)('RedisRateLimiter on a real Redis', () => {
+  it('counts in Redis from the first hit once connected() answers true', async () => {
+    const prefix = `salescrm-test:${randomUUID()}:`;
+    const a = limiter(REDIS_URL, prefix, 2);
+    const b = limiter(REDIS_URL, prefix, 2);
+    expect(await Promise.all([a.connected(5000), b.connected(5000)])).toEqual([true, true]);
+    // Straight after construction: without the wait, these are counted per process.
+    const allowed = await Promise.all([a.hit('k'), b.hit('k'), a.hit('k'), b.hit('k')]);
+    expect(allowed.filter((d) => d.allowed)).toHaveLength(2);
+  });
+
+  it('connected() gives up after its time when nothing answers', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const { port } = closed.address() as { port: number };
+    await new Promise((r) => closed.close(r));
+    const down = limiter(`redis://127.0.0.1:${port}`, `salescrm-test:${randomUUID()}:`);
+    const started = Date.now();
+    expect(await down.connected(300)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it('two limiters (two processes) share one window per key, exactly', async () => {
     const prefix = `salescrm-test:${randomUUID()}:`;
     const a = limiter(REDIS_URL, prefix);

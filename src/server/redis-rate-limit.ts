@@ -99,6 +99,24 @@ export class RedisRateLimiter implements RateLimiter {
     }
   }
 
+  /**
+   * Waits for the first connection, at most `ms`: true once Redis is ready. A server that
+   * listens before it would count its first requests in its own memory, past the shared limit.
+   */
+  async connected(ms: number): Promise<boolean> {
+    if (this.redis.status === 'ready') return true;
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.redis.off('ready', onReady);
+        resolve(ok);
+      };
+      const onReady = () => done(true);
+      const timer = setTimeout(() => done(false), ms);
+      this.redis.once('ready', onReady);
+    });
+  }
+
   /** True while counts go to Redis. */
   get shared(): boolean {
     return this.healthy && this.redis.status === 'ready';
