@@ -5,7 +5,7 @@ import { injectCall } from '../mcp/api.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import { buildApp } from '../server/app.ts';
 import { tokenAuthenticator } from '../server/auth.ts';
-import { RedisRateLimiter } from '../server/redis-rate-limit.ts';
+import { sharedRateLimiter } from '../server/redis-rate-limit.ts';
 import { openStore } from '../store/database.ts';
 import { action, UsageError } from './command.ts';
 
@@ -42,16 +42,7 @@ async function runMcp(config: Config, { token }: { token: string }): Promise<num
       return 1;
     }
     // With REDIS_URL, tool calls count against the same limit as the servers' requests.
-    const limiter =
-      config.redisUrl && config.rateLimitMax > 0
-        ? new RedisRateLimiter({
-            url: config.redisUrl,
-            max: config.rateLimitMax,
-            windowMs: config.rateLimitWindowMs,
-            prefix: config.redisKeyPrefix,
-            timeoutMs: config.redisTimeoutMs,
-          })
-        : undefined;
+    const limiter = await sharedRateLimiter(config);
     const app = await buildApp({
       store,
       // One local client, whose calls wait for each other: nothing to shed (a process busy

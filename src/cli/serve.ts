@@ -7,16 +7,13 @@ import { createDemoWorkspace } from '../ingest/demo/create-workspace.ts';
 import { buildApp } from '../server/app.ts';
 import { Metrics } from '../server/metrics.ts';
 import { listenMetrics, type MetricsServer } from '../server/metrics-server.ts';
-import { RedisRateLimiter } from '../server/redis-rate-limit.ts';
+import { sharedRateLimiter } from '../server/redis-rate-limit.ts';
 import { checkWritable, openStore } from '../store/database.ts';
 import { databaseFileError } from '../store/sqlite-file.ts';
 import { reportListening, runPrimary } from './cluster.ts';
 import { action, wholeNumber } from './command.ts';
 import { startEventPruning } from './event-pruning.ts';
 import { untilStopped } from './shutdown.ts';
-
-/** How long a start waits for Redis's first connection before it listens. */
-const REDIS_START_WAIT_MS = 2_000;
 
 /** The options of `serve` and `start`. */
 interface ServeOptions {
@@ -89,16 +86,7 @@ async function runServe(
 
   const prepared = cluster.isWorker ? undefined : await prepare(config, demoWhenEmpty);
   const store = openStore(config.databaseUrl);
-  const limiter =
-    config.redisUrl && config.rateLimitMax > 0
-      ? new RedisRateLimiter({
-          url: config.redisUrl,
-          max: config.rateLimitMax,
-          windowMs: config.rateLimitWindowMs,
-          prefix: config.redisKeyPrefix,
-          timeoutMs: config.redisTimeoutMs,
-        })
-      : undefined;
+  const limiter = await sharedRateLimiter(config);
   const pruning = startEventPruning(store, config.eventRetentionDays);
   const release = async () => {
     pruning.stop();
@@ -128,9 +116,6 @@ async function runServe(
       });
     }
     stopped = untilStopped(app, config.shutdownGraceMs, () => void dispatcher?.stop());
-    // The shared limit holds from the first request: Redis is given a moment to connect
-    // (a Redis that is down only delays the start; counts are then kept in this process).
-    await limiter?.connected(REDIS_START_WAIT_MS);
     const address = await app.listen({ port, host });
     if (metrics && config.metricsPort !== undefined) {
       metricsServer = await listenMetrics(metrics, config.metricsPort, host);

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import type { Config } from '../config.ts';
 import { MemoryRateLimiter, type RateDecision, type RateLimiter } from './rate-limit.ts';
 
 /** Where the limiter reports Redis going away and coming back (a pino logger fits). */
@@ -152,4 +153,26 @@ export class RedisRateLimiter implements RateLimiter {
     this.healthy = true;
     this.log?.info({}, 'rate limit: Redis is back, counters are shared again');
   }
+}
+
+/** How long a process starting waits for Redis's first connection before it serves. */
+const START_WAIT_MS = 2_000;
+
+/**
+ * The limiter a process shares with the others through `REDIS_URL` (none without it or with
+ * the limit off), once Redis has connected or `START_WAIT_MS` has passed: counts made before
+ * the first connection would be this process's own, past the shared limit (a Redis that is
+ * down only delays the start; counts are then kept in this process until it answers).
+ */
+export async function sharedRateLimiter(config: Config): Promise<RedisRateLimiter | undefined> {
+  if (!config.redisUrl || config.rateLimitMax <= 0) return undefined;
+  const limiter = new RedisRateLimiter({
+    url: config.redisUrl,
+    max: config.rateLimitMax,
+    windowMs: config.rateLimitWindowMs,
+    prefix: config.redisKeyPrefix,
+    timeoutMs: config.redisTimeoutMs,
+  });
+  await limiter.connected(START_WAIT_MS);
+  return limiter;
 }
