@@ -2,6 +2,7 @@
 // runs, without request logging or rate limit.
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/server/app.ts';
+import { LISTEN_BACKLOG } from '../src/server/overload.ts';
 import { openStore } from '../src/store/database.ts';
 
 const [databaseUrl, port] = process.argv.slice(2);
@@ -12,7 +13,7 @@ const config = {
 const store = openStore(config.databaseUrl);
 await store.migrate();
 const app = await buildApp({ store, config });
-await app.listen({ port: Number(port), host: '127.0.0.1' });
+await app.listen({ port: Number(port), host: '127.0.0.1', backlog: LISTEN_BACKLOG });
 process.send?.('ready');
 process.once('SIGTERM', async () => {
   await app.close();

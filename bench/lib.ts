@@ -75,7 +75,9 @@ export function onCores(
 
 /** fork() options that start a TypeScript entry point, on the server's cores when pinning. */
 function forkOptions(env: Record<string, string>) {
-  const execArgv = ['--import', 'tsx'];
+  // `BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'` profiles the children.
+  const extra = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const execArgv = [...extra, '--import', 'tsx'];
   return {
     ...(pinning
       ? { execPath: 'taskset', execArgv: ['-c', pinning.server, process.execPath, ...execArgv] }

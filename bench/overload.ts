@@ -94,6 +94,7 @@ const routes: Route[] = [
 if (values.only) {
   const only = new RegExp(values.only);
   routes.splice(0, routes.length, ...routes.filter((r) => only.test(r.name)));
+  if (routes.length === 0) throw new Error(`--only ${values.only} names no route`);
 }
 const headers = { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json' };
 

@@ -11,11 +11,15 @@ let ws: TestWorkspace;
 let dealId: string;
 let app: FastifyInstance;
 
+let origin: string;
+
 appWithWorkspace((made) => ({ store, app, ws } = made), {
-  config: { overloadDelayMs: 50 },
+  config: { overloadDelayMs: 50, metrics: true },
   workspace: 'file',
 });
 beforeAll(async () => {
+  // Shedding answers on the HTTP server, before Fastify: only real requests reach it.
+  origin = await app.listen({ port: 0, host: '127.0.0.1' });
   dealId = await ws.write(async (w) => {
     const person = await makePerson(w, { name: '과부하 고객' });
     return makeDeal(w, { name: '과부하 딜', peopleId: person });
@@ -29,77 +33,99 @@ function block(ms: number): void {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const inject = (url: string) =>
-  app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${ws.token}` } });
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+async function request(at: string, path: string, init: RequestInit = {}): Promise<Answer> {
+  const res = await fetch(`${at}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${ws.token}`, ...init.headers },
+  });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
 
 describe('load shedding (OVERLOAD_DELAY_MS)', () => {
   it('answers API requests 503 with Retry-After while the event loop lags, probes never', async () => {
     const statuses = new Map<number, number>();
-    let shed: Awaited<ReturnType<typeof inject>> | undefined;
-    let shedDeal: Awaited<ReturnType<typeof inject>> | undefined;
+    let shed: Answer | undefined;
+    let shedDeal: Answer | undefined;
+    let shedWrite: Answer | undefined;
     // A lag of 500 ms, then requests just after the next sample of the delay (every 100 ms):
     // most are shed.
-    for (let round = 0; round < 20 && !(shed && shedDeal); round++) {
+    for (let round = 0; round < 20 && !(shed && shedDeal && shedWrite); round++) {
       block(500);
       await sleep(1);
-      const [people, deal, health] = await Promise.all([
-        inject('/v2/people'),
-        inject(`/v2/deal/${dealId}`),
-        app.inject({ method: 'GET', url: '/healthz' }),
+      const [people, deal, write, health, docs] = await Promise.all([
+        request(origin, '/v2/people'),
+        request(origin, `/v2/deal/${dealId}`),
+        // A write with a body that is not even JSON: shed before it is read.
+        request(origin, '/v2/people', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{not json',
+        }),
+        request(origin, '/healthz'),
+        request(origin, '/openapi.json'),
       ]);
-      expect(health.statusCode).toBe(200);
+      expect(health.status).toBe(200);
+      expect(docs.status).toBe(200);
       for (const res of [people, deal]) {
-        statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-        expect([200, 503]).toContain(res.statusCode);
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        expect([200, 503]).toContain(res.status);
       }
-      if (people.statusCode === 503) shed = people;
-      if (deal.statusCode === 503) shedDeal = deal;
+      expect([400, 503]).toContain(write.status);
+      if (people.status === 503) shed = people;
+      if (deal.status === 503) shedDeal = deal;
+      if (write.status === 503) shedWrite = write;
     }
     expect(shed, `statuses ${JSON.stringify([...statuses])}`).toBeDefined();
-    expect(shed!.headers['retry-after']).toBe('1');
-    expect(shed!.json()).toEqual({
+    expect(shed!.headers.get('retry-after')).toBe('1');
+    expect(shed!.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(shed!.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.parse(shed!.text)).toEqual({
       success: false,
       message: OVERLOADED_MESSAGE,
       reason: OVERLOADED_MESSAGE,
     });
-    // The single deal answers its errors in shape B (DECISIONS 3).
+    // The single deal answers its errors in shape B (DECISIONS 3); a write, shape A.
     expect(shedDeal).toBeDefined();
-    expect(shedDeal!.json()).toEqual({ error: OVERLOADED_MESSAGE });
+    expect(JSON.parse(shedDeal!.text)).toEqual({ error: OVERLOADED_MESSAGE });
+    expect(JSON.parse(shedWrite!.text)).toMatchObject({ message: OVERLOADED_MESSAGE });
+
+    // Counted apart from the requests that reached a route.
+    const metrics = await request(origin, '/metrics');
+    const counted = Number(/^salescrm_requests_shed_total (\d+)$/m.exec(metrics.text)?.[1]);
+    expect(counted).toBeGreaterThanOrEqual(3);
 
     // Once the loop keeps up again, nothing is shed (a few tries: the machine may be busy).
     let calm: number[] = [];
     for (let round = 0; round < 10; round++) {
       await sleep(300);
-      calm = (await Promise.all(Array.from({ length: 20 }, () => inject('/v2/people')))).map(
-        (r) => r.statusCode,
-      );
+      calm = (
+        await Promise.all(Array.from({ length: 20 }, () => request(origin, '/v2/people')))
+      ).map((r) => r.status);
       if (calm.every((s) => s === 200)) break;
     }
     expect(calm).toEqual(calm.map(() => 200));
   });
 
   it("does not take a new server's start-up for overload", async () => {
-    // Not yet ready: the start-up's own work blocks the loop (as building the routes and
-    // schemas does), then the first requests arrive as soon as the server is ready.
+    // The start-up's own work blocks the loop (as building the routes and schemas does),
+    // then the first requests arrive as soon as the server listens.
     const fresh = await buildApp({
       store,
       config: { ...loadConfig({}), logLevel: 'silent', rateLimitMax: 0, overloadDelayMs: 50 },
     });
     try {
       block(500);
-      await fresh.ready();
-      await sleep(1);
+      const at = await fresh.listen({ port: 0, host: '127.0.0.1' });
       const statuses = (
-        await Promise.all(
-          Array.from({ length: 20 }, () =>
-            fresh.inject({
-              method: 'GET',
-              url: '/v2/people',
-              headers: { authorization: `Bearer ${ws.token}` },
-            }),
-          ),
-        )
-      ).map((r) => r.statusCode);
+        await Promise.all(Array.from({ length: 20 }, () => request(at, '/v2/people')))
+      ).map((r) => r.status);
       expect(statuses).toEqual(statuses.map(() => 200));
     } finally {
       await fresh.close();
@@ -109,14 +135,10 @@ describe('load shedding (OVERLOAD_DELAY_MS)', () => {
   it('is off unless the config turns it on', async () => {
     const plain = await testApp(store);
     try {
+      const at = await plain.listen({ port: 0, host: '127.0.0.1' });
       block(300);
       await sleep(120);
-      const res = await plain.inject({
-        method: 'GET',
-        url: '/v2/people',
-        headers: { authorization: `Bearer ${ws.token}` },
-      });
-      expect(res.statusCode).toBe(200);
+      expect((await request(at, '/v2/people')).status).toBe(200);
     } finally {
       await plain.close();
     }

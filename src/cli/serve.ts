@@ -7,6 +7,7 @@ import { createDemoWorkspace } from '../ingest/demo/create-workspace.ts';
 import { buildApp } from '../server/app.ts';
 import { Metrics } from '../server/metrics.ts';
 import { listenMetrics, type MetricsServer } from '../server/metrics-server.ts';
+import { LISTEN_BACKLOG } from '../server/overload.ts';
 import { sharedRateLimiter } from '../server/redis-rate-limit.ts';
 import { checkWritable, openStore } from '../store/database.ts';
 import { databaseFileError } from '../store/sqlite-file.ts';
@@ -116,7 +117,7 @@ async function runServe(
       });
     }
     stopped = untilStopped(app, config.shutdownGraceMs, () => void dispatcher?.stop());
-    const address = await app.listen({ port, host });
+    const address = await app.listen({ port, host, backlog: LISTEN_BACKLOG });
     if (metrics && config.metricsPort !== undefined) {
       metricsServer = await listenMetrics(metrics, config.metricsPort, host);
       console.log(`metrics on ${metricsServer.url}/metrics`);

@@ -62,12 +62,12 @@ import { registerWebhookWrites } from '../resources/webhooks/write-routes.ts';
 import type { Store } from '../store/database.ts';
 import { isDiskFull } from '../store/disk-full.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
-import { routeKind } from './api-route.ts';
+import { isSingleDealPath, routeKind } from './api-route.ts';
 import { tokenAuthenticator } from './auth.ts';
 import { DiskFullLog } from './disk-full-log.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
 import { Metrics } from './metrics.ts';
-import { shedOverload } from './overload.ts';
+import { LoadShedder } from './overload.ts';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
 import { refuseReadOnlyWrite } from './read-only.ts';
 import { logRequests } from './request-log.ts';
@@ -123,7 +123,14 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** Builds the HTTP API over a store: auth, limits, errors and every resource's routes. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { store, config } = options;
+  // Load shedding answers before Fastify sees a request (overload.ts). Off unless the
+  // config says (an app built in a test shares its event loop with the test).
+  const shedder =
+    (config.overloadDelayMs ?? 0) > 0
+      ? new LoadShedder(config.overloadDelayMs!, config.basePath)
+      : undefined;
   const app = Fastify({
+    ...(shedder ? { serverFactory: shedder.serverFactory() } : {}),
     logger:
       options.logStream || options.logger
         ? {
@@ -157,9 +164,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const cache = config.pageCacheBytes > 0 ? new PageCache(config.pageCacheBytes) : undefined;
   const diskFull = new DiskFullLog(store.location, options.diskFullLogIntervalMs);
 
-  // First of the request hooks: a shed request costs no token lookup and no database.
-  // Off unless the config says (an app built in a test shares its event loop with the test).
-  await shedOverload(app, base, config.overloadDelayMs ?? 0);
   app.decorateRequest('auth', null as never);
   recordRoutes(app);
   logRequests(app, {
@@ -172,6 +176,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const metrics = options.metrics ?? (config.metrics ? new Metrics(store) : undefined);
   if (metrics) {
     metrics.watchCache(cache);
+    metrics.watchShedder(shedder);
     metrics.observe(app);
     if (config.metrics && config.metricsPort === undefined) {
       app.get('/metrics', async (_request, reply) =>
@@ -374,12 +379,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
  * parameter over `maxParamLength`) as a 400 in the shape of the route the path names.
  */
 function badPath(base: string, method: string, url: string, reply: FastifyReply): void {
-  const path = url.split('?')[0]!;
-  // Shape B belongs to reading one deal only; a write to the same path answers shape A.
-  const singleDeal =
-    (method === 'GET' || method === 'HEAD') &&
-    path.startsWith(`${base}/v2/deal/`) &&
-    /^[^/]+\/?$/.test(path.slice(base.length + 9));
+  const singleDeal = isSingleDealPath(base, method, url.split('?')[0]!);
   reply
     .code(400)
     .header('X-Request-Id', reply.request.id)

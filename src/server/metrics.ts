@@ -3,6 +3,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { PageCache } from '../http/page-cache.ts';
 import type { Store } from '../store/database.ts';
 import { countDueDeliveries } from '../store/outbox/deliveries.ts';
+import type { LoadShedder } from './overload.ts';
 
 /** What a metric of a request is labelled with. */
 const REQUEST_LABELS = ['method', 'route', 'status'] as const;
@@ -23,6 +24,7 @@ export class Metrics {
   private readonly durations: Histogram<(typeof REQUEST_LABELS)[number]>;
   private writesInFlight = 0;
   private cache: PageCache | undefined;
+  private shedder: LoadShedder | undefined;
 
   constructor(private readonly store: Store) {
     const registers = [this.registry];
@@ -47,6 +49,15 @@ export class Metrics {
       registers,
       collect() {
         this.set(metrics.writesInFlight);
+      },
+    });
+    new Counter({
+      name: 'salescrm_requests_shed_total',
+      help: 'API requests answered 503 by load shedding (OVERLOAD_DELAY_MS), before any route ran: not in http_requests_total.',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(metrics.shedder?.shed ?? 0);
       },
     });
     new Counter({
@@ -116,6 +127,11 @@ export class Metrics {
   /** Counts the page cache's hits and misses (none while the cache is off). */
   watchCache(cache: PageCache | undefined): void {
     this.cache = cache;
+  }
+
+  /** Counts the requests load shedding answered (none while it is off). */
+  watchShedder(shedder: LoadShedder | undefined): void {
+    this.shedder = shedder;
   }
 
   /** Records every request of `app`: its route pattern (never the URL), status and time. */

@@ -1,48 +1,155 @@
-import underPressure from '@fastify/under-pressure';
-import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../http/errors.ts';
-import { routeKind } from './api-route.ts';
+import { randomUUID } from 'node:crypto';
+import {
+  createServer,
+  type ServerOptions as HttpServerOptions,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { FastifyServerFactory } from 'fastify';
+import { errorBody } from '../http/errors.ts';
+import { JSON_TYPE } from '../http/send.ts';
+import { isSingleDealPath } from './api-route.ts';
+
+/** What Fastify passes a server factory: its options, with its defaults filled in. */
+interface ServerOptions {
+  http?: HttpServerOptions;
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+  maxRequestsPerSocket?: number | null;
+}
 
 /** How often the event loop's delay is sampled (milliseconds). */
 const SAMPLE_MS = 100;
+/** The histogram's resolution (milliseconds), taken off each mean as Node's own lateness. */
+const RESOLUTION_MS = 10;
 /** The share of API requests shed at most, so that some always get through and probe the load. */
 const MOST_SHED = 0.95;
+/** Nothing is shed this long after the server starts listening (two samples). */
+const ARM_MS = 2 * SAMPLE_MS;
+
+/**
+ * Connections the kernel holds for the server before it accepts them (`listen`'s backlog;
+ * Linux caps it at `net.core.somaxconn`, 4096 by default since 5.4). Node's default, 511,
+ * overflowed when a thousand clients connected at once (`bench:overload`): the kernel then
+ * drops connections it has half made, and their clients waited 1 s, 3 s, ... to retry, timed
+ * out connecting, or had their request reset (`ECONNRESET`) instead of getting an answer.
+ */
+export const LISTEN_BACKLOG = 4096;
 
 export const OVERLOADED_MESSAGE =
   '요청이 너무 많아 처리할 수 없습니다. 잠시 후 다시 시도해 주세요.';
 
 /**
  * Load shedding: while the event loop's mean delay over the last sample is over `delayMs`,
- * API requests (`/v2`, `/v3`, `/mcp`) are answered 503 with `Retry-After: 1` before any work
- * (token, rate limit, database), each with the probability `1 - delayMs / delay` (a delay
- * twice the bound sheds half). Requests then wait for at most about twice the bound, instead
- * of queueing without end when more arrive than the server can answer; probes, metrics and
- * the document are never shed; nor is anything in the first 200 ms after the app is ready.
- * Measured by `@fastify/under-pressure`; `delayMs` 0 turns it off.
+ * API requests (`/v2`, `/v3`, `/mcp`) are answered 503 with `Retry-After: 1`, each with the
+ * probability `1 - delayMs / delay` (a delay twice the bound sheds half). Requests then wait
+ * for at most about twice the bound, instead of queueing without end when more arrive than
+ * the server can answer; probes, metrics and the document are never shed; nor is anything
+ * in the first 200 ms after the server listens (the start-up's own work is not overload).
+ *
+ * The answer is written on the HTTP server's request, before the framework routes it, runs
+ * its hooks or makes an error of it: a shed request then costs the server about a tenth of
+ * a cheap read (HTTP's own parsing and writing), which is what lets it keep serving most of
+ * what it can while twice that arrives. Its shape follows the path: B for reading one deal
+ * (`GET /v2/deal/{id}`), A otherwise.
  */
-export async function shedOverload(
-  app: FastifyInstance,
-  base: string,
-  delayMs: number,
-  random: () => number = Math.random,
-): Promise<void> {
-  if (delayMs <= 0) return;
-  // Armed a couple of samples after the app is ready: the delay first measured includes the
-  // start-up's own work (routes, schemas), which would refuse a new server's first requests.
-  let armed = false;
-  app.addHook('onReady', async () => {
-    setTimeout(() => {
-      armed = true;
-    }, 2 * SAMPLE_MS).unref();
-  });
-  await app.register(underPressure, {
-    maxEventLoopDelay: delayMs,
-    sampleInterval: SAMPLE_MS,
-    pressureHandler: async (request, _reply, type, value) => {
-      if (!armed || type !== underPressure.TYPE_EVENT_LOOP_DELAY || value === undefined) return;
-      if (routeKind(request.routeOptions.url, base) === 'service') return;
-      if (random() >= Math.min(MOST_SHED, 1 - delayMs / value)) return;
-      throw new HttpError('unavailable', OVERLOADED_MESSAGE, { 'Retry-After': '1' });
-    },
-  });
+export class LoadShedder {
+  private delay = 0;
+  private armedAt = Number.POSITIVE_INFINITY;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  private readonly prefixes: readonly string[];
+  private readonly bodyA = errorBody('A', OVERLOADED_MESSAGE);
+  private readonly bodyB = errorBody('B', OVERLOADED_MESSAGE);
+  /** Requests shed since the start. */
+  shed = 0;
+
+  constructor(
+    private readonly delayMs: number,
+    private readonly base: string,
+    private readonly random: () => number = Math.random,
+  ) {
+    this.prefixes = [`${base}/v2/`, `${base}/v3/`];
+  }
+
+  /** Starts sampling the event loop's delay; requests are shed from `ARM_MS` on. */
+  start(): void {
+    if (this.timer) return;
+    this.armedAt = performance.now() + ARM_MS;
+    this.histogram.enable();
+    let due = performance.now() + SAMPLE_MS;
+    this.timer = setInterval(() => {
+      // The histogram's mean lateness of its own timer; when the loop was so busy that the
+      // histogram's timer did not run since the last sample (no mean), this timer's own.
+      const now = performance.now();
+      const late = Math.max(0, now - due);
+      due = now + SAMPLE_MS;
+      const mean = this.histogram.mean / 1e6 - RESOLUTION_MS;
+      this.delay = Math.max(late, Number.isNaN(mean) ? 0 : mean);
+      this.histogram.reset();
+    }, SAMPLE_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.histogram.disable();
+    this.delay = 0;
+  }
+
+  /** The event loop's mean delay over the last sample, milliseconds (0 before the first). */
+  get eventLoopDelay(): number {
+    return this.delay;
+  }
+
+  /** Answers `req` 503 and returns true when it is to be shed; false leaves it alone. */
+  answer(req: IncomingMessage, res: ServerResponse): boolean {
+    if (this.delay <= this.delayMs || performance.now() < this.armedAt) return false;
+    const url = req.url ?? '/';
+    const end = url.indexOf('?');
+    const path = end === -1 ? url : url.slice(0, end);
+    if (!this.isApi(path)) return false;
+    if (this.random() >= Math.min(MOST_SHED, 1 - this.delayMs / this.delay)) return false;
+    this.shed += 1;
+    const body = isSingleDealPath(this.base, req.method ?? '', path) ? this.bodyB : this.bodyA;
+    res.writeHead(503, {
+      'Content-Type': JSON_TYPE,
+      'Content-Length': Buffer.byteLength(body),
+      'Retry-After': '1',
+      'X-Request-Id': randomUUID(),
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return true;
+  }
+
+  private isApi(path: string): boolean {
+    if (path === `${this.base}/mcp` || path === `${this.base}/mcp/`) return true;
+    return this.prefixes.some((p) => path.startsWith(p));
+  }
+
+  /**
+   * Fastify's `serverFactory`: the HTTP server Fastify would make (its timeouts), whose
+   * requests pass through `answer` first. Sampling starts when the server listens.
+   */
+  serverFactory(): FastifyServerFactory {
+    return (handler, fastifyOptions) => {
+      const options = fastifyOptions as ServerOptions;
+      const server: Server = createServer(options.http ?? {}, (req, res) => {
+        if (!this.answer(req, res)) handler(req, res);
+      });
+      // As Fastify sets its own server (its defaults: 72 s keep-alive, no request timeout).
+      server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
+      server.requestTimeout = options.requestTimeout ?? 0;
+      server.setTimeout(options.connectionTimeout ?? 0);
+      if ((options.maxRequestsPerSocket ?? 0) > 0)
+        server.maxRequestsPerSocket = options.maxRequestsPerSocket!;
+      server.once('listening', () => this.start());
+      server.once('close', () => this.stop());
+      return server;
+    };
+  }
 }
