@@ -1,9 +1,9 @@
 // `npm run bench:overload [-- --people N] [--seconds S] [--factor F] [--patience MS]
-// [--only REGEX] [--server-cpu SHARE]`: an
+// [--only REGEX] [--server-cpu SHARE] [--connections N]`: an
 // uncached route pushed past what the server can do. For the single deal
 // (`GET /v2/deal/{id}`, ids in turn) and a search (`POST /v2/object/people/search`, a
 // CONTAINS on 이름), first the saturation rate (closed loop, 32 connections), then an open
-// loop at F times that rate (2 by default) for S seconds from up to 1,000 connections, each
+// loop at F times that rate (2 by default) for S seconds from up to N connections (1,000), each
 // request sent on its schedule whether or not the earlier ones were answered. Reported: the
 // rate the generator reached, the statuses, the 200s per second (over the time until the
 // last answer) as a share of saturation and those answered within the client's patience
@@ -40,6 +40,7 @@ const { values } = parseArgs({
     delay: { type: 'string', default: '200' },
     only: { type: 'string' },
     'server-cpu': { type: 'string' },
+    connections: { type: 'string', default: '1000' },
   },
 });
 const people = Number(values.people);
@@ -141,7 +142,7 @@ interface Run {
 const failures = new Map<string, number>();
 
 async function openLoop(route: Route, rate: number): Promise<Run> {
-  const pool = new Pool(origin, { connections: 1000, pipelining: 1 });
+  const pool = new Pool(origin, { connections: Number(values.connections), pipelining: 1 });
   const outcomes: Promise<Outcome>[] = [];
   const total = Math.round(rate * seconds);
   const start = performance.now();
