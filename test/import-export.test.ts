@@ -893,6 +893,41 @@ describe('refusals of custom object, file and e-mail lines', () => {
     await refused(written.lines, index(written.lines, 'customObject') + 1, /수식 필드/);
   });
 
+  it('takes attachments of files later in the file, and refuses those of no file or on a todo', async () => {
+    const attached = (value: unknown) => {
+      const lines = good();
+      const field = index(lines, 'customField');
+      lines[field] = { ...lines[field], kind: 'multiAttachment' };
+      const object = index(lines, 'customObject');
+      lines[object] = { ...lines[object], custom: { 'field-1': value } };
+      return { lines, line: object + 1 };
+    };
+    // The file's line comes after the record's: its id is checked at the end.
+    const ok = await importLines(attached(['file-1']).lines);
+    expect(ok.result.rejects).toEqual([]);
+    expect(ok.result.committed).toBe(true);
+    const [object] = await store.db
+      .selectFrom('custom_objects')
+      .select('body')
+      .where('workspace_id', '=', ok.workspaceId)
+      .execute();
+    expect(JSON.parse(String(object!.body)).유형).toEqual([{ id: 'file-1', name: '로그.txt' }]);
+    expect(await verifyDifferences(store, ok.workspaceId)).toEqual([]);
+
+    const none = attached(['file-1', 'file-none']);
+    await refused(
+      none.lines,
+      none.line,
+      /^customObject 'obj-1': '유형' 필드: no file 'file-none'$/,
+    );
+    const todo = replaced('customField', {
+      record_type: 'todo',
+      custom_object_definition_id: '',
+      kind: 'multiAttachment',
+    });
+    await refused(todo.lines, todo.line, /a todo field cannot be multiAttachment/);
+  });
+
   it('refuses numbers past what the columns hold (PostgreSQL would fail the import)', async () => {
     const number = replaced('customObject', { record_number: 3_000_000_000 });
     await refused(number.lines, number.line, /^customObject: \/record_number: .*2147483647/);

@@ -60,6 +60,9 @@ const SCALAR_TYPES = [
  */
 export const ATTACHMENT_TYPE = 'multiAttachment';
 
+/** Record types whose fields cannot be attachments (the live API's rule). */
+export const NO_ATTACHMENT_RECORD_TYPES: ReadonlySet<string> = new Set(['quoteProduct', 'todo']);
+
 /** Every custom field type and how it reads (DECISIONS 7). */
 export const CUSTOM_FIELD_TYPES = [
   ...SCALAR_TYPES,

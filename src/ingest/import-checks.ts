@@ -3,8 +3,10 @@
  * what the workspace and the file's lines so far hold.
  */
 import {
+  ATTACHMENT_TYPE,
   type CustomFieldDefinition,
   type CustomFieldType,
+  NO_ATTACHMENT_RECORD_TYPES,
   refTargetOf,
 } from '../domain/custom-fields.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -281,6 +283,8 @@ export class ImportChecks {
           this.fieldNames.has(fieldNameKey(r.record_type as string, definitionId, r.name as string))
         )
           return `a ${r.record_type} field named '${r.name}' exists`;
+        if (r.kind === ATTACHMENT_TYPE && NO_ATTACHMENT_RECORD_TYPES.has(r.record_type as string))
+          return `a ${r.record_type} field cannot be ${ATTACHMENT_TYPE} (files)`;
         const select = r.kind === 'singleSelect' || r.kind === 'multiSelect';
         if (select !== (r.options !== null))
           return `'options' is for select fields only, and required there`;
@@ -396,8 +400,12 @@ export class ImportChecks {
         throw error;
       }
       const target = refTargetOf(def.type);
-      if (target && value !== null) {
-        const to = REF_TARGET_LINE[target.target]!;
+      const to = target
+        ? REF_TARGET_LINE[target.target]!
+        : def.type === ATTACHMENT_TYPE
+          ? 'file'
+          : undefined;
+      if (to && value !== null) {
         for (const ref of Array.isArray(value) ? value : [value]) {
           if (!this.known.get(to)!.has(ref as string)) {
             this.deferred.push({

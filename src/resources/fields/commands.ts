@@ -1,8 +1,9 @@
 import type { CreateFieldBody, UpdateFieldBody } from '../../api-schema/bodies/fields.ts';
-import type {
-  CustomFieldRecordType,
-  CustomFieldType,
-  SelectOption,
+import {
+  type CustomFieldRecordType,
+  type CustomFieldType,
+  NO_ATTACHMENT_RECORD_TYPES,
+  type SelectOption,
 } from '../../domain/custom-fields.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { BUILT_IN_FIELDS } from '../../domain/field-catalogue.ts';
@@ -37,9 +38,6 @@ export const CREATABLE_FIELD_TYPES = [
   'multiAttachment',
 ] as const satisfies readonly CustomFieldType[];
 
-/** Record types whose fields cannot be attachments (the live API's rule). */
-const NO_ATTACHMENTS: ReadonlySet<CustomFieldRecordType> = new Set(['quoteProduct', 'todo']);
-
 /** Types whose values `preventDuplicates` may keep unique. */
 const UNIQUE_TYPES = new Set<string>(['string', 'number']);
 
@@ -62,7 +60,7 @@ export async function createField(
     return defineField(w, recordType, definitionId, body, body.type as CustomFieldType, formula);
   }
   const type = checkedType(body.type);
-  if (type === 'multiAttachment' && NO_ATTACHMENTS.has(recordType))
+  if (type === 'multiAttachment' && NO_ATTACHMENT_RECORD_TYPES.has(recordType))
     throw invalid(
       `'type' multiAttachment(파일) 필드는 ${recordType === 'todo' ? 'todo' : 'quote-product'}에 만들 수 없습니다.`,
     );
