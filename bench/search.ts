@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { openStore } from '../src/store/database.ts';
 import {
   buildDemo,
@@ -39,9 +40,14 @@ const databaseUrl =
     : `sqlite:${values.db ?? join(dir, 'search.db')}`;
 
 let demo: { token: string; seconds?: number };
-// PostgreSQL: the demo is built in the database named by the URL (made by `salescrm demo`).
+// PostgreSQL: the demo is built in the database named by the URL, made anew (dropped first
+// when an earlier run left it), then analyzed as autovacuum would soon after a bulk load.
 if (values.db || values.reuse) demo = await tokenOfExistingDemo(databaseUrl);
-else demo = buildDemo(databaseUrl, Number(values.people));
+else {
+  if (values.database === 'postgres') await freshDatabase(databaseUrl);
+  demo = buildDemo(databaseUrl, Number(values.people));
+  if (values.database === 'postgres') await onDatabase(databaseUrl, 'vacuum (analyze)');
+}
 if ('seconds' in demo)
   console.log(`demo of ${values.people} people built in ${demo.seconds?.toFixed(1)} s`);
 
@@ -161,3 +167,23 @@ await app.close();
 await store.close();
 if (!values.keep) rmSync(dir, { recursive: true, force: true });
 else console.log(`kept ${databaseUrl}`);
+
+/** Drops and creates the database `url` names, on its server. */
+async function freshDatabase(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const server = new URL(url);
+  server.pathname = '/postgres';
+  const quoted = `"${name.replace(/"/g, '""')}"`;
+  await onDatabase(server.toString(), `drop database if exists ${quoted}`);
+  await onDatabase(server.toString(), `create database ${quoted}`);
+}
+
+async function onDatabase(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
