@@ -16,6 +16,7 @@ import { openPostgresStore, postgresOptionsFromEnv } from './postgres.ts';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.ts';
 import { openSqliteConnection, WAL_CHECKPOINT_BYTES } from './sqlite-connection.ts';
 import { checkFileLength, databaseFileError } from './sqlite-file.ts';
+import { syncWalFile, WalSync } from './sqlite-wal-sync.ts';
 
 /** Tables that keep a rendered `body`. */
 export type RenderedTable =
@@ -236,7 +237,11 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     mkdirSync(dirname(location.path), { recursive: true });
     checkFileLength(location.path);
   }
-  const writer = explained(location.path, () => openSqliteConnection(location.path, 'writer'));
+  // The API's writes sync the WAL after their commit, off the event loop, several at once.
+  const writer = explained(location.path, () =>
+    openSqliteConnection(location.path, 'writer', { groupCommit: !memory }),
+  );
+  const walSync = memory ? undefined : new WalSync(() => syncWalFile(`${location.path}-wal`));
   // The change stamp, as read in this turn of the event loop (see `changeStamp`).
   let stamp: unknown;
   const forgetStamp = () => {
@@ -292,7 +297,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       return stamp;
     },
     async transaction(fn) {
-      return db.connection().execute(async (conn) => {
+      const result = await db.connection().execute(async (conn) => {
         sqliteWriters.set(conn, writer);
         await sql`begin immediate`.execute(conn);
         try {
@@ -311,6 +316,9 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
           throw error;
         }
       });
+      // Durable before it is acknowledged; the writer is free for the next write meanwhile.
+      await walSync?.afterCommit();
+      return result;
     },
     encodeBody(json) {
       return Buffer.from(json);
@@ -346,6 +354,8 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       }
     },
     async close() {
+      // What was written outside `transaction` (migrations, commands) synced as well.
+      await walSync?.afterCommit();
       await checkpointer?.stop();
       await db.destroy();
       if (!memory) await reader.destroy();

@@ -28,8 +28,14 @@ describe('the checkpointer thread', () => {
     });
 
   it('copies a WAL past 4 MiB back into the database, so that the next write starts it over', async () => {
-    // Twice the checkpointer's threshold, far below the writer's own (24 MiB).
-    for (let i = 0; i < 32; i++) await write(WAL_CHECKPOINT_BYTES / 16);
+    // Twice the checkpointer's threshold, far below the writer's own (24 MiB), in one write:
+    // between small writes the thread may already copy them back and start the WAL over.
+    await store.transaction(async (trx) => {
+      for (let i = 0; i < 32; i++)
+        await sql`insert into filler (b) values (randomblob(${WAL_CHECKPOINT_BYTES / 16}))`.execute(
+          trx,
+        );
+    });
     expect(walSize()).toBeGreaterThan(WAL_CHECKPOINT_BYTES);
     // The thread looks every 25 ms; each small write after its checkpoint can start over.
     const deadline = Date.now() + 5_000;

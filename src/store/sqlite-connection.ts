@@ -17,8 +17,16 @@ export const WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024;
  */
 const WAL_WRITER_CHECKPOINT_BYTES = 24 * 1024 * 1024;
 
-/** Opens a connection to the SQLite file at `path` with the store's settings for its role. */
-export function openSqliteConnection(path: string, role: 'writer' | 'reader'): SQLite.Database {
+/**
+ * Opens a connection to the SQLite file at `path` with the store's settings for its role.
+ * A writer's commits sync the WAL themselves, unless `groupCommit`: then its owner syncs
+ * the WAL before it acknowledges a write (`sqlite-wal-sync.ts`).
+ */
+export function openSqliteConnection(
+  path: string,
+  role: 'writer' | 'reader',
+  { groupCommit = false }: { groupCommit?: boolean } = {},
+): SQLite.Database {
   const conn = new SQLite(path);
   conn.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   if (role === 'writer') {
@@ -30,10 +38,11 @@ export function openSqliteConnection(path: string, role: 'writer' | 'reader'): S
     // takes most of the first and little of the second (docs/benchmarks.md, the write path).
     conn.pragma(`page_size = ${PAGE_SIZE}`);
     conn.pragma('journal_mode = WAL');
-    // FULL: each commit syncs the WAL before it is acknowledged. NORMAL syncs only at
-    // checkpoints, so a power cut (not a process crash) could lose the last acknowledged
-    // writes; FULL costs one fsync a write and loses none.
-    conn.pragma('synchronous = FULL');
+    // FULL: each commit syncs the WAL before it returns, one fsync a write on the thread
+    // that commits. NORMAL syncs only at checkpoints, so a power cut (not a process crash)
+    // could lose the last acknowledged writes, unless the owner syncs the WAL before it
+    // acknowledges them, as the API's writer does (group commit, off the event loop).
+    conn.pragma(groupCommit ? 'synchronous = NORMAL' : 'synchronous = FULL');
     // Checkpoints run on a thread of their own once the WAL holds 4 MiB, off the requests'
     // path; the writer checkpoints itself only past 24 MiB (in pages of the file's own
     // size), and a WAL that a long reader let grow is truncated back to 4 MiB when it
