@@ -193,8 +193,23 @@ export class IndexPlan {
         sql` and `,
       )})`;
     // A probe of a range or of presence reads the record's own rows; of values, those values.
-    const byRecord = !('values' in n.condition);
-    return sql<SqlBool>`exists (${head(byRecord)}${valueCondition(n.condition)})`;
+    if (!('values' in n.condition))
+      return sql<SqlBool>`exists (${head(true)}${valueCondition(n.condition)})`;
+    return sql<SqlBool>`exists (${head(false)}${valueCondition(n.condition)}${this.valuesFence()})`;
+  }
+
+  /**
+   * On PostgreSQL, ` offset 0` in a probe of values: it keeps the probe a check of each walked
+   * row, one point of the index. Without it the planner may turn the walk into a join from
+   * the index rows (the `exists` a semi-join), which reads every record of the values and
+   * sorts them: it did for a select value of 8% of 200,000 people that its statistics put at
+   * 106 rows (16,254: 174 ms, against 8 ms for the walk). Such a probe runs only where the
+   * plan counted more records than it reads by id. Ranges keep the planner's choice: their
+   * probes read a record's index rows, and a walk to the first page of a sparse range was
+   * 180 times the join's time.
+   */
+  private valuesFence(): RawBuilder<unknown> {
+    return sql.raw(this.store.dialect === 'postgres' ? ' offset 0' : '');
   }
 
   /**
