@@ -1,8 +1,8 @@
 import { type Command, Option } from 'commander';
 import { CreateWebhookBody } from '../api-schema/bodies/webhooks.ts';
-import { DELIVERY_STATUSES } from '../api-schema/records/webhooks.ts';
 import type { Config } from '../config.ts';
 import { DomainError } from '../domain/errors.ts';
+import { DELIVERY_STATUSES } from '../domain/webhook-retry.ts';
 import { bodyReader } from '../http/body.ts';
 import { renderDelivery, renderWebhook } from '../render/webhooks.ts';
 import { deleteWebhook } from '../resources/webhooks/commands.ts';

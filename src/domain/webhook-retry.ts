@@ -5,6 +5,9 @@
  * the webhook.
  */
 
+/** Where a delivery is: waiting to be sent (or sent again), done, or given up. */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
 /** Deliveries of one webhook that end `failed` in a row, after which it is disabled. */
 export const FAILED_IN_A_ROW_TO_DISABLE = 10;
 

@@ -17,10 +17,7 @@ import { SOURCE_IMPORT } from '../resources/owned.ts';
 import { createPerson } from '../resources/people/commands.ts';
 import { sqliteStatementOf } from '../store/database.ts';
 import type { WorkspaceWrite } from '../store/write.ts';
-
-/** Record types a CSV file can hold. */
-export const CSV_TYPES = ['people', 'organization', 'deal', 'lead'] as const;
-export type CsvType = (typeof CSV_TYPES)[number];
+import type { CsvType } from './csv-types.ts';
 
 const KINDS = {
   people: { schema: CreatePersonBody, create: createPerson, table: 'people' },

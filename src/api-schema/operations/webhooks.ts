@@ -3,14 +3,10 @@
  * delete and rotate a webhook's secret, then its delivery log and a delivery's replay.
  */
 import { Type } from '@sinclair/typebox';
+import { DELIVERY_STATUSES } from '../../domain/webhook-retry.ts';
 import { CreateWebhookBody, UpdateWebhookBody } from '../bodies/webhooks.ts';
 import { Deleted, ListEnvelope, ObjectEnvelope } from '../envelopes.ts';
-import {
-  DELIVERY_STATUSES,
-  NewWebhookRecord,
-  WebhookDeliveryRecord,
-  WebhookRecord,
-} from '../records/webhooks.ts';
+import { NewWebhookRecord, WebhookDeliveryRecord, WebhookRecord } from '../records/webhooks.ts';
 import { type Operation, read, write } from './operation.ts';
 import { page } from './parameters.ts';
 

@@ -5,6 +5,7 @@ import {
   EVENT_TOPICS,
   type EventObjectType,
 } from '../../domain/events.ts';
+import { DELIVERY_STATUSES } from '../../domain/webhook-retry.ts';
 import { Id, Nullable, OneOf, Timestamp } from '../primitives.ts';
 import { Closed, count, optionalText } from './common.ts';
 
@@ -17,8 +18,6 @@ export const WEBHOOK_OBJECT_TYPES = [
 ] as const satisfies readonly EventObjectType[];
 /** What a webhook is: sending, or turned off (by a client, or after ten failed deliveries). */
 export const WEBHOOK_STATUSES = ['active', 'disabled'] as const;
-/** Where a delivery is: waiting to be sent (or sent again), done, or given up. */
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 /** How an event names its record type. */
 export const EVENT_OBJECT_NAMES = [
   '고객',

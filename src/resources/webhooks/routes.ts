@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { DELIVERY_STATUSES } from '../../api-schema/records/webhooks.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { DELIVERY_STATUSES } from '../../domain/webhook-retry.ts';
 import { NEXT_CURSOR } from '../../http/list-page.ts';
 import { sendListPage } from '../../http/list-route.ts';
 import { readQuery } from '../../http/query.ts';
