@@ -2,7 +2,7 @@ import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { differenceLine } from '../src/cli/verify.ts';
+import { differenceLine } from '../src/cli/verify-run.ts';
 import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
 import { exportWorkspace } from '../src/ingest/export.ts';
 import { rowValues } from '../src/ingest/import-rows.ts';

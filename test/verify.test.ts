@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { differenceLine } from '../src/cli/verify.ts';
+import { differenceLine } from '../src/cli/verify-run.ts';
 import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
 import type { RenderedTable } from '../src/store/database.ts';
 import {

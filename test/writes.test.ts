@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { differenceLine, indexDifferenceLine } from '../src/cli/verify.ts';
+import { differenceLine, indexDifferenceLine } from '../src/cli/verify-run.ts';
 import { openStore } from '../src/store/database.ts';
 import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import {

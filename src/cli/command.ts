@@ -29,6 +29,17 @@ export function action<A extends unknown[]>(
   };
 }
 
+/**
+ * `action(run)` with `run` in a module imported only when the command runs:
+ * `lazyAction(async () => (await import('./x-run.ts')).runX)`. Declaring the commands (their
+ * help, their parsers) then loads none of the application.
+ */
+export function lazyAction<A extends unknown[]>(
+  load: () => Promise<(config: Config, ...args: A) => Promise<number>>,
+): (this: Command, ...args: unknown[]) => Promise<void> {
+  return action<A>(async (config, ...args) => (await load())(config, ...args));
+}
+
 /** The exit code of the command `program` ran (0 when no action ran, as for help). */
 export function exitCodeOf(program: Command): number {
   return exitCodes.get(program) ?? 0;

@@ -1,13 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import type { Config } from '../config.ts';
 import { CUSTOM_FIELD_TYPES, type CustomFieldType } from '../domain/custom-fields.ts';
-import { DomainError } from '../domain/errors.ts';
-import { CustomFieldNameError } from '../resources/custom-fields/writes.ts';
-import { type DefinitionField, defineCustomObject } from '../resources/custom-objects/commands.ts';
-import { openStore, type Store } from '../store/database.ts';
-import { writeWorkspace } from '../store/write.ts';
-import { action } from './command.ts';
-import { knownWorkspace } from './known-workspace.ts';
+import type { DefinitionField } from '../resources/custom-objects/commands.ts';
+import { lazyAction } from './command.ts';
 
 const SELECT_TYPES = new Set(['singleSelect', 'multiSelect']);
 
@@ -28,7 +22,7 @@ export function customObjectCommand(program: Command): void {
     .option('--stages <A,B>', 'the stages of its pipeline, comma-separated', stageNames)
     .option('--workspace <ID>', "the workspace (default: the database's only one)")
     .option('--json', 'print {"id", "name", "pipelineId", "fieldIdList"} only')
-    .action(action(runDefine));
+    .action(lazyAction(async () => (await import('./custom-object-run.ts')).runDefine));
 }
 
 function definitionName(name: string): string {
@@ -73,63 +67,4 @@ export function parseFieldFlag(raw: string): DefinitionField {
   }
   if (options !== undefined) throw new InvalidArgumentError('Only select fields take options.');
   return { name, type: type as CustomFieldType };
-}
-
-/** The workspace to write to: `--workspace`, else the database's only one. */
-async function targetWorkspace(store: Store, given: string | undefined): Promise<string | null> {
-  if (given !== undefined) return (await knownWorkspace(store, given)) ? given : null;
-  const rows = await store.reader.selectFrom('workspaces').select('id').limit(2).execute();
-  if (rows.length === 1) return rows[0]!.id;
-  console.error(
-    rows.length === 0
-      ? 'salescrm: the database has no workspace (salescrm workspace create NAME)'
-      : 'salescrm: the database has several workspaces: name one with --workspace ID',
-  );
-  return null;
-}
-
-/**
- * `salescrm custom-object define NAME --field NAME:TYPE ... [--stages A,B,C] [--workspace ID]
- * [--json]`: a custom object definition with its fields (after the built-in ones, `이름`
- * first) and, with `--stages`, a pipeline of its own.
- */
-async function runDefine(
-  config: Config,
-  name: string,
-  values: { field?: DefinitionField[]; stages?: string[]; workspace?: string; json?: boolean },
-): Promise<number> {
-  const fields = values.field ?? [];
-  const stages = values.stages;
-  const store = openStore(config.databaseUrl);
-  try {
-    await store.migrate();
-    const workspaceId = await targetWorkspace(store, values.workspace);
-    if (workspaceId === null) return 1;
-    const defined = await writeWorkspace(store, workspaceId, (w) =>
-      defineCustomObject(w, { name, fields, stages }),
-    );
-    if (values.json) {
-      console.log(
-        JSON.stringify({
-          id: defined.id,
-          name: defined.name,
-          pipelineId: defined.pipelineId,
-          fieldIdList: defined.fieldIds,
-        }),
-      );
-    } else {
-      console.log(
-        `custom object '${defined.name}' defined: ${defined.id} (${fields.length} field${fields.length === 1 ? '' : 's'}${defined.pipelineId ? `, pipeline ${defined.pipelineId}` : ''})`,
-      );
-    }
-    return 0;
-  } catch (error) {
-    if (error instanceof DomainError || error instanceof CustomFieldNameError) {
-      console.error(`salescrm: ${error.message}`);
-      return 1;
-    }
-    throw error;
-  } finally {
-    await store.close();
-  }
 }

@@ -1,49 +1,10 @@
 import type { Command } from 'commander';
-import type { Config } from '../config.ts';
-import { Dispatcher, dispatcherOptions } from '../dispatch/dispatcher.ts';
-import { jsonLog } from '../dispatch/log.ts';
-import { openStore } from '../store/database.ts';
-import { action } from './command.ts';
+import { lazyAction } from './command.ts';
 
 /** Declares `dispatch` on the program. */
 export function dispatchCommand(program: Command): void {
   program
     .command('dispatch')
     .description('send webhook deliveries only (no API), until SIGTERM or SIGINT')
-    .action(action(runDispatch));
-}
-
-/**
- * `salescrm dispatch`: a webhook dispatcher on its own (no HTTP API). Migrates the database,
- * sends due deliveries until SIGTERM or SIGINT, then finishes the POSTs in flight (each
- * bounded by WEBHOOK_TIMEOUT_MS), records them, and returns 0.
- */
-async function runDispatch(config: Config): Promise<number> {
-  const log = jsonLog(config.logLevel);
-  const store = openStore(config.databaseUrl);
-  try {
-    await store.migrate();
-    const dispatcher = new Dispatcher(store, dispatcherOptions(config, log));
-    const signal = untilSignal();
-    dispatcher.start();
-    log.info(
-      { dispatcher: dispatcher.id, concurrency: config.webhookConcurrency },
-      'salescrm is dispatching webhooks',
-    );
-    log.info({ signal: await signal }, 'stopping: finishing the deliveries in flight');
-    await dispatcher.stop();
-    log.info(dispatcher.stats, 'stopped');
-  } finally {
-    await store.close();
-  }
-  return 0;
-}
-
-/** The first SIGTERM or SIGINT (later ones are ignored while stopping). */
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals) => resolve(signal);
-    process.on('SIGTERM', on);
-    process.on('SIGINT', on);
-  });
+    .action(lazyAction(async () => (await import('./dispatch-run.ts')).runDispatch));
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -181,5 +182,41 @@ describe('the program', () => {
     const none = await run([]);
     expect(none.code).toBe(2);
     expect(none.err).toMatch(/^Usage: salescrm <command>/);
+  });
+});
+
+describe('the start of the program', () => {
+  // Every module the process loads, reported by a load hook (it runs on a thread of its own).
+  const HOOK = `data:text/javascript,${encodeURIComponent(`
+    import { register } from 'node:module';
+    register('data:text/javascript,' + encodeURIComponent(
+      'export async function load(url, context, next) {' +
+      '  if (url.startsWith("file:")) console.error("loaded " + url);' +
+      '  return next(url, context);' +
+      '}'));
+  `)}`;
+  const root = join(import.meta.dirname, '..', '..');
+
+  it('declares every command, and prints help, without loading what the commands run', () => {
+    const started = spawnSync(
+      process.execPath,
+      ['--import', HOOK, '--import', 'tsx', 'src/cli/main.ts', '--help'],
+      { cwd: root, encoding: 'utf8' },
+    );
+    expect(started.status).toBe(0);
+    const files = started.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('loaded '))
+      .map((line) => line.slice('loaded '.length).replace(/^.*?\/(src|node_modules)\//, '$1/'));
+    expect(files).toContain('src/cli/program.ts');
+    // The declarations, the settings, small pure modules and commander; no store, server,
+    // resources, nor a command's `-run.ts`.
+    const light = (file: string) =>
+      /^src\/cli\/[a-z-]+\.ts$/.test(file) && !file.endsWith('-run.ts')
+        ? true
+        : /^(src\/config\.ts|src\/domain\/|src\/ingest\/csv-types\.ts|src\/store\/(sqlite-file|unavailable)\.ts|node_modules\/(commander|tsx|esbuild)\/)/.test(
+            file,
+          );
+    expect(files.filter((file) => !light(file))).toEqual([]);
   });
 });

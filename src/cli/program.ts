@@ -25,7 +25,9 @@ import { workspaceCommand } from './workspace.ts';
 /**
  * Every command, in the order the help lists them. A new command is a function in its own
  * file, `src/cli/<command>.ts`, that declares it on the program (`program.command(…)`, its
- * options, `.action(action(run))`), and one line here.
+ * options, `.action(lazyAction(…))`), its work in `src/cli/<command>-run.ts`, imported only
+ * when it runs (so that help, and any command, start without loading the application), and
+ * one line here. The declarations and this file import only light modules.
  */
 const COMMANDS: readonly ((program: Command) => void)[] = [
   startCommand,

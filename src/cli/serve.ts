@@ -1,27 +1,5 @@
-import cluster from 'node:cluster';
 import type { Command } from 'commander';
-import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.ts';
-import { Dispatcher, dispatcherOptions } from '../dispatch/dispatcher.ts';
-import { createDemoWorkspace } from '../ingest/demo/create-workspace.ts';
-import { buildApp } from '../server/app.ts';
-import { Metrics } from '../server/metrics.ts';
-import { listenMetrics, type MetricsServer } from '../server/metrics-server.ts';
-import { LISTEN_BACKLOG } from '../server/overload.ts';
-import { sharedRateLimiter } from '../server/redis-rate-limit.ts';
-import { checkWritable, openStore } from '../store/database.ts';
-import { databaseFileError } from '../store/sqlite-file.ts';
-import { reportListening, runPrimary } from './cluster.ts';
-import { action, wholeNumber } from './command.ts';
-import { startEventPruning } from './event-pruning.ts';
-import { untilStopped } from './shutdown.ts';
-
-/** The options of `serve` and `start`. */
-interface ServeOptions {
-  port?: number;
-  host?: string;
-  workers: number;
-}
+import { lazyAction, wholeNumber } from './command.ts';
 
 /** Declares `start` on the program. */
 export function startCommand(program: Command): void {
@@ -29,7 +7,7 @@ export function startCommand(program: Command): void {
     program
       .command('start')
       .description('serve; on an empty database, first create a demo workspace (npm start)'),
-  ).action(action((config, options: ServeOptions) => runServe(config, options, true)));
+  ).action(lazyAction(async () => (await import('./serve-run.ts')).runStart));
 }
 
 /** Declares `serve` on the program. */
@@ -40,7 +18,7 @@ export function serveCommand(program: Command): void {
       .description(
         'run the HTTP API (migrates the database first); each process also sends webhook deliveries (WEBHOOK_DISPATCH=0: not)',
       ),
-  ).action(action((config, options: ServeOptions) => runServe(config, options, false)));
+  ).action(lazyAction(async () => (await import('./serve-run.ts')).runServe));
 }
 
 function serveOptions(command: Command): Command {
@@ -48,140 +26,4 @@ function serveOptions(command: Command): Command {
     .option('--port <N>', 'the port to listen on (default: PORT, else 3000)', wholeNumber(0, 65535))
     .option('--host <H>', 'the address to listen on (default: HOST, else 127.0.0.1)')
     .option('--workers <N>', 'processes that share the port (1 to 64)', wholeNumber(1, 64), 1);
-}
-
-/** What the banner shows: the workspaces there are, and a demo token just made. */
-interface Prepared {
-  workspaceIds: string[];
-  demoToken?: string | undefined;
-}
-
-/**
- * `salescrm serve` (and `start`, which on an empty database first creates a demo
- * workspace and prints its token). With `--workers N` (N > 1) this process becomes the
- * primary of N worker processes on one port. Each serving process also runs a webhook
- * dispatcher, woken after every write request, unless WEBHOOK_DISPATCH=0. Runs until
- * SIGTERM or SIGINT, then stops accepting, finishes in-flight requests (at most
- * SHUTDOWN_GRACE_MS) and, meanwhile, the webhook POSTs in flight (each at most
- * WEBHOOK_TIMEOUT_MS), closes the store and Redis, and returns 0.
- */
-async function runServe(
-  config: Config,
-  options: ServeOptions,
-  demoWhenEmpty: boolean,
-): Promise<number> {
-  const port = options.port ?? config.port;
-  const host = options.host ?? config.host;
-  const { workers } = options;
-
-  if (workers > 1 && cluster.isPrimary) {
-    // Migrations and the demo run once, here, before any worker opens the store.
-    const prepared = await prepare(config, demoWhenEmpty);
-    return runPrimary({
-      workers,
-      graceMs: config.shutdownGraceMs,
-      onListening: (address, pids) =>
-        printBanner(`${address}${config.basePath}`, prepared, ` (${pids.length} workers)`),
-    });
-  }
-
-  const prepared = cluster.isWorker ? undefined : await prepare(config, demoWhenEmpty);
-  const store = openStore(config.databaseUrl);
-  const limiter = await sharedRateLimiter(config);
-  const pruning = startEventPruning(store, config.eventRetentionDays);
-  const release = async () => {
-    pruning.stop();
-    await limiter?.close();
-    await store.close();
-    // A worker's channel to the primary keeps it alive: let it go, so the process ends.
-    cluster.worker?.disconnect();
-  };
-
-  let stopped: Promise<void>;
-  let dispatcher: Dispatcher | undefined;
-  let metricsServer: MetricsServer | undefined;
-  const metrics =
-    config.metrics || config.metricsPort !== undefined ? new Metrics(store) : undefined;
-  let app: FastifyInstance | undefined;
-  try {
-    app = await buildApp({ store, config, logger: true, rateLimiter: limiter, metrics });
-    if (limiter) limiter.log = app.log;
-    pruning.log = app.log;
-    if (config.webhookDispatch) {
-      const wakeable = new Dispatcher(store, dispatcherOptions(config, app.log));
-      dispatcher = wakeable;
-      // A write's deliveries go out at once rather than at the next poll.
-      app.addHook('onResponse', (request, _reply, done) => {
-        if (request.method !== 'GET' && request.method !== 'HEAD') wakeable.wake();
-        done();
-      });
-    }
-    stopped = untilStopped(app, config.shutdownGraceMs, () => void dispatcher?.stop());
-    const address = await app.listen({ port, host, backlog: LISTEN_BACKLOG });
-    if (metrics && config.metricsPort !== undefined) {
-      metricsServer = await listenMetrics(metrics, config.metricsPort, host);
-      console.log(`metrics on ${metricsServer.url}/metrics`);
-    }
-    dispatcher?.start();
-    if (prepared) printBanner(`${address}${config.basePath}`, prepared, '');
-    reportListening(address);
-  } catch (error) {
-    // E.g. the port is taken: end the process (exit 1) rather than linger on Redis or IPC.
-    await metricsServer?.close();
-    await app?.close();
-    await dispatcher?.stop();
-    await release();
-    throw error;
-  }
-  await stopped;
-  await metricsServer?.close();
-  await dispatcher?.stop();
-  await release();
-  return 0;
-}
-
-/** Brings the schema up to date and, for `start` on an empty database, makes a demo. */
-async function prepare(config: Config, demoWhenEmpty: boolean): Promise<Prepared> {
-  const store = openStore(config.databaseUrl, { longRunning: true });
-  try {
-    // A database that reads but cannot be written would serve reads and fail every write.
-    try {
-      await store.migrate();
-      await checkWritable(store);
-    } catch (error) {
-      throw (store.file && databaseFileError(store.file, error)) || error;
-    }
-    const rows = await store.db
-      .selectFrom('workspaces')
-      .select('id')
-      .orderBy('created_at')
-      .execute();
-    const prepared: Prepared = { workspaceIds: rows.map((r) => r.id) };
-    if (demoWhenEmpty && rows.length === 0) {
-      console.log('empty database: creating a demo workspace…');
-      const demo = await createDemoWorkspace(store, {});
-      prepared.demoToken = demo.token;
-      prepared.workspaceIds.push(demo.workspaceId);
-    }
-    return prepared;
-  } finally {
-    await store.close();
-  }
-}
-
-function printBanner(url: string, prepared: Prepared, suffix: string): void {
-  const first = prepared.workspaceIds[0];
-  console.log(`salescrm is listening on ${url}${suffix}`);
-  if (prepared.demoToken) {
-    console.log(`demo workspace: ${first}`);
-    console.log(`token: ${prepared.demoToken}`);
-    console.log(
-      `try:   curl -H 'Authorization: Bearer ${prepared.demoToken}' '${url}/v2/people?limit=2'`,
-    );
-  } else if (first) {
-    console.log(`workspaces: ${prepared.workspaceIds.join(', ')}`);
-    console.log(`a token:    npm run -s cli -- token create --workspace ${first}`);
-  } else {
-    console.log('no workspace yet: npm run -s cli -- demo');
-  }
 }

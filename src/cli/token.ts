@@ -1,14 +1,5 @@
 import type { Command } from 'commander';
-import type { Config } from '../config.ts';
-import {
-  createToken,
-  firstAdmin,
-  listTokens,
-  revokeToken,
-} from '../resources/workspaces/writes.ts';
-import { openStore, type Store } from '../store/database.ts';
-import { action } from './command.ts';
-import { knownWorkspace } from './known-workspace.ts';
+import { lazyAction } from './command.ts';
 
 /** Declares `token create|list|revoke` on the program. */
 export function tokenCommand(program: Command): void {
@@ -20,74 +11,16 @@ export function tokenCommand(program: Command): void {
     .option('--read-only', 'a token that reads only: 403 on every write')
     .option('--name <N>', "the token's name, shown by token list")
     .option('--json', 'print {"id","token"} only')
-    .action(action(withStore(create)));
+    .action(lazyAction(async () => (await import('./token-run.ts')).runCreate));
   token
     .command('list')
     .description("the workspace's tokens: id, status, access, creation time, name (no secret)")
     .requiredOption('--workspace <ID>', 'the workspace')
     .option('--json', 'print a JSON array')
-    .action(action(withStore(list)));
+    .action(lazyAction(async () => (await import('./token-run.ts')).runList));
   token
     .command('revoke')
     .description('revoke a token: 401 from its next request on')
     .argument('<ID>', "the token's id (token list shows it)")
-    .action(action(withStore(revoke)));
-}
-
-/** A command run on the migrated store, closed after it. */
-function withStore<A extends unknown[]>(run: (store: Store, ...args: A) => Promise<number>) {
-  return async (config: Config, ...args: A): Promise<number> => {
-    const store = openStore(config.databaseUrl);
-    try {
-      await store.migrate();
-      return await run(store, ...args);
-    } finally {
-      await store.close();
-    }
-  };
-}
-
-/** `token create --workspace ID [--read-only] [--name N] [--json]`. */
-async function create(
-  store: Store,
-  values: { workspace: string; readOnly?: boolean; name?: string; json?: boolean },
-): Promise<number> {
-  const userId = await firstAdmin(store, values.workspace);
-  if (!userId) {
-    console.error(`salescrm: no workspace '${values.workspace}' (or it has no users)`);
-    return 1;
-  }
-  const readOnly = values.readOnly === true;
-  const token = await createToken(store, values.workspace, userId, values.name ?? null, {
-    readOnly,
-  });
-  console.log(
-    values.json
-      ? JSON.stringify(token)
-      : `token ${token.id}${readOnly ? ' (read-only)' : ''}: ${token.token}\n(shown only now)`,
-  );
-  return 0;
-}
-
-/** `token list --workspace ID [--json]`: one line a token, never its secret. */
-async function list(store: Store, values: { workspace: string; json?: boolean }): Promise<number> {
-  if (!(await knownWorkspace(store, values.workspace))) return 1;
-  const tokens = await listTokens(store, values.workspace);
-  if (values.json) console.log(JSON.stringify(tokens));
-  else
-    for (const t of tokens)
-      console.log(
-        `${t.id}\t${t.revoked_at ? 'revoked' : 'active'}\t${t.read_only ? 'read-only' : 'read-write'}\t${t.created_at}\t${t.name ?? ''}`,
-      );
-  return 0;
-}
-
-/** `token revoke ID`. */
-async function revoke(store: Store, id: string): Promise<number> {
-  if (!(await revokeToken(store, id))) {
-    console.error(`salescrm: no active token '${id}'`);
-    return 1;
-  }
-  console.log(`token ${id} revoked`);
-  return 0;
+    .action(lazyAction(async () => (await import('./token-run.ts')).runRevoke));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heapWarning } from './transfer.ts';
+import { heapWarning } from './transfer-run.ts';
 
 const GiB = 1024 ** 3;
 

@@ -1,0 +1,40 @@
+/** What `salescrm dispatch` does (`dispatch.ts` declares it; imported when it runs). */
+import type { Config } from '../config.ts';
+import { Dispatcher, dispatcherOptions } from '../dispatch/dispatcher.ts';
+import { jsonLog } from '../dispatch/log.ts';
+import { openStore } from '../store/database.ts';
+
+/**
+ * `salescrm dispatch`: a webhook dispatcher on its own (no HTTP API). Migrates the database,
+ * sends due deliveries until SIGTERM or SIGINT, then finishes the POSTs in flight (each
+ * bounded by WEBHOOK_TIMEOUT_MS), records them, and returns 0.
+ */
+export async function runDispatch(config: Config): Promise<number> {
+  const log = jsonLog(config.logLevel);
+  const store = openStore(config.databaseUrl);
+  try {
+    await store.migrate();
+    const dispatcher = new Dispatcher(store, dispatcherOptions(config, log));
+    const signal = untilSignal();
+    dispatcher.start();
+    log.info(
+      { dispatcher: dispatcher.id, concurrency: config.webhookConcurrency },
+      'salescrm is dispatching webhooks',
+    );
+    log.info({ signal: await signal }, 'stopping: finishing the deliveries in flight');
+    await dispatcher.stop();
+    log.info(dispatcher.stats, 'stopped');
+  } finally {
+    await store.close();
+  }
+  return 0;
+}
+
+/** The first SIGTERM or SIGINT (later ones are ignored while stopping). */
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals) => resolve(signal);
+    process.on('SIGTERM', on);
+    process.on('SIGINT', on);
+  });
+}
