@@ -106,6 +106,19 @@ function retryDelays(env: NodeJS.ProcessEnv): number[] {
 }
 
 /** A yes/no setting: `1`/`true` or `0`/`false` (unset is `fallback`). */
+/**
+ * DATABASE_URL: `postgres://…`/`postgresql://…`, `sqlite:PATH`, or a bare path (SQLite). A
+ * URL of another scheme (`mysql://…`, a typo) is refused rather than taken for a file name.
+ */
+function databaseUrl(raw: string): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1]?.toLowerCase();
+  if (scheme !== undefined && !['postgres', 'postgresql', 'sqlite'].includes(scheme))
+    throw new ConfigError(
+      `DATABASE_URL must be postgres://…, postgresql://… or sqlite:PATH (or a file path), not a ${scheme}:// URL`,
+    );
+  return raw;
+}
+
 function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -131,7 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl !== undefined) checkRedisUrl(redisUrl);
   return {
-    databaseUrl: env.DATABASE_URL || 'sqlite:./data/salescrm.db',
+    databaseUrl: databaseUrl(env.DATABASE_URL || 'sqlite:./data/salescrm.db'),
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
     basePath,

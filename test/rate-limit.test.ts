@@ -214,6 +214,20 @@ describe('loadConfig', () => {
     });
   });
 
+  it('refuses a DATABASE_URL of a scheme it does not serve, rather than make a file of it', () => {
+    for (const bad of ['bogus://x', 'mysql://root@127.0.0.1/crm', 'HTTP://example.com/db'])
+      expect(() => loadConfig({ DATABASE_URL: bad })).toThrow(/DATABASE_URL must be/);
+    for (const good of [
+      'postgres://postgres@127.0.0.1/crm',
+      'postgresql://postgres@127.0.0.1/crm',
+      'sqlite:./data/x.db',
+      'sqlite:///tmp/x.db',
+      './data/x.db',
+      '/tmp/x.db',
+    ])
+      expect(loadConfig({ DATABASE_URL: good }).databaseUrl).toBe(good);
+  });
+
   it('refuses a retention that is not a whole number of days from 1', () => {
     for (const bad of ['0', '-1', '1.5', 'month'])
       expect(() => loadConfig({ EVENT_RETENTION_DAYS: bad })).toThrow(/EVENT_RETENTION_DAYS/);
