@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
@@ -29,16 +29,16 @@ export function untilStopped(
   onSignal: () => void = () => {},
 ): Promise<void> {
   let draining = false;
-  // Requests received and not yet answered, by connection: a request pipelined behind
-  // another is served before its connection is closed.
-  const pending = new WeakMap<Socket, number>();
-  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const socket = request.socket;
-    pending.set(socket, (pending.get(socket) ?? 0) + 1);
-    response.once('close', () => pending.set(socket, (pending.get(socket) ?? 1) - 1));
+  // The last request received on each connection: a request pipelined behind another is
+  // served before its connection is closed, so only the last one's answer says `close`. (An
+  // answer may be ready while the requests before it still wait for theirs, e.g. for the
+  // sync of their write: what is ahead of it does not matter, only what is behind.)
+  const last = new WeakMap<Socket, IncomingMessage>();
+  app.server.on('request', (request: IncomingMessage) => {
+    last.set(request.socket, request);
   });
   app.addHook('onSend', async (request, reply) => {
-    if (draining && (pending.get(request.raw.socket) ?? 0) <= 1) {
+    if (draining && last.get(request.raw.socket) === request.raw) {
       reply.header('Connection', 'close');
     }
   });
