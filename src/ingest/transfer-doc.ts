@@ -52,7 +52,9 @@ object per line, \`\\n\` separated); \`salescrm import --workspace ID FILE...\` 
   against their fields' types and options, required custom fields, formula fields as the
   API makes them (a result type, not required, a formula that parses, no values written
   for them), integers within the columns' range, quote lines against
-  their product's kind, referenced records existing); any refused line
+  their product's kind, referenced records existing, files named by attachment values
+  existing (in the workspace or later in the file), no attachment field on a todo or a
+  quote line); any refused line
   refuses the whole import (exit 1, each line reported with its number and reason, up to
   100), unless \`--skip-invalid\`, which imports the rest and writes refused lines
   (\`{file, line, reason, text}\`) to \`--rejects FILE\` (default \`INPUT.rejects.ndjson\`).
