@@ -4,6 +4,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import type { Position } from '../src/http/cursor.ts';
 import { positionOf, renderListPage } from '../src/http/list-page.ts';
 import { createToken } from '../src/resources/workspaces/writes.ts';
@@ -461,4 +462,15 @@ export async function inProcessApp(
   });
   await app.ready();
   return app;
+}
+
+/** Runs one statement on the PostgreSQL database `url` names, on a connection of its own. */
+export async function onPostgres(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
 }

@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { openStore } from '../src/store/database.ts';
 import {
   buildDemo,
   countPeople,
   inProcessApp,
+  onPostgres,
   percentile,
   table,
   tokenOfExistingDemo,
@@ -46,7 +46,7 @@ if (values.db || values.reuse) demo = await tokenOfExistingDemo(databaseUrl);
 else {
   if (values.database === 'postgres') await freshDatabase(databaseUrl);
   demo = buildDemo(databaseUrl, Number(values.people));
-  if (values.database === 'postgres') await onDatabase(databaseUrl, 'vacuum (analyze)');
+  if (values.database === 'postgres') await onPostgres(databaseUrl, 'vacuum (analyze)');
 }
 if ('seconds' in demo)
   console.log(`demo of ${values.people} people built in ${demo.seconds?.toFixed(1)} s`);
@@ -174,16 +174,6 @@ async function freshDatabase(url: string): Promise<void> {
   const server = new URL(url);
   server.pathname = '/postgres';
   const quoted = `"${name.replace(/"/g, '""')}"`;
-  await onDatabase(server.toString(), `drop database if exists ${quoted}`);
-  await onDatabase(server.toString(), `create database ${quoted}`);
-}
-
-async function onDatabase(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
+  await onPostgres(server.toString(), `drop database if exists ${quoted}`);
+  await onPostgres(server.toString(), `create database ${quoted}`);
 }

@@ -21,7 +21,6 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import {
   Dispatcher,
@@ -35,7 +34,7 @@ import { insertPeople } from '../src/resources/people/writes.ts';
 import { createWorkspace, insertUsers } from '../src/resources/workspaces/writes.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { writeWorkspace } from '../src/store/write.ts';
-import { percentile, table } from './lib.ts';
+import { onPostgres, percentile, table } from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -100,15 +99,7 @@ async function openBench(kind: 'sqlite' | 'postgres') {
   }
   const server = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `salescrm_bench_webhooks_${randomBytes(4).toString('hex')}`;
-  const admin = async (text: string) => {
-    const client = new pg.Client({ connectionString: server });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = (text: string) => onPostgres(server, text);
   await admin(`create database "${name}"`);
   const url = new URL(server);
   url.pathname = `/${name}`;
