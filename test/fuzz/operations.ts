@@ -37,6 +37,18 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20240408);
 const TIMEOUT = 60_000 + RUNS * 100;
 
 /**
+ * A long run (`npm run fuzz`) says as it goes which operation passed its cases and in how
+ * long: a run of hours that is stopped still tells what it covered.
+ */
+function progress(kind: string, op: Operation, started: number): void {
+  if (RUNS <= 100) return;
+  const seconds = ((performance.now() - started) / 1000).toFixed(0);
+  console.log(
+    `fuzz: ${op.operationId}: ${RUNS.toLocaleString('en-US')} ${kind} cases passed in ${seconds} s`,
+  );
+}
+
+/**
  * Fuzzes part `part` (from 0) of `parts` of the document's operations, in their order, in a
  * store and fixture of its own; part 0 also checks that every operation has a generator.
  */
@@ -99,6 +111,7 @@ export function fuzzOperations(part: number, parts: number): void {
     it(
       `valid requests of ${op.method} ${op.path} succeed in the response schema`,
       async () => {
+        const started = performance.now();
         const generator = VALID[op.operationId];
         if (!generator) throw new Error(`no generator of valid requests for ${op.operationId}`);
         const foreign = await foreignSnapshot();
@@ -132,6 +145,7 @@ export function fuzzOperations(part: number, parts: number): void {
         if (op.query.some((q) => q.name === 'cursor') && op.operationId !== 'searchObjects') {
           expect(followed, 'some valid requests reached a second page').toBeGreaterThan(0);
         }
+        progress('valid', op, started);
       },
       TIMEOUT,
     );
@@ -139,6 +153,7 @@ export function fuzzOperations(part: number, parts: number): void {
     it(
       `invalid requests of ${op.method} ${op.path} are refused in shape ${op.errorShape} and change nothing`,
       async () => {
+        const started = performance.now();
         const generator = VALID[op.operationId];
         if (!generator) throw new Error(`no generator of valid requests for ${op.operationId}`);
         const foreign = await foreignSnapshot();
@@ -190,6 +205,7 @@ export function fuzzOperations(part: number, parts: number): void {
             'some requests were refused',
           ).toBe(true);
         }
+        progress('invalid', op, started);
       },
       TIMEOUT,
     );
