@@ -88,6 +88,8 @@ export default defineConfig(async () => {
                     'test/crash.test.ts',
                     // SIGTERMs a server under keep-alive load (connections, not the store).
                     'test/shutdown.test.ts',
+                    // The listening socket's backlog (the kernel's, not the store's).
+                    'test/listen-backlog.test.ts',
                     // `npm start` on an SQLite file, stopped by a SIGTERM to npm.
                     'test/npm-start.test.ts',
                     // `salescrm serve` on SQLite files that are not databases, damaged or read-only.
