@@ -48,6 +48,9 @@ const seconds = Number(values.seconds);
 const factor = Number(values.factor);
 const patience = Number(values.patience);
 const serverCpu = values['server-cpu'] ? Number(values['server-cpu']) : undefined;
+const connections = Number(values.connections);
+if (!Number.isInteger(connections) || connections < 1)
+  throw new Error('--connections is a whole number from 1');
 if (serverCpu !== undefined && !(serverCpu > 0 && serverCpu <= 1))
   throw new Error('--server-cpu is a share of one core, above 0 and at most 1');
 const pinned = pinCores();
@@ -142,7 +145,7 @@ interface Run {
 const failures = new Map<string, number>();
 
 async function openLoop(route: Route, rate: number): Promise<Run> {
-  const pool = new Pool(origin, { connections: Number(values.connections), pipelining: 1 });
+  const pool = new Pool(origin, { connections, pipelining: 1 });
   const outcomes: Promise<Outcome>[] = [];
   const total = Math.round(rate * seconds);
   const start = performance.now();

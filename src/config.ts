@@ -105,7 +105,6 @@ function retryDelays(env: NodeJS.ProcessEnv): number[] {
   return delays;
 }
 
-/** A yes/no setting: `1`/`true` or `0`/`false` (unset is `fallback`). */
 /**
  * DATABASE_URL: `postgres://…`/`postgresql://…`, `sqlite:PATH`, or a bare path (SQLite). A
  * URL of another scheme (`mysql://…`, a typo) is refused rather than taken for a file name.
@@ -119,6 +118,7 @@ function databaseUrl(raw: string): string {
   return raw;
 }
 
+/** A yes/no setting: `1`/`true` or `0`/`false` (unset is `fallback`). */
 function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;

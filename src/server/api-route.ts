@@ -6,9 +6,16 @@
 export type RouteKind = 'api' | 'mcp' | 'service';
 
 export function routeKind(route: string | undefined, base: string): RouteKind {
-  if (route === undefined) return 'service';
-  if (route === `${base}/mcp`) return 'mcp';
-  return route.startsWith(`${base}/v2/`) || route.startsWith(`${base}/v3/`) ? 'api' : 'service';
+  return route === undefined ? 'service' : pathKind(route, base);
+}
+
+/**
+ * What a path is to the service: a route's pattern, or a raw path (no query) before any
+ * route matched it, as load shedding sees it (`/mcp/` is `/mcp`, as the router takes it).
+ */
+export function pathKind(path: string, base: string): RouteKind {
+  if (path === `${base}/mcp` || path === `${base}/mcp/`) return 'mcp';
+  return path.startsWith(`${base}/v2/`) || path.startsWith(`${base}/v3/`) ? 'api' : 'service';
 }
 
 /**
