@@ -3,9 +3,10 @@ import type { Config } from '../config.ts';
 import { DomainError } from '../domain/errors.ts';
 import { CustomFieldNameError } from '../resources/custom-fields/writes.ts';
 import { type DefinitionField, defineCustomObject } from '../resources/custom-objects/commands.ts';
-import { openStore, type Store } from '../store/database.ts';
+import type { Store } from '../store/database.ts';
 import { writeWorkspace } from '../store/write.ts';
 import { knownWorkspace } from './known-workspace.ts';
+import { withStore } from './with-store.ts';
 
 /** The workspace to write to: `--workspace`, else the database's only one. */
 async function targetWorkspace(store: Store, given: string | undefined): Promise<string | null> {
@@ -32,36 +33,34 @@ export async function runDefine(
 ): Promise<number> {
   const fields = values.field ?? [];
   const stages = values.stages;
-  const store = openStore(config.databaseUrl);
-  try {
-    await store.migrate();
-    const workspaceId = await targetWorkspace(store, values.workspace);
-    if (workspaceId === null) return 1;
-    const defined = await writeWorkspace(store, workspaceId, (w) =>
-      defineCustomObject(w, { name, fields, stages }),
-    );
-    if (values.json) {
-      console.log(
-        JSON.stringify({
-          id: defined.id,
-          name: defined.name,
-          pipelineId: defined.pipelineId,
-          fieldIdList: defined.fieldIds,
-        }),
+  return withStore(config, async (store) => {
+    try {
+      const workspaceId = await targetWorkspace(store, values.workspace);
+      if (workspaceId === null) return 1;
+      const defined = await writeWorkspace(store, workspaceId, (w) =>
+        defineCustomObject(w, { name, fields, stages }),
       );
-    } else {
-      console.log(
-        `custom object '${defined.name}' defined: ${defined.id} (${fields.length} field${fields.length === 1 ? '' : 's'}${defined.pipelineId ? `, pipeline ${defined.pipelineId}` : ''})`,
-      );
+      if (values.json) {
+        console.log(
+          JSON.stringify({
+            id: defined.id,
+            name: defined.name,
+            pipelineId: defined.pipelineId,
+            fieldIdList: defined.fieldIds,
+          }),
+        );
+      } else {
+        console.log(
+          `custom object '${defined.name}' defined: ${defined.id} (${fields.length} field${fields.length === 1 ? '' : 's'}${defined.pipelineId ? `, pipeline ${defined.pipelineId}` : ''})`,
+        );
+      }
+      return 0;
+    } catch (error) {
+      if (error instanceof DomainError || error instanceof CustomFieldNameError) {
+        console.error(`salescrm: ${error.message}`);
+        return 1;
+      }
+      throw error;
     }
-    return 0;
-  } catch (error) {
-    if (error instanceof DomainError || error instanceof CustomFieldNameError) {
-      console.error(`salescrm: ${error.message}`);
-      return 1;
-    }
-    throw error;
-  } finally {
-    await store.close();
-  }
+  });
 }

@@ -2,7 +2,7 @@
 import type { Config } from '../config.ts';
 import { Dispatcher, dispatcherOptions } from '../dispatch/dispatcher.ts';
 import { jsonLog } from '../dispatch/log.ts';
-import { openStore } from '../store/database.ts';
+import { withStore } from './with-store.ts';
 
 /**
  * `salescrm dispatch`: a webhook dispatcher on its own (no HTTP API). Migrates the database,
@@ -11,9 +11,7 @@ import { openStore } from '../store/database.ts';
  */
 export async function runDispatch(config: Config): Promise<number> {
   const log = jsonLog(config.logLevel);
-  const store = openStore(config.databaseUrl);
-  try {
-    await store.migrate();
+  return withStore(config, async (store) => {
     const dispatcher = new Dispatcher(store, dispatcherOptions(config, log));
     const signal = untilSignal();
     dispatcher.start();
@@ -24,10 +22,8 @@ export async function runDispatch(config: Config): Promise<number> {
     log.info({ signal: await signal }, 'stopping: finishing the deliveries in flight');
     await dispatcher.stop();
     log.info(dispatcher.stats, 'stopped');
-  } finally {
-    await store.close();
-  }
-  return 0;
+    return 0;
+  });
 }
 
 /** The first SIGTERM or SIGINT (later ones are ignored while stopping). */

@@ -6,8 +6,8 @@ import { createMcpServer } from '../mcp/server.ts';
 import { buildApp } from '../server/app.ts';
 import { tokenAuthenticator } from '../server/auth.ts';
 import { sharedRateLimiter } from '../server/redis-rate-limit.ts';
-import { openStore } from '../store/database.ts';
 import { UsageError } from './command.ts';
+import { withStore } from './with-store.ts';
 
 /**
  * `salescrm mcp --token TOKEN`: the MCP server on stdin and stdout, for a desktop assistant
@@ -17,9 +17,7 @@ import { UsageError } from './command.ts';
  */
 export async function runMcp(config: Config, { token }: { token: string }): Promise<number> {
   if (token === '') throw new UsageError('mcp needs a token: --token TOKEN or SALESCRM_TOKEN');
-  const store = openStore(config.databaseUrl);
-  try {
-    await store.migrate();
+  return withStore(config, async (store) => {
     const authorization = `Bearer ${token}`;
     let readOnly: boolean;
     try {
@@ -53,7 +51,5 @@ export async function runMcp(config: Config, { token }: { token: string }): Prom
     await app.close();
     await limiter?.close();
     return 0;
-  } finally {
-    await store.close();
-  }
+  });
 }

@@ -1,26 +1,13 @@
 /** What `salescrm token create|list|revoke` do (`token.ts` declares them; imported when one runs). */
-import type { Config } from '../config.ts';
 import {
   createToken,
   firstAdmin,
   listTokens,
   revokeToken,
 } from '../resources/workspaces/writes.ts';
-import { openStore, type Store } from '../store/database.ts';
+import type { Store } from '../store/database.ts';
 import { knownWorkspace } from './known-workspace.ts';
-
-/** A command run on the migrated store, closed after it. */
-function withStore<A extends unknown[]>(run: (store: Store, ...args: A) => Promise<number>) {
-  return async (config: Config, ...args: A): Promise<number> => {
-    const store = openStore(config.databaseUrl);
-    try {
-      await store.migrate();
-      return await run(store, ...args);
-    } finally {
-      await store.close();
-    }
-  };
-}
+import { storeCommand } from './with-store.ts';
 
 /** `token create --workspace ID [--read-only] [--name N] [--json]`. */
 async function create(
@@ -68,6 +55,6 @@ async function revoke(store: Store, id: string): Promise<number> {
 }
 
 /** `token create`, `token list` and `token revoke`, each on the migrated store. */
-export const runCreate = withStore(create);
-export const runList = withStore(list);
-export const runRevoke = withStore(revoke);
+export const runCreate = storeCommand(create);
+export const runList = storeCommand(list);
+export const runRevoke = storeCommand(revoke);

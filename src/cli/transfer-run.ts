@@ -11,6 +11,7 @@ import { firstAdmin } from '../resources/workspaces/writes.ts';
 import { openStore, parseDatabaseUrl } from '../store/database.ts';
 import { UsageError } from './command.ts';
 import { knownWorkspace } from './known-workspace.ts';
+import { withStore } from './with-store.ts';
 
 /** Progress on stderr: a bar on a terminal, a plain line every few seconds otherwise, or nothing. */
 export function progressReporter(label: string, quiet: boolean) {
@@ -156,50 +157,50 @@ export async function runImport(
   }
   const warning = heapWarning(fileBytes, getHeapStatistics().heap_size_limit);
   if (warning) console.error(warning);
-  const store = openStore(config.databaseUrl, { longRunning: true });
-  try {
-    await store.migrate();
-    if (!(await knownWorkspace(store, values.workspace))) return 1;
-    const actorId = values.user ?? (await firstAdmin(store, values.workspace)) ?? '';
-    const progress = progressReporter('import', values.quiet === true);
-    let result: Awaited<ReturnType<typeof importFiles>>;
-    try {
-      result = await importFiles(store, {
-        workspaceId: values.workspace,
-        files: positionals,
-        csvType,
-        actorId,
-        skipInvalid: values.skipInvalid,
-        rejectsPath: values.rejects,
-        onProgress: (records, done, total) => progress.update(records, done, total),
-      });
-    } catch (error) {
-      if (error instanceof ImportUsageError) throw new UsageError(error.message);
-      if (error instanceof LineTooLongError) {
-        console.error(`salescrm: ${error.message}; nothing was imported`);
+  return withStore(
+    config,
+    async (store) => {
+      if (!(await knownWorkspace(store, values.workspace))) return 1;
+      const actorId = values.user ?? (await firstAdmin(store, values.workspace)) ?? '';
+      const progress = progressReporter('import', values.quiet === true);
+      let result: Awaited<ReturnType<typeof importFiles>>;
+      try {
+        result = await importFiles(store, {
+          workspaceId: values.workspace,
+          files: positionals,
+          csvType,
+          actorId,
+          skipInvalid: values.skipInvalid,
+          rejectsPath: values.rejects,
+          onProgress: (records, done, total) => progress.update(records, done, total),
+        });
+      } catch (error) {
+        if (error instanceof ImportUsageError) throw new UsageError(error.message);
+        if (error instanceof LineTooLongError) {
+          console.error(`salescrm: ${error.message}; nothing was imported`);
+          return 1;
+        }
+        throw error;
+      } finally {
+        progress.stop();
+      }
+      for (const r of result.rejects) console.error(`${r.file}:${r.line}: ${r.reason}`);
+      if (result.rejectCount > result.rejects.length) {
+        console.error(`... and ${result.rejectCount - result.rejects.length} more refused lines`);
+      }
+      if (!result.committed) {
+        console.error(`import refused: ${result.rejectCount} bad lines, nothing imported`);
         return 1;
       }
-      throw error;
-    } finally {
-      progress.stop();
-    }
-    for (const r of result.rejects) console.error(`${r.file}:${r.line}: ${r.reason}`);
-    if (result.rejectCount > result.rejects.length) {
-      console.error(`... and ${result.rejectCount - result.rejects.length} more refused lines`);
-    }
-    if (!result.committed) {
-      console.error(`import refused: ${result.rejectCount} bad lines, nothing imported`);
-      return 1;
-    }
-    const counts = Object.entries(result.counts)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ');
-    console.log(`imported ${result.records} records${counts ? ` (${counts})` : ''}`);
-    if (result.rejectsPath) {
-      console.log(`${result.rejectCount} refused lines written to ${result.rejectsPath}`);
-    }
-    return 0;
-  } finally {
-    await store.close();
-  }
+      const counts = Object.entries(result.counts)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ');
+      console.log(`imported ${result.records} records${counts ? ` (${counts})` : ''}`);
+      if (result.rejectsPath) {
+        console.log(`${result.rejectCount} refused lines written to ${result.rejectsPath}`);
+      }
+      return 0;
+    },
+    { longRunning: true },
+  );
 }

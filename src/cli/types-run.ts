@@ -4,8 +4,8 @@ import {
   customFieldDefinitions,
   renderCustomFieldDeclarations,
 } from '../resources/custom-fields/declarations.ts';
-import { openStore } from '../store/database.ts';
 import { knownWorkspace } from './known-workspace.ts';
+import { withStore } from './with-store.ts';
 
 /**
  * `salescrm types --workspace ID [--name TypeName]`: prints a `.d.ts` of the workspace's
@@ -15,14 +15,10 @@ export async function runTypes(
   config: Config,
   { workspace: workspaceId, name: typeName }: { workspace: string; name: string },
 ): Promise<number> {
-  const store = openStore(config.databaseUrl);
-  try {
-    await store.migrate();
+  return withStore(config, async (store) => {
     if (!(await knownWorkspace(store, workspaceId))) return 1;
     const definitions = await customFieldDefinitions(store.reader, workspaceId);
     process.stdout.write(renderCustomFieldDeclarations(definitions, { workspaceId, typeName }));
     return 0;
-  } finally {
-    await store.close();
-  }
+  });
 }

@@ -1,6 +1,5 @@
 /** What `salescrm verify` does (`verify.ts` declares it; imported when it runs). */
 import type { Config } from '../config.ts';
-import { openStore } from '../store/database.ts';
 import type { IndexDifference } from '../store/read-model/search-index.ts';
 import {
   type BodyDifference,
@@ -9,6 +8,7 @@ import {
   verifyWorkspace,
 } from '../store/read-model/verify.ts';
 import { knownWorkspace } from './known-workspace.ts';
+import { withStore } from './with-store.ts';
 
 const WIDTH = 60;
 
@@ -22,9 +22,7 @@ export async function runVerify(
   values: { workspace: string; repair?: boolean },
 ): Promise<number> {
   const workspaceId = values.workspace;
-  const store = openStore(config.databaseUrl);
-  try {
-    await store.migrate();
+  return withStore(config, async (store) => {
     if (!(await knownWorkspace(store, workspaceId))) return 1;
     const started = performance.now();
     const report = await verifyWorkspace(store, workspaceId, {
@@ -37,9 +35,7 @@ export async function runVerify(
       report.indexDifferences === report.indexRepaired
       ? 0
       : 1;
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 /** `people ID 이름: stored "…" rendered "…"`, values shortened. */

@@ -9,9 +9,10 @@ import { deleteWebhook } from '../resources/webhooks/commands.ts';
 import { deliveryPage, webhookById, workspaceWebhooks } from '../resources/webhooks/queries.ts';
 import { createWebhook } from '../resources/webhooks/verified-writes.ts';
 import { urlVerifier } from '../resources/webhooks/verify.ts';
-import { openStore, type Store } from '../store/database.ts';
+import type { Store } from '../store/database.ts';
 import { writeWorkspace } from '../store/write.ts';
 import { knownWorkspace } from './known-workspace.ts';
+import { withStore } from './with-store.ts';
 
 export interface AddOptions {
   workspace: string;
@@ -75,18 +76,16 @@ async function inWorkspace(
   workspaceId: string,
   run: (store: Store) => Promise<number>,
 ): Promise<number> {
-  const store = openStore(config.databaseUrl);
-  try {
-    await store.migrate();
-    if (!(await knownWorkspace(store, workspaceId))) return 1;
-    return await run(store);
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    console.error(`salescrm: ${error.message}`);
-    return 1;
-  } finally {
-    await store.close();
-  }
+  return withStore(config, async (store) => {
+    try {
+      if (!(await knownWorkspace(store, workspaceId))) return 1;
+      return await run(store);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      console.error(`salescrm: ${error.message}`);
+      return 1;
+    }
+  });
 }
 
 const readCreateBody = bodyReader(CreateWebhookBody);

@@ -1,7 +1,7 @@
 /** What `salescrm workspace create` does (`workspace.ts` declares it; imported when it runs). */
 import type { Config } from '../config.ts';
 import { createWorkspace, insertUsers } from '../resources/workspaces/writes.ts';
-import { openStore } from '../store/database.ts';
+import { withStore } from './with-store.ts';
 
 /** `salescrm workspace create NAME [--json]`: an empty workspace with one admin user. */
 export async function runWorkspaceCreate(
@@ -9,9 +9,7 @@ export async function runWorkspaceCreate(
   name: string,
   values: { json?: boolean },
 ): Promise<number> {
-  const store = openStore(config.databaseUrl);
-  try {
-    await store.migrate();
+  return withStore(config, async (store) => {
     const workspaceId = await createWorkspace(store, name);
     await store.transaction((trx) =>
       insertUsers(trx, workspaceId, [
@@ -20,7 +18,5 @@ export async function runWorkspaceCreate(
     );
     console.log(values.json ? JSON.stringify({ workspaceId }) : `workspace ${workspaceId} created`);
     return 0;
-  } finally {
-    await store.close();
-  }
+  });
 }
