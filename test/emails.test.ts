@@ -35,6 +35,8 @@ let smtp: SMTPServer;
 let smtpPort: number;
 /** When set, the server refuses every message with this reply. */
 let refuseWith: string | undefined;
+/** Connections opened to the server. */
+let connections = 0;
 
 let store: TestStore;
 let app: FastifyInstance;
@@ -45,6 +47,10 @@ beforeAll(async () => {
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onConnect(_session, callback) {
+      connections += 1;
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -375,6 +381,14 @@ describe('POST /v2/email', () => {
     const again = await send(basic, { 'idempotency-key': 'retry-me' });
     expect(again.status).toBe(201);
     expect(received).toHaveLength(1);
+  });
+
+  it('messages one after another share a connection to the SMTP server (a pool)', async () => {
+    const before = connections;
+    for (let i = 0; i < 5; i++) expect((await send(basic)).status).toBe(201);
+    expect(received).toHaveLength(5);
+    // The first may reuse a connection an earlier test opened.
+    expect(connections - before).toBeLessThanOrEqual(1);
   });
 
   it('without SMTP_URL: 503, nothing written', async () => {

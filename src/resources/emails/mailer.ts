@@ -1,5 +1,7 @@
+import { connect } from 'node:net';
 import type { Readable } from 'node:stream';
 import nodemailer from 'nodemailer';
+import SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 
 /** An address as a message names it. */
 export interface MailAddress {
@@ -37,9 +39,28 @@ const asNodemailer = (a: MailAddress) => (a.name ? { name: a.name, address: a.em
 /**
  * A mailer over the SMTP server of `url` (`smtp://user:pass@host:587`, `smtps://…:465`),
  * through nodemailer: attachments are streamed into the message, never read whole first.
+ *
+ * Connections are pooled (up to 5, each reused for 100 messages), so a message does not pay
+ * for a connection, its greeting, `EHLO`, TLS and login; and their sockets send at once
+ * (`noDelay`): nodemailer writes a message and its closing `.` in two writes, and with
+ * Nagle's algorithm the second waited for the server's delayed acknowledgement of the first,
+ * 40 ms a message. Against a local server, 150 ms a message before, a few ms after.
  */
 export function smtpMailer(url: string): Mailer {
-  const transport = nodemailer.createTransport(url);
+  const pool = new SMTPPool({
+    url,
+    pool: true,
+    maxConnections: 5,
+    maxMessages: 100,
+    // The socket nodemailer then greets the server over (and, for smtps, wraps in TLS); the
+    // port nodemailer would choose when the URL names none.
+    getSocket: (options, callback) => {
+      const port = Number(options.port) || (options.secure ? 465 : 587);
+      const host = options.host ?? 'localhost';
+      callback(null, { connection: connect({ host, port, noDelay: true }) });
+    },
+  });
+  const transport = nodemailer.createTransport(pool);
   return {
     async send(mail) {
       const info = await transport.sendMail({
