@@ -47,11 +47,15 @@ const asNodemailer = (a: MailAddress) => (a.name ? { name: a.name, address: a.em
  * 40 ms a message. Against a local server, 150 ms a message before, a few ms after.
  */
 export function smtpMailer(url: string): Mailer {
-  const pool = new SMTPPool({
+  // `maxRequeues` is nodemailer's, missing from its type definitions.
+  const options: SMTPPool.Options & { maxRequeues: number } = {
     url,
     pool: true,
     maxConnections: 5,
     maxMessages: 100,
+    // A message whose connection closed under it (a pooled one the server had let go) goes
+    // once more over a new one; never again after that (nodemailer's default is forever).
+    maxRequeues: 1,
     // The socket nodemailer then greets the server over (and, for smtps, wraps in TLS); the
     // port nodemailer would choose when the URL names none.
     getSocket: (options, callback) => {
@@ -59,8 +63,8 @@ export function smtpMailer(url: string): Mailer {
       const host = options.host ?? 'localhost';
       callback(null, { connection: connect({ host, port, noDelay: true }) });
     },
-  });
-  const transport = nodemailer.createTransport(pool);
+  };
+  const transport = nodemailer.createTransport(new SMTPPool(options));
   return {
     async send(mail) {
       const info = await transport.sendMail({
