@@ -14,6 +14,7 @@ import {
   renameCustomField,
 } from '../src/resources/custom-fields/writes.ts';
 import { searchTuning } from '../src/resources/search/run-search.ts';
+import { placedSelectValues } from '../src/store/migrations/019-placed-select-values.ts';
 import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import { listen } from './client-server.ts';
 import { makeCustomField, makeUser } from './factories.ts';
@@ -1032,6 +1033,95 @@ describe('search index', () => {
     expect(mended.indexRepaired).toBe(2);
     expect((await verifyWorkspace(store, kept.workspaceId)).indexDifferences).toBe(0);
     expect(await search([{ fieldName: '점수2', operator: 'GTE', value: 500 }])).toEqual(expect점수);
+  });
+
+  it('reads the records of single-select values in the list order from their placed rows, page after page, as a walk does', async () => {
+    const grades = fc.oneof(
+      pick([...GRADES, '없는 등급']).map((value) => ({ fieldName: '등급', operator: 'EQ', value })),
+      fc
+        .uniqueArray(pick([...GRADES, '없는 등급']), { minLength: 1, maxLength: 4 })
+        .map((value) => ({ fieldName: '등급', operator: 'IN', value })),
+    );
+    await withFew(0, () =>
+      fc.assert(
+        fc.asyncProperty(
+          grades,
+          fc.array(filterArb(), { maxLength: 2 }),
+          fc.integer({ min: 1, max: 30 }),
+          async (grade, others, limit) => {
+            const groups = [[grade, ...others]];
+            const body: Rec = { filterGroupList: [{ filters: groups[0] }], limit };
+            const { ids, pages } = await searchAll(ws, body);
+            expect(ids).toEqual(expectedIds(groups, []));
+            expect(pages.slice(0, -1).every((n) => n === limit)).toBe(true);
+          },
+        ),
+        { numRuns: Number(process.env.SEARCH_RUNS ?? 60) },
+      ),
+    );
+  }, 240_000);
+
+  it('keeps placed rows of single-select values: made by migration 019 where missing, gone with their field', async () => {
+    const w = await testWorkspace(store, '등급 자리');
+    await defineFields(w);
+    const mine = users;
+    users = [];
+    try {
+      for (let i = 0; i < 12; i++) await createPerson(w, i);
+    } finally {
+      users = mine;
+    }
+    const placed = () =>
+      store.db
+        .selectFrom('search_values')
+        .select(['field', 'value', 'record_id'])
+        .where('workspace_id', '=', w.workspaceId)
+        .where('field', 'like', 'p:%')
+        .orderBy('record_id')
+        .execute();
+    const made = await placed();
+    const listed = (await walk(app, w.token, '/v2/people?limit=100', 'peopleList')).records;
+    expect(made.map((r) => [r.record_id, r.value])).toEqual(
+      listed
+        .filter((p) => typeof p['등급'] === 'string')
+        .map((p) => [p.id, `${p['등급']}\u0001${p['생성 날짜']}`])
+        .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)),
+    );
+    // An index from before placed rows: verify finds them missing; the migration makes them.
+    const migration = placedSelectValues({ dialect: store.dialect });
+    await migration.down(store.db as never);
+    expect(await placed()).toEqual([]);
+    expect((await verifyWorkspace(store, w.workspaceId)).indexDifferences).toBe(made.length);
+    await migration.up(store.db as never);
+    expect(await placed()).toEqual(made);
+    expect((await verifyWorkspace(store, w.workspaceId)).indexDifferences).toBe(0);
+    // Records made in one write share their creation time: ties go by id, across values too.
+    const batch = await post(app, w.token, '/v3/object/create', {
+      objectType: 'people',
+      inputList: Array.from({ length: 8 }, (_, i) => ({
+        data: { 이름: `동시 ${i}`, 등급: GRADES[i % 3] },
+      })),
+    });
+    expect(batch.status, batch.text).toBe(201);
+    const all = (await walk(app, w.token, '/v2/people?limit=100', 'peopleList')).records;
+    const at = all.find((p) => p['이름'] === '동시 0')!['생성 날짜'];
+    expect(all.filter((p) => p['생성 날짜'] === at)).toHaveLength(8);
+    for (const limit of [1, 2, 3, 50]) {
+      const { ids } = await withFew(0, () =>
+        searchAll(w, {
+          filterGroupList: [
+            { filters: [{ fieldName: '등급', operator: 'IN', value: ['A', 'B'] }] },
+          ],
+          limit,
+        }),
+      );
+      expect(ids).toEqual(
+        all.filter((p) => ['A', 'B'].includes(String(p['등급']))).map((p) => p.id),
+      );
+    }
+    const gradeId = made[0]!.field.slice(2);
+    await w.write((t) => deleteCustomField(t, gradeId));
+    expect(await placed()).toEqual([]);
   });
 
   it('has the index its SQLite hints name (a query hinting a missing index fails)', async () => {

@@ -101,10 +101,26 @@ export interface IndexedField {
   /**
    * The index's field key: a custom field's id (so a rename changes nothing), `b:` and the
    * name of a built-in field, `g:` and the name of a field whose pairs of characters are
-   * held for `CONTAINS`.
+   * held for `CONTAINS`, `p:` and a single-select field's id for its values placed in the
+   * list's order (`PLACED_PREFIX`).
    */
   key: string;
 }
+
+/**
+ * The key prefix of a single-select field's placed rows: each value followed by U+0001 and
+ * the record's `생성 날짜`, so that a value's records read in the order of a list (creation,
+ * then id) straight from the index. A select value names a large share of the records (8%
+ * of a million people for one grade), and without them the first page of `EQ` walked the
+ * list probing each record (about 640 probes, 1.7 ms at a million).
+ */
+export const PLACED_PREFIX = 'p:';
+
+/** What separates a placed row's value from the creation time (PostgreSQL's text holds no U+0000). */
+export const PLACED_SEPARATOR = '\u0001';
+
+/** The built-in field a placed row orders by: the list's order. */
+const CREATED = '생성 날짜';
 
 /** Record types the search index covers. */
 export const INDEXED_TYPES = ['people', 'organization', 'deal', 'lead'] as const;
@@ -119,8 +135,9 @@ export const GRAM_FIELDS: readonly string[] = ['이름'];
 
 /**
  * The fields of `type` whose values the search index holds: its built-in numbers, dates and
- * booleans, its custom fields of those kinds and of text and multi-select, and the pairs of
- * characters of its name. The one list the index's writer, its check and the search read.
+ * booleans, its custom fields of those kinds and of text and multi-select, the pairs of
+ * characters of its name, and its single-select fields again, placed (`PLACED_PREFIX`). The
+ * one list the index's writer, its check and the search read.
  */
 export function indexedFields(
   type: IndexedType,
@@ -136,10 +153,23 @@ export function indexedFields(
   }
   for (const d of definitions) {
     const kind = kindOf(d.type);
-    if (HELD.has(kind) && !builtIn.has(d.name)) fields.push({ name: d.name, kind, key: d.id });
+    if (!HELD.has(kind) || builtIn.has(d.name)) continue;
+    fields.push({ name: d.name, kind, key: d.id });
+    if (d.type === 'singleSelect')
+      fields.push({ name: d.name, kind, key: `${PLACED_PREFIX}${d.id}` });
   }
   for (const name of GRAM_FIELDS) fields.push({ name, kind: 'text', key: `g:${name}` });
   return fields;
+}
+
+/**
+ * The name a search looks an indexed field up by: the field's name; `g:` and the name for
+ * its pairs of characters, `p:` and the name for its placed rows.
+ */
+export function indexedName(field: IndexedField): string {
+  if (field.key.startsWith('g:')) return field.key;
+  if (field.key.startsWith(PLACED_PREFIX)) return `${PLACED_PREFIX}${field.name}`;
+  return field.name;
 }
 
 /** The values the index holds of one rendered value of `field` (none when there is none). */
@@ -207,9 +237,13 @@ export function indexRowsOf(fields: readonly IndexedField[], json: string | null
   }
   if (record === null || typeof record !== 'object' || Array.isArray(record)) return rows;
   const values = record as Record<string, unknown>;
+  const created = values[CREATED];
   for (const field of fields) {
     if (!Object.hasOwn(values, field.name)) continue;
-    for (const v of indexValues(field, values[field.name])) rows.add(`${field.key}\u0000${v}`);
+    const placed = field.key.startsWith(PLACED_PREFIX);
+    if (placed && typeof created !== 'string') continue;
+    for (const v of indexValues(field, values[field.name]))
+      rows.add(`${field.key}\u0000${placed ? `${v}${PLACED_SEPARATOR}${created}` : v}`);
   }
   return rows;
 }

@@ -18,6 +18,7 @@ import { files } from './migrations/015-files.ts';
 import { emails } from './migrations/016-emails.ts';
 import { todosStages } from './migrations/017-todos-stages.ts';
 import { fieldFormulas } from './migrations/018-field-formulas.ts';
+import { placedSelectValues } from './migrations/019-placed-select-values.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -43,6 +44,7 @@ export async function migrateToLatest(
     '016-emails': emails({ dialect }),
     '017-todos-stages': todosStages,
     '018-field-formulas': fieldFormulas,
+    '019-placed-select-values': placedSelectValues({ dialect }),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Branches merge in any order, so a database may have run a later migration (017) before an

@@ -5,7 +5,13 @@ import {
   type SqlBool,
   sql,
 } from 'kysely';
-import { type IndexedField, numberKey, pairsAnswer, pairsOf } from '../../domain/search-values.ts';
+import {
+  type IndexedField,
+  numberKey,
+  PLACED_SEPARATOR,
+  pairsAnswer,
+  pairsOf,
+} from '../../domain/search-values.ts';
 import type { Store } from '../../store/database.ts';
 import type { CompiledFilter, IndexCondition } from './filters.ts';
 
@@ -264,6 +270,29 @@ export class IndexPlan {
       if (cut === undefined) return out;
       at = { value: cut, id: '' };
     }
+  }
+
+  /**
+   * Up to `limit` placed rows of `value` (`PLACED_PREFIX`) after `after` (its row's value
+   * text and record id), in the index's order: the records holding the value in the list's
+   * order. Rows of another value that starts with `value` and U+0001 fall in the range too:
+   * the caller skips them.
+   */
+  async placedAfter(
+    key: string,
+    value: string,
+    after: { value: string; id: string } | undefined,
+    limit: number,
+  ): Promise<{ value: string; id: string }[]> {
+    const low = `${value}${PLACED_SEPARATOR}`;
+    const from = after
+      ? sql` and (value, record_id) > (${after.value}, ${after.id})`
+      : sql` and value > ${low}`;
+    const { rows } = await sql<{ value: string; id: string }>`
+      select value, record_id as id from search_values where workspace_id = ${this.workspaceId}
+      and record_type = ${this.q.type} and field = ${key}${from} and value < ${`${value}\u0002`}
+      order by value, record_id limit ${limit}`.execute(this.store.reader);
+    return rows;
   }
 
   /**

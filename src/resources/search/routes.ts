@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SearchBody } from '../../api-schema/bodies/search.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { indexedFields } from '../../domain/search-values.ts';
+import { indexedFields, indexedName } from '../../domain/search-values.ts';
 import { bodyReader } from '../../http/body.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { readQuery } from '../../http/query.ts';
@@ -47,9 +47,7 @@ export function registerSearchRoutes(
       const { workspaceId, cursorSecret } = request.auth;
       const custom = await customFieldsOf(store.reader, workspaceId, type);
       const fields = new SearchFields(type, custom);
-      const indexed = new Map(
-        indexedFields(type, custom).map((f) => [f.key.startsWith('g:') ? f.key : f.name, f]),
-      );
+      const indexed = new Map(indexedFields(type, custom).map((f) => [indexedName(f), f]));
 
       const today = new Date().toISOString().slice(0, 10);
       const groupList = body.value.filterGroupList ?? [];

@@ -1,9 +1,10 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
-import type { IndexedField } from '../../domain/search-values.ts';
+import { type IndexedField, PLACED_PREFIX } from '../../domain/search-values.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Store } from '../../store/database.ts';
 import { type CompiledFilter, type FilterGroups, matches, type RecordValues } from './filters.ts';
-import { INDEXED_COLUMNS, IndexPlan, indexTextOf } from './index-plan.ts';
+import { INDEXED_COLUMNS, IndexPlan, indexTextOf, type Narrowing } from './index-plan.ts';
+import { MAX_PLACED_VALUES, walkPlaced } from './placed-walk.ts';
 import { comparePlaces, type Place, placeOf, type SortKey } from './sort.ts';
 
 /** The record types a search reads, and the table of each. */
@@ -30,7 +31,7 @@ export interface SearchQuery {
   fields: readonly string[];
   /** When (`Date.now()`) the search gives up: a 503 rather than a request that runs on. */
   deadline: number;
-  /** The fields the search index holds, by name (pairs of characters: by their key, `g:…`). */
+  /** The fields the search index holds, by `indexedName` (pairs `g:…`, placed rows `p:…`). */
   indexed: ReadonlyMap<string, IndexedField>;
 }
 
@@ -94,7 +95,9 @@ class RowReader {
 
 /**
  * Runs a search. Filters are decided here, on the stored records' values (one meaning on
- * both stores); the store narrows the rows read. The table is walked in keyset batches of
+ * both stores); the store narrows the rows read: few candidates are read by id, many of a
+ * single-select value from its placed rows (`walkPlaced`), a sort by one held field from the
+ * index in its order (`walkIndexOrder`). Otherwise the table is walked in keyset batches of
  * (created_at, id), with the conditions the columns can check in the query (`EQ`/`IN`,
  * and `CONTAINS` of uncased text, on the indexed columns: the database then reads only
  * those rows, through an index where it has one); in the table's own order a page stops as
@@ -172,6 +175,19 @@ export async function runSearch(
       return ranked.page(ids.length);
     }
   }
+  const placed = narrowing && q.byCreation ? placedValues(q, narrowing) : undefined;
+  if (placed) {
+    const read = async (ids: string[]) =>
+      new Map(
+        ((await base().where('id', 'in', ids).execute()) as Row[]).map((r) => [
+          r.id,
+          reader.values(r),
+        ]),
+      );
+    return walkPlaced(q, plan, placed.key, placed.values, read, () => {
+      if (Date.now() >= q.deadline) throw timedOut();
+    });
+  }
   const sortField =
     !q.byCreation && q.order.length === 1 ? q.indexed.get(q.order[0]!.name) : undefined;
   if (sortField && !sortField.key.startsWith('g:')) {
@@ -205,6 +221,22 @@ export async function runSearch(
   // Rows the database checked (an index probe, a column) mostly match: a page's worth first.
   const first = narrowing || conditions ? q.limit + 1 : FIRST_BATCH;
   return q.byCreation ? walkInOrder(q, reader, walk, first) : walkAndRank(q, reader, walk);
+}
+
+/**
+ * The placed rows (`PLACED_PREFIX`) that hold the records of a search's one group, in the
+ * list's order: when the group's narrowing is a few values of a single-select field.
+ */
+function placedValues(
+  q: SearchQuery,
+  narrowing: readonly Narrowing[],
+): { key: string; values: readonly string[] } | undefined {
+  const n = narrowing.length === 1 ? narrowing[0]! : undefined;
+  if (!n || !('condition' in n) || !('values' in n.condition)) return undefined;
+  if (n.condition.values.length > MAX_PLACED_VALUES) return undefined;
+  const key = `${PLACED_PREFIX}${n.key}`;
+  if (![...q.indexed.values()].some((f) => f.key === key)) return undefined;
+  return { key, values: n.condition.values };
 }
 
 /**
