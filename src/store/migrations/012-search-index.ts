@@ -4,8 +4,8 @@ import type { Database } from '../../model/tables.ts';
 import { customFieldOfRow } from '../catalog.ts';
 import { rebuildIndexOf } from '../read-model/search-index.ts';
 
-/** The table of each indexed record type. */
-const TABLES = {
+/** The table of each indexed record type (as of this migration, and of 019). */
+export const TABLES = {
   people: 'people',
   organization: 'organizations',
   deal: 'deals',

@@ -1,12 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-
-/** The table of each indexed record type. */
-const TABLES = {
-  people: 'people',
-  organization: 'organizations',
-  deal: 'deals',
-  lead: 'leads',
-} as const;
+import { TABLES } from './012-search-index.ts';
 
 /**
  * Placed rows of single-select fields in the search index (`PLACED_PREFIX` in
