@@ -15,6 +15,7 @@ import {
   walk,
 } from './helpers.ts';
 import { callTool, httpClient, type Json, READ_TOOLS, WRITE_TOOLS } from './mcp-client.ts';
+import { tableSnapshot } from './table-snapshot.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'src/cli/main.ts');
@@ -390,6 +391,37 @@ describe('the MCP server', { timeout: 120_000 }, () => {
     });
     expect(notification.statusCode).toBe(202);
     expect(notification.body).toBe('');
+  });
+
+  it('refuses U+0000 anywhere in a message with a JSON-RPC error and a 400, calling nothing', async () => {
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+    };
+    const call = (params: unknown, id: unknown = 7) =>
+      app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers,
+        payload: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }),
+      });
+    const before = await tableSnapshot(store);
+    const named = await call({ name: 'a\u0000b', arguments: {} });
+    expect(named.statusCode).toBe(400);
+    expect(named.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32602, message: 'Invalid params: U+0000 in params.name' },
+    });
+    const argument = await call(
+      { name: 'create_record', arguments: { type: 'people', name: '김\u0000철수' } },
+      'x',
+    );
+    expect(argument.statusCode).toBe(400);
+    expect(argument.json().id).toBe('x');
+    expect(argument.json().error.message).toBe('Invalid params: U+0000 in params.arguments.name');
+    expect(await tableSnapshot(store)).toEqual(before);
   });
 });
 

@@ -1,5 +1,6 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
+import { nulTextPath } from '../http/nul-text.ts';
 import { injectCall } from './api.ts';
 import { createMcpServer } from './server.ts';
 
@@ -16,6 +17,18 @@ export function registerMcpRoute(app: FastifyInstance, base: string): void {
         jsonrpc: '2.0',
         id: null,
         error: { code: -32600, message: 'Invalid Request: an empty batch' },
+      });
+    }
+    // U+0000 anywhere is refused, as in every other body (PostgreSQL keeps no text with it):
+    // a tool's name or argument with one was answered 200, an unknown tool or an API error.
+    const nul = nulTextPath(request.body);
+    if (nul !== undefined) {
+      const body = request.body as { id?: unknown } | null;
+      const id = body && !Array.isArray(body) && ['string', 'number'].includes(typeof body.id);
+      return reply.code(400).send({
+        jsonrpc: '2.0',
+        id: id ? body.id : null,
+        error: { code: -32602, message: `Invalid params: U+0000 in ${nul || 'the message'}` },
       });
     }
     const authorization = request.headers.authorization ?? '';
