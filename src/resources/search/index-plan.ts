@@ -14,21 +14,14 @@ import {
 } from '../../domain/search-values.ts';
 import type { Store } from '../../store/database.ts';
 import type { CompiledFilter, IndexCondition } from './filters.ts';
+import { SEARCH_TABLES, type SearchType } from './search-tables.ts';
 
-/** The tables a search reads, by record type. */
-const TABLES = {
-  people: 'people',
-  organization: 'organizations',
-  deal: 'deals',
-  lead: 'leads',
-} as const;
-type Type = keyof typeof TABLES;
 
 /**
  * Fields whose rendered value is a column of the record's table, with an index on
  * `(workspace_id, column)`: the database finds `EQ` and `IN` on them itself.
  */
-export const INDEXED_COLUMNS: Record<Type, Readonly<Record<string, string>>> = {
+export const INDEXED_COLUMNS: Record<SearchType, Readonly<Record<string, string>>> = {
   people: { id: 'id', 이름: 'name', 이메일: 'email', 전화: 'phone' },
   organization: { id: 'id', 이름: 'name' },
   deal: { id: 'id', 이름: 'name' },
@@ -36,7 +29,7 @@ export const INDEXED_COLUMNS: Record<Type, Readonly<Record<string, string>>> = {
 };
 
 /** Indexed columns whose values are unique in a workspace: an `EQ`/`IN` on one names few rows. */
-const UNIQUE_FIELDS: Record<Type, ReadonlySet<string>> = {
+const UNIQUE_FIELDS: Record<SearchType, ReadonlySet<string>> = {
   people: new Set(['id', '이메일']),
   organization: new Set(['id', '이름']),
   deal: new Set(['id']),
@@ -63,7 +56,7 @@ const NEEDLE_PAIRS = 16;
 
 /** What a search asks of its plan. */
 interface PlanQuery {
-  type: Type;
+  type: SearchType;
   groups: readonly (readonly CompiledFilter[])[];
   indexed: ReadonlyMap<string, IndexedField>;
 }
@@ -82,7 +75,7 @@ export class IndexPlan {
     private readonly workspaceId: string,
     private readonly q: PlanQuery,
   ) {
-    this.table = TABLES[q.type];
+    this.table = SEARCH_TABLES[q.type];
   }
 
   /**

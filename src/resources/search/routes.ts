@@ -9,8 +9,9 @@ import type { RouteDeps } from '../../http/route-deps.ts';
 import { nameIgnored, sendJson } from '../../http/send.ts';
 import { customFieldsOf } from '../fields/field-list.ts';
 import { compileFilter, type RecordValues } from './filters.ts';
-import { runSearch, SEARCH_TABLES, type SearchType } from './run-search.ts';
+import { runSearch } from './run-search.ts';
 import { SearchFields } from './search-fields.ts';
+import { SEARCH_TABLES, type SearchType } from './search-tables.ts';
 import { compileSort, decodePlace, encodePlace, type Place } from './sort.ts';
 
 /** Requests one search counts against the rate limit (the live API's figure). */

@@ -5,16 +5,8 @@ import type { Store } from '../../store/database.ts';
 import { type CompiledFilter, type FilterGroups, matches, type RecordValues } from './filters.ts';
 import { INDEXED_COLUMNS, IndexPlan, indexTextOf, type Narrowing } from './index-plan.ts';
 import { MAX_PLACED_VALUES, walkPlaced } from './placed-walk.ts';
+import { SEARCH_TABLES, type SearchType } from './search-tables.ts';
 import { comparePlaces, type Place, placeOf, type SortKey } from './sort.ts';
-
-/** The record types a search reads, and the table of each. */
-export const SEARCH_TABLES = {
-  people: 'people',
-  organization: 'organizations',
-  deal: 'deals',
-  lead: 'leads',
-} as const;
-export type SearchType = keyof typeof SEARCH_TABLES;
 
 /** What one search asks of the store. */
 export interface SearchQuery {
