@@ -16,7 +16,6 @@ import type { Store } from '../../store/database.ts';
 import type { CompiledFilter, IndexCondition } from './filters.ts';
 import { SEARCH_TABLES, type SearchType } from './search-tables.ts';
 
-
 /**
  * Fields whose rendered value is a column of the record's table, with an index on
  * `(workspace_id, column)`: the database finds `EQ` and `IN` on them itself.
