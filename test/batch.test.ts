@@ -391,6 +391,23 @@ describe('POST /v3/object/create', () => {
     }
   });
 
+  it('refuses a value nested 10,000 arrays deep with a 400 naming its field, and writes nothing', async () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const before = await tableSnapshot(store);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v3/object/create',
+      headers: { authorization: `Bearer ${a.ws.token}`, 'content-type': 'application/json' },
+      payload: `{"objectType":"people","inputList":[{"data":{"이름":"x","포지션":${deep}}}]}`,
+    });
+    expectRefused(
+      { status: res.statusCode, headers: res.headers, text: res.body, json: res.json() },
+      ['inputList[0]: ', '포지션'],
+      { index: 0 },
+    );
+    expect(await tableSnapshot(store)).toEqual(before);
+  });
+
   it('a duplicate refuses the batch: of an existing record with it, of an earlier item without', async () => {
     const before = await tableSnapshot(store);
     const existing = await call('/v3/object/create', {
