@@ -8,7 +8,7 @@ import type { CsvType } from '../ingest/csv-types.ts';
 import { ExportError, exportWorkspace } from '../ingest/export.ts';
 import { ImportUsageError, importFiles, LineTooLongError } from '../ingest/run-import.ts';
 import { firstAdmin } from '../resources/workspaces/writes.ts';
-import { openStore, parseDatabaseUrl } from '../store/database.ts';
+import { parseDatabaseUrl } from '../store/database.ts';
 import { UsageError } from './command.ts';
 import { knownWorkspace } from './known-workspace.ts';
 import { withStore } from './with-store.ts';
@@ -62,9 +62,8 @@ export async function runExport(
   values: { workspace: string; quiet?: boolean },
 ): Promise<number> {
   const location = parseDatabaseUrl(config.databaseUrl);
-  const store = openStore(config.databaseUrl, { longRunning: true });
-  await store.migrate();
-  await store.close();
+  // Migrated (and closed, however the migration ends); the export reads on its own connection.
+  await withStore(config, async () => undefined, { longRunning: true });
   const out = file && file !== '-' ? createWriteStream(file) : process.stdout;
   const progress = progressReporter('export', values.quiet === true || !file || file === '-');
   try {

@@ -13,23 +13,14 @@ export function registerMcpRoute(app: FastifyInstance, base: string): void {
   app.post(`${base}/mcp`, { config: { errorShape: 'A' } }, async (request, reply) => {
     // JSON-RPC 2.0: an empty batch is an invalid request (the transport would answer 202).
     if (Array.isArray(request.body) && request.body.length === 0) {
-      return reply.code(400).send({
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: -32600, message: 'Invalid Request: an empty batch' },
-      });
+      return reply.code(400).send(rpcError(null, -32600, 'Invalid Request: an empty batch'));
     }
     // U+0000 anywhere is refused, as in every other body (PostgreSQL keeps no text with it):
     // a tool's name or argument with one was answered 200, an unknown tool or an API error.
     const nul = nulTextPath(request.body);
     if (nul !== undefined) {
-      const body = request.body as { id?: unknown } | null;
-      const id = body && !Array.isArray(body) && ['string', 'number'].includes(typeof body.id);
-      return reply.code(400).send({
-        jsonrpc: '2.0',
-        id: id ? body.id : null,
-        error: { code: -32602, message: `Invalid params: U+0000 in ${nul || 'the message'}` },
-      });
+      const message = `Invalid params: U+0000 in ${nul || 'the message'}`;
+      return reply.code(400).send(rpcError(requestId(request.body), -32602, message));
     }
     const authorization = request.headers.authorization ?? '';
     const server = createMcpServer({
@@ -49,4 +40,16 @@ export function registerMcpRoute(app: FastifyInstance, base: string): void {
     await server.connect(transport);
     await transport.handleRequest(request.raw, reply.raw, request.body);
   });
+}
+
+/** A JSON-RPC 2.0 error answer. */
+function rpcError(id: string | number | null, code: number, message: string) {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+/** The id of a single JSON-RPC request (null for a batch, a notification or no id). */
+function requestId(body: unknown): string | number | null {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  const { id } = body as { id?: unknown };
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }

@@ -53,8 +53,8 @@ export const OVERLOADED_MESSAGE =
  * The answer is written on the HTTP server's request, before the framework routes it, runs
  * its hooks or makes an error of it: a shed request then costs the server about a quarter of
  * the single deal's read (25 µs against 110; HTTP's own parsing and writing), where it cost
- * as much as the read before, so the time a shed frees goes to the requests it keeps. Its shape follows the path: B for reading one deal
- * (`GET /v2/deal/{id}`), A otherwise.
+ * as much as the read before, so the time a shed frees goes to the requests it keeps. Its
+ * shape follows the path: B for reading one deal (`GET /v2/deal/{id}`), A otherwise.
  */
 export class LoadShedder {
   private delay = 0;

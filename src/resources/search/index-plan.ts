@@ -43,7 +43,7 @@ const UNIQUE_FIELDS: Record<SearchType, ReadonlySet<string>> = {
  */
 export type Narrowing =
   | { column: string; values: readonly string[]; rank: number }
-  | { key: string; condition: IndexCondition; rank: number }
+  | { key: string; name: string; condition: IndexCondition; rank: number }
   | { key: string; pairs: readonly string[]; rank: number };
 
 /**
@@ -145,7 +145,7 @@ export class IndexPlan {
     const c = f.index;
     const rank =
       'values' in c ? 1 : 'any' in c ? 6 : c.from !== undefined && c.to !== undefined ? 4 : 5;
-    return { key: field.key, condition: c, rank };
+    return { key: field.key, name, condition: c, rank };
   }
 
   /** Up to `limit` distinct ids of the records some group's narrowing names. */
@@ -163,7 +163,7 @@ export class IndexPlan {
     const ws = this.workspaceId;
     if ('column' in n)
       return sql`select ${sql.raw(counting ? '1' : 'id as rid')} from ${sql.table(this.table)} where workspace_id = ${ws} and ${sql.ref(n.column)} in (${sql.join(n.values)})`;
-    const rows = sql`from search_values where workspace_id = ${ws} and record_type = ${this.q.type} and field = ${n.key}`;
+    const rows = this.rowsOf(n.key);
     if ('pairs' in n) {
       if (n.pairs.length === 1)
         return sql`select record_id as rid ${rows} and value = ${n.pairs[0]}`;
@@ -221,7 +221,7 @@ export class IndexPlan {
     limit: number,
   ): Promise<{ value: string; id: string }[]> {
     const db = this.store.reader;
-    const rows = sql`from search_values where workspace_id = ${this.workspaceId} and record_type = ${this.q.type} and field = ${key}`;
+    const rows = this.rowsOf(key);
     if (!descending) {
       const from = after ? sql` and (value, record_id) > (${after.value}, ${after.id})` : sql``;
       const { rows: found } = await sql<{ value: string; id: string }>`
@@ -281,10 +281,14 @@ export class IndexPlan {
       ? sql` and (value, record_id) > (${after.value}, ${after.id})`
       : sql` and value > ${low}`;
     const { rows } = await sql<{ value: string; id: string }>`
-      select value, record_id as id from search_values where workspace_id = ${this.workspaceId}
-      and record_type = ${this.q.type} and field = ${key}${from} and value < ${`${value}\u0002`}
+      select value, record_id as id ${this.rowsOf(key)}${from} and value < ${`${value}\u0002`}
       order by value, record_id limit ${limit}`.execute(this.store.reader);
     return rows;
+  }
+
+  /** `from search_values where …` the rows of the field `key` of this search's records. */
+  private rowsOf(key: string): RawBuilder<unknown> {
+    return sql`from search_values where workspace_id = ${this.workspaceId} and record_type = ${this.q.type} and field = ${key}`;
   }
 
   /**

@@ -226,9 +226,8 @@ function placedValues(
   const n = narrowing.length === 1 ? narrowing[0]! : undefined;
   if (!n || !('condition' in n) || !('values' in n.condition)) return undefined;
   if (n.condition.values.length > MAX_PLACED_VALUES) return undefined;
-  const key = `${PLACED_PREFIX}${n.key}`;
-  if (![...q.indexed.values()].some((f) => f.key === key)) return undefined;
-  return { key, values: n.condition.values };
+  const placed = q.indexed.get(`${PLACED_PREFIX}${n.name}`);
+  return placed && { key: placed.key, values: n.condition.values };
 }
 
 /**
