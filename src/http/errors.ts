@@ -1,4 +1,5 @@
 import { DomainError, type DomainErrorCode } from '../domain/errors.ts';
+import { UnsyncedWriteError, WritesStoppedError } from '../store/writes-stopped.ts';
 
 /** Errors that only HTTP has: no token, a wrong media type, no such route, a limit. */
 export type HttpErrorCode =
@@ -88,8 +89,24 @@ export function errorAnswer(error: unknown): ErrorAnswer | undefined {
   if (error instanceof HttpError) {
     return { status: error.status, headers: error.headers, message: error.message };
   }
+  // Before any test of the cause: a sync that failed with ENOSPC is not a 507, whose
+  // message says nothing was kept.
+  if (error instanceof UnsyncedWriteError) {
+    return { status: STATUS_OF.internal, headers: {}, message: UNSYNCED_WRITE_MESSAGE };
+  }
+  if (error instanceof WritesStoppedError) {
+    return { status: STATUS_OF.unavailable, headers: {}, message: WRITES_STOPPED_MESSAGE };
+  }
   return undefined;
 }
+
+/** The message of a write that committed but whose sync to disk failed. */
+export const UNSYNCED_WRITE_MESSAGE =
+  '쓰기는 데이터베이스에 반영되었지만 디스크가 기록을 확인하지 못했습니다. 서비스는 이제 쓰기를 받지 않습니다: 다시 보내기 전에, 서비스가 다시 시작된 뒤 기록이 있는지 확인해 주세요.';
+
+/** The message of a write refused after a failed sync (nothing of it was written). */
+export const WRITES_STOPPED_MESSAGE =
+  '디스크에 기록하지 못한 뒤로 서비스가 쓰기를 멈췄습니다: 이 쓰기는 저장되지 않았습니다. 관리자가 서비스를 다시 시작해야 합니다.';
 
 /**
  * A duplicate's `reason`: the message, naming the existing record that `data` carries

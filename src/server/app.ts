@@ -61,6 +61,7 @@ import { urlVerifier } from '../resources/webhooks/verify.ts';
 import { registerWebhookWrites } from '../resources/webhooks/write-routes.ts';
 import type { Store } from '../store/database.ts';
 import { isDiskFull } from '../store/disk-full.ts';
+import { UnsyncedWriteError } from '../store/writes-stopped.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { isSingleDealPath, routeKind } from './api-route.ts';
 import { tokenAuthenticator } from './auth.ts';
@@ -329,6 +330,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const shape: ErrorShape = request.routeOptions.config?.errorShape ?? 'A';
     const answer = errorAnswer(error);
+    if (error instanceof UnsyncedWriteError) {
+      request.log.error({ err: error }, 'a write was not synced to disk: writes stopped');
+    }
     if (answer) {
       for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
       return reply

@@ -17,6 +17,7 @@ import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.ts';
 import { openSqliteConnection, WAL_CHECKPOINT_BYTES } from './sqlite-connection.ts';
 import { checkFileLength, databaseFileError } from './sqlite-file.ts';
 import { syncWalFile, WalSync } from './sqlite-wal-sync.ts';
+import { UnsyncedWriteError, WritesStoppedError } from './writes-stopped.ts';
 
 /** Tables that keep a rendered `body`. */
 export type RenderedTable =
@@ -220,6 +221,11 @@ export interface StoreOptions {
    * is for the service's requests).
    */
   longRunning?: boolean;
+  /**
+   * SQLite: how the WAL file at `walPath` is synced after a commit (`fdatasync` by default);
+   * tests set it to make the disk fail.
+   */
+  syncWal?: (walPath: string) => Promise<void>;
 }
 
 /** Opens (and creates if need be) the store at `url`. Call `migrate()` before use. */
@@ -241,7 +247,8 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   const writer = explained(location.path, () =>
     openSqliteConnection(location.path, 'writer', { groupCommit: !memory }),
   );
-  const walSync = memory ? undefined : new WalSync(() => syncWalFile(`${location.path}-wal`));
+  const syncWal = options.syncWal ?? syncWalFile;
+  const walSync = memory ? undefined : new WalSync(() => syncWal(`${location.path}-wal`));
   // The change stamp, as read in this turn of the event loop (see `changeStamp`).
   let stamp: unknown;
   const forgetStamp = () => {
@@ -268,6 +275,8 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   const writerStatements = new Map<string, SQLite.Statement>();
   // Started by the first write: a store that only reads never checkpoints.
   let checkpointer: Checkpointer | undefined;
+  // Set by a WAL sync that failed: from then on every write is refused.
+  let stopped: WritesStoppedError | undefined;
 
   return {
     dialect: 'sqlite',
@@ -297,6 +306,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       return stamp;
     },
     async transaction(fn) {
+      if (stopped) throw stopped;
       const result = await db.connection().execute(async (conn) => {
         sqliteWriters.set(conn, writer);
         await sql`begin immediate`.execute(conn);
@@ -317,7 +327,13 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
         }
       });
       // Durable before it is acknowledged; the writer is free for the next write meanwhile.
-      await walSync?.afterCommit();
+      try {
+        await walSync?.afterCommit();
+      } catch (cause) {
+        const unsynced = new UnsyncedWriteError(cause);
+        stopped ??= new WritesStoppedError(unsynced);
+        throw unsynced;
+      }
       return result;
     },
     encodeBody(json) {
@@ -346,6 +362,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       await migrateToLatest(db, 'sqlite');
     },
     async ping() {
+      if (stopped) return false;
       try {
         readerConn.prepare('select 1').get();
         return true;
@@ -354,8 +371,9 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       }
     },
     async close() {
-      // What was written outside `transaction` (migrations, commands) synced as well.
-      await walSync?.afterCommit();
+      // What was written outside `transaction` (migrations, commands) synced as well; after
+      // a failed sync there is nothing more that syncing can promise.
+      if (!stopped) await walSync?.afterCommit();
       await checkpointer?.stop();
       await db.destroy();
       if (!memory) await reader.destroy();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { postgresOptionsFromEnv } from './postgres.ts';
 import { isStoreUnavailable } from './unavailable.ts';
+import { UnsyncedWriteError, WritesStoppedError } from './writes-stopped.ts';
 
 describe('isStoreUnavailable', () => {
   it('is true for a lost, refused or busy database', () => {
@@ -16,6 +17,9 @@ describe('isStoreUnavailable', () => {
       new Error('Connection terminated unexpectedly'),
       new Error('timeout exceeded when trying to connect'),
       new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })], 'all failed'),
+      // After a failed WAL sync: the webhooks' dispatcher backs off instead of giving up.
+      new UnsyncedWriteError(Object.assign(new Error('EIO'), { code: 'EIO' })),
+      new WritesStoppedError(new UnsyncedWriteError(new Error('EIO'))),
     ]) {
       expect(isStoreUnavailable(error), error.message).toBe(true);
     }
