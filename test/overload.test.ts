@@ -1,4 +1,6 @@
+import { Server as NetServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { Agent, request as send } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/server/app.ts';
@@ -129,6 +131,42 @@ describe('load shedding (OVERLOAD_DELAY_MS)', () => {
       expect(statuses).toEqual(statuses.map(() => 200));
     } finally {
       await fresh.close();
+    }
+  });
+
+  it('sheds nothing once the server stops listening: a shutdown drains what is left', async () => {
+    const draining = await buildApp({
+      store,
+      config: { ...loadConfig({}), logLevel: 'silent', rateLimitMax: 0, overloadDelayMs: 50 },
+    });
+    // One kept-alive connection, open before the listening socket closes (as a shutdown's is).
+    const agent = new Agent({ connections: 1, pipelining: 1 });
+    try {
+      const at = await draining.listen({ port: 0, host: '127.0.0.1' });
+      await sleep(300);
+      const ask = async () => {
+        const res = await send(`${at}/v2/people`, {
+          headers: { authorization: `Bearer ${ws.token}` },
+          dispatcher: agent,
+        });
+        await res.body.dump();
+        return res.statusCode;
+      };
+      expect(await ask()).toBe(200);
+      // As a shutdown stops listening (its callback waits for the connections to end).
+      NetServer.prototype.close.call(draining.server);
+      expect(draining.server.listening).toBe(false);
+      const statuses: number[] = [];
+      for (let round = 0; round < 4; round++) {
+        block(500);
+        await sleep(1);
+        statuses.push(await ask());
+      }
+      // Each would be shed with a chance of 0.9 while the server listened.
+      expect(statuses).toEqual([200, 200, 200, 200]);
+    } finally {
+      await agent.close();
+      await draining.close();
     }
   });
 

@@ -125,8 +125,10 @@ export class LoadShedder {
   serverFactory(): FastifyServerFactory {
     return (handler, fastifyOptions) => {
       const options = fastifyOptions as ServerOptions;
+      // Nothing is shed once the server stops listening (a shutdown's drain): each answer
+      // then closes its connection, which bounds the load, and a 503 would not say so.
       const server: Server = createServer(options.http ?? {}, (req, res) => {
-        if (!this.answer(req, res)) handler(req, res);
+        if (!(server.listening && this.answer(req, res))) handler(req, res);
       });
       // As Fastify sets its own server (its defaults: 72 s keep-alive, no request timeout).
       server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
