@@ -1,0 +1,61 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LoadShedder } from './overload.ts';
+
+/** Blocks the event loop, as a stretch of reads that never lets it run its timers does. */
+function block(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {}
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A request of `GET /v2/people` and a response that records what was written. */
+function exchange() {
+  const req = { url: '/v2/people', method: 'GET' } as IncomingMessage;
+  const written: { status?: number } = {};
+  const res = {
+    writeHead(status: number) {
+      written.status = status;
+      return this;
+    },
+    end() {
+      return this;
+    },
+  } as unknown as ServerResponse;
+  return { req, res, written };
+}
+
+describe('LoadShedder', () => {
+  let shedder: LoadShedder | undefined;
+  afterEach(() => shedder?.stop());
+
+  it('sheds within a stretch that has not let the loop sample its delay', async () => {
+    // A poll of libuv reads up to 48 × 1,024 sockets before the loop runs its timers: with
+    // thousands of connections sending, no sample is taken for seconds, and the requests
+    // read meanwhile have waited as long.
+    shedder = new LoadShedder(50, '', () => 0);
+    shedder.start();
+    await sleep(300);
+    const calm = exchange();
+    expect(shedder.answer(calm.req, calm.res)).toBe(false);
+    block(400);
+    const late = exchange();
+    expect(shedder.answer(late.req, late.res)).toBe(true);
+    expect(late.written.status).toBe(503);
+    expect(shedder.shed).toBe(1);
+  });
+
+  it('sheds nothing while the loop keeps its timers on time', async () => {
+    shedder = new LoadShedder(50, '', () => 0);
+    shedder.start();
+    await sleep(300);
+    for (let i = 0; i < 20; i++) {
+      block(5);
+      const { req, res } = exchange();
+      expect(shedder.answer(req, res)).toBe(false);
+      await sleep(1);
+    }
+    expect(shedder.shed).toBe(0);
+  });
+});
