@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CrmClient } from '../src/client/index.ts';
 import {
@@ -17,7 +18,7 @@ import { searchTuning } from '../src/resources/search/run-search.ts';
 import { placedSelectValues } from '../src/store/migrations/019-placed-select-values.ts';
 import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import { listen } from './client-server.ts';
-import { makeCustomField, makeUser } from './factories.ts';
+import { makeCustomField, makePerson, makeUser } from './factories.ts';
 import {
   appForFile,
   get,
@@ -751,6 +752,31 @@ describe('search', () => {
       expect(res.status).toBe(400);
       expect(res.json.message).toMatch(/cursor/);
     }
+  });
+
+  it("reads a workspace's custom fields as they are now, whoever changed them: those it keeps between searches move with the catalog", async () => {
+    const fresh = await testWorkspace(store, '필드 변경');
+    await fresh.write((w) => makePerson(w, { name: '필드 고객' }));
+    const byField = (fieldName: string) =>
+      post(app, fresh.token, '/v2/object/people/search', {
+        filterGroupList: [{ filters: [{ fieldName, operator: 'EXISTS' }] }],
+      });
+    const unknown = await byField('등급X');
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.message).toMatch(/등급X/);
+    await fresh.write((w) => makeCustomField(w, 'people', '등급X'));
+    expect((await byField('등급X')).status).toBe(200);
+    // Renamed and then dropped outside any write of the service (no data version moves):
+    // only the catalog version, which triggers move, tells.
+    await sql`update custom_fields set name = '등급Y' where workspace_id = ${fresh.workspaceId}`.execute(
+      store.db,
+    );
+    expect((await byField('등급Y')).status).toBe(200);
+    expect((await byField('등급X')).status).toBe(400);
+    await sql`delete from custom_fields where workspace_id = ${fresh.workspaceId}`.execute(
+      store.db,
+    );
+    expect((await byField('등급Y')).status).toBe(400);
   });
 
   it('searches organizations, deals and leads by their names', async () => {

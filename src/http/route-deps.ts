@@ -8,6 +8,8 @@ export interface AuthContext {
   tokenId: string;
   /** The workspace's data version when the request arrived. */
   dataVersion: number;
+  /** The workspace's catalog version (its custom fields, names, webhooks) when the request arrived. */
+  catalogVersion: number;
   cursorSecret: string;
   /** The token may only read: every write route answers 403. */
   readOnly: boolean;

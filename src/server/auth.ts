@@ -29,6 +29,7 @@ export function tokenAuthenticator(store: Store) {
         'w.data_version',
         'w.cursor_secret',
         't.read_only',
+        'w.catalog_version',
       ])
       .where('t.token_hash', '=', p('hash'))
       .where('t.revoked_at', 'is', null),
@@ -67,6 +68,7 @@ export function tokenAuthenticator(store: Store) {
             dataVersion: Number(row[3]),
             cursorSecret: row[4] as string,
             readOnly: Number(row[5]) === 1,
+            catalogVersion: Number(row[6]),
           }
         : null;
       if (remembered.size >= MAX_REMEMBERED_TOKENS) remembered.clear();

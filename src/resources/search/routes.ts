@@ -7,11 +7,11 @@ import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { readQuery } from '../../http/query.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import { nameIgnored, sendJson } from '../../http/send.ts';
-import { customFieldsOf } from '../fields/field-list.ts';
 import { compileFilter, type RecordValues } from './filters.ts';
 import { runSearch } from './run-search.ts';
 import { SearchFields } from './search-fields.ts';
 import { SEARCH_TABLES, type SearchType } from './search-tables.ts';
+import { searchedFields } from './searched-fields.ts';
 import { compileSort, decodePlace, encodePlace, type Place } from './sort.ts';
 
 /** Requests one search counts against the rate limit (the live API's figure). */
@@ -45,8 +45,8 @@ export function registerSearchRoutes(
       const type = targetType as SearchType;
       const query = readQuery(request.query, ['cursor'], { cursor: MAX_SEARCH_CURSOR });
       const body = read(request.body);
-      const { workspaceId, cursorSecret } = request.auth;
-      const custom = await customFieldsOf(store.reader, workspaceId, type);
+      const { workspaceId, cursorSecret, catalogVersion } = request.auth;
+      const custom = await searchedFields(store, workspaceId, type, catalogVersion);
       const fields = new SearchFields(type, custom);
       const indexed = new Map(indexedFields(type, custom).map((f) => [indexedName(f), f]));
 
