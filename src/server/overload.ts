@@ -44,18 +44,18 @@ export const OVERLOADED_MESSAGE =
 
 /**
  * Load shedding: while the event loop's mean delay over the last sample (or, in a stretch
- * of reads that has not let the loop run its timers, the time the next sample is overdue) is
- * over `delayMs`,
- * API requests (`/v2`, `/v3`, `/mcp`) are answered 503 with `Retry-After: 1`, each with the
- * probability `1 - delayMs / delay` (a delay twice the bound sheds half). Requests then wait
- * for at most about twice the bound, instead of queueing without end when more arrive than
- * the server can answer; probes, metrics and the document are never shed; nor is anything
- * in the first 200 ms after the server listens (the start-up's own work is not overload).
+ * of reads that has not let the loop run its timers, the time the next sample is overdue)
+ * is over `delayMs`, API requests (`/v2`, `/v3`, `/mcp`) are answered 503 with
+ * `Retry-After: 1`, each with the probability `1 - delayMs / delay` (a delay twice the
+ * bound sheds half). Requests then wait for at most about twice the bound, instead of
+ * queueing without end when more arrive than the server can answer; probes, metrics and the
+ * document are never shed; nor is anything in the first 200 ms after the server listens
+ * (the start-up's own work is not overload).
  *
  * The answer is written on the HTTP server's request, before the framework routes it, runs
- * its hooks or makes an error of it: a shed request then costs the server about a quarter of
- * the single deal's read (25 µs against 110; HTTP's own parsing and writing), where it cost
- * as much as the read before, so the time a shed frees goes to the requests it keeps. Its
+ * its hooks or makes an error of it: a shed request then costs the server 0.12–0.17 of the
+ * single deal's read (HTTP's own parsing and writing; measured with wrk), where it cost as
+ * much as the read before, so the time a shed frees goes to the requests it keeps. Its
  * shape follows the path: B for reading one deal (`GET /v2/deal/{id}`), A otherwise.
  */
 export class LoadShedder {
