@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { newId } from '../../src/domain/ids.ts';
-import { defineCustomField } from '../../src/resources/custom-fields/writes.ts';
+import { defineCustomField, deleteCustomField } from '../../src/resources/custom-fields/writes.ts';
 import { defineCustomObject } from '../../src/resources/custom-objects/commands.ts';
 import { insertCustomObject } from '../../src/resources/custom-objects/writes.ts';
 import { recordHistory } from '../../src/resources/record-history/writes.ts';
@@ -105,6 +105,13 @@ export interface Fixture {
   cursors: { path: string; cursor: string; of: 'm' | 'o' }[];
   /** Removes the webhooks of `m` made by requests, so creates stay under the limit. */
   trimWebhooks(): Promise<void>;
+  /**
+   * Removes the custom fields of `m` made by requests once there are `FIELDS_KEPT` of them:
+   * each field is a key of every stored record of its type, so a run of 10,000 creates
+   * would make every later write (and each create, which rewrites every body of its type)
+   * slower and slower (on PostgreSQL, 1,000 valid creates took 394 s).
+   */
+  trimFields(): Promise<void>;
   /** How many records `fresh` has made. */
   made: number;
   /** A record of `kind` made in `m` for one request that uses it up. */
@@ -428,6 +435,9 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
 }
 
 /** The `{type}` paths of `/v2/field/{type}` and the record type each stores. */
+/** How many fields made by requests `trimFields` lets pile up before it removes them. */
+const FIELDS_KEPT = 50;
+
 const OWN_FIELD_TYPES = [
   ['people', 'people'],
   ['deal', 'deal'],
@@ -503,6 +513,29 @@ export async function makeFixture(
       .where('id', 'not in', m.ids.webhook)
       .execute();
   };
+  // The fields of `m` before any request: the rest were made by requests.
+  const ownFieldIds = new Set(
+    (
+      await store.db
+        .selectFrom('custom_fields')
+        .select('id')
+        .where('workspace_id', '=', m.ws.workspaceId)
+        .execute()
+    ).map((f) => f.id),
+  );
+  const trimFields = async () => {
+    const made = (
+      await store.db
+        .selectFrom('custom_fields')
+        .select('id')
+        .where('workspace_id', '=', m.ws.workspaceId)
+        .execute()
+    ).filter((f) => !ownFieldIds.has(f.id));
+    if (made.length < FIELDS_KEPT) return;
+    await m.ws.write(async (w) => {
+      for (const { id } of made) await deleteCustomField(w, id);
+    });
+  };
   const fixture: Fixture = {
     store,
     m,
@@ -511,6 +544,7 @@ export async function makeFixture(
     hookUrl,
     cursors,
     trimWebhooks,
+    trimFields,
     made: 0,
     async fresh(kind) {
       fixture.made += 1;

@@ -100,6 +100,7 @@ export function fuzzOperations(part: number, parts: number): void {
   /** Runs before each valid case of an operation that needs room. */
   const BEFORE: Record<string, () => Promise<void>> = {
     createWebhook: () => fx.trimWebhooks(),
+    createField: () => fx.trimFields(),
   };
 
   /** Operations whose valid requests are not generated: none, so every new operation needs one. */
