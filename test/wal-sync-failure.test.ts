@@ -11,7 +11,6 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UNSYNCED_WRITE_MESSAGE, WRITES_STOPPED_MESSAGE } from '../src/http/errors.ts';
 import { openStore, type Store } from '../src/store/database.ts';
-import { syncWalFile } from '../src/store/sqlite-wal-sync.ts';
 import { get, post, TEST_DIALECT, type TestWorkspace, testApp, testWorkspace } from './helpers.ts';
 
 /** A store whose WAL sync fails with `failure` once `failing` is set. */
@@ -19,10 +18,10 @@ async function failingStore(failure: NodeJS.ErrnoException) {
   const dir = mkdtempSync(join(tmpdir(), 'salescrm-sync-'));
   const state = { failing: false, syncs: 0 };
   const store = openStore(`sqlite:${join(dir, 'test.db')}`, {
-    syncWal: async (walPath) => {
+    syncWal: async (sync) => {
       state.syncs += 1;
       if (state.failing) throw failure;
-      await syncWalFile(walPath);
+      await sync();
     },
   });
   await store.migrate();

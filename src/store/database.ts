@@ -16,7 +16,7 @@ import { openPostgresStore, postgresOptionsFromEnv } from './postgres.ts';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.ts';
 import { openSqliteConnection, WAL_CHECKPOINT_BYTES } from './sqlite-connection.ts';
 import { checkFileLength, databaseFileError } from './sqlite-file.ts';
-import { syncWalFile, WalSync } from './sqlite-wal-sync.ts';
+import { WalFile, WalSync } from './sqlite-wal-sync.ts';
 import { UnsyncedWriteError, WritesStoppedError } from './writes-stopped.ts';
 
 /** Tables that keep a rendered `body`. */
@@ -222,10 +222,10 @@ export interface StoreOptions {
    */
   longRunning?: boolean;
   /**
-   * SQLite: how the WAL file at `walPath` is synced after a commit (`fdatasync` by default);
-   * tests set it to make the disk fail.
+   * SQLite: wraps the WAL's sync after a commit (`sync`, an `fdatasync` of the file); tests
+   * set it to make the disk fail.
    */
-  syncWal?: (walPath: string) => Promise<void>;
+  syncWal?: (sync: () => Promise<void>) => Promise<void>;
 }
 
 /** Opens (and creates if need be) the store at `url`. Call `migrate()` before use. */
@@ -247,8 +247,9 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   const writer = explained(location.path, () =>
     openSqliteConnection(location.path, 'writer', { groupCommit: !memory }),
   );
-  const syncWal = options.syncWal ?? syncWalFile;
-  const walSync = memory ? undefined : new WalSync(() => syncWal(`${location.path}-wal`));
+  const walFile = memory ? undefined : new WalFile(`${location.path}-wal`);
+  const syncWal = options.syncWal ?? ((sync) => sync());
+  const walSync = walFile && new WalSync(() => syncWal(() => walFile.sync()));
   // The change stamp, as read in this turn of the event loop (see `changeStamp`).
   let stamp: unknown;
   const forgetStamp = () => {
@@ -375,6 +376,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       // a failed sync there is nothing more that syncing can promise.
       if (!stopped) await walSync?.afterCommit();
       await checkpointer?.stop();
+      walFile?.close();
       await db.destroy();
       if (!memory) await reader.destroy();
     },

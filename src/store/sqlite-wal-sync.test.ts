@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openStore } from './database.ts';
-import { syncWalFile, WalSync } from './sqlite-wal-sync.ts';
+import { WalFile, WalSync } from './sqlite-wal-sync.ts';
 
 /** A sync that ends when the test says, counting those begun. */
 function controlledSync() {
@@ -88,14 +88,25 @@ describe('WalSync (group commit)', () => {
   });
 });
 
-describe('syncWalFile', () => {
-  it('syncs a file that is there and passes over one that is not', async () => {
+describe('WalFile', () => {
+  it('syncs a file that is there, passes over one that is not yet, and keeps one descriptor', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'salescrm-wal-sync-'));
+    const path = join(dir, 'x.db-wal');
+    const file = new WalFile(path);
+    const descriptors = () => readdirSync('/proc/self/fd').length;
     try {
-      writeFileSync(join(dir, 'x.db-wal'), 'frames');
-      await expect(syncWalFile(join(dir, 'x.db-wal'))).resolves.toBeUndefined();
-      await expect(syncWalFile(join(dir, 'none.db-wal'))).resolves.toBeUndefined();
+      await expect(file.sync()).resolves.toBeUndefined();
+      writeFileSync(path, 'frames');
+      const before = descriptors();
+      await Promise.all([file.sync(), file.sync()]);
+      for (let i = 0; i < 20; i++) await file.sync();
+      expect(descriptors()).toBe(before + 1);
+      file.close();
+      expect(descriptors()).toBe(before);
+      await expect(file.sync()).resolves.toBeUndefined();
+      expect(descriptors()).toBe(before);
     } finally {
+      file.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

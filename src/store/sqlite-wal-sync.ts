@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { closeSync, fdatasync, open as openFile } from 'node:fs';
 
 /**
  * Group commit for the store's SQLite writer. Its commits do not sync the WAL themselves
@@ -48,18 +48,51 @@ export class WalSync {
   }
 }
 
-/** Syncs the data of the WAL file at `walPath` (none there: nothing to sync). */
-export async function syncWalFile(walPath: string): Promise<void> {
-  let file: Awaited<ReturnType<typeof open>>;
-  try {
-    file = await open(walPath, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
+/**
+ * The WAL file of a store's database, held open for its syncs: an `fdatasync` of a file
+ * descriptor opened once, not an open, a sync and a close each time (three trips to the
+ * thread pool, and a `FileHandle` to make and collect, for every group of commits). SQLite
+ * truncates the WAL but never deletes it while a connection of this process has the
+ * database open, so the descriptor stays that of the file the commits write; it is opened
+ * again only while the file is not there yet (nothing to sync then).
+ */
+export class WalFile {
+  private fd: number | undefined;
+  private opening: Promise<number | undefined> | undefined;
+  private closed = false;
+
+  constructor(readonly path: string) {}
+
+  /** Syncs the file's data to the disk (resolves at once when there is no file yet). */
+  async sync(): Promise<void> {
+    const fd = this.fd ?? (await this.open());
+    if (fd === undefined) return;
+    await new Promise<void>((resolve, reject) =>
+      fdatasync(fd, (error) => (error ? reject(error) : resolve())),
+    );
   }
-  try {
-    await file.datasync();
-  } finally {
-    await file.close();
+
+  /** Closes the descriptor; a later `sync` does nothing. */
+  close(): void {
+    this.closed = true;
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private open(): Promise<number | undefined> {
+    this.opening ??= new Promise<number | undefined>((resolve, reject) => {
+      if (this.closed) return resolve(undefined);
+      openFile(this.path, 'r', (error, fd) => {
+        this.opening = undefined;
+        if (error) return error.code === 'ENOENT' ? resolve(undefined) : reject(error);
+        if (this.closed) {
+          closeSync(fd);
+          return resolve(undefined);
+        }
+        this.fd = fd;
+        resolve(fd);
+      });
+    });
+    return this.opening;
   }
 }
