@@ -396,6 +396,17 @@ describe('deals', () => {
     ]);
   });
 
+  it("a deal's create activity has the outcome it was created with", async () => {
+    const p = await ws.write((w) => makePerson(w));
+    const won = await newDeal({ peopleId: p, status: 'Won' });
+    const lost = await newDeal({ peopleId: p, status: 'Lost' });
+    const activities = await list('/v2/deal/activity', 'dealActivityList');
+    const of = (id: string) =>
+      activities.filter((a) => a.dealId === id).map((a) => [a.type, a.dealStatus]);
+    expect(of(won)).toEqual([['create', 'Won']]);
+    expect(of(lost)).toEqual([['create', 'Lost']]);
+  });
+
   it('a deal with only a person does not take the person’s organization', async () => {
     const p = await ws.write(async (w) =>
       makePerson(w, { organizationId: await makeOrganization(w) }),

@@ -14,7 +14,7 @@ import { uniqueKey, valueAsText } from '../domain/field-values.ts';
 import type { SubjectType } from '../model/tables.ts';
 import { type RenderedType, TABLE_OF } from '../store/read-model/rendered-types.ts';
 import type { WorkspaceWrite } from '../store/write.ts';
-import { insertActivities } from './deal-activities/writes.ts';
+import { insertActivities, insertCreateActivities } from './deal-activities/writes.ts';
 import { checkRequired, type FieldListItem, resolveFieldList } from './fields/field-list.ts';
 import { insertNotes } from './notes/writes.ts';
 
@@ -80,16 +80,20 @@ const ACTIVITY_SUBJECTS = new Set<SubjectType>([
   'customObject',
 ]);
 
-/** Records that a record was created through the API: its `create` activity (DECISIONS 6). */
+/**
+ * Records that a record was created through the API: its `create` activity (DECISIONS 6),
+ * with a new deal's outcome (`dealStatus`).
+ */
 export async function recordCreated(
   w: WorkspaceWrite,
   subjectType: SubjectType,
   subjectId: string,
+  dealStatus?: string,
 ): Promise<void> {
   w.events.markDirect(subjectType, subjectId);
   if (!ACTIVITY_SUBJECTS.has(subjectType)) return;
-  await insertActivities(w, [
-    { subjectType: subjectType as 'deal', subjectId, type: 'create', date: w.now },
+  await insertCreateActivities(w, [
+    { subjectType: subjectType as 'deal', subjectId, type: 'create', date: w.now, dealStatus },
   ]);
 }
 
@@ -140,15 +144,19 @@ export async function fieldsOnCreate(
   };
 }
 
-/** What follows every create: its `create` activity and the body's note. */
+/**
+ * What follows every create: its `create` activity and the body's note; `dealStatus` is a
+ * new deal's outcome.
+ */
 export async function afterCreate(
   w: WorkspaceWrite,
   subjectType: SubjectType,
   id: string,
   memo: string | null | undefined,
   actorId: string,
+  dealStatus?: string,
 ): Promise<void> {
-  await recordCreated(w, subjectType, id);
+  await recordCreated(w, subjectType, id, dealStatus);
   await addMemo(w, subjectType, id, memo, actorId);
 }
 

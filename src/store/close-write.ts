@@ -7,6 +7,9 @@ import { deliveriesOf, EVENT_COLUMNS, eventValues } from './outbox/write-events.
 /** A search index row: record type, record id, field key, value. */
 type IndexRow = [type: string, id: string, field: string, value: string];
 
+/** Tables whose rows a write can keep for its last statement: every column is text. */
+export type TextTable = 'activities';
+
 /** Bodies and index rows a write keeps for its last statement, at most. */
 const KEPT_AT_MOST = 2_000;
 
@@ -21,6 +24,8 @@ export class PendingWrites {
   readonly bodies = new Map<RenderedTable, [id: string, json: string][]>();
   readonly indexGone: IndexRow[] = [];
   readonly indexAdded: IndexRow[] = [];
+  /** New rows of tables whose columns are all text, by table. */
+  readonly inserts = new Map<TextTable, Record<string, unknown>[]>();
   private kept = 0;
 
   /** Whether `count` more records can wait for the last statement. */
@@ -34,6 +39,17 @@ export class PendingWrites {
     if (list) list.push(...entries);
     else this.bodies.set(table, [...entries]);
     this.kept += entries.length;
+  }
+
+  /**
+   * Keeps new rows of `table` (the caller checked `room`), each value text or null, for rows
+   * that nothing in the write reads or changes after their insert.
+   */
+  keepInserts(table: TextTable, rows: readonly Record<string, unknown>[]): void {
+    const list = this.inserts.get(table);
+    if (list) list.push(...rows);
+    else this.inserts.set(table, [...rows]);
+    this.kept += rows.length;
   }
 
   /** Keeps the index rows of `type` to delete (`gone`) and to add: `[id, field, value]`. */
@@ -53,13 +69,14 @@ function column<T>(rows: readonly (readonly unknown[])[], i: number): T[] {
 }
 
 /**
- * The last statement of a PostgreSQL write, one round trip: stores what `pending` kept,
- * bumps the workspace's data version (so cached pages of it are not served again), numbers
- * `events` after the workspace's last (the write holds the workspace's row lock since its
- * `begin`, so numbers follow commit order), inserts them, and adds a pending delivery for
- * each that an active webhook of `subscriptions` wants. The parts are CTEs of one statement:
- * they touch different rows (each record's body once, index rows either deleted or added,
- * the workspace row once), so they do not see or need each other's effects.
+ * The last statement of a PostgreSQL write, one round trip: stores what `pending` kept (new
+ * rows, records' JSON, index rows), bumps the workspace's data version (so cached pages of
+ * it are not served again), numbers `events` after the workspace's last (the write holds the
+ * workspace's row lock since its `begin`, so numbers follow commit order), inserts them, and
+ * adds a pending delivery for each that an active webhook of `subscriptions` wants. The parts
+ * are CTEs of one statement: they touch different rows (new rows, each record's body once,
+ * index rows either deleted or added, the workspace row once), so they do not see or need
+ * each other's effects.
  */
 export async function closePostgresWrite(
   trx: Executor,
@@ -74,6 +91,11 @@ export async function closePostgresWrite(
       where id = ${workspaceId} returning event_seq - ${count} as base)`,
   ];
   let n = 0;
+  for (const [table, rows] of pending.inserts) {
+    const columns = Object.keys(rows[0]!);
+    parts.push(sql`${sql.raw(`i${n++}`)} as (insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.id(c)))})
+      select * from unnest(${sql.join(columns.map((c) => sql`${rows.map((r) => r[c] ?? null)}::text[]`))}))`);
+  }
   for (const [table, entries] of pending.bodies) {
     parts.push(sql`${sql.raw(`b${n++}`)} as (update ${sql.table(table)} as t set body = v.body
       from unnest(${column<string>(entries, 0)}::text[], ${column<string>(entries, 1)}::text[]) as v(id, body)

@@ -29,6 +29,12 @@ export interface WorkspaceWrite {
    * writes of an import or a new demo, whose readers read the tables instead.
    */
   readonly catalog?: () => Promise<Catalog>;
+  /**
+   * PostgreSQL, in a write of the API: what waits for the write's last statement (one round
+   * trip for all of it). Unset on SQLite, whose statements cost no round trip, and in the
+   * hand-built writes of an import or a new demo.
+   */
+  readonly pending?: PendingWrites;
 }
 
 /** What building a row with rendered JSON needs: its workspace, its time, the body's form. */
@@ -71,6 +77,8 @@ export async function writeWorkspace<T>(
     };
     const at = now();
     const events = new EventLog(options.actor ?? SYSTEM_ACTOR, at);
+    // PostgreSQL: the refresh's writes wait for the last statement, one round trip.
+    const pending = store.dialect === 'postgres' ? new PendingWrites() : undefined;
     const w: WorkspaceWrite = {
       store,
       trx,
@@ -79,11 +87,10 @@ export async function writeWorkspace<T>(
       now: at,
       events,
       catalog: currentCatalog,
+      pending,
     };
     const result = await fn(w);
     const logged = options.events === false ? undefined : events;
-    // PostgreSQL: the refresh's writes wait for the last statement, one round trip.
-    const pending = store.dialect === 'postgres' ? new PendingWrites() : undefined;
     if (!w.touched.isEmpty) {
       const lookups = options.lookups ?? new Lookups(trx, workspaceId, await currentCatalog());
       await refreshTouched(

@@ -34,12 +34,32 @@ export async function insertActivities(
   const outcomes = await currentOutcomes(w, activities);
   const rows = activities.map((a) => activityRow(w, a, outcomes.get(a.subjectId)));
   await insertMany(w.trx, 'activities', rows);
+  markEmailOpens(w, activities);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Adds the `create` activities of records this write has just created, a deal's with its
+ * `dealStatus` given. On PostgreSQL they wait for the write's last statement (a round trip
+ * fewer): nothing in the write reads a new record's activities (its rendered JSON shows
+ * none, and only `emailOpen`s are facts of a record).
+ */
+export async function insertCreateActivities(
+  w: WorkspaceWrite,
+  activities: NewActivity[],
+): Promise<void> {
+  const rows = activities.map((a) => activityRow(w, a, undefined));
+  if (w.pending?.room(rows.length)) w.pending.keepInserts('activities', rows);
+  else await insertMany(w.trx, 'activities', rows);
+}
+
+/** An `emailOpen` of a deal or lead changes its `최근 이메일 오픈일`: it is rendered again. */
+function markEmailOpens(w: WorkspaceWrite, activities: NewActivity[]): void {
   for (const a of activities) {
     if (a.type === 'emailOpen' && (a.subjectType === 'deal' || a.subjectType === 'lead')) {
       w.touched.mark(a.subjectType, a.subjectId);
     }
   }
-  return rows.map((r) => r.id);
 }
 
 /**
