@@ -122,6 +122,11 @@ export interface Store {
 const sqliteWriters = new WeakMap<Executor, SQLite.Database>();
 const writerStatementCache = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
 
+/** Whether `executor` is a transaction on the SQLite writer (where `sqliteStatementOf` answers). */
+export function inSqliteTransaction(executor: Executor): boolean {
+  return sqliteWriters.get(executor)?.inTransaction === true;
+}
+
 /**
  * A cached prepared statement of `sql` on the SQLite write connection behind `executor`, or
  * undefined when `executor` is not a SQLite store's, or is outside a transaction (where each

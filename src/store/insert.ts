@@ -1,4 +1,4 @@
-import { type Executor, sqliteStatementOf } from './database.ts';
+import { type Executor, inSqliteTransaction, sqliteStatementOf } from './database.ts';
 
 /**
  * Inserts rows in batches that stay under the dialects' bound-parameter limits. On SQLite,
@@ -14,7 +14,7 @@ export async function insertMany<T extends Record<string, unknown>>(
 ): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]!);
-  const statement = sqliteStatementOf(trx, oneRowInsert(trx, table, rows[0]!, columns) ?? '');
+  const statement = rowStatement(trx, table, rows[0]!, columns);
   if (statement) {
     const values: unknown[] = new Array(columns.length);
     for (const row of rows) {
@@ -42,7 +42,7 @@ export async function insertReturning<T extends Record<string, unknown>>(
 ): Promise<Record<string, unknown>[] | undefined> {
   if (rows.length === 0) return [];
   const columns = Object.keys(rows[0]!);
-  if (sqliteStatementOf(trx, oneRowInsert(trx, table, rows[0]!, columns) ?? '')) {
+  if (rowStatement(trx, table, rows[0]!, columns)) {
     await insertMany(trx, table, rows);
     return undefined;
   }
@@ -160,6 +160,23 @@ async function kyselyInsert(
     .insertInto(table as never)
     .values(rows as never)
     .execute();
+}
+
+/**
+ * SQLite, in a transaction: the writer's cached statement that inserts one row with
+ * `first`'s columns into `table`; undefined elsewhere, without compiling anything. The insert
+ * is compiled by Kysely each time, text and all: compiling runs the executor's plugins,
+ * which is how a write's `WriteWatch` learns the tables it wrote.
+ */
+function rowStatement(
+  trx: Executor,
+  table: string,
+  first: Record<string, unknown>,
+  columns: string[],
+): ReturnType<typeof sqliteStatementOf> {
+  if (!inSqliteTransaction(trx)) return undefined;
+  const text = oneRowInsert(trx, table, first, columns);
+  return text === undefined ? undefined : sqliteStatementOf(trx, text);
 }
 
 /**
