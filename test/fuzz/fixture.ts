@@ -513,27 +513,21 @@ export async function makeFixture(
       .where('id', 'not in', m.ids.webhook)
       .execute();
   };
-  // The fields of `m` before any request: the rest were made by requests.
-  const ownFieldIds = new Set(
+  const fieldIds = async () =>
     (
       await store.db
         .selectFrom('custom_fields')
         .select('id')
         .where('workspace_id', '=', m.ws.workspaceId)
         .execute()
-    ).map((f) => f.id),
-  );
+    ).map((f) => f.id);
+  // The fields of `m` before any request: the rest were made by requests.
+  const ownFieldIds = new Set(await fieldIds());
   const trimFields = async () => {
-    const made = (
-      await store.db
-        .selectFrom('custom_fields')
-        .select('id')
-        .where('workspace_id', '=', m.ws.workspaceId)
-        .execute()
-    ).filter((f) => !ownFieldIds.has(f.id));
+    const made = (await fieldIds()).filter((id) => !ownFieldIds.has(id));
     if (made.length < FIELDS_KEPT) return;
     await m.ws.write(async (w) => {
-      for (const { id } of made) await deleteCustomField(w, id);
+      for (const id of made) await deleteCustomField(w, id);
     });
   };
   const fixture: Fixture = {
