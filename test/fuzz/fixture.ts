@@ -103,15 +103,15 @@ export interface Fixture {
   hookUrl: string;
   /** Real cursors of some lists, of both workspaces: a cursor is bound to its endpoint and workspace. */
   cursors: { path: string; cursor: string; of: 'm' | 'o' }[];
-  /** Removes the webhooks of `m` made by requests, so creates stay under the limit. */
-  trimWebhooks(): Promise<void>;
+  /** Removes the webhooks of `m` made by requests, so creates stay under the limit; true if it did. */
+  trimWebhooks(): Promise<boolean>;
   /**
    * Removes the custom fields of `m` made by requests once there are `FIELDS_KEPT` of them:
    * each field is a key of every stored record of its type, so a run of 10,000 creates
    * would make every later write (and each create, which rewrites every body of its type)
-   * slower and slower (on PostgreSQL, 1,000 valid creates took 394 s).
+   * slower and slower (on PostgreSQL, 1,000 valid creates took 394 s). True if it did.
    */
-  trimFields(): Promise<void>;
+  trimFields(): Promise<boolean>;
   /** How many records `fresh` has made. */
   made: number;
   /** A record of `kind` made in `m` for one request that uses it up. */
@@ -506,12 +506,13 @@ export async function makeFixture(
       .select((eb) => eb.fn.countAll().as('n'))
       .where('workspace_id', '=', m.ws.workspaceId)
       .executeTakeFirstOrThrow();
-    if (Number(count.n) < 50) return;
+    if (Number(count.n) < 50) return false;
     await store.db
       .deleteFrom('webhooks')
       .where('workspace_id', '=', m.ws.workspaceId)
       .where('id', 'not in', m.ids.webhook)
       .execute();
+    return true;
   };
   const fieldIds = async () =>
     (
@@ -525,10 +526,11 @@ export async function makeFixture(
   const ownFieldIds = new Set(await fieldIds());
   const trimFields = async () => {
     const made = (await fieldIds()).filter((id) => !ownFieldIds.has(id));
-    if (made.length < FIELDS_KEPT) return;
+    if (made.length < FIELDS_KEPT) return false;
     await m.ws.write(async (w) => {
       for (const id of made) await deleteCustomField(w, id);
     });
+    return true;
   };
   const fixture: Fixture = {
     store,
