@@ -42,6 +42,19 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20240408);
 const TIMEOUT = 60_000 + RUNS * 250;
 
 /**
+ * Operations each of whose cases rewrites every stored record of a type (a field is a key of
+ * every record of its type), so a case costs in proportion to the records the part's earlier
+ * operations made: on PostgreSQL at 1,000 cases, 1,000 valid `createField`s took 171 s
+ * after them (17 ms a case alone), and its invalid cases passed the 310 s timeout.
+ */
+const REWRITES_RECORDS = new Set(['createField', 'updateField']);
+
+/** The timeout of a test of `op`'s cases. */
+function timeoutOf(op: Operation): number {
+  return REWRITES_RECORDS.has(op.operationId) ? 3 * TIMEOUT : TIMEOUT;
+}
+
+/**
  * A long run (`npm run fuzz`) says as it goes which operation passed its cases and in how
  * long: a run of hours that is stopped still tells what it covered.
  */
@@ -166,7 +179,7 @@ export function fuzzOperations(part: number, parts: number): void {
         }
         progress('valid', op, started);
       },
-      TIMEOUT,
+      timeoutOf(op),
     );
 
     it(
@@ -228,7 +241,7 @@ export function fuzzOperations(part: number, parts: number): void {
         }
         progress('invalid', op, started);
       },
-      TIMEOUT,
+      timeoutOf(op),
     );
   });
 }
