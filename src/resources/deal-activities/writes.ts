@@ -31,26 +31,31 @@ export async function insertActivities(
   w: WorkspaceWrite,
   activities: NewActivity[],
 ): Promise<string[]> {
-  const outcomes = await currentOutcomes(w, activities);
-  const rows = activities.map((a) => activityRow(w, a, outcomes.get(a.subjectId)));
+  const rows = await activityRows(w, activities);
   await insertMany(w.trx, 'activities', rows);
   markEmailOpens(w, activities);
   return rows.map((r) => r.id);
 }
 
 /**
- * Adds the `create` activities of records this write has just created, a deal's with its
- * `dealStatus` given. On PostgreSQL they wait for the write's last statement (a round trip
- * fewer): nothing in the write reads a new record's activities (its rendered JSON shows
- * none, and only `emailOpen`s are facts of a record).
+ * Adds the `create` activities of records this write has just created (a deal's reads its
+ * outcome only when no `dealStatus` is given). On PostgreSQL they wait for the write's last
+ * statement (a round trip fewer): nothing in the write reads a new record's activities (its
+ * rendered JSON shows none, and only `emailOpen`s are facts of a record).
  */
 export async function insertCreateActivities(
   w: WorkspaceWrite,
   activities: NewActivity[],
 ): Promise<void> {
-  const rows = activities.map((a) => activityRow(w, a, undefined));
+  const rows = await activityRows(w, activities);
   if (w.pending?.room(rows.length)) w.pending.keepInserts('activities', rows);
   else await insertMany(w.trx, 'activities', rows);
+}
+
+/** The rows of new activities, a deal's without a `dealStatus` with the deal's outcome now. */
+async function activityRows(w: WorkspaceWrite, activities: NewActivity[]) {
+  const outcomes = await currentOutcomes(w, activities);
+  return activities.map((a) => activityRow(w, a, outcomes.get(a.subjectId)));
 }
 
 /** An `emailOpen` of a deal or lead changes its `최근 이메일 오픈일`: it is rendered again. */

@@ -18,7 +18,7 @@ import {
 import { checkRequired, type ResolvedFieldList, resolveFieldList } from '../fields/field-list.ts';
 import { deleteFilesOf } from '../files/commands.ts';
 import { recordHistory } from '../record-history/writes.ts';
-import { insertDeals, NEW_DEAL_OUTCOME } from './writes.ts';
+import { insertDeals } from './writes.ts';
 
 /** Deals and leads: records on a pipeline, linked to a person and/or an organization. */
 export type PipelineKind = 'deal' | 'lead';
@@ -110,7 +110,7 @@ export async function createDeal(
       custom: fields.custom,
     },
   ]);
-  await afterCreate(w, 'deal', id!, body.memo, actorId, body.status ?? NEW_DEAL_OUTCOME);
+  await afterCreate(w, 'deal', id!, body.memo, actorId, body.status);
   return { id: id!, name: body.name, createdAt: w.now };
 }
 

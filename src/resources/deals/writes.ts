@@ -47,15 +47,12 @@ export async function pipelineRecordColumns(w: WorkspaceWrite, r: NewPipelineRec
   });
 }
 
-/** The outcome of a deal created without one. */
-export const NEW_DEAL_OUTCOME: DealOutcome = 'In progress';
-
 /** Adds deals; their people and organizations are refreshed too. Returns ids in order. */
 export async function insertDeals(w: WorkspaceWrite, deals: NewDeal[]): Promise<string[]> {
   const rows = [];
   for (const d of deals) {
     const base = await pipelineRecordColumns(w, d);
-    const outcome = d.outcome ?? NEW_DEAL_OUTCOME;
+    const outcome = d.outcome ?? 'In progress';
     rows.push(
       Object.assign(base, {
         outcome,
