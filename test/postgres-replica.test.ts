@@ -141,10 +141,18 @@ describe.skipIf(TEST_DIALECT !== 'postgres' || missing !== undefined)(
     it('is a real streaming replica', async () => {
       const { rows } = await replicaAdmin.query('select pg_is_in_recovery() as r');
       expect(rows[0].r).toBe(true);
-      const senders = await primaryAdmin.query(
-        'select count(*)::int as n from pg_stat_replication',
-      );
-      expect(senders.rows[0].n).toBe(1);
+      // pg_basebackup's own WAL sender may still be leaving when the replica starts, so
+      // this counts the replica's: it streams under the default name 'walreceiver'.
+      let streaming = 0;
+      for (let i = 0; i < 100 && streaming !== 1; i++) {
+        if (i > 0) await sleep(50);
+        const senders = await primaryAdmin.query(
+          `select count(*)::int as n from pg_stat_replication
+            where application_name = 'walreceiver' and state = 'streaming'`,
+        );
+        streaming = senders.rows[0].n;
+      }
+      expect(streaming).toBe(1);
     });
 
     it('serves a caught-up workspace from the replica, and a workspace that just wrote from the primary', async () => {
