@@ -74,12 +74,12 @@ export interface Store {
   /** Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE`, so writers queue, never deadlock). */
   transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
   /**
-   * PostgreSQL: runs `fn` in a write transaction that holds the write lock of `workspaceId`
-   * (its row, `for update`) from its first round trip, which sends `begin` and the lock
-   * together; `fn` gets the workspace's `catalog_version` (0 for an unknown workspace), read
-   * under the lock. Undefined on SQLite, whose `BEGIN IMMEDIATE` lets one writer in at a time.
+   * Runs `fn` in a write transaction that no other writer of `workspaceId` runs beside, with
+   * the workspace's `catalog_version` (0 for an unknown workspace) read inside it. SQLite's
+   * `BEGIN IMMEDIATE` lets one writer in at a time; PostgreSQL locks the workspace row (`for
+   * update`) in the round trip that sends `begin`.
    */
-  workspaceTransaction?<T>(
+  workspaceTransaction<T>(
     workspaceId: string,
     fn: (trx: Executor, catalogVersion: number) => Promise<T>,
   ): Promise<T>;
@@ -243,7 +243,8 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       options.longRunning ? { ...settings, statementTimeoutMs: 0 } : settings,
     );
   }
-  const memory = location.path === ':memory:';
+  const path = location.path;
+  const memory = path === ':memory:';
   if (!memory) {
     mkdirSync(dirname(location.path), { recursive: true });
     checkFileLength(location.path);
@@ -284,6 +285,49 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   // Set by a WAL sync that failed: from then on every write is refused.
   let stopped: WritesStoppedError | undefined;
 
+  // The statements every write runs, prepared once (Kysely would build and compile each).
+  const begin = writer.prepare('begin immediate');
+  const commit = writer.prepare('commit');
+  const rollback = writer.prepare('rollback');
+  // Prepared at the first write: a new file has no tables before `migrate()`.
+  let catalogVersion: SQLite.Statement | undefined;
+
+  async function transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
+    if (stopped) throw stopped;
+    const result = await db.connection().execute(async (conn) => {
+      sqliteWriters.set(conn, writer);
+      begin.run();
+      try {
+        const result = await fn(conn);
+        commit.run();
+        stamp = undefined;
+        if (!checkpointer && !memory) {
+          checkpointer = startCheckpointer(path, WAL_CHECKPOINT_BYTES);
+        }
+        return result;
+      } catch (error) {
+        // SQLite rolls back by itself after some errors (SQLITE_FULL, SQLITE_IOERR): roll
+        // back only a transaction still open, and never let a failed rollback hide the
+        // error that caused it.
+        if (writer.inTransaction) {
+          try {
+            rollback.run();
+          } catch {}
+        }
+        throw error;
+      }
+    });
+    // Durable before it is acknowledged; the writer is free for the next write meanwhile.
+    try {
+      await walSync?.afterCommit();
+    } catch (cause) {
+      const unsynced = new UnsyncedWriteError(cause);
+      stopped ??= new WritesStoppedError(unsynced);
+      throw unsynced;
+    }
+    return result;
+  }
+
   return {
     dialect: 'sqlite',
     file: memory ? undefined : location.path,
@@ -311,36 +355,14 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       }
       return stamp;
     },
-    async transaction(fn) {
-      if (stopped) throw stopped;
-      const result = await db.connection().execute(async (conn) => {
-        sqliteWriters.set(conn, writer);
-        await sql`begin immediate`.execute(conn);
-        try {
-          const result = await fn(conn);
-          await sql`commit`.execute(conn);
-          stamp = undefined;
-          if (!checkpointer && !memory) {
-            checkpointer = startCheckpointer(location.path, WAL_CHECKPOINT_BYTES);
-          }
-          return result;
-        } catch (error) {
-          // SQLite rolls back by itself after some errors (SQLITE_FULL, SQLITE_IOERR): roll
-          // back only a transaction still open, and never let a failed rollback hide the
-          // error that caused it.
-          if (writer.inTransaction) await sql`rollback`.execute(conn).catch(() => {});
-          throw error;
-        }
+    transaction,
+    workspaceTransaction(workspaceId, fn) {
+      return transaction(async (trx) => {
+        catalogVersion ??= writer
+          .prepare('select catalog_version from workspaces where id = ?')
+          .pluck();
+        return fn(trx, Number(catalogVersion.get(workspaceId) ?? 0));
       });
-      // Durable before it is acknowledged; the writer is free for the next write meanwhile.
-      try {
-        await walSync?.afterCommit();
-      } catch (cause) {
-        const unsynced = new UnsyncedWriteError(cause);
-        stopped ??= new WritesStoppedError(unsynced);
-        throw unsynced;
-      }
-      return result;
     },
     encodeBody(json) {
       return Buffer.from(json);

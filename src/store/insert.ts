@@ -1,4 +1,5 @@
 import { type Executor, inSqliteTransaction, sqliteStatementOf } from './database.ts';
+import { sawInsert } from './write-watch.ts';
 
 /**
  * Inserts rows in batches that stay under the dialects' bound-parameter limits. On SQLite,
@@ -14,7 +15,7 @@ export async function insertMany<T extends Record<string, unknown>>(
 ): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]!);
-  const statement = rowStatement(trx, table, rows[0]!, columns);
+  const statement = rowStatement(trx, table, columns);
   if (statement) {
     const values: unknown[] = new Array(columns.length);
     for (const row of rows) {
@@ -42,7 +43,7 @@ export async function insertReturning<T extends Record<string, unknown>>(
 ): Promise<Record<string, unknown>[] | undefined> {
   if (rows.length === 0) return [];
   const columns = Object.keys(rows[0]!);
-  if (rowStatement(trx, table, rows[0]!, columns)) {
+  if (rowStatement(trx, table, columns)) {
     await insertMany(trx, table, rows);
     return undefined;
   }
@@ -164,20 +165,32 @@ async function kyselyInsert(
 
 /**
  * SQLite, in a transaction: the writer's cached statement that inserts one row with
- * `first`'s columns into `table`; undefined elsewhere, without compiling anything. The insert
- * is compiled by Kysely each time, text and all: compiling runs the executor's plugins,
- * which is how a write's `WriteWatch` learns the tables it wrote.
+ * `columns` into `table`; undefined elsewhere, without compiling anything. The SQL is
+ * compiled by Kysely once per table and columns (a row whose values Kysely would not bind,
+ * an expression, goes through Kysely in `insertMany`); the write's `WriteWatch`, which sees
+ * what Kysely compiles, is told of the insert.
  */
 function rowStatement(
   trx: Executor,
   table: string,
-  first: Record<string, unknown>,
   columns: string[],
 ): ReturnType<typeof sqliteStatementOf> {
   if (!inSqliteTransaction(trx)) return undefined;
-  const text = oneRowInsert(trx, table, first, columns);
-  return text === undefined ? undefined : sqliteStatementOf(trx, text);
+  const key = `${table}\u0000${columns.join('\u0000')}`;
+  let text = ROW_SQL.get(key);
+  if (text === undefined) {
+    text = rowInsertSql(trx, table, columns);
+    if (ROW_SQL.size >= ROW_SQL_KEPT) ROW_SQL.clear();
+    ROW_SQL.set(key, text);
+  }
+  if (text === '') return undefined;
+  sawInsert(trx, table);
+  return sqliteStatementOf(trx, text);
 }
+
+/** SQLite's one-row inserts by table and columns ('' where Kysely binds other than one value a column). */
+const ROW_SQL = new Map<string, string>();
+const ROW_SQL_KEPT = 1_000;
 
 /**
  * The SQL Kysely writes for inserting `first`, when it binds exactly one value per column

@@ -10,6 +10,7 @@ import {
   type UnknownRow,
 } from 'kysely';
 import { CATALOG_TABLES } from './catalog.ts';
+import { type Executor, withPlugin } from './database.ts';
 
 /** The table an insert, update or delete writes to, or undefined for any other query. */
 function writtenTable(node: RootOperationNode): string | undefined {
@@ -45,15 +46,35 @@ export class WriteWatch implements KyselyPlugin {
 
   transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
     const table = writtenTable(node);
-    if (table !== undefined) {
-      this.written.add(table);
-      if (changesRows(node)) this.changed.add(table);
-      if (CATALOG_TABLES.has(table)) this.catalogChanged = true;
-    }
+    if (table !== undefined) this.saw(table, changesRows(node));
     return node;
+  }
+
+  /** A write to `table`; `changes` when it may have changed rows already there. */
+  saw(table: string, changes: boolean): void {
+    this.written.add(table);
+    if (changes) this.changed.add(table);
+    if (CATALOG_TABLES.has(table)) this.catalogChanged = true;
   }
 
   async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     return result;
   }
+}
+
+const watches = new WeakMap<Executor, WriteWatch>();
+
+/** `executor` with `watch` seeing its queries, on the same connection. */
+export function watched(executor: Executor, watch: WriteWatch): Executor {
+  const next = withPlugin(executor, watch);
+  watches.set(next, watch);
+  return next;
+}
+
+/**
+ * Tells the watch of `executor`, if it has one, of a plain insert into `table` that ran
+ * without Kysely compiling it (a cached statement of the SQLite writer).
+ */
+export function sawInsert(executor: Executor, table: string): void {
+  watches.get(executor)?.saw(table, false);
 }

@@ -1,8 +1,8 @@
 import { type EventActor, SYSTEM_ACTOR } from '../domain/events.ts';
 import { now } from '../domain/time.ts';
-import { type Catalog, catalogAt, loadCatalog, readCatalogVersion } from './catalog.ts';
+import { type Catalog, catalogAt, loadCatalog } from './catalog.ts';
 import { closePostgresWrite, PendingWrites } from './close-write.ts';
-import { type Executor, type Store, withPlugin } from './database.ts';
+import { type Executor, type Store, sqliteStatementOf } from './database.ts';
 import { insertMany, insertReturning } from './insert.ts';
 import { EventLog } from './outbox/event-log.ts';
 import { insertNumberedEvents } from './outbox/write-events.ts';
@@ -10,7 +10,7 @@ import { Lookups } from './read-model/lookups.ts';
 import { refreshTouched } from './read-model/refresh.ts';
 import { type RenderedType, TABLE_OF } from './read-model/rendered-types.ts';
 import { Touched } from './read-model/touched.ts';
-import { WriteWatch } from './write-watch.ts';
+import { WriteWatch, watched } from './write-watch.ts';
 
 /** What a write inside one workspace works with. */
 export interface WorkspaceWrite {
@@ -63,10 +63,12 @@ export async function writeWorkspace<T>(
   fn: (w: WorkspaceWrite) => Promise<T>,
   options: WriteOptions = {},
 ): Promise<T> {
-  return inWorkspaceTransaction(store, workspaceId, async (outer, version) => {
+  // One writer of the workspace at a time: checks such as "at most one main quote" and the
+  // counters rendered into records see every earlier write of the workspace.
+  return store.workspaceTransaction(workspaceId, async (outer, version) => {
     let catalog = await catalogAt(store, outer, workspaceId, version);
     const watch = new WriteWatch();
-    const trx = withPlugin(outer, watch);
+    const trx = watched(outer, watch);
     const currentCatalog = async () => {
       if (watch.catalogChanged) {
         // Not kept for other writes: this one has not committed.
@@ -121,38 +123,20 @@ export async function writeWorkspace<T>(
 }
 
 /**
- * Runs `fn` in a transaction that serializes the writers of a workspace, with its catalog
- * version. SQLite's `BEGIN IMMEDIATE` already lets one writer in at a time; on PostgreSQL
- * the workspace row is locked first (in the round trip of `begin`), so checks such as "at
- * most one main quote" and the counters rendered into records see every earlier write of the
- * workspace, while other workspaces write in parallel.
- */
-function inWorkspaceTransaction<T>(
-  store: Store,
-  workspaceId: string,
-  fn: (trx: Executor, catalogVersion: number) => Promise<T>,
-): Promise<T> {
-  if (store.workspaceTransaction) return store.workspaceTransaction(workspaceId, fn);
-  return store.transaction(async (trx) => fn(trx, await readCatalogVersion(trx, workspaceId)));
-}
-
-/**
  * The last statement of a write on SQLite (on PostgreSQL: `closePostgresWrite`): bumps the
  * workspace's data version (so cached pages of it are not served again) and takes the
  * numbers of its `eventCount` events; returns the first.
  */
 async function closeWrite(trx: Executor, workspaceId: string, eventCount: number): Promise<number> {
-  const row = await trx
-    .updateTable('workspaces')
-    .set((eb) => ({
-      data_version: eb('data_version', '+', 1),
-      event_seq: eb('event_seq', '+', eventCount),
-    }))
-    .where('id', '=', workspaceId)
-    .returning('event_seq')
-    .executeTakeFirst();
-  return Number(row?.event_seq ?? 0) - eventCount + 1;
+  const statement = sqliteStatementOf(trx, CLOSE_WRITE_SQL);
+  if (!statement) throw new Error('closeWrite runs in a SQLite write transaction');
+  const seq = Number(statement.pluck().get(eventCount, workspaceId) ?? 0);
+  return seq - eventCount + 1;
 }
+
+/** `closeWrite`'s statement, prepared once on the writer (Kysely would build it each time). */
+const CLOSE_WRITE_SQL =
+  'update workspaces set data_version = data_version + 1, event_seq = event_seq + ? where id = ? returning event_seq';
 
 /** Marks the workspace's data as changed, so cached pages of it are not served again. */
 export async function bumpDataVersion(trx: Executor, workspaceId: string): Promise<void> {
