@@ -20,6 +20,9 @@ describe('newId', () => {
     const next = newId(at + 1);
     expect(Number.parseInt(next.replace(/-/g, '').slice(0, 12), 16)).toBe(at + 1);
     expect(next > id).toBe(true);
+    // A time with a fraction (performance.timeOrigin + now()) takes its whole milliseconds.
+    expect(newId(at + 2.75)).toMatch(UUID_V7);
+    expect(Number.parseInt(newId(at + 3.5).replace(/-/g, '').slice(0, 12), 16)).toBe(at + 3);
   });
 
   it('spends random bits where the time and counter leave them', () => {

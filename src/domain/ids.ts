@@ -48,7 +48,8 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'
  * A new UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then a counter and random bits,
  * so ids made in one process sort in creation order.
  */
-export function newId(nowMs: number = Date.now()): string {
+export function newId(whenMs: number = Date.now()): string {
+  let nowMs = Math.trunc(whenMs);
   const at = randomAt(10);
   if (nowMs <= lastMs) {
     sequence = (sequence + 1) & 0xfff;

@@ -150,12 +150,29 @@ export function sqliteStatementOf(executor: Executor, sql: string): SQLite.State
   return statement;
 }
 
-/** `executor` with `plugin`, on the same connection (and the same cached statements). */
-export function withPlugin(executor: Executor, plugin: KyselyPlugin): Executor {
+/** What learns of the inserts that run as cached statements, which Kysely does not compile. */
+export interface InsertObserver {
+  saw(table: string, changes: boolean): void;
+}
+const insertObservers = new WeakMap<Executor, InsertObserver>();
+
+/** `executor` with `plugin` (and `observer`, if given), on the same connection (and the same cached statements). */
+export function withPlugin(
+  executor: Executor,
+  plugin: KyselyPlugin,
+  observer?: InsertObserver,
+): Executor {
   const next = executor.withPlugin(plugin);
   const writer = sqliteWriters.get(executor);
   if (writer) sqliteWriters.set(next, writer);
+  const observing = observer ?? insertObservers.get(executor);
+  if (observing) insertObservers.set(next, observing);
   return next;
+}
+
+/** Tells the observer of `executor`, if it has one, of a plain insert into `table` run as a cached statement. */
+export function sawInsert(executor: Executor, table: string): void {
+  insertObservers.get(executor)?.saw(table, false);
 }
 
 /** Parses `DATABASE_URL`: `postgres://…` (or `postgresql://…`), `sqlite:PATH`, a bare path, or `:memory:`. */

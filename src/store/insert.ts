@@ -1,5 +1,4 @@
-import { type Executor, inSqliteTransaction, sqliteStatementOf } from './database.ts';
-import { sawInsert } from './write-watch.ts';
+import { type Executor, inSqliteTransaction, sawInsert, sqliteStatementOf } from './database.ts';
 
 /**
  * Inserts rows in batches that stay under the dialects' bound-parameter limits. On SQLite,

@@ -62,19 +62,7 @@ export class WriteWatch implements KyselyPlugin {
   }
 }
 
-const watches = new WeakMap<Executor, WriteWatch>();
-
-/** `executor` with `watch` seeing its queries, on the same connection. */
+/** `executor` with `watch` seeing its queries and its cached inserts, on the same connection. */
 export function watched(executor: Executor, watch: WriteWatch): Executor {
-  const next = withPlugin(executor, watch);
-  watches.set(next, watch);
-  return next;
-}
-
-/**
- * Tells the watch of `executor`, if it has one, of a plain insert into `table` that ran
- * without Kysely compiling it (a cached statement of the SQLite writer).
- */
-export function sawInsert(executor: Executor, table: string): void {
-  watches.get(executor)?.saw(table, false);
+  return withPlugin(executor, watch, watch);
 }

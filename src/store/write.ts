@@ -129,9 +129,21 @@ export async function writeWorkspace<T>(
  */
 async function closeWrite(trx: Executor, workspaceId: string, eventCount: number): Promise<number> {
   const statement = sqliteStatementOf(trx, CLOSE_WRITE_SQL);
-  if (!statement) throw new Error('closeWrite runs in a SQLite write transaction');
-  const seq = Number(statement.pluck().get(eventCount, workspaceId) ?? 0);
-  return seq - eventCount + 1;
+  if (statement) {
+    const seq = Number(statement.pluck().get(eventCount, workspaceId) ?? 0);
+    return seq - eventCount + 1;
+  }
+  // A connection of another thread (an import's), where no statement of this one runs.
+  const row = await trx
+    .updateTable('workspaces')
+    .set((eb) => ({
+      data_version: eb('data_version', '+', 1),
+      event_seq: eb('event_seq', '+', eventCount),
+    }))
+    .where('id', '=', workspaceId)
+    .returning('event_seq')
+    .executeTakeFirst();
+  return Number(row?.event_seq ?? 0) - eventCount + 1;
 }
 
 /** `closeWrite`'s statement, prepared once on the writer (Kysely would build it each time). */
