@@ -43,13 +43,34 @@ export async function referencedRecord<K extends RecordKind>(
   key: string,
 ) {
   const row = await findRecord(w, kind, id);
-  if (!row) {
-    throw new DomainError(
-      'invalid_body',
-      `'${key}': 이 워크스페이스에 없는 ${RECORDS[kind].label} id입니다: '${id.slice(0, 100)}'`,
-    );
-  }
+  if (!row) throw notReferenced(kind, id, key);
   return row;
+}
+
+/**
+ * Checks that the record a body refers to is in this workspace (a 400 naming the key if
+ * not), reading its id only: most links need no more of it.
+ */
+export async function checkReferenced(
+  w: WorkspaceWrite,
+  kind: RecordKind,
+  id: string,
+  key: string,
+): Promise<void> {
+  const row = await w.trx
+    .selectFrom(RECORDS[kind].table as 'people')
+    .select('id')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notReferenced(kind, id, key);
+}
+
+function notReferenced(kind: RecordKind, id: string, key: string): DomainError {
+  return new DomainError(
+    'invalid_body',
+    `'${key}': 이 워크스페이스에 없는 ${RECORDS[kind].label} id입니다: '${id.slice(0, 100)}'`,
+  );
 }
 
 /** The record a path names; not in this workspace is a 404. */

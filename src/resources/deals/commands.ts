@@ -8,11 +8,11 @@ import {
   addMemo,
   afterCreate,
   ChangeSet,
+  checkReferenced,
   type FieldListInput,
   fieldsOnCreate,
   markReferrers,
   pathRecord,
-  referencedRecord,
   updateRow,
 } from '../commands.ts';
 import { checkRequired, type ResolvedFieldList, resolveFieldList } from '../fields/field-list.ts';
@@ -47,8 +47,8 @@ export async function checkLinks(
   if (!peopleId && !organizationId) {
     throw invalid(`'peopleId'와 'organizationId' 중 하나는 있어야 합니다.`);
   }
-  if (peopleId) await referencedRecord(w, 'people', peopleId, 'peopleId');
-  if (organizationId) await referencedRecord(w, 'organization', organizationId, 'organizationId');
+  if (peopleId) await checkReferenced(w, 'people', peopleId, 'peopleId');
+  if (organizationId) await checkReferenced(w, 'organization', organizationId, 'organizationId');
 }
 
 /** A pipeline of the record's kind and one of its stages, both of this workspace. */

@@ -6,10 +6,10 @@ import {
   addMemo,
   afterCreate,
   ChangeSet,
+  checkReferenced,
   fieldsOnCreate,
   markReferrers,
   pathRecord,
-  referencedRecord,
   refuseDuplicate,
   updateRow,
 } from '../commands.ts';
@@ -39,7 +39,7 @@ export async function createPerson(
   body: CreatePersonBody,
 ): Promise<Written> {
   if (body.organizationId)
-    await referencedRecord(w, 'organization', body.organizationId, 'organizationId');
+    await checkReferenced(w, 'organization', body.organizationId, 'organizationId');
   const fields = await fieldsOnCreate(w, 'people', body.fieldList, actorId);
   const email = fields.value('이메일') as string | null;
   if (email) await refuseDuplicateEmail(w, email, undefined);
@@ -74,7 +74,7 @@ export async function updatePerson(
 ): Promise<Written> {
   const row = await pathRecord(w, 'people', personId);
   if (body.organizationId)
-    await referencedRecord(w, 'organization', body.organizationId, 'organizationId');
+    await checkReferenced(w, 'organization', body.organizationId, 'organizationId');
   const fields = await resolveFieldList(w, 'people', body.fieldList, personId);
   checkRequired(fields, JSON.parse(String(row.custom)));
   const changes = new ChangeSet(row);

@@ -4,7 +4,13 @@ import { parseDateValue } from '../../domain/field-values.ts';
 import type { ProductKind } from '../../domain/quotes.ts';
 import type { Written } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { afterCreate, customOnCreate, fieldsOnCreate, referencedRecord } from '../commands.ts';
+import {
+  afterCreate,
+  checkReferenced,
+  customOnCreate,
+  fieldsOnCreate,
+  referencedRecord,
+} from '../commands.ts';
 import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
 import { insertQuotes, type NewQuoteLine } from './writes.ts';
 
@@ -26,8 +32,8 @@ export async function createQuote(
   if ((dealId === null) === (leadId === null)) {
     throw invalid(`'dealId'와 'leadId' 중 정확히 하나를 보내 주세요.`);
   }
-  if (dealId) await referencedRecord(w, 'deal', dealId, 'dealId');
-  if (leadId) await referencedRecord(w, 'lead', leadId, 'leadId');
+  if (dealId) await checkReferenced(w, 'deal', dealId, 'dealId');
+  if (leadId) await checkReferenced(w, 'lead', leadId, 'leadId');
   const fields = await fieldsOnCreate(w, 'quote', body.fieldList, actorId);
   const lines: NewQuoteLine[] = [];
   let total = 0;

@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/errors.ts';
 import type { Written } from '../../domain/records.ts';
 import { SUBJECT_ID_KEYS } from '../../domain/subjects.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
-import { ChangeSet, customOnCreate, referencedRecord, updateRow } from '../commands.ts';
+import { ChangeSet, checkReferenced, customOnCreate, updateRow } from '../commands.ts';
 import { insertActivities } from '../deal-activities/writes.ts';
 import { checkRequired, type ResolvedFieldList, resolveFieldList } from '../fields/field-list.ts';
 import { insertTodos, TODO_KINDS } from './writes.ts';
@@ -71,7 +71,7 @@ export async function createTodo(
     );
   }
   checkFixed(fields);
-  await referencedRecord(w, subjectType, subjectId, key);
+  await checkReferenced(w, subjectType, subjectId, key);
   const value = <T>(name: string) => (fields.fixed.get(name) ?? null) as T;
   const title = value<string>('내용');
   const [id] = await insertTodos(w, [
