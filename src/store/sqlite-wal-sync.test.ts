@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -93,7 +93,15 @@ describe('WalFile', () => {
     const dir = mkdtempSync(join(tmpdir(), 'salescrm-wal-sync-'));
     const path = join(dir, 'x.db-wal');
     const file = new WalFile(path);
-    const descriptors = () => readdirSync('/proc/self/fd').length;
+    // This file's descriptors only: other test files open and close their own in this process.
+    const descriptors = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === path;
+        } catch {
+          return false; // closed meanwhile
+        }
+      }).length;
     try {
       await expect(file.sync()).resolves.toBeUndefined();
       writeFileSync(path, 'frames');
