@@ -57,12 +57,7 @@ export async function checkReferenced(
   id: string,
   key: string,
 ): Promise<void> {
-  const row = await w.trx
-    .selectFrom(RECORDS[kind].table as 'people')
-    .select('id')
-    .where('workspace_id', '=', w.workspaceId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await recordById(w, kind, id).select('id').executeTakeFirst();
   if (!row) throw notReferenced(kind, id, key);
 }
 
@@ -84,12 +79,17 @@ export async function pathRecord<K extends RecordKind>(w: WorkspaceWrite, kind: 
 }
 
 async function findRecord<K extends RecordKind>(w: WorkspaceWrite, kind: K, id: string) {
+  return recordById(w, kind, id).selectAll().executeTakeFirst() as Promise<
+    Record<string, unknown> | undefined
+  >;
+}
+
+/** The query of a record of this workspace by id, its columns yet to choose. */
+function recordById(w: WorkspaceWrite, kind: RecordKind, id: string) {
   return w.trx
     .selectFrom(RECORDS[kind].table as 'people')
-    .selectAll()
     .where('workspace_id', '=', w.workspaceId)
-    .where('id', '=', id)
-    .executeTakeFirst() as Promise<Record<string, unknown> | undefined>;
+    .where('id', '=', id);
 }
 
 /** The subjects whose activities are listed (DECISIONS 6): `create` and `memoCreate` apply. */

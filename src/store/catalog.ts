@@ -7,7 +7,7 @@ import type {
 } from '../domain/custom-fields.ts';
 import { type StageKeys, stageKeysOf } from '../domain/stage-times.ts';
 import type { CustomFieldTable } from '../model/tables.ts';
-import type { Executor, Store } from './database.ts';
+import { type Executor, type Store, sqliteStatementOf } from './database.ts';
 
 /** What a catalogued name belongs to. */
 export type CatalogTarget =
@@ -200,8 +200,13 @@ export async function catalogAt(
   return catalog;
 }
 
-/** The workspace's `catalog_version` as `db` sees it (0 for an unknown workspace). */
+/**
+ * The workspace's `catalog_version` as `db` sees it (0 for an unknown workspace). Every write
+ * reads it: in a SQLite write transaction, through the writer's cached statement.
+ */
 export async function readCatalogVersion(db: Executor, workspaceId: string): Promise<number> {
+  const cached = sqliteStatementOf(db, CATALOG_VERSION_SQL);
+  if (cached) return Number(cached.pluck().get(workspaceId) ?? 0);
   const row = await db
     .selectFrom('workspaces')
     .select('catalog_version')
@@ -229,3 +234,5 @@ export async function activeSubscriptions(
     fields: r.fields === null ? undefined : new Set(JSON.parse(r.fields) as string[]),
   }));
 }
+
+const CATALOG_VERSION_SQL = 'select catalog_version from workspaces where id = ?';

@@ -74,12 +74,12 @@ export interface Store {
   /** Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE`, so writers queue, never deadlock). */
   transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
   /**
-   * Runs `fn` in a write transaction that no other writer of `workspaceId` runs beside, with
-   * the workspace's `catalog_version` (0 for an unknown workspace) read inside it. SQLite's
-   * `BEGIN IMMEDIATE` lets one writer in at a time; PostgreSQL locks the workspace row (`for
-   * update`) in the round trip that sends `begin`.
+   * PostgreSQL: runs `fn` in a write transaction that holds the write lock of `workspaceId`
+   * (its row, `for update`) from its first round trip, which sends `begin` and the lock
+   * together; `fn` gets the workspace's `catalog_version` (0 for an unknown workspace), read
+   * under the lock. Undefined on SQLite, whose `BEGIN IMMEDIATE` lets one writer in at a time.
    */
-  workspaceTransaction<T>(
+  workspaceTransaction?<T>(
     workspaceId: string,
     fn: (trx: Executor, catalogVersion: number) => Promise<T>,
   ): Promise<T>;
@@ -263,14 +263,14 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   const path = location.path;
   const memory = path === ':memory:';
   if (!memory) {
-    mkdirSync(dirname(location.path), { recursive: true });
-    checkFileLength(location.path);
+    mkdirSync(dirname(path), { recursive: true });
+    checkFileLength(path);
   }
   // The API's writes sync the WAL after their commit, off the event loop, several at once.
-  const writer = explained(location.path, () =>
-    openSqliteConnection(location.path, 'writer', { groupCommit: !memory }),
+  const writer = explained(path, () =>
+    openSqliteConnection(path, 'writer', { groupCommit: !memory }),
   );
-  const walFile = memory ? undefined : new WalFile(`${location.path}-wal`);
+  const walFile = memory ? undefined : new WalFile(`${path}-wal`);
   const syncWal = options.syncWal ?? ((sync) => sync());
   const walSync = walFile && new WalSync(() => syncWal(() => walFile.sync()));
   // The change stamp, as read in this turn of the event loop (see `changeStamp`).
@@ -279,9 +279,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     stamp = undefined;
   };
   // An in-memory database is private to its connection: reads share the writer there.
-  const readerConn = memory
-    ? writer
-    : explained(location.path, () => openSqliteConnection(location.path, 'reader'));
+  const readerConn = memory ? writer : explained(path, () => openSqliteConnection(path, 'reader'));
   const db = new Kysely<Database>({
     // Any query on the write connection may commit: the change stamp is read afresh after it.
     dialect: new SqliteDialect({ database: withStatementCache(writer, () => forgetStamp()) }),
@@ -306,8 +304,6 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   const begin = writer.prepare('begin immediate');
   const commit = writer.prepare('commit');
   const rollback = writer.prepare('rollback');
-  // Prepared at the first write: a new file has no tables before `migrate()`.
-  let catalogVersion: SQLite.Statement | undefined;
 
   async function transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
     if (stopped) throw stopped;
@@ -347,8 +343,8 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
 
   return {
     dialect: 'sqlite',
-    file: memory ? undefined : location.path,
-    location: location.path,
+    file: memory ? undefined : path,
+    location: path,
     db,
     reader,
     rows(query) {
@@ -373,14 +369,6 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       return stamp;
     },
     transaction,
-    workspaceTransaction(workspaceId, fn) {
-      return transaction(async (trx) => {
-        catalogVersion ??= writer
-          .prepare('select catalog_version from workspaces where id = ?')
-          .pluck();
-        return fn(trx, Number(catalogVersion.get(workspaceId) ?? 0));
-      });
-    },
     encodeBody(json) {
       return Buffer.from(json);
     },

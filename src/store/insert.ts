@@ -31,9 +31,9 @@ export async function insertMany<T extends Record<string, unknown>>(
 
 /**
  * Inserts rows as `insertMany` does, and returns them as stored (`returning *`, in the
- * order given) where they go through Kysely (PostgreSQL): a write can render new records
- * from them instead of reading them again. Undefined where rows go through SQLite's cached
- * statement, whose reads cost no round trip.
+ * order given) on PostgreSQL: a write can render new records from them instead of reading
+ * them again. Undefined in a SQLite transaction, whose reads cost no round trip (and whose
+ * `returning *` costs more than the read it saves).
  */
 export async function insertReturning<T extends Record<string, unknown>>(
   trx: Executor,
@@ -41,11 +41,11 @@ export async function insertReturning<T extends Record<string, unknown>>(
   rows: readonly T[],
 ): Promise<Record<string, unknown>[] | undefined> {
   if (rows.length === 0) return [];
-  const columns = Object.keys(rows[0]!);
-  if (rowStatement(trx, table, columns)) {
+  if (inSqliteTransaction(trx)) {
     await insertMany(trx, table, rows);
     return undefined;
   }
+  const columns = Object.keys(rows[0]!);
   const out: Record<string, unknown>[] = [];
   const batch = Math.max(1, Math.floor(30_000 / columns.length));
   for (let i = 0; i < rows.length; i += batch) {
@@ -131,10 +131,14 @@ export function rowInsertSql(
   columns: readonly string[],
   blobs: readonly string[] = [],
 ): string {
+  // A row of nulls: Kysely binds one value a column for any row of plain values.
   const probe = Object.fromEntries(columns.map((c) => [c, null]));
-  const insert = oneRowInsert(trx, table, probe, columns as string[]);
-  if (insert === undefined) return '';
-  return blobs.length > 0 ? withBlobCasts(insert, columns, blobs) : insert;
+  const insert = trx
+    .insertInto(table as never)
+    .values(probe as never)
+    .compile();
+  if (insert.parameters.length !== columns.length) return '';
+  return blobs.length > 0 ? withBlobCasts(insert.sql, columns, blobs) : insert.sql;
 }
 
 /** `insert ... values (?, ?, ...)` with the parameters of `blobs` cast to blobs. */
@@ -190,23 +194,6 @@ function rowStatement(
 /** SQLite's one-row inserts by table and columns ('' where Kysely binds other than one value a column). */
 const ROW_SQL = new Map<string, string>();
 const ROW_SQL_KEPT = 1_000;
-
-/**
- * The SQL Kysely writes for inserting `first`, when it binds exactly one value per column
- * (no value left out, none compiled to SQL); undefined otherwise.
- */
-function oneRowInsert(
-  trx: Executor,
-  table: string,
-  first: Record<string, unknown>,
-  columns: string[],
-): string | undefined {
-  const one = trx
-    .insertInto(table as never)
-    .values(first as never)
-    .compile();
-  return one.parameters.length === columns.length ? one.sql : undefined;
-}
 
 /** Puts a row's values in column order into `into`; false if it does not have exactly `columns`. */
 function rowValues(row: Record<string, unknown>, columns: string[], into: unknown[]): boolean {

@@ -8,8 +8,7 @@ import {
 import SQLite from 'better-sqlite3';
 import { Kysely, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
 import type { Database } from '../model/tables.ts';
-import { readCatalogVersion } from './catalog.ts';
-import type { Executor, Store } from './database.ts';
+import type { Store } from './database.ts';
 
 /** What the writer thread is asked, in the order asked. */
 export type ThreadRequest =
@@ -213,29 +212,28 @@ function withBuffers(rows: Record<string, unknown>[]): Record<string, unknown>[]
 }
 
 /**
- * `store` with its writes on `thread`: `db`, `transaction` and `workspaceTransaction` run there, and `updateBodies`
+ * `store` with its writes on `thread`: `db` and `transaction` run there, and `updateBodies`
  * posts its rows there. Reads through `reader` and `rows` stay on `store`'s connections.
  */
 export function storeOnThread(store: Store, thread: SqliteWriterThread): Store {
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: thread.database }) });
-  const transaction = <T>(fn: (trx: Executor) => Promise<T>): Promise<T> =>
-    db.connection().execute(async (conn) => {
-      await sql`begin immediate`.execute(conn);
-      try {
-        const result = await fn(conn);
-        await sql`commit`.execute(conn);
-        return result;
-      } catch (error) {
-        await sql`rollback`.execute(conn);
-        throw error;
-      }
-    });
   return {
     ...store,
     db,
-    transaction,
-    workspaceTransaction(workspaceId, fn) {
-      return transaction(async (trx) => fn(trx, await readCatalogVersion(trx, workspaceId)));
+    async transaction(fn) {
+      return db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          const result = await fn(conn);
+          await sql`commit`.execute(conn);
+          return result;
+        } catch (error) {
+          // After SQLITE_FULL or SQLITE_IOERR SQLite has rolled back already: a failed
+          // rollback must not hide the error that caused it.
+          await sql`rollback`.execute(conn).catch(() => {});
+          throw error;
+        }
+      });
     },
     updateBodies(table, workspaceId, entries) {
       thread.post(

@@ -1,6 +1,7 @@
+import { CompiledQuery } from 'kysely';
 import { type EventActor, SYSTEM_ACTOR } from '../domain/events.ts';
 import { now } from '../domain/time.ts';
-import { type Catalog, catalogAt, loadCatalog } from './catalog.ts';
+import { type Catalog, catalogAt, loadCatalog, readCatalogVersion } from './catalog.ts';
 import { closePostgresWrite, PendingWrites } from './close-write.ts';
 import { type Executor, type Store, sqliteStatementOf } from './database.ts';
 import { insertMany, insertReturning } from './insert.ts';
@@ -63,9 +64,7 @@ export async function writeWorkspace<T>(
   fn: (w: WorkspaceWrite) => Promise<T>,
   options: WriteOptions = {},
 ): Promise<T> {
-  // One writer of the workspace at a time: checks such as "at most one main quote" and the
-  // counters rendered into records see every earlier write of the workspace.
-  return store.workspaceTransaction(workspaceId, async (outer, version) => {
+  return inWorkspaceTransaction(store, workspaceId, async (outer, version) => {
     let catalog = await catalogAt(store, outer, workspaceId, version);
     const watch = new WriteWatch();
     const trx = watched(outer, watch);
@@ -123,32 +122,40 @@ export async function writeWorkspace<T>(
 }
 
 /**
+ * Runs `fn` in a transaction that serializes the writers of a workspace, with its catalog
+ * version. SQLite's `BEGIN IMMEDIATE` already lets one writer in at a time; on PostgreSQL
+ * the workspace row is locked first (in the round trip of `begin`), so checks such as "at
+ * most one main quote" and the counters rendered into records see every earlier write of the
+ * workspace, while other workspaces write in parallel.
+ */
+function inWorkspaceTransaction<T>(
+  store: Store,
+  workspaceId: string,
+  fn: (trx: Executor, catalogVersion: number) => Promise<T>,
+): Promise<T> {
+  if (store.workspaceTransaction) return store.workspaceTransaction(workspaceId, fn);
+  return store.transaction(async (trx) => fn(trx, await readCatalogVersion(trx, workspaceId)));
+}
+
+/**
  * The last statement of a write on SQLite (on PostgreSQL: `closePostgresWrite`): bumps the
  * workspace's data version (so cached pages of it are not served again) and takes the
  * numbers of its `eventCount` events; returns the first.
  */
 async function closeWrite(trx: Executor, workspaceId: string, eventCount: number): Promise<number> {
-  const statement = sqliteStatementOf(trx, CLOSE_WRITE_SQL);
-  if (statement) {
-    const seq = Number(statement.pluck().get(eventCount, workspaceId) ?? 0);
-    return seq - eventCount + 1;
-  }
-  // A connection of another thread (an import's), where no statement of this one runs.
-  const row = await trx
-    .updateTable('workspaces')
-    .set((eb) => ({
-      data_version: eb('data_version', '+', 1),
-      event_seq: eb('event_seq', '+', eventCount),
-    }))
-    .where('id', '=', workspaceId)
-    .returning('event_seq')
-    .executeTakeFirst();
-  return Number(row?.event_seq ?? 0) - eventCount + 1;
+  const params = [eventCount, workspaceId];
+  const cached = sqliteStatementOf(trx, CLOSE_WRITE_SQL);
+  // Elsewhere (the connection of an import's writer thread), the same statement through Kysely.
+  const seq = cached
+    ? cached.pluck().get(params)
+    : (await trx.executeQuery<{ event_seq: number }>(CompiledQuery.raw(CLOSE_WRITE_SQL, params)))
+        .rows[0]?.event_seq;
+  return Number(seq ?? 0) - eventCount + 1;
 }
 
-/** `closeWrite`'s statement, prepared once on the writer (Kysely would build it each time). */
+/** `closeWrite`'s statement (SQLite's), prepared once on the writer. */
 const CLOSE_WRITE_SQL =
-  'update workspaces set data_version = data_version + 1, event_seq = event_seq + ? where id = ? returning event_seq';
+  'update "workspaces" set "data_version" = "data_version" + 1, "event_seq" = "event_seq" + ? where "id" = ? returning "event_seq"';
 
 /** Marks the workspace's data as changed, so cached pages of it are not served again. */
 export async function bumpDataVersion(trx: Executor, workspaceId: string): Promise<void> {
