@@ -21,7 +21,17 @@ const { values } = parseArgs({
     creates: { type: 'string', default: '2000' },
   },
 });
-const creates = Number(values.creates);
+/** A count given on the command line: a whole number from 1, or the bench stops here. */
+function count(name: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`--${name} takes a whole number from 1, not '${text}'`);
+    process.exit(2);
+  }
+  return n;
+}
+const people = count('people', values.people);
+const creates = count('creates', values.creates);
 const WARM = 300;
 const SINGLES = 20;
 
@@ -70,8 +80,8 @@ function threadCpu(): { main: number; all: number } {
 
 const dir = mkdtempSync(join(tmpdir(), 'salescrm-write-anatomy-'));
 const base = join(dir, 'demo.db');
-console.log(`building a demo workspace of ${values.people} people in ${dir} …`);
-const demo = buildDemo(`sqlite:${base}`, Number(values.people));
+console.log(`building a demo workspace of ${people} people in ${dir} …`);
+const demo = buildDemo(`sqlite:${base}`, people);
 const ids = new SQLite(base, { readonly: true });
 const stage = ids
   .prepare(
@@ -79,7 +89,7 @@ const stage = ids
       on p.workspace_id = s.workspace_id and p.id = s.pipeline_id where p.kind = 'deal' limit 1`,
   )
   .get() as { pipeline_id: string; id: string };
-const people = (ids.prepare('select id from people limit 1000').all() as { id: string }[]).map(
+const personIds = (ids.prepare('select id from people limit 1000').all() as { id: string }[]).map(
   (r) => r.id,
 );
 ids.close();
@@ -96,7 +106,7 @@ const kinds = {
       pipelineId: stage.pipeline_id,
       pipelineStageId: stage.id,
       status: 'In progress',
-      peopleId: people[n % people.length],
+      peopleId: personIds[n % personIds.length],
       price: 1_000_000,
       fieldList: [{ name: '수주 예정일', dateValue: '2027-01-31' }],
     }),
