@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/domain/ids.ts';
-import { openStore, type Store, withPlugin } from '../src/store/database.ts';
+import { openStore, type Store } from '../src/store/database.ts';
 import { insertMany } from '../src/store/insert.ts';
+import { withPlugin } from '../src/store/sqlite-executors.ts';
 import { WriteWatch, watched } from '../src/store/write-watch.ts';
 import { TEST_DIALECT, testWorkspace } from './helpers.ts';
 

@@ -15,7 +15,7 @@ import { createLead } from '../resources/leads/commands.ts';
 import { createOrganization } from '../resources/organizations/commands.ts';
 import { SOURCE_IMPORT } from '../resources/owned.ts';
 import { createPerson } from '../resources/people/commands.ts';
-import { sqliteStatementOf } from '../store/database.ts';
+import { sqliteStatementOf } from '../store/sqlite-executors.ts';
 import type { WorkspaceWrite } from '../store/write.ts';
 import type { CsvType } from './csv-types.ts';
 

@@ -7,7 +7,8 @@ import type {
 } from '../domain/custom-fields.ts';
 import { type StageKeys, stageKeysOf } from '../domain/stage-times.ts';
 import type { CustomFieldTable } from '../model/tables.ts';
-import { type Executor, type Store, sqliteStatementOf } from './database.ts';
+import type { Executor, Store } from './database.ts';
+import { sqliteStatementOf } from './sqlite-executors.ts';
 
 /** What a catalogued name belongs to. */
 export type CatalogTarget =

@@ -5,7 +5,6 @@ import {
   type Compilable,
   type CompiledQuery,
   Kysely,
-  type KyselyPlugin,
   type SqliteDatabase,
   SqliteDialect,
   sql,
@@ -15,6 +14,7 @@ import { migrateToLatest } from './migrate.ts';
 import { openPostgresStore, postgresOptionsFromEnv } from './postgres.ts';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.ts';
 import { openSqliteConnection, WAL_CHECKPOINT_BYTES } from './sqlite-connection.ts';
+import { bindWriter } from './sqlite-executors.ts';
 import { checkFileLength, databaseFileError } from './sqlite-file.ts';
 import { WalFile, WalSync } from './sqlite-wal-sync.ts';
 import { UnsyncedWriteError, WritesStoppedError } from './writes-stopped.ts';
@@ -116,63 +116,6 @@ export interface Store {
   /** True when the database answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
-}
-
-/** The SQLite write connection behind each write executor of a store: its `db`, or a transaction's. */
-const sqliteWriters = new WeakMap<Executor, SQLite.Database>();
-const writerStatementCache = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
-
-/** Whether `executor` is a transaction on the SQLite writer (where `sqliteStatementOf` answers). */
-export function inSqliteTransaction(executor: Executor): boolean {
-  return sqliteWriters.get(executor)?.inTransaction === true;
-}
-
-/**
- * A cached prepared statement of `sql` on the SQLite write connection behind `executor`, or
- * undefined when `executor` is not a SQLite store's, or is outside a transaction (where each
- * run would commit on its own). For bulk writes: Kysely's driver
- * prepares every statement anew, and a statement run once per row is SQLite's fastest
- * insert (multi-row `VALUES` runs as a co-routine, slower even when prepared once).
- */
-export function sqliteStatementOf(executor: Executor, sql: string): SQLite.Statement | undefined {
-  const writer = sqliteWriters.get(executor);
-  if (!writer || sql === '' || !writer.inTransaction) return undefined;
-  let cache = writerStatementCache.get(writer);
-  if (!cache) {
-    cache = new Map();
-    writerStatementCache.set(writer, cache);
-  }
-  let statement = cache.get(sql);
-  if (!statement) {
-    statement = writer.prepare(sql);
-    cache.set(sql, statement);
-  }
-  return statement;
-}
-
-/** What learns of the inserts that run as cached statements, which Kysely does not compile. */
-export interface InsertObserver {
-  saw(table: string, changes: boolean): void;
-}
-const insertObservers = new WeakMap<Executor, InsertObserver>();
-
-/** `executor` with `plugin` (and `observer`, if given), on the same connection (and the same cached statements). */
-export function withPlugin(
-  executor: Executor,
-  plugin: KyselyPlugin,
-  observer?: InsertObserver,
-): Executor {
-  const next = executor.withPlugin(plugin);
-  const writer = sqliteWriters.get(executor);
-  if (writer) sqliteWriters.set(next, writer);
-  const observing = observer ?? insertObservers.get(executor);
-  if (observing) insertObservers.set(next, observing);
-  return next;
-}
-
-/** Tells the observer of `executor`, if it has one, of a plain insert into `table` run as a cached statement. */
-export function sawInsert(executor: Executor, table: string): void {
-  insertObservers.get(executor)?.saw(table, false);
 }
 
 /** Parses `DATABASE_URL`: `postgres://…` (or `postgresql://…`), `sqlite:PATH`, a bare path, or `:memory:`. */
@@ -284,7 +227,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     // Any query on the write connection may commit: the change stamp is read afresh after it.
     dialect: new SqliteDialect({ database: withStatementCache(writer, () => forgetStamp()) }),
   });
-  sqliteWriters.set(db, writer);
+  bindWriter(db, writer);
   const reader = memory
     ? db
     : new Kysely<Database>({
@@ -308,7 +251,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   async function transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
     if (stopped) throw stopped;
     const result = await db.connection().execute(async (conn) => {
-      sqliteWriters.set(conn, writer);
+      bindWriter(conn, writer);
       begin.run();
       try {
         const result = await fn(conn);

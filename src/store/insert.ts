@@ -1,4 +1,5 @@
-import { type Executor, inSqliteTransaction, sawInsert, sqliteStatementOf } from './database.ts';
+import type { Executor } from './database.ts';
+import { inSqliteTransaction, sawInsert, sqliteStatementOf } from './sqlite-executors.ts';
 
 /**
  * Inserts rows in batches that stay under the dialects' bound-parameter limits. On SQLite,

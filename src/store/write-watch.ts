@@ -10,7 +10,8 @@ import {
   type UnknownRow,
 } from 'kysely';
 import { CATALOG_TABLES } from './catalog.ts';
-import { type Executor, withPlugin } from './database.ts';
+import type { Executor } from './database.ts';
+import { withPlugin } from './sqlite-executors.ts';
 
 /** The table an insert, update or delete writes to, or undefined for any other query. */
 function writtenTable(node: RootOperationNode): string | undefined {

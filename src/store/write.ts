@@ -3,7 +3,7 @@ import { type EventActor, SYSTEM_ACTOR } from '../domain/events.ts';
 import { now } from '../domain/time.ts';
 import { type Catalog, catalogAt, loadCatalog, readCatalogVersion } from './catalog.ts';
 import { closePostgresWrite, PendingWrites } from './close-write.ts';
-import { type Executor, type Store, sqliteStatementOf } from './database.ts';
+import type { Executor, Store } from './database.ts';
 import { insertMany, insertReturning } from './insert.ts';
 import { EventLog } from './outbox/event-log.ts';
 import { insertNumberedEvents } from './outbox/write-events.ts';
@@ -11,6 +11,7 @@ import { Lookups } from './read-model/lookups.ts';
 import { refreshTouched } from './read-model/refresh.ts';
 import { type RenderedType, TABLE_OF } from './read-model/rendered-types.ts';
 import { Touched } from './read-model/touched.ts';
+import { sqliteStatementOf } from './sqlite-executors.ts';
 import { WriteWatch, watched } from './write-watch.ts';
 
 /** What a write inside one workspace works with. */

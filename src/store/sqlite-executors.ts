@@ -1,0 +1,71 @@
+import type SQLite from 'better-sqlite3';
+import type { KyselyPlugin } from 'kysely';
+import type { Executor } from './database.ts';
+
+// The SQLite write connection behind the executors of a store's writes, and who is told of
+// the inserts that skip Kysely: a write's statements can run as cached prepared statements on
+// the writer where they are in a SQLite transaction. A module of its own so that the store's
+// code (the catalog, the inserts) can use it without importing the store itself, which
+// imports the migrations.
+
+/** The SQLite write connection behind each write executor of a store: its `db`, or a transaction's. */
+const sqliteWriters = new WeakMap<Executor, SQLite.Database>();
+const writerStatementCache = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
+
+/** Records `writer` as the connection behind `executor` (a store's `db`, a transaction's). */
+export function bindWriter(executor: Executor, writer: SQLite.Database): void {
+  sqliteWriters.set(executor, writer);
+}
+
+/** Whether `executor` is a transaction on the SQLite writer (where `sqliteStatementOf` answers). */
+export function inSqliteTransaction(executor: Executor): boolean {
+  return sqliteWriters.get(executor)?.inTransaction === true;
+}
+
+/**
+ * A cached prepared statement of `sql` on the SQLite write connection behind `executor`, or
+ * undefined when `executor` is not a SQLite store's, or is outside a transaction (where each
+ * run would commit on its own). For bulk writes: Kysely's driver
+ * prepares every statement anew, and a statement run once per row is SQLite's fastest
+ * insert (multi-row `VALUES` runs as a co-routine, slower even when prepared once).
+ */
+export function sqliteStatementOf(executor: Executor, sql: string): SQLite.Statement | undefined {
+  const writer = sqliteWriters.get(executor);
+  if (!writer || sql === '' || !writer.inTransaction) return undefined;
+  let cache = writerStatementCache.get(writer);
+  if (!cache) {
+    cache = new Map();
+    writerStatementCache.set(writer, cache);
+  }
+  let statement = cache.get(sql);
+  if (!statement) {
+    statement = writer.prepare(sql);
+    cache.set(sql, statement);
+  }
+  return statement;
+}
+
+/** What learns of the inserts that run as cached statements, which Kysely does not compile. */
+export interface InsertObserver {
+  saw(table: string, changes: boolean): void;
+}
+const insertObservers = new WeakMap<Executor, InsertObserver>();
+
+/** `executor` with `plugin` (and `observer`, if given), on the same connection (and the same cached statements). */
+export function withPlugin(
+  executor: Executor,
+  plugin: KyselyPlugin,
+  observer?: InsertObserver,
+): Executor {
+  const next = executor.withPlugin(plugin);
+  const writer = sqliteWriters.get(executor);
+  if (writer) sqliteWriters.set(next, writer);
+  const observing = observer ?? insertObservers.get(executor);
+  if (observing) insertObservers.set(next, observing);
+  return next;
+}
+
+/** Tells the observer of `executor`, if it has one, of a plain insert into `table` run as a cached statement. */
+export function sawInsert(executor: Executor, table: string): void {
+  insertObservers.get(executor)?.saw(table, false);
+}
