@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from './database.ts';
-import { WAL_CHECKPOINT_BYTES } from './sqlite-connection.ts';
+import { WAL_CHECKPOINT_BYTES, WAL_KEPT_BYTES } from './sqlite-connection.ts';
 
 describe('the checkpointer thread', () => {
   let dir: string;
@@ -22,30 +22,54 @@ describe('the checkpointer thread', () => {
   });
 
   const walSize = () => statSync(join(dir, 'test.db-wal')).size;
+  /** The WAL header's salts (bytes 16–23): SQLite changes them each time the WAL starts over. */
+  const walSalts = () => readFileSync(join(dir, 'test.db-wal')).subarray(16, 24).toString('hex');
   const write = (bytes: number) =>
     store.transaction(async (trx) => {
       await sql`insert into filler (b) values (randomblob(${bytes}))`.execute(trx);
     });
-
-  it('copies a WAL past 4 MiB back into the database, so that the next write starts it over', async () => {
-    // Twice the checkpointer's threshold, far below the writer's own (24 MiB), in one write:
-    // between small writes the thread may already copy them back and start the WAL over.
-    await store.transaction(async (trx) => {
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** Small writes, a pause before each, until the WAL starts over (or `ms` have passed). */
+  async function writeUntilStartedOver(ms: number): Promise<boolean> {
+    const before = walSalts();
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      await pause(50);
+      await write(16);
+      if (walSalts() !== before) return true;
+    }
+    return false;
+  }
+  /** Twice the checkpointer's threshold, far below the writer's own (24 MiB), in one write. */
+  const writeTwiceTheThreshold = () =>
+    store.transaction(async (trx) => {
       for (let i = 0; i < 32; i++)
         await sql`insert into filler (b) values (randomblob(${WAL_CHECKPOINT_BYTES / 16}))`.execute(
           trx,
         );
     });
-    expect(walSize()).toBeGreaterThan(WAL_CHECKPOINT_BYTES);
-    // The thread looks every 25 ms; each small write after its checkpoint can start over.
-    const deadline = Date.now() + 5_000;
-    while (walSize() > WAL_CHECKPOINT_BYTES && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      await write(16);
-    }
-    expect(walSize()).toBeLessThanOrEqual(WAL_CHECKPOINT_BYTES);
+
+  it('copies a WAL past 4 MiB back into the database, so that the next write starts it over', async () => {
+    await writeTwiceTheThreshold();
+    expect(walSize()).toBeGreaterThan(WAL_KEPT_BYTES);
+    // The thread looks every 25 ms; each small write after its checkpoint can start over,
+    // and the first commit after that cuts the file back to what is kept.
+    expect(await writeUntilStartedOver(5_000)).toBe(true);
+    expect(walSize()).toBeLessThanOrEqual(WAL_KEPT_BYTES);
     const rows = await sql<{ n: number }>`select count(*) as n from filler`.execute(store.reader);
     expect(Number(rows.rows[0]!.n)).toBeGreaterThan(32);
+  });
+
+  it('counts the frames not yet copied back, not the WAL file, which keeps its length when it starts over', async () => {
+    await writeTwiceTheThreshold();
+    expect(await writeUntilStartedOver(5_000)).toBe(true);
+    // The file is still longer than the threshold, but holds only a few small writes'
+    // frames: no checkpoint is due, so the WAL goes on from where it is.
+    expect(walSize()).toBeGreaterThan(WAL_CHECKPOINT_BYTES);
+    expect(await writeUntilStartedOver(400)).toBe(false);
+    // Past the threshold again, it is copied back and starts over once more.
+    await writeTwiceTheThreshold();
+    expect(await writeUntilStartedOver(5_000)).toBe(true);
   });
 
   it('lets a process that closes its store end normally (nothing else keeps it alive)', () => {

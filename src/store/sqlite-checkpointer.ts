@@ -6,28 +6,55 @@ const INTERVAL_MS = 25;
 
 /**
  * The checkpointer's thread, as plain JavaScript (a worker does not inherit the loader that
- * runs TypeScript). Every `intervalMs` it looks at the WAL's size and, past `walBytes`, runs
- * a passive checkpoint on a connection of its own: it copies committed pages back into the
- * database file without waiting for readers or blocking the writer, and the writer's next
- * transaction then starts the WAL over.
+ * runs TypeScript). Every `intervalMs` it reads how many WAL frames are not yet copied back
+ * and, past `walBytes` of them, runs a passive checkpoint on a connection of its own: it
+ * copies committed pages back into the database file without waiting for readers or
+ * blocking the writer, and the writer's next transaction then starts the WAL over.
+ *
+ * The count comes from the WAL-index header at the start of the `-shm` file (SQLite's
+ * documented WAL-index format, in the machine's byte order): `mxFrame` (the last committed
+ * frame, at byte 16) less `nBackfill` (frames already copied back, at byte 96), in frames of
+ * the page size at byte 14 plus their 24-byte headers. The WAL file's size says nothing of
+ * this once the WAL has started over (SQLite writes it again from its start and keeps its
+ * length), so it is the measure only while the index cannot be read.
  */
 const THREAD = `
 const { workerData, parentPort } = require('node:worker_threads');
-const { statSync } = require('node:fs');
+const { closeSync, openSync, readSync, statSync } = require('node:fs');
+const { endianness } = require('node:os');
 const SQLite = require(workerData.driver);
 const db = new SQLite(workerData.path);
 db.pragma('busy_timeout = 0');
 db.pragma('cache_size = -2048');
 const checkpoint = db.prepare('pragma wal_checkpoint(PASSIVE)');
 const wal = workerData.path + '-wal';
+const shm = workerData.path + '-shm';
+const header = Buffer.alloc(100);
+const little = endianness() === 'LE';
+let shmFd;
+function uncopiedBytes() {
+  try {
+    shmFd ??= openSync(shm, 'r');
+    if (readSync(shmFd, header, 0, 100, 0) < 100) return undefined;
+  } catch {
+    return undefined;
+  }
+  const pageField = little ? header.readUInt16LE(14) : header.readUInt16BE(14);
+  const frame = (pageField === 1 ? 65536 : pageField) + 24;
+  const last = little ? header.readUInt32LE(16) : header.readUInt32BE(16);
+  const copied = little ? header.readUInt32LE(96) : header.readUInt32BE(96);
+  return last > copied ? (last - copied) * frame : 0;
+}
+function walFileBytes() {
+  try { return statSync(wal).size; } catch { return 0; }
+}
 const timer = setInterval(() => {
-  let size = 0;
-  try { size = statSync(wal).size; } catch { return; }
-  if (size < workerData.walBytes) return;
+  if ((uncopiedBytes() ?? walFileBytes()) < workerData.walBytes) return;
   try { checkpoint.run(); } catch {}
 }, workerData.intervalMs);
 parentPort.once('message', () => {
   clearInterval(timer);
+  if (shmFd !== undefined) closeSync(shmFd);
   db.close();
   parentPort.close();
 });
@@ -40,7 +67,7 @@ export interface Checkpointer {
 
 /**
  * Starts checkpointing the WAL of the SQLite file at `path` whenever it holds `walBytes` or
- * more. The thread does not keep the process alive.
+ * more that are not yet copied back. The thread does not keep the process alive.
  */
 export function startCheckpointer(path: string, walBytes: number): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');

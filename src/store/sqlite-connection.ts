@@ -6,10 +6,17 @@ const BUSY_TIMEOUT_MS = 10_000;
 export const PAGE_SIZE = 16_384;
 
 /**
- * WAL bytes past which the checkpointer thread copies the WAL back into the database file
- * (`sqlite-checkpointer.ts`); also what the WAL file is truncated back to when it starts over.
+ * WAL bytes not yet copied back past which the checkpointer thread copies them into the
+ * database file (`sqlite-checkpointer.ts`).
  */
 export const WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * What a WAL file larger than this is truncated back to when it starts over. Above the
+ * checkpoint threshold, so that a WAL of about that size is written again from its start,
+ * over blocks the file system already holds, instead of cut and grown again each time.
+ */
+export const WAL_KEPT_BYTES = 2 * WAL_CHECKPOINT_BYTES;
 
 /**
  * WAL bytes past which a commit checkpoints on the writer itself: only when the
@@ -43,14 +50,14 @@ export function openSqliteConnection(
     // could lose the last acknowledged writes, unless the owner syncs the WAL before it
     // acknowledges them, as the API's writer does (group commit, off the event loop).
     conn.pragma(groupCommit ? 'synchronous = NORMAL' : 'synchronous = FULL');
-    // Checkpoints run on a thread of their own once the WAL holds 4 MiB, off the requests'
-    // path; the writer checkpoints itself only past 24 MiB (in pages of the file's own
-    // size), and a WAL that a long reader let grow is truncated back to 4 MiB when it
-    // starts over: its size stays bounded whatever the page size.
+    // Checkpoints run on a thread of their own once the WAL holds 4 MiB not yet copied
+    // back, off the requests' path; the writer checkpoints itself only past 24 MiB (in pages
+    // of the file's own size), and a WAL that a long reader let grow is truncated back to
+    // 8 MiB when it starts over: its size stays bounded whatever the page size.
     const pageSize = Number(conn.pragma('page_size', { simple: true }));
     const autocheckpoint = Math.max(1, Math.ceil(WAL_WRITER_CHECKPOINT_BYTES / pageSize));
     conn.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
-    conn.pragma(`journal_size_limit = ${WAL_CHECKPOINT_BYTES}`);
+    conn.pragma(`journal_size_limit = ${WAL_KEPT_BYTES}`);
   }
   // A bounded page cache of its own, and no mmap: pages read through a memory map count in
   // the process's resident set, which a walk of a large workspace would fill with the whole
