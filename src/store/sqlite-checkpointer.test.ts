@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from './database.ts';
@@ -28,6 +29,8 @@ describe('the checkpointer thread', () => {
     store.transaction(async (trx) => {
       await sql`insert into filler (b) values (randomblob(${bytes}))`.execute(trx);
     });
+  /** Frames copied back since the WAL started over: `nBackfill`, at byte 96 of the `-shm` file. */
+  const copiedFrames = () => readFileSync(join(dir, 'test.db-shm')).readUInt32LE(96);
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   /** Small writes, a pause before each, until the WAL starts over (or `ms` have passed). */
   async function writeUntilStartedOver(ms: number): Promise<boolean> {
@@ -60,7 +63,27 @@ describe('the checkpointer thread', () => {
     expect(Number(rows.rows[0]!.n)).toBeGreaterThan(32);
   });
 
-  it('counts the frames not yet copied back, not the WAL file, which keeps its length when it starts over', async () => {
+  it('copies a write that committed after its checkpoint began, so that the WAL still starts over', async () => {
+    await writeTwiceTheThreshold();
+    // A reader's snapshot holds the checkpoint to the frames before the next write, as a
+    // checkpoint that is still copying when the write commits would be.
+    const reader = new SQLite(join(dir, 'test.db'));
+    try {
+      reader.exec('begin');
+      reader.prepare('select count(*) from filler').get();
+      await write(16);
+      const deadline = Date.now() + 5_000;
+      while (copiedFrames() === 0 && Date.now() < deadline) await pause(25);
+      expect(copiedFrames()).toBeGreaterThan(0);
+      reader.exec('commit');
+    } finally {
+      reader.close();
+    }
+    // One write's frame is left to copy, far below the threshold: it is copied all the same.
+    expect(await writeUntilStartedOver(5_000)).toBe(true);
+  });
+
+  it('counts the frames since the WAL started over, not the WAL file, which keeps its length', async () => {
     await writeTwiceTheThreshold();
     expect(await writeUntilStartedOver(5_000)).toBe(true);
     // The file is still longer than the threshold, but holds only a few small writes'

@@ -6,14 +6,17 @@ const INTERVAL_MS = 25;
 
 /**
  * The checkpointer's thread, as plain JavaScript (a worker does not inherit the loader that
- * runs TypeScript). Every `intervalMs` it reads how many WAL frames are not yet copied back
- * and, past `walBytes` of them, runs a passive checkpoint on a connection of its own: it
- * copies committed pages back into the database file without waiting for readers or
- * blocking the writer, and the writer's next transaction then starts the WAL over.
+ * runs TypeScript). Every `intervalMs` it reads how much the WAL holds since it last started
+ * over and, from `walBytes` on, while any of it is not yet copied back, runs a passive
+ * checkpoint on a connection of its own: it copies committed pages back into the database
+ * file without waiting for readers or blocking the writer. Once every frame is copied, the
+ * writer's next transaction starts the WAL over. Writes that commit while a checkpoint runs
+ * are copied by the next one, a tick later: were the thread to wait for another `walBytes`
+ * of them instead, the WAL could not start over until the writer's own limit.
  *
- * The count comes from the WAL-index header at the start of the `-shm` file (SQLite's
+ * Both counts come from the WAL-index header at the start of the `-shm` file (SQLite's
  * documented WAL-index format, in the machine's byte order): `mxFrame` (the last committed
- * frame, at byte 16) less `nBackfill` (frames already copied back, at byte 96), in frames of
+ * frame, at byte 16) and `nBackfill` (frames already copied back, at byte 96), in frames of
  * the page size at byte 14 plus their 24-byte headers. The WAL file's size says nothing of
  * this once the WAL has started over (SQLite writes it again from its start and keeps its
  * length), so it is the measure only while the index cannot be read.
@@ -32,7 +35,8 @@ const shm = workerData.path + '-shm';
 const header = Buffer.alloc(100);
 const little = endianness() === 'LE';
 let shmFd;
-function uncopiedBytes() {
+/** The bytes of the WAL's frames since it started over, or 0 once all are copied back. */
+function walBytesToCopy() {
   try {
     shmFd ??= openSync(shm, 'r');
     if (readSync(shmFd, header, 0, 100, 0) < 100) return undefined;
@@ -43,13 +47,13 @@ function uncopiedBytes() {
   const frame = (pageField === 1 ? 65536 : pageField) + 24;
   const last = little ? header.readUInt32LE(16) : header.readUInt32BE(16);
   const copied = little ? header.readUInt32LE(96) : header.readUInt32BE(96);
-  return last > copied ? (last - copied) * frame : 0;
+  return last > copied ? last * frame : 0;
 }
 function walFileBytes() {
   try { return statSync(wal).size; } catch { return 0; }
 }
 const timer = setInterval(() => {
-  if ((uncopiedBytes() ?? walFileBytes()) < workerData.walBytes) return;
+  if ((walBytesToCopy() ?? walFileBytes()) < workerData.walBytes) return;
   try { checkpoint.run(); } catch {}
 }, workerData.intervalMs);
 parentPort.once('message', () => {
@@ -67,7 +71,7 @@ export interface Checkpointer {
 
 /**
  * Starts checkpointing the WAL of the SQLite file at `path` whenever it holds `walBytes` or
- * more that are not yet copied back. The thread does not keep the process alive.
+ * more and not all of it is copied back. The thread does not keep the process alive.
  */
 export function startCheckpointer(path: string, walBytes: number): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');

@@ -6,8 +6,8 @@ const BUSY_TIMEOUT_MS = 10_000;
 export const PAGE_SIZE = 16_384;
 
 /**
- * WAL bytes not yet copied back past which the checkpointer thread copies them into the
- * database file (`sqlite-checkpointer.ts`).
+ * WAL bytes (since the WAL last started over) from which the checkpointer thread copies them
+ * into the database file (`sqlite-checkpointer.ts`), until all are and the WAL starts over.
  */
 export const WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024;
 
@@ -50,10 +50,10 @@ export function openSqliteConnection(
     // could lose the last acknowledged writes, unless the owner syncs the WAL before it
     // acknowledges them, as the API's writer does (group commit, off the event loop).
     conn.pragma(groupCommit ? 'synchronous = NORMAL' : 'synchronous = FULL');
-    // Checkpoints run on a thread of their own once the WAL holds 4 MiB not yet copied
-    // back, off the requests' path; the writer checkpoints itself only past 24 MiB (in pages
-    // of the file's own size), and a WAL that a long reader let grow is truncated back to
-    // 8 MiB when it starts over: its size stays bounded whatever the page size.
+    // Checkpoints run on a thread of their own once the WAL holds 4 MiB, off the requests'
+    // path; the writer checkpoints itself only past 24 MiB (in pages of the file's own
+    // size), and a WAL that a long reader let grow is truncated back to 8 MiB when it
+    // starts over: its size stays bounded whatever the page size.
     const pageSize = Number(conn.pragma('page_size', { simple: true }));
     const autocheckpoint = Math.max(1, Math.ceil(WAL_WRITER_CHECKPOINT_BYTES / pageSize));
     conn.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
