@@ -4,7 +4,7 @@
 // the server's CPU per person create and per deal create (its utime + stime from /proc, one
 // client sending one create after another), p50/p99 of person creates at a fixed 200 a second,
 // `GET /v2/people` of A alone, while B takes 200 creates a second and while A does, and the
-// WAL's largest size; then PostgreSQL: person creates from 16 clients over 16 workspaces, and
+// WAL's largest size (its file, and its content under each load); then PostgreSQL: person creates from 16 clients over 16 workspaces, and
 // one client's p50. Then POST /v2/deal with one client and with eight, against the same
 // server refusing a bad body (HTTP, auth and body parsing, no transaction) as the baseline;
 // then, in this process, how long one write takes to refresh a person with 1,000 deals when
@@ -165,12 +165,21 @@ async function sqlitePart(): Promise<void> {
     });
   process.on('exit', () => api.kill());
 
-  // The WAL's largest size, watched through the whole SQLite run.
+  // The WAL's largest size, watched through the whole SQLite run: its file's, and its
+  // content's (the frames since it last started over, from the WAL-index header at the start
+  // of the `-shm` file: `mxFrame` at byte 16, the page size at byte 14) by the kind of load.
   const walFile = `${join(dir, 'bench.db')}-wal`;
+  const shmFile = `${join(dir, 'bench.db')}-shm`;
   let walMax = 0;
+  const walContentMax = { loop: 0, rate: 0 };
+  let walPhase: keyof typeof walContentMax = 'loop';
   const walWatch = setInterval(() => {
     try {
       walMax = Math.max(walMax, statSync(walFile).size);
+      const header = readFileSync(shmFile).subarray(0, 20);
+      const page = header.readUInt16LE(14);
+      const content = header.readUInt32LE(16) * ((page === 1 ? 65_536 : page) + 24);
+      walContentMax[walPhase] = Math.max(walContentMax[walPhase], content);
     } catch {}
   }, 10);
 
@@ -235,6 +244,7 @@ async function sqlitePart(): Promise<void> {
     seqP50 = p.p50;
     dealCpu.push((await onA('/v2/deal', dealBody, creates)).cpuMs);
   }
+  walPhase = 'rate';
   const alone: number[] = [];
   const whileOther: number[] = [];
   const whileOwn: number[] = [];
@@ -293,6 +303,11 @@ async function sqlitePart(): Promise<void> {
       '≥ 0.5',
     ],
     ["SQLite: the WAL's largest size", `${(walMax / 1024 ** 2).toFixed(1)} MB`, 'bounded'],
+    [
+      '… its content at most: one client in a loop; at 200 creates/s (reads or not)',
+      `${(walContentMax.loop / 1024 ** 2).toFixed(1)} MB; ${(walContentMax.rate / 1024 ** 2).toFixed(1)} MB`,
+      '',
+    ],
   );
   interface WriteRun {
     name: string;
