@@ -175,10 +175,10 @@ export async function updatePipelineRecord(
   w.touched.mark(kind, id);
   if (changes.sets('people_id') || changes.sets('organization_id') || changes.sets('outcome')) {
     w.touched
-      .mark('people', row.people_id as string | null)
-      .mark('organization', row.organization_id as string | null)
-      .mark('people', peopleId)
-      .mark('organization', organizationId);
+      .markCounts('people', row.people_id as string | null)
+      .markCounts('organization', row.organization_id as string | null)
+      .markCounts('people', peopleId)
+      .markCounts('organization', organizationId);
   }
   return { id, name: body.name ?? String(row.name), updatedAt: w.now };
 }

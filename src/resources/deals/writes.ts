@@ -64,7 +64,7 @@ export async function insertDeals(w: WorkspaceWrite, deals: NewDeal[]): Promise<
   }
   await insertRecords(w, 'deal', rows);
   for (const r of rows)
-    w.touched.mark('people', r.people_id).mark('organization', r.organization_id);
+    w.touched.markCounts('people', r.people_id).markCounts('organization', r.organization_id);
   return rows.map((r) => r.id);
 }
 
@@ -94,6 +94,6 @@ export async function setDealOutcome(
     .execute();
   w.touched
     .mark('deal', dealId)
-    .mark('people', deal.people_id)
-    .mark('organization', deal.organization_id);
+    .markCounts('people', deal.people_id)
+    .markCounts('organization', deal.organization_id);
 }

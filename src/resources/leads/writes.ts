@@ -10,6 +10,6 @@ export async function insertLeads(w: WorkspaceWrite, leads: NewLead[]): Promise<
   for (const l of leads) rows.push(await pipelineRecordColumns(w, l));
   await insertRecords(w, 'lead', rows);
   for (const r of rows)
-    w.touched.mark('people', r.people_id).mark('organization', r.organization_id);
+    w.touched.markCounts('people', r.people_id).markCounts('organization', r.organization_id);
   return rows.map((r) => r.id);
 }

@@ -46,7 +46,8 @@ export interface RecordFacts {
   lines?: QuoteLine[];
 }
 
-const NO_DEALS: DealCounts = Object.freeze({ leads: 0, inProgress: 0, won: 0, lost: 0 });
+/** The counts of a record that no deal or lead links to. */
+export const NO_DEALS: DealCounts = Object.freeze({ leads: 0, inProgress: 0, won: 0, lost: 0 });
 
 /**
  * The stored JSON of one record of `type`: its row (as the table holds it) and its facts,

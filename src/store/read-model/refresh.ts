@@ -5,10 +5,11 @@ import type { PendingWrites } from '../close-write.ts';
 import type { Executor, Store } from '../database.ts';
 import type { EventLog } from '../outbox/event-log.ts';
 import { Lookups } from './lookups.ts';
+import { recountChunk } from './recount.ts';
 import { type FactTables, type Prefetched, RENDERERS, type Rendered } from './render-chunks.ts';
 import { type RenderedType, TABLE_OF } from './rendered-types.ts';
 import { indexRendered, isIndexedType } from './search-index.ts';
-import type { Touched } from './touched.ts';
+import type { CountingType, Touched } from './touched.ts';
 
 /**
  * Re-renders every touched record of the workspace and stores its JSON. `written`, when the
@@ -16,7 +17,8 @@ import type { Touched } from './touched.ts';
  * that cannot hold anything of theirs yet; with `changed` (the tables whose rows it updated
  * or deleted), it renders them from the rows their inserts returned when their table is not
  * among those. With `pending` (PostgreSQL), the JSON of records touched by id and their
- * index rows wait there for the write's last statement.
+ * index rows wait there for the write's last statement. People and organizations marked for
+ * their counts alone get them patched into their stored JSON (`recount.ts`).
  */
 export async function refreshTouched(
   store: Store,
@@ -34,29 +36,27 @@ export async function refreshTouched(
   for (const type of Object.keys(TABLE_OF) as RenderedType[]) {
     if (touched.allOf.has(type)) {
       await refreshAllOf(store, trx, workspaceId, type, l, events);
-    } else if (touched.ids[type].size > 0) {
-      const ids = [...touched.ids[type]];
-      for (let i = 0; i < ids.length; i += CHUNK) {
-        const chunk = ids.slice(i, i + CHUNK);
-        const created = written && chunk.every((id) => touched.created[type].has(id));
-        const reads = created ? (table: string) => written.has(table) : undefined;
-        const inserted =
-          created && changed && !changed.has(TABLE_OF[type])
-            ? insertedRows(touched, type, chunk)
-            : undefined;
-        await renderChunk(
-          store,
-          trx,
-          workspaceId,
-          type,
-          chunk,
-          l,
-          inserted,
-          events,
-          reads,
-          pending,
-        );
+      continue;
+    }
+    const ids = [...touched.ids[type]];
+    if (isCountingType(type)) {
+      const counted = [...touched.counted[type]].filter((id) => !touched.ids[type].has(id));
+      for (let i = 0; i < counted.length; i += CHUNK) {
+        const chunk = counted.slice(i, i + CHUNK);
+        const { rendered, unrendered } = await recountChunk(trx, workspaceId, type, chunk);
+        await keepRendered(store, trx, workspaceId, type, rendered, l, events, pending);
+        ids.push(...unrendered);
       }
+    }
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const chunk = ids.slice(i, i + CHUNK);
+      const created = written && chunk.every((id) => touched.created[type].has(id));
+      const reads = created ? (table: string) => written.has(table) : undefined;
+      const inserted =
+        created && changed && !changed.has(TABLE_OF[type])
+          ? insertedRows(touched, type, chunk)
+          : undefined;
+      await renderChunk(store, trx, workspaceId, type, chunk, l, inserted, events, reads, pending);
     }
   }
 }
@@ -117,11 +117,29 @@ async function renderChunk(
   pending?: PendingWrites,
 ): Promise<void> {
   const rendered = await RENDERERS[type](trx, ws, ids, l, prefetched, reads);
+  await keepRendered(store, trx, ws, type, rendered, l, events, pending);
+}
+
+/** Records' JSON rendered afresh: the events of what changed in it, then the JSON stored. */
+async function keepRendered(
+  store: Store,
+  trx: Executor,
+  ws: string,
+  type: RenderedType,
+  rendered: readonly Rendered[],
+  l: Lookups,
+  events: EventLog | undefined,
+  pending: PendingWrites | undefined,
+): Promise<void> {
   if (events && isEventObjectType(type) && rendered.length > 0) {
     const types = fieldTypes(type, l);
     for (const [id, json, before] of rendered) events.rendered(type, id, before, json, types);
   }
   await storeRendered(store, trx, ws, type, rendered, l, pending);
+}
+
+function isCountingType(type: RenderedType): type is CountingType {
+  return type === 'people' || type === 'organization';
 }
 
 /**

@@ -65,7 +65,7 @@ async function factsIn<T>(
 }
 
 /** The stored JSON of a row, as text (bytes on SQLite), or null before its first rendering. */
-function storedJson(body: Body | null): string | null {
+export function storedJson(body: Body | null): string | null {
   if (body === null) return null;
   return typeof body === 'string' ? body : body.toString('utf8');
 }

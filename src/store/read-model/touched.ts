@@ -1,5 +1,8 @@
 import type { RenderedType } from './rendered-types.ts';
 
+/** The record types that count deals and leads: people and organizations. */
+export type CountingType = 'people' | 'organization';
+
 /**
  * The records a write changed, directly or through what they derive from (DECISIONS 5).
  * Writers mark them; the read model re-renders them before the transaction commits.
@@ -46,6 +49,16 @@ export class Touched {
   };
   /** Types whose every record must be re-rendered (a custom field definition changed). */
   readonly allOf = new Set<RenderedType>();
+  /**
+   * People and organizations of which the write changed nothing but their deal and lead
+   * counts (a deal or lead linked to them was created, moved to or from them, or changed
+   * outcome): their stored JSON gets the counts read afresh (`recount.ts`) instead of a
+   * whole new rendering. One also marked by `mark` is rendered in full.
+   */
+  readonly counted: Record<CountingType, Set<string>> = {
+    people: new Set(),
+    organization: new Set(),
+  };
 
   /** Marks a record (null ids are ignored, for optional links). */
   mark(type: RenderedType, id: string | null | undefined): this {
@@ -60,6 +73,12 @@ export class Touched {
     return this.mark(type, id);
   }
 
+  /** Marks a record whose deal and lead counts alone may have changed (null ids are ignored). */
+  markCounts(type: CountingType, id: string | null | undefined): this {
+    if (id) this.counted[type].add(id);
+    return this;
+  }
+
   /** Marks every record of a type. */
   markAll(type: RenderedType): this {
     this.allOf.add(type);
@@ -67,6 +86,10 @@ export class Touched {
   }
 
   get isEmpty(): boolean {
-    return this.allOf.size === 0 && Object.values(this.ids).every((s) => s.size === 0);
+    return (
+      this.allOf.size === 0 &&
+      Object.values(this.ids).every((s) => s.size === 0) &&
+      Object.values(this.counted).every((s) => s.size === 0)
+    );
   }
 }
