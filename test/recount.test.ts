@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
+import { setDealOutcome } from '../src/resources/deals/writes.ts';
 import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import { type TestStore, testStore } from './helpers.ts';
@@ -21,21 +22,17 @@ describe('recounting a person or organization', { timeout: 120_000 }, () => {
     await store?.dispose();
   });
 
-  /** A person with a deal in progress, that deal, and its organization. */
-  async function personWithDeal(): Promise<{
-    personId: string;
-    dealId: string;
-    organizationId: string | null;
-  }> {
+  /** A person with a deal in progress, and that deal. */
+  async function personWithDeal(): Promise<{ personId: string; dealId: string }> {
     const row = await store.db
       .selectFrom('deals')
-      .select(['id', 'people_id', 'organization_id'])
+      .select(['id', 'people_id'])
       .where('workspace_id', '=', workspaceId)
       .where('people_id', 'is not', null)
       .where('outcome', '=', 'In progress')
       .orderBy('id')
       .executeTakeFirstOrThrow();
-    return { personId: row.people_id!, dealId: row.id, organizationId: row.organization_id };
+    return { personId: row.people_id!, dealId: row.id };
   }
 
   async function stored(id: string): Promise<Record<string, unknown> | null> {
@@ -54,30 +51,22 @@ describe('recounting a person or organization', { timeout: 120_000 }, () => {
     expect(report.indexDifferences).toBe(0);
   }
 
-  it('patches the counts of a deal that changed outcome, and nothing else', async () => {
-    const { personId, dealId, organizationId } = await personWithDeal();
+  it('patches the counts of a deal’s outcome into its person, and changes nothing else', async () => {
+    const { personId, dealId } = await personWithDeal();
     const before = (await stored(personId))!;
-    await writeWorkspace(store, workspaceId, async (w) => {
-      await w.trx
-        .updateTable('deals')
-        .set({ outcome: 'Won' })
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', dealId)
-        .execute();
-      w.touched
-        .mark('deal', dealId)
-        .markCounts('people', personId)
-        .markCounts('organization', organizationId);
-    });
+    await writeWorkspace(store, workspaceId, (w) => setDealOutcome(w, dealId, 'Won'));
     const after = (await stored(personId))!;
     expect(after['성사된 딜 개수']).toBe((before['성사된 딜 개수'] as number) + 1);
     expect(after['진행중 딜 개수']).toBe((before['진행중 딜 개수'] as number) - 1);
     expect(Object.keys(after)).toEqual(Object.keys(before));
+    const counters = ['딜 개수', '진행중 딜 개수', '성사된 딜 개수'];
+    for (const key of Object.keys(before).filter((k) => !counters.includes(k)))
+      expect(after[key], key).toEqual(before[key]);
     await expectVerified();
   });
 
   it('renders in full a record also marked for a change of its own', async () => {
-    const { personId, dealId, organizationId } = await personWithDeal();
+    const { personId, dealId } = await personWithDeal();
     await writeWorkspace(store, workspaceId, async (w) => {
       await w.trx
         .updateTable('people')
@@ -85,17 +74,8 @@ describe('recounting a person or organization', { timeout: 120_000 }, () => {
         .where('workspace_id', '=', workspaceId)
         .where('id', '=', personId)
         .execute();
-      await w.trx
-        .updateTable('deals')
-        .set({ outcome: 'Lost' })
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', dealId)
-        .execute();
-      w.touched
-        .markCounts('people', personId)
-        .mark('people', personId)
-        .mark('deal', dealId)
-        .markCounts('organization', organizationId);
+      w.touched.mark('people', personId);
+      await setDealOutcome(w, dealId, 'Lost');
     });
     expect((await stored(personId))!.이름).toBe('새이름');
     await expectVerified();
