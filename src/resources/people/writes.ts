@@ -17,7 +17,11 @@ export interface NewPerson extends OwnedInput {
   source?: string;
 }
 
-/** Adds people; their organizations' records are refreshed too. Returns ids in order. */
+/**
+ * Adds people. Returns ids in order. Their organizations are not rendered again: nothing of
+ * an organization's JSON comes from a person but the sequences its people are enrolled in,
+ * which a new person is not yet (an enrollment marks the organization itself).
+ */
 export async function insertPeople(w: WorkspaceWrite, people: NewPerson[]): Promise<string[]> {
   const rows = [];
   for (const p of people) {
@@ -38,7 +42,6 @@ export async function insertPeople(w: WorkspaceWrite, people: NewPerson[]): Prom
     );
   }
   await insertRecords(w, 'people', rows);
-  for (const r of rows) w.touched.mark('organization', r.organization_id);
   return rows.map((r) => r.id);
 }
 
