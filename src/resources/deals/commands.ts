@@ -335,7 +335,9 @@ export async function deletePipelineRecord(
   w.events.deleted(kind, id);
   // Custom Ref fields keep the id of a deleted deal; they show it with an empty name.
   if (kind === 'deal') await markReferrers(w, 'deal', id);
+  // What went with it (its notes, todos, enrollments, activities) was its own: of its
+  // person and organization, only the counts change.
   w.touched
-    .mark('people', row.people_id as string | null)
-    .mark('organization', row.organization_id as string | null);
+    .markCounts('people', row.people_id as string | null)
+    .markCounts('organization', row.organization_id as string | null);
 }
