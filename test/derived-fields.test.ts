@@ -370,6 +370,36 @@ describe('SEQUENCE group and 등록된 시퀀스 목록', () => {
     expect((await one('organization', r.org))['등록된 시퀀스 목록']).toEqual([rebuy, onboarding]);
     expect((await one('organization', r.quietOrg))['등록된 시퀀스 목록']).toEqual([]);
   });
+
+  it('moves with a person who changes organization; a person never enrolled moves nothing', async () => {
+    const r = await ws.write(async (w) => {
+      const sequence = await makeSequence(w, '이직 관리');
+      const from = await makeOrganization(w);
+      const to = await makeOrganization(w);
+      const enrolled = await makePerson(w, { organizationId: from });
+      const plain = await makePerson(w, { organizationId: from });
+      await makeEnrollment(w, {
+        sequenceId: sequence,
+        subjectType: 'people',
+        subjectId: enrolled,
+        enrolledAt: '2024-05-01T00:00:00.000Z',
+        active: true,
+      });
+      return { sequence, from, to, enrolled, plain };
+    });
+    const sequence = ref(r.sequence, '이직 관리');
+    const sequencesOf = async (org: string) =>
+      (await one('organization', org))['등록된 시퀀스 목록'];
+    expect(await sequencesOf(r.from)).toEqual([sequence]);
+    const before = await one('organization', r.from);
+    await ws.write((w) => setPersonOrganization(w, r.plain, r.to, ws.userId));
+    expect((await one('people', r.plain)).organizationId).toBe(r.to);
+    expect(await one('organization', r.from)).toEqual(before);
+    expect(await sequencesOf(r.to)).toEqual([]);
+    await ws.write((w) => setPersonOrganization(w, r.enrolled, r.to, ws.userId));
+    expect(await sequencesOf(r.from)).toEqual([]);
+    expect(await sequencesOf(r.to)).toEqual([sequence]);
+  });
 });
 
 describe('TODO group', () => {

@@ -47,7 +47,9 @@ export async function insertPeople(w: WorkspaceWrite, people: NewPerson[]): Prom
 
 /**
  * Links a person to an organization (or unlinks with null): an `editOrganizationConnect`
- * history row, and the person, the old and the new organization re-rendered.
+ * history row, and the person re-rendered; the old and the new organization too when the
+ * person is enrolled in a sequence (an organization shows its people's sequences, and
+ * nothing else of them).
  */
 export async function setPersonOrganization(
   w: WorkspaceWrite,
@@ -78,8 +80,16 @@ export async function setPersonOrganization(
       ownerId: actorId,
     },
   ]);
-  w.touched
-    .mark('people', personId)
-    .mark('organization', before.organization_id)
-    .mark('organization', organizationId);
+  w.touched.mark('people', personId);
+  const enrolled = await w.trx
+    .selectFrom('sequence_enrollments')
+    .select('id')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('subject_type', '=', 'people')
+    .where('subject_id', '=', personId)
+    .limit(1)
+    .executeTakeFirst();
+  if (enrolled) {
+    w.touched.mark('organization', before.organization_id).mark('organization', organizationId);
+  }
 }
