@@ -10,6 +10,7 @@ import type {
 } from '../../domain/records.ts';
 import { stageTimesOf } from '../../domain/stage-times.ts';
 import type {
+  Body,
   CustomObjectTable,
   DealTable,
   OrganizationTable,
@@ -44,6 +45,12 @@ export interface RecordFacts {
   lastEmailOpenAt?: string;
   /** Quotes: their lines, in line order. */
   lines?: QuoteLine[];
+}
+
+/** The stored JSON of a row, as text (bytes on SQLite), or null before its first rendering. */
+export function storedJson(body: Body | null): string | null {
+  if (body === null) return null;
+  return typeof body === 'string' ? body : body.toString('utf8');
 }
 
 /** The counts of a record that no deal or lead links to. */

@@ -1,8 +1,8 @@
 import { putDealCounters } from '../../domain/records.ts';
 import type { Executor } from '../database.ts';
 import { dealCountsOf } from './facts.ts';
-import { NO_DEALS } from './record-json.ts';
-import { type Rendered, storedJson } from './render-chunks.ts';
+import { NO_DEALS, storedJson } from './record-json.ts';
+import type { Rendered } from './render-chunks.ts';
 import { TABLE_OF } from './rendered-types.ts';
 import type { CountingType } from './touched.ts';
 

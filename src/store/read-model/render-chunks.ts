@@ -5,7 +5,7 @@ import {
   type NamedTarget,
 } from '../../domain/custom-fields.ts';
 import type { ProductKind } from '../../domain/quotes.ts';
-import type { Body, Database, DealTable, LeadTable } from '../../model/tables.ts';
+import type { Database, DealTable, LeadTable } from '../../model/tables.ts';
 import type { QuoteLine } from '../../render/quotes.ts';
 import type { Executor, RenderedTable } from '../database.ts';
 import {
@@ -21,7 +21,7 @@ import {
   todosOf,
 } from './facts.ts';
 import type { Lookups } from './lookups.ts';
-import { renderRecordJson } from './record-json.ts';
+import { renderRecordJson, storedJson } from './record-json.ts';
 import type { RenderedType } from './rendered-types.ts';
 
 /** A record rendered afresh, with the JSON stored for it before (null for a new record). */
@@ -62,12 +62,6 @@ async function factsIn<T>(
   read: () => Promise<Map<string, T>>,
 ): Promise<Map<string, T>> {
   return tables.some(reads) ? read() : new Map();
-}
-
-/** The stored JSON of a row, as text (bytes on SQLite), or null before its first rendering. */
-export function storedJson(body: Body | null): string | null {
-  if (body === null) return null;
-  return typeof body === 'string' ? body : body.toString('utf8');
 }
 
 /** The page's id range when a full refresh read its rows (see `Prefetched`), else the ids. */

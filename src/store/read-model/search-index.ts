@@ -9,6 +9,7 @@ import {
 } from '../../domain/search-values.ts';
 import type { PendingWrites } from '../close-write.ts';
 import type { Executor, Store } from '../database.ts';
+import { storedJson } from './record-json.ts';
 
 /**
  * The search index (`search_values`, migration 012): per workspace, record type and field,
@@ -231,7 +232,7 @@ export async function rebuildIndexOf(
       select id, body from ${sql.table(table)} where workspace_id = ${workspaceId} and id > ${after}
       order by id limit 2000`.execute(trx);
     if (rows.length === 0) return count;
-    const entries = rows.map((r) => [r.id, textOf(r.body), null] as const);
+    const entries = rows.map((r) => [r.id, storedJson(r.body), null] as const);
     await indexRendered(
       store,
       trx,
@@ -243,9 +244,4 @@ export async function rebuildIndexOf(
     count += rows.length;
     after = rows[rows.length - 1]!.id;
   }
-}
-
-function textOf(body: Buffer | string | null): string | null {
-  if (body === null) return null;
-  return typeof body === 'string' ? body : body.toString('utf8');
 }

@@ -7,6 +7,7 @@ import { catalogAt, readCatalogVersion } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
 import { writeWorkspace } from '../write.ts';
 import { Lookups } from './lookups.ts';
+import { storedJson } from './record-json.ts';
 import { storeRendered } from './refresh.ts';
 import { RENDERERS } from './render-chunks.ts';
 import { type RenderedType, TABLE_OF } from './rendered-types.ts';
@@ -147,7 +148,7 @@ async function compareChunk(
   for (const [id, json] of rendered) {
     const body = stored.get(id) ?? null;
     if (sameBytes(store, body, json)) continue;
-    differences.push({ type, id, stored: bodyText(body), rendered: json });
+    differences.push({ type, id, stored: storedJson(body), rendered: json });
   }
   const differing = new Set(differences.map((d) => d.id));
   const index = isIndexedType(type)
@@ -157,7 +158,7 @@ async function compareChunk(
         type,
         indexedFields(type, lookups.definitions(type)),
         // A record whose JSON differs is the body's difference; its repair writes its rows.
-        new Map(rows.filter((r) => !differing.has(r.id)).map((r) => [r.id, bodyText(r.body)])),
+        new Map(rows.filter((r) => !differing.has(r.id)).map((r) => [r.id, storedJson(r.body)])),
       )
     : [];
   return { count: rows.length, last: ids[ids.length - 1]!, differences, index };
@@ -168,11 +169,6 @@ function sameBytes(store: Store, body: Body | null, json: string): boolean {
   if (body === null) return false;
   if (typeof body === 'string') return body === json;
   return store.dialect === 'sqlite' ? body.equals(Buffer.from(json)) : body.toString() === json;
-}
-
-function bodyText(body: Body | null): string | null {
-  if (body === null) return null;
-  return typeof body === 'string' ? body : body.toString('utf8');
 }
 
 /**
@@ -225,7 +221,7 @@ async function repairIndex(
         differences.map((d) => d.id),
       )
       .execute();
-    const entries = rows.map((r) => [r.id, bodyText(r.body) ?? 'null'] as const);
+    const entries = rows.map((r) => [r.id, storedJson(r.body) ?? 'null'] as const);
     await reindexRecords(store, w.trx, workspaceId, type, definitions, entries);
     return differences.length;
   });
