@@ -81,6 +81,24 @@ describe('recounting a person or organization', { timeout: 120_000 }, () => {
     await expectVerified();
   });
 
+  it('renders in full a record whose stored JSON was damaged by hand, and the write goes through', async () => {
+    const { personId, dealId } = await personWithDeal();
+    for (const [damaged, outcome] of [
+      ['{"id":', 'Won'],
+      ['[1]', 'Lost'],
+    ] as const) {
+      await store.db
+        .updateTable('people')
+        .set({ body: store.encodeBody(damaged) })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', personId)
+        .execute();
+      await writeWorkspace(store, workspaceId, (w) => setDealOutcome(w, dealId, outcome));
+      expect((await stored(personId))!.id).toBe(personId);
+      await expectVerified();
+    }
+  });
+
   it('renders in full a record that has no stored JSON yet', async () => {
     const { personId } = await personWithDeal();
     await store.db

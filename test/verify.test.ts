@@ -8,13 +8,16 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { differenceLine } from '../src/cli/verify-run.ts';
+import { SENSITIVE_VALUE } from '../src/domain/events.ts';
 import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
+import { defineCustomField, setCustomValues } from '../src/resources/custom-fields/writes.ts';
 import type { RenderedTable } from '../src/store/database.ts';
 import {
   type BodyDifference,
   firstDifference,
   verifyWorkspace,
 } from '../src/store/read-model/verify.ts';
+import { writeWorkspace } from '../src/store/write.ts';
 import { get, testApp, testStore } from './helpers.ts';
 
 type TestStore = Awaited<ReturnType<typeof testStore>>;
@@ -231,6 +234,38 @@ describe('verify a workspace', { timeout: 120_000 }, () => {
       { event: '수정', field_name: '이름' },
     ]);
     expect((await verifyWorkspace(store, workspaceId)).differences).toBe(0);
+  });
+
+  it('--repair shows a sensitive field in its 수정 event as the API events do, masked', async () => {
+    const id = await firstId('people', 11);
+    const fieldId = await writeWorkspace(store, workspaceId, async (w) => {
+      const field = await defineCustomField(w, {
+        recordType: 'people',
+        name: '주민번호',
+        type: 'string',
+        isSensitive: true,
+      });
+      await setCustomValues(w, 'people', id, { [field]: '900101-1234567' });
+      return field;
+    });
+    expect(fieldId).toBeTruthy();
+    const good = (await storedBody('people', id))!;
+    expect(JSON.parse(good).주민번호).toBe('900101-1234567');
+    await setBody('people', id, JSON.stringify({ ...JSON.parse(good), 주민번호: '변조' }));
+    const seen = (await eventsOf(id)).length;
+    const repair = await verifyWorkspace(store, workspaceId, { repair: true });
+    expect(repair.repaired).toBe(1);
+    const payloads = await store.db
+      .selectFrom('events')
+      .select('payload')
+      .where('workspace_id', '=', workspaceId)
+      .where('object_id', '=', id)
+      .orderBy('seq')
+      .execute();
+    const added = payloads.slice(seen).map((r) => r.payload);
+    expect(added).toHaveLength(1);
+    expect(added[0]).not.toContain('900101');
+    expect(added[0]).toContain(SENSITIVE_VALUE);
   });
 
   it('repairs a missing body and one that is not JSON, with no events; other types too', async () => {

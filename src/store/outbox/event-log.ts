@@ -50,7 +50,9 @@ export class EventLog {
 
   /**
    * A record rendered anew: `생성` when it had no JSON before, else a `수정` for each key
-   * whose value changed. `types` gives the field types that shape the values.
+   * whose value changed. `types` gives the field types that shape the values. A stored
+   * `before` that is not a JSON object (a body damaged by hand) makes no event: there is
+   * nothing to compare, and the write that renders it again must not fail on it.
    */
   rendered(
     type: string,
@@ -66,7 +68,9 @@ export class EventLog {
       return;
     }
     if (before === after) return;
-    const changes = changedKeys(JSON.parse(before), JSON.parse(after));
+    const was = jsonObject(before);
+    if (was === undefined) return;
+    const changes = changedKeys(was, JSON.parse(after));
     for (const change of changes) {
       const fieldType = types?.get(change.key) ?? builtInField(type, change.key)?.type;
       this.add('수정', type, id, {
@@ -101,5 +105,17 @@ export class EventLog {
     if (!isEventObjectType(type)) return;
     this.markDirect(type, keptId);
     this.add('병합', type, keptId);
+  }
+}
+
+/** `text` parsed, when it is a JSON object; else undefined. */
+export function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
   }
 }

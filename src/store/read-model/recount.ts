@@ -1,5 +1,6 @@
 import { putDealCounters } from '../../domain/records.ts';
 import type { Executor } from '../database.ts';
+import { jsonObject } from '../outbox/event-log.ts';
 import { dealCountsOf } from './facts.ts';
 import { NO_DEALS, storedJson } from './record-json.ts';
 import type { Rendered } from './render-chunks.ts';
@@ -9,7 +10,7 @@ import type { CountingType } from './touched.ts';
 /** What a recount made: the records' new JSON, and the ids it could not patch. */
 export interface Recounted {
   rendered: Rendered[];
-  /** Records with no stored JSON yet: they need a whole rendering. */
+  /** Records with no stored JSON object (none yet, or a body damaged by hand): they need a whole rendering. */
   unrendered: string[];
 }
 
@@ -42,11 +43,11 @@ export async function recountChunk(
   const out: Recounted = { rendered: [], unrendered: [] };
   for (const row of rows) {
     const before = storedJson(row.body);
-    if (before === null) {
+    const record = before === null ? undefined : jsonObject(before);
+    if (before === null || record === undefined) {
       out.unrendered.push(row.id);
       continue;
     }
-    const record = JSON.parse(before) as Record<string, unknown>;
     putDealCounters(record, counts.get(row.id) ?? NO_DEALS);
     out.rendered.push([row.id, JSON.stringify(record), before]);
   }

@@ -170,6 +170,6 @@ export async function storeRendered(
  * The types of a record type's custom fields, by name, for the values of `수정` events
  * (`sensitive` for the fields whose values events must not show).
  */
-function fieldTypes(type: CustomFieldRecordType, l: Lookups): Map<string, EventFieldType> {
+export function fieldTypes(type: CustomFieldRecordType, l: Lookups): Map<string, EventFieldType> {
   return new Map(l.definitions(type).map((d) => [d.name, d.isSensitive ? 'sensitive' : d.type]));
 }

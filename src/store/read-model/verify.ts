@@ -1,5 +1,4 @@
 import { isEventObjectType } from '../../domain/events.ts';
-import type { BuiltInFieldType } from '../../domain/field-catalogue.ts';
 import { indexedFields } from '../../domain/search-values.ts';
 import type { Body } from '../../model/tables.ts';
 import { CHUNK } from '../by-id.ts';
@@ -8,7 +7,7 @@ import type { Executor, Store } from '../database.ts';
 import { writeWorkspace } from '../write.ts';
 import { Lookups } from './lookups.ts';
 import { storedJson } from './record-json.ts';
-import { storeRendered } from './refresh.ts';
+import { fieldTypes, storeRendered } from './refresh.ts';
 import { RENDERERS } from './render-chunks.ts';
 import { type RenderedType, TABLE_OF } from './rendered-types.ts';
 import {
@@ -190,9 +189,11 @@ async function repairChunk(
     const lookups = new Lookups(w.trx, workspaceId, await w.catalog!());
     const rendered = await RENDERERS[type](w.trx, workspaceId, ids, lookups);
     const changed = rendered.filter(([, json, before]) => json !== before);
-    const types = fieldTypes(type, lookups);
-    for (const [id, json, before] of changed) {
-      if (types && isJsonObject(before)) w.events.rendered(type, id, before, json, types);
+    if (isEventObjectType(type)) {
+      const types = fieldTypes(type, lookups);
+      for (const [id, json, before] of changed) {
+        if (before !== null) w.events.rendered(type, id, before, json, types);
+      }
     }
     await storeRendered(store, w.trx, workspaceId, type, changed, lookups);
     return changed.length;
@@ -225,22 +226,6 @@ async function repairIndex(
     await reindexRecords(store, w.trx, workspaceId, type, definitions, entries);
     return differences.length;
   });
-}
-
-/** The custom field types of an event object type, by name; undefined for other types. */
-function fieldTypes(type: RenderedType, l: Lookups): Map<string, BuiltInFieldType> | undefined {
-  if (!isEventObjectType(type)) return undefined;
-  return new Map(l.definitions(type).map((d) => [d.name, d.type]));
-}
-
-function isJsonObject(text: string | null): text is string {
-  if (text === null) return false;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
-  }
 }
 
 /** The first key where two JSON texts differ, with both values (undefined: absent). */
