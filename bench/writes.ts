@@ -14,7 +14,17 @@
 // turns, on the same database, and gives each round's ratios: a noisy machine moves both.
 
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -173,10 +183,13 @@ async function sqlitePart(): Promise<void> {
   let walMax = 0;
   const walContentMax = { loop: 0, rate: 0 };
   let walPhase: keyof typeof walContentMax = 'loop';
+  const header = Buffer.alloc(20);
+  let shm: number | undefined;
   const walWatch = setInterval(() => {
     try {
       walMax = Math.max(walMax, statSync(walFile).size);
-      const header = readFileSync(shmFile).subarray(0, 20);
+      shm ??= openSync(shmFile, 'r');
+      if (readSync(shm, header, 0, 20, 0) < 20) return;
       const page = header.readUInt16LE(14);
       const content = header.readUInt32LE(16) * ((page === 1 ? 65_536 : page) + 24);
       walContentMax[walPhase] = Math.max(walContentMax[walPhase], content);
@@ -266,6 +279,7 @@ async function sqlitePart(): Promise<void> {
   // The same rate of requests that write nothing: the machine's and HTTP's own tail.
   const refusedAtRate = await createsAtRate(200, headersB, true);
   clearInterval(walWatch);
+  if (shm !== undefined) closeSync(shm);
   const readsAlone = median(alone);
   issue.push(
     [
