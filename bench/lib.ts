@@ -11,6 +11,7 @@ import { createToken } from '../src/resources/workspaces/writes.ts';
 import { buildApp } from '../src/server/app.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { keysetList } from '../src/store/keyset.ts';
+import { openLoop } from './open-loop.ts';
 
 /** Figures of one load run. */
 export interface LoadFigures {
@@ -19,7 +20,7 @@ export interface LoadFigures {
   p50: number;
   p99: number;
   errors: number;
-  tool: 'wrk' | 'autocannon';
+  tool: 'wrk' | 'autocannon' | 'open loop';
 }
 
 /** Runs autocannon against a URL for `seconds`, with `connections` in flight. */
@@ -30,7 +31,6 @@ export async function load(
     seconds?: number;
     connections?: number;
     headers?: Record<string, string>;
-    rate?: number;
   } = {},
 ): Promise<LoadFigures> {
   const result = await autocannon({
@@ -38,7 +38,6 @@ export async function load(
     connections: opts.connections ?? 10,
     duration: opts.seconds ?? 8,
     headers: opts.headers,
-    overallRate: opts.rate,
   });
   return {
     name,
@@ -280,8 +279,8 @@ export function countOccurrences(haystack: Buffer, needle: Buffer = PER_PERSON):
 
 /**
  * Load at a fixed rate: wrk with bench/rate.lua (every request on one schedule of `rate`
- * per second, see there) when wrk is installed, else autocannon's `overallRate`. Both
- * measure latency from the actual send (no coordinated-omission correction).
+ * per second, see there) when wrk is installed, else `openLoop` (the same schedule, in
+ * JavaScript). Both measure latency from the actual send (no coordinated-omission correction).
  */
 export async function loadAtRate(
   name: string,
@@ -289,7 +288,29 @@ export async function loadAtRate(
   rate: number,
   opts: { seconds?: number; connections?: number; headers?: Record<string, string> } = {},
 ): Promise<LoadFigures> {
-  if (spawnSync('wrk', ['--version']).error) return load(name, url, { ...opts, rate });
+  if (spawnSync('wrk', ['--version']).error) {
+    const target = new URL(url);
+    const seconds = opts.seconds ?? 8;
+    const run = await openLoop(target.origin, {
+      rate,
+      seconds,
+      connections: opts.connections ?? 10,
+      request: () => ({
+        method: 'GET',
+        path: target.pathname + target.search,
+        headers: opts.headers ?? {},
+      }),
+    });
+    const ms = run.outcomes.map((o) => o.ms);
+    return {
+      name,
+      reqPerSec: run.outcomes.length / run.answering,
+      p50: percentile(ms, 50),
+      p99: percentile(ms, 99),
+      errors: run.outcomes.filter((o) => o.status === 'error' || o.status >= 300).length,
+      tool: 'open loop',
+    };
+  }
   const args = ['-t1', `-c${opts.connections ?? 10}`, `-d${opts.seconds ?? 8}s`, '--latency'];
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`);
   args.push('-s', 'bench/rate.lua', url);

@@ -23,7 +23,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { Pool } from 'undici';
 import { openStore } from '../src/store/database.ts';
 import {
   buildDemo,
@@ -36,6 +35,7 @@ import {
   stopChild,
   table,
 } from './lib.ts';
+import { type OpenLoopRun, openLoop } from './open-loop.ts';
 
 const { values } = parseArgs({
   options: {
@@ -202,67 +202,25 @@ function closedLoop(route: Route, duration: number) {
   });
 }
 
-interface Outcome {
-  status: number | 'error';
-  ms: number;
-  retryAfter: boolean;
-}
-
-/** Open loop: `rate` requests a second on a fixed schedule, answered or not. */
-/** What an open loop sent and got, and over how long (the load generator may fall behind). */
-interface Run {
-  outcomes: Outcome[];
-  /** Seconds from the first send to the last. */
-  sending: number;
-  /** Seconds from the first send to the last answer. */
-  answering: number;
-}
-
 /** Requests that got no answer, by the client's error code. */
 const failures = new Map<string, number>();
 
-async function openLoop(route: Route, rate: number): Promise<Run> {
-  const pool = new Pool(origin, { connections, pipelining: 1 });
-  const outcomes: Promise<Outcome>[] = [];
-  const total = Math.round(rate * seconds);
-  const start = performance.now();
-  for (let n = 0; n < total; n++) {
-    const due = start + (n * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    const sent = performance.now();
-    outcomes.push(
-      pool
-        .request({
-          method: route.method,
-          path: route.path(n),
-          headers,
-          ...(route.body ? { body: route.body } : {}),
-        })
-        .then(async (res) => {
-          await res.body.dump();
-          return {
-            status: res.statusCode,
-            ms: performance.now() - sent,
-            retryAfter: res.headers['retry-after'] !== undefined,
-          };
-        })
-        .catch((e: Error & { code?: string }) => {
-          const why = e.code ?? e.message;
-          failures.set(why, (failures.get(why) ?? 0) + 1);
-          return {
-            status: 'error' as const,
-            ms: performance.now() - sent,
-            retryAfter: false,
-          };
-        }),
-    );
-  }
-  const sending = (performance.now() - start) / 1000;
-  const all = await Promise.all(outcomes);
-  const answering = (performance.now() - start) / 1000;
-  await pool.close();
-  return { outcomes: all, sending, answering };
+/** Open loop: `rate` requests a second on a fixed schedule, answered or not. */
+async function openLoopOf(route: Route, rate: number): Promise<OpenLoopRun> {
+  const run = await openLoop(origin, {
+    rate,
+    seconds,
+    connections,
+    request: (n) => ({
+      method: route.method,
+      path: route.path(n),
+      headers,
+      ...(route.body ? { body: route.body } : {}),
+    }),
+  });
+  for (const o of run.outcomes)
+    if (o.error !== undefined) failures.set(o.error, (failures.get(o.error) ?? 0) + 1);
+  return run;
 }
 
 /** Saturation of each route, measured once on the server without shedding. */
@@ -308,7 +266,7 @@ for (const delay of ['0', values.delay!]) {
         ]);
         continue;
       }
-      const { outcomes, sending, answering } = await openLoop(route, rate);
+      const { outcomes, sending, answering } = await openLoopOf(route, rate);
       const count = (s: number | 'error') => outcomes.filter((o) => o.status === s).length;
       const ok = outcomes.filter((o) => o.status === 200);
       const inTime = ok.filter((o) => o.ms <= patience);

@@ -262,7 +262,7 @@ const targets: (string | number)[][] = [
 ];
 const report = [
   `salescrm bench — ${new Date().toISOString()}`,
-  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, SQLite${postgres ? ' and PostgreSQL' : ''}; load: ${runs[0]!.tool} for saturation${pinned ? ' (servers pinned to the last core, clients to the others)' : ''}, ${halfRuns[0]!.tool === 'wrk' ? 'wrk paced by bench/rate.lua' : 'autocannon overallRate'} for fixed rates`,
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, SQLite${postgres ? ' and PostgreSQL' : ''}; load: ${runs[0]!.tool} for saturation${pinned ? ' (servers pinned to the last core, clients to the others)' : ''}, ${halfRuns[0]!.tool === 'wrk' ? 'wrk paced by bench/rate.lua' : 'an open loop (bench/open-loop.ts)'} for fixed rates`,
   `workspace: ${people.toLocaleString('en-US')} people, ${totalRecords.toLocaleString('en-US')} records in all; page: ${firstPage.bytes.length.toLocaleString('en-US')} bytes (50 people); deep page at person ${Math.round(people / 2).toLocaleString('en-US')}`,
   '',
   table(

@@ -2,7 +2,8 @@
 // [--only-postgres] [--compare DIR] [--rounds N]`: builds
 // two demo workspaces (A and B) in one SQLite file, then measures issue 16's table in one run:
 // the server's CPU per person create and per deal create (its utime + stime from /proc, one
-// client sending one create after another), p50/p99 of person creates at a fixed 200 a second,
+// client sending one create after another), p50/p99 of person creates at a fixed 200 a second
+// (an open loop: one request every 5 ms, answered or not),
 // `GET /v2/people` of A alone, while B takes 200 creates a second and while A does, and the
 // WAL's largest size (its file, and its content under each load); then PostgreSQL: person creates from 16 clients over 16 workspaces, and
 // one client's p50. Then POST /v2/deal with one client and with eight, against the same
@@ -13,6 +14,7 @@
 // server and DIR's (another checkout of the service, its own `bench/api-server.ts`) in
 // turns, on the same database, and gives each round's ratios: a noisy machine moves both.
 
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
@@ -35,7 +37,8 @@ import { updateDeal } from '../src/resources/deals/commands.ts';
 import { insertDeals } from '../src/resources/deals/writes.ts';
 import { openStore } from '../src/store/database.ts';
 import { writeWorkspace } from '../src/store/write.ts';
-import { buildDemo, load, pinCores, startChild, stopChild, table } from './lib.ts';
+import { buildDemo, load, percentile, pinCores, startChild, stopChild, table } from './lib.ts';
+import { openLoop } from './open-loop.ts';
 
 const { values } = parseArgs({
   options: {
@@ -52,6 +55,8 @@ const people = Number(values.people);
 const seconds = Number(values.seconds);
 const creates = Number(values.creates);
 const pinned = pinCores();
+// This process, the load generator, on the client's cores too.
+if (pinned) spawnSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
 const API_PORT = 38_421;
 
 /** The server process's CPU seconds so far (user + system, from /proc). */
@@ -105,7 +110,7 @@ if (!values['no-postgres']) await postgresPart();
 
 const report = [
   `salescrm write bench — ${new Date().toISOString()}`,
-  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}; load: autocannon; ${pinned ? 'server pinned to one core, clients to the other' : 'no core pinning'}`,
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}; load: autocannon, and an open loop (bench/open-loop.ts) for the fixed rates; ${pinned ? 'server pinned to one core, clients to the other' : 'no core pinning'}`,
   '',
   table(['issue 16', 'measured', 'target'], issue),
   '',
@@ -201,30 +206,20 @@ async function sqlitePart(): Promise<void> {
    * (or, with `refused`, bodies the server refuses: the same requests without a write).
    */
   async function createsAtRate(rate: number, hdrs: Record<string, string>, refused = false) {
-    let bad = 0;
     const expected = refused ? 400 : 201;
     const body = refused ? () => JSON.stringify({ name: 1 }) : personBody;
-    const result = await autocannon({
-      url: `http://127.0.0.1:${API_PORT}/v2/people`,
-      connections: 4,
-      overallRate: rate,
-      duration: seconds,
-      requests: [
-        {
-          method: 'POST',
-          headers: hdrs,
-          setupRequest: (req) => ({ ...req, body: body() }),
-          onResponse: (status) => {
-            if (status !== expected) bad += 1;
-          },
-        },
-      ],
+    const run = await openLoop(`http://127.0.0.1:${API_PORT}`, {
+      rate,
+      seconds,
+      connections: 8,
+      request: () => ({ method: 'POST', path: '/v2/people', headers: hdrs, body: body() }),
     });
+    const ms = run.outcomes.map((o) => o.ms);
     return {
-      reqPerSec: result.requests.average,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      bad: bad + result.errors,
+      reqPerSec: run.outcomes.length / run.answering,
+      p50: Number(percentile(ms, 50).toFixed(1)),
+      p99: Number(percentile(ms, 99).toFixed(1)),
+      bad: run.outcomes.filter((o) => o.status !== expected).length,
     };
   }
 
