@@ -54,13 +54,25 @@ describe('the checkpointer thread', () => {
 
   it('copies a WAL past 4 MiB back into the database, so that the next write starts it over', async () => {
     await writeTwiceTheThreshold();
-    expect(walSize()).toBeGreaterThan(WAL_KEPT_BYTES);
-    // The thread looks every 25 ms; each small write after its checkpoint can start over,
-    // and the first commit after that cuts the file back to what is kept.
+    const grown = walSize();
+    expect(grown).toBeGreaterThan(2 * WAL_CHECKPOINT_BYTES);
+    // The thread looks every 25 ms; each small write after its checkpoint can start over.
     expect(await writeUntilStartedOver(5_000)).toBe(true);
-    expect(walSize()).toBeLessThanOrEqual(WAL_KEPT_BYTES);
+    // Started over, the WAL is written again from its start: the file does not grow.
+    expect(walSize()).toBe(grown);
     const rows = await sql<{ n: number }>`select count(*) as n from filler`.execute(store.reader);
     expect(Number(rows.rows[0]!.n)).toBeGreaterThan(32);
+  });
+
+  it('cuts a WAL that grew past what is kept back to that when it starts over', async () => {
+    // One transaction the size of what is kept and more: the WAL must hold it until it commits.
+    await store.transaction(async (trx) => {
+      for (let i = 0; i < WAL_KEPT_BYTES / (1024 * 1024) + 4; i++)
+        await sql`insert into filler (b) values (randomblob(${1024 * 1024}))`.execute(trx);
+    });
+    expect(walSize()).toBeGreaterThan(WAL_KEPT_BYTES);
+    expect(await writeUntilStartedOver(5_000)).toBe(true);
+    expect(walSize()).toBeLessThanOrEqual(WAL_KEPT_BYTES);
   });
 
   it('copies a write that committed after its checkpoint began, so that the WAL still starts over', async () => {
