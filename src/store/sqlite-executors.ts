@@ -11,6 +11,27 @@ import type { Executor } from './database.ts';
 /** The SQLite write connection behind each write executor of a store: its `db`, or a transaction's. */
 const sqliteWriters = new WeakMap<Executor, SQLite.Database>();
 const writerStatementCache = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
+/**
+ * Prepared statements a cache of the store keeps at most: every text comes from code (fixed
+ * statements, inserts by table and column list, prepared queries by filter and sort), so this
+ * is not reached in practice; past it a cache starts over rather than grow.
+ */
+export const STATEMENTS_KEPT = 2_000;
+
+/** The statement `cache` holds for `key`, prepared by `prepare` (and kept) when it holds none. */
+export function keptStatement(
+  cache: Map<string, SQLite.Statement>,
+  key: string,
+  prepare: () => SQLite.Statement,
+): SQLite.Statement {
+  let statement = cache.get(key);
+  if (!statement) {
+    statement = prepare();
+    if (cache.size >= STATEMENTS_KEPT) cache.clear();
+    cache.set(key, statement);
+  }
+  return statement;
+}
 
 /** Records `writer` as the connection behind `executor` (a store's `db`, a transaction's). */
 export function bindWriter(executor: Executor, writer: SQLite.Database): void {
@@ -37,12 +58,7 @@ export function sqliteStatementOf(executor: Executor, sql: string): SQLite.State
     cache = new Map();
     writerStatementCache.set(writer, cache);
   }
-  let statement = cache.get(sql);
-  if (!statement) {
-    statement = writer.prepare(sql);
-    cache.set(sql, statement);
-  }
-  return statement;
+  return keptStatement(cache, sql, () => writer.prepare(sql));
 }
 
 /** What learns of the inserts that run as cached statements, which Kysely does not compile. */
