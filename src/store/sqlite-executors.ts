@@ -18,18 +18,14 @@ const writerStatementCache = new WeakMap<SQLite.Database, Map<string, SQLite.Sta
  */
 export const STATEMENTS_KEPT = 2_000;
 
-/** The statement `cache` holds for `key`, prepared by `prepare` (and kept) when it holds none. */
-export function keptStatement(
+/** Keeps `statement` in `cache` under `key` (starting the cache over when it is full); returns it. */
+export function keepStatement(
   cache: Map<string, SQLite.Statement>,
   key: string,
-  prepare: () => SQLite.Statement,
+  statement: SQLite.Statement,
 ): SQLite.Statement {
-  let statement = cache.get(key);
-  if (!statement) {
-    statement = prepare();
-    if (cache.size >= STATEMENTS_KEPT) cache.clear();
-    cache.set(key, statement);
-  }
+  if (cache.size >= STATEMENTS_KEPT) cache.clear();
+  cache.set(key, statement);
   return statement;
 }
 
@@ -58,7 +54,7 @@ export function sqliteStatementOf(executor: Executor, sql: string): SQLite.State
     cache = new Map();
     writerStatementCache.set(writer, cache);
   }
-  return keptStatement(cache, sql, () => writer.prepare(sql));
+  return cache.get(sql) ?? keepStatement(cache, sql, writer.prepare(sql));
 }
 
 /** What learns of the inserts that run as cached statements, which Kysely does not compile. */
