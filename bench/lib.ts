@@ -11,7 +11,7 @@ import { createToken } from '../src/resources/workspaces/writes.ts';
 import { buildApp } from '../src/server/app.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { keysetList } from '../src/store/keyset.ts';
-import { openLoop } from './open-loop.ts';
+import { figuresOf, openLoop } from './open-loop.ts';
 
 /** Figures of one load run. */
 export interface LoadFigures {
@@ -64,6 +64,15 @@ export function pinCores(): boolean {
   return true;
 }
 
+/**
+ * Moves this process, every thread of it (its GC and libuv pool too), onto the clients'
+ * cores, for a bench whose load generator runs in its own process; nothing when not pinning.
+ */
+export function pinThisProcessToClients(): void {
+  if (pinning)
+    spawnSync('taskset', ['-a', '-cp', pinning.client, String(process.pid)], { stdio: 'ignore' });
+}
+
 /** `command args` as run on the cores of `side` (unchanged when not pinning). */
 export function onCores(
   side: 'server' | 'client',
@@ -109,12 +118,7 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** The `p`th percentile (0–100) of `values` (NaN when there are none); 50 is the median. */
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
+export { percentile } from './percentile.ts';
 
 /** Formats a table of rows for the terminal and for docs/benchmarks.md. */
 export function table(headers: string[], rows: (string | number)[][]): string {
@@ -301,13 +305,15 @@ export async function loadAtRate(
         headers: opts.headers ?? {},
       }),
     });
-    const ms = run.outcomes.map((o) => o.ms);
+    const figures = figuresOf(run, rate, (status) => status < 300);
+    if (figures.behind !== undefined)
+      console.log(`${name}: the open loop sent ${Math.round(figures.behind)}/s, not ${rate}/s`);
     return {
       name,
-      reqPerSec: run.outcomes.length / run.answering,
-      p50: percentile(ms, 50),
-      p99: percentile(ms, 99),
-      errors: run.outcomes.filter((o) => o.status === 'error' || o.status >= 300).length,
+      reqPerSec: figures.reqPerSec,
+      p50: figures.p50,
+      p99: figures.p99,
+      errors: figures.bad,
       tool: 'open loop',
     };
   }

@@ -1,10 +1,13 @@
 // An open-loop load generator: requests sent on a fixed schedule, whether or not the earlier
 // ones were answered, each one's latency taken from its send. autocannon's
 // `overallRate` is no such thing: it sends each second's budget as fast as its connections
-// allow and then waits for the next second (200/s from 4 connections arrived as bursts of
-// ~600/s for a third of each second), so its latencies at a fixed rate are a burst's.
+// allow and then waits for the next second (200/s from 4 connections arrived at about
+// 500–650/s for the first 0.3–0.4 s of each second), so its latencies at a fixed rate are a
+// burst's. At rates above ~1,000/s this loop sends in clumps of a millisecond (its timer's
+// resolution); wrk with bench/rate.lua keeps such a schedule better.
 
 import { Pool } from 'undici';
+import { percentile } from './percentile.ts';
 
 /** One request of the schedule. */
 export interface ScheduledRequest {
@@ -83,4 +86,35 @@ export async function openLoop(
   const answering = (performance.now() - start) / 1000;
   await pool.close();
   return { outcomes: all, sending, answering };
+}
+
+/** What a fixed-rate run comes to, as the benches report it. */
+export interface OpenLoopFigures {
+  /** Answers with the expected status a second, over the time until the last answer. */
+  reqPerSec: number;
+  /** Of the answers with the expected status, ms. */
+  p50: number;
+  p99: number;
+  /** Requests answered otherwise, or not at all. */
+  bad: number;
+  /** The rate the generator sent at, when it fell behind its schedule by more than 5%. */
+  behind?: number;
+}
+
+/** The figures of `run` at `rate`, counting as good the answers whose status `isGood`. */
+export function figuresOf(
+  run: OpenLoopRun,
+  rate: number,
+  isGood: (status: number) => boolean,
+): OpenLoopFigures {
+  const good = run.outcomes.filter((o) => o.status !== 'error' && isGood(o.status));
+  const ms = good.map((o) => o.ms);
+  const sentRate = run.outcomes.length / run.sending;
+  return {
+    reqPerSec: good.length / run.answering,
+    p50: percentile(ms, 50),
+    p99: percentile(ms, 99),
+    bad: run.outcomes.length - good.length,
+    ...(sentRate < rate * 0.95 ? { behind: sentRate } : {}),
+  };
 }

@@ -31,6 +31,7 @@ import {
   onCores,
   percentile,
   pinCores,
+  pinThisProcessToClients,
   startChild,
   stopChild,
   table,
@@ -67,7 +68,7 @@ if (generator !== 'wrk' && generator !== 'autocannon')
 if (generator === 'wrk' && !hasWrk) throw new Error('--generator wrk: wrk is not installed');
 const pinned = pinCores();
 // This process, the load generator, on the client's cores too.
-if (pinned) spawnSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
+pinThisProcessToClients();
 const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-overload-'));
 const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
 const PORT = 38_431;

@@ -14,7 +14,6 @@
 // server and DIR's (another checkout of the service, its own `bench/api-server.ts`) in
 // turns, on the same database, and gives each round's ratios: a noisy machine moves both.
 
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
@@ -37,8 +36,16 @@ import { updateDeal } from '../src/resources/deals/commands.ts';
 import { insertDeals } from '../src/resources/deals/writes.ts';
 import { openStore } from '../src/store/database.ts';
 import { writeWorkspace } from '../src/store/write.ts';
-import { buildDemo, load, percentile, pinCores, startChild, stopChild, table } from './lib.ts';
-import { openLoop } from './open-loop.ts';
+import {
+  buildDemo,
+  load,
+  pinCores,
+  pinThisProcessToClients,
+  startChild,
+  stopChild,
+  table,
+} from './lib.ts';
+import { figuresOf, openLoop } from './open-loop.ts';
 
 const { values } = parseArgs({
   options: {
@@ -56,7 +63,7 @@ const seconds = Number(values.seconds);
 const creates = Number(values.creates);
 const pinned = pinCores();
 // This process, the load generator, on the client's cores too.
-if (pinned) spawnSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
+pinThisProcessToClients();
 const API_PORT = 38_421;
 /** Creates before the measures: what the server needs to reach its steady CPU per create. */
 const WARM_PEOPLE = 3_000;
@@ -217,12 +224,14 @@ async function sqlitePart(): Promise<void> {
       connections: 8,
       request: () => ({ method: 'POST', path: '/v2/people', headers: hdrs, body: body() }),
     });
-    const ms = run.outcomes.map((o) => o.ms);
+    const figures = figuresOf(run, rate, (status) => status === expected);
+    if (figures.behind !== undefined)
+      console.log(`creates at ${rate}/s: the open loop sent ${Math.round(figures.behind)}/s`);
     return {
-      reqPerSec: run.outcomes.length / run.answering,
-      p50: Number(percentile(ms, 50).toFixed(1)),
-      p99: Number(percentile(ms, 99).toFixed(1)),
-      bad: run.outcomes.filter((o) => o.status !== expected).length,
+      reqPerSec: figures.reqPerSec,
+      p50: Number(figures.p50.toFixed(1)),
+      p99: Number(figures.p99.toFixed(1)),
+      bad: figures.bad,
     };
   }
 
@@ -302,7 +311,7 @@ async function sqlitePart(): Promise<void> {
       '',
     ],
     [
-      'SQLite: person creates at 200/s while A is read: p50 / p99',
+      'SQLite: person creates at 200/s while A is read (its load shares the generator): p50 / p99',
       `${atRate.p50} / ${atRate.p99} ms (${Math.round(atRate.reqPerSec)}/s, ${atRate.bad} bad)`,
       '',
     ],

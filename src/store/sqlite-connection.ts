@@ -23,8 +23,8 @@ const WAL_WRITER_CHECKPOINT_BYTES = 24 * 1024 * 1024;
  * (the thread's checkpoints rarely find every frame copied between two commits), so that
  * the WAL is written again from its start over blocks the file system already holds. Cut
  * back to less, the file was cut and grown again every cycle, and the commits that grew it
- * were the slow ones (at 200 person creates a second, commits over 2 ms: 8–16 in 1,000
- * with 8 MiB kept, 1–4 with 32 MiB; p99 1.7–2.9 against 0.5–0.8 ms).
+ * were the slow ones (at 200 person creates a second, commits over 2 ms: 8–12 in 1,000
+ * with 8 MiB kept, 1–4 with 32 MiB; p99 1.7–2.3 against 0.5–0.8 ms).
  */
 export const WAL_KEPT_BYTES = 32 * 1024 * 1024;
 
