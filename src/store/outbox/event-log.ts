@@ -11,6 +11,7 @@ import {
 } from '../../domain/events.ts';
 import { builtInField } from '../../domain/field-catalogue.ts';
 import { newId } from '../../domain/ids.ts';
+import { jsonObject } from '../../domain/json-object.ts';
 
 /**
  * The events of one write transaction (DECISIONS 8), gathered while it runs and written
@@ -105,17 +106,5 @@ export class EventLog {
     if (!isEventObjectType(type)) return;
     this.markDirect(type, keptId);
     this.add('병합', type, keptId);
-  }
-}
-
-/** `text` parsed, when it is a JSON object; else undefined. */
-export function jsonObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -1,6 +1,6 @@
+import { jsonObject } from '../../domain/json-object.ts';
 import { putDealCounters } from '../../domain/records.ts';
 import type { Executor } from '../database.ts';
-import { jsonObject } from '../outbox/event-log.ts';
 import { dealCountsOf } from './facts.ts';
 import { NO_DEALS, storedJson } from './record-json.ts';
 import type { Rendered } from './render-chunks.ts';
