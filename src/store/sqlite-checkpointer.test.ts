@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -23,14 +23,25 @@ describe('the checkpointer thread', () => {
   });
 
   const walSize = () => statSync(join(dir, 'test.db-wal')).size;
+  /** `length` bytes of `file` (in the test's directory) from `start`, not the whole file. */
+  function bytesOf(file: string, start: number, length: number): Buffer {
+    const fd = openSync(join(dir, file), 'r');
+    try {
+      const bytes = Buffer.alloc(length);
+      readSync(fd, bytes, 0, length, start);
+      return bytes;
+    } finally {
+      closeSync(fd);
+    }
+  }
   /** The WAL header's salts (bytes 16–23): SQLite changes them each time the WAL starts over. */
-  const walSalts = () => readFileSync(join(dir, 'test.db-wal')).subarray(16, 24).toString('hex');
+  const walSalts = () => bytesOf('test.db-wal', 16, 8).toString('hex');
   const write = (bytes: number) =>
     store.transaction(async (trx) => {
       await sql`insert into filler (b) values (randomblob(${bytes}))`.execute(trx);
     });
   /** Frames copied back since the WAL started over: `nBackfill`, at byte 96 of the `-shm` file. */
-  const copiedFrames = () => readFileSync(join(dir, 'test.db-shm')).readUInt32LE(96);
+  const copiedFrames = () => bytesOf('test.db-shm', 96, 4).readUInt32LE(0);
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   /** Small writes, a pause before each, until the WAL starts over (or `ms` have passed). */
   async function writeUntilStartedOver(ms: number): Promise<boolean> {
