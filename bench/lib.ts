@@ -120,6 +120,16 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 
 export { percentile } from './percentile.ts';
 
+/** A count given on the command line as `--name text`: a whole number from 1, or the bench stops here. */
+export function countArg(name: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`--${name} takes a whole number from 1, not '${text}'`);
+    process.exit(2);
+  }
+  return n;
+}
+
 /** Formats a table of rows for the terminal and for docs/benchmarks.md. */
 export function table(headers: string[], rows: (string | number)[][]): string {
   const cells = [headers, ...rows.map((r) => r.map((c) => (typeof c === 'number' ? fmt(c) : c)))];
@@ -305,9 +315,7 @@ export async function loadAtRate(
         headers: opts.headers ?? {},
       }),
     });
-    const figures = figuresOf(run, rate, (status) => status < 300);
-    if (figures.behind !== undefined)
-      console.log(`${name}: the open loop sent ${Math.round(figures.behind)}/s, not ${rate}/s`);
+    const figures = figuresOf(name, run, rate, (status) => status < 300);
     return {
       name,
       reqPerSec: figures.reqPerSec,

@@ -27,6 +27,7 @@ import { openStore } from '../src/store/database.ts';
 import {
   buildDemo,
   capCpu,
+  countArg,
   memoryOf,
   onCores,
   percentile,
@@ -56,9 +57,7 @@ const seconds = Number(values.seconds);
 const factor = Number(values.factor);
 const patience = Number(values.patience);
 const serverCpu = values['server-cpu'] ? Number(values['server-cpu']) : undefined;
-const connections = Number(values.connections);
-if (!Number.isInteger(connections) || connections < 1)
-  throw new Error('--connections is a whole number from 1');
+const connections = countArg('connections', values.connections);
 if (serverCpu !== undefined && !(serverCpu > 0 && serverCpu <= 1))
   throw new Error('--server-cpu is a share of one core, above 0 and at most 1');
 const hasWrk = !spawnSync('wrk', ['--version']).error;

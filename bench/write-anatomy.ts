@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { openStore } from '../src/store/database.ts';
-import { buildDemo, inProcessApp, table } from './lib.ts';
+import { buildDemo, countArg, inProcessApp, table } from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -21,17 +21,8 @@ const { values } = parseArgs({
     creates: { type: 'string', default: '2000' },
   },
 });
-/** A count given on the command line: a whole number from 1, or the bench stops here. */
-function count(name: string, text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) {
-    console.error(`--${name} takes a whole number from 1, not '${text}'`);
-    process.exit(2);
-  }
-  return n;
-}
-const people = count('people', values.people);
-const creates = count('creates', values.creates);
+const people = countArg('people', values.people);
+const creates = countArg('creates', values.creates);
 // The JIT's warm-up: a server's CPU per create keeps falling for its first ~3,000 creates.
 const WARM = 3_000;
 const SINGLES = 20;

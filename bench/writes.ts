@@ -38,6 +38,7 @@ import { openStore } from '../src/store/database.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import {
   buildDemo,
+  countArg,
   load,
   pinCores,
   pinThisProcessToClients,
@@ -58,9 +59,10 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '1' },
   },
 });
-const people = Number(values.people);
-const seconds = Number(values.seconds);
-const creates = Number(values.creates);
+const people = countArg('people', values.people);
+const seconds = countArg('seconds', values.seconds);
+const creates = countArg('creates', values.creates);
+const rounds = countArg('rounds', values.rounds);
 const pinned = pinCores();
 // This process, the load generator, on the client's cores too.
 pinThisProcessToClients();
@@ -224,9 +226,7 @@ async function sqlitePart(): Promise<void> {
       connections: 8,
       request: () => ({ method: 'POST', path: '/v2/people', headers: hdrs, body: body() }),
     });
-    const figures = figuresOf(run, rate, (status) => status === expected);
-    if (figures.behind !== undefined)
-      console.log(`creates at ${rate}/s: the open loop sent ${Math.round(figures.behind)}/s`);
+    const figures = figuresOf(`creates at ${rate}/s`, run, rate, (s) => s === expected);
     return {
       reqPerSec: figures.reqPerSec,
       p50: Number(figures.p50.toFixed(1)),
@@ -502,7 +502,6 @@ async function postgresPart(): Promise<void> {
     await pgStore.close();
     const servers: [string, string][] = [['this checkout', 'bench/api-server.ts']];
     if (values.compare) servers.push([values.compare, join(values.compare, 'bench/api-server.ts')]);
-    const rounds = Number(values.rounds);
     const results = new Map<string, PostgresRun[]>(servers.map(([label]) => [label, []]));
     for (let round = 0; round < rounds; round++) {
       // Alternate which server goes first, so neither always runs on the warmer database.
