@@ -1,4 +1,4 @@
-import { type ChildProcess, fork, spawnSync } from 'node:child_process';
+import { type ChildProcess, fork, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -148,34 +148,56 @@ function fmt(n: number): string {
   return n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2);
 }
 
+/** Whether wrk is installed. */
+export function hasWrk(): boolean {
+  return !spawnSync('wrk', ['--version']).error;
+}
+
 /**
  * Runs wrk (one thread, `connections` in flight) when it is installed; undefined when not.
- * Latencies come from its `--latency` percentiles.
+ * Latencies come from its `--latency` percentiles. It runs in a process of its own, on the
+ * clients' cores, so this process's event loop stays free for a load it runs beside it.
  */
 export function loadWithWrk(
   name: string,
   url: string,
   opts: { seconds?: number; connections?: number; headers?: Record<string, string> } = {},
 ): Promise<LoadFigures> | undefined {
-  if (spawnSync('wrk', ['--version']).error) return undefined;
+  if (!hasWrk()) return undefined;
+  return runWrk(name, [...wrkArgs(opts), url]);
+}
+
+/** wrk's arguments for one thread, `connections`, `seconds` and `headers`. */
+function wrkArgs(opts: {
+  seconds?: number;
+  connections?: number;
+  headers?: Record<string, string>;
+}): string[] {
   const args = ['-t1', `-c${opts.connections ?? 10}`, `-d${opts.seconds ?? 8}s`, '--latency'];
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`);
-  const out = spawnSync(...onCores('client', 'wrk', [...args, url]), { encoding: 'utf8' }).stdout;
-  const ms = (label: string) => {
-    const m = new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)`).exec(out);
-    if (!m) return Number.NaN;
-    const v = Number(m[1]);
-    return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
-  };
-  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
-  return Promise.resolve({
-    name,
-    reqPerSec: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
-    p50: ms('50%'),
-    p99: ms('99%'),
-    errors,
-    tool: 'wrk',
+  return args;
+}
+
+/** Runs wrk with `args` on the clients' cores and reads its report. */
+async function runWrk(
+  name: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<LoadFigures> {
+  const wrk = spawn(...onCores('client', 'wrk', args), {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let out = '';
+  wrk.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    wrk.once('error', reject);
+    wrk.once('close', resolve);
+  });
+  if (code !== 0) throw new Error(`wrk exited with ${code}: ${out}`);
+  return { ...parseWrk(name, out), tool: 'wrk' };
 }
 
 /**
@@ -302,7 +324,7 @@ export async function loadAtRate(
   rate: number,
   opts: { seconds?: number; connections?: number; headers?: Record<string, string> } = {},
 ): Promise<LoadFigures> {
-  if (spawnSync('wrk', ['--version']).error) {
+  if (!hasWrk()) {
     const target = new URL(url);
     const seconds = opts.seconds ?? 8;
     const run = await openLoop(target.origin, {
@@ -325,14 +347,7 @@ export async function loadAtRate(
       tool: 'open loop',
     };
   }
-  const args = ['-t1', `-c${opts.connections ?? 10}`, `-d${opts.seconds ?? 8}s`, '--latency'];
-  for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`);
-  args.push('-s', 'bench/rate.lua', url);
-  const out = spawnSync(...onCores('client', 'wrk', args), {
-    encoding: 'utf8',
-    env: { ...process.env, RATE: String(rate) },
-  }).stdout;
-  return { ...parseWrk(name, out), tool: 'wrk' };
+  return runWrk(name, [...wrkArgs(opts), '-s', 'bench/rate.lua', url], { RATE: String(rate) });
 }
 
 function parseWrk(name: string, out: string): LoadFigures {

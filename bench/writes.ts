@@ -4,9 +4,10 @@
 // the server's CPU per person create and per deal create (its utime + stime from /proc, one
 // client sending one create after another), p50/p99 of person creates at a fixed 200 a second
 // (an open loop: one request every 5 ms, answered or not),
-// `GET /v2/people` of A alone, while B takes 200 creates a second and while A does, and the
-// WAL's largest size (its file, and its content under each load); then PostgreSQL: person creates from 16 clients over 16 workspaces, and
-// one client's p50. Then POST /v2/deal with one client and with eight, against the same
+// `GET /v2/people` of A alone, while B takes 200 creates a second and while A does (wrk when
+// installed, else autocannon), and the WAL's largest size (its file, and its content under
+// each load); then PostgreSQL: person creates from 16 clients over 16 workspaces, and one
+// client's p50. Then POST /v2/deal with one client and with eight, against the same
 // server refusing a bad body (HTTP, auth and body parsing, no transaction) as the baseline;
 // then, in this process, how long one write takes to refresh a person with 1,000 deals when
 // one of them changes outcome, against a person with one deal. `--only-postgres` runs the
@@ -39,7 +40,9 @@ import { writeWorkspace } from '../src/store/write.ts';
 import {
   buildDemo,
   countArg,
+  hasWrk,
   load,
+  loadWithWrk,
   pinCores,
   pinThisProcessToClients,
   startChild,
@@ -122,7 +125,7 @@ if (!values['no-postgres']) await postgresPart();
 
 const report = [
   `salescrm write bench — ${new Date().toISOString()}`,
-  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}; load: autocannon, and an open loop (bench/open-loop.ts) for the fixed rates; ${pinned ? 'server pinned to one core, clients to the other' : 'no core pinning'}`,
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}; load: autocannon (one-client loops, deal runs), ${hasWrk() ? 'wrk' : 'autocannon'} for the reads, an open loop (bench/open-loop.ts) for the fixed rates; ${pinned ? 'server pinned to one core, clients to the other' : 'no core pinning'}`,
   '',
   table(['issue 16', 'measured', 'target'], issue),
   '',
@@ -236,12 +239,12 @@ async function sqlitePart(): Promise<void> {
   }
 
   const readUrl = `http://127.0.0.1:${API_PORT}/v2/people`;
+  // wrk when installed: in a process of its own, so that the open loop beside it (the creates
+  // at a fixed rate) keeps this process's event loop to itself.
+  const readOpts = { seconds, connections: 10, headers: { authorization: `Bearer ${demo.token}` } };
   const readOnce = () =>
-    load('GET /v2/people (A)', readUrl, {
-      seconds,
-      connections: 10,
-      headers: { authorization: `Bearer ${demo.token}` },
-    });
+    loadWithWrk('GET /v2/people (A)', readUrl, readOpts) ??
+    load('GET /v2/people (A)', readUrl, readOpts);
 
   const onA = (path: string, body: () => string, amount: number) =>
     cpuPer(path, body, amount, headers, API_PORT, api.pid!);
@@ -272,8 +275,11 @@ async function sqlitePart(): Promise<void> {
   const whileOther: number[] = [];
   const whileOwn: number[] = [];
   let atRate = { reqPerSec: 0, p50: 0, p99: 0, bad: 0 };
+  let readTool = '';
   for (let round = 0; round < 2; round++) {
     const r0 = await readOnce();
+    readTool =
+      r0.tool === 'wrk' ? 'reads from wrk' : "reads from autocannon, in the generator's process";
     alone.push(r0.reqPerSec);
     if (r0.errors + 0 > 0) console.log(`reads alone: ${r0.errors} errors`);
     const [r1, w1] = await Promise.all([readOnce(), createsAtRate(200, headersB)]);
@@ -311,7 +317,7 @@ async function sqlitePart(): Promise<void> {
       '',
     ],
     [
-      'SQLite: person creates at 200/s while A is read (its load shares the generator): p50 / p99',
+      `SQLite: person creates at 200/s while A is read (${readTool}): p50 / p99`,
       `${atRate.p50} / ${atRate.p99} ms (${Math.round(atRate.reqPerSec)}/s, ${atRate.bad} bad)`,
       '',
     ],
@@ -568,7 +574,19 @@ async function postgresRun(entry: string, url: string, tokens: string[]): Promis
     'content-type': 'application/json',
   });
   try {
-    await cpuPer('/v2/people', personBody, WARM_PEOPLE, hdrs(tokens[0]!), port, pgApi.pid!);
+    // The warm-up spread over the workspaces, so the one-client run's is not the only one grown.
+    await Promise.all(
+      tokens.map((t) =>
+        cpuPer(
+          '/v2/people',
+          personBody,
+          Math.ceil(WARM_PEOPLE / tokens.length),
+          hdrs(t),
+          port,
+          pgApi.pid!,
+        ),
+      ),
+    );
     const one = await cpuPer('/v2/people', personBody, creates, hdrs(tokens[0]!), port, pgApi.pid!);
     const before = cpuSeconds(pgApi.pid!);
     let bad = 0;
