@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openStore } from '../src/store/database.ts';
-import { buildDemo, startChild, stopChild, table } from './lib.ts';
+import { buildDemo, countArg, startChild, stopChild, table } from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -21,8 +21,8 @@ const { values } = parseArgs({
     postgres: { type: 'boolean', default: false },
   },
 });
-const people = Number(values.people);
-const rounds = Number(values.rounds);
+const people = countArg('people', values.people);
+const rounds = countArg('rounds', values.rounds);
 const postgresServer =
   process.env.DATABASE_URL?.startsWith('postgres') === true
     ? process.env.DATABASE_URL

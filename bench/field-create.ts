@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openStore } from '../src/store/database.ts';
-import { buildDemo, countPeople, inProcessApp, tokenOfExistingDemo } from './lib.ts';
+import { buildDemo, countArg, countPeople, inProcessApp, tokenOfExistingDemo } from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -29,7 +29,7 @@ const databaseUrl =
 let demo: { token: string; seconds?: number };
 if (values.database === 'postgres' ? values.existing : values.db)
   demo = await tokenOfExistingDemo(databaseUrl);
-else demo = buildDemo(databaseUrl, Number(values.people));
+else demo = buildDemo(databaseUrl, countArg('people', values.people));
 if ('seconds' in demo)
   console.log(`demo of ${values.people} people built in ${demo.seconds?.toFixed(1)} s`);
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createWorkspace } from '../src/resources/workspaces/writes.ts';
 import { openStore } from '../src/store/database.ts';
-import { buildDemo, table } from './lib.ts';
+import { buildDemo, countArg, table } from './lib.ts';
 
 const { values } = parseArgs({ options: { people: { type: 'string' }, db: { type: 'string' } } });
 const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-import-'));
@@ -65,7 +65,7 @@ try {
     console.error(`exporting the demo in ${values.db}, importing into a new database ...`);
     workspaceId = await demoWorkspace(demoUrl);
   } else {
-    const people = Number(values.people ?? 20_000);
+    const people = values.people === undefined ? 20_000 : countArg('people', values.people);
     console.error(`building a demo of ${people} people ...`);
     workspaceId = buildDemo(demoUrl, people).workspaceId;
   }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildDemo, percentile, startChild, stopChild, table } from './lib.ts';
+import { buildDemo, countArg, percentile, startChild, stopChild, table } from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -19,8 +19,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '60' },
   },
 });
-const people = Number(values.people);
-const rounds = Number(values.rounds);
+const people = countArg('people', values.people);
+const rounds = countArg('rounds', values.rounds);
 const PORT = 38_547;
 const BASE = `http://127.0.0.1:${PORT}`;
 

@@ -52,8 +52,8 @@ const { values } = parseArgs({
     generator: { type: 'string' },
   },
 });
-const people = Number(values.people);
-const seconds = Number(values.seconds);
+const people = countArg('people', values.people);
+const seconds = countArg('seconds', values.seconds);
 const factor = Number(values.factor);
 const patience = Number(values.patience);
 const serverCpu = values['server-cpu'] ? Number(values['server-cpu']) : undefined;

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   buildDemo,
+  countArg,
   countPeople,
   countRecords,
   type LoadFigures,
@@ -23,6 +24,7 @@ import {
   memoryOf,
   onCores,
   pinCores,
+  pinThisProcessToClients,
   startChild,
   startChildWithMessage,
   stopChild,
@@ -49,9 +51,16 @@ if (values.database !== 'sqlite' && values.database !== 'postgres') {
     `--database is sqlite or postgres (SQLite is always measured), not ${values.database}`,
   );
 }
-const seconds = Number(values.seconds);
-// Servers on the last core, clients and load generators on the others (with taskset).
+const seconds = countArg('seconds', values.seconds);
+const size = countArg('people', values.people);
+const jsonServerMax =
+  values['json-server-max'] === undefined
+    ? undefined
+    : countArg('json-server-max', values['json-server-max']);
+// Servers on the last core, clients and load generators on the others (with taskset); this
+// process (its in-process walks and open loops) with the clients.
 const pinned = pinCores();
+pinThisProcessToClients();
 const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-'));
 const reuse = values.db !== undefined && existsSync(values.db);
 const databaseUrl = `sqlite:${values.db ?? join(dir, 'bench.db')}`;
@@ -64,7 +73,6 @@ if (reuse) {
   console.log(`using the demo workspace in ${values.db} …`);
   demo = { ...(await tokenOfExistingDemo(databaseUrl)), seconds: null };
 } else {
-  const size = Number(values.people);
   console.log(`building a demo workspace of ${size.toLocaleString('en-US')} people …`);
   demo = buildDemo(databaseUrl, size);
 }
@@ -195,7 +203,7 @@ if (values.database === 'postgres') {
 // million may not fit its memory: then it is loaded with the most it took, and said so.
 const peopleFile = join(dir, 'people.ndjson');
 await writePeopleNdjson(databaseUrl, peopleFile);
-let peerRecords = Math.min(people, Number(values['json-server-max'] ?? people));
+let peerRecords = Math.min(people, jsonServerMax ?? people);
 let peer: Awaited<ReturnType<typeof startChildWithMessage>> | undefined;
 while (!peer && peerRecords >= 1000) {
   try {

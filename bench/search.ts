@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { openStore } from '../src/store/database.ts';
 import {
   buildDemo,
+  countArg,
   countPeople,
   inProcessApp,
   onPostgres,
@@ -32,7 +33,8 @@ const { values } = parseArgs({
     database: { type: 'string', default: 'sqlite' },
   },
 });
-const runs = Number(values.runs);
+const runs = countArg('runs', values.runs);
+const people = countArg('people', values.people);
 const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-search-'));
 const databaseUrl =
   values.database === 'postgres'
@@ -45,7 +47,7 @@ let demo: { token: string; seconds?: number };
 if (values.db || values.reuse) demo = await tokenOfExistingDemo(databaseUrl);
 else {
   if (values.database === 'postgres') await freshDatabase(databaseUrl);
-  demo = buildDemo(databaseUrl, Number(values.people));
+  demo = buildDemo(databaseUrl, people);
   if (values.database === 'postgres') await onPostgres(databaseUrl, 'vacuum (analyze)');
 }
 if ('seconds' in demo)

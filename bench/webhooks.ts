@@ -34,7 +34,7 @@ import { insertPeople } from '../src/resources/people/writes.ts';
 import { createWorkspace, insertUsers } from '../src/resources/workspaces/writes.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { writeWorkspace } from '../src/store/write.ts';
-import { onPostgres, percentile, table } from './lib.ts';
+import { countArg, onPostgres, percentile, table } from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -47,9 +47,9 @@ const { values } = parseArgs({
 });
 const phases = new Set(values.phases.split(','));
 const stores = values.store.split(',') as ('sqlite' | 'postgres')[];
-const backlog = Number(values.backlog);
-const latencyWrites = Number(values.writes);
-const seconds = Number(values.seconds);
+const backlog = countArg('backlog', values.backlog);
+const latencyWrites = countArg('writes', values.writes);
+const seconds = countArg('seconds', values.seconds);
 const WEBHOOKS = [1, 50];
 // The receivers listen on this machine's loopback.
 const options: DispatcherOptions = { ...dispatcherOptions(loadConfig({})), allowPrivate: true };

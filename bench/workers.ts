@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildDemo, type LoadFigures, load, loadWithWrk, table } from './lib.ts';
+import { buildDemo, countArg, type LoadFigures, load, loadWithWrk, table } from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -19,10 +19,10 @@ const { values } = parseArgs({
     'database-url': { type: 'string' },
   },
 });
-const people = Number(values.people);
-const seconds = Number(values.seconds);
-const rounds = Number(values.rounds);
-const connections = Number(values.connections);
+const people = countArg('people', values.people);
+const seconds = countArg('seconds', values.seconds);
+const rounds = countArg('rounds', values.rounds);
+const connections = countArg('connections', values.connections);
 const dir = mkdtempSync(join(tmpdir(), 'salescrm-bench-workers-'));
 const databaseUrl = values['database-url'] ?? `sqlite:${join(dir, 'bench.db')}`;
 const PORT = 38_421;
