@@ -161,10 +161,19 @@ export function hasWrk(): boolean {
 export function loadWithWrk(
   name: string,
   url: string,
-  opts: { seconds?: number; connections?: number; headers?: Record<string, string> } = {},
+  opts: {
+    seconds?: number;
+    connections?: number;
+    headers?: Record<string, string>;
+    /**
+     * At the lowest CPU priority (`nice -n 19`), beside a generator of a fixed rate on the same
+     * cores: that one then sends on time, and wrk takes what CPU it leaves.
+     */
+    yielding?: boolean;
+  } = {},
 ): Promise<LoadFigures> | undefined {
   if (!hasWrk()) return undefined;
-  return runWrk(name, [...wrkArgs(opts), url]);
+  return runWrk(name, [...wrkArgs(opts), url], {}, opts.yielding);
 }
 
 /** wrk's arguments for one thread, `connections`, `seconds` and `headers`. */
@@ -178,13 +187,15 @@ function wrkArgs(opts: {
   return args;
 }
 
-/** Runs wrk with `args` on the clients' cores and reads its report. */
+/** Runs wrk with `args` on the clients' cores (`yielding`: at the lowest priority) and reads its report. */
 async function runWrk(
   name: string,
   args: string[],
   env: Record<string, string> = {},
+  yielding = false,
 ): Promise<LoadFigures> {
-  const wrk = spawn(...onCores('client', 'wrk', args), {
+  const [command, rest] = onCores('client', 'wrk', args);
+  const wrk = spawn(yielding ? 'nice' : command, yielding ? ['-n', '19', command, ...rest] : rest, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
