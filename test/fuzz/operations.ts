@@ -54,6 +54,49 @@ function timeoutOf(op: Operation): number {
   return REWRITES_RECORDS.has(op.operationId) ? 3 * TIMEOUT : TIMEOUT;
 }
 
+/** What a test's last checks after its cases may take (snapshots of every table). */
+const CHECKS_AFTER_MS = 20_000;
+
+/**
+ * fast-check's options for `op`'s cases. The property stops starting cases in time for the
+ * test to end before its timeout, and fails saying how many it ran: a test that timed out
+ * instead would leave its cases running on beside the next tests, whose "changes nothing"
+ * checks then fail on its writes (a slow PostgreSQL run at 1,000 cases failed six such
+ * tests after one timed out).
+ */
+function runOptions(op: Operation) {
+  return {
+    numRuns: RUNS,
+    seed: SEED,
+    endOnFailure: true,
+    interruptAfterTimeLimit: timeoutOf(op) - CHECKS_AFTER_MS,
+    markInterruptAsFailure: true,
+  };
+}
+
+/**
+ * Runs `check` on `op`'s `cases` with `runOptions`. An interrupted property does not wait
+ * for the case it was running: this does, so that none of its requests lands in the next test.
+ */
+async function checkCases<T>(
+  op: Operation,
+  cases: fc.Arbitrary<T>,
+  check: (c: T) => Promise<void>,
+): Promise<void> {
+  let running: Promise<void> | undefined;
+  try {
+    await fc.assert(
+      fc.asyncProperty(cases, (c) => {
+        running = check(c);
+        return running;
+      }),
+      runOptions(op),
+    );
+  } finally {
+    await running?.catch(() => {});
+  }
+}
+
 /**
  * A long run (`npm run fuzz`) says as it goes which operation passed its cases and in how
  * long: a run of hours that is stopped still tells what it covered.
@@ -147,32 +190,29 @@ export function fuzzOperations(part: number, parts: number): void {
         if (!generator) throw new Error(`no generator of valid requests for ${op.operationId}`);
         const foreign = await foreignSnapshot();
         let followed = 0;
-        await fc.assert(
-          fc.asyncProperty(generator(fx), async (req) => {
-            await BEFORE[op.operationId]?.();
-            const sent = await prepare(fx, req);
-            const res = await send(app, fx.m.ws.token, sent);
-            const context = describeCase(op.operationId, sent, res);
-            checkSuccess(op, res, context);
-            checkNoForeignData(res, sent, fx, context);
-            // The next page, through the cursor the answer gave.
-            const data = op.response && res.json().data;
-            const cursor = data?.nextCursor ?? data?.nextCurosr;
-            if (typeof cursor === 'string' && op.query.some((q) => q.name === 'cursor')) {
-              const next = {
-                ...sent,
-                url: `${sent.url}${sent.url.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`,
-              };
-              const page = await send(app, fx.m.ws.token, next);
-              const pageContext = describeCase(`${op.operationId} next page`, next, page);
-              checkSuccess(op, page, pageContext);
-              checkNoForeignData(page, next, fx, pageContext);
-              followed += 1;
-            }
-            await turn();
-          }),
-          { numRuns: RUNS, seed: SEED, endOnFailure: true },
-        );
+        await checkCases(op, generator(fx), async (req) => {
+          await BEFORE[op.operationId]?.();
+          const sent = await prepare(fx, req);
+          const res = await send(app, fx.m.ws.token, sent);
+          const context = describeCase(op.operationId, sent, res);
+          checkSuccess(op, res, context);
+          checkNoForeignData(res, sent, fx, context);
+          // The next page, through the cursor the answer gave.
+          const data = op.response && res.json().data;
+          const cursor = data?.nextCursor ?? data?.nextCurosr;
+          if (typeof cursor === 'string' && op.query.some((q) => q.name === 'cursor')) {
+            const next = {
+              ...sent,
+              url: `${sent.url}${sent.url.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`,
+            };
+            const page = await send(app, fx.m.ws.token, next);
+            const pageContext = describeCase(`${op.operationId} next page`, next, page);
+            checkSuccess(op, page, pageContext);
+            checkNoForeignData(page, next, fx, pageContext);
+            followed += 1;
+          }
+          await turn();
+        });
         expect(await foreignSnapshot()).toEqual(foreign);
         if (op.query.some((q) => q.name === 'cursor') && op.operationId !== 'searchObjects') {
           expect(followed, 'some valid requests reached a second page').toBeGreaterThan(0);
@@ -194,40 +234,37 @@ export function fuzzOperations(part: number, parts: number): void {
         // The rows as the last case left them: a refused case changes nothing, so its snapshot
         // after is the next case's before, unless the next case made records for itself.
         let known: Record<string, number> | undefined;
-        await fc.assert(
-          fc.asyncProperty(invalidRequests(op, fx, generator(fx)), async (bad) => {
-            const made = fx.made;
-            if (await BEFORE[op.operationId]?.()) known = undefined;
-            const sent = await prepare(fx, bad.req);
-            if (fx.made !== made) known = undefined;
-            const snapshot =
-              op.method === 'POST' ? (known ?? (await tableSnapshot(store))) : undefined;
-            known = undefined;
-            const res = await send(app, fx.m.ws.token, sent);
-            await turn();
-            const context = describeCase(`${op.operationId} ${bad.why}`, sent, res);
-            seen.set(res.statusCode, (seen.get(res.statusCode) ?? 0) + 1);
-            if (res.statusCode >= 500) throw new Error(`a 5xx: ${context}`);
-            checkNoForeignData(res, sent, fx, context);
-            const refused = res.statusCode >= 400;
-            // A JSON-RPC message without an id is a notification: accepted, no answer.
-            if (op.mcp && res.statusCode === 202 && res.body === '') return;
-            if (bad.expect === 'maybe') {
-              if (!refused) return checkSuccess(op, res, context);
-              if (![400, 404, 413, 415].includes(res.statusCode))
-                throw new Error(`unexpected status: ${context}`);
-            } else if (!bad.expect.includes(res.statusCode)) {
-              throw new Error(`expected ${bad.expect.join(' or ')}: ${context}`);
-            }
-            checkRefusal(op, res, context);
-            if (snapshot) {
-              const after = await tableSnapshot(store);
-              expect(after, `changed rows: ${context}`).toEqual(snapshot);
-              known = after;
-            }
-          }),
-          { numRuns: RUNS, seed: SEED, endOnFailure: true },
-        );
+        await checkCases(op, invalidRequests(op, fx, generator(fx)), async (bad) => {
+          const made = fx.made;
+          if (await BEFORE[op.operationId]?.()) known = undefined;
+          const sent = await prepare(fx, bad.req);
+          if (fx.made !== made) known = undefined;
+          const snapshot =
+            op.method === 'POST' ? (known ?? (await tableSnapshot(store))) : undefined;
+          known = undefined;
+          const res = await send(app, fx.m.ws.token, sent);
+          await turn();
+          const context = describeCase(`${op.operationId} ${bad.why}`, sent, res);
+          seen.set(res.statusCode, (seen.get(res.statusCode) ?? 0) + 1);
+          if (res.statusCode >= 500) throw new Error(`a 5xx: ${context}`);
+          checkNoForeignData(res, sent, fx, context);
+          const refused = res.statusCode >= 400;
+          // A JSON-RPC message without an id is a notification: accepted, no answer.
+          if (op.mcp && res.statusCode === 202 && res.body === '') return;
+          if (bad.expect === 'maybe') {
+            if (!refused) return checkSuccess(op, res, context);
+            if (![400, 404, 413, 415].includes(res.statusCode))
+              throw new Error(`unexpected status: ${context}`);
+          } else if (!bad.expect.includes(res.statusCode)) {
+            throw new Error(`expected ${bad.expect.join(' or ')}: ${context}`);
+          }
+          checkRefusal(op, res, context);
+          if (snapshot) {
+            const after = await tableSnapshot(store);
+            expect(after, `changed rows: ${context}`).toEqual(snapshot);
+            known = after;
+          }
+        });
         if (before) expect(await tableSnapshot(store)).toEqual(before);
         expect(await foreignSnapshot()).toEqual(foreign);
         // An operation without parameters or body has only unknown parameters to get wrong,
