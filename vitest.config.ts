@@ -94,6 +94,14 @@ export default defineConfig(async () => {
                     'test/npm-start.test.ts',
                     // `salescrm serve` on SQLite files that are not databases, damaged or read-only.
                     'test/database-files.test.ts',
+                    // Workers, their supervisor and Redis, always on an SQLite file of their own.
+                    'test/scale-out.test.ts',
+                    // `salescrm custom-object define` on an SQLite file of its own.
+                    'test/custom-object-cli.test.ts',
+                    // A body over the limit is refused while it arrives, before any query.
+                    'test/body-limit.test.ts',
+                    // The /docs page in a browser (its one request is the contract tests' too).
+                    'test/docs-page.test.ts',
                   ],
                   globalSetup: ['test/postgres-setup.ts'],
                   env: { SALESCRM_TEST_STORE: 'postgres', TEST_DATABASE_URL: serverUrl },
