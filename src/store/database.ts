@@ -14,7 +14,7 @@ import { migrateToLatest } from './migrate.ts';
 import { openPostgresStore, postgresOptionsFromEnv } from './postgres.ts';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.ts';
 import { openSqliteConnection, WAL_CHECKPOINT_BYTES } from './sqlite-connection.ts';
-import { bindWriter, keepStatement } from './sqlite-executors.ts';
+import { bindWriter, cachedStatement } from './sqlite-executors.ts';
 import { checkFileLength, databaseFileError } from './sqlite-file.ts';
 import { WalFile, WalSync } from './sqlite-wal-sync.ts';
 import { UnsyncedWriteError, WritesStoppedError } from './writes-stopped.ts';
@@ -292,9 +292,9 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     reader,
     rows(query) {
       const compiled = 'compile' in query ? query.compile() : query;
-      const statement =
-        statements.get(compiled.sql) ??
-        keepStatement(statements, compiled.sql, readerConn.prepare(compiled.sql).raw(true));
+      const statement = cachedStatement(statements, compiled.sql, () =>
+        readerConn.prepare(compiled.sql).raw(true),
+      );
       return statement.all(...(compiled.parameters as unknown[])) as unknown[][];
     },
     changeStamp() {
@@ -315,18 +315,13 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     },
     updateBodies(table, workspaceId, entries) {
       const key = `update:${table}`;
-      const statement =
-        writerStatements.get(key) ??
-        keepStatement(
-          writerStatements,
-          key,
-          writer.prepare(`update ${table} set body = ? where workspace_id = ? and id = ?`),
-        );
+      const statement = cachedStatement(writerStatements, key, () =>
+        writer.prepare(`update ${table} set body = ? where workspace_id = ? and id = ?`),
+      );
       for (const [id, json] of entries) statement.run(Buffer.from(json), workspaceId, id);
     },
     runEach(text, rows) {
-      const statement =
-        writerStatements.get(text) ?? keepStatement(writerStatements, text, writer.prepare(text));
+      const statement = cachedStatement(writerStatements, text, () => writer.prepare(text));
       for (const row of rows) statement.run(...row);
     },
     async migrate() {

@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { keepStatement, STATEMENTS_KEPT } from './sqlite-executors.ts';
+import { cachedStatement, STATEMENTS_KEPT } from './sqlite-executors.ts';
 
 describe('the store’s statement caches', () => {
   it('keep a statement by its text, and start over rather than grow past what they keep', () => {
@@ -8,8 +8,7 @@ describe('the store’s statement caches', () => {
     try {
       const cache = new Map<string, SQLite.Statement>();
       const get = (i: number) =>
-        cache.get(`select ${i}`) ??
-        keepStatement(cache, `select ${i}`, conn.prepare(`select ${i}`));
+        cachedStatement(cache, `select ${i}`, () => conn.prepare(`select ${i}`));
       const first = get(0);
       expect(get(0)).toBe(first);
       for (let i = 1; i < STATEMENTS_KEPT; i++) get(i);

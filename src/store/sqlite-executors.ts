@@ -18,14 +18,21 @@ const writerStatementCache = new WeakMap<SQLite.Database, Map<string, SQLite.Sta
  */
 export const STATEMENTS_KEPT = 2_000;
 
-/** Keeps `statement` in `cache` under `key` (starting the cache over when it is full); returns it. */
-export function keepStatement(
+/**
+ * The statement `cache` keeps under `key`, or the one `prepare` makes, kept there (the cache
+ * starting over when it is full).
+ */
+export function cachedStatement(
   cache: Map<string, SQLite.Statement>,
   key: string,
-  statement: SQLite.Statement,
+  prepare: () => SQLite.Statement,
 ): SQLite.Statement {
-  if (cache.size >= STATEMENTS_KEPT) cache.clear();
-  cache.set(key, statement);
+  let statement = cache.get(key);
+  if (!statement) {
+    statement = prepare();
+    if (cache.size >= STATEMENTS_KEPT) cache.clear();
+    cache.set(key, statement);
+  }
   return statement;
 }
 
@@ -54,7 +61,7 @@ export function sqliteStatementOf(executor: Executor, sql: string): SQLite.State
     cache = new Map();
     writerStatementCache.set(writer, cache);
   }
-  return cache.get(sql) ?? keepStatement(cache, sql, writer.prepare(sql));
+  return cachedStatement(cache, sql, () => writer.prepare(sql));
 }
 
 /** What learns of the inserts that run as cached statements, which Kysely does not compile. */

@@ -8,7 +8,7 @@
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
 import { openSqliteConnection } from './sqlite-connection.ts';
-import { keepStatement } from './sqlite-executors.ts';
+import { cachedStatement } from './sqlite-executors.ts';
 import type { CallReply, ThreadRequest, WorkerData } from './sqlite-thread.ts';
 
 const { path, shared, replies } = workerData as WorkerData & { replies: MessagePort };
@@ -29,7 +29,7 @@ let failure: { error: unknown } | undefined;
 const ROLLBACK = /^\s*rollback\b/i;
 
 function statementOf(sql: string): SQLite.Statement {
-  return statements.get(sql) ?? keepStatement(statements, sql, conn.prepare(sql));
+  return cachedStatement(statements, sql, () => conn.prepare(sql));
 }
 
 /** A value as better-sqlite3 binds it: bytes that arrive as a `Uint8Array` bind as a blob. */
