@@ -272,7 +272,7 @@ export function walkWithWrk(
   headers: Record<string, string>,
   seconds: number,
 ): { records: number; seconds: number } | undefined {
-  if (spawnSync('wrk', ['--version']).error) return undefined;
+  if (!hasWrk()) return undefined;
   const args = ['-t1', '-c1', `-d${seconds}s`, '-s', 'bench/walk.lua'];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
   const out = spawnSync(...onCores('client', 'wrk', [...args, base]), { encoding: 'utf8' }).stdout;

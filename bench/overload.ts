@@ -28,6 +28,7 @@ import {
   buildDemo,
   capCpu,
   countArg,
+  hasWrk,
   memoryOf,
   onCores,
   percentile,
@@ -55,16 +56,18 @@ const { values } = parseArgs({
 const people = countArg('people', values.people);
 const seconds = countArg('seconds', values.seconds);
 const factor = Number(values.factor);
-const patience = Number(values.patience);
+if (!(factor > 0 && Number.isFinite(factor)))
+  throw new Error(`--factor is a multiple of saturation above 0, not '${values.factor}'`);
+const patience = countArg('patience', values.patience);
+const shedDelay = countArg('delay', values.delay);
 const serverCpu = values['server-cpu'] ? Number(values['server-cpu']) : undefined;
 const connections = countArg('connections', values.connections);
 if (serverCpu !== undefined && !(serverCpu > 0 && serverCpu <= 1))
   throw new Error('--server-cpu is a share of one core, above 0 and at most 1');
-const hasWrk = !spawnSync('wrk', ['--version']).error;
-const generator = values.generator ?? (hasWrk ? 'wrk' : 'autocannon');
+const generator = values.generator ?? (hasWrk() ? 'wrk' : 'autocannon');
 if (generator !== 'wrk' && generator !== 'autocannon')
   throw new Error('--generator is wrk or autocannon');
-if (generator === 'wrk' && !hasWrk) throw new Error('--generator wrk: wrk is not installed');
+if (generator === 'wrk' && !hasWrk()) throw new Error('--generator wrk: wrk is not installed');
 const pinned = pinCores();
 // This process, the load generator, on the client's cores too.
 pinThisProcessToClients();
@@ -227,7 +230,7 @@ async function openLoopOf(route: Route, rate: number): Promise<OpenLoopRun> {
 const saturations = new Map<Route, number>();
 const rows: (string | number)[][] = [];
 const wrkRows: (string | number)[][] = [];
-for (const delay of ['0', values.delay!]) {
+for (const delay of ['0', String(shedDelay)]) {
   const server = await startChild('bench/api-server.ts', [databaseUrl, String(PORT)], {
     OVERLOAD_DELAY_MS: delay,
   });
