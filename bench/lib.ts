@@ -148,9 +148,12 @@ function fmt(n: number): string {
   return n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2);
 }
 
-/** Whether wrk is installed. */
+let wrkInstalled: boolean | undefined;
+
+/** Whether wrk is installed (asked once a process). */
 export function hasWrk(): boolean {
-  return !spawnSync('wrk', ['--version']).error;
+  wrkInstalled ??= !spawnSync('wrk', ['--version']).error;
+  return wrkInstalled;
 }
 
 /**

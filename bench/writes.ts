@@ -246,6 +246,9 @@ async function sqlitePart(): Promise<void> {
   const readOnce = () =>
     loadWithWrk('GET /v2/people (A)', readUrl, { ...readOpts, yielding: true }) ??
     load('GET /v2/people (A)', readUrl, readOpts);
+  const readTool = hasWrk()
+    ? 'reads from wrk'
+    : "reads from autocannon, in the generator's process";
 
   const onA = (path: string, body: () => string, amount: number) =>
     cpuPer(path, body, amount, headers, API_PORT, api.pid!);
@@ -264,7 +267,7 @@ async function sqlitePart(): Promise<void> {
   let seqP50 = 0;
   for (let round = 0; round < 2; round++) {
     refusedCpu.push(
-      (await onA('/v2/people', () => JSON.stringify({ name: 1 }), creates / 2)).cpuMs,
+      (await onA('/v2/people', () => JSON.stringify({ name: 1 }), Math.ceil(creates / 2))).cpuMs,
     );
     const p = await onA('/v2/people', personBody, creates);
     personCpu.push(p.cpuMs);
@@ -276,13 +279,10 @@ async function sqlitePart(): Promise<void> {
   const whileOther: number[] = [];
   const whileOwn: number[] = [];
   let atRate = { reqPerSec: 0, p50: 0, p99: 0, bad: 0 };
-  let readTool = '';
   for (let round = 0; round < 2; round++) {
     const r0 = await readOnce();
-    readTool =
-      r0.tool === 'wrk' ? 'reads from wrk' : "reads from autocannon, in the generator's process";
     alone.push(r0.reqPerSec);
-    if (r0.errors + 0 > 0) console.log(`reads alone: ${r0.errors} errors`);
+    if (r0.errors > 0) console.log(`reads alone: ${r0.errors} errors`);
     const [r1, w1] = await Promise.all([readOnce(), createsAtRate(200, headersB)]);
     whileOther.push(r1.reqPerSec);
     const [r2, w2] = await Promise.all([readOnce(), createsAtRate(200, headers)]);
