@@ -86,6 +86,8 @@ export default defineConfig(async () => {
                     'test/demo.test.ts',
                     // SIGKILLs a server writing an SQLite file (WAL recovery, integrity_check).
                     'test/crash.test.ts',
+                    // Other processes open a live SQLite file beside serve (its locks, its WAL).
+                    'test/live-database.test.ts',
                     // SIGTERMs a server under keep-alive load (connections, not the store).
                     'test/shutdown.test.ts',
                     // The listening socket's backlog (the kernel's, not the store's).

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { now } from '../domain/time.ts';
+import { openSqliteDatabase } from '../store/sqlite-open-files.ts';
 import { FORMAT_NAME, FORMAT_VERSION, LINE_FORMATS, type LineFormat } from './transfer-format.ts';
 
 /**
@@ -134,7 +134,7 @@ export async function exportWorkspace(
 const SQLITE_BATCH = 1_000;
 
 function sqliteSource(path: string): ExportSource {
-  const db = new SQLite(path, { readonly: true, fileMustExist: true });
+  const db = openSqliteDatabase(path, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 10000');
   db.exec('begin');
   return {

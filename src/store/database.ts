@@ -16,6 +16,7 @@ import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.ts';
 import { openSqliteConnection, WAL_CHECKPOINT_BYTES } from './sqlite-connection.ts';
 import { bindWriter, cachedStatement } from './sqlite-executors.ts';
 import { checkFileLength, databaseFileError } from './sqlite-file.ts';
+import { hasConnection } from './sqlite-open-files.ts';
 import { WalFile, WalSync } from './sqlite-wal-sync.ts';
 import { UnsyncedWriteError, WritesStoppedError } from './writes-stopped.ts';
 
@@ -207,13 +208,15 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   const memory = path === ':memory:';
   if (!memory) {
     mkdirSync(dirname(path), { recursive: true });
-    checkFileLength(path);
+    // Read with plain file calls, so only before this process has a connection to the file:
+    // closing the descriptor would release that connection's locks (sqlite-open-files.ts).
+    if (!hasConnection(path)) checkFileLength(path);
   }
   // The API's writes sync the WAL after their commit, off the event loop, several at once.
   const writer = explained(path, () =>
     openSqliteConnection(path, 'writer', { groupCommit: !memory }),
   );
-  const walFile = memory ? undefined : new WalFile(`${path}-wal`);
+  const walFile = memory ? undefined : new WalFile(path);
   const syncWal = options.syncWal ?? ((sync) => sync());
   const walSync = walFile && new WalSync(() => syncWal(() => walFile.sync()));
   // The change stamp, as read in this turn of the event loop (see `changeStamp`).
@@ -344,6 +347,11 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       walFile?.close();
       await db.destroy();
       if (!memory) await reader.destroy();
+      // Kysely closes a connection only if it ever ran a query on it: a store that never
+      // read (a migration) would leave its reader open, holding the file's locks until it
+      // is collected, while the process's next store checks and opens the file.
+      if (writer.open) writer.close();
+      if (readerConn.open) readerConn.close();
     },
   };
 }

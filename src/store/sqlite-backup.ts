@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import { openSqliteDatabase } from './sqlite-open-files.ts';
 
 /** What a backup wrote. */
 export interface BackupResult {
@@ -24,7 +24,7 @@ const ALL_PAGES = 0x7fffffff;
  */
 export async function backupSqlite(source: string, target: string): Promise<BackupResult> {
   const partial = join(dirname(target), `.${basename(target)}.${process.pid}.partial`);
-  const db = new SQLite(source, { fileMustExist: true });
+  const db = openSqliteDatabase(source, { fileMustExist: true });
   try {
     db.pragma('busy_timeout = 10000');
     const result = await db.backup(partial, { progress: () => ALL_PAGES });

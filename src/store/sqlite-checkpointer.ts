@@ -1,5 +1,7 @@
+import { openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { hasConnection, keepDescriptor } from './sqlite-open-files.ts';
 
 /** How often the checkpointer looks at the WAL's size. */
 const INTERVAL_MS = 25;
@@ -19,11 +21,14 @@ const INTERVAL_MS = 25;
  * frame, at byte 16) and `nBackfill` (frames already copied back, at byte 96), in frames of
  * the page size at byte 14 plus their 24-byte headers. The WAL file's size says nothing of
  * this once the WAL has started over (SQLite writes it again from its start and keeps its
- * length), so it is the measure only while the index cannot be read.
+ * length), so it is the measure only while the index cannot be read. The thread reads the
+ * `-shm` through a descriptor the store's thread opened and keeps until the process has no
+ * connection to the database left (`sqlite-open-files.ts`): closing a descriptor of it here
+ * would release the locks of every connection of the process on it.
  */
 const THREAD = `
 const { workerData, parentPort } = require('node:worker_threads');
-const { closeSync, openSync, readSync, statSync } = require('node:fs');
+const { readSync, statSync } = require('node:fs');
 const { endianness } = require('node:os');
 const SQLite = require(workerData.driver);
 const db = new SQLite(workerData.path);
@@ -31,14 +36,13 @@ db.pragma('busy_timeout = 0');
 db.pragma('cache_size = -2048');
 const checkpoint = db.prepare('pragma wal_checkpoint(PASSIVE)');
 const wal = workerData.path + '-wal';
-const shm = workerData.path + '-shm';
+const shmFd = workerData.shmFd;
 const header = Buffer.alloc(100);
 const little = endianness() === 'LE';
-let shmFd;
 /** The bytes of the WAL's frames since it started over, or 0 once all are copied back. */
 function walBytesToCopy() {
+  if (shmFd === undefined) return undefined;
   try {
-    shmFd ??= openSync(shm, 'r');
     if (readSync(shmFd, header, 0, 100, 0) < 100) return undefined;
   } catch {
     return undefined;
@@ -58,7 +62,6 @@ const timer = setInterval(() => {
 }, workerData.intervalMs);
 parentPort.once('message', () => {
   clearInterval(timer);
-  if (shmFd !== undefined) closeSync(shmFd);
   db.close();
   parentPort.close();
 });
@@ -75,9 +78,10 @@ export interface Checkpointer {
  */
 export function startCheckpointer(path: string, walBytes: number): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const shmFd = openShm(path);
   const worker = new Worker(THREAD, {
     eval: true,
-    workerData: { path, walBytes, intervalMs: INTERVAL_MS, driver },
+    workerData: { path, walBytes, intervalMs: INTERVAL_MS, driver, shmFd },
   });
   worker.unref();
   // A thread that cannot open the file ends; the writer's own checkpoints still bound the WAL.
@@ -92,4 +96,21 @@ export function startCheckpointer(path: string, walBytes: number): Checkpointer 
       await exited;
     },
   };
+}
+
+/**
+ * A descriptor on the `-shm` of the database at `path`, closed only once this process has
+ * no connection to the database (`keepDescriptor`); undefined when there is no `-shm` yet.
+ * Call it while the store's connections are open.
+ */
+function openShm(path: string): number | undefined {
+  if (!hasConnection(path)) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(`${path}-shm`, 'r');
+  } catch {
+    return undefined;
+  }
+  keepDescriptor(path, fd);
+  return fd;
 }

@@ -1,4 +1,5 @@
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
+import { openSqliteDatabase } from './sqlite-open-files.ts';
 
 const BUSY_TIMEOUT_MS = 10_000;
 
@@ -38,7 +39,7 @@ export function openSqliteConnection(
   role: 'writer' | 'reader',
   { groupCommit = false }: { groupCommit?: boolean } = {},
 ): SQLite.Database {
-  const conn = new SQLite(path);
+  const conn = openSqliteDatabase(path);
   conn.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   if (role === 'writer') {
     // A new database only: an existing one keeps the page size it was made with. Each

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openStore } from './database.ts';
+import { openSqliteDatabase } from './sqlite-open-files.ts';
 import { WalFile, WalSync } from './sqlite-wal-sync.ts';
 
 /** A sync that ends when the test says, counting those begun. */
@@ -89,10 +90,12 @@ describe('WalSync (group commit)', () => {
 });
 
 describe('WalFile', () => {
-  it('syncs a file that is there, passes over one that is not yet, and keeps one descriptor', async () => {
+  it('syncs a file that is there, passes over one that is not yet, and keeps one descriptor until the last connection closes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'salescrm-wal-sync-'));
-    const path = join(dir, 'x.db-wal');
-    const file = new WalFile(path);
+    const database = join(dir, 'x.db');
+    const path = `${database}-wal`;
+    const conn = openSqliteDatabase(database);
+    const file = new WalFile(database);
     // This file's descriptors only: other test files open and close their own in this process.
     const descriptors = () =>
       readdirSync('/proc/self/fd').filter((fd) => {
@@ -109,12 +112,16 @@ describe('WalFile', () => {
       await Promise.all([file.sync(), file.sync()]);
       for (let i = 0; i < 20; i++) await file.sync();
       expect(descriptors()).toBe(before + 1);
+      // Closing a descriptor would release the connection's locks: it stays open until the
+      // process's last connection to the database closes.
       file.close();
-      expect(descriptors()).toBe(before);
       await expect(file.sync()).resolves.toBeUndefined();
+      expect(descriptors()).toBe(before + 1);
+      conn.close();
       expect(descriptors()).toBe(before);
     } finally {
       file.close();
+      if (conn.open) conn.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

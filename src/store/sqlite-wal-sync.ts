@@ -1,4 +1,5 @@
-import { closeSync, fdatasync, open as openFile } from 'node:fs';
+import { fdatasync, open as openFile } from 'node:fs';
+import { keepDescriptor } from './sqlite-open-files.ts';
 
 /**
  * Group commit for the store's SQLite writer. Its commits do not sync the WAL themselves
@@ -54,14 +55,20 @@ export class WalSync {
  * thread pool, and a `FileHandle` to make and collect, for every group of commits). SQLite
  * truncates the WAL but never deletes it while a connection of this process has the
  * database open, so the descriptor stays that of the file the commits write; it is opened
- * again only while the file is not there yet (nothing to sync then).
+ * again only while the file is not there yet (nothing to sync then). The descriptor is
+ * closed by `sqlite-open-files.ts` once the process has no connection to the database,
+ * never by this class: no plain close while a connection's locks are held.
  */
 export class WalFile {
   private fd: number | undefined;
   private opening: Promise<number | undefined> | undefined;
   private closed = false;
+  readonly path: string;
 
-  constructor(readonly path: string) {}
+  /** The WAL of the database at `database`. */
+  constructor(readonly database: string) {
+    this.path = `${database}-wal`;
+  }
 
   /** Syncs the file's data to the disk (resolves at once when there is no file yet). */
   async sync(): Promise<void> {
@@ -72,10 +79,9 @@ export class WalFile {
     );
   }
 
-  /** Closes the descriptor; a later `sync` does nothing. */
+  /** Lets the descriptor go (closed with the process's last connection); a later `sync` does nothing. */
   close(): void {
     this.closed = true;
-    if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
 
@@ -85,10 +91,8 @@ export class WalFile {
       openFile(this.path, 'r', (error, fd) => {
         this.opening = undefined;
         if (error) return error.code === 'ENOENT' ? resolve(undefined) : reject(error);
-        if (this.closed) {
-          closeSync(fd);
-          return resolve(undefined);
-        }
+        keepDescriptor(this.database, fd);
+        if (this.closed) return resolve(undefined);
         this.fd = fd;
         resolve(fd);
       });
