@@ -158,6 +158,7 @@ describe('a live SQLite database opened by other processes', { timeout: 180_000 
         await cli(file, ['backup', copy, '--force']);
         await cli(file, ['verify', '--workspace', id]);
       });
+      expect(locksOf(server.child.pid!, file).length).toBeGreaterThan(0);
       await server.kill();
       expectAllThere(file, id, acknowledged);
       expectAllThere(copy, id, []);
