@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /** Settings of the service, read from the environment once at boot. */
 export interface Config {
   /** `sqlite:PATH` (default `sqlite:./data/salescrm.db`) or `postgres://…`. */
@@ -33,6 +35,12 @@ export interface Config {
   requestTimeoutMs: number;
   /** Event-loop delay (milliseconds) over which API requests are shed with 503 (default 200; 0: never). */
   overloadDelayMs: number;
+  /** Heavy calls (searches, batch reads, association walks) a workspace runs at once (default 2). */
+  workspaceHeavyRunning: number;
+  /** Heavy calls of a workspace that wait their turn (default 8); past them, `429`. */
+  workspaceHeavyWaiting: number;
+  /** Threads that run searches off the event loop (`serve`; default one fewer than the cores, at least 1; 0: none). */
+  readThreads: number;
   /** Days the event feed keeps events (default 30); older ones are pruned. */
   eventRetentionDays: number;
   /** Webhook URLs may reach loopback, private and link-local addresses (off by default). */
@@ -165,6 +173,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 1, 3_600_000),
     overloadDelayMs: integer(env, 'OVERLOAD_DELAY_MS', 200, 0, 60_000),
+    workspaceHeavyRunning: integer(env, 'WORKSPACE_HEAVY_RUNNING', 2, 1, 1024),
+    workspaceHeavyWaiting: integer(env, 'WORKSPACE_HEAVY_WAITING', 8, 0, 100_000),
+    readThreads: integer(env, 'READ_THREADS', defaultReadThreads(), 0, 64),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookDispatch: flag(env, 'WEBHOOK_DISPATCH', true),
@@ -227,4 +238,9 @@ function checkRedisUrl(url: string): void {
       `REDIS_URL must look like redis://HOST:6379 or rediss://HOST:6380 (${shown})`,
     );
   }
+}
+
+/** One reader thread fewer than the cores, at least one: the event loop keeps a core. */
+function defaultReadThreads(): number {
+  return Math.max(1, Math.min(8, availableParallelism() - 1));
 }

@@ -8,6 +8,7 @@ import { buildApp } from '../server/app.ts';
 import { Metrics } from '../server/metrics.ts';
 import { listenMetrics, type MetricsServer } from '../server/metrics-server.ts';
 import { LISTEN_BACKLOG } from '../server/overload.ts';
+import { ReadThreads } from '../server/read-threads.ts';
 import { sharedRateLimiter } from '../server/redis-rate-limit.ts';
 import { checkWritable, openStore } from '../store/database.ts';
 import { databaseFileError } from '../store/sqlite-file.ts';
@@ -69,10 +70,16 @@ async function runServeProcess(
 
   const prepared = cluster.isWorker ? undefined : await prepare(config, demoWhenEmpty);
   const store = openStore(config.databaseUrl);
+  // SQLite's queries hold the thread that runs them: searches go to threads of their own.
+  const readThreads =
+    store.dialect === 'sqlite' && config.readThreads > 0
+      ? new ReadThreads(config.databaseUrl, config.readThreads)
+      : undefined;
   const limiter = await sharedRateLimiter(config);
   const pruning = startEventPruning(store, config.eventRetentionDays);
   const release = async () => {
     pruning.stop();
+    await readThreads?.close();
     await limiter?.close();
     await store.close();
     // A worker's channel to the primary keeps it alive: let it go, so the process ends.
@@ -86,7 +93,14 @@ async function runServeProcess(
     config.metrics || config.metricsPort !== undefined ? new Metrics(store) : undefined;
   let app: FastifyInstance | undefined;
   try {
-    app = await buildApp({ store, config, logger: true, rateLimiter: limiter, metrics });
+    app = await buildApp({
+      store,
+      config,
+      logger: true,
+      rateLimiter: limiter,
+      metrics,
+      readThreads,
+    });
     if (limiter) limiter.log = app.log;
     pruning.log = app.log;
     if (config.webhookDispatch) {

@@ -2,6 +2,7 @@ import Fastify, {
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
   LogController,
 } from 'fastify';
 import type { Config } from '../config.ts';
@@ -16,7 +17,7 @@ import {
   STATUS_OF,
 } from '../http/errors.ts';
 import { PageCache } from '../http/page-cache.ts';
-import type { RouteDeps } from '../http/route-deps.ts';
+import type { ReadTaskRunner, RouteDeps } from '../http/route-deps.ts';
 import { JSON_TYPE } from '../http/send.ts';
 import { registerMcpRoute } from '../mcp/http-route.ts';
 import { registerSubjectActivityRoutes } from '../resources/activities/routes.ts';
@@ -72,6 +73,7 @@ import { LoadShedder } from './overload.ts';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
 import { refuseReadOnlyWrite } from './read-only.ts';
 import { logRequests } from './request-log.ts';
+import { WorkspaceGate } from './workspace-gate.ts';
 
 /** Options of `buildApp`; the config's values decide the rest. */
 export interface AppOptions {
@@ -94,12 +96,16 @@ export interface AppOptions {
         | 'slowRequestMs'
         | 'requestTimeoutMs'
         | 'overloadDelayMs'
+        | 'workspaceHeavyRunning'
+        | 'workspaceHeavyWaiting'
         | 'smtpUrl'
         | 'smtpFrom'
       >
     >;
   /** Shared counters (e.g. Redis); defaults to this process's memory. */
   rateLimiter?: RateLimiter;
+  /** Threads that run searches off the event loop (`serve` starts them); without, on it. */
+  readThreads?: ReadTaskRunner | undefined;
   /** Log to stdout (the CLI's serve); tests leave it off. */
   logger?: boolean;
   /** Log JSON lines to this stream instead of stdout (tests read what is logged). */
@@ -120,6 +126,9 @@ const BODY_LIMIT = 1024 * 1024;
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 const DEFAULT_SLOW_REQUEST_MS = 500;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** Heavy calls a workspace runs at once, and waiting (WORKSPACE_HEAVY_RUNNING, _WAITING). */
+const DEFAULT_HEAVY_RUNNING = 2;
+const DEFAULT_HEAVY_WAITING = 8;
 
 /** Builds the HTTP API over a store: auth, limits, errors and every resource's routes. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -163,9 +172,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ? new MemoryRateLimiter(config.rateLimitMax, config.rateLimitWindowMs)
       : undefined);
   const cache = config.pageCacheBytes > 0 ? new PageCache(config.pageCacheBytes) : undefined;
+  const gate = new WorkspaceGate(
+    config.workspaceHeavyRunning ?? DEFAULT_HEAVY_RUNNING,
+    config.workspaceHeavyWaiting ?? DEFAULT_HEAVY_WAITING,
+  );
+  if (shedder) shedder.causing = (authorization) => gate.causing(authorization);
   const diskFull = new DiskFullLog(store.location, options.diskFullLogIntervalMs);
 
   app.decorateRequest('auth', null as never);
+  app.decorateRequest('leaveGate', null as never);
   recordRoutes(app);
   logRequests(app, {
     all: config.logRequests,
@@ -222,6 +237,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
 
+  // A heavy call waits for its workspace's turn once its body has been read and checked
+  // (workspace-gate.ts), and gives the turn back when its answer has gone or its client left.
+  app.addHook('preHandler', async (request) => {
+    if (!request.routeOptions.config?.heavy || !request.auth) return;
+    const leave = await gate.enter(request.auth.workspaceId, request.headers.authorization);
+    if (request.raw.destroyed) {
+      leave();
+      return;
+    }
+    request.leaveGate = leave;
+  });
+  const leaveGate = async (request: FastifyRequest) => request.leaveGate?.();
+  app.addHook('onResponse', leaveGate);
+  app.addHook('onRequestAbort', leaveGate);
+
   // With a read replica, a read request's queries go where the workspace's writes are
   // (callback hook: the route runs inside `next`, so the choice follows it).
   const routeReads = store.routeReads?.bind(store);
@@ -249,6 +279,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     cache,
     base,
     requestTimeoutMs: config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    readThreads: options.readThreads,
   };
   registerPeopleRoutes(app, deps);
   registerSearchRoutes(app, deps);

@@ -11,8 +11,12 @@ function block(ms: number): void {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A request of `GET /v2/people` and a response that records what was written. */
-function exchange() {
-  const req = { url: '/v2/people', method: 'GET' } as IncomingMessage;
+function exchange(authorization?: string) {
+  const req = {
+    url: '/v2/people',
+    method: 'GET',
+    headers: authorization ? { authorization } : {},
+  } as IncomingMessage;
   const written: { status?: number } = {};
   const res = {
     writeHead(status: number) {
@@ -44,6 +48,22 @@ describe('LoadShedder', () => {
     expect(shedder.answer(late.req, late.res)).toBe(true);
     expect(late.written.status).toBe(503);
     expect(shedder.shed).toBe(1);
+  });
+
+  it('sheds from the workspaces causing the load, and from the others only past four times the bound', async () => {
+    // A stretch of 300 ms against a bound of 50 (the loop 200–300 ms late): a request of the
+    // busy workspace is shed with a probability of 1 - 50/late (0.75–0.83), another
+    // workspace's with 1 - 200/late (0–0.33); the draw is 0.7.
+    shedder = new LoadShedder(50, '', () => 0.7);
+    shedder.causing = (authorization) => authorization === 'Bearer busy';
+    shedder.start();
+    await sleep(300);
+    block(300);
+    const busy = exchange('Bearer busy');
+    const other = exchange('Bearer other');
+    expect(shedder.answer(other.req, other.res)).toBe(false);
+    expect(shedder.answer(busy.req, busy.res)).toBe(true);
+    expect(busy.written.status).toBe(503);
   });
 
   it('sheds nothing while the loop keeps its timers on time', async () => {

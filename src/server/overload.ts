@@ -29,6 +29,11 @@ const RESOLUTION_MS = 10;
 const MOST_SHED = 0.95;
 /** Nothing is shed this long after the server starts listening (two samples). */
 const ARM_MS = 2 * SAMPLE_MS;
+/**
+ * While some workspaces have heavy calls under way, the others' requests are shed only past
+ * this many times the bound: the load is shed from the workspaces causing it.
+ */
+const BYSTANDER_FACTOR = 4;
 
 /**
  * Connections the kernel holds for the server before it accepts them (`listen`'s backlog;
@@ -50,7 +55,9 @@ export const OVERLOADED_MESSAGE =
  * bound sheds half). Requests then wait for at most about twice the bound, instead of
  * queueing without end when more arrive than the server can answer; probes, metrics and the
  * document are never shed; nor is anything in the first 200 ms after the server listens
- * (the start-up's own work is not overload).
+ * (the start-up's own work is not overload). While some workspaces have heavy calls under
+ * way (`workspace-gate.ts`), the requests of the others are shed only past four times the
+ * bound: the load is shed from the workspaces causing it, not from everyone.
  *
  * The answer is written on the HTTP server's request, before the framework routes it, runs
  * its hooks or makes an error of it: a shed request then costs the server 0.12–0.17 of the
@@ -69,6 +76,11 @@ export class LoadShedder {
   private readonly bodyB = errorBody('B', OVERLOADED_MESSAGE);
   /** Requests shed since the start. */
   shed = 0;
+  /**
+   * Whether a request with this `Authorization` header comes from a workspace causing the
+   * load (`WorkspaceGate.causing`); unset, every request is shed alike.
+   */
+  causing: ((authorization: string | undefined) => boolean | undefined) | undefined;
 
   constructor(
     private readonly delayMs: number,
@@ -116,7 +128,9 @@ export class LoadShedder {
     const end = url.indexOf('?');
     const path = end === -1 ? url : url.slice(0, end);
     if (pathKind(path, this.base) === 'service') return false;
-    if (this.random() >= Math.min(MOST_SHED, 1 - this.delayMs / delay)) return false;
+    const bystander = this.causing?.(req.headers.authorization) === false;
+    const bound = bystander ? BYSTANDER_FACTOR * this.delayMs : this.delayMs;
+    if (this.random() >= Math.min(MOST_SHED, 1 - bound / delay)) return false;
     this.shed += 1;
     const body = isSingleDealPath(this.base, req.method ?? '', path) ? this.bodyB : this.bodyA;
     res.writeHead(503, {

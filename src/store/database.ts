@@ -119,6 +119,12 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/**
+ * What a read needs of a store: its dialect and its read connection (and, with a replica,
+ * the routing of reads). A reader thread's store is no more than this (`openReadSide`).
+ */
+export type ReadSide = Pick<Store, 'dialect' | 'reader' | 'routeReads'>;
+
 /** Parses `DATABASE_URL`: `postgres://…` (or `postgresql://…`), `sqlite:PATH`, a bare path, or `:memory:`. */
 export function parseDatabaseUrl(url: string): StoreLocation {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
@@ -192,6 +198,29 @@ export interface StoreOptions {
    * set it to make the disk fail.
    */
   syncWal?: (sync: () => Promise<void>) => Promise<void>;
+}
+
+/**
+ * The read side of the store at `url`, for a reader thread: on SQLite one connection of
+ * its own that may only read (`query_only`), on PostgreSQL a store with its own pool.
+ * The database must exist and be migrated (the serving process did both).
+ */
+export function openReadSide(url: string): ReadSide & { close(): Promise<void> } {
+  const location = parseDatabaseUrl(url);
+  if (location.dialect === 'postgres') return openStore(url);
+  const conn = explained(location.path, () => openSqliteConnection(location.path, 'reader'));
+  conn.pragma('query_only = 1');
+  const reader = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(conn) }),
+  });
+  return {
+    dialect: 'sqlite',
+    reader,
+    async close() {
+      await reader.destroy();
+      if (conn.open) conn.close();
+    },
+  };
 }
 
 /** Opens (and creates if need be) the store at `url`. Call `migrate()` before use. */

@@ -12,7 +12,7 @@ import {
   pairsAnswer,
   pairsOf,
 } from '../../domain/search-values.ts';
-import type { Store } from '../../store/database.ts';
+import type { ReadSide } from '../../store/database.ts';
 import type { CompiledFilter, IndexCondition } from './filters.ts';
 import { SEARCH_TABLES, type SearchType } from './search-tables.ts';
 
@@ -70,7 +70,7 @@ export class IndexPlan {
   private readonly table: string;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: ReadSide,
     private readonly workspaceId: string,
     private readonly q: PlanQuery,
   ) {

@@ -1,7 +1,7 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import { type IndexedField, PLACED_PREFIX } from '../../domain/search-values.ts';
 import { HttpError } from '../../http/errors.ts';
-import type { Store } from '../../store/database.ts';
+import type { ReadSide } from '../../store/database.ts';
 import { type CompiledFilter, type FilterGroups, matches, type RecordValues } from './filters.ts';
 import { INDEXED_COLUMNS, IndexPlan, indexTextOf, type Narrowing } from './index-plan.ts';
 import { MAX_PLACED_VALUES, walkPlaced } from './placed-walk.ts';
@@ -62,7 +62,7 @@ class RowReader {
   private readonly extracted: boolean;
 
   constructor(
-    store: Store,
+    store: ReadSide,
     private readonly fields: readonly string[],
   ) {
     this.extracted = store.dialect === 'sqlite' && fields.every((name) => !/["\\]/.test(name));
@@ -96,7 +96,7 @@ class RowReader {
  * soon as it is full, and a sorted search reads every match once a page.
  */
 export async function runSearch(
-  store: Store,
+  store: ReadSide,
   workspaceId: string,
   q: SearchQuery,
 ): Promise<SearchPage> {
@@ -353,7 +353,7 @@ function columnConditions(q: SearchQuery): ColumnCondition[][] | undefined {
 
 /** The OR of the groups' ANDs of `groups`, as SQL. */
 function columnsMatch(
-  store: Store,
+  store: ReadSide,
   groups: ColumnCondition[][],
   // biome-ignore lint/suspicious/noExplicitAny: the table is chosen at run time
   eb: ExpressionBuilder<any, any>,

@@ -1,11 +1,11 @@
 import type { CustomFieldDefinition, CustomFieldRecordType } from '../../domain/custom-fields.ts';
-import type { Store } from '../../store/database.ts';
+import type { ReadSide } from '../../store/database.ts';
 import { customFieldsOf } from '../fields/field-list.ts';
 
 /** Record types of workspaces whose definitions are kept, most recently used last. */
 const KEPT = 1_024;
 const kept = new WeakMap<
-  Store,
+  ReadSide,
   Map<string, { version: number; fields: CustomFieldDefinition[] }>
 >();
 
@@ -17,7 +17,7 @@ const kept = new WeakMap<
  * replayed the change that moved the version yet.
  */
 export async function searchedFields(
-  store: Store,
+  store: ReadSide,
   workspaceId: string,
   recordType: CustomFieldRecordType,
   catalogVersion: number,
