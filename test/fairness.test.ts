@@ -1,6 +1,7 @@
 // One workspace may not slow another: heavy calls (searches) of a workspace run a few at a
 // time, the rest queue behind them and, past the queue, that workspace alone gets `429`; and
-// on SQLite searches run on reader threads, answering what they would on the event loop.
+// searches run on reader threads with connections of their own, answering what they would
+// on the event loop.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchPage } from '../src/resources/search/search-page.ts';
@@ -9,7 +10,6 @@ import { makePerson } from './factories.ts';
 import {
   get,
   post,
-  TEST_DIALECT,
   type TestStore,
   type TestWorkspace,
   testApp,
@@ -96,7 +96,7 @@ describe('each workspace’s fair share of heavy calls', () => {
   });
 });
 
-describe.runIf(TEST_DIALECT === 'sqlite')('searches on reader threads (SQLite)', () => {
+describe('searches on reader threads', () => {
   let threads: ReadThreads;
   beforeAll(() => {
     threads = new ReadThreads(store.url, 2);

@@ -70,11 +70,10 @@ async function runServeProcess(
 
   const prepared = cluster.isWorker ? undefined : await prepare(config, demoWhenEmpty);
   const store = openStore(config.databaseUrl);
-  // SQLite's queries hold the thread that runs them: searches go to threads of their own.
+  // Searches go to threads of their own: SQLite's queries hold the thread that runs them,
+  // and on both stores a search decides its filters on the records it reads, in JavaScript.
   const readThreads =
-    store.dialect === 'sqlite' && config.readThreads > 0
-      ? new ReadThreads(config.databaseUrl, config.readThreads)
-      : undefined;
+    config.readThreads > 0 ? new ReadThreads(config.databaseUrl, config.readThreads) : undefined;
   const limiter = await sharedRateLimiter(config);
   const pruning = startEventPruning(store, config.eventRetentionDays);
   const release = async () => {
