@@ -108,7 +108,7 @@ export async function testApp(
   config: Partial<AppOptions['config']> = {},
   options: Pick<
     AppOptions,
-    'webhookVerifyTimeoutMs' | 'logger' | 'logStream' | 'diskFullLogIntervalMs'
+    'webhookVerifyTimeoutMs' | 'logger' | 'logStream' | 'diskFullLogIntervalMs' | 'rateLimiter'
   > = {},
 ): Promise<FastifyInstance> {
   const app = await buildApp({

@@ -1,16 +1,33 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { nulTextPath } from '../http/nul-text.ts';
-import { injectCall } from './api.ts';
+import { chargeRequest } from '../server/rate-charge.ts';
+import type { RateLimiter } from '../server/rate-limit.ts';
+import { type ApiCall, injectCall } from './api.ts';
+import { MAX_BATCH, messageCost } from './message-cost.ts';
 import { createMcpServer } from './server.ts';
 
 /**
  * `POST /mcp`: the MCP server over Streamable HTTP, stateless (no session: each request
  * brings its bearer token, and a server is made for it). The app's auth hook has checked the
- * token; each tool call is an API call with the same token, counted by the rate limit.
+ * token; every message counts against the workspace's rate limit (message-cost.ts), a tool
+ * call as the API calls it makes with the same token.
  */
-export function registerMcpRoute(app: FastifyInstance, base: string): void {
+export function registerMcpRoute(
+  app: FastifyInstance,
+  base: string,
+  limiter: RateLimiter | undefined,
+): void {
   app.post(`${base}/mcp`, { config: { errorShape: 'A' } }, async (request, reply) => {
+    const workspaceId = request.auth.workspaceId;
+    // Refused before a message is read, and counted as one request.
+    if (Array.isArray(request.body) && request.body.length > MAX_BATCH) {
+      if (limiter) await chargeRequest(limiter, workspaceId, 1, reply);
+      const message = `Invalid Request: a batch holds at most ${MAX_BATCH} messages`;
+      return reply.code(400).send(rpcError(null, -32600, message));
+    }
+    const cost = messageCost(request.body);
+    if (limiter && cost.upfront > 0) await chargeRequest(limiter, workspaceId, cost.upfront, reply);
     // JSON-RPC 2.0: an empty batch is an invalid request (the transport would answer 202).
     if (Array.isArray(request.body) && request.body.length === 0) {
       return reply.code(400).send(rpcError(null, -32600, 'Invalid Request: an empty batch'));
@@ -22,24 +39,37 @@ export function registerMcpRoute(app: FastifyInstance, base: string): void {
       const message = `Invalid params: U+0000 in ${nul || 'the message'}`;
       return reply.code(400).send(rpcError(requestId(request.body), -32602, message));
     }
-    const authorization = request.headers.authorization ?? '';
-    const server = createMcpServer({
-      call: injectCall(app, base, authorization),
-      readOnly: request.auth.readOnly,
-    });
+    let apiCalls = 0;
+    const inject = injectCall(app, base, request.headers.authorization ?? '');
+    const call: ApiCall = (method, path, body) => {
+      apiCalls += 1;
+      return inject(method, path, body);
+    };
+    const server = createMcpServer({ call, readOnly: request.auth.readOnly });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
     reply.hijack();
-    reply.raw.setHeader('X-Request-Id', request.id);
+    keepHeaders(reply);
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();
     });
     await server.connect(transport);
     await transport.handleRequest(request.raw, reply.raw, request.body);
+    // Tool calls that made no API call (an unknown tool, arguments of the wrong shape) cost
+    // one each: counted now, for the requests that follow.
+    const uncounted = cost.toolCalls - apiCalls;
+    if (limiter && uncounted > 0) await limiter.hit(workspaceId, uncounted);
   });
+}
+
+/** Writes the headers set on the reply (request id, the limit's) on the hijacked response. */
+function keepHeaders(reply: FastifyReply): void {
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) reply.raw.setHeader(name, value);
+  }
 }
 
 /** A JSON-RPC 2.0 error answer. */
