@@ -189,19 +189,21 @@ describe.each(limiters)(
       expect(toolText(limited.json).retryAfterSeconds).toBeGreaterThan(0);
       expectTooMany(await rpc(app, ws.token, batchOf(1)), 12);
 
-      // A tool call that makes no API call (an unknown tool, arguments of the wrong shape)
-      // costs one.
-      const fresh = await limitedApp(3);
+      // A tool call that makes no API call (an unknown tool, arguments of the wrong shape,
+      // one refused before it runs) costs one.
+      const fresh = await limitedApp(4);
       const refused = await rpc(fresh, ws.token, [
         toolCall(1, 'no_such_tool'),
         toolCall(2, 'list_users', { cursor: 7 }),
       ]);
       expect(refused.status).toBe(200);
       expect(refused.json).toHaveLength(2);
+      const nul = await rpc(fresh, ws.token, toolCall(3, 'list_users', { cursor: 'a\u0000' }));
+      expect(nul.status).toBe(400);
       const last = await rpc(fresh, ws.token, batchOf(1));
       expect(last.status).toBe(200);
       expect(last.headers['ratelimit-remaining']).toBe('0');
-      expectTooMany(await rpc(fresh, ws.token, batchOf(1)), 3);
+      expectTooMany(await rpc(fresh, ws.token, batchOf(1)), 4);
     });
 
     it('refuses a batch of more than 100 messages with a JSON-RPC error, counting it once', async () => {

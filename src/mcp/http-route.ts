@@ -28,40 +28,44 @@ export function registerMcpRoute(
     }
     const cost = messageCost(request.body);
     if (limiter && cost.upfront > 0) await chargeRequest(limiter, workspaceId, cost.upfront, reply);
-    // JSON-RPC 2.0: an empty batch is an invalid request (the transport would answer 202).
-    if (Array.isArray(request.body) && request.body.length === 0) {
-      return reply.code(400).send(rpcError(null, -32600, 'Invalid Request: an empty batch'));
-    }
-    // U+0000 anywhere is refused, as in every other body (PostgreSQL keeps no text with it):
-    // a tool's name or argument with one was answered 200, an unknown tool or an API error.
-    const nul = nulTextPath(request.body);
-    if (nul !== undefined) {
-      const message = `Invalid params: U+0000 in ${nul || 'the message'}`;
-      return reply.code(400).send(rpcError(requestId(request.body), -32602, message));
-    }
     let apiCalls = 0;
-    const inject = injectCall(app, base, request.headers.authorization ?? '');
-    const call: ApiCall = (method, path, body) => {
-      apiCalls += 1;
-      return inject(method, path, body);
-    };
-    const server = createMcpServer({ call, readOnly: request.auth.readOnly });
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    reply.hijack();
-    keepHeaders(reply);
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
-    // Tool calls that made no API call (an unknown tool, arguments of the wrong shape) cost
-    // one each: counted now, for the requests that follow.
-    const uncounted = cost.toolCalls - apiCalls;
-    if (limiter && uncounted > 0) await limiter.hit(workspaceId, uncounted);
+    try {
+      // JSON-RPC 2.0: an empty batch is an invalid request (the transport would answer 202).
+      if (Array.isArray(request.body) && request.body.length === 0) {
+        return reply.code(400).send(rpcError(null, -32600, 'Invalid Request: an empty batch'));
+      }
+      // U+0000 anywhere is refused, as in every other body (PostgreSQL keeps no text with it):
+      // a tool's name or argument with one was answered 200, an unknown tool or an API error.
+      const nul = nulTextPath(request.body);
+      if (nul !== undefined) {
+        const message = `Invalid params: U+0000 in ${nul || 'the message'}`;
+        return reply.code(400).send(rpcError(requestId(request.body), -32602, message));
+      }
+      const inject = injectCall(app, base, request.headers.authorization ?? '');
+      const call: ApiCall = (method, path, body) => {
+        apiCalls += 1;
+        return inject(method, path, body);
+      };
+      const server = createMcpServer({ call, readOnly: request.auth.readOnly });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      reply.hijack();
+      keepHeaders(reply);
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } finally {
+      // Tool calls that made no API call (an unknown tool, arguments of the wrong shape, a
+      // request refused before they ran) cost one each: counted once it is answered, for
+      // the requests that follow.
+      const uncounted = cost.toolCalls - apiCalls;
+      if (limiter && uncounted > 0) await limiter.hit(workspaceId, uncounted);
+    }
   });
 }
 
