@@ -1,11 +1,17 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { nulTextPath } from '../http/nul-text.ts';
-import { chargeRequest } from '../server/rate-charge.ts';
-import type { RateLimiter } from '../server/rate-limit.ts';
 import { type ApiCall, injectCall } from './api.ts';
 import { MAX_BATCH, messageCost } from './message-cost.ts';
 import { createMcpServer } from './server.ts';
+
+/** The workspace's rate limit as `/mcp` counts against it (the server's limiter, given by it). */
+export interface McpRateLimit {
+  /** Counts `cost` requests, puts the limit's headers on the reply, and past it throws the 429. */
+  charge(workspaceId: string, cost: number, reply: FastifyReply): Promise<void>;
+  /** Counts `cost` requests of a request already answered. */
+  count(workspaceId: string, cost: number): Promise<void>;
+}
 
 /**
  * `POST /mcp`: the MCP server over Streamable HTTP, stateless (no session: each request
@@ -16,18 +22,18 @@ import { createMcpServer } from './server.ts';
 export function registerMcpRoute(
   app: FastifyInstance,
   base: string,
-  limiter: RateLimiter | undefined,
+  limit: McpRateLimit | undefined,
 ): void {
   app.post(`${base}/mcp`, { config: { errorShape: 'A' } }, async (request, reply) => {
     const workspaceId = request.auth.workspaceId;
     // Refused before a message is read, and counted as one request.
     if (Array.isArray(request.body) && request.body.length > MAX_BATCH) {
-      if (limiter) await chargeRequest(limiter, workspaceId, 1, reply);
+      await limit?.charge(workspaceId, 1, reply);
       const message = `Invalid Request: a batch holds at most ${MAX_BATCH} messages`;
       return reply.code(400).send(rpcError(null, -32600, message));
     }
     const cost = messageCost(request.body);
-    if (limiter && cost.upfront > 0) await chargeRequest(limiter, workspaceId, cost.upfront, reply);
+    if (cost.upfront > 0) await limit?.charge(workspaceId, cost.upfront, reply);
     let apiCalls = 0;
     try {
       // JSON-RPC 2.0: an empty batch is an invalid request (the transport would answer 202).
@@ -64,7 +70,7 @@ export function registerMcpRoute(
       // request refused before they ran) cost one each: counted once it is answered, for
       // the requests that follow.
       const uncounted = cost.toolCalls - apiCalls;
-      if (limiter && uncounted > 0) await limiter.hit(workspaceId, uncounted);
+      if (uncounted > 0) await limit?.count(workspaceId, uncounted);
     }
   });
 }

@@ -297,7 +297,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }),
   );
   // The MCP server for AI assistants (docs/mcp.md), over the same token and operations.
-  registerMcpRoute(app, base, limiter);
+  registerMcpRoute(
+    app,
+    base,
+    limiter && {
+      charge: (workspaceId, cost, reply) => chargeRequest(limiter, workspaceId, cost, reply),
+      count: async (workspaceId, cost) => {
+        await limiter.hit(workspaceId, cost);
+      },
+    },
+  );
   // The OpenAPI document and the reference page (no token).
   registerDocsRoutes(app, { basePath: base });
 
