@@ -387,6 +387,13 @@ function parseWrk(name: string, out: string): LoadFigures {
   };
 }
 
+/** CPU milliseconds a process has used so far (user and system), from /proc (10 ms ticks). */
+export function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Memory of a process from /proc: peak and current resident set, and its anonymous part. */
 export function memoryOf(pid: number): { peakMB: number; rssMB: number; anonMB: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

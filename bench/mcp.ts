@@ -3,7 +3,9 @@
 // runs, rate limit off), and measures with one client, one call after another, the median
 // time of each MCP tool call over Streamable HTTP (`POST /mcp`, the SDK's client) against
 // the API call(s) it wraps, sent with fetch; the two alternate, round after round. Also
-// prints the tool count and how many bytes of descriptions and of `tools/list` a model reads.
+// prints the tool count and how many bytes of descriptions and of `tools/list` a model reads,
+// and what one JSON-RPC batch of 100 `tools/list` costs the server: its time, the server
+// process's CPU (from /proc) and the answer's size.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildDemo, countArg, percentile, startChild, stopChild, table } from './lib.ts';
+import { buildDemo, countArg, cpuMsOf, percentile, startChild, stopChild, table } from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -62,6 +64,66 @@ async function api(request: Request): Promise<Json> {
   const json = await res.json();
   if (!res.ok) throw new Error(`${request.path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
+}
+
+const BATCH = 100;
+
+/** What the batches of `tools/list` cost. */
+interface BatchFigures {
+  batches: number;
+  ms: number;
+  cpuMs: number;
+  bytes: number;
+  /** Batches the server shed (503: its event loop was late), each sent again after its `Retry-After`. */
+  shed: number;
+}
+
+/**
+ * Sends `batches` JSON-RPC batches of `BATCH` `tools/list` (after two to warm up): the median
+ * time of one, the server process's CPU a batch, the answer's bytes, and how many were shed.
+ */
+async function toolsListBatch(pid: number, batches: number): Promise<BatchFigures> {
+  const body = JSON.stringify(
+    Array.from({ length: BATCH }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' })),
+  );
+  let shed = 0;
+  // The time and size of the answered attempt.
+  const send = async (): Promise<{ ms: number; bytes: number }> => {
+    const started = performance.now();
+    const res = await fetch(`${BASE}/mcp`, {
+      method: 'POST',
+      headers: {
+        ...auth,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body,
+    });
+    const text = await res.text();
+    const ms = performance.now() - started;
+    if (res.status === 503) {
+      shed += 1;
+      const seconds = Number(res.headers.get('retry-after') ?? 1);
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      return send();
+    }
+    if (res.status !== 200)
+      throw new Error(`tools/list batch: ${res.status} ${text.slice(0, 200)}`);
+    return { ms, bytes: Buffer.byteLength(text) };
+  };
+  await send();
+  await send();
+  shed = 0;
+  const times: number[] = [];
+  let bytes = 0;
+  const cpuBefore = cpuMsOf(pid);
+  for (let i = 0; i < batches; i++) {
+    const answered = await send();
+    times.push(answered.ms);
+    bytes = answered.bytes;
+  }
+  const cpuMs = (cpuMsOf(pid) - cpuBefore) / batches;
+  return { batches, ms: median(times), cpuMs, bytes, shed };
 }
 
 try {
@@ -162,6 +224,7 @@ try {
     rows.push([c.name, tool, direct, tool - direct]);
   }
   await client.close();
+  const batch = await toolsListBatch(server.pid!, Math.min(rounds, 20));
 
   console.log(
     `\n${tools.length} tools; descriptions ${descriptionBytes} bytes; tools/list ${listBytes} bytes (names, descriptions, input schemas, annotations)`,
@@ -170,6 +233,9 @@ try {
     `median of ${rounds} calls each, ${people} people, SQLite, one client, one call at a time (ms)\n`,
   );
   console.log(table(['call', 'MCP tool over HTTP', 'API call(s) it wraps', 'difference'], rows));
+  console.log(
+    `\none JSON-RPC batch of ${BATCH} tools/list, ${batch.batches} batches: median ${batch.ms.toFixed(1)} ms, server CPU ${batch.cpuMs.toFixed(0)} ms a batch, ${batch.bytes} bytes answered; ${batch.shed} shed (503) and sent again`,
+  );
 } finally {
   await stopChild(server);
   rmSync(dir, { recursive: true, force: true });

@@ -108,7 +108,12 @@ export async function testApp(
   config: Partial<AppOptions['config']> = {},
   options: Pick<
     AppOptions,
-    'webhookVerifyTimeoutMs' | 'logger' | 'logStream' | 'diskFullLogIntervalMs' | 'readThreads'
+    | 'webhookVerifyTimeoutMs'
+    | 'logger'
+    | 'logStream'
+    | 'diskFullLogIntervalMs'
+    | 'readThreads'
+    | 'rateLimiter'
   > = {},
 ): Promise<FastifyInstance> {
   const app = await buildApp({

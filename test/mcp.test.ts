@@ -426,22 +426,28 @@ describe('the MCP server', { timeout: 120_000 }, () => {
 });
 
 describe('the MCP server and the rate limit', { timeout: 60_000 }, () => {
-  it('counts each tool call, not the protocol messages', async () => {
+  it("counts a client's every message: connecting, tools/list, each tool call's API call", async () => {
     const store = await testStore();
     const ws = await testWorkspace(store);
-    const app = await testApp(store, { rateLimitMax: 3, rateLimitWindowMs: 60_000 });
+    const app = await testApp(store, { rateLimitMax: 6, rateLimitWindowMs: 60_000 });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    // `initialize` and `notifications/initialized`: two.
     const client = await httpClient(url, ws.token);
     try {
-      await client.listTools();
       await client.listTools();
       for (let i = 0; i < 3; i++) {
         expect((await callTool(client, 'list_users')).isError).toBe(false);
       }
+      // Six counted: a tool call's API call is refused, and the tool says so.
       const limited = await callTool(client, 'list_users');
       expect(limited.isError).toBe(true);
       expect(limited.json.status).toBe(429);
       expect(limited.json.retryAfterSeconds).toBeGreaterThan(0);
+      // Any other message is refused before it runs: a 429 in shape A.
+      await expect(client.listTools()).rejects.toMatchObject({
+        code: 429,
+        message: expect.stringContaining('Too Many Requests'),
+      });
     } finally {
       await client.close();
       await app.close();

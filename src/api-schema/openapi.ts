@@ -137,8 +137,8 @@ function errorResponses(op: Operation): Json {
     ...(op.gone ? [410] : []),
     ...(op.method === 'POST' ? [413] : []),
     ...(op.form ? [415] : []),
-    // The MCP endpoint answers a rate-limited tool call with a tool error, not a 429.
-    ...(op.mcp ? [] : [429]),
+    // On /mcp too: every message counts (a rate-limited tool call is also a tool error).
+    429,
     500,
     ...(op.badGateway ? [502] : []),
     503,
@@ -180,15 +180,12 @@ function successResponse(
   refs: Map<unknown, string>,
   examples: OperationExamples,
 ): Json {
-  const headers = op.api
-    ? headerRefs([
-        'X-Request-Id',
-        'RateLimit-Limit',
-        'RateLimit-Remaining',
-        'RateLimit-Reset',
-        'X-Ignored-Parameters',
-      ])
-    : headerRefs(['X-Request-Id']);
+  const headers = headerRefs([
+    'X-Request-Id',
+    // `/mcp` counts its messages (a request of tool calls only is counted by their API calls).
+    ...(op.api || op.mcp ? ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] : []),
+    ...(op.api ? ['X-Ignored-Parameters'] : []),
+  ]);
   if (!op.response) {
     return {
       description: op.summary,
@@ -243,7 +240,12 @@ function operationObject(
         ? {
             202: {
               description: 'Only notifications or responses were sent: accepted, no body',
-              headers: headerRefs(['X-Request-Id']),
+              headers: headerRefs([
+                'X-Request-Id',
+                'RateLimit-Limit',
+                'RateLimit-Remaining',
+                'RateLimit-Reset',
+              ]),
             },
           }
         : {}),

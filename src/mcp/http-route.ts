@@ -1,45 +1,85 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { nulTextPath } from '../http/nul-text.ts';
-import { injectCall } from './api.ts';
+import { type ApiCall, injectCall } from './api.ts';
+import { MAX_BATCH, messageCost } from './message-cost.ts';
 import { createMcpServer } from './server.ts';
+
+/** The workspace's rate limit as `/mcp` counts against it (the server's limiter, given by it). */
+export interface McpRateLimit {
+  /** Counts `cost` requests, puts the limit's headers on the reply, and past it throws the 429. */
+  charge(workspaceId: string, cost: number, reply: FastifyReply): Promise<void>;
+  /** Counts `cost` requests of a request already answered. */
+  count(workspaceId: string, cost: number): Promise<void>;
+}
 
 /**
  * `POST /mcp`: the MCP server over Streamable HTTP, stateless (no session: each request
  * brings its bearer token, and a server is made for it). The app's auth hook has checked the
- * token; each tool call is an API call with the same token, counted by the rate limit.
+ * token; every message counts against the workspace's rate limit (message-cost.ts), a tool
+ * call as the API calls it makes with the same token.
  */
-export function registerMcpRoute(app: FastifyInstance, base: string): void {
+export function registerMcpRoute(
+  app: FastifyInstance,
+  base: string,
+  limit: McpRateLimit | undefined,
+): void {
   app.post(`${base}/mcp`, { config: { errorShape: 'A' } }, async (request, reply) => {
-    // JSON-RPC 2.0: an empty batch is an invalid request (the transport would answer 202).
-    if (Array.isArray(request.body) && request.body.length === 0) {
-      return reply.code(400).send(rpcError(null, -32600, 'Invalid Request: an empty batch'));
+    const workspaceId = request.auth.workspaceId;
+    // Refused before a message is read, and counted as one request.
+    if (Array.isArray(request.body) && request.body.length > MAX_BATCH) {
+      await limit?.charge(workspaceId, 1, reply);
+      const message = `Invalid Request: a batch holds at most ${MAX_BATCH} messages`;
+      return reply.code(400).send(rpcError(null, -32600, message));
     }
-    // U+0000 anywhere is refused, as in every other body (PostgreSQL keeps no text with it):
-    // a tool's name or argument with one was answered 200, an unknown tool or an API error.
-    const nul = nulTextPath(request.body);
-    if (nul !== undefined) {
-      const message = `Invalid params: U+0000 in ${nul || 'the message'}`;
-      return reply.code(400).send(rpcError(requestId(request.body), -32602, message));
+    const cost = messageCost(request.body);
+    if (cost.upfront > 0) await limit?.charge(workspaceId, cost.upfront, reply);
+    let apiCalls = 0;
+    try {
+      // JSON-RPC 2.0: an empty batch is an invalid request (the transport would answer 202).
+      if (Array.isArray(request.body) && request.body.length === 0) {
+        return reply.code(400).send(rpcError(null, -32600, 'Invalid Request: an empty batch'));
+      }
+      // U+0000 anywhere is refused, as in every other body (PostgreSQL keeps no text with it):
+      // a tool's name or argument with one was answered 200, an unknown tool or an API error.
+      const nul = nulTextPath(request.body);
+      if (nul !== undefined) {
+        const message = `Invalid params: U+0000 in ${nul || 'the message'}`;
+        return reply.code(400).send(rpcError(requestId(request.body), -32602, message));
+      }
+      const inject = injectCall(app, base, request.headers.authorization ?? '');
+      const call: ApiCall = (method, path, body) => {
+        apiCalls += 1;
+        return inject(method, path, body);
+      };
+      const server = createMcpServer({ call, readOnly: request.auth.readOnly });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      reply.hijack();
+      keepHeaders(reply);
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } finally {
+      // Tool calls that made no API call (an unknown tool, arguments of the wrong shape, a
+      // request refused before they ran) cost one each: counted once it is answered, for
+      // the requests that follow.
+      const uncounted = cost.toolCalls - apiCalls;
+      if (uncounted > 0) await limit?.count(workspaceId, uncounted);
     }
-    const authorization = request.headers.authorization ?? '';
-    const server = createMcpServer({
-      call: injectCall(app, base, authorization),
-      readOnly: request.auth.readOnly,
-    });
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    reply.hijack();
-    reply.raw.setHeader('X-Request-Id', request.id);
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
   });
+}
+
+/** Writes the headers set on the reply (request id, the limit's) on the hijacked response. */
+function keepHeaders(reply: FastifyReply): void {
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) reply.raw.setHeader(name, value);
+  }
 }
 
 /** A JSON-RPC 2.0 error answer. */

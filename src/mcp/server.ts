@@ -1,10 +1,12 @@
 import { createRequire } from 'node:module';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiCall } from './api.ts';
 import { registerReadTools } from './read-tools.ts';
 import { registerSequenceFileReads, registerSequenceWrites } from './sequences-files.ts';
 import { registerTimelineTool } from './timeline.ts';
 import { registerTodoTools } from './todos.ts';
+import { listedTools } from './tool-list.ts';
 import { registerWriteTools } from './write-tools.ts';
 
 /** What the assistant is told of the server as it connects. */
@@ -15,20 +17,49 @@ const VERSION: string = createRequire(import.meta.url)('../../package.json').ver
 
 /**
  * The MCP server of one caller: the read tools, and unless the token is read-only the write
- * tools, each calling the API as that caller.
+ * tools, each calling the API as that caller. `tools/list` is answered from the list of the
+ * token's kind, made once a process.
  */
 export function createMcpServer(options: { call: ApiCall; readOnly: boolean }): McpServer {
+  const server = toolServer(options.call, options.readOnly);
+  // The SDK's own handler turns every tool's zod input into JSON Schema on every
+  // `tools/list`: 17 tools took about 1.5 ms, so a batch of 100 about 150 ms of CPU.
+  server.server.setRequestHandler(ListToolsRequestSchema, () => toolList(options.readOnly));
+  return server;
+}
+
+/** The server with its tools registered, `tools/list` answered by the SDK's own handler. */
+export function toolServer(call: ApiCall, readOnly: boolean): McpServer {
   const server = new McpServer(
     { name: 'salescrm', version: VERSION },
     { instructions: INSTRUCTIONS },
   );
-  registerReadTools(server, options.call);
-  registerTimelineTool(server, options.call);
-  registerTodoTools(server, options.call);
-  registerSequenceFileReads(server, options.call);
-  if (!options.readOnly) {
-    registerWriteTools(server, options.call);
-    registerSequenceWrites(server, options.call);
+  registerReadTools(server, call);
+  registerTimelineTool(server, call);
+  registerTodoTools(server, call);
+  registerSequenceFileReads(server, call);
+  if (!readOnly) {
+    registerWriteTools(server, call);
+    registerSequenceWrites(server, call);
   }
   return server;
 }
+
+const toolLists = new Map<boolean, Promise<ListToolsResult>>();
+
+/** The `tools/list` answer of a kind of token (read-only or not), made by the SDK once. */
+export function toolList(readOnly: boolean): Promise<ListToolsResult> {
+  let list = toolLists.get(readOnly);
+  if (!list) {
+    list = listedTools(toolServer(listingOnly, readOnly));
+    toolLists.set(readOnly, list);
+    // A list that could not be made is made again by the next caller, not kept failing.
+    list.catch(() => toolLists.delete(readOnly));
+  }
+  return list;
+}
+
+/** The API of a server that only lists its tools: never called. */
+const listingOnly: ApiCall = () => {
+  throw new Error('a server made to list its tools calls no API');
+};

@@ -13,7 +13,6 @@ import {
   type ErrorShape,
   errorAnswer,
   errorBody,
-  HttpError,
   STATUS_OF,
 } from '../http/errors.ts';
 import { PageCache } from '../http/page-cache.ts';
@@ -70,6 +69,7 @@ import { DiskFullLog } from './disk-full-log.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
 import { Metrics } from './metrics.ts';
 import { LoadShedder } from './overload.ts';
+import { chargeRequest } from './rate-charge.ts';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
 import { refuseReadOnlyWrite } from './read-only.ts';
 import { logRequests } from './request-log.ts';
@@ -221,20 +221,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const kind = routeKind(route, base);
     if (kind === 'service' || route === undefined) return;
     request.auth = await authenticate(request.headers.authorization);
-    // `/mcp` takes the API's tokens; its tool calls, not its messages, count against the limit.
+    // `/mcp` takes the API's tokens and counts its messages once it has read them (http-route.ts).
     if (kind === 'mcp') return;
     refuseReadOnlyWrite(request.auth, request.method, route.slice(base.length));
     if (!limiter) return;
     const cost = request.routeOptions.config?.rateCost ?? 1;
-    const decision = await limiter.hit(request.auth.workspaceId, cost);
-    reply.header('RateLimit-Limit', decision.limit);
-    reply.header('RateLimit-Remaining', decision.remaining);
-    reply.header('RateLimit-Reset', decision.resetSeconds);
-    if (!decision.allowed) {
-      throw new HttpError('rate_limited', 'Too Many Requests', {
-        'Retry-After': String(decision.resetSeconds),
-      });
-    }
+    await chargeRequest(limiter, request.auth.workspaceId, cost, reply);
   });
 
   // A heavy call waits for its workspace's turn once its body has been read and checked
@@ -336,7 +328,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }),
   );
   // The MCP server for AI assistants (docs/mcp.md), over the same token and operations.
-  registerMcpRoute(app, base);
+  registerMcpRoute(
+    app,
+    base,
+    limiter && {
+      charge: (workspaceId, cost, reply) => chargeRequest(limiter, workspaceId, cost, reply),
+      count: async (workspaceId, cost) => {
+        await limiter.hit(workspaceId, cost);
+      },
+    },
+  );
   // The OpenAPI document and the reference page (no token).
   registerDocsRoutes(app, { basePath: base });
 

@@ -40,7 +40,7 @@ export const MCP_OPERATIONS: readonly Operation[] = [
     path: '/mcp',
     operationId: 'mcp',
     summary:
-      'The MCP server for AI assistants (Streamable HTTP, stateless, JSON answers): tools that read and write this workspace as the token; each tool call counts against the rate limit; a read-only token gets only the read tools',
+      'The MCP server for AI assistants (Streamable HTTP, stateless, JSON answers): tools that read and write this workspace as the token; every message counts against the rate limit (a tool call as the API calls it makes), a batch holds at most 100; a read-only token gets only the read tools',
     tag: 'MCP',
     query: [],
     body: Type.Union([JsonRpcMessage, Type.Array(JsonRpcMessage)]),
