@@ -12,8 +12,8 @@ import {
   type ErrorShape,
   errorAnswer,
   errorBody,
-  HttpError,
   STATUS_OF,
+  tooManyRequests,
 } from '../http/errors.ts';
 import { PageCache } from '../http/page-cache.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
@@ -215,11 +215,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('RateLimit-Limit', decision.limit);
     reply.header('RateLimit-Remaining', decision.remaining);
     reply.header('RateLimit-Reset', decision.resetSeconds);
-    if (!decision.allowed) {
-      throw new HttpError('rate_limited', 'Too Many Requests', {
-        'Retry-After': String(decision.resetSeconds),
-      });
-    }
+    if (!decision.allowed) throw tooManyRequests(decision.resetSeconds);
   });
 
   // With a read replica, a read request's queries go where the workspace's writes are
