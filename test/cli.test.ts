@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -273,6 +273,26 @@ describe('cli', { timeout: 120_000 }, () => {
     } finally {
       taken.close();
     }
+  });
+
+  it('import of a CSV with an unclosed quote is one line naming the file and the cause, exit 1, nothing imported', async () => {
+    const file = join(dir, 'people-unclosed.csv');
+    writeFileSync(file, '이름,이메일\n"홍길동,hong@example.com\n김철수,kim@example.com\n');
+    const run = await cli(db, ['import', '--workspace', workspaceId, file, '--quiet']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^salescrm: .*people-unclosed\.csv: not a readable CSV file: /);
+    expect(lines[0]).toContain('Quote Not Closed');
+    expect(lines[0]).toContain('nothing was imported');
+    const people = await inProcess()
+      .db.selectFrom('people')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+    expect(people).toEqual([]);
   });
 
   it('token create without --workspace exits 2', async () => {
