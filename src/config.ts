@@ -11,6 +11,8 @@ export interface Config {
   /** Requests per window per workspace; 0 turns the limit off. */
   rateLimitMax: number;
   rateLimitWindowMs: number;
+  /** Unknown or revoked tokens a minute from one client address before it gets 429; 0: no limit. */
+  authFailureLimit: number;
   /** Bytes of rendered list pages kept in memory; 0 turns the cache off. */
   pageCacheBytes: number;
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
@@ -158,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     basePath,
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 100, 0, 1_000_000_000),
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 10_000, 1, 86_400_000),
+    authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 30, 0, 1_000_000_000),
     pageCacheBytes: integer(env, 'PAGE_CACHE_BYTES', 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
     logLevel,
     logRequests: env.LOG_REQUESTS === '1' || env.LOG_REQUESTS === 'true',

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -275,6 +275,26 @@ describe('cli', { timeout: 120_000 }, () => {
     }
   });
 
+  it('import of a CSV with an unclosed quote is one line naming the file and the cause, exit 1, nothing imported', async () => {
+    const file = join(dir, 'people-unclosed.csv');
+    writeFileSync(file, '이름,이메일\n"홍길동,hong@example.com\n김철수,kim@example.com\n');
+    const run = await cli(db, ['import', '--workspace', workspaceId, file, '--quiet']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^salescrm: .*people-unclosed\.csv: not a readable CSV file: /);
+    expect(lines[0]).toContain('Quote Not Closed');
+    expect(lines[0]).toContain('nothing was imported');
+    const people = await inProcess()
+      .db.selectFrom('people')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+    expect(people).toEqual([]);
+  });
+
   it('token create without --workspace exits 2', async () => {
     const run = await cli(db, ['token', 'create', '--json']);
     expect(run.code).toBe(2);
@@ -302,4 +322,72 @@ describe('cli', { timeout: 120_000 }, () => {
       await app.close();
     },
   );
+});
+
+describe('a database path whose directory cannot be made', { timeout: 120_000 }, () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'salescrm-cli-dir-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Expects one `salescrm:` line naming `dbPath` and `cause`, exit 1, no stack trace. */
+  function expectOneLine(run: Run, dbPath: string, cause: RegExp): void {
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines, run.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(/^salescrm: cannot make the directory of the database file /);
+    expect(lines[0]).toContain(dbPath);
+    expect(lines[0]).toMatch(cause);
+  }
+
+  it('a directory that is a file, or under one: one line, exit 1', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'not a directory');
+    for (const dbPath of [join(file, 'x.db'), join(file, 'sub', 'x.db')]) {
+      const run = await cli(dbPath, ['migrate']);
+      expectOneLine(run, dbPath, new RegExp(`${file} \\(ENOTDIR: a file, not a directory\\)`));
+    }
+  });
+
+  it("sqlite:/proc/x/y.db fails at once with one line (Node's recursive mkdir loops there for ever)", async () => {
+    const run = await cli('/proc/salescrm-test/y.db', ['migrate']);
+    expectOneLine(run, '/proc/salescrm-test/y.db', /\/proc\/salescrm-test \(ENOENT: /);
+  });
+
+  it('a directory this user may not write in (EACCES): one line, exit 1', async () => {
+    // Root may write anywhere: as root, the command runs as nobody (uid 65534).
+    const locked = join(dir, 'locked');
+    mkdirSync(locked);
+    chmodSync(dir, 0o755);
+    chmodSync(locked, 0o555);
+    const dbPath = join(locked, 'sub', 'x.db');
+    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const run = await new Promise<Run>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', CLI, 'migrate'],
+        {
+          cwd: ROOT,
+          env: { ...process.env, DATABASE_URL: `sqlite:${dbPath}`, LOG_LEVEL: 'silent' },
+          timeout: 120_000,
+          ...asNobody,
+        },
+        (error, stdout, stderr) =>
+          resolve({
+            code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
+            stdout,
+            stderr,
+          }),
+      );
+    });
+    expectOneLine(
+      run,
+      dbPath,
+      new RegExp(`${join(locked, 'sub')} \\(EACCES: permission denied\\)`),
+    );
+    expect(existsSync(join(locked, 'sub'))).toBe(false);
+  });
 });

@@ -436,11 +436,14 @@ describe('client: errors from the real server', () => {
       expect(error.status).toBe(429);
       expect(error.retryAfter).toBeGreaterThan(0);
       expect(error.retryAfter).toBeLessThanOrEqual(60);
-      expect(error.message).toBe('Too Many Requests');
+      expect(error.message).toBe('요청이 너무 많습니다.');
+      // The reason names the wait that Retry-After gives.
+      expect(error.reason).toBe(`${error.retryAfter}초 후 재시도해주세요.`);
       // The single deal answers its 429 in shape B.
       const deal = (await client.deals.get('x').catch((e: unknown) => e)) as RateLimitError;
       expect(deal).toBeInstanceOf(RateLimitError);
-      expect(deal.body).toEqual({ error: 'Too Many Requests' });
+      expect(deal.body).toEqual({ error: '요청이 너무 많습니다.' });
+      expect(deal.retryAfter).toBeGreaterThan(0);
     } finally {
       await limited.close();
     }

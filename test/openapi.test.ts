@@ -6,6 +6,7 @@ import examples from '../src/api-schema/examples.json' with { type: 'json' };
 import { registerFormats } from '../src/api-schema/formats.ts';
 import { buildOpenApiDocument } from '../src/api-schema/openapi.ts';
 import { OPERATIONS } from '../src/api-schema/operations/index.ts';
+import { RATE_LIMITED_MESSAGE } from '../src/http/errors.ts';
 import { defineCustomObject } from '../src/resources/custom-objects/commands.ts';
 import { insertCustomObject } from '../src/resources/custom-objects/writes.ts';
 import type { Store } from '../src/store/database.ts';
@@ -152,14 +153,16 @@ describe('GET /openapi.json', () => {
       ]),
     );
     expect(Object.keys(list.responses['429'].headers)).toContain('Retry-After');
+    // The 429 as the server answers it: its message, and a reason naming the wait.
     expect(list.responses['429'].content['application/json'].example).toEqual({
       success: false,
-      message: 'Too Many Requests',
-      reason: 'Too Many Requests',
+      message: RATE_LIMITED_MESSAGE,
+      reason: '3초 후 재시도해주세요.',
     });
+    expect(list.responses['429'].description).toContain('Retry-After');
     expect(
       doc.paths['/v2/deal/{dealId}'].get.responses['429'].content['application/json'].example,
-    ).toEqual({ error: 'Too Many Requests' });
+    ).toEqual({ error: RATE_LIMITED_MESSAGE });
   });
 
   it('documents the list parameters with their formats, and the deal cursor spellings', () => {

@@ -1,13 +1,32 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createToken } from '../src/resources/workspaces/writes.ts';
 import { buildApp } from '../src/server/app.ts';
 import { MemoryRateLimiter } from '../src/server/rate-limit.ts';
+import { RedisRateLimiter } from '../src/server/redis-rate-limit.ts';
 import { type EveryType, seedEveryType } from './every-type.ts';
 import { get, type TestWorkspace, testApp, testStore, testWorkspace } from './helpers.ts';
 
 type Store = Awaited<ReturnType<typeof testStore>>;
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Whether a Redis answers at REDIS_URL (the shared one this machine runs). */
+async function redisAnswers(): Promise<boolean> {
+  const probe = new RedisRateLimiter({
+    url: REDIS_URL,
+    max: 1,
+    windowMs: 1000,
+    prefix: `salescrm-test:${randomUUID()}:`,
+    timeoutMs: 1000,
+  });
+  const up = await probe.connected(1_000);
+  await probe.close();
+  return up;
+}
+const SHARED_REDIS = await redisAnswers();
 
 describe('rate limit over HTTP', () => {
   let store: Store;
@@ -53,14 +72,14 @@ describe('rate limit over HTTP', () => {
     const res = await get(app, a.token, '/v2/people');
     expect(res.status).toBe(429);
     expect(Object.keys(res.json)).toEqual(['success', 'message', 'reason']);
-    expect(res.json).toEqual({
-      success: false,
-      message: 'Too Many Requests',
-      reason: 'Too Many Requests',
-    });
     const retryAfter = res.headers['retry-after'];
     expect(retryAfter).toMatch(/^[1-9][0-9]*$/);
     expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+    expect(res.json).toEqual({
+      success: false,
+      message: '요청이 너무 많습니다.',
+      reason: `${retryAfter}초 후 재시도해주세요.`,
+    });
     expect(res.headers['ratelimit-limit']).toBe('5');
     expect(res.headers['ratelimit-remaining']).toBe('0');
     expect(res.headers['ratelimit-reset']).toBe(retryAfter);
@@ -70,20 +89,20 @@ describe('rate limit over HTTP', () => {
       expect(again.status).toBe(429);
       expect(again.json).toEqual({
         success: false,
-        message: 'Too Many Requests',
-        reason: 'Too Many Requests',
+        message: '요청이 너무 많습니다.',
+        reason: `${again.headers['retry-after']}초 후 재시도해주세요.`,
       });
     }
     await app.close();
   });
 
-  it('answers 429 on /v2/deal/{dealId} as {"error":"Too Many Requests"}', async () => {
+  it('answers 429 on /v2/deal/{dealId} in shape B: {"error":"요청이 너무 많습니다."}', async () => {
     const app = await limitedApp();
     const url = `/v2/deal/${dataA.deals[0]}`;
     for (let i = 0; i < 5; i++) expect((await get(app, a.token, url)).status).toBe(200);
     const res = await get(app, a.token, url);
     expect(res.status).toBe(429);
-    expect(res.text).toBe('{"error":"Too Many Requests"}');
+    expect(res.text).toBe('{"error":"요청이 너무 많습니다."}');
     expect(res.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
     await app.close();
   });
@@ -118,12 +137,36 @@ describe('rate limit over HTTP', () => {
     await app.close();
   });
 
+  it("the 429's reason names the seconds Retry-After gives, as the window runs down", async () => {
+    // A 30 s window: the wait goes from 30 down as the clock moves, and the two must agree.
+    let now = 1_000_000;
+    const app = await buildApp({
+      store,
+      config: { ...loadConfig({}), logLevel: 'silent', overloadDelayMs: 0 },
+      rateLimiter: new MemoryRateLimiter(1, 30_000, () => now),
+    });
+    expect((await get(app, a.token, '/v2/people')).status).toBe(200);
+    const waits: number[] = [];
+    for (const step of [0, 2_500, 10_000, 17_000]) {
+      now += step;
+      const res = await get(app, a.token, '/v2/people');
+      expect(res.status).toBe(429);
+      const seconds = /^(\d+)초 후 재시도해주세요\.$/.exec(res.json.reason)?.[1];
+      expect(seconds, res.json.reason).toBeDefined();
+      expect(Number(seconds)).toBe(Number(res.headers['retry-after']));
+      waits.push(Number(seconds));
+    }
+    expect(waits).toEqual([30, 28, 18, 1]);
+    await app.close();
+  });
+
   it('opens again when the window ends', async () => {
     const app = await limitedApp(1000);
     let res = await get(app, a.token, '/v2/people');
     for (let i = 0; i < 5; i++) res = await get(app, a.token, '/v2/people');
     expect(res.status).toBe(429);
     expect(res.headers['retry-after']).toBe('1');
+    expect(res.json.reason).toBe('1초 후 재시도해주세요.');
     await new Promise((resolve) => setTimeout(resolve, 1100));
     res = await get(app, a.token, '/v2/people');
     expect(res.status).toBe(200);
@@ -145,6 +188,43 @@ describe('rate limit over HTTP', () => {
       expect(res.headers['ratelimit-remaining']).toBeUndefined();
     }
     await app.close();
+  });
+});
+
+describe.skipIf(!SHARED_REDIS)('rate limit over HTTP, counted in Redis (REDIS_URL)', () => {
+  it("answers the 429 as in memory: Korean message, the reason's seconds those of Retry-After", async () => {
+    const store = await testStore();
+    const ws = await testWorkspace(store, '레디스 한도');
+    const limiter = new RedisRateLimiter({
+      url: REDIS_URL,
+      max: 2,
+      windowMs: 60_000,
+      prefix: `salescrm-test:${randomUUID()}:`,
+      timeoutMs: 1000,
+    });
+    const app = await buildApp({
+      store,
+      config: { ...loadConfig({}), logLevel: 'silent', overloadDelayMs: 0 },
+      rateLimiter: limiter,
+    });
+    try {
+      expect(await limiter.connected(5_000)).toBe(true);
+      for (let i = 0; i < 2; i++) expect((await get(app, ws.token, '/v2/people')).status).toBe(200);
+      const res = await get(app, ws.token, '/v2/people');
+      expect(res.status).toBe(429);
+      expect(limiter.shared).toBe(true);
+      const retryAfter = res.headers['retry-after'];
+      expect(retryAfter).toMatch(/^[1-9][0-9]*$/);
+      expect(res.json).toEqual({
+        success: false,
+        message: '요청이 너무 많습니다.',
+        reason: `${retryAfter}초 후 재시도해주세요.`,
+      });
+    } finally {
+      await app.close();
+      await limiter.close();
+      await store.dispose();
+    }
   });
 });
 
@@ -193,6 +273,7 @@ describe('loadConfig', () => {
       basePath: '',
       rateLimitMax: 100,
       rateLimitWindowMs: 10_000,
+      authFailureLimit: 30,
       pageCacheBytes: 64 * 1024 * 1024,
       logLevel: 'info',
       logRequests: false,
@@ -241,6 +322,7 @@ describe('loadConfig', () => {
       BASE_PATH: '/api/',
       RATE_LIMIT_MAX: '0',
       RATE_LIMIT_WINDOW_MS: '1000',
+      AUTH_FAILURE_LIMIT: '0',
       PAGE_CACHE_BYTES: '0',
       LOG_LEVEL: 'silent',
       LOG_REQUESTS: 'true',
@@ -258,6 +340,7 @@ describe('loadConfig', () => {
       basePath: '/api',
       rateLimitMax: 0,
       rateLimitWindowMs: 1000,
+      authFailureLimit: 0,
       pageCacheBytes: 0,
       logLevel: 'silent',
       logRequests: true,
@@ -296,6 +379,8 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_WINDOW_MS', '0'],
     ['RATE_LIMIT_WINDOW_MS', 'soon'],
     ['RATE_LIMIT_WINDOW_MS', '86400001'],
+    ['AUTH_FAILURE_LIMIT', '-1'],
+    ['AUTH_FAILURE_LIMIT', 'lots'],
     ['PAGE_CACHE_BYTES', '-5'],
     ['PAGE_CACHE_BYTES', 'lots'],
     ['LOG_LEVEL', 'verbose'],

@@ -522,6 +522,30 @@ describe('one webhook POST', () => {
       await r.close();
     }
   });
+
+  it('without WEBHOOK_ALLOW_PRIVATE, sends nothing to an IPv6 address that carries a private IPv4', async () => {
+    const r = await receiver();
+    try {
+      const port = new URL(r.url).port;
+      const cases: [string, RegExp][] = [
+        [`http://[::127.0.0.1]:${port}/hook`, /::7f00:1 is a ipv4Compatible address/],
+        ['http://[::a9fe:a9fe]/latest/meta-data', /::a9fe:a9fe is a ipv4Compatible address/],
+        [`http://[64:ff9b::7f00:1]:${port}/hook`, /rfc6052/],
+        [`http://[2002:7f00:1::1]:${port}/hook`, /6to4/],
+      ];
+      for (const [url, why] of cases) {
+        const answer = await postWebhook(
+          { url, body: '{}', headers: {} },
+          { timeoutMs: 2_000, allowPrivate: false },
+        );
+        expect(answer.statusCode, url).toBeNull();
+        expect(answer.error, url).toMatch(why);
+      }
+      expect(r.receipts).toHaveLength(0);
+    } finally {
+      await r.close();
+    }
+  });
 });
 
 describe('webhook settings', () => {

@@ -121,6 +121,36 @@ describe('webhook addresses', () => {
       expect([address, blockedRange(address)]).toEqual([address, range]);
   });
 
+  it('refuses the IPv6 forms that carry an IPv4 address, and IPv6 outside 2000::/3', () => {
+    const cases: [string, string | undefined][] = [
+      // IPv4-compatible (::/96), as the URL parser writes it and as dns.lookup prints it.
+      ['::7f00:1', 'ipv4Compatible'],
+      ['::127.0.0.1', 'ipv4Compatible'],
+      ['::a9fe:a9fe', 'ipv4Compatible'],
+      ['::a00:1', 'ipv4Compatible'],
+      ['::808:808', 'ipv4Compatible'],
+      ['::8.8.8.8', 'ipv4Compatible'],
+      // NAT64, 6to4, Teredo, SIIT: refused whatever IPv4 they carry.
+      ['64:ff9b::7f00:1', 'rfc6052'],
+      ['64:ff9b::a9fe:a9fe', 'rfc6052'],
+      ['64:ff9b::808:808', 'rfc6052'],
+      ['64:ff9b:1::a00:1', 'rfc6052'],
+      ['2002:7f00:1::1', '6to4'],
+      ['2002:a9fe:a9fe::1', '6to4'],
+      ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'teredo'],
+      ['::ffff:0:7f00:1', 'rfc6145'],
+      // Mapped: judged as the IPv4 it carries.
+      ['::ffff:a9fe:a9fe', 'linkLocal'],
+      ['::ffff:808:808', undefined],
+      // Unallocated IPv6 space.
+      ['4000::1', 'reserved'],
+      ['::1:0:0:1', 'reserved'],
+      ['2a00:1450:4001:80b::200e', undefined],
+    ];
+    for (const [address, range] of cases)
+      expect([address, blockedRange(address)]).toEqual([address, range]);
+  });
+
   it('the request lookup refuses a name that resolves to the loopback', async () => {
     const error = await new Promise<unknown>((resolve) =>
       publicOnlyLookup('localhost', { all: true }, (e) => resolve(e)),
@@ -276,6 +306,10 @@ describe('webhook API', () => {
       `http://localhost:${port}/ok`,
       `http://[::1]:${port}/ok`,
       `http://[::ffff:127.0.0.1]:${port}/ok`,
+      `http://[::127.0.0.1]:${port}/ok`,
+      'http://[::a9fe:a9fe]/latest/meta-data',
+      'http://[64:ff9b::a9fe:a9fe]/hook',
+      'http://[2002:7f00:1::1]/hook',
       'http://10.0.0.1/hook',
       'https://192.168.0.10/hook',
       'http://169.254.169.254/latest/meta-data',
@@ -836,6 +870,21 @@ describe('webhook API', () => {
       ]);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('공개되지 않은 주소');
+      // An IPv4-compatible IPv6 address of the loopback: refused too, nothing sent.
+      const sentBefore = receiver.received.length;
+      const compatible = await cli([
+        'webhook',
+        'add',
+        ...workspace,
+        '--url',
+        `http://[::127.0.0.1]:${new URL(receiver.origin).port}/ok/cli`,
+        '--object',
+        'people',
+      ]);
+      expect(compatible.code).toBe(1);
+      expect(compatible.stderr).toContain('공개되지 않은 주소');
+      expect(compatible.stderr).toContain('ipv4Compatible');
+      expect(receiver.received.length).toBe(sentBefore);
 
       const allow = { WEBHOOK_ALLOW_PRIVATE: '1' };
       const before = receiver.received.length;

@@ -111,7 +111,7 @@ const ERROR_TEXT: Record<number, string> = {
   410: 'The events after the cursor are past retention: sync again without a cursor',
   413: 'Request body over 1 MiB',
   415: 'A body that is not `multipart/form-data`, or a file of a kind not taken (by extension or content)',
-  429: 'Rate limit exceeded: message `Too Many Requests`',
+  429: "Too many requests: the workspace's rate limit, or too many failed token checks from one address (`AUTH_FAILURE_LIMIT`). `reason` names the seconds to wait (`3초 후 재시도해주세요.`), the number `Retry-After` gives",
   500: 'Unexpected failure (no internals in the body)',
   502: 'The SMTP server refused the message (its reply in the message); nothing was kept',
   503: 'Database unavailable or overloaded (for e-mail: no SMTP_URL set)',
@@ -153,13 +153,16 @@ function errorResponses(op: Operation): Json {
         ? { oneOf: [shape, JSON.parse(JSON.stringify(JsonRpcError))] }
         : shape;
     const text = status === 413 && op.form ? FORM_TOO_LARGE : ERROR_TEXT[status];
-    const message = status === 429 ? 'Too Many Requests' : `${text}`;
+    // A 429's message, as the server answers it (src/http/errors.ts).
+    const message = status === 429 ? '요청이 너무 많습니다.' : `${text}`;
     const example =
       op.errorShape === 'B'
         ? { error: message }
         : status === 507
           ? { success: false, message, reason: 'disk full' }
-          : { success: false, message, reason: message };
+          : status === 429
+            ? { success: false, message, reason: '3초 후 재시도해주세요.' }
+            : { success: false, message, reason: message };
     const headers = [
       'X-Request-Id',
       ...(status === 401 ? [] : ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),

@@ -6,7 +6,12 @@ import cliProgress from 'cli-progress';
 import type { Config } from '../config.ts';
 import type { CsvType } from '../ingest/csv-types.ts';
 import { ExportError, exportWorkspace } from '../ingest/export.ts';
-import { ImportUsageError, importFiles, LineTooLongError } from '../ingest/run-import.ts';
+import {
+  CsvSyntaxError,
+  ImportUsageError,
+  importFiles,
+  LineTooLongError,
+} from '../ingest/run-import.ts';
 import { firstAdmin } from '../resources/workspaces/writes.ts';
 import { parseDatabaseUrl } from '../store/database.ts';
 import { UsageError } from './command.ts';
@@ -175,7 +180,7 @@ export async function runImport(
         });
       } catch (error) {
         if (error instanceof ImportUsageError) throw new UsageError(error.message);
-        if (error instanceof LineTooLongError) {
+        if (error instanceof LineTooLongError || error instanceof CsvSyntaxError) {
           console.error(`salescrm: ${error.message}; nothing was imported`);
           return 1;
         }

@@ -57,6 +57,8 @@ export class HttpError extends Error {
     readonly code: HttpErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Shape A's `reason`, when it says more than the message (a 429's names the wait). */
+    readonly reason?: string,
   ) {
     super(message);
     this.status = STATUS_OF[code];
@@ -87,7 +89,13 @@ export function errorAnswer(error: unknown): ErrorAnswer | undefined {
     return answer;
   }
   if (error instanceof HttpError) {
-    return { status: error.status, headers: error.headers, message: error.message };
+    const answer: ErrorAnswer = {
+      status: error.status,
+      headers: error.headers,
+      message: error.message,
+    };
+    if (error.reason !== undefined) answer.reason = error.reason;
+    return answer;
   }
   // Before any test of the cause: a sync that failed with ENOSPC is not a 507, whose
   // message says nothing was kept.
@@ -122,7 +130,8 @@ export function duplicateReason(message: string, data: unknown): string | undefi
 /**
  * The error body in the route's shape. Shape A is `{success, message, reason}` (and `data`
  * when there is some): `reason` repeats the message unless given (a duplicate's names the
- * existing record; a 507's is `disk full`, which clients act on).
+ * existing record; a 507's is `disk full` and a 429's `N초 후 재시도해주세요.`, which clients
+ * act on).
  */
 export function errorBody(
   shape: ErrorShape,
@@ -133,6 +142,22 @@ export function errorBody(
   if (shape === 'B') return JSON.stringify({ error: message });
   const body = { success: false, message, reason: reason ?? message };
   return JSON.stringify(data === undefined ? body : { ...body, data });
+}
+
+/** The message of a 429 of the workspace's rate limit. */
+export const RATE_LIMITED_MESSAGE = '요청이 너무 많습니다.';
+
+/**
+ * A 429: `message`, a `reason` naming the seconds to wait (`3초 후 재시도해주세요.`, which the
+ * live API's clients read before `Retry-After`) and `Retry-After` with the same number.
+ */
+export function tooManyRequests(seconds: number, message = RATE_LIMITED_MESSAGE): HttpError {
+  return new HttpError(
+    'rate_limited',
+    message,
+    { 'Retry-After': String(seconds) },
+    `${seconds}초 후 재시도해주세요.`,
+  );
 }
 
 /** The message of a 507: the write was not kept, for lack of space. */

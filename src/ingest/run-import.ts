@@ -1,6 +1,6 @@
 import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import { deferIndexesOfALoneWorkspace } from '../store/bulk-load.ts';
 import type { Store } from '../store/database.ts';
 import { SqliteWriterThread, storeOnThread } from '../store/sqlite-thread.ts';
@@ -123,20 +123,26 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
           const parser = (file === '-' ? stdin() : counted(createReadStream(file))).pipe(
             parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
           );
-          for await (const { record, info } of parser as AsyncIterable<{
-            record: string[];
-            info: { lines: number };
-          }>) {
-            const reason = first ? await csv.header(record) : await csv.row(record);
-            if (reason) {
-              reject({ file, line: info.lines, reason, text: record.join(',') });
-              if (first) break;
+          try {
+            for await (const { record, info } of parser as AsyncIterable<{
+              record: string[];
+              info: { lines: number };
+            }>) {
+              const reason = first ? await csv.header(record) : await csv.row(record);
+              if (reason) {
+                reject({ file, line: info.lines, reason, text: record.join(',') });
+                if (first) break;
+              }
+              if (!first) {
+                csvRecords = csv.records;
+                if ((csvRecords & 1023) === 0) progress();
+              }
+              first = false;
             }
-            if (!first) {
-              csvRecords = csv.records;
-              if ((csvRecords & 1023) === 0) progress();
-            }
-            first = false;
+          } catch (error) {
+            // A quote never closed, a character after a closing quote: no row can be trusted.
+            if (error instanceof CsvError) throw new CsvSyntaxError(file, error);
+            throw error;
           }
           const key = csvType === 'people' ? 'person' : csvType;
           result.counts[key] = (result.counts[key] ?? 0) + csv.records;
@@ -205,3 +211,12 @@ export { LineTooLongError, MAX_LINE_CHARS, ndjsonLines } from './ndjson-lines.ts
 
 /** An import that cannot start (a CSV file of unknown type). */
 export class ImportUsageError extends Error {}
+
+/** A CSV file that cannot be parsed (an unclosed quote, ...): the import is refused whole. */
+export class CsvSyntaxError extends Error {
+  constructor(file: string, cause: CsvError) {
+    super(`${file === '-' ? 'standard input' : file}: not a readable CSV file: ${cause.message}`, {
+      cause,
+    });
+  }
+}

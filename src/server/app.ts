@@ -65,6 +65,7 @@ import { isStoreUnavailable } from '../store/unavailable.ts';
 import { UnsyncedWriteError } from '../store/writes-stopped.ts';
 import { isSingleDealPath, routeKind } from './api-route.ts';
 import { tokenAuthenticator } from './auth.ts';
+import { authFailureCounter, throttledAuthenticator } from './auth-failures.ts';
 import { DiskFullLog } from './disk-full-log.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
 import { Metrics } from './metrics.ts';
@@ -100,6 +101,7 @@ export interface AppOptions {
         | 'workspaceHeavyWaiting'
         | 'smtpUrl'
         | 'smtpFrom'
+        | 'authFailureLimit'
       >
     >;
   /** Shared counters (e.g. Redis); defaults to this process's memory. */
@@ -165,7 +167,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
   const base = config.basePath;
-  const authenticate = tokenAuthenticator(store);
+  // Unset (an app built in a test), failed token checks are not throttled.
+  const authenticate = throttledAuthenticator(
+    tokenAuthenticator(store),
+    authFailureCounter(config.authFailureLimit),
+  );
   const limiter =
     options.rateLimiter ??
     (config.rateLimitMax > 0
@@ -220,7 +226,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const route = request.routeOptions.url;
     const kind = routeKind(route, base);
     if (kind === 'service' || route === undefined) return;
-    request.auth = await authenticate(request.headers.authorization);
+    request.auth = await authenticate(request.headers.authorization, request.ip);
     // `/mcp` takes the API's tokens and counts its messages once it has read them (http-route.ts).
     if (kind === 'mcp') return;
     refuseReadOnlyWrite(request.auth, request.method, route.slice(base.length));

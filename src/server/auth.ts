@@ -11,6 +11,13 @@ const BEARER = /^Bearer +([A-Za-z0-9_\-.~+/]{1,512}=*) *$/i;
 
 const MAX_REMEMBERED_TOKENS = 10_000;
 
+/** A well-formed token that no workspace has, or one revoked: a 401 that counts as a guess. */
+export class UnknownTokenError extends HttpError {
+  constructor() {
+    super('unauthorized', '유효하지 않거나 폐기된 토큰입니다.');
+  }
+}
+
 /**
  * Authenticates requests by bearer token. Token lookups are remembered only while the
  * database is unchanged (`store.changeStamp()` moves with every commit by any connection
@@ -74,7 +81,7 @@ export function tokenAuthenticator(store: Store) {
       if (remembered.size >= MAX_REMEMBERED_TOKENS) remembered.clear();
       remembered.set(token, context);
     }
-    if (!context) throw new HttpError('unauthorized', '유효하지 않거나 폐기된 토큰입니다.');
+    if (!context) throw new UnknownTokenError();
     return context;
   };
 }

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { HttpError } from '../http/errors.ts';
+import { tooManyRequests } from '../http/errors.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
 /**
@@ -17,9 +17,5 @@ export async function chargeRequest(
   reply.header('RateLimit-Limit', decision.limit);
   reply.header('RateLimit-Remaining', decision.remaining);
   reply.header('RateLimit-Reset', decision.resetSeconds);
-  if (!decision.allowed) {
-    throw new HttpError('rate_limited', 'Too Many Requests', {
-      'Retry-After': String(decision.resetSeconds),
-    });
-  }
+  if (!decision.allowed) throw tooManyRequests(decision.resetSeconds);
 }

@@ -14,6 +14,7 @@ describe('WorkspaceGate', () => {
     expect(refused).toBeInstanceOf(HttpError);
     expect((refused as HttpError).status).toBe(429);
     expect((refused as HttpError).headers['Retry-After']).toBe('1');
+    expect((refused as HttpError).reason).toBe('1초 후 재시도해주세요.');
     expect(gate.load('a')).toEqual({ running: 2, waiting: 2 });
 
     // Another workspace is not held by the first one's queue.

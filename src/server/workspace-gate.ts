@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors.ts';
+import { tooManyRequests } from '../http/errors.ts';
 
 /** The message of a heavy call refused because its workspace has too many under way. */
 export const WORKSPACE_BUSY_MESSAGE =
@@ -49,9 +49,7 @@ export class WorkspaceGate {
     }
     if (lane.running >= this.running) {
       if (lane.waiting.length >= this.waiting) {
-        throw new HttpError('rate_limited', WORKSPACE_BUSY_MESSAGE, {
-          'Retry-After': String(RETRY_AFTER_SECONDS),
-        });
+        throw tooManyRequests(RETRY_AFTER_SECONDS, WORKSPACE_BUSY_MESSAGE);
       }
       await new Promise<void>((resolve) => lane!.waiting.push(resolve));
     } else {

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type SQLite from 'better-sqlite3';
 import {
   type Compilable,
@@ -10,6 +8,7 @@ import {
   sql,
 } from 'kysely';
 import type { Body, Database } from '../model/tables.ts';
+import { makeDatabaseDir } from './database-dir.ts';
 import { migrateToLatest } from './migrate.ts';
 import { openPostgresStore, postgresOptionsFromEnv } from './postgres.ts';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.ts';
@@ -236,7 +235,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   const path = location.path;
   const memory = path === ':memory:';
   if (!memory) {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDatabaseDir(path);
     // Read with plain file calls, so only before this process has a connection to the file:
     // closing the descriptor would release that connection's locks (sqlite-open-files.ts).
     if (!hasConnection(path)) checkFileLength(path);
