@@ -24,7 +24,11 @@ async function redisAnswers(): Promise<boolean> {
 }
 const HAS_REDIS = await redisAnswers();
 
-const TOO_MANY = { success: false, message: 'Too Many Requests', reason: 'Too Many Requests' };
+const TOO_MANY = {
+  success: false,
+  message: '요청이 너무 많습니다.',
+  reason: expect.stringMatching(/^\d+초 후 재시도해주세요\.$/),
+};
 
 /** `n` JSON-RPC requests of `method`, ids 1..n. */
 function batchOf(n: number, method = 'tools/list'): Json[] {

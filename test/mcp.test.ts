@@ -446,7 +446,7 @@ describe('the MCP server and the rate limit', { timeout: 60_000 }, () => {
       // Any other message is refused before it runs: a 429 in shape A.
       await expect(client.listTools()).rejects.toMatchObject({
         code: 429,
-        message: expect.stringContaining('Too Many Requests'),
+        message: expect.stringContaining('요청이 너무 많습니다.'),
       });
     } finally {
       await client.close();

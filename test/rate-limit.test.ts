@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
@@ -284,6 +285,9 @@ describe('loadConfig', () => {
       shutdownGraceMs: 10_000,
       requestTimeoutMs: 10_000,
       overloadDelayMs: 200,
+      workspaceHeavyRunning: 2,
+      workspaceHeavyWaiting: 8,
+      readThreads: Math.max(1, Math.min(8, availableParallelism() - 1)),
       eventRetentionDays: 30,
       webhookAllowPrivate: false,
       webhookDispatch: true,
@@ -332,6 +336,9 @@ describe('loadConfig', () => {
       METRICS: '1',
       METRICS_PORT: '9464',
       OVERLOAD_DELAY_MS: '0',
+      WORKSPACE_HEAVY_RUNNING: '3',
+      WORKSPACE_HEAVY_WAITING: '0',
+      READ_THREADS: '0',
     });
     expect(config).toEqual({
       databaseUrl: 'sqlite:/tmp/x.db',
@@ -352,6 +359,9 @@ describe('loadConfig', () => {
       shutdownGraceMs: 10_000,
       requestTimeoutMs: 10_000,
       overloadDelayMs: 0,
+      workspaceHeavyRunning: 3,
+      workspaceHeavyWaiting: 0,
+      readThreads: 0,
       eventRetentionDays: 7,
       webhookAllowPrivate: true,
       webhookDispatch: true,
@@ -378,6 +388,9 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_MAX', '1.5'],
     ['RATE_LIMIT_WINDOW_MS', '0'],
     ['RATE_LIMIT_WINDOW_MS', 'soon'],
+    ['WORKSPACE_HEAVY_RUNNING', '0'],
+    ['WORKSPACE_HEAVY_WAITING', '-1'],
+    ['READ_THREADS', 'all'],
     ['RATE_LIMIT_WINDOW_MS', '86400001'],
     ['AUTH_FAILURE_LIMIT', '-1'],
     ['AUTH_FAILURE_LIMIT', 'lots'],

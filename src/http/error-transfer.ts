@@ -9,7 +9,13 @@ import { HttpError, type HttpErrorCode } from './errors.ts';
  */
 export type TransferredError =
   | { kind: 'domain'; code: DomainErrorCode; message: string; data?: unknown; reason?: string }
-  | { kind: 'http'; code: HttpErrorCode; message: string; headers: Record<string, string> }
+  | {
+      kind: 'http';
+      code: HttpErrorCode;
+      message: string;
+      headers: Record<string, string>;
+      reason?: string;
+    }
   | { kind: 'other'; name: string; message: string; code?: unknown; stack?: string };
 
 /** `error` as plain data. */
@@ -21,7 +27,14 @@ export function transferError(error: unknown): TransferredError {
     return t;
   }
   if (error instanceof HttpError) {
-    return { kind: 'http', code: error.code, message: error.message, headers: error.headers };
+    const t: TransferredError = {
+      kind: 'http',
+      code: error.code,
+      message: error.message,
+      headers: error.headers,
+    };
+    if (error.reason !== undefined) t.reason = error.reason;
+    return t;
   }
   const e = error as { name?: unknown; message?: unknown; code?: unknown; stack?: unknown };
   const t: TransferredError = {
@@ -37,7 +50,7 @@ export function transferError(error: unknown): TransferredError {
 /** The error `t` was made from, as its class again. */
 export function errorOf(t: TransferredError): Error {
   if (t.kind === 'domain') return new DomainError(t.code, t.message, t.data, t.reason);
-  if (t.kind === 'http') return new HttpError(t.code, t.message, t.headers);
+  if (t.kind === 'http') return new HttpError(t.code, t.message, t.headers, t.reason);
   const error = Object.assign(new Error(t.message), { name: t.name, code: t.code });
   if (t.stack !== undefined) error.stack = t.stack;
   return error;
