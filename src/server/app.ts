@@ -17,6 +17,7 @@ import {
 } from '../http/errors.ts';
 import { PageCache } from '../http/page-cache.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
+import { setSecurityHeaders } from '../http/security-headers.ts';
 import { JSON_TYPE } from '../http/send.ts';
 import { registerMcpRoute } from '../mcp/http-route.ts';
 import { registerSubjectActivityRoutes } from '../resources/activities/routes.ts';
@@ -200,6 +201,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('onRequest', async (request, reply) => {
+    setSecurityHeaders(reply.raw);
     reply.header('X-Request-Id', request.id);
     // The matched route, not the raw URL: `/%762/people` is routed to `/v2/people` too.
     const route = request.routeOptions.url;
@@ -384,6 +386,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
  */
 function badPath(base: string, method: string, url: string, reply: FastifyReply): void {
   const singleDeal = isSingleDealPath(base, method, url.split('?')[0]!);
+  // Before routing: the hooks that set them did not run.
+  setSecurityHeaders(reply.raw);
   reply
     .code(400)
     .header('X-Request-Id', reply.request.id)
