@@ -66,6 +66,7 @@ import { isStoreUnavailable } from '../store/unavailable.ts';
 import { UnsyncedWriteError } from '../store/writes-stopped.ts';
 import { isSingleDealPath, routeKind } from './api-route.ts';
 import { tokenAuthenticator } from './auth.ts';
+import { clientErrorHandler } from './client-error.ts';
 import { DiskFullLog } from './disk-full-log.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
 import { Metrics } from './metrics.ts';
@@ -149,6 +150,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // What Node's HTTP parser refuses, answered in the API's shape (client-error.ts).
+    clientErrorHandler: clientErrorHandler(config.basePath),
     frameworkErrors: (_error, request, reply) =>
       badPath(config.basePath, request.method, request.url, reply),
     // While closing (SIGTERM), a request that still arrives on an open keep-alive
