@@ -35,16 +35,17 @@ describe('security headers', () => {
     ['a 404 of no route', 'GET', '/v2/nothing', 404],
     ['a 405', 'DELETE', '/v2/people', 405],
     ['the router’s own 400 (bad percent-encoding)', 'GET', '/v2/people/%E0%A4%A', 400],
-    ['a 415', 'POST', '/v2/people', 415],
-  ])('on %s', async (_name, method, url, status) => {
+    ['a 415', 'POST', '/v2/people', 415, 'text/csv', 'a,b'],
+    ['a 413', 'POST', '/v2/people', 413, 'application/json', `"${'x'.repeat(1024 * 1024)}"`],
+  ])('on %s', async (_name, method, url, status, type?: string, payload?: string) => {
     const res = await app.inject({
       method: method as 'GET',
       url,
       headers: {
         authorization: `Bearer ${ws.token}`,
-        ...(status === 415 ? { 'content-type': 'text/csv' } : {}),
+        ...(type ? { 'content-type': type } : {}),
       },
-      ...(status === 415 ? { payload: 'a,b' } : {}),
+      ...(payload ? { payload } : {}),
     });
     expect(res.statusCode, res.body).toBe(status);
     expectGuarded(res.headers);

@@ -1,6 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
 import { unstorableText } from '../http/nul-text.ts';
+import { SECURITY_HEADERS } from '../http/security-headers.ts';
 import { injectCall } from './api.ts';
 import { createMcpServer } from './server.ts';
 
@@ -33,7 +34,9 @@ export function registerMcpRoute(app: FastifyInstance, base: string): void {
       enableJsonResponse: true,
     });
     reply.hijack();
+    // The transport writes the answer: the reply's headers are not sent, the raw ones are.
     reply.raw.setHeader('X-Request-Id', request.id);
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.raw.setHeader(name, value);
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();

@@ -204,7 +204,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    setSecurityHeaders(reply.raw);
+    setSecurityHeaders(reply);
     reply.header('X-Request-Id', request.id);
     // The matched route, not the raw URL: `/%762/people` is routed to `/v2/people` too.
     const route = request.routeOptions.url;
@@ -390,7 +390,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 function badPath(base: string, method: string, url: string, reply: FastifyReply): void {
   const singleDeal = isSingleDealPath(base, method, url.split('?')[0]!);
   // Before routing: the hooks that set them did not run.
-  setSecurityHeaders(reply.raw);
+  setSecurityHeaders(reply);
   reply
     .code(400)
     .header('X-Request-Id', reply.request.id)
