@@ -104,6 +104,20 @@ describe('what the HTTP parser refuses', () => {
     expect(Object.keys(JSON.parse(answer.body))).toEqual(['error']);
   });
 
+  it('an expectation the server does not meet is a 417 in shape A, in Korean', async () => {
+    const answer = await exchange(
+      request('GET /v2/people HTTP/1.1', [`Authorization: Bearer ${ws.token}`, 'Expect: magic']),
+    );
+    expectShapeA(answer, 417, /Expect/);
+  });
+
+  it('a request without Host is served: the API routes nothing by host', async () => {
+    const head = `GET /v2/people HTTP/1.1\r\nAuthorization: Bearer ${ws.token}\r\nConnection: close\r\n\r\n`;
+    const answer = await exchange(Buffer.from(head));
+    expect(answer.status, answer.body).toBe(200);
+    expect(JSON.parse(answer.body).success).toBe(true);
+  });
+
   it('raw UTF-8 in a query is served as the percent-encoded query is', async () => {
     const auth = [`Authorization: Bearer ${ws.token}`];
     const raw = await exchange(request('GET /v2/people?fieldList=이름,이메일 HTTP/1.1', auth));

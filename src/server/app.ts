@@ -66,7 +66,7 @@ import { isStoreUnavailable } from '../store/unavailable.ts';
 import { UnsyncedWriteError } from '../store/writes-stopped.ts';
 import { isSingleDealPath, routeKind } from './api-route.ts';
 import { tokenAuthenticator } from './auth.ts';
-import { clientErrorHandler } from './client-error.ts';
+import { clientErrorHandler, expectationRefuser } from './client-error.ts';
 import { DiskFullLog } from './disk-full-log.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
 import { Metrics } from './metrics.ts';
@@ -152,6 +152,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // What Node's HTTP parser refuses, answered in the API's shape (client-error.ts).
     clientErrorHandler: clientErrorHandler(config.basePath),
+    // Node answers an HTTP/1.1 request without Host 400 with an empty body; the API routes
+    // nothing by host (an HTTP/1.0 request, which need not say it, was served already).
+    http: { requireHostHeader: false },
     frameworkErrors: (_error, request, reply) =>
       badPath(config.basePath, request.method, request.url, reply),
     // While closing (SIGTERM), a request that still arrives on an open keep-alive
@@ -160,6 +163,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
   const base = config.basePath;
+  app.server.on('checkExpectation', expectationRefuser(base));
   const authenticate = tokenAuthenticator(store);
   const limiter =
     options.rateLimiter ??

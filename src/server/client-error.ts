@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyInstance } from 'fastify';
@@ -11,6 +12,8 @@ import { readRawHead, requestLine } from './raw-request.ts';
 export const MALFORMED_MESSAGE = '요청이 올바른 HTTP/1.1 요청이 아닙니다.';
 export const HEADERS_TOO_LARGE_MESSAGE = `요청 헤더가 너무 큽니다: 요청 줄과 헤더를 합쳐 ${maxHeaderSize / 1024} KiB까지 받습니다.`;
 export const TIMEOUT_MESSAGE = '요청이 제시간에 다 도착하지 않았습니다.';
+export const EXPECTATION_MESSAGE =
+  "'Expect' 헤더의 요구를 들어줄 수 없습니다: 이 서버는 '100-continue'만 받습니다.";
 export const RAW_TARGET_MESSAGE =
   '경로나 쿼리의 UTF-8 문자는 퍼센트 인코딩해 보내 주세요 (예: 이름 → %EC%9D%B4%EB%A6%84).';
 
@@ -60,6 +63,28 @@ export function clientErrorHandler(base: string): (error: ConnectionError, socke
     const shape = isSingleDealPath(base, method, path) ? 'B' : 'A';
     const body = Buffer.from(errorBody(shape, message));
     send(socket, status, { 'Content-Type': JSON_TYPE, 'X-Request-Id': randomUUID() }, body);
+  };
+}
+
+/**
+ * The HTTP server's `checkExpectation` listener: an `Expect` header other than
+ * `100-continue`, which Node answers 417 with an empty body, answered in the API's shape.
+ */
+export function expectationRefuser(
+  base: string,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const shape = isSingleDealPath(base, req.method ?? '', path) ? 'B' : 'A';
+    const body = errorBody(shape, EXPECTATION_MESSAGE);
+    res.writeHead(417, {
+      ...SECURITY_HEADERS,
+      'Content-Type': JSON_TYPE,
+      'Content-Length': Buffer.byteLength(body),
+      'X-Request-Id': randomUUID(),
+      Connection: 'close',
+    });
+    res.end(body);
   };
 }
 
