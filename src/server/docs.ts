@@ -67,7 +67,7 @@ window.ui = SwaggerUIBundle({
  * version), so styles may be inline: a style runs no code. test/docs-page.test.ts runs the
  * page under this policy and fails on anything it blocks.
  */
-export function docsPolicy(base: string): string {
+function docsPolicy(base: string): string {
   const hash = createHash('sha256').update(startScript(base)).digest('base64');
   return [
     "default-src 'none'",
