@@ -45,6 +45,12 @@ describe.skipIf(browserSkipReason() !== undefined)('GET /docs in a browser', () 
     page.on('request', (request) => {
       if (!request.url().startsWith(origin)) outside.push(request.url());
     });
+    // The page runs under its Content-Security-Policy: whatever the policy blocked, the
+    // browser says on the console.
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
     await page.goto(`${origin}/docs`);
 
     // The endpoints are listed, from /openapi.json.
@@ -85,6 +91,9 @@ describe.skipIf(browserSkipReason() !== undefined)('GET /docs in a browser', () 
 
     // Nothing was fetched from anywhere else (no CDN).
     expect(outside).toEqual([]);
+    expect(blocked).toEqual([]);
+    const answer = await page.request.get(`${origin}/docs`);
+    expect(answer.headers()['content-security-policy']).toContain("script-src 'self' 'sha256-");
     await page.close();
   }, 90_000);
 });

@@ -514,6 +514,26 @@ const paramRows: Row[] = [
       expect(res.headers['x-ignored-parameters']).toBe('%ED%95%9C%EA%B8%80,a%2Cb,x%25y,plain'),
   },
   {
+    name: 'fifty unknown params are all named',
+    url: () => `/v2/people?${Array.from({ length: 50 }, (_, i) => `p${i}=1`).join('&')}`,
+    status: 200,
+    shape: 'ok',
+    check: (res) =>
+      expect(res.headers['x-ignored-parameters']).toBe(
+        Array.from({ length: 50 }, (_, i) => `p${i}`).join(','),
+      ),
+  },
+  {
+    name: 'past fifty unknown params, the rest are counted',
+    url: () => `/v2/people?${Array.from({ length: 60 }, (_, i) => `p${i}=1`).join('&')}`,
+    status: 200,
+    shape: 'ok',
+    check: (res) =>
+      expect(res.headers['x-ignored-parameters']).toBe(
+        [...Array.from({ length: 50 }, (_, i) => `p${i}`), '(+10 more)'].join(','),
+      ),
+  },
+  {
     name: 'no header when every param is known',
     url: () => '/v2/people?limit=1',
     status: 200,

@@ -393,7 +393,7 @@ describe('the MCP server', { timeout: 120_000 }, () => {
     expect(notification.body).toBe('');
   });
 
-  it('refuses U+0000 anywhere in a message with a JSON-RPC error and a 400, calling nothing', async () => {
+  it('refuses U+0000 or a lone surrogate anywhere in a message with a JSON-RPC error and a 400, calling nothing', async () => {
     const headers = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
@@ -421,6 +421,13 @@ describe('the MCP server', { timeout: 120_000 }, () => {
     expect(argument.statusCode).toBe(400);
     expect(argument.json().id).toBe('x');
     expect(argument.json().error.message).toBe('Invalid params: U+0000 in params.arguments.name');
+    // A surrogate without its pair (`\ud800` in the JSON text) is refused alike.
+    const lone = await call(
+      { name: 'create_record', arguments: { type: 'people', name: '김\ud800철수' } },
+      'y',
+    );
+    expect(lone.statusCode).toBe(400);
+    expect(lone.json().error.message).toBe('Invalid params: U+D800 in params.arguments.name');
     expect(await tableSnapshot(store)).toEqual(before);
   });
 });

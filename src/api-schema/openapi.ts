@@ -97,7 +97,7 @@ const HEADERS = {
   },
   'X-Ignored-Parameters': {
     description:
-      'Query parameters (and top-level body keys of writes) the endpoint does not know and ignored, comma-separated',
+      'Query parameters (and top-level body keys of writes) the endpoint does not know and ignored, comma-separated, percent-encoded where a header cannot carry them or `,` or `%` is in them; at most 50 names (and 2,000 characters of them), then `(+N more)` for the rest',
     schema: { type: 'string' },
   },
 };

@@ -2,7 +2,7 @@ import { Kind, type Static, type TObject, type TSchema } from '@sinclair/typebox
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ValueErrorType } from '@sinclair/typebox/errors';
 import { DomainError } from '../domain/errors.ts';
-import { nulTextPath } from './nul-text.ts';
+import { unstorableMessage, unstorableText } from './nul-text.ts';
 
 /** A request body that passed its schema, with the top-level keys the schema does not know. */
 export interface ReadBody<T> {
@@ -14,8 +14,8 @@ export interface ReadBody<T> {
 /**
  * A reader of JSON request bodies for one schema: checks the body, and on the first
  * mismatch answers 400 with a Korean message naming the field (`quoteProductList[0].price`)
- * and what it must be; text holding U+0000 anywhere is refused the same way (PostgreSQL
- * cannot store it, so neither store takes it). Unknown top-level keys are allowed and reported as ignored.
+ * and what it must be; text holding U+0000 or a surrogate without its pair anywhere is
+ * refused the same way (the stores do not keep it alike, so neither takes it). Unknown top-level keys are allowed and reported as ignored.
  */
 export function bodyReader<S extends TObject>(schema: S): (body: unknown) => ReadBody<Static<S>> {
   const check = TypeCompiler.Compile(schema);
@@ -29,9 +29,9 @@ export function bodyReader<S extends TObject>(schema: S): (body: unknown) => Rea
       const error = check.Errors(value).First()!;
       throw new DomainError('invalid_body', describeError(error.path, error.type, error.schema));
     }
-    const nul = nulTextPath(value);
-    if (nul !== undefined)
-      throw new DomainError('invalid_body', `'${nul}' 값에 U+0000 문자를 쓸 수 없습니다.`);
+    const bad = unstorableText(value);
+    if (bad !== undefined)
+      throw new DomainError('invalid_body', unstorableMessage(bad.path, bad.char));
     const ignored = Object.keys(value).filter((k) => !known.has(k));
     return { value: value as Static<S>, ignored };
   };

@@ -1,4 +1,5 @@
 import { DomainError } from '../domain/errors.ts';
+import { unstorableChar, unstorableMessage } from './nul-text.ts';
 
 /** Page size without `limit`, and the most one page holds (DECISIONS 2). */
 export const DEFAULT_LIMIT = 50;
@@ -13,7 +14,8 @@ export interface ParsedQuery {
 
 /**
  * Reads the query parameters an endpoint knows; the rest are ignored and named (DECISIONS 1).
- * A known parameter given twice, empty, absurdly long or holding U+0000 is a 400 naming it.
+ * A known parameter given twice, empty, absurdly long or holding U+0000 or a surrogate without its
+ * pair is a 400 naming it.
  */
 export function readQuery(
   query: unknown,
@@ -34,9 +36,9 @@ export function readQuery(
     if (value.length > (maxLengths[name] ?? MAX_VALUE_LENGTH)) {
       throw new DomainError('invalid_parameter', `'${name}' 파라미터 값이 너무 깁니다.`);
     }
-    if (value.includes('\u0000')) {
-      throw new DomainError('invalid_parameter', `'${name}' 값에 U+0000 문자를 쓸 수 없습니다.`);
-    }
+    const char = unstorableChar(value);
+    if (char !== undefined)
+      throw new DomainError('invalid_parameter', unstorableMessage(name, char));
     values[name] = value;
   }
   return { values, ignored };

@@ -6,8 +6,34 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Names the query parameters the endpoint ignored (DECISIONS 1). */
 export function nameIgnored(reply: FastifyReply, query: ParsedQuery): void {
-  if (query.ignored.length > 0)
-    reply.header('X-Ignored-Parameters', query.ignored.map(headerSafe).join(','));
+  if (query.ignored.length > 0) reply.header('X-Ignored-Parameters', ignoredHeader(query.ignored));
+}
+
+/** The most names `X-Ignored-Parameters` gives; the rest are counted. */
+const MOST_IGNORED_NAMED = 50;
+/** The most characters of names it gives, so that it stays far below clients' 16 KiB of headers. */
+const MOST_IGNORED_CHARS = 2_000;
+
+/**
+ * `X-Ignored-Parameters`: the names, comma-separated, at most 50 and 2,000 characters of
+ * them, then `(+N more)` for the rest (a name never holds a space, so the count is not a
+ * name). Unbounded, a body of 50,000 unknown keys got a 339 KB header that clients refuse
+ * to read, and the client retried a create that had landed.
+ */
+export function ignoredHeader(ignored: readonly string[]): string {
+  const named: string[] = [];
+  let chars = 0;
+  for (const name of ignored) {
+    if (named.length === MOST_IGNORED_NAMED) break;
+    // A name is encoded only while it can fit (its encoding is at most 9 bytes a character).
+    if (chars + name.length > MOST_IGNORED_CHARS) break;
+    const safe = headerSafe(name);
+    if (chars + safe.length > MOST_IGNORED_CHARS) break;
+    named.push(safe);
+    chars += safe.length + 1;
+  }
+  const rest = ignored.length - named.length;
+  return rest > 0 ? [...named, `(+${rest} more)`].join(',') : named.join(',');
 }
 
 // Printable ASCII but `%` and `,`: what a name may hold as it is in the header.
@@ -59,7 +85,7 @@ function sendWrittenBody(
   body: { success: true; data?: unknown },
   ignored: readonly string[],
 ): FastifyReply {
-  if (ignored.length > 0) reply.header('X-Ignored-Parameters', ignored.map(headerSafe).join(','));
+  if (ignored.length > 0) reply.header('X-Ignored-Parameters', ignoredHeader(ignored));
   return reply.code(status).header('Content-Type', JSON_TYPE).send(JSON.stringify(body));
 }
 

@@ -1,6 +1,6 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { nulTextPath } from '../http/nul-text.ts';
+import { unstorableText } from '../http/nul-text.ts';
 import { type ApiCall, injectCall } from './api.ts';
 import { MAX_BATCH, messageCost } from './message-cost.ts';
 import { createMcpServer } from './server.ts';
@@ -40,11 +40,12 @@ export function registerMcpRoute(
       if (Array.isArray(request.body) && request.body.length === 0) {
         return reply.code(400).send(rpcError(null, -32600, 'Invalid Request: an empty batch'));
       }
-      // U+0000 anywhere is refused, as in every other body (PostgreSQL keeps no text with it):
-      // a tool's name or argument with one was answered 200, an unknown tool or an API error.
-      const nul = nulTextPath(request.body);
-      if (nul !== undefined) {
-        const message = `Invalid params: U+0000 in ${nul || 'the message'}`;
+      // U+0000 or a lone surrogate anywhere is refused, as in every other body (the stores do
+      // not keep it alike): a tool's name or argument with one was answered 200, an unknown
+      // tool or an API error.
+      const bad = unstorableText(request.body);
+      if (bad !== undefined) {
+        const message = `Invalid params: ${bad.char} in ${bad.path || 'the message'}`;
         return reply.code(400).send(rpcError(requestId(request.body), -32602, message));
       }
       const inject = injectCall(app, base, request.headers.authorization ?? '');

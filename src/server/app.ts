@@ -17,6 +17,7 @@ import {
 } from '../http/errors.ts';
 import { PageCache } from '../http/page-cache.ts';
 import type { ReadTaskRunner, RouteDeps } from '../http/route-deps.ts';
+import { setSecurityHeaders } from '../http/security-headers.ts';
 import { JSON_TYPE } from '../http/send.ts';
 import { registerMcpRoute } from '../mcp/http-route.ts';
 import { registerSubjectActivityRoutes } from '../resources/activities/routes.ts';
@@ -66,6 +67,7 @@ import { UnsyncedWriteError } from '../store/writes-stopped.ts';
 import { isSingleDealPath, routeKind } from './api-route.ts';
 import { tokenAuthenticator } from './auth.ts';
 import { authFailureCounter, throttledAuthenticator } from './auth-failures.ts';
+import { clientErrorHandler, expectationRefuser } from './client-error.ts';
 import { DiskFullLog } from './disk-full-log.ts';
 import { recordRoutes, registerDocsRoutes } from './docs.ts';
 import { Metrics } from './metrics.ts';
@@ -159,6 +161,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // What Node's HTTP parser refuses, answered in the API's shape (client-error.ts).
+    clientErrorHandler: clientErrorHandler(config.basePath),
+    // Node answers an HTTP/1.1 request without Host 400 with an empty body; the API routes
+    // nothing by host (an HTTP/1.0 request, which need not say it, was served already).
+    http: { requireHostHeader: false },
     frameworkErrors: (_error, request, reply) =>
       badPath(config.basePath, request.method, request.url, reply),
     // While closing (SIGTERM), a request that still arrives on an open keep-alive
@@ -167,6 +174,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
   const base = config.basePath;
+  app.server.on('checkExpectation', expectationRefuser(base));
   // Unset (an app built in a test), failed token checks are not throttled.
   const authenticate = throttledAuthenticator(
     tokenAuthenticator(store),
@@ -221,6 +229,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('onRequest', async (request, reply) => {
+    setSecurityHeaders(reply);
     reply.header('X-Request-Id', request.id);
     // The matched route, not the raw URL: `/%762/people` is routed to `/v2/people` too.
     const route = request.routeOptions.url;
@@ -422,6 +431,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
  */
 function badPath(base: string, method: string, url: string, reply: FastifyReply): void {
   const singleDeal = isSingleDealPath(base, method, url.split('?')[0]!);
+  // Before routing: the hooks that set them did not run.
+  setSecurityHeaders(reply);
   reply
     .code(400)
     .header('X-Request-Id', reply.request.id)

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -46,6 +47,41 @@ const ASSETS: Record<string, string> = {
 const require = createRequire(import.meta.url);
 const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
 
+/** The page's one inline script: Swagger UI started on the document. */
+const startScript = (base: string) => `
+window.ui = SwaggerUIBundle({
+  url: '${base}/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  persistAuthorization: true,
+  tryItOutEnabled: true,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: 'StandaloneLayout',
+});
+`;
+
+/**
+ * The reference page's Content-Security-Policy: its files and its one inline script (by
+ * hash) and nothing else, requests to this origin only, never in a frame. Swagger UI
+ * needs no `eval`; it does apply an inline style of its own (which changes with its
+ * version), so styles may be inline: a style runs no code. test/docs-page.test.ts runs the
+ * page under this policy and fails on anything it blocks.
+ */
+function docsPolicy(base: string): string {
+  const hash = createHash('sha256').update(startScript(base)).digest('base64');
+  return [
+    "default-src 'none'",
+    `script-src 'self' 'sha256-${hash}'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
 /** The reference page under `base`: Swagger UI from the package's own files, reading the document. */
 const page = (base: string) => `<!doctype html>
 <html lang="ko">
@@ -60,17 +96,7 @@ const page = (base: string) => `<!doctype html>
 <div id="swagger-ui"></div>
 <script src="${base}/docs/swagger-ui-bundle.js"></script>
 <script src="${base}/docs/swagger-ui-standalone-preset.js"></script>
-<script>
-window.ui = SwaggerUIBundle({
-  url: '${base}/openapi.json',
-  dom_id: '#swagger-ui',
-  deepLinking: true,
-  persistAuthorization: true,
-  tryItOutEnabled: true,
-  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-  layout: 'StandaloneLayout',
-});
-</script>
+<script>${startScript(base)}</script>
 </body>
 </html>
 `;
@@ -86,6 +112,7 @@ export function registerDocsRoutes(
 ): void {
   let document: string | undefined;
   const html = page(basePath);
+  const policy = docsPolicy(basePath);
   app.get(`${basePath}/openapi.json`, async (_request, reply) => {
     document ??= JSON.stringify(
       buildOpenApiDocument({ basePath, version, examples: examples as OperationExamples }),
@@ -93,7 +120,10 @@ export function registerDocsRoutes(
     return reply.header('Content-Type', JSON_TYPE).send(document);
   });
   app.get(`${basePath}/docs`, async (_request, reply) =>
-    reply.header('Content-Type', 'text/html; charset=utf-8').send(html),
+    reply
+      .header('Content-Type', 'text/html; charset=utf-8')
+      .header('Content-Security-Policy', policy)
+      .send(html),
   );
   app.get<{ Params: { asset: string } }>(`${basePath}/docs/:asset`, async (request, reply) => {
     const type = Object.hasOwn(ASSETS, request.params.asset)

@@ -9,6 +9,7 @@ import {
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyServerFactory } from 'fastify';
 import { errorBody } from '../http/errors.ts';
+import { SECURITY_HEADERS } from '../http/security-headers.ts';
 import { JSON_TYPE } from '../http/send.ts';
 import { isSingleDealPath, pathKind } from './api-route.ts';
 
@@ -138,6 +139,7 @@ export class LoadShedder {
       'Content-Length': Buffer.byteLength(body),
       'Retry-After': '1',
       'X-Request-Id': randomUUID(),
+      ...SECURITY_HEADERS,
     });
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;

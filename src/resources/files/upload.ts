@@ -12,6 +12,7 @@ import {
 import { isValidId } from '../../domain/ids.ts';
 import { discardBody, REFUSED_BODY_BOUNDS } from '../../http/discard-body.ts';
 import { HttpError } from '../../http/errors.ts';
+import { unstorableChar, unstorableMessage } from '../../http/nul-text.ts';
 import type { Store } from '../../store/database.ts';
 import {
   FILE_OBJECT_TYPES,
@@ -105,8 +106,9 @@ export async function readUploadForm(
         if (fields[name] !== undefined) throw invalid(`'${name}' 값은 한 번만 보낼 수 있습니다.`);
         if (part.valueTruncated || typeof part.value !== 'string')
           throw invalid(`'${name}' 값이 너무 깁니다.`);
-        if (part.value.includes('\u0000'))
-          throw invalid(`'${name}' 값에 U+0000 문자를 쓸 수 없습니다.`);
+        // Decoded from UTF-8, a field holds no lone surrogate; U+0000 it can.
+        const char = unstorableChar(part.value);
+        if (char !== undefined) throw invalid(unstorableMessage(name, char));
         fields[name] = part.value;
         continue;
       }
