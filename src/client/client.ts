@@ -74,16 +74,16 @@ export type FieldRecordType =
  * A record of a batch read: the record type's record, or (with `fieldList`) `id` and some of
  * its fields.
  */
-export type BatchRecordOf<T extends Batch.BatchObjectType, C extends CustomFieldTypes> = {
+export type BatchRecordOf<T extends Batch.BatchObjectTypeName, C extends CustomFieldTypes> = {
   people: R.Person<C>;
   organization: R.Organization<C>;
   deal: R.Deal<C>;
   lead: R.Lead<C>;
-}[T];
+}[Batch.BatchObjectTypeOf<T>];
 
 /** A record of `batch.read`: whole, or with `fieldList` its `id` and some of its fields. */
 export type BatchReadRecord<
-  T extends Batch.BatchObjectType,
+  T extends Batch.BatchObjectTypeName,
   C extends CustomFieldTypes,
   F extends readonly string[] | undefined,
 > = F extends readonly string[]
@@ -742,7 +742,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
      * have are left out. With `fieldList`, each record has `id` and those fields only.
      */
     read: async <
-      T extends Batch.BatchObjectType,
+      T extends Batch.BatchObjectTypeName,
       F extends readonly string[] | undefined = undefined,
     >(
       body: Batch.BatchReadInput<T> & { fieldList?: F },
@@ -757,12 +757,15 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     update: async (body: Batch.BatchUpdateInput, o?: CallOptions): Promise<R.Updated[]> =>
       (await this.#post<{ objectList: R.Updated[] }>('/v3/object/update', body, o)).objectList,
     /** The pipelines of deals or leads with their stages. */
-    pipelines: async (objectType: 'deal' | 'lead', o?: CallOptions): Promise<R.Pipeline[]> =>
+    pipelines: async (
+      objectType: 'deal' | 'lead' | '딜' | '리드',
+      o?: CallOptions,
+    ): Promise<R.Pipeline[]> =>
       (await this.#post<{ pipelineList: R.Pipeline[] }>('/v3/pipeline/list', { objectType }, o))
         .pipelineList,
     /** The record types a type can be associated with, and the field that links them. */
     associations: async (
-      objectType: Batch.BatchObjectType,
+      objectType: Batch.BatchObjectTypeName,
       o?: CallOptions,
     ): Promise<Batch.Association[]> =>
       (
