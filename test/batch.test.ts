@@ -417,7 +417,7 @@ describe('POST /v3/object/create', () => {
         { data: { 이름: `${a.ws.workspaceId} 주식회사` } },
       ],
     });
-    expectRefused(existing, ['inputList[1]: ', '이미 같은 이름'], {
+    expectRefused(existing, ['inputList[1]: ', '이미 존재하는 이름'], {
       index: 1,
       id: a.org,
       name: `${a.ws.workspaceId} 주식회사`,

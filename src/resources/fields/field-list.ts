@@ -392,7 +392,7 @@ async function refuseDuplicateValues(
     if (found)
       throw new DomainError(
         'duplicate_record',
-        `'${def.name}' 필드는 중복을 허용하지 않습니다. 이미 같은 값을 가진 레코드가 있습니다: '${String(value).slice(0, 100)}'`,
+        `이미 존재하는 값입니다: '${def.name}' 필드는 중복을 허용하지 않습니다: '${String(value).slice(0, 100)}'`,
         { id: found.id, name: found.name },
       );
   }
