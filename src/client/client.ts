@@ -157,7 +157,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     return new ListRequest<T>(this.#t, path, key, query, callOf(o));
   }
 
-  #search(type: string, request: Bodies.SearchRequest = {}, o: ListOptions = {}) {
+  #search(type: string, request: Bodies.SearchRequest, o: ListOptions = {}) {
     return new ListRequest<R.SearchObject>(
       this.#t,
       `/v2/object/${type}/search`,
@@ -175,7 +175,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
      * fields of `fieldList`, in `sortList` order (oldest first by default). Each page counts
      * as 10 requests of the rate limit.
      */
-    search: (request?: Bodies.SearchRequest, o?: ListOptions) => this.#search('people', request, o),
+    search: (request: Bodies.SearchRequest, o?: ListOptions) => this.#search('people', request, o),
     /** Every person, oldest first. */
     list: (o?: ListOptions) => this.#list<R.Person<C>>('/v2/people', 'peopleList', o),
     /** One person. */
@@ -222,7 +222,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
      * fields of `fieldList`, in `sortList` order (oldest first by default). Each page counts
      * as 10 requests of the rate limit.
      */
-    search: (request?: Bodies.SearchRequest, o?: ListOptions) =>
+    search: (request: Bodies.SearchRequest, o?: ListOptions) =>
       this.#search('organization', request, o),
     /** Every organization, oldest first. */
     list: (o?: ListOptions) =>
@@ -276,7 +276,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
      * fields of `fieldList`, in `sortList` order (oldest first by default). Each page counts
      * as 10 requests of the rate limit.
      */
-    search: (request?: Bodies.SearchRequest, o?: ListOptions) => this.#search('deal', request, o),
+    search: (request: Bodies.SearchRequest, o?: ListOptions) => this.#search('deal', request, o),
     /** Every deal, oldest first, optionally of one pipeline and/or stage (exact names). */
     list: (f: ListOptions & { pipelineName?: string; pipelineStageName?: string } = {}) =>
       this.#list<R.Deal<C>>('/v2/deal', 'dealList', f, {
@@ -335,7 +335,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
      * fields of `fieldList`, in `sortList` order (oldest first by default). Each page counts
      * as 10 requests of the rate limit.
      */
-    search: (request?: Bodies.SearchRequest, o?: ListOptions) => this.#search('lead', request, o),
+    search: (request: Bodies.SearchRequest, o?: ListOptions) => this.#search('lead', request, o),
     /** Every lead, oldest first. */
     list: (o?: ListOptions) => this.#list<R.Lead<C>>('/v2/lead', 'leadList', o),
     /** One lead. */

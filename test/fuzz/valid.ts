@@ -584,7 +584,8 @@ export const VALID: Record<string, Gen> = {
                   { minLength: 1, maxLength: 3 },
                 ),
               }),
-              { maxLength: 3 },
+              // A search needs filters, as the live API's does.
+              { minLength: 1, maxLength: 3 },
             ),
             sortList: fc.array(
               fc.record({
@@ -600,7 +601,7 @@ export const VALID: Record<string, Gen> = {
             ),
             limit: fc.integer({ min: 1, max: 100 }),
           },
-          { requiredKeys: [] },
+          { requiredKeys: ['filterGroupList'] },
         )
         .map((body): Req => ({ method: 'POST', path: `/v2/object/${type}/search`, body })),
     ),
