@@ -179,7 +179,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'users.me': () => crm.users.me(),
   'users.meShort': () => crm.users.meShort(),
   'teams.list': () => crm.teams.list().page(),
-  'todos.list': () => crm.todos.list().page(),
+  'todos.list': () => crm.todos.list({ ownerId: 'u' }).page(),
   'todos.create': () =>
     crm.todos.create({ dealId: 'd1', fieldList: [{ name: '내용', stringValue: '전화' }] }),
   'todos.update': () =>
@@ -195,6 +195,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
         leadId: 'l',
         peopleId: 'p',
         organizationId: 'o',
+        typeId: 'memo-type-call',
       })
       .page(),
   'memos.get': () => crm.memos.get('m1'),

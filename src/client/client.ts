@@ -50,6 +50,14 @@ export interface MemoFilter extends ListOptions {
   leadId?: string;
   peopleId?: string;
   organizationId?: string;
+  /** A note type's `_id` (`memos.types()`). */
+  typeId?: string;
+}
+
+/** Filter of `GET /v2/todo`. */
+export interface TodoFilter extends ListOptions {
+  /** The user whose todos (their 담당자). */
+  ownerId?: string;
 }
 
 /** Filter of a webhook's delivery log. */
@@ -556,8 +564,9 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
 
   /** Todos. */
   readonly todos = {
-    /** Every todo, oldest first. */
-    list: (o?: ListOptions) => this.#list<R.Todo<C>>('/v2/todo', 'todoList', o),
+    /** Every todo, oldest first; with `ownerId`, those of one user. */
+    list: (f: TodoFilter = {}) =>
+      this.#list<R.Todo<C>>('/v2/todo', 'todoList', f, { ownerId: f.ownerId }),
     /** Creates a todo on one deal, lead, person or organization (`내용` in `fieldList`). */
     create: (body: Bodies.CreateTodoBody, o?: CallOptions) =>
       this.#keyed<R.Created>('/v2/todo', 'todo', body, o),
@@ -599,6 +608,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
         leadId: f.leadId,
         peopleId: f.peopleId,
         organizationId: f.organizationId,
+        typeId: f.typeId,
       }),
     /** One note. */
     get: async (id: string, o?: CallOptions): Promise<R.Memo> =>
