@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { CrmClient, type Person, ValidationError } from '../src/client/index.ts';
+import { CrmClient, type Person, type Quote, ValidationError } from '../src/client/index.ts';
 import { SINGLE_DEAL_KEYS } from '../src/resources/batch/reads.ts';
 import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
 import { listen } from './client-server.ts';
@@ -221,7 +221,7 @@ describe('POST /v3/object/read', () => {
       ['idList', '500'],
     );
     expectRefused(await call('/v3/object/read', { objectType: 'people', idList: [] }), ['idList']);
-    expectRefused(await call('/v3/object/read', { objectType: 'product', idList: ['x'] }), [
+    expectRefused(await call('/v3/object/read', { objectType: 'todo', idList: ['x'] }), [
       'objectType',
       'people',
     ]);
@@ -695,6 +695,45 @@ describe('objectType by the live API’s names (고객, 회사, 딜, 리드)', (
     ]);
   });
 
+  it('reads products (상품) and quotes (견적서) as their lists serve them; writes take neither', async () => {
+    const product = await post(app, a.ws.token, '/v2/product', { name: '배치 상품', price: 10 });
+    expect(product.status, product.text).toBe(201);
+    const productId = product.json.data.product.id as string;
+    const quote = await post(app, a.ws.token, '/v2/quote', {
+      name: '배치 견적',
+      dealId: a.deal,
+      quoteProductList: [{ productId, amount: 2 }],
+    });
+    expect(quote.status, quote.text).toBe(201);
+    const quoteId = quote.json.data.quote.id as string;
+    const products = (await walk(app, a.ws.token, '/v2/product', 'productList')).records;
+    const quotes = (await get(app, a.ws.token, `/v2/deal/${a.deal}/quote`)).json.data
+      .quoteList as Rec[];
+    for (const [objectType, id, listed] of [
+      ['상품', productId, products],
+      ['product', productId, products],
+      ['견적서', quoteId, quotes],
+      ['quote', quoteId, quotes],
+    ] as const) {
+      const res = await call('/v3/object/read', { objectType, idList: [id, a.deal] });
+      expect(res.status, res.text).toBe(200);
+      expect(recordTexts(res, 'objectList')).toEqual([
+        JSON.stringify(listed.find((r) => r.id === id)),
+      ]);
+    }
+    const named = await call('/v3/object/read', {
+      objectType: '견적서',
+      idList: [quoteId],
+      fieldList: ['이름'],
+    });
+    expect(named.json.data.objectList).toEqual([{ id: quoteId, 이름: '배치 견적' }]);
+    const write = await call('/v3/object/create', {
+      objectType: '상품',
+      inputList: [{ data: { 이름: '안 됨' } }],
+    });
+    expectRefused(write, ['objectType']);
+  });
+
   it('creates and updates records of each type', async () => {
     const created = await call('/v3/object/create', {
       objectType: '고객',
@@ -772,6 +811,9 @@ describe('the client’s batch calls', () => {
       const byLiveName = await crm.batch.read({ objectType: '고객', idList: a.people });
       expectTypeOf(byLiveName).toEqualTypeOf<Person[]>();
       expect(byLiveName).toEqual(people);
+      const quotes = await crm.batch.read({ objectType: '견적서', idList: ['no-such-quote'] });
+      expectTypeOf(quotes).toEqualTypeOf<Quote[]>();
+      expect(quotes).toEqual([]);
       const names = await crm.batch.read({
         objectType: 'people',
         idList: [a.people[0]!],

@@ -8,10 +8,18 @@ import type {
   BatchObjectType,
   BatchObjectTypeName,
   BatchObjectTypeOf,
+  BatchReadType,
+  BatchReadTypeName,
 } from '../api-schema/bodies/batch.ts';
 import type { CallOptions } from './transport.ts';
 
-export type { BatchObjectType, BatchObjectTypeName, BatchObjectTypeOf };
+export type {
+  BatchObjectType,
+  BatchObjectTypeName,
+  BatchObjectTypeOf,
+  BatchReadType,
+  BatchReadTypeName,
+};
 
 /** What `association` links a new or updated record to: a person, an organization (null unlinks). */
 export type BatchLinks = BatchAssociation;
@@ -25,9 +33,10 @@ export type BatchData = Record<string, unknown>;
 
 /**
  * Body of `batch.read`: up to 500 ids; `fieldList` keeps `id` and those fields only.
- * `objectType` by the live API's name (`고객`, `회사`, `딜`, `리드`) or ours (`people`, ...).
+ * `objectType` by the live API's name (`고객`, `회사`, `딜`, `리드`, `상품`, `견적서`) or ours
+ * (`people`, ..., `product`, `quote`).
  */
-export interface BatchReadInput<T extends BatchObjectTypeName = BatchObjectTypeName> {
+export interface BatchReadInput<T extends BatchReadTypeName = BatchReadTypeName> {
   objectType: T;
   idList: readonly string[];
   fieldList?: readonly string[];

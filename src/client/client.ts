@@ -82,16 +82,18 @@ export type FieldRecordType =
  * A record of a batch read: the record type's record, or (with `fieldList`) `id` and some of
  * its fields.
  */
-export type BatchRecordOf<T extends Batch.BatchObjectTypeName, C extends CustomFieldTypes> = {
+export type BatchRecordOf<T extends Batch.BatchReadTypeName, C extends CustomFieldTypes> = {
   people: R.Person<C>;
   organization: R.Organization<C>;
   deal: R.Deal<C>;
   lead: R.Lead<C>;
+  product: R.Product<C>;
+  quote: R.Quote<C>;
 }[Batch.BatchObjectTypeOf<T>];
 
 /** A record of `batch.read`: whole, or with `fieldList` its `id` and some of its fields. */
 export type BatchReadRecord<
-  T extends Batch.BatchObjectTypeName,
+  T extends Batch.BatchReadTypeName,
   C extends CustomFieldTypes,
   F extends readonly string[] | undefined,
 > = F extends readonly string[]
@@ -752,7 +754,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
      * have are left out. With `fieldList`, each record has `id` and those fields only.
      */
     read: async <
-      T extends Batch.BatchObjectTypeName,
+      T extends Batch.BatchReadTypeName,
       F extends readonly string[] | undefined = undefined,
     >(
       body: Batch.BatchReadInput<T> & { fieldList?: F },

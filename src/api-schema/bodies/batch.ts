@@ -32,19 +32,33 @@ export type BatchObjectTypeName =
   | BatchObjectType
   | (typeof BATCH_OBJECT_TYPE_LABELS)[BatchObjectType];
 
+/** The record types a batch read takes: those of the writes, and products and quotes. */
+export const BATCH_READ_TYPES = [...BATCH_OBJECT_TYPES, 'product', 'quote'] as const;
+export type BatchReadType = (typeof BATCH_READ_TYPES)[number];
+
+/** The live API's names of the record types a read takes, by type. */
+export const BATCH_READ_TYPE_LABELS = {
+  ...BATCH_OBJECT_TYPE_LABELS,
+  product: '상품',
+  quote: '견적서',
+} as const satisfies Record<BatchReadType, string>;
+
+/** An `objectType` of a batch read: the live API's name (`견적서`) or ours (`quote`). */
+export type BatchReadTypeName = BatchReadType | (typeof BATCH_READ_TYPE_LABELS)[BatchReadType];
+
 /** The record type an `objectType` name stands for (`딜` → `deal`). */
-export type BatchObjectTypeOf<N extends BatchObjectTypeName> = N extends BatchObjectType
+export type BatchObjectTypeOf<N extends BatchReadTypeName> = N extends BatchReadType
   ? N
   : {
-      [T in BatchObjectType]: (typeof BATCH_OBJECT_TYPE_LABELS)[T] extends N ? T : never;
-    }[BatchObjectType];
+      [T in BatchReadType]: (typeof BATCH_READ_TYPE_LABELS)[T] extends N ? T : never;
+    }[BatchReadType];
 
-const TYPE_OF_LABEL = new Map<string, BatchObjectType>(
-  BATCH_OBJECT_TYPES.map((t) => [BATCH_OBJECT_TYPE_LABELS[t], t]),
+const TYPE_OF_LABEL = new Map<string, BatchReadType>(
+  BATCH_READ_TYPES.map((t) => [BATCH_READ_TYPE_LABELS[t], t]),
 );
 
 /** The record type an `objectType` of a body names. */
-export function batchObjectType<N extends BatchObjectTypeName>(name: N): BatchObjectTypeOf<N> {
+export function batchObjectType<N extends BatchReadTypeName>(name: N): BatchObjectTypeOf<N> {
   return (TYPE_OF_LABEL.get(name) ?? name) as BatchObjectTypeOf<N>;
 }
 
@@ -65,9 +79,20 @@ const FieldNames = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
   description: 'Field names to keep in each record, beside `id` (the record’s own key order)',
 });
 
+/** `objectType` of a read: the write types, and products (`상품`) and quotes (`견적서`). */
+export const BatchReadTypeSchema = Type.Union(
+  [...Object.values(BATCH_READ_TYPE_LABELS), ...BATCH_READ_TYPES].map((v) =>
+    Type.Literal(v),
+  ) as TLiteral<BatchReadTypeName>[],
+  {
+    description:
+      'The record type: `고객`, `회사`, `딜`, `리드`, `상품`, `견적서` (the live API’s names), or `people`, `organization`, `deal`, `lead`, `product`, `quote`',
+  },
+);
+
 /** Body of `POST /v3/object/read`. */
 export const BatchReadBody = Type.Object({
-  objectType: BatchObjectTypeSchema,
+  objectType: BatchReadTypeSchema,
   idList: Type.Array(IdSchema, { minItems: 1, maxItems: MAX_READ_IDS }),
   fieldList: Type.Optional(FieldNames),
 });
