@@ -78,8 +78,11 @@ const sample = (await call('GET', '/v2/people?limit=100')).data.peopleList as Re
 const email = sample.find((p) => p['이메일'])!['이메일'];
 const names = [...new Set(sample.map((p) => p['이름'] as string))].slice(0, 80);
 
+// A search needs a filter (as the live API's): "over all" is `id EXISTS`, which every record passes.
 const search = (filters: unknown[], more: Record<string, unknown> = {}) => ({
-  filterGroupList: filters.length ? [{ filters }] : [],
+  filterGroupList: [
+    { filters: filters.length ? filters : [{ fieldName: 'id', operator: 'EXISTS' }] },
+  ],
   ...more,
 });
 const cases: [string, 'GET' | 'POST', string, unknown?][] = [

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { CrmClient, type Person, ValidationError } from '../src/client/index.ts';
+import { CrmClient, type Person, type Quote, ValidationError } from '../src/client/index.ts';
 import { SINGLE_DEAL_KEYS } from '../src/resources/batch/reads.ts';
 import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
 import { listen } from './client-server.ts';
@@ -221,7 +221,7 @@ describe('POST /v3/object/read', () => {
       ['idList', '500'],
     );
     expectRefused(await call('/v3/object/read', { objectType: 'people', idList: [] }), ['idList']);
-    expectRefused(await call('/v3/object/read', { objectType: 'product', idList: ['x'] }), [
+    expectRefused(await call('/v3/object/read', { objectType: 'todo', idList: ['x'] }), [
       'objectType',
       'people',
     ]);
@@ -417,7 +417,7 @@ describe('POST /v3/object/create', () => {
         { data: { 이름: `${a.ws.workspaceId} 주식회사` } },
       ],
     });
-    expectRefused(existing, ['inputList[1]: ', '이미 같은 이름'], {
+    expectRefused(existing, ['inputList[1]: ', '이미 존재하는 이름'], {
       index: 1,
       id: a.org,
       name: `${a.ws.workspaceId} 주식회사`,
@@ -659,6 +659,116 @@ describe('POST /v3/pipeline/list and /v3/association/list', () => {
   });
 });
 
+describe('objectType by the live API’s names (고객, 회사, 딜, 리드)', () => {
+  const NAMES = { people: '고객', organization: '회사', deal: '딜', lead: '리드' } as const;
+
+  it('reads, lists pipelines and associations as with the English names', async () => {
+    const ids = { people: a.people, organization: [a.org], deal: [a.deal], lead: [a.lead] };
+    for (const [type, name] of Object.entries(NAMES) as [keyof typeof NAMES, string][]) {
+      const korean = await call('/v3/object/read', { objectType: name, idList: ids[type] });
+      expect(korean.status, korean.text).toBe(200);
+      expect(korean.text).toBe(
+        (await call('/v3/object/read', { objectType: type, idList: ids[type] })).text,
+      );
+      const fields = { objectType: name, idList: ids[type], fieldList: ['이름'] };
+      expect((await call('/v3/object/read', fields)).json.data.objectList[0]).toEqual({
+        id: ids[type][0],
+        이름: expect.any(String),
+      });
+      const links = await call('/v3/association/list', { objectType: name });
+      expect(links.status, links.text).toBe(200);
+      expect(links.text).toBe((await call('/v3/association/list', { objectType: type })).text);
+    }
+    for (const [type, name] of [
+      ['deal', '딜'],
+      ['lead', '리드'],
+    ] as const) {
+      const res = await call('/v3/pipeline/list', { objectType: name });
+      expect(res.status, res.text).toBe(200);
+      expect(res.text).toBe((await get(app, a.ws.token, `/v2/${type}/pipeline`)).text);
+    }
+    expectRefused(await call('/v3/pipeline/list', { objectType: '고객' }), ['딜', '리드', '고객']);
+    expectRefused(await call('/v3/object/read', { objectType: '상담', idList: [a.deal] }), [
+      'objectType',
+      '"딜"',
+      '"deal"',
+    ]);
+  });
+
+  it('reads products (상품) and quotes (견적서) as their lists serve them; writes take neither', async () => {
+    const product = await post(app, a.ws.token, '/v2/product', { name: '배치 상품', price: 10 });
+    expect(product.status, product.text).toBe(201);
+    const productId = product.json.data.product.id as string;
+    const quote = await post(app, a.ws.token, '/v2/quote', {
+      name: '배치 견적',
+      dealId: a.deal,
+      quoteProductList: [{ productId, amount: 2 }],
+    });
+    expect(quote.status, quote.text).toBe(201);
+    const quoteId = quote.json.data.quote.id as string;
+    const products = (await walk(app, a.ws.token, '/v2/product', 'productList')).records;
+    const quotes = (await get(app, a.ws.token, `/v2/deal/${a.deal}/quote`)).json.data
+      .quoteList as Rec[];
+    for (const [objectType, id, listed] of [
+      ['상품', productId, products],
+      ['product', productId, products],
+      ['견적서', quoteId, quotes],
+      ['quote', quoteId, quotes],
+    ] as const) {
+      const res = await call('/v3/object/read', { objectType, idList: [id, a.deal] });
+      expect(res.status, res.text).toBe(200);
+      expect(recordTexts(res, 'objectList')).toEqual([
+        JSON.stringify(listed.find((r) => r.id === id)),
+      ]);
+    }
+    const named = await call('/v3/object/read', {
+      objectType: '견적서',
+      idList: [quoteId],
+      fieldList: ['이름'],
+    });
+    expect(named.json.data.objectList).toEqual([{ id: quoteId, 이름: '배치 견적' }]);
+    const write = await call('/v3/object/create', {
+      objectType: '상품',
+      inputList: [{ data: { 이름: '안 됨' } }],
+    });
+    expectRefused(write, ['objectType']);
+  });
+
+  it('creates and updates records of each type', async () => {
+    const created = await call('/v3/object/create', {
+      objectType: '고객',
+      inputList: [{ data: { 이름: '한글형', 이메일: 'korean-type@example.com' } }],
+    });
+    expect(created.status, created.text).toBe(201);
+    const person = created.json.data.objectList[0].id as string;
+    const org = await call('/v3/object/create', {
+      objectType: '회사',
+      inputList: [{ data: { 이름: `${a.ws.workspaceId} 한글형 회사` } }],
+    });
+    expect(org.status, org.text).toBe(201);
+    const deal = await call('/v3/object/create', {
+      objectType: '딜',
+      inputList: [{ data: dealData(a, '한글형 딜'), association: { people: person } }],
+    });
+    expect(deal.status, deal.text).toBe(201);
+    const lead = await call('/v3/object/create', {
+      objectType: '리드',
+      inputList: [{ data: { 이름: '한글형 리드' }, association: { people: person } }],
+    });
+    expect(lead.status, lead.text).toBe(201);
+    const updated = await call('/v3/object/update', {
+      objectType: '딜',
+      inputList: [{ id: deal.json.data.objectList[0].id, data: { 이름: '한글형 딜 2' } }],
+    });
+    expect(updated.status, updated.text).toBe(200);
+    const read = await get(app, a.ws.token, `/v2/deal/${deal.json.data.objectList[0].id}`);
+    expect(read.json.data.deal[0]).toMatchObject({ peopleId: person, 이름: '한글형 딜 2' });
+    const personRead = await get(app, a.ws.token, `/v2/people/${person}`);
+    expect(personRead.json.data.people[0]['딜 개수']).toBe(1);
+    expect(personRead.json.data.people[0]['리드 개수']).toBe(1);
+  });
+});
+
 describe('authentication and the rate limit', () => {
   it('needs a token', async () => {
     const res = await post(app, null, '/v3/object/read', { objectType: 'people', idList: ['x'] });
@@ -698,6 +808,12 @@ describe('the client’s batch calls', () => {
       const people = await crm.batch.read({ objectType: 'people', idList: a.people });
       expectTypeOf(people).toEqualTypeOf<Person[]>();
       expect(people.map((p) => p.id)).toEqual(a.people);
+      const byLiveName = await crm.batch.read({ objectType: '고객', idList: a.people });
+      expectTypeOf(byLiveName).toEqualTypeOf<Person[]>();
+      expect(byLiveName).toEqual(people);
+      const quotes = await crm.batch.read({ objectType: '견적서', idList: ['no-such-quote'] });
+      expectTypeOf(quotes).toEqualTypeOf<Quote[]>();
+      expect(quotes).toEqual([]);
       const names = await crm.batch.read({
         objectType: 'people',
         idList: [a.people[0]!],

@@ -87,6 +87,9 @@ const LIST_KEYS = [
 const crm = new CrmClient({ baseUrl: 'http://crm.test', token: 't', fetch: recordingFetch });
 const day = { startDate: '2024-01-01', endDate: new Date('2024-02-01T00:00:00Z') };
 
+/** A search filter group: records that have a name. */
+const named = { filters: [{ fieldName: '이름', operator: 'EXISTS' as const }] };
+
 /** One call of every client method, with every filter it takes. */
 const CALLS: Record<string, () => Promise<unknown>> = {
   'people.search': () =>
@@ -96,10 +99,12 @@ const CALLS: Record<string, () => Promise<unknown>> = {
         { limit: 5 },
       )
       .page({ cursor: 'c' }),
-  'organizations.search': () => crm.organizations.search().page(),
+  'organizations.search': () => crm.organizations.search({ filterGroupList: [named] }).page(),
   'deals.search': () =>
-    crm.deals.search({ sortList: [{ fieldName: '금액', direction: 'desc' }] }).page(),
-  'leads.search': () => crm.leads.search({ fieldList: ['이름'] }).page(),
+    crm.deals
+      .search({ filterGroupList: [named], sortList: [{ fieldName: '금액', direction: 'desc' }] })
+      .page(),
+  'leads.search': () => crm.leads.search({ filterGroupList: [named], fieldList: ['이름'] }).page(),
   'people.list': () => crm.people.list({ limit: 10 }).page({ cursor: 'c' }),
   'people.get': () => crm.people.get('p1'),
   'people.create': () => crm.people.create({ name: 'n' }),
@@ -174,7 +179,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'users.me': () => crm.users.me(),
   'users.meShort': () => crm.users.meShort(),
   'teams.list': () => crm.teams.list().page(),
-  'todos.list': () => crm.todos.list().page(),
+  'todos.list': () => crm.todos.list({ ownerId: 'u' }).page(),
   'todos.create': () =>
     crm.todos.create({ dealId: 'd1', fieldList: [{ name: '내용', stringValue: '전화' }] }),
   'todos.update': () =>
@@ -190,6 +195,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
         leadId: 'l',
         peopleId: 'p',
         organizationId: 'o',
+        typeId: 'memo-type-call',
       })
       .page(),
   'memos.get': () => crm.memos.get('m1'),

@@ -254,6 +254,7 @@ describe('POST /v2/field/{type}', () => {
       expect(res.status, `${name}: ${res.text}`).toBe(409);
       expect(res.json.success).toBe(false);
       expect(res.json.message).toContain(name);
+      expect(res.json.message).toMatch(/^이미 존재하는 이름입니다/);
       // The custom field's `reason` names the field in the way; a built-in's is the message.
       expect(res.json.reason).toBe(
         name === '등급' ? `${res.json.message} (기존 필드 id '${taken}')` : res.json.message,
@@ -417,6 +418,8 @@ describe('preventDuplicates', () => {
       const res = await post(app, ws.token, '/v2/people', { name: '나중', fieldList: [value] });
       expect(res.status, res.text).toBe(400);
       expect(res.json.message).toContain(value.name);
+      // Programs written for the live API look for its phrase of a duplicate.
+      expect(res.json.reason).toMatch(/^이미 존재하는 값입니다/);
       expect(res.json.data).toEqual({ id: firstId, name: '먼저' });
       expect(res.json.reason).toBe(`${res.json.message} (기존 레코드: '먼저', id '${firstId}')`);
       expect(await tableSnapshot(store)).toEqual(snap);

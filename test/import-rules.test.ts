@@ -85,7 +85,7 @@ describe('import rules', () => {
     expect(result.rejects.map((r) => r.line)).toEqual([2, 3, 4, 5, 6, 7]);
     const reasons = result.rejects.map((r) => r.reason);
     expect(reasons[0]).toMatch(/not JSON/);
-    expect(reasons[1]).toMatch(/이미 같은 이메일의 고객이 있습니다/);
+    expect(reasons[1]).toMatch(/이미 존재하는 이메일입니다/);
     expect(reasons[2]).toMatch(/organization_id.*no organization 'nowhere'/);
     expect(reasons[3]).toMatch(/not a valid id/);
     expect(reasons[4]).toMatch(/\/extra/);
@@ -158,8 +158,8 @@ describe('import rules', () => {
     });
     expect(result.committed).toBe(true);
     expect(result.rejects.map((r) => [r.line, r.reason])).toEqual([
-      [2, expect.stringMatching(/이미 같은 이름의 회사가 있습니다/)],
-      [4, expect.stringMatching(/이미 같은 이메일의 고객이 있습니다/)],
+      [2, expect.stringMatching(/이미 존재하는 이름입니다/)],
+      [4, expect.stringMatching(/이미 존재하는 이메일입니다/)],
     ]);
     const app = await testApp(store);
     try {
@@ -197,7 +197,7 @@ describe('import rules', () => {
     expect(refused.committed).toBe(false);
     expect(refused.rejects.map((r) => r.line)).toEqual([3, 4]);
     expect(refused.rejects[0]!.reason).toMatch(/이메일/);
-    expect(refused.rejects[1]!.reason).toMatch(/이미 같은 이메일/);
+    expect(refused.rejects[1]!.reason).toMatch(/이미 존재하는 이메일/);
 
     const result = await importFiles(store, {
       workspaceId: ws.workspaceId,

@@ -114,6 +114,14 @@ describe('the MCP server', { timeout: 120_000 }, () => {
     expect(second.json.records).toEqual(apiNext.json.data.objectList);
   });
 
+  it('needs filters to search, as the API does; list_records walks every record', async () => {
+    for (const args of [{ type: 'people' }, { type: 'people', filterGroupList: [] }]) {
+      const res = await callTool(client, 'search_records', args);
+      expect(res.isError, JSON.stringify(res)).toBe(true);
+      expect(JSON.stringify(res)).toContain('filterGroupList');
+    }
+  });
+
   it('lists records and reads them by id, as the lists and the batch read do', async () => {
     const listed = await callTool(client, 'list_records', { type: 'deal', limit: 5 });
     const api = await get(app, token, '/v2/deal?limit=5');
@@ -313,7 +321,11 @@ describe('the MCP server', { timeout: 120_000 }, () => {
       expect(tools.map((t) => t.name).sort()).toEqual(READ_TOOLS);
       const refused = await callTool(ro, 'create_record', { type: 'people', name: '읽기 전용' });
       expect(refused.isError).toBe(true);
-      const read = await callTool(ro, 'search_records', { type: 'deal', limit: 1 });
+      const read = await callTool(ro, 'search_records', {
+        type: 'deal',
+        filterGroupList: [{ filters: [{ fieldName: '이름', operator: 'EXISTS' }] }],
+        limit: 1,
+      });
       expect(read.isError).toBe(false);
     } finally {
       await ro.close();
@@ -334,7 +346,10 @@ describe('the MCP server', { timeout: 120_000 }, () => {
       expect((await post(app, readOnlyToken, path, body)).status, path).toBe(403);
     }
     for (const [path, body] of [
-      ['/v2/object/people/search', {}],
+      [
+        '/v2/object/people/search',
+        { filterGroupList: [{ filters: [{ fieldName: '이름', operator: 'EXISTS' }] }] },
+      ],
       ['/v3/object/read', { objectType: 'people', idList: [people.id] }],
       ['/v3/pipeline/list', { objectType: 'deal' }],
       ['/v3/association/list', { objectType: 'deal' }],

@@ -70,7 +70,9 @@ describe('read-only tokens', () => {
     )) {
       expect([op.path, (await get(app, readOnly, op.path)).status]).toEqual([op.path, 200]);
     }
-    const search = await post(app, readOnly, '/v2/object/deal/search', {});
+    const search = await post(app, readOnly, '/v2/object/deal/search', {
+      filterGroupList: [{ filters: [{ fieldName: '이름', operator: 'EXISTS' }] }],
+    });
     expect(search.status).toBe(200);
     const batch = await post(app, readOnly, '/v3/object/read', {
       objectType: 'people',

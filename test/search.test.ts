@@ -263,6 +263,12 @@ function expectedIds(groups: Filter[][], sortList: Sort[]): string[] {
     .map((r) => String(r.id));
 }
 
+/**
+ * A filter every record passes: a search needs at least one (`[filterGroupList]: 필수 입력
+ * 사항입니다.` otherwise, as the live API answers).
+ */
+const EVERY = [{ filters: [{ fieldName: 'id', operator: 'EXISTS' as const }] }];
+
 /** Every id a search finds, following its cursors; with the pages' sizes. */
 async function searchAll(
   w: TestWorkspace,
@@ -405,7 +411,8 @@ async function matchesWalk(
       sorts,
       fc.integer({ min: 1, max: maxLimit }),
       async (groups, sortList, limit) => {
-        const body: Rec = { filterGroupList: groups.map((filters) => ({ filters })), limit };
+        const filterGroupList = groups.length ? groups.map((filters) => ({ filters })) : EVERY;
+        const body: Rec = { filterGroupList, limit };
         if (sortList.length > 0) body.sortList = sortList;
         const { ids, pages } = await searchAll(ws, body);
         expect(ids).toEqual(expectedIds(groups, sortList));
@@ -494,7 +501,7 @@ describe('search', () => {
 
   it('answers {id, name} and the chosen fields in the record key order; 50 a page by default', async () => {
     const res = await post(app, ws.token, '/v2/object/people/search', {
-      filterGroupList: [],
+      filterGroupList: EVERY,
       fieldList: ['점수', '이메일', '이름'],
     });
     expect(res.status).toBe(200);
@@ -531,12 +538,16 @@ describe('search', () => {
       ),
     );
     expect(found.every((o) => typeof o['점수'] === 'number' && o['점수'] >= 30)).toBe(true);
-    const page = await crm.deals.search().page();
+    const page = await crm.deals.search({ filterGroupList: EVERY }).page();
     expect(page).toEqual({ items: [], nextCursor: null });
   });
 
   it('walks a sorted search without a gap or a repeat while records are written between pages', async () => {
-    const body = { sortList: [{ fieldName: '점수', direction: 'desc' }], limit: 7 };
+    const body = {
+      filterGroupList: EVERY,
+      sortList: [{ fieldName: '점수', direction: 'desc' }],
+      limit: 7,
+    };
     const before = expectedIds([], body.sortList as Sort[]);
     let n = 1000;
     const { ids } = await searchAll(ws, body, async () => {
@@ -561,6 +572,7 @@ describe('search', () => {
       expect(res.status, res.text).toBe(201);
     }
     const { ids, pages } = await searchAll(long, {
+      filterGroupList: EVERY,
       sortList: [{ fieldName: '메모', direction: 'desc' }, { fieldName: '이름' }],
       limit: 1,
     });
@@ -584,7 +596,7 @@ describe('search', () => {
       [{ fieldName: '이름', operator: 'CONTAINS', value: '민' }],
       [{ fieldName: 'id', operator: 'IN', value: [...theirs].slice(0, 5) }],
     ]) {
-      const body = { filterGroupList: filters.length ? [{ filters }] : [] };
+      const body = { filterGroupList: filters.length ? [{ filters }] : EVERY };
       const { ids } = await searchAll(ws, body);
       expect(ids.some((id) => theirs.has(id))).toBe(false);
       expect(ids.every((id) => mine.has(id))).toBe(true);
@@ -651,9 +663,9 @@ describe('search', () => {
       /filters/,
     ],
     [{ filterGroupList: [{ filters: [] }] }, /filters/],
-    [{ sortList: [{ fieldName: '관심' }] }, /목록 필드/],
-    [{ fieldList: ['없는 필드'] }, /fieldList\[0\].*알 수 없는 필드/],
-    [{ limit: 101 }, /limit/],
+    [{ filterGroupList: EVERY, sortList: [{ fieldName: '관심' }] }, /목록 필드/],
+    [{ filterGroupList: EVERY, fieldList: ['없는 필드'] }, /fieldList\[0\].*알 수 없는 필드/],
+    [{ filterGroupList: EVERY, limit: 101 }, /limit/],
   ])('refuses %j with a 400 in shape A', async (body, message) => {
     const res = await post(app, ws.token, '/v2/object/people/search', body);
     expect(res.status, res.text).toBe(400);
@@ -728,8 +740,16 @@ describe('search', () => {
       {
         numRuns: 200,
         examples: [
-          [{}, 'people', undefined],
-          [{ limit: 5, sortList: [{ fieldName: '이름', direction: 'desc' }] }, 'deal', undefined],
+          [{ filterGroupList: EVERY }, 'people', undefined],
+          [
+            {
+              filterGroupList: EVERY,
+              limit: 5,
+              sortList: [{ fieldName: '이름', direction: 'desc' }],
+            },
+            'deal',
+            undefined,
+          ],
         ],
       },
     );
@@ -740,20 +760,49 @@ describe('search', () => {
     );
   }, 120_000);
 
+  it('refuses a search without filters as the live API does, whatever else the body holds', async () => {
+    for (const [type, body] of [
+      ['people', {}],
+      ['people', { filterGroupList: [] }],
+      ['organization', { filterGroupList: null, limit: 5 }],
+      // A misspelt key: the filters are not where the API reads them.
+      ['deal', { filterList: [{ fieldName: '이름', operator: 'EQ', value: '김민준' }] }],
+      ['lead', { fieldId: '이름', sortList: [{ fieldName: '이름' }] }],
+    ] as const) {
+      const res = await post(app, ws.token, `/v2/object/${type}/search`, body);
+      expect(res.status, res.text).toBe(400);
+      expect(res.json).toEqual({
+        success: false,
+        message: '[filterGroupList]: 필수 입력 사항입니다.',
+        reason: '[filterGroupList]: 필수 입력 사항입니다.',
+      });
+    }
+    const misspelt = await post(app, ws.token, '/v2/object/people/search', {
+      filterList: [],
+      filterGroupList: EVERY,
+    });
+    expect(misspelt.status).toBe(200);
+    expect(misspelt.headers['x-ignored-parameters']).toBe('filterList');
+  });
+
   it('refuses an unknown target type, and a cursor of another search or workspace', async () => {
     const bad = await post(app, ws.token, '/v2/object/product/search', {});
     expect(bad.status).toBe(400);
     expect(bad.json.message).toMatch(/targetType.*people, organization, deal, lead/);
-    const first = await post(app, ws.token, '/v2/object/people/search', { limit: 2 });
+    const first = await post(app, ws.token, '/v2/object/people/search', {
+      filterGroupList: EVERY,
+      limit: 2,
+    });
     const cursor = first.json.data.nextCursor as string;
     const same = await post(app, ws.token, `/v2/object/people/search?cursor=${cursor}`, {
+      filterGroupList: EVERY,
       limit: 5,
     });
     expect(same.status).toBe(200);
     for (const [token, body] of [
-      [ws.token, { sortList: [{ fieldName: '점수' }] }],
+      [ws.token, { filterGroupList: EVERY, sortList: [{ fieldName: '점수' }] }],
       [ws.token, { filterGroupList: [{ filters: [{ fieldName: '이름', operator: 'EXISTS' }] }] }],
-      [other.token, {}],
+      [other.token, { filterGroupList: EVERY }],
     ] as const) {
       const res = await post(app, token, `/v2/object/people/search?cursor=${cursor}`, body);
       expect(res.status).toBe(400);
@@ -792,7 +841,9 @@ describe('search', () => {
       ['deal', '/v2/deal', 'deal'],
       ['lead', '/v2/lead', 'lead'],
     ] as const) {
-      const empty = await post(app, ws.token, `/v2/object/${type}/search`, {});
+      const empty = await post(app, ws.token, `/v2/object/${type}/search`, {
+        filterGroupList: EVERY,
+      });
       expect(empty.status, empty.text).toBe(200);
       expect(empty.json.data).toEqual({ objectList: [], nextCursor: null });
       if (type !== 'organization') continue;
@@ -838,7 +889,10 @@ describe('search', () => {
       const statuses: number[] = [];
       const remaining: unknown[] = [];
       for (let i = 0; i < 3; i++) {
-        const res = await post(limited, ws.token, '/v2/object/people/search', { limit: 1 });
+        const res = await post(limited, ws.token, '/v2/object/people/search', {
+          filterGroupList: EVERY,
+          limit: 1,
+        });
         statuses.push(res.status);
         remaining.push(res.headers['ratelimit-remaining']);
       }
@@ -935,7 +989,11 @@ describe('search index', () => {
   });
 
   it('walks a sort by an indexed field without a gap or a repeat while records are created, changed and merged between pages', async () => {
-    const body = { sortList: [{ fieldName: '점수', direction: 'desc' }], limit: 7 };
+    const body = {
+      filterGroupList: EVERY,
+      sortList: [{ fieldName: '점수', direction: 'desc' }],
+      limit: 7,
+    };
     const before = expectedIds([], body.sortList as Sort[]);
     // Records changed or merged away while the walk runs; the rest must come in order.
     const changed = before.filter((_, i) => i % 9 === 4);
@@ -1024,7 +1082,7 @@ describe('search index', () => {
     const search = async (filters: Filter[], sortList: Sort[] = []) =>
       withFew(0, async () => {
         const res = await post(app, kept.token, '/v2/object/people/search', {
-          filterGroupList: filters.length ? [{ filters }] : [],
+          filterGroupList: filters.length ? [{ filters }] : EVERY,
           ...(sortList.length ? { sortList } : {}),
           limit: 100,
         });
@@ -1219,6 +1277,7 @@ describe('search index', () => {
     ]);
     for (const direction of ['asc', 'desc'] as const) {
       const { ids: walked } = await searchAll(w, {
+        filterGroupList: EVERY,
         sortList: [{ fieldName: '메모', direction }],
         limit: 1,
       });

@@ -494,6 +494,33 @@ describe('GET /v2/todo', () => {
       expect(walked.records.map((r) => r.id)).toEqual([f.onDeal, f.onLead, f.onPerson, f.onOrg]);
     }
   });
+
+  it('filters by ownerId, the todo’s 담당자; the cursor is bound to it', async () => {
+    const ids = async (query: string) => {
+      const res = await get(app, ws.token, `/v2/todo${query}`);
+      expect(res.headers['x-ignored-parameters']).toBeUndefined();
+      return expectList(res, 'todoList').map((t) => t.id);
+    };
+    expect(await ids(`?ownerId=${ws.userId}`)).toEqual([f.onDeal]);
+    expect(await ids(`?ownerId=${f.loner}`)).toEqual([f.onLead]);
+    expect(await ids(`?ownerId=${f.seller}`)).toEqual([f.onOrg]);
+    expect(await ids('?ownerId=no-such-user')).toEqual([]);
+    const more = await ws.write(async (w) => [
+      await makeTodo(w, { subjectType: 'people', subjectId: f.person!, ownerId: f.seller }),
+      await makeTodo(w, { subjectType: 'people', subjectId: f.person!, ownerId: f.seller }),
+    ]);
+    // The last test of this block: the other tests never see these two.
+    const walked = await walkIds(ws.token, `/v2/todo?ownerId=${f.seller}`, 'todoList', 1);
+    expect(walked.records.map((r) => r.id)).toEqual([f.onOrg, ...more]);
+    const cursor = walked.cursors[0]!;
+    expectErrorA(await get(app, ws.token, `/v2/todo?cursor=${cursor}`), 400, "'cursor'");
+    expectErrorA(
+      await get(app, ws.token, `/v2/todo?ownerId=${f.loner}&cursor=${cursor}`),
+      400,
+      "'cursor'",
+    );
+    expectErrorA(await get(app, ws.token, '/v2/todo?ownerId=a%20b'), 400, "'ownerId'");
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -628,6 +655,52 @@ describe('GET /v2/memo and /v2/memo/{memoId}', () => {
       "'cursor'",
     );
     expectErrorA(await get(app, ws.token, `/v2/todo?cursor=${cursor}`), 400, "'cursor'");
+  });
+
+  it('filters by typeId, the _id of a note type (GET /v2/memo/type-list); the cursor is bound to it', async () => {
+    const typed = await testWorkspace(store);
+    const n = await typed.write(async (w) => {
+      const person = await makePerson(w);
+      const deal = await makeDeal(w, { peopleId: person });
+      const note = (typeId: string | null, subjectType: 'deal' | 'people', i: number) =>
+        makeNote(w, {
+          subjectType,
+          subjectId: subjectType === 'deal' ? deal : person,
+          authorId: null,
+          typeId,
+          createdAt: times[i],
+        });
+      return {
+        deal,
+        call: await note('memo-type-call', 'deal', 0),
+        meeting: await note('memo-type-meeting', 'people', 1),
+        none: await note(null, 'deal', 2),
+        call2: await note('memo-type-call', 'people', 3),
+      };
+    });
+    const typedIds = async (query: string) => {
+      const res = await get(app, typed.token, `/v2/memo${query}`);
+      expect(res.headers['x-ignored-parameters']).toBeUndefined();
+      return expectList(res, 'memoList').map((m) => m.id);
+    };
+    expect(await typedIds('?typeId=memo-type-call')).toEqual([n.call, n.call2]);
+    expect(await typedIds('?typeId=memo-type-meeting')).toEqual([n.meeting]);
+    expect(await typedIds('?typeId=memo-type-email')).toEqual([]);
+    expect(await typedIds(`?typeId=memo-type-call&dealId=${n.deal}`)).toEqual([n.call]);
+    const res = await get(app, typed.token, '/v2/memo?typeId=memo-type-meeting');
+    expect(expectList(res, 'memoList')[0]!.typeList).toEqual([
+      { _id: 'memo-type-meeting', value: '미팅', color: 'lime' },
+    ]);
+    const walked = await walkIds(typed.token, '/v2/memo?typeId=memo-type-call', 'memoList', 1);
+    expect(walked.records.map((r) => r.id)).toEqual([n.call, n.call2]);
+    const cursor = walked.cursors[0]!;
+    expectErrorA(await get(app, typed.token, `/v2/memo?cursor=${cursor}`), 400, "'cursor'");
+    expectErrorA(
+      await get(app, typed.token, `/v2/memo?typeId=memo-type-meeting&cursor=${cursor}`),
+      400,
+      "'cursor'",
+    );
+    expectErrorA(await get(app, typed.token, '/v2/memo?typeId=memo-type-lunch'), 400, "'typeId'");
   });
 
   it('answers one note as an object under `memo`', async () => {

@@ -1680,6 +1680,36 @@ describe('write errors', () => {
 
   it.each(ROWS)('$name → $status', check);
 
+  it('a duplicate e-mail or organization name answers the live API’s reason first, the existing record in data', async () => {
+    for (const [path, body, phrase, data] of [
+      [
+        '/v2/people',
+        { name: '또 김', fieldList: [{ name: '이메일', stringValue: 'KIM@example.com' }] },
+        '이미 존재하는 이메일입니다',
+        { id: c.m.person, name: '기존 고객' },
+      ],
+      [
+        '/v2/organization',
+        { name: '(주)기존회사' },
+        '이미 존재하는 이름입니다',
+        { id: c.m.org, name: '(주)기존회사' },
+      ],
+    ] as const) {
+      const res = await app.inject({
+        method: 'POST',
+        url: path,
+        headers: { authorization: `Bearer ${c.m.ws.token}` },
+        payload: body,
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      const json = res.json() as { message: string; reason: string; data: unknown };
+      expect(json.reason.startsWith(phrase), json.reason).toBe(true);
+      expect(json.message.startsWith(phrase), json.message).toBe(true);
+      expect(json.reason).toContain(data.id);
+      expect(json.data).toEqual(data);
+    }
+  });
+
   it('the valid bodies the rows start from are accepted', async () => {
     for (const op of BODY_OPS) {
       const res = await send({ name: op.label, url: op.url, body: op.valid, status: 0 });

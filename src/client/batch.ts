@@ -6,10 +6,20 @@ import type {
   AssociationRecord,
   BatchAssociation,
   BatchObjectType,
+  BatchObjectTypeName,
+  BatchObjectTypeOf,
+  BatchReadType,
+  BatchReadTypeName,
 } from '../api-schema/bodies/batch.ts';
 import type { CallOptions } from './transport.ts';
 
-export type { BatchObjectType };
+export type {
+  BatchObjectType,
+  BatchObjectTypeName,
+  BatchObjectTypeOf,
+  BatchReadType,
+  BatchReadTypeName,
+};
 
 /** What `association` links a new or updated record to: a person, an organization (null unlinks). */
 export type BatchLinks = BatchAssociation;
@@ -21,8 +31,12 @@ export type BatchLinks = BatchAssociation;
  */
 export type BatchData = Record<string, unknown>;
 
-/** Body of `batch.read`: up to 500 ids; `fieldList` keeps `id` and those fields only. */
-export interface BatchReadInput<T extends BatchObjectType = BatchObjectType> {
+/**
+ * Body of `batch.read`: up to 500 ids; `fieldList` keeps `id` and those fields only.
+ * `objectType` by the live API's name (`고객`, `회사`, `딜`, `리드`, `상품`, `견적서`) or ours
+ * (`people`, ..., `product`, `quote`).
+ */
+export interface BatchReadInput<T extends BatchReadTypeName = BatchReadTypeName> {
   objectType: T;
   idList: readonly string[];
   fieldList?: readonly string[];
@@ -30,13 +44,13 @@ export interface BatchReadInput<T extends BatchObjectType = BatchObjectType> {
 
 /** Body of `batch.create`: up to 100 records, created in one transaction. */
 export interface BatchCreateInput {
-  objectType: BatchObjectType;
+  objectType: BatchObjectTypeName;
   inputList: readonly { data: BatchData; association?: BatchLinks }[];
 }
 
 /** Body of `batch.update`: up to 100 records by id, updated in one transaction. */
 export interface BatchUpdateInput {
-  objectType: BatchObjectType;
+  objectType: BatchObjectTypeName;
   inputList: readonly { id: string; data: BatchData; association?: BatchLinks }[];
 }
 

@@ -50,6 +50,14 @@ export interface MemoFilter extends ListOptions {
   leadId?: string;
   peopleId?: string;
   organizationId?: string;
+  /** A note type's `_id` (`memos.types()`). */
+  typeId?: string;
+}
+
+/** Filter of `GET /v2/todo`. */
+export interface TodoFilter extends ListOptions {
+  /** The user whose todos (their 담당자). */
+  ownerId?: string;
 }
 
 /** Filter of a webhook's delivery log. */
@@ -74,16 +82,18 @@ export type FieldRecordType =
  * A record of a batch read: the record type's record, or (with `fieldList`) `id` and some of
  * its fields.
  */
-export type BatchRecordOf<T extends Batch.BatchObjectType, C extends CustomFieldTypes> = {
+export type BatchRecordOf<T extends Batch.BatchReadTypeName, C extends CustomFieldTypes> = {
   people: R.Person<C>;
   organization: R.Organization<C>;
   deal: R.Deal<C>;
   lead: R.Lead<C>;
-}[T];
+  product: R.Product<C>;
+  quote: R.Quote<C>;
+}[Batch.BatchObjectTypeOf<T>];
 
 /** A record of `batch.read`: whole, or with `fieldList` its `id` and some of its fields. */
 export type BatchReadRecord<
-  T extends Batch.BatchObjectType,
+  T extends Batch.BatchReadTypeName,
   C extends CustomFieldTypes,
   F extends readonly string[] | undefined,
 > = F extends readonly string[]
@@ -157,7 +167,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     return new ListRequest<T>(this.#t, path, key, query, callOf(o));
   }
 
-  #search(type: string, request: Bodies.SearchRequest = {}, o: ListOptions = {}) {
+  #search(type: string, request: Bodies.SearchRequest, o: ListOptions = {}) {
     return new ListRequest<R.SearchObject>(
       this.#t,
       `/v2/object/${type}/search`,
@@ -175,7 +185,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
      * fields of `fieldList`, in `sortList` order (oldest first by default). Each page counts
      * as 10 requests of the rate limit.
      */
-    search: (request?: Bodies.SearchRequest, o?: ListOptions) => this.#search('people', request, o),
+    search: (request: Bodies.SearchRequest, o?: ListOptions) => this.#search('people', request, o),
     /** Every person, oldest first. */
     list: (o?: ListOptions) => this.#list<R.Person<C>>('/v2/people', 'peopleList', o),
     /** One person. */
@@ -222,7 +232,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
      * fields of `fieldList`, in `sortList` order (oldest first by default). Each page counts
      * as 10 requests of the rate limit.
      */
-    search: (request?: Bodies.SearchRequest, o?: ListOptions) =>
+    search: (request: Bodies.SearchRequest, o?: ListOptions) =>
       this.#search('organization', request, o),
     /** Every organization, oldest first. */
     list: (o?: ListOptions) =>
@@ -276,7 +286,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
      * fields of `fieldList`, in `sortList` order (oldest first by default). Each page counts
      * as 10 requests of the rate limit.
      */
-    search: (request?: Bodies.SearchRequest, o?: ListOptions) => this.#search('deal', request, o),
+    search: (request: Bodies.SearchRequest, o?: ListOptions) => this.#search('deal', request, o),
     /** Every deal, oldest first, optionally of one pipeline and/or stage (exact names). */
     list: (f: ListOptions & { pipelineName?: string; pipelineStageName?: string } = {}) =>
       this.#list<R.Deal<C>>('/v2/deal', 'dealList', f, {
@@ -335,7 +345,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
      * fields of `fieldList`, in `sortList` order (oldest first by default). Each page counts
      * as 10 requests of the rate limit.
      */
-    search: (request?: Bodies.SearchRequest, o?: ListOptions) => this.#search('lead', request, o),
+    search: (request: Bodies.SearchRequest, o?: ListOptions) => this.#search('lead', request, o),
     /** Every lead, oldest first. */
     list: (o?: ListOptions) => this.#list<R.Lead<C>>('/v2/lead', 'leadList', o),
     /** One lead. */
@@ -556,8 +566,9 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
 
   /** Todos. */
   readonly todos = {
-    /** Every todo, oldest first. */
-    list: (o?: ListOptions) => this.#list<R.Todo<C>>('/v2/todo', 'todoList', o),
+    /** Every todo, oldest first; with `ownerId`, those of one user. */
+    list: (f: TodoFilter = {}) =>
+      this.#list<R.Todo<C>>('/v2/todo', 'todoList', f, { ownerId: f.ownerId }),
     /** Creates a todo on one deal, lead, person or organization (`내용` in `fieldList`). */
     create: (body: Bodies.CreateTodoBody, o?: CallOptions) =>
       this.#keyed<R.Created>('/v2/todo', 'todo', body, o),
@@ -599,6 +610,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
         leadId: f.leadId,
         peopleId: f.peopleId,
         organizationId: f.organizationId,
+        typeId: f.typeId,
       }),
     /** One note. */
     get: async (id: string, o?: CallOptions): Promise<R.Memo> =>
@@ -742,7 +754,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
      * have are left out. With `fieldList`, each record has `id` and those fields only.
      */
     read: async <
-      T extends Batch.BatchObjectType,
+      T extends Batch.BatchReadTypeName,
       F extends readonly string[] | undefined = undefined,
     >(
       body: Batch.BatchReadInput<T> & { fieldList?: F },
@@ -757,12 +769,15 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     update: async (body: Batch.BatchUpdateInput, o?: CallOptions): Promise<R.Updated[]> =>
       (await this.#post<{ objectList: R.Updated[] }>('/v3/object/update', body, o)).objectList,
     /** The pipelines of deals or leads with their stages. */
-    pipelines: async (objectType: 'deal' | 'lead', o?: CallOptions): Promise<R.Pipeline[]> =>
+    pipelines: async (
+      objectType: 'deal' | 'lead' | '딜' | '리드',
+      o?: CallOptions,
+    ): Promise<R.Pipeline[]> =>
       (await this.#post<{ pipelineList: R.Pipeline[] }>('/v3/pipeline/list', { objectType }, o))
         .pipelineList,
     /** The record types a type can be associated with, and the field that links them. */
     associations: async (
-      objectType: Batch.BatchObjectType,
+      objectType: Batch.BatchObjectTypeName,
       o?: CallOptions,
     ): Promise<Batch.Association[]> =>
       (

@@ -17,6 +17,7 @@ export type {
   FieldRecordType,
   ListOptions,
   MemoFilter,
+  TodoFilter,
 } from './client.ts';
 export { CrmClient } from './client.ts';
 export {

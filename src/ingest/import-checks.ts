@@ -260,14 +260,13 @@ export class ImportChecks {
         const email = r.email as string | null;
         if (email !== null) {
           if (!isEmailAddress(email)) return `'email' is not an e-mail address: '${email}'`;
-          if (this.emails.has(uniqueKey(email)))
-            return `이미 같은 이메일의 고객이 있습니다: '${email}'`;
+          if (this.emails.has(uniqueKey(email))) return `이미 존재하는 이메일입니다: '${email}'`;
         }
         break;
       }
       case 'organization':
         if (this.orgNames.has(uniqueKey(r.name as string)))
-          return `이미 같은 이름의 회사가 있습니다: '${r.name}'`;
+          return `이미 존재하는 이름입니다: '${r.name}'`;
         if (r.email !== null && !isEmailAddress(r.email as string))
           return `'email' is not an e-mail address`;
         break;

@@ -64,7 +64,7 @@ const LIST_FIELDS_TOOL = {
 const SEARCH_RECORDS_TOOL = {
   title: 'Search records',
   description:
-    'Find people, organizations, deals or leads by field values. A record matches when every filter of some group passes (max 3 groups of 3 filters). Operators: EQ NEQ IN NOT_IN CONTAINS NOT_CONTAINS EXISTS NOT_EXISTS (text, ids, users, records by id or name); EQ LT LTE GT GTE (numbers); LIST_CONTAIN LIST_NOT_CONTAIN (multi-select, teams); DATE_ON_OR_AFTER DATE_ON_OR_BEFORE DATE_IS_SPECIFIC_DAY DATE_BETWEEN ([from,to]) DATE_MORE_THAN_DAYS_AGO DATE_LESS_THAN_DAYS_AGO DATE_AGO DATE_LATER (days). Dates YYYY-MM-DD. Pass the same filters with cursor for the next page.',
+    'Find people, organizations, deals or leads by field values (filterGroupList is required; list_records walks every record). A record matches when every filter of some group passes (max 3 groups of 3 filters). Operators: EQ NEQ IN NOT_IN CONTAINS NOT_CONTAINS EXISTS NOT_EXISTS (text, ids, users, records by id or name); EQ LT LTE GT GTE (numbers); LIST_CONTAIN LIST_NOT_CONTAIN (multi-select, teams); DATE_ON_OR_AFTER DATE_ON_OR_BEFORE DATE_IS_SPECIFIC_DAY DATE_BETWEEN ([from,to]) DATE_MORE_THAN_DAYS_AGO DATE_LESS_THAN_DAYS_AGO DATE_AGO DATE_LATER (days). Dates YYYY-MM-DD. Pass the same filters with cursor for the next page.',
   inputSchema: {
     type: z.enum(CORE_TYPES),
     filterGroupList: z
@@ -79,8 +79,10 @@ const SEARCH_RECORDS_TOOL = {
           ),
         }),
       )
-      .optional()
-      .describe('e.g. [{"filters":[{"fieldName":"이름","operator":"CONTAINS","value":"김"}]}]'),
+      .min(1)
+      .describe(
+        'required, 1 to 3 groups, e.g. [{"filters":[{"fieldName":"이름","operator":"CONTAINS","value":"김"}]}]; every record of a type: list_records',
+      ),
     sortList: z
       .array(z.object({ fieldName: z.string(), direction: z.enum(['asc', 'desc']) }))
       .optional()

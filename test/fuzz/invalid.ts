@@ -102,6 +102,7 @@ const BAD_QUERY: Record<string, string[]> = {
   objectType: ['nope', 'People', 'product', '%00'],
   status: ['done', 'PENDING', '%00'],
   customObjectDefinitionName: ['%00', 'x'.repeat(3000)],
+  typeId: ['memo-type-lunch', 'MEMO-TYPE-CALL', '일반', '%00'],
 };
 /** Where an operation refuses other values of a parameter than `BAD_QUERY` says. */
 const BAD_QUERY_OF: Record<string, Record<string, string[]>> = {

@@ -6,6 +6,7 @@
  * `§uniq§` for a suffix no other name has.
  */
 import fc from 'fast-check';
+import { BATCH_READ_TYPE_LABELS } from '../../src/api-schema/bodies/batch.ts';
 import { ACTIVITY_TYPES } from '../../src/domain/activities.ts';
 import { EVENT_OBJECT_TYPES, EVENT_TOPICS } from '../../src/domain/events.ts';
 import { FIELD_TYPE_OF_PATH } from '../../src/domain/field-catalogue.ts';
@@ -584,7 +585,8 @@ export const VALID: Record<string, Gen> = {
                   { minLength: 1, maxLength: 3 },
                 ),
               }),
-              { maxLength: 3 },
+              // A search needs filters, as the live API's does.
+              { minLength: 1, maxLength: 3 },
             ),
             sortList: fc.array(
               fc.record({
@@ -600,7 +602,7 @@ export const VALID: Record<string, Gen> = {
             ),
             limit: fc.integer({ min: 1, max: 100 }),
           },
-          { requiredKeys: [] },
+          { requiredKeys: ['filterGroupList'] },
         )
         .map((body): Req => ({ method: 'POST', path: `/v2/object/${type}/search`, body })),
     ),
@@ -645,7 +647,7 @@ export const VALID: Record<string, Gen> = {
   listUsers: () => GET('/v2/user', query({ limit: limit() })),
   getMe: () => GET('/v2/user/me'),
   listTeams: () => GET('/v2/team', query({ limit: limit() })),
-  listTodos: () => GET('/v2/todo', query({ limit: limit() })),
+  listTodos: (fx) => GET('/v2/todo', query({ limit: limit(), ownerId: pick(fx.m.ids.user) })),
   createTodo: (fx) =>
     fc
       .tuple(
@@ -700,6 +702,7 @@ export const VALID: Record<string, Gen> = {
             pick(fx.m.ids.lead).map((id) => ['leadId', id]),
             pick(fx.m.ids.people).map((id) => ['peopleId', id]),
             pick(fx.m.ids.organization).map((id) => ['organizationId', id]),
+            pick(MEMO_TYPE_IDS).map((id) => ['typeId', id]),
           ),
         ),
       )
@@ -908,7 +911,7 @@ export const VALID: Record<string, Gen> = {
     }),
 
   batchReadObjects: (fx) =>
-    pick(BATCH_TYPES).chain((type) =>
+    pick([...BATCH_TYPES, 'product'] as const).chain((type) =>
       fc
         .tuple(
           fc.array(pick(fx.m.ids[type]), { minLength: 1, maxLength: 8 }),
@@ -919,11 +922,13 @@ export const VALID: Record<string, Gen> = {
             ),
             { nil: undefined },
           ),
+          // The live API's name of the type, or ours.
+          pick([type, BATCH_READ_TYPE_LABELS[type]]),
         )
-        .map(([idList, fieldList]) => ({
+        .map(([idList, fieldList, objectType]) => ({
           method: 'POST' as const,
           path: '/v3/object/read',
-          body: { objectType: type, idList, ...(fieldList ? { fieldList } : {}) },
+          body: { objectType, idList, ...(fieldList ? { fieldList } : {}) },
         })),
     ),
   batchCreateObjects: (fx) =>

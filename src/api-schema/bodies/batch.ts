@@ -3,7 +3,7 @@
  * used MCP client of the live API sends: reads of many ids, creates and updates of many
  * records in one transaction, and a record type's pipelines and associations.
  */
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TLiteral, Type } from '@sinclair/typebox';
 import { Id, Nullable, OneOf, Timestamp } from '../primitives.ts';
 import { IdSchema } from './common.ts';
 
@@ -16,8 +16,62 @@ export const MAX_READ_IDS = 500;
 /** Most records one create or update writes. */
 export const MAX_WRITE_INPUTS = 100;
 
-/** `objectType`: the record type the batch is about. */
-export const BatchObjectTypeSchema = OneOf(BATCH_OBJECT_TYPES);
+/**
+ * The live API's names of the record types, its `objectType` values (the display names of
+ * the types): a program written for it sends these, so they are taken beside ours.
+ */
+export const BATCH_OBJECT_TYPE_LABELS = {
+  people: '고객',
+  organization: '회사',
+  deal: '딜',
+  lead: '리드',
+} as const satisfies Record<BatchObjectType, string>;
+
+/** An `objectType` as a body may give it: the live API's name (`딜`) or ours (`deal`). */
+export type BatchObjectTypeName =
+  | BatchObjectType
+  | (typeof BATCH_OBJECT_TYPE_LABELS)[BatchObjectType];
+
+/** The record types a batch read takes: those of the writes, and products and quotes. */
+export const BATCH_READ_TYPES = [...BATCH_OBJECT_TYPES, 'product', 'quote'] as const;
+export type BatchReadType = (typeof BATCH_READ_TYPES)[number];
+
+/** The live API's names of the record types a read takes, by type. */
+export const BATCH_READ_TYPE_LABELS = {
+  ...BATCH_OBJECT_TYPE_LABELS,
+  product: '상품',
+  quote: '견적서',
+} as const satisfies Record<BatchReadType, string>;
+
+/** An `objectType` of a batch read: the live API's name (`견적서`) or ours (`quote`). */
+export type BatchReadTypeName = BatchReadType | (typeof BATCH_READ_TYPE_LABELS)[BatchReadType];
+
+/** The record type an `objectType` name stands for (`딜` → `deal`). */
+export type BatchObjectTypeOf<N extends BatchReadTypeName> = N extends BatchReadType
+  ? N
+  : {
+      [T in BatchReadType]: (typeof BATCH_READ_TYPE_LABELS)[T] extends N ? T : never;
+    }[BatchReadType];
+
+const TYPE_OF_LABEL = new Map<string, BatchReadType>(
+  BATCH_READ_TYPES.map((t) => [BATCH_READ_TYPE_LABELS[t], t]),
+);
+
+/** The record type an `objectType` of a body names. */
+export function batchObjectType<N extends BatchReadTypeName>(name: N): BatchObjectTypeOf<N> {
+  return (TYPE_OF_LABEL.get(name) ?? name) as BatchObjectTypeOf<N>;
+}
+
+/** `objectType`: the record type the batch is about, by the live API's name or ours. */
+export const BatchObjectTypeSchema = Type.Union(
+  [...Object.values(BATCH_OBJECT_TYPE_LABELS), ...BATCH_OBJECT_TYPES].map((v) =>
+    Type.Literal(v),
+  ) as TLiteral<BatchObjectTypeName>[],
+  {
+    description:
+      'The record type: `고객`, `회사`, `딜`, `리드` (the live API’s names), or `people`, `organization`, `deal`, `lead`',
+  },
+);
 
 /** Field names: built-in and custom, as `GET /v2/field/{type}` lists them. */
 const FieldNames = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
@@ -25,9 +79,20 @@ const FieldNames = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
   description: 'Field names to keep in each record, beside `id` (the record’s own key order)',
 });
 
+/** `objectType` of a read: the write types, and products (`상품`) and quotes (`견적서`). */
+export const BatchReadTypeSchema = Type.Union(
+  [...Object.values(BATCH_READ_TYPE_LABELS), ...BATCH_READ_TYPES].map((v) =>
+    Type.Literal(v),
+  ) as TLiteral<BatchReadTypeName>[],
+  {
+    description:
+      'The record type: `고객`, `회사`, `딜`, `리드`, `상품`, `견적서` (the live API’s names), or `people`, `organization`, `deal`, `lead`, `product`, `quote`',
+  },
+);
+
 /** Body of `POST /v3/object/read`. */
 export const BatchReadBody = Type.Object({
-  objectType: BatchObjectTypeSchema,
+  objectType: BatchReadTypeSchema,
   idList: Type.Array(IdSchema, { minItems: 1, maxItems: MAX_READ_IDS }),
   fieldList: Type.Optional(FieldNames),
 });

@@ -51,14 +51,15 @@ export type SearchFilter = Static<typeof SearchFilter>;
 
 /** Body of `POST /v2/object/{targetType}/search`. */
 export const SearchBody = Type.Object({
-  /** Groups OR, filters in a group AND; empty (or absent) lists every record. */
-  filterGroupList: Type.Optional(
-    Type.Array(
-      Type.Object({
-        filters: Type.Array(SearchFilter, { minItems: 1, maxItems: MAX_FILTERS_PER_GROUP }),
-      }),
-      { maxItems: MAX_FILTER_GROUPS },
-    ),
+  /**
+   * Groups OR, filters in a group AND: at least one group, as the live API requires (absent
+   * or empty is a 400 `[filterGroupList]: 필수 입력 사항입니다.`).
+   */
+  filterGroupList: Type.Array(
+    Type.Object({
+      filters: Type.Array(SearchFilter, { minItems: 1, maxItems: MAX_FILTERS_PER_GROUP }),
+    }),
+    { minItems: 1, maxItems: MAX_FILTER_GROUPS },
   ),
   /** Order of the results: fields and directions, ties broken by id. Default: oldest first. */
   sortList: Type.Optional(

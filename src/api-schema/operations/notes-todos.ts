@@ -3,6 +3,7 @@
  * delete todos, list notes with their filters, get one note, list the note types, and write
  * a note on a person, organization, deal, lead or custom object.
  */
+import { MEMO_TYPE_IDS } from '../../domain/memo-types.ts';
 import { AddMemoBody, CreateTodoBody, UpdateTodoBody } from '../bodies/notes-todos.ts';
 import {
   CreatedEnvelope,
@@ -11,6 +12,7 @@ import {
   ObjectEnvelope,
   UpdatedEnvelope,
 } from '../envelopes.ts';
+import { OneOf } from '../primitives.ts';
 import { MemoRecord, MemoTypeRecord, TodoRecord } from '../records/notes-todos.ts';
 import { type Operation, read, write } from './operation.ts';
 import { idFilter, PARAMETERS, page } from './parameters.ts';
@@ -21,7 +23,7 @@ const NOTE_SUBJECT: Record<string, string> = { people: 'person', 'custom-object'
 /** In the order the OpenAPI document lists them. */
 export const NOTE_TODO_OPERATIONS: readonly Operation[] = [
   read('/v2/todo', 'listTodos', 'List todos', 'Workspace', ListEnvelope('todoList', TodoRecord), {
-    query: page,
+    query: [...page, idFilter('ownerId', 'Only the todos of this user (their 담당자).')],
   }),
   write(
     '/v2/todo',
@@ -60,6 +62,12 @@ export const NOTE_TODO_OPERATIONS: readonly Operation[] = [
       idFilter('leadId', 'Only the notes of this lead.'),
       idFilter('peopleId', 'Only the notes of this person.'),
       idFilter('organizationId', 'Only the notes of this organization.'),
+      {
+        name: 'typeId',
+        schema: OneOf(MEMO_TYPE_IDS),
+        description:
+          'Only the notes of this type: an `_id` of `GET /v2/memo/type-list`; another value is 400.',
+      },
     ],
   }),
   read(

@@ -5,7 +5,11 @@
  * item with the value key of its type. The v2 commands then check and write it as they do
  * for `POST /v2/...`.
  */
-import type { BatchAssociation, BatchObjectType } from '../../api-schema/bodies/batch.ts';
+import {
+  BATCH_OBJECT_TYPE_LABELS,
+  type BatchAssociation,
+  type BatchObjectType,
+} from '../../api-schema/bodies/batch.ts';
 import {
   ATTACHMENT_TYPE,
   type CustomFieldDefinition,
@@ -130,12 +134,7 @@ export function v2Body(
   return body;
 }
 
-const LABEL: Record<BatchObjectType, string> = {
-  people: '고객',
-  organization: '회사',
-  deal: '딜',
-  lead: '리드',
-};
+const LABEL = BATCH_OBJECT_TYPE_LABELS;
 
 /**
  * A message of the v2 body check that names a body key (`'name' 값이 필요합니다.`) with the

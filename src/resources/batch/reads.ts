@@ -4,7 +4,7 @@
  * to `id` and those keys, in the record's own key order.
  */
 
-import type { BatchObjectType } from '../../api-schema/bodies/batch.ts';
+import type { BatchReadType } from '../../api-schema/bodies/batch.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Body } from '../../model/tables.ts';
 import { stageKeysOfWorkspace } from '../../store/catalog.ts';
@@ -13,13 +13,15 @@ import { fixedKeysOf } from '../custom-fields/fixed-keys.ts';
 import { customFieldsOf } from '../fields/field-list.ts';
 import { stageFieldNames } from '../fields/field-names.ts';
 
-/** The table of each batch record type. */
+/** The table of each record type a batch read takes. */
 export const TABLE_OF = {
   people: 'people',
   organization: 'organizations',
   deal: 'deals',
   lead: 'leads',
-} as const satisfies Record<BatchObjectType, string>;
+  product: 'products',
+  quote: 'quotes',
+} as const satisfies Record<BatchReadType, string>;
 
 /**
  * Keys only the single-deal read (`GET /v2/deal/{dealId}`) has: computed at read time, not
@@ -33,7 +35,7 @@ const ID_LIST_SIZES = [1, 10, 50, 100, 250, 500] as const;
 /** The stored bodies of the records with these ids, in the order of `ids`, each once. */
 export async function storedBodies(
   store: Store,
-  type: BatchObjectType,
+  type: BatchReadType,
   workspaceId: string,
   ids: readonly string[],
 ): Promise<Body[]> {
@@ -66,7 +68,7 @@ export async function storedBodies(
  */
 export async function checkedFieldNames(
   store: Store,
-  type: BatchObjectType,
+  type: BatchReadType,
   workspaceId: string,
   names: readonly string[],
 ): Promise<Set<string>> {

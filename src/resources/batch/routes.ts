@@ -7,6 +7,7 @@ import {
   BatchReadBody,
   BatchTypeBody,
   BatchUpdateBody,
+  batchObjectType,
 } from '../../api-schema/bodies/batch.ts';
 import type { CustomFieldDefinition } from '../../domain/custom-fields.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -59,7 +60,8 @@ function batchBodyReader<S extends TObject>(schema: S) {
 /**
  * The batch operations (`/v3`): `POST /v3/object/read`, `/v3/object/create`,
  * `/v3/object/update`, `/v3/pipeline/list` and `/v3/association/list`, each over the
- * records of `objectType` (people, organization, deal, lead).
+ * records of `objectType`: `고객`, `회사`, `딜`, `리드` as the live API names them, or
+ * `people`, `organization`, `deal`, `lead`.
  */
 export function registerBatchRoutes(app: FastifyInstance, { store, base }: RouteDeps): void {
   const options = { config: { errorShape: 'A' as const, rateCost: BATCH_RATE_COST } };
@@ -73,10 +75,11 @@ export function registerBatchRoutes(app: FastifyInstance, { store, base }: Route
     const { value, ignored } = readBody(request.body);
     nameIgnoredKeys(request, reply, ignored);
     const ws = request.auth.workspaceId;
+    const type = batchObjectType(value.objectType);
     const names = value.fieldList
-      ? await checkedFieldNames(store, value.objectType, ws, value.fieldList)
+      ? await checkedFieldNames(store, type, ws, value.fieldList)
       : undefined;
-    const bodies = await storedBodies(store, value.objectType, ws, value.idList);
+    const bodies = await storedBodies(store, type, ws, value.idList);
     const records = names ? bodies.map((b) => projectRecord(b, names)) : bodies;
     return sendJson(reply, storedRecordsEnvelope('objectList', records));
   });
@@ -106,11 +109,11 @@ export function registerBatchRoutes(app: FastifyInstance, { store, base }: Route
   app.post(`${base}/v3/pipeline/list`, listOptions, async (request, reply) => {
     const { value, ignored } = typeBody(request.body);
     nameIgnoredKeys(request, reply, ignored);
-    const kind = value.objectType;
+    const kind = batchObjectType(value.objectType);
     if (kind !== 'deal' && kind !== 'lead') {
       throw new DomainError(
         'invalid_body',
-        `'objectType': 파이프라인은 deal과 lead에만 있습니다: '${kind}'`,
+        `'objectType': 파이프라인은 딜(deal)과 리드(lead)에만 있습니다: '${value.objectType}'`,
       );
     }
     const rows = await pipelines(request.auth.workspaceId, kind);
@@ -125,7 +128,7 @@ export function registerBatchRoutes(app: FastifyInstance, { store, base }: Route
     for (const type of BATCH_OBJECT_TYPES) {
       custom.set(type, await customFieldsOf(store.reader, request.auth.workspaceId, type));
     }
-    const associationList = associationsOf(value.objectType, custom);
+    const associationList = associationsOf(batchObjectType(value.objectType), custom);
     return sendJson(reply, JSON.stringify({ success: true, data: { associationList } }));
   });
 }

@@ -5,10 +5,11 @@
  * own. The first item refused refuses the batch: its index and reason, and nothing written.
  */
 import type { TObject } from '@sinclair/typebox';
-import type {
-  BatchCreateBody,
-  BatchObjectType,
-  BatchUpdateBody,
+import {
+  type BatchCreateBody,
+  type BatchObjectType,
+  type BatchUpdateBody,
+  batchObjectType,
 } from '../../api-schema/bodies/batch.ts';
 import { CreateDealBody, UpdateDealBody } from '../../api-schema/bodies/deals.ts';
 import { CreateLeadBody, UpdateLeadBody } from '../../api-schema/bodies/leads.ts';
@@ -123,7 +124,7 @@ export async function createBatch(
   actorId: string,
   batch: BatchCreateBody,
 ): Promise<Written[]> {
-  const type = batch.objectType;
+  const type = batchObjectType(batch.objectType);
   const { createBody, create } = WRITES[type];
   const written: Written[] = [];
   const indexOf = new Map<string, number>();
@@ -146,7 +147,7 @@ export async function updateBatch(
   actorId: string,
   batch: BatchUpdateBody,
 ): Promise<Written[]> {
-  const type = batch.objectType;
+  const type = batchObjectType(batch.objectType);
   const { updateBody, update } = WRITES[type];
   const written: Written[] = [];
   for (const [index, item] of batch.inputList.entries()) {

@@ -209,12 +209,19 @@ async function refuseTakenName(
   const builtIn =
     fixedKeysOf(recordType).includes(name) ||
     BUILT_IN_FIELDS[recordType].some((f) => f.name === name);
-  if (builtIn) throw new DomainError('conflict', `'${name}'은(는) 기본 필드의 이름입니다.`);
+  if (builtIn)
+    throw new DomainError(
+      'conflict',
+      `이미 존재하는 이름입니다: '${name}'은(는) 기본 필드의 이름입니다.`,
+    );
   if (
     (recordType === 'deal' || recordType === 'lead') &&
     stageFieldNames(await stageKeysOfWorkspace(w.trx, w.workspaceId), recordType).includes(name)
   )
-    throw new DomainError('conflict', `'${name}'은(는) 파이프라인 단계 시간 필드의 이름입니다.`);
+    throw new DomainError(
+      'conflict',
+      `이미 존재하는 이름입니다: '${name}'은(는) 파이프라인 단계 시간 필드의 이름입니다.`,
+    );
   let query = w.trx
     .selectFrom('custom_fields')
     .select('id')
@@ -225,7 +232,7 @@ async function refuseTakenName(
   if (exceptId) query = query.where('id', '!=', exceptId);
   const taken = await query.executeTakeFirst();
   if (taken) {
-    const message = `같은 이름의 필드가 이미 있습니다: '${name}'`;
+    const message = `이미 존재하는 이름입니다: '${name}'은(는) 다른 필드의 이름입니다.`;
     throw new DomainError(
       'conflict',
       message,

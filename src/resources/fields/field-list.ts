@@ -18,6 +18,7 @@ import {
   MAX_TEXT_LENGTH,
   parseDateValue,
 } from '../../domain/field-values.ts';
+import { codeOfLabel, selectLabelsOf } from '../../domain/select-labels.ts';
 import { columnById } from '../../store/by-id.ts';
 import { customFieldOfRow } from '../../store/catalog.ts';
 import type { Executor } from '../../store/database.ts';
@@ -105,6 +106,8 @@ interface Target {
   type: CustomFieldType;
   options: readonly string[] | null;
   customId?: string;
+  /** A select the live API writes by label (`src/domain/select-labels.ts`): label → code. */
+  labels?: Readonly<Record<string, string>>;
 }
 
 function fieldOf(
@@ -127,11 +130,13 @@ function fieldOf(
   const def = definitions.find((d) => d.name === name);
   if (!def) throw invalid(`알 수 없는 필드입니다: '${name}'`);
   if (def.formula !== undefined) throw formulaWrite(name);
+  const labels = def.type === 'singleSelect' ? selectLabelsOf(recordType, name) : undefined;
   return {
     name,
     type: def.type,
     options: def.options ? def.options.map((o) => o.value) : null,
     customId: def.id,
+    ...(labels ? { labels } : {}),
   };
 }
 
@@ -304,7 +309,11 @@ function readValue(field: Target, item: FieldListItem): unknown {
       if (typeof raw !== 'string') throw wrong('문자열이어야 합니다.');
       if (raw.length > MAX_TEXT_LENGTH)
         throw wrong(`${MAX_TEXT_LENGTH.toLocaleString('en-US')}자 이하여야 합니다.`);
-      if (field.type === 'singleSelect') checkOption(field, raw);
+      if (field.type === 'singleSelect') {
+        const value = field.labels ? codeOfLabel(field.labels, field.options, raw) : raw;
+        checkOption(field, value);
+        return value;
+      }
       if (field.name === '이메일' && !field.customId && !isEmailAddress(raw)) {
         throw wrong(`이메일 주소여야 합니다: '${raw.slice(0, 100)}'`);
       }
@@ -392,7 +401,7 @@ async function refuseDuplicateValues(
     if (found)
       throw new DomainError(
         'duplicate_record',
-        `'${def.name}' 필드는 중복을 허용하지 않습니다. 이미 같은 값을 가진 레코드가 있습니다: '${String(value).slice(0, 100)}'`,
+        `이미 존재하는 값입니다: '${def.name}' 필드는 중복을 허용하지 않습니다: '${String(value).slice(0, 100)}'`,
         { id: found.id, name: found.name },
       );
   }

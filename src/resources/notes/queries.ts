@@ -14,6 +14,7 @@ export const MEMO_FILTERS = [
   'organizationId',
   'startDate',
   'endDate',
+  'typeId',
 ] as const;
 export type MemoFilter = (typeof MEMO_FILTERS)[number];
 
@@ -32,8 +33,8 @@ export const NOTE_COLUMNS = [
 /**
  * Keyset pages of a workspace's notes under the given filters (values: `ownerId` and the
  * subject ids as given, `startDate`/`endDate` as timestamp bounds, start inclusive, end
- * exclusive). Each set of filters compiles once; each keeps a page one index range scan
- * (the list, subject or author index of notes).
+ * exclusive, `typeId` a note type's id). Each set of filters compiles once; each keeps a page
+ * one index range scan (the list, subject, author or type index of notes).
  */
 export function memoPages(store: Store) {
   const readers = new Map<string, RowPageReader<NoteRow, MemoFilter>>();
@@ -58,6 +59,7 @@ function memoFilter(present: readonly MemoFilter[]): ListFilter<MemoFilter> {
     }
     if (present.includes('startDate')) q = q.where('created_at', '>=', param('startDate'));
     if (present.includes('endDate')) q = q.where('created_at', '<', param('endDate'));
+    if (present.includes('typeId')) q = q.where('type_id', '=', param('typeId'));
     return q;
   };
 }

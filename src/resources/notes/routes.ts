@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import { isValidId } from '../../domain/ids.ts';
-import { DEFAULT_MEMO_TYPES } from '../../domain/memo-types.ts';
+import { DEFAULT_MEMO_TYPES, MEMO_TYPE_IDS } from '../../domain/memo-types.ts';
 import { parseDateBound } from '../../domain/time.ts';
 import { NEXT_CURSOR } from '../../http/list-page.ts';
 import { sendListPage } from '../../http/list-route.ts';
@@ -33,7 +33,7 @@ export function registerMemoRoutes(app: FastifyInstance, { store, cache, base }:
     return sendListPage(request, reply, cache, query, () => ({
       listKey: 'memoList',
       cursorKeys: NEXT_CURSOR,
-      scope: ['/v2/memo', ...MEMO_FILTERS.map((name) => filters[name] ?? '')].join('\u0000'),
+      scope: memoScope(filters),
       fetch: async (after, limit) =>
         renderedPage(
           await list(ws, filters as Record<MemoFilter, string>, after, limit),
@@ -62,7 +62,17 @@ export function registerMemoRoutes(app: FastifyInstance, { store, cache, base }:
 }
 
 /**
- * The memo filters given, checked: ids must be ids, dates `YYYY-MM-DD` or ISO 8601 with an
+ * What a cursor of `GET /v2/memo` is bound to: the filters. `typeId` came later, and is
+ * added only when given, so that the cursors handed out before it stay good.
+ */
+function memoScope(filters: Partial<Record<MemoFilter, string>>): string {
+  const parts = ['/v2/memo', ...MEMO_FILTERS.map((name) => filters[name] ?? '')];
+  if (filters.typeId === undefined) parts.pop();
+  return parts.join('\u0000');
+}
+
+/**
+ * The memo filters given, checked: ids must be ids, `typeId` one of the note types, dates `YYYY-MM-DD` or ISO 8601 with an
  * offset (as bounds: start inclusive, end exclusive), and the start not after the end.
  */
 function readMemoFilters(
@@ -92,6 +102,15 @@ function readMemoFilters(
         `'${name}' 파라미터는 YYYY-MM-DD 날짜이거나 오프셋이 있는 ISO 8601 시각이어야 합니다: '${value.slice(0, 100)}'`,
       );
     out[name] = bound;
+  }
+  const typeId = values.typeId;
+  if (typeId !== undefined) {
+    if (!MEMO_TYPE_IDS.includes(typeId))
+      throw new DomainError(
+        'invalid_parameter',
+        `'typeId' 파라미터는 노트 유형의 _id(GET /v2/memo/type-list) 중 하나여야 합니다: '${typeId.slice(0, 100)}' (${MEMO_TYPE_IDS.join(', ')})`,
+      );
+    out.typeId = typeId;
   }
   if (out.startDate !== undefined && out.endDate !== undefined && out.startDate >= out.endDate)
     throw new DomainError(

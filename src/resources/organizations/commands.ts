@@ -83,6 +83,6 @@ function refuseDuplicateName(w: WorkspaceWrite, name: string, exceptId: string |
     keyColumn: 'name_key',
     value: name,
     exceptId,
-    message: `이미 같은 이름의 회사가 있습니다: '${name}'`,
+    message: `이미 존재하는 이름입니다: '${name}'`,
   });
 }

@@ -112,6 +112,6 @@ function refuseDuplicateEmail(w: WorkspaceWrite, email: string, exceptId: string
     keyColumn: 'email_key',
     value: email,
     exceptId,
-    message: `이미 같은 이메일의 고객이 있습니다: '${email}'`,
+    message: `이미 존재하는 이메일입니다: '${email}'`,
   });
 }

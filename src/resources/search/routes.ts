@@ -34,6 +34,7 @@ export function registerSearchRoutes(
       }
       const type = targetType as SearchType;
       const query = readQuery(request.query, ['cursor'], { cursor: MAX_SEARCH_CURSOR });
+      refuseUnfiltered(request.body);
       const body = read(request.body);
       const { workspaceId, cursorSecret, catalogVersion } = request.auth;
       const search: SearchRequest = {
@@ -53,4 +54,20 @@ export function registerSearchRoutes(
       return sendJson(reply, answer);
     },
   );
+}
+
+/** The live API's answer to a search without filters, word for word. */
+export const FILTERS_REQUIRED = '[filterGroupList]: 필수 입력 사항입니다.';
+
+/**
+ * Refuses a search body without `filterGroupList`, or with an empty one, as the live API
+ * does: a body that names its filters otherwise (`filterList`, a misspelling) would else get
+ * every record of the type, silently. `GET /v2/{type}` lists every record.
+ */
+function refuseUnfiltered(body: unknown): void {
+  if (body !== null && body !== undefined && (typeof body !== 'object' || Array.isArray(body)))
+    return; // Not an object: the body check says so.
+  const groups = (body as { filterGroupList?: unknown } | null | undefined)?.filterGroupList;
+  if (groups === undefined || groups === null || (Array.isArray(groups) && groups.length === 0))
+    throw new DomainError('invalid_body', FILTERS_REQUIRED);
 }

@@ -42,7 +42,7 @@ export async function searchPage(read: ReadSide, r: SearchRequest): Promise<stri
   const indexed = new Map(indexedFields(type, custom).map((f) => [indexedName(f), f]));
 
   const today = new Date().toISOString().slice(0, 10);
-  const groupList = body.filterGroupList ?? [];
+  const groupList = body.filterGroupList;
   const groups = groupList.map((group, g) =>
     group.filters.map((filter, i) =>
       compileFilter(filter, fields, `filterGroupList[${g}].filters[${i}]`, today),

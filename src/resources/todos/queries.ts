@@ -32,6 +32,13 @@ export function todoPages(store: Store) {
   return keysetRows<TodoRow>(store, 'todos', TODO_COLUMNS);
 }
 
+/** Keyset pages of the todos of one 담당자 (`ownerId`), oldest first: the owner index's range. */
+export function ownedTodoPages(store: Store) {
+  return keysetRows<TodoRow, 'ownerId'>(store, 'todos', TODO_COLUMNS, (qb, param) =>
+    qb.where('owner_id', '=', param('ownerId')),
+  );
+}
+
 /**
  * What a page of todos is rendered with, read now rather than stored: owners' and teams'
  * names change without the todos changing, so a stored todo would go stale on a rename.
