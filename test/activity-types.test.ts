@@ -77,7 +77,11 @@ it('writes a `merge` activity on the kept record of every type', async () => {
     const [kept, merged] = ids[kind];
     const res = await post(app, ws.token, `/v2/${kind}/${kept}/merge`, { mergedId: merged });
     expect(res.status, res.text).toBe(200);
-    const list = await get(app, ws.token, `/v2/${kind}/activity?${idKey[kind]}=${kept}&types=merge`);
+    const list = await get(
+      app,
+      ws.token,
+      `/v2/${kind}/activity?${idKey[kind]}=${kept}&types=merge`,
+    );
     expect(list.status, list.text).toBe(200);
     const activities = list.json.data[`${kind}ActivityList`];
     expect(activities, kind).toHaveLength(1);

@@ -597,7 +597,13 @@ describe('createDemoWorkspace: a default demo', () => {
     // and merges, which only a merge writes) are not in the demo.
     const written = ACTIVITY_TYPES.filter(
       (t) =>
-        !['webFormView', 'emailLinkClick', 'documentView', 'merge', 'modusignContractCreated'].includes(t),
+        ![
+          'webFormView',
+          'emailLinkClick',
+          'documentView',
+          'merge',
+          'modusignContractCreated',
+        ].includes(t),
     );
     expect(new Set(onDeals.map((a) => a.type))).toEqual(new Set(written));
     expect(new Set(onLeads.map((a) => a.type))).toEqual(new Set(written));

@@ -35,10 +35,8 @@ export type UpdatePersonBody = WithFieldList<Bodies.UpdatePersonBody>;
 export type CreateOrganizationBody = WithFieldList<Bodies.CreateOrganizationBody>;
 /** Body of `organizations.update`. */
 export type UpdateOrganizationBody = WithFieldList<Bodies.UpdateOrganizationBody>;
-/** Body of `customObjects.create`: the definition by id or name, `이름` in `fieldList`. */
-export type CreateCustomObjectBody = Omit<Bodies.CreateCustomObjectBody, 'fieldList'> & {
-  fieldList: FieldListEntry[];
-};
+/** Body of `customObjects.create`: the definition by id or name, `이름` as `name` or in `fieldList`. */
+export type CreateCustomObjectBody = WithFieldList<Bodies.CreateCustomObjectBody>;
 /** Body of `customObjects.update`. */
 export type UpdateCustomObjectBody = WithFieldList<Bodies.UpdateCustomObjectBody>;
 /** Body of `deals.create`. */
