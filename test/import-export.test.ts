@@ -459,9 +459,12 @@ describe('export then import into a fresh workspace', () => {
         .selectFrom('emails')
         .select(['id', 'idempotency_key', 'request_hash', 'attachment_ids'])
         .where('workspace_id', '=', workspaceId)
+        .orderBy('id')
         .execute();
     expect(await key(target.workspaceId)).toEqual(await key(source.workspaceId));
-    expect((await key(target.workspaceId))[0]!.idempotency_key).toBe('move-test-1');
+    // The demo's e-mails (behind its activities) were sent by no request: no key.
+    const keys = (await key(target.workspaceId)).map((e) => e.idempotency_key);
+    expect(keys.filter((k) => k !== null)).toEqual(['move-test-1']);
   });
 
   it('gives the same field definitions, with their settings', async () => {
