@@ -5,9 +5,10 @@
  * deal activity keeps the spec's keys. Migration 020 gives stored activities the key.
  */
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
+import type { ActivityTable } from '../src/model/tables.ts';
 import { type TestStore, testApp, testStore, walk } from './helpers.ts';
 
 let store: TestStore;
@@ -169,9 +170,10 @@ describe('migration 020', () => {
       row('m020-people', 'people', 'mail-"3"'),
       row('m020-org', 'organization', null),
     ];
+    // Bodies in the store's own column type (a blob on SQLite, text on PostgreSQL).
     await store.db
       .insertInto('activities')
-      .values(rows as any)
+      .values(rows as unknown as Insertable<ActivityTable>[])
       .execute();
     await sql`delete from kysely_migration where name = '020-activity-email-ids'`.execute(store.db);
     await store.migrate();

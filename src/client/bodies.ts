@@ -57,7 +57,10 @@ export type CreateTodoBody = Omit<Bodies.CreateTodoBody, 'fieldList'> & {
 };
 /** Body of `todos.update`: the fields to change (`완료` completes the todo). */
 export type UpdateTodoBody = { fieldList: FieldListEntry[] };
-/** Body of the `addMemo` calls: the note's text and, optionally, its type's `_id`. */
+/**
+ * Body of the `addMemo` calls: the note's `text` (or `memo`, or only `htmlBody`), and
+ * optionally its HTML, its type's `_id` and the note it answers (`parentId`).
+ */
 export type AddMemoBody = Bodies.AddMemoBody;
 /** One line of `quotes.create` (`amount` is the quantity). */
 export type QuoteLineBody = WithFieldList<Bodies.QuoteLineBody>;

@@ -20,6 +20,7 @@ import { todosStages } from './migrations/017-todos-stages.ts';
 import { fieldFormulas } from './migrations/018-field-formulas.ts';
 import { placedSelectValues } from './migrations/019-placed-select-values.ts';
 import { activityEmailIds } from './migrations/020-activity-email-ids.ts';
+import { noteThreads } from './migrations/021-note-threads.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -47,6 +48,7 @@ export async function migrateToLatest(
     '018-field-formulas': fieldFormulas,
     '019-placed-select-values': placedSelectValues({ dialect }),
     '020-activity-email-ids': activityEmailIds({ dialect }),
+    '021-note-threads': noteThreads({ dialect }),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Branches merge in any order, so a database may have run a later migration (017) before an
