@@ -204,9 +204,12 @@ async function addBeyondTheDemo(
   };
 }
 
-/** Cursors are bound to their workspace (DECISIONS 2): the one thing that may differ. */
+/**
+ * Cursors are bound to their workspace (DECISIONS 2): the one thing that may differ (a
+ * note's `cursorId` in the memo list is one).
+ */
 function withoutCursors(text: string): string {
-  return text.replace(/"(nextCursor|nextCurosr)":"[^"]*"/g, '"$1":"…"');
+  return text.replace(/"(nextCursor|nextCurosr|cursorId)":"[^"]*"/g, '"$1":"…"');
 }
 
 /** Walks `url` in both workspaces at once (each in its app); asserts each page is the same bytes. */
