@@ -125,6 +125,13 @@ describe('notes on products, quotes and todos', () => {
     const memo = await write(`/v2/todo/${ids.todo}/memo`, { text: '통화 전 견적 확인' });
     expect(memo).toMatchObject({ todoId: ids.todo, dealId: ids.deal, parentId: null });
     expect(await one(memo.id as string)).toEqual(memo);
+    // The deal's NOTE group follows, a change by the API as a note on the deal would be.
+    const deal = await get(app, ws.token, `/v2/deal/${ids.deal}`);
+    expect(deal.json.data.deal[0]['최근 작성된 노트']).toBe('통화 전 견적 확인');
+    const events = (await get(app, ws.token, '/v2/event?limit=100')).json.data.eventList as Rec[];
+    expect(
+      events.find((e) => e.objectId === ids.deal && e.fieldName === '최근 작성된 노트'),
+    ).toMatchObject({ event: '수정', source: 'API', sourceId: ws.userId });
     const deleted = await post(app, ws.token, `/v2/todo/${ids.todo}/delete`);
     expect(deleted.status, deleted.text).toBe(200);
     expect((await get(app, ws.token, `/v2/memo/${memo.id}`)).status).toBe(404);

@@ -87,6 +87,8 @@ async function noteSubject(
     .where('id', '=', pathId)
     .executeTakeFirst();
   if (!todo) throw new DomainError('not_found', `할 일을 찾을 수 없습니다: '${pathId}'`);
+  // The note changes the record's NOTE group as one written on the record would: the API's.
+  w.events.markDirect(todo.subject_type, todo.subject_id);
   return {
     subjectType: todo.subject_type as SubjectType,
     subjectId: todo.subject_id,
