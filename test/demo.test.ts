@@ -505,6 +505,23 @@ describe('createDemoWorkspace: a default demo', () => {
     const people = await records(store, ws, 'people');
     expect(people.some((p) => p['다음 TODO'] !== null)).toBe(true);
     expect(people.some((p) => p['최근 작성된 노트'] !== null)).toBe(true);
+    // Notes on todos, on the todo's record too; replies, as HTML, to a note of the same record.
+    const todoById = new Map(todos.map((t) => [t.id, t]));
+    const onTodos = notes.filter((n) => n.todo_id !== null);
+    expect(onTodos.length).toBeGreaterThan(0);
+    for (const n of onTodos) {
+      const todo = todoById.get(n.todo_id)!;
+      expect([n.subject_type, n.subject_id]).toEqual([todo.subject_type, todo.subject_id]);
+    }
+    const noteById = new Map(notes.map((n) => [n.id, n]));
+    const replies = notes.filter((n) => n.parent_id !== null);
+    expect(replies.length).toBeGreaterThan(0);
+    for (const n of replies) {
+      const parent = noteById.get(n.parent_id)!;
+      expect([n.subject_type, n.subject_id]).toEqual([parent.subject_type, parent.subject_id]);
+      expect(n.created_at >= parent.created_at).toBe(true);
+      expect(n.html_body).toBe(`<p>${n.text}</p>`);
+    }
   });
 
   it('has custom objects 계약서 and 티켓, their records linked to deals', async () => {

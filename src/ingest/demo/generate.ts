@@ -10,6 +10,7 @@ import { generateCustomObjects } from './custom-objects.ts';
 import { generateDeals } from './deals.ts';
 import { generateEmails } from './emails.ts';
 import { generateLeads } from './leads.ts';
+import { generateNoteThreads } from './note-threads.ts';
 import { generateNotes } from './notes.ts';
 import { generateOrganizations } from './organizations.ts';
 import { generatePeople } from './people.ts';
@@ -115,6 +116,7 @@ function generateChunk(ctx: DemoContext): DemoData {
   generateSequenceDetails(ctx);
   generateCustomObjects(ctx);
   generateEmails(ctx);
+  generateNoteThreads(ctx);
   sortChunkByTime(ctx.out);
   return ctx.out;
 }

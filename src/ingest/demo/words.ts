@@ -904,3 +904,19 @@ export const EMAIL_TEXTS: Record<
     },
   ],
 };
+
+/** Notes written on todos (`{title}` is the todo's). */
+export const TODO_NOTE_TEXTS: readonly string[] = [
+  '{title} 전에 지난 통화 내용 다시 확인할 것.',
+  '담당자 휴가로 {title} 일정이 다음 주로 밀릴 수 있음.',
+  '{title}: 준비 자료 공유 드라이브에 올려 둠.',
+  '고객 요청으로 {title} 시간 변경, 캘린더 반영 완료.',
+];
+
+/** Replies to notes on deals and leads, by a colleague. */
+export const NOTE_REPLY_TEXTS: readonly string[] = [
+  '확인했습니다. 견적 조건은 제가 한 번 더 검토할게요.',
+  '좋습니다. 다음 미팅에 저도 같이 들어가겠습니다.',
+  '법무 검토는 이번 주 안에 끝날 예정입니다.',
+  '이 건은 지난 분기 비슷한 사례가 있어 자료 공유드릴게요.',
+];
