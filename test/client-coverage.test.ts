@@ -153,7 +153,9 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'products.create': () => crm.products.create({ name: 'n', price: 1 }),
   'products.update': () => crm.products.update('p1', { price: 2 }),
   'products.delete': () => crm.products.delete('p1'),
+  'products.addMemo': () => crm.products.addMemo('p1', { memo: 't' }),
   'quotes.create': () => crm.quotes.create({ name: 'n', dealId: 'd1' }),
+  'quotes.addMemo': () => crm.quotes.addMemo('q1', { htmlBody: '<p>t</p>' }),
   'pipelines.list': () => crm.pipelines.list(),
   'files.upload': () =>
     crm.files.upload(
@@ -186,6 +188,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
     crm.todos.update('t1', { fieldList: [{ name: '유형', stringValue: '미팅' }] }),
   'todos.complete': () => crm.todos.complete('t1'),
   'todos.delete': () => crm.todos.delete('t1'),
+  'todos.addMemo': () => crm.todos.addMemo('t1', { text: 't', parentId: 'm1' }),
   'memos.list': () =>
     crm.memos
       .list({

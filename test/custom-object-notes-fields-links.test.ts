@@ -127,11 +127,16 @@ describe('POST /v2/custom-object/{customObjectId}/memo', () => {
     expect(Object.keys(memo)).toEqual([
       'id',
       'text',
+      'htmlBody',
       'typeList',
       'dealId',
       'leadId',
       'peopleId',
       'organizationId',
+      'productId',
+      'quoteId',
+      'todoId',
+      'parentId',
       'ownerId',
       'createdAt',
       'updatedAt',
@@ -147,7 +152,10 @@ describe('POST /v2/custom-object/{customObjectId}/memo', () => {
     });
     // Read back: the note itself and in the list of notes.
     expect((await read(`/v2/memo/${memo.id}`)).memo).toEqual(memo);
-    expect((await read('/v2/memo')).memoList).toEqual([memo]);
+    // The list's record also has the cursor that continues after it.
+    const [{ cursorId, ...inList }] = (await read('/v2/memo')).memoList as Rec[];
+    expect(inList).toEqual(memo);
+    expect(typeof cursorId).toBe('string');
     // The record's NOTE group, in the single read and the lists, fresh at once.
     const record = (await read(`/v2/custom-object/${side.ticketId}`)).customObject as Rec;
     expect(record).toMatchObject({

@@ -46,13 +46,17 @@ const RELATED: Field[] = [
   ['memoId', 'string', N],
   ['emailMessageId', 'string', N],
 ];
-/** Spec 2.5 with the subject's id key in place of `dealId`, without `dealStatus`. */
+/**
+ * Spec 2.5 with the subject's id key in place of `dealId`, without `dealStatus`, and the
+ * e-mail's id also under `emailId` (the live API's key in these lists).
+ */
 const subjectActivity = (idKey: string): Field[] => [
   ['id', 'string'],
   ['type', 'string'],
   ['date', 'timestamp'],
   [idKey, 'string'],
   ...RELATED,
+  ['emailId', 'string', N],
 ];
 const DEAL_ACTIVITY: Field[] = [
   ['id', 'string'],
@@ -550,7 +554,7 @@ describe('GET /v2/deal/activity?dealId=', () => {
     expect(ids(own)).toEqual(ids(records));
     for (const [i, r] of own.entries()) {
       const { dealId, dealStatus, ...rest } = records[i]!;
-      expect(r).toEqual({ ...rest, leadId: dealId });
+      expect(r).toEqual({ ...rest, leadId: dealId, emailId: rest.emailMessageId });
       expect(dealStatus).toBeNull();
     }
   });

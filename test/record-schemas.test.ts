@@ -29,7 +29,7 @@ import {
   OrganizationHistoryRecord,
   PeopleHistoryRecord,
 } from '../src/api-schema/records/history.ts';
-import { MemoRecord, TodoRecord } from '../src/api-schema/records/notes-todos.ts';
+import { MemoListRecord, MemoRecord, TodoRecord } from '../src/api-schema/records/notes-todos.ts';
 import {
   OrganizationRecord,
   PeopleRecord,
@@ -234,10 +234,32 @@ describe('record schemas without custom fields', () => {
         subject_id: 'l1',
         text: '메모',
         type_id: 'memo-type-call',
+        html_body: null,
+        parent_id: null,
+        todo_id: null,
         author_id: 'u1',
         created_at: T,
         updated_at: T,
       }),
+    );
+    expectMatches(
+      MemoListRecord,
+      renderMemo(
+        {
+          id: 'n2',
+          subject_type: 'quote',
+          subject_id: 'q1',
+          text: '답글',
+          type_id: null,
+          html_body: '<p>답글</p>',
+          parent_id: 'n1',
+          todo_id: null,
+          author_id: 'u1',
+          created_at: T,
+          updated_at: T,
+        },
+        'c1',
+      ),
     );
     expectMatches(
       WebFormRecord,

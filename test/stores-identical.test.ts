@@ -10,8 +10,8 @@ import { get, TEST_DIALECT, type TestStore, testApp, testStore } from './helpers
 /**
  * The same demo workspace built on SQLite and on PostgreSQL answers every read with the
  * same bytes: key order, number formatting, ordering and page boundaries alike. Only the
- * workspace id (random), cursors (signed with each workspace's secret) and the demo's select
- * option ids (minted when it runs) differ.
+ * workspace id (random), cursors (signed with each workspace's secret; a note's `cursorId`
+ * is one) and the demo's select option ids (minted when it runs) differ.
  * Runs in the PostgreSQL project, where both stores are at hand.
  */
 describe.skipIf(TEST_DIALECT !== 'postgres')(
@@ -49,7 +49,7 @@ describe.skipIf(TEST_DIALECT !== 'postgres')(
         out.push(
           `${res.status} ${res.text
             .replaceAll(demo.workspaceId, 'WS')
-            .replace(/"(nextCursor|nextCurosr)":"[^"]*"/g, '"$1":"C"')
+            .replace(/"(nextCursor|nextCurosr|cursorId)":"[^"]*"/g, '"$1":"C"')
             // The demo mints select options' ids when it runs, not from its seed.
             .replace(/\{"id":"[^"]*","value":/g, '{"id":"O","value":')}`,
         );

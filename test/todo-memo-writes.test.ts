@@ -99,11 +99,16 @@ describe('POST /v2/{type}/{id}/memo', () => {
       expect(Object.keys(memo)).toEqual([
         'id',
         'text',
+        'htmlBody',
         'typeList',
         'dealId',
         'leadId',
         'peopleId',
         'organizationId',
+        'productId',
+        'quoteId',
+        'todoId',
+        'parentId',
         'ownerId',
         'createdAt',
         'updatedAt',
@@ -118,7 +123,11 @@ describe('POST /v2/{type}/{id}/memo', () => {
       const one = await get(app, ws.token, `/v2/memo/${memo.id}`);
       expect(one.json.data.memo).toEqual(memo);
       const list = await get(app, ws.token, `/v2/memo?${SUBJECT_KEY[type]}=${ids[type]}`);
-      expect(list.json.data.memoList).toEqual([memo]);
+      // The list's record also has the cursor that continues after it.
+      const { cursorId, ...listed0 } = list.json.data.memoList[0];
+      expect(list.json.data.memoList).toHaveLength(1);
+      expect(listed0).toEqual(memo);
+      expect(typeof cursorId).toBe('string');
       // The record's NOTE group, in its stored JSON.
       const record = await listed(type, ids[type]);
       expect(record['최근 작성된 노트']).toBe('첫 통화 메모');

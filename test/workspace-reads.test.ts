@@ -70,18 +70,25 @@ const TODO_CUSTOM: Field[] = [
   ['우선순위', 'string', N],
   ['관련 고객', 'ref', N],
 ];
+/** One note (`GET /v2/memo/{memoId}`); in the list, `cursorId` follows the id. */
 const MEMO: Field[] = [
   ['id', 'string'],
   ['text', 'string'],
+  ['htmlBody', 'string', N],
   ['typeList', 'array'],
   ['dealId', 'string', N],
   ['leadId', 'string', N],
   ['peopleId', 'string', N],
   ['organizationId', 'string', N],
+  ['productId', 'string', N],
+  ['quoteId', 'string', N],
+  ['todoId', 'string', N],
+  ['parentId', 'string', N],
   ['ownerId', 'string', N],
   ['createdAt', 'timestamp'],
   ['updatedAt', 'timestamp'],
 ];
+const MEMO_IN_LIST: Field[] = [MEMO[0]!, ['cursorId', 'string'], ...MEMO.slice(1)];
 const WEB_FORM: Field[] = [
   ['id', 'string'],
   ['name', 'string'],
@@ -559,6 +566,7 @@ describe('GET /v2/memo and /v2/memo/{memoId}', () => {
         org,
         deal,
         lead,
+        product,
         n0: await note(0, 'deal', deal, seller),
         n1: await note(1, 'lead', lead, ws.userId),
         n2: await note(2, 'people', person, seller),
@@ -577,27 +585,36 @@ describe('GET /v2/memo and /v2/memo/{memoId}', () => {
   it('lists notes oldest first with every key in order; the subject id under its key', async () => {
     const res = await get(app, ws.token, '/v2/memo');
     const list = expectList(res, 'memoList');
-    expectShape(list, MEMO);
+    // Set in test/memo-live-keys.test.ts.
+    expectShape(list, MEMO_IN_LIST, ['htmlBody', 'quoteId', 'todoId', 'parentId']);
     expect(list.map((m) => m.id)).toEqual(all());
     expect(list[0]).toEqual({
       id: f.n0,
+      cursorId: expect.any(String),
       text: '노트 0',
+      htmlBody: null,
       typeList: [],
       dealId: f.deal,
       leadId: null,
       peopleId: null,
       organizationId: null,
+      productId: null,
+      quoteId: null,
+      todoId: null,
+      parentId: null,
       ownerId: f.seller,
       createdAt: times[0],
       updatedAt: times[0],
     });
-    expect(list.map((m) => [m.dealId, m.leadId, m.peopleId, m.organizationId])).toEqual([
-      [f.deal, null, null, null],
-      [null, f.lead, null, null],
-      [null, null, f.person, null],
-      [null, null, null, f.org],
-      [null, null, null, null],
-      [f.deal, null, null, null],
+    expect(
+      list.map((m) => [m.dealId, m.leadId, m.peopleId, m.organizationId, m.productId]),
+    ).toEqual([
+      [f.deal, null, null, null, null],
+      [null, f.lead, null, null, null],
+      [null, null, f.person, null, null],
+      [null, null, null, f.org, null],
+      [null, null, null, null, f.product],
+      [f.deal, null, null, null, null],
     ]);
   });
 
@@ -710,7 +727,8 @@ describe('GET /v2/memo and /v2/memo/{memoId}', () => {
     expect(Object.keys(memo)).toEqual(MEMO.map((m) => m[0]));
     expect(memo).toMatchObject({ id: f.n3, text: '노트 3', organizationId: f.org, ownerId: null });
     const list = (await get(app, ws.token, '/v2/memo')).json.data.memoList;
-    expect(memo).toEqual(list[3]);
+    const { cursorId, ...listed } = list[3];
+    expect(memo).toEqual(listed);
     expectErrorA(await get(app, ws.token, '/v2/memo/no-such-memo'), 404);
   });
 });

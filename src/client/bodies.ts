@@ -35,10 +35,8 @@ export type UpdatePersonBody = WithFieldList<Bodies.UpdatePersonBody>;
 export type CreateOrganizationBody = WithFieldList<Bodies.CreateOrganizationBody>;
 /** Body of `organizations.update`. */
 export type UpdateOrganizationBody = WithFieldList<Bodies.UpdateOrganizationBody>;
-/** Body of `customObjects.create`: the definition by id or name, `이름` in `fieldList`. */
-export type CreateCustomObjectBody = Omit<Bodies.CreateCustomObjectBody, 'fieldList'> & {
-  fieldList: FieldListEntry[];
-};
+/** Body of `customObjects.create`: the definition by id or name, `이름` as `name` or in `fieldList`. */
+export type CreateCustomObjectBody = WithFieldList<Bodies.CreateCustomObjectBody>;
 /** Body of `customObjects.update`. */
 export type UpdateCustomObjectBody = WithFieldList<Bodies.UpdateCustomObjectBody>;
 /** Body of `deals.create`. */
@@ -59,7 +57,10 @@ export type CreateTodoBody = Omit<Bodies.CreateTodoBody, 'fieldList'> & {
 };
 /** Body of `todos.update`: the fields to change (`완료` completes the todo). */
 export type UpdateTodoBody = { fieldList: FieldListEntry[] };
-/** Body of the `addMemo` calls: the note's text and, optionally, its type's `_id`. */
+/**
+ * Body of the `addMemo` calls: the note's `text` (or `memo`, or only `htmlBody`), and
+ * optionally its HTML, its type's `_id` and the note it answers (`parentId`).
+ */
 export type AddMemoBody = Bodies.AddMemoBody;
 /** One line of `quotes.create` (`amount` is the quantity). */
 export type QuoteLineBody = WithFieldList<Bodies.QuoteLineBody>;

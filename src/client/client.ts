@@ -406,6 +406,9 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     delete: async (id: string, o?: CallOptions): Promise<void> => {
       await this.#post(`/v2/product/${seg(id)}/delete`, undefined, o);
     },
+    /** Writes a note on the product (as `memo` does); answers the note. */
+    addMemo: (id: string, body: Bodies.AddMemoBody, o?: CallOptions) =>
+      this.#keyed<R.Memo>(`/v2/product/${seg(id)}/memo`, 'memo', body, o),
   };
 
   /** Custom objects (the workspace's own record types): definitions, records, activities, history. */
@@ -473,6 +476,9 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** Creates a quote of one deal or one lead, with its lines. */
     create: (body: Bodies.CreateQuoteBody, o?: CallOptions) =>
       this.#keyed<R.Created>('/v2/quote', 'quote', body, o),
+    /** Writes a note on the quote (as `memo` does); answers the note. */
+    addMemo: (id: string, body: Bodies.AddMemoBody, o?: CallOptions) =>
+      this.#keyed<R.Memo>(`/v2/quote/${seg(id)}/memo`, 'memo', body, o),
   };
 
   /** Pipelines of every kind (`deals.pipelines` and `leads.pipelines` give one kind each). */
@@ -583,10 +589,13 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
         { fieldList: [{ name: '완료', booleanValue: done }] },
         o,
       ),
-    /** Deletes a todo and its `todoCreate` activity. */
+    /** Deletes a todo, its `todoCreate` activity and the notes written on it. */
     delete: async (id: string, o?: CallOptions): Promise<void> => {
       await this.#post(`/v2/todo/${seg(id)}/delete`, undefined, o);
     },
+    /** Writes a note on the todo (on its record too); answers the note. */
+    addMemo: (id: string, body: Bodies.AddMemoBody, o?: CallOptions) =>
+      this.#keyed<R.Memo>(`/v2/todo/${seg(id)}/memo`, 'memo', body, o),
   };
 
   /** The event feed: every change to people, organizations, leads and deals, in order. */
@@ -602,7 +611,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
   readonly memos = {
     /** Every note, oldest first, with filters. */
     list: (f: MemoFilter = {}) =>
-      this.#list<R.Memo>('/v2/memo', 'memoList', f, {
+      this.#list<R.MemoListItem>('/v2/memo', 'memoList', f, {
         startDate: dateParam(f.startDate),
         endDate: dateParam(f.endDate),
         ownerId: f.ownerId,

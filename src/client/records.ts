@@ -38,7 +38,12 @@ import type {
   OrganizationHistoryRecord,
   PeopleHistoryRecord,
 } from '../api-schema/records/history.ts';
-import type { MemoRecord, MemoTypeRecord, TodoRecord } from '../api-schema/records/notes-todos.ts';
+import type {
+  MemoListRecord,
+  MemoRecord,
+  MemoTypeRecord,
+  TodoRecord,
+} from '../api-schema/records/notes-todos.ts';
 import type {
   OrganizationRecord,
   PeopleRecord,
@@ -170,6 +175,8 @@ export type Me = MeRecord;
 export type Team = TeamRecord;
 /** A note. */
 export type Memo = MemoRecord;
+/** A note as `memos.list` gives it: with the `cursorId` that lists the notes after it. */
+export type MemoListItem = MemoListRecord;
 /** A type of note (`_id`, `value`, `color`). */
 export type MemoType = MemoTypeRecord;
 /** A web form. */

@@ -26,7 +26,8 @@ object per line, \`\\n\` separated); \`salescrm import --workspace ID FILE...\` 
   a line may leave out (an earlier export): a \`customField\` line without its settings
   (\`description\`, \`show_in_create_form\`, \`is_sensitive\`, \`prevent_duplicates\`, \`formula\`)
   imports with none set, and without \`custom_object_definition_id\` as a field of no
-  custom object (\`''\`). Line types added since version 1 (\`customObjectDefinition\`,
+  custom object (\`''\`); a \`note\` line without \`html_body\`, \`parent_id\` and \`todo_id\`
+  as a plain-text note of its own, on no todo. Line types added since version 1 (\`customObjectDefinition\`,
   \`customObject\`, \`file\`, \`fileChunk\`, \`email\`) are simply absent from earlier exports.
 - Rendered API JSON is not in the file: import renders every record once at the end.
 - Custom objects: each \`customObjectDefinition\` (its pipeline a \`pipeline\` of kind

@@ -276,6 +276,11 @@ export const LINE_SPECS = {
       subject_id: { kind: 'subjectId' },
       text: { kind: 'text', max: 100_000 },
       type_id: absentAs(opt({ kind: 'text', values: MEMO_TYPE_IDS }), null),
+      // Since migration 021. The note and todo ids are kept as they are: replies and todos
+      // may come later in the file than the note.
+      html_body: absentAs(opt({ kind: 'text', max: 200_000 }), null),
+      parent_id: absentAs(opt({ kind: 'text', max: 64 }), null),
+      todo_id: absentAs(opt({ kind: 'text', max: 64 }), null),
       author_id: opt(ref('user')),
       created_at: time,
       updated_at: time,

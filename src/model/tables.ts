@@ -305,6 +305,12 @@ export interface NoteTable {
   updated_at: string;
   /** One of the note types (`memo-type-call`, ...), or null. */
   type_id: Generated<string | null>;
+  /** The note as HTML when it was written so; null for a plain-text note. */
+  html_body: Generated<string | null>;
+  /** The note this one answers (a reply), or null. */
+  parent_id: Generated<string | null>;
+  /** The todo it was written on (the note is on the todo's record too), or null. */
+  todo_id: Generated<string | null>;
 }
 
 export interface TodoTable {

@@ -41,7 +41,9 @@ export function renderCustomObjectActivity(
 /**
  * An activity as its subject's own list shows it: the deal activity's keys (spec 2.5) with
  * `dealId` named for the subject (`peopleId`, `organizationId`, `leadId`), and without
- * `dealStatus` except on deals.
+ * `dealStatus` except on deals; then `emailId`, the key the live API's people, organization
+ * and lead lists name the e-mail by (the same id as `emailMessageId`, which
+ * `GET /v2/email/{emailId}` reads).
  */
 export function renderSubjectActivity(
   row: Pick<
@@ -70,5 +72,6 @@ export function renderSubjectActivity(
     todoId: row.todo_id,
     memoId: row.memo_id,
     emailMessageId: row.email_message_id,
+    emailId: row.email_message_id,
   };
 }

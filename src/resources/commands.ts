@@ -16,7 +16,7 @@ import { type RenderedType, TABLE_OF } from '../store/read-model/rendered-types.
 import type { WorkspaceWrite } from '../store/write.ts';
 import { insertActivities, insertCreateActivities } from './deal-activities/writes.ts';
 import { checkRequired, type FieldListItem, resolveFieldList } from './fields/field-list.ts';
-import { insertNotes } from './notes/writes.ts';
+import { insertNotes, type NewNote } from './notes/writes.ts';
 
 /** Body-typed fieldList items. */
 export type FieldListInput = readonly FieldListItem[] | undefined;
@@ -129,9 +129,13 @@ export async function addMemo(
   text: string | null | undefined,
   authorId: string,
   typeId?: string,
+  /** What a note written through its own path may have beside its text. */
+  more: Pick<NewNote, 'htmlBody' | 'parentId' | 'todoId'> = {},
 ): Promise<string | undefined> {
   if (text === undefined || text === null) return undefined;
-  const [memoId] = await insertNotes(w, [{ subjectType, subjectId, text, authorId, typeId }]);
+  const [memoId] = await insertNotes(w, [
+    { subjectType, subjectId, text, authorId, typeId, ...more },
+  ]);
   if (ACTIVITY_SUBJECTS.has(subjectType)) {
     await insertActivities(w, [
       { subjectType: subjectType as 'deal', subjectId, type: 'memoCreate', memoId, date: w.now },

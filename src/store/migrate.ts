@@ -19,7 +19,9 @@ import { emails } from './migrations/016-emails.ts';
 import { todosStages } from './migrations/017-todos-stages.ts';
 import { fieldFormulas } from './migrations/018-field-formulas.ts';
 import { placedSelectValues } from './migrations/019-placed-select-values.ts';
-import { listFilterIndexes } from './migrations/020-list-filter-indexes.ts';
+import { activityEmailIds } from './migrations/020-activity-email-ids.ts';
+import { noteThreads } from './migrations/021-note-threads.ts';
+import { listFilterIndexes } from './migrations/022-list-filter-indexes.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -46,7 +48,9 @@ export async function migrateToLatest(
     '017-todos-stages': todosStages,
     '018-field-formulas': fieldFormulas,
     '019-placed-select-values': placedSelectValues({ dialect }),
-    '020-list-filter-indexes': listFilterIndexes,
+    '020-activity-email-ids': activityEmailIds({ dialect }),
+    '021-note-threads': noteThreads({ dialect }),
+    '022-list-filter-indexes': listFilterIndexes,
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Branches merge in any order, so a database may have run a later migration (017) before an

@@ -27,6 +27,7 @@ import {
   makePerson,
   makePipeline,
   makeProduct,
+  makeQuote,
   makeTodo,
   type TestPipeline,
 } from '../factories.ts';
@@ -44,6 +45,7 @@ export type Kind =
   | 'deal'
   | 'lead'
   | 'product'
+  | 'quote'
   | 'memo'
   | 'todo'
   | 'webForm'
@@ -175,6 +177,13 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       await makeProduct(w, { name: `${tag} 상품` }),
       await makeProduct(w, { name: `${tag} 월 구독`, kind: '구독 (월간)' }),
     ];
+    const quotes = [
+      await makeQuote(w, {
+        dealId: deal2,
+        name: `${tag} 견적`,
+        lines: [{ productId: products[0]! }],
+      }),
+    ];
     const memo = await makeNote(w, { subjectType: 'people', subjectId: person2 });
     // Files on the first deal (enough for pages of a few), and one attached to nothing.
     const files: string[] = [];
@@ -304,6 +313,7 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       deal2,
       lead2,
       products,
+      quotes,
       memo,
       sequences,
       enrollments,
@@ -414,6 +424,7 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       deal: [seed.deal, more.deal2],
       lead: [seed.lead, more.lead2],
       product: more.products,
+      quote: more.quotes,
       memo: [...seed.memos, more.memo],
       todo: seed.todos,
       webForm: seed.webForms,

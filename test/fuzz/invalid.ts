@@ -31,6 +31,7 @@ const PATH_KINDS: Record<string, Kind> = {
   memoId: 'memo',
   todoId: 'todo',
   productId: 'product',
+  quoteId: 'quote',
   webFormId: 'webForm',
   webhookId: 'webhook',
   deliveryId: 'delivery',

@@ -112,15 +112,21 @@ const todoFields = () =>
 /** A note on one of `m`'s records of `type` (`path` its path segment), with or without a type. */
 const memoOn = (
   fx: Fixture,
-  type: 'people' | 'organization' | 'deal' | 'lead' | 'customObject',
+  type: 'people' | 'organization' | 'deal' | 'lead' | 'customObject' | 'product' | 'quote' | 'todo',
   path: string = type,
 ) =>
   fc
-    .tuple(pick(fx.m.ids[type]), text(200), fc.option(pick(MEMO_TYPE_IDS), { nil: undefined }))
-    .map(([id, t, typeId]) => ({
+    .tuple(
+      pick(fx.m.ids[type]),
+      text(200),
+      fc.option(pick(MEMO_TYPE_IDS), { nil: undefined }),
+      // The text under either name the route takes.
+      fc.constantFrom('text', 'memo'),
+    )
+    .map(([id, t, typeId, key]) => ({
       method: 'POST' as const,
       path: `/v2/${path}/${id}/memo`,
-      body: typeId === undefined ? { text: t } : { text: t, typeId },
+      body: typeId === undefined ? { [key]: t } : { [key]: t, typeId },
     }));
 
 /** A query of optional parameters. */
@@ -686,6 +692,9 @@ export const VALID: Record<string, Gen> = {
   addDealMemo: (fx) => memoOn(fx, 'deal'),
   addLeadMemo: (fx) => memoOn(fx, 'lead'),
   addCustomObjectMemo: (fx) => memoOn(fx, 'customObject', 'custom-object'),
+  addProductMemo: (fx) => memoOn(fx, 'product'),
+  addQuoteMemo: (fx) => memoOn(fx, 'quote'),
+  addTodoMemo: (fx) => memoOn(fx, 'todo'),
   listMemos: (fx) =>
     fc
       .tuple(

@@ -1,19 +1,21 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Nullable } from '../primitives.ts';
-import { FieldListSchema, IdSchema, MemoSchema } from './common.ts';
+import { FieldListSchema, IdSchema, MemoSchema, NameSchema } from './common.ts';
 
 /** A custom object definition's name, as `customObjectDefinitionName` gives it. */
 const DefinitionNameSchema = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 
 /**
  * Body of `POST /v2/custom-object` (LIVE-API.md 1.7.13): the definition by id or by name
- * (one at least; both must name the same one), `fieldList` with the 대표 field `이름`,
- * `pipelineId` and `pipelineStageId` together (the definition's pipeline), and `memo`.
+ * (one at least; both must name the same one), the 대표 field `이름` as a top-level `name`
+ * or in `fieldList` (optional, as the live reference has it), `pipelineId` and
+ * `pipelineStageId` together (the definition's pipeline), and `memo`.
  */
 export const CreateCustomObjectBody = Type.Object({
   customObjectDefinitionId: Type.Optional(IdSchema),
   customObjectDefinitionName: Type.Optional(DefinitionNameSchema),
-  fieldList: FieldListSchema,
+  name: Type.Optional(NameSchema),
+  fieldList: Type.Optional(FieldListSchema),
   pipelineId: Type.Optional(Nullable(IdSchema)),
   pipelineStageId: Type.Optional(Nullable(IdSchema)),
   memo: Type.Optional(MemoSchema),

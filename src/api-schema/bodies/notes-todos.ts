@@ -2,9 +2,18 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { FieldListSchema, IdSchema } from './common.ts';
 
-/** Body of `POST /v2/{people|organization|deal|lead}/{id}/memo`: a note on the record. */
+const NoteText = Type.String({ minLength: 1, maxLength: 100_000, pattern: '\\S' });
+
+/**
+ * Body of `POST /v2/{type}/{id}/memo`: a note on the record. Its text as `text`, or as
+ * `memo` (the key record writes and the live API's programs use; the same text if both), or
+ * only as `htmlBody` (the text is then the HTML's); `htmlBody` keeps the HTML beside it.
+ * `parentId` makes it a reply to a note of the same record.
+ */
 export const AddMemoBody = Type.Object({
-  text: Type.String({ minLength: 1, maxLength: 100_000, pattern: '\\S' }),
+  text: Type.Optional(NoteText),
+  memo: Type.Optional(NoteText),
+  htmlBody: Type.Optional(Type.String({ minLength: 1, maxLength: 200_000, pattern: '\\S' })),
   typeId: Type.Optional(
     Type.String({
       minLength: 1,
@@ -12,6 +21,7 @@ export const AddMemoBody = Type.Object({
       description: 'One of `GET /v2/memo/type-list` (`_id`)',
     }),
   ),
+  parentId: Type.Optional(IdSchema),
 });
 export type AddMemoBody = Static<typeof AddMemoBody>;
 

@@ -1,7 +1,8 @@
 /**
  * The todos and notes of the workspace (tag Workspace): list, create, update (complete) and
  * delete todos, list notes with their filters, get one note, list the note types, and write
- * a note on a person, organization, deal, lead or custom object.
+ * a note (or a reply) on a person, organization, deal, lead, custom object, product, quote
+ * or todo.
  */
 import { MEMO_TYPE_IDS } from '../../domain/memo-types.ts';
 import { AddMemoBody, CreateTodoBody, UpdateTodoBody } from '../bodies/notes-todos.ts';
@@ -13,7 +14,7 @@ import {
   UpdatedEnvelope,
 } from '../envelopes.ts';
 import { OneOf } from '../primitives.ts';
-import { MemoRecord, MemoTypeRecord, TodoRecord } from '../records/notes-todos.ts';
+import { MemoListRecord, MemoRecord, MemoTypeRecord, TodoRecord } from '../records/notes-todos.ts';
 import { type Operation, read, write } from './operation.ts';
 import { idFilter, PARAMETERS, page } from './parameters.ts';
 
@@ -52,24 +53,31 @@ export const NOTE_TODO_OPERATIONS: readonly Operation[] = [
     undefined,
     Deleted,
   ),
-  read('/v2/memo', 'listMemos', 'List notes', 'Workspace', ListEnvelope('memoList', MemoRecord), {
-    query: [
-      ...page,
-      PARAMETERS.startDate,
-      PARAMETERS.endDate,
-      idFilter('ownerId', 'Only the notes written by this user.'),
-      idFilter('dealId', 'Only the notes of this deal.'),
-      idFilter('leadId', 'Only the notes of this lead.'),
-      idFilter('peopleId', 'Only the notes of this person.'),
-      idFilter('organizationId', 'Only the notes of this organization.'),
-      {
-        name: 'typeId',
-        schema: OneOf(MEMO_TYPE_IDS),
-        description:
-          'Only the notes of this type: an `_id` of `GET /v2/memo/type-list`; another value is 400.',
-      },
-    ],
-  }),
+  read(
+    '/v2/memo',
+    'listMemos',
+    'List notes',
+    'Workspace',
+    ListEnvelope('memoList', MemoListRecord),
+    {
+      query: [
+        ...page,
+        PARAMETERS.startDate,
+        PARAMETERS.endDate,
+        idFilter('ownerId', 'Only the notes written by this user.'),
+        idFilter('dealId', 'Only the notes of this deal.'),
+        idFilter('leadId', 'Only the notes of this lead.'),
+        idFilter('peopleId', 'Only the notes of this person.'),
+        idFilter('organizationId', 'Only the notes of this organization.'),
+        {
+          name: 'typeId',
+          schema: OneOf(MEMO_TYPE_IDS),
+          description:
+            'Only the notes of this type: an `_id` of `GET /v2/memo/type-list`; another value is 400.',
+        },
+      ],
+    },
+  ),
   read(
     '/v2/memo/{memoId}',
     'getMemo',
@@ -94,12 +102,17 @@ export const NOTE_TODO_OPERATIONS: readonly Operation[] = [
       ['deal', 'dealId', 'Deal'],
       ['lead', 'leadId', 'Lead'],
       ['custom-object', 'customObjectId', 'CustomObject'],
+      ['product', 'productId', 'Product'],
+      ['quote', 'quoteId', 'Quote'],
+      ['todo', 'todoId', 'Todo'],
     ] as const
   ).map(([type, param, name]) =>
     write(
       `/v2/${type}/{${param}}/memo`,
       `add${name}Memo`,
-      `Write a note on a ${NOTE_SUBJECT[type] ?? type} (as its memo body key does); answers the note`,
+      type === 'todo'
+        ? 'Write a note on a todo (on its record too, with the todo’s id as todoId); answers the note'
+        : `Write a note on a ${NOTE_SUBJECT[type] ?? type} (as its memo body key does); answers the note`,
       'Workspace',
       201,
       AddMemoBody,

@@ -31,7 +31,10 @@ export const DealActivityRecord = Closed(
 );
 export type DealActivityRecord = Static<typeof DealActivityRecord>;
 
-/** An activity of a person, organization or lead: `dealId` renamed, no `dealStatus`. */
+/**
+ * An activity of a person, organization or lead: `dealId` renamed, no `dealStatus`, and the
+ * e-mail's id also under `emailId` (the live API's key for it in these lists).
+ */
 function subjectActivity<K extends string>(idKey: K, description: string) {
   return Closed(
     {
@@ -40,6 +43,7 @@ function subjectActivity<K extends string>(idKey: K, description: string) {
       date: Timestamp,
       ...({ [idKey]: Id } as { [P in K]: typeof Id }),
       ...activityLinks,
+      emailId: Nullable(Id),
     },
     description,
   );

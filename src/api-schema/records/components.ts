@@ -23,7 +23,7 @@ import {
   OrganizationHistoryRecord,
   PeopleHistoryRecord,
 } from './history.ts';
-import { MemoRecord, TodoRecord } from './notes-todos.ts';
+import { MemoListRecord, MemoRecord, TodoRecord } from './notes-todos.ts';
 import { OrganizationRecord, PeopleRecord } from './people-organizations.ts';
 import { ProductRecord, QuoteProductRecord, QuoteRecord } from './products-quotes.ts';
 import { MeRecord, TeamRecord, UserRecord } from './users-teams.ts';
@@ -57,6 +57,7 @@ export const RECORD_SCHEMAS = {
   Team: TeamRecord,
   Todo: TodoRecord,
   Memo: MemoRecord,
+  MemoListItem: MemoListRecord,
   WebForm: WebFormRecord,
   WebFormSubmit: WebFormSubmitRecord,
   Field: FieldRecord,

@@ -35,20 +35,42 @@ export type TodoRecord = Static<typeof TodoRecord>;
 export const MemoTypeRecord = Closed({ _id: text, value: text, color: text }, 'A type of note');
 export type MemoTypeRecord = Static<typeof MemoTypeRecord>;
 
-/** A note of `GET /v2/memo` and `GET /v2/memo/{memoId}`. */
+/**
+ * The keys of a note after its id (and, in a list, its `cursorId`): `htmlBody` is the note
+ * as HTML when it was written so, `todoId` the todo it was written on, `parentId` the note
+ * it answers.
+ */
+const memoKeys = {
+  text,
+  htmlBody: Nullable(text),
+  typeList: Type.Array(MemoTypeRecord, {
+    maxItems: 1,
+    description: 'The note’s type (`GET /v2/memo/type-list`), or `[]` without one',
+  }),
+  ...subjectIdKeys,
+  productId: Nullable(Id),
+  quoteId: Nullable(Id),
+  todoId: Nullable(Id),
+  parentId: Nullable(Id),
+  ownerId: Nullable(Id),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
+
+/** A note of `GET /v2/memo/{memoId}` (and the answer of a note's write). */
 export const MemoRecord = Closed(
-  {
-    id: Id,
-    text,
-    typeList: Type.Array(MemoTypeRecord, {
-      maxItems: 1,
-      description: 'The note’s type (`GET /v2/memo/type-list`), or `[]` without one',
-    }),
-    ...subjectIdKeys,
-    ownerId: Nullable(Id),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  },
-  'A note (memo); all subject ids are null for a note on a product or quote',
+  { id: Id, ...memoKeys },
+  'A note (memo): its record’s id under its key, the others null (all null for a custom object’s)',
 );
 export type MemoRecord = Static<typeof MemoRecord>;
+
+/** A note of `GET /v2/memo`: `cursorId` continues the list after it. */
+export const MemoListRecord = Closed(
+  {
+    id: Id,
+    cursorId: Type.String({ description: 'The cursor that lists the notes after this one' }),
+    ...memoKeys,
+  },
+  'A note (memo) in the list: as one note, with its cursorId',
+);
+export type MemoListRecord = Static<typeof MemoListRecord>;

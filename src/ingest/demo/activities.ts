@@ -4,7 +4,8 @@
  * organizations outside any deal or lead.
  */
 import type { NewActivity } from '../../resources/deal-activities/writes.ts';
-import type { DemoContext, RecordInfo } from './context.ts';
+import type { DemoContext, PersonInfo, RecordInfo } from './context.ts';
+import { draftEmail } from './emails.ts';
 import { DAY, HOUR, iso, workTime } from './random.ts';
 
 /** An activity of a deal or lead at `ms`, with the deal's status at that time. */
@@ -57,6 +58,13 @@ export function generateRecordActivities(ctx: DemoContext, record: RecordInfo): 
     const ms = within();
     const emailMessageId = ctx.ids.next(ms);
     addActivity(ctx, record, 'email', ms, { emailMessageId });
+    draftEmail(ctx, {
+      id: emailMessageId,
+      ms,
+      senderId: record.ownerId,
+      person: record.person,
+      recordName: record.name,
+    });
     if (showcase || r.chance(0.5)) {
       const opened = Math.min(ctx.base, ms + r.int(60_000, 3 * DAY));
       addActivity(ctx, record, 'emailOpen', opened, { emailMessageId });
@@ -127,6 +135,8 @@ export function generatePeopleAndOrganizationActivities(ctx: DemoContext): void 
     id: string,
     createdMs: number,
     showcase: boolean,
+    recipient: PersonInfo | null,
+    senderId: string,
   ) => {
     if (!showcase && !r.chance(0.1)) return;
     subjectActivity(ctx, subjectType, id, 'create', createdMs);
@@ -134,6 +144,7 @@ export function generatePeopleAndOrganizationActivities(ctx: DemoContext): void 
       const ms = workTime(r, createdMs, ctx.base);
       const emailMessageId = ctx.ids.next(ms);
       subjectActivity(ctx, subjectType, id, 'email', ms, { emailMessageId });
+      draftEmail(ctx, { id: emailMessageId, ms, senderId, person: recipient, recordName: null });
       if (showcase || r.chance(0.4)) {
         const opened = Math.min(ctx.base, ms + r.int(60_000, 2 * DAY));
         subjectActivity(ctx, subjectType, id, 'emailOpen', opened, { emailMessageId });
@@ -149,9 +160,11 @@ export function generatePeopleAndOrganizationActivities(ctx: DemoContext): void 
   };
   const first = ctx.chunk === 0;
   for (const [i, p] of ctx.persons.entries()) {
-    touch('people', p.id, p.createdMs, first && i === 0);
+    touch('people', p.id, p.createdMs, first && i === 0, p, p.ownerId);
   }
   for (const [i, o] of ctx.orgs.entries()) {
-    touch('organization', o.id, o.createdMs, first && i === 0);
+    // An organization's newsletter goes to its first contact.
+    const contact = o.peopleIdx.length > 0 ? ctx.persons[o.peopleIdx[0]!]! : null;
+    touch('organization', o.id, o.createdMs, first && i === 0, contact, o.ownerId);
   }
 }

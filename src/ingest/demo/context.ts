@@ -10,6 +10,7 @@ import type { NewCustomField } from '../../resources/custom-fields/writes.ts';
 import type { NewCustomObject } from '../../resources/custom-objects/writes.ts';
 import type { NewActivity } from '../../resources/deal-activities/writes.ts';
 import type { NewDeal } from '../../resources/deals/writes.ts';
+import type { SentEmail } from '../../resources/emails/writes.ts';
 import type { NewLead } from '../../resources/leads/writes.ts';
 import type { NewNote } from '../../resources/notes/writes.ts';
 import type { NewOrganization } from '../../resources/organizations/writes.ts';
@@ -28,6 +29,7 @@ import type { NewTodo } from '../../resources/todos/writes.ts';
 import type { NewSubmission, NewWebForm } from '../../resources/web-forms/writes.ts';
 import type { NewTeam, NewUser } from '../../resources/workspaces/writes.ts';
 import type { DemoDefinition } from './custom-objects.ts';
+import type { EmailDraft } from './emails.ts';
 import { DAY, DemoIds, mix32, Random } from './random.ts';
 import * as words from './words.ts';
 
@@ -63,6 +65,8 @@ export interface DemoData {
   /** What happened in the enrollments: their steps' e-mails sent, opened, clicked, answered. */
   sequenceTimeline: NewTimelineEvent[];
   activities: NewActivity[];
+  /** The e-mails the `email` activities name. */
+  emails: SentEmail[];
   history: PeopleChange[];
   /** History rows of deals, leads and organizations. */
   recordHistory: RecordChange[];
@@ -157,6 +161,7 @@ export function emptyDemoData(): DemoData {
     sequenceSteps: [],
     sequenceTimeline: [],
     activities: [],
+    emails: [],
     history: [],
     recordHistory: [],
     customObjectDefinitions: [],
@@ -188,6 +193,9 @@ export class DemoContext {
 
   userIds: string[] = [];
   readonly userNames = new Map<string, string>();
+  readonly userEmails = new Map<string, string>();
+  /** The chunk's e-mails whose texts are still to draw (`generateEmails`). */
+  emailDrafts: EmailDraft[] = [];
   dealPipelines: { id: string; stageIds: string[]; stages: readonly string[] }[] = [];
   leadPipelines: { id: string; stageIds: string[] }[] = [];
   /** Custom field ids by the demo's own key (`grade`, `industry`, ...). */

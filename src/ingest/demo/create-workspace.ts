@@ -6,6 +6,7 @@ import { defineCustomField } from '../../resources/custom-fields/writes.ts';
 import { insertCustomObjects, insertDefinition } from '../../resources/custom-objects/writes.ts';
 import { insertActivities } from '../../resources/deal-activities/writes.ts';
 import { insertDeals } from '../../resources/deals/writes.ts';
+import { insertSentEmails } from '../../resources/emails/writes.ts';
 import { insertLeads } from '../../resources/leads/writes.ts';
 import { insertNotes } from '../../resources/notes/writes.ts';
 import { insertOrganizations } from '../../resources/organizations/writes.ts';
@@ -230,6 +231,7 @@ async function insertDemoData(
   if (data.sequenceSteps.length > 0) await insertSequenceSteps(w, data.sequenceSteps);
   await stage('sequence timeline', data.sequenceTimeline, (b) => insertTimelineEvents(w, b));
   await stage('activities', data.activities, (b) => insertActivities(w, b));
+  await stage('emails', data.emails, (b) => insertSentEmails(w, b));
   await stage('history', data.history, (b) => recordPeopleHistory(w, b));
   await stage('record history', data.recordHistory, (b) => recordHistory(w, b));
   await stage('custom objects', data.customObjects, (b) =>
@@ -264,6 +266,7 @@ function countsOf(data: DemoData): Record<string, number> {
     sequenceSteps: data.sequenceSteps.length,
     sequenceTimeline: data.sequenceTimeline.length,
     activities: data.activities.length,
+    emails: data.emails.length,
     peopleHistory: data.history.length,
     recordHistory: data.recordHistory.length,
     customObjectDefinitions: data.customObjectDefinitions.length,

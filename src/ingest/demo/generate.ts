@@ -8,7 +8,9 @@ import { DemoContext, type DemoData, emptyDemoData } from './context.ts';
 import { generateCustomFields } from './custom-fields.ts';
 import { generateCustomObjects } from './custom-objects.ts';
 import { generateDeals } from './deals.ts';
+import { generateEmails } from './emails.ts';
 import { generateLeads } from './leads.ts';
+import { generateNoteThreads } from './note-threads.ts';
 import { generateNotes } from './notes.ts';
 import { generateOrganizations } from './organizations.ts';
 import { generatePeople } from './people.ts';
@@ -113,6 +115,8 @@ function generateChunk(ctx: DemoContext): DemoData {
   generateRecordHistory(ctx);
   generateSequenceDetails(ctx);
   generateCustomObjects(ctx);
+  generateEmails(ctx);
+  generateNoteThreads(ctx);
   sortChunkByTime(ctx.out);
   return ctx.out;
 }
@@ -135,6 +139,7 @@ function sortChunkByTime(o: DemoData): void {
   by(o.enrollments, (x) => x.enrolledAt!);
   by(o.sequenceTimeline, (x) => x.date);
   by(o.activities, (x) => x.date!);
+  by(o.emails, (x) => x.createdAt);
   by(o.history, (x) => x.createdAt!);
   by(o.recordHistory, (x) => x.createdAt!);
   by(o.customObjects, (x) => x.createdAt!);

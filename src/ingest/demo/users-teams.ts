@@ -18,7 +18,10 @@ export function generateUsersAndTeams(ctx: DemoContext): void {
     };
   });
   ctx.userIds = out.users.map((u) => u.id!);
-  for (const u of out.users) ctx.userNames.set(u.id!, u.name);
+  for (const u of out.users) {
+    ctx.userNames.set(u.id!, u.name);
+    ctx.userEmails.set(u.id!, u.email);
+  }
   out.adminUserId = ctx.userIds[0]!;
   const teamCount = r.int(2, 3);
   const members: string[][] = Array.from({ length: teamCount }, () => []);

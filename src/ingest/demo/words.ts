@@ -832,3 +832,91 @@ export const UNSUBSCRIBE_REASONS: readonly string[] = [
   '퇴사로 인한 수신 거부',
   '개인정보 삭제 요청',
 ];
+
+/**
+ * E-mails behind the `email` activities: a subject and paragraphs of the body. `sales` ones
+ * go from a record's owner to its person about the deal or lead; `newsletter` ones to people
+ * and organizations outside any. `{name}` and `{title}` are the recipient's, `{org}` their
+ * company, `{user}` the sender, `{record}` the deal or lead.
+ */
+export const EMAIL_TEXTS: Record<
+  'sales' | 'newsletter',
+  readonly { subject: string; body: readonly string[] }[]
+> = {
+  sales: [
+    {
+      subject: '[누리클라우드] {record} 제안서 송부드립니다',
+      body: [
+        '{name} {title}님, 안녕하세요. 누리클라우드 {user}입니다.',
+        '지난 미팅에서 말씀 나눈 내용을 바탕으로 {product} 도입 제안서를 정리해 보내 드립니다.',
+        '검토하시고 궁금하신 점이 있으면 편하게 회신 부탁드립니다. 감사합니다.',
+      ],
+    },
+    {
+      subject: '{org} 미팅 일정 확인 부탁드립니다',
+      body: [
+        '{name} {title}님, 안녕하세요.',
+        '다음 주 {product} 데모 미팅 일정을 조율하고자 연락드립니다. 가능하신 시간을 두세 개 알려 주시면 맞추겠습니다.',
+        '누리클라우드 {user} 드림',
+      ],
+    },
+    {
+      subject: 'Re: {record} 견적 문의',
+      body: [
+        '{name} {title}님, 문의 주셔서 감사합니다.',
+        '요청하신 {product} 견적서를 첨부 링크로 공유드립니다. 사용자 {n}명 기준이며, 연간 계약 시 할인이 적용됩니다.',
+        '추가로 필요하신 자료가 있으면 말씀해 주세요. {user} 드림',
+      ],
+    },
+    {
+      subject: '[누리클라우드] 후속 자료 공유드립니다',
+      body: [
+        '{name} {title}님, 오늘 시간 내 주셔서 감사합니다.',
+        '미팅 중 말씀드린 도입 사례와 {product} 기능 비교표를 공유드립니다.',
+        '{org} 내부 검토에 도움이 되길 바랍니다. {user} 드림',
+      ],
+    },
+  ],
+  newsletter: [
+    {
+      subject: '[누리클라우드] {month}월 뉴스레터: 영업 파이프라인 관리 팁',
+      body: [
+        '{name}님, 안녕하세요. 누리클라우드입니다.',
+        '이번 달에는 정체된 딜을 빨리 찾아내는 세 가지 방법과 새로 나온 {product} 기능을 소개합니다.',
+        '더 이상 받지 않으시려면 이 메일에 회신해 주세요.',
+      ],
+    },
+    {
+      subject: '웨비나 초대: 데이터로 움직이는 B2B 영업',
+      body: [
+        '{name}님, 안녕하세요.',
+        '{month}월 셋째 주 목요일 오후 4시에 B2B 영업팀을 위한 온라인 웨비나를 엽니다. {product} 고객사의 실제 사례를 나눕니다.',
+        '아래 링크에서 신청하실 수 있습니다. 누리클라우드 {user} 드림',
+      ],
+    },
+    {
+      subject: '[누리클라우드] 고객 사례집을 보내 드립니다',
+      body: [
+        '{name}님, 안녕하세요.',
+        '제조, 유통, IT 서비스 업계 고객 {n}곳이 {product}로 영업 방식을 바꾼 이야기를 모았습니다.',
+        '궁금하신 점은 언제든 회신 주세요. 누리클라우드 드림',
+      ],
+    },
+  ],
+};
+
+/** Notes written on todos (`{title}` is the todo's). */
+export const TODO_NOTE_TEXTS: readonly string[] = [
+  '{title} 전에 지난 통화 내용 다시 확인할 것.',
+  '담당자 휴가로 {title} 일정이 다음 주로 밀릴 수 있음.',
+  '{title}: 준비 자료 공유 드라이브에 올려 둠.',
+  '고객 요청으로 {title} 시간 변경, 캘린더 반영 완료.',
+];
+
+/** Replies to notes on deals and leads, by a colleague. */
+export const NOTE_REPLY_TEXTS: readonly string[] = [
+  '확인했습니다. 견적 조건은 제가 한 번 더 검토할게요.',
+  '좋습니다. 다음 미팅에 저도 같이 들어가겠습니다.',
+  '법무 검토는 이번 주 안에 끝날 예정입니다.',
+  '이 건은 지난 분기 비슷한 사례가 있어 자료 공유드릴게요.',
+];

@@ -33,8 +33,9 @@ const COLUMNS: Record<string, string> = { 이름: 'name', 담당자: 'owner_id' 
 
 /**
  * `POST /v2/custom-object`: a record of the definition the body names (by id or name), its
- * 대표 field `이름` from `fieldList`, on a stage of the definition's pipeline if the body
- * gives one, owned by the acting user unless `fieldList` names another owner.
+ * 대표 field `이름` from the top-level `name` or from `fieldList` (the same value if both),
+ * on a stage of the definition's pipeline if the body gives one, owned by the acting user
+ * unless `fieldList` names another owner.
  */
 export async function createCustomObject(
   w: WorkspaceWrite,
@@ -50,10 +51,15 @@ export async function createCustomObject(
     definition.id,
   );
   checkRequired(fields, undefined);
-  const name = representative(fields);
+  const listed = representative(fields);
+  if (body.name !== undefined && fields.fixed.has('이름') && listed !== body.name)
+    throw invalid(
+      `대표 필드 '이름'이 'name'과 'fieldList'에 다르게 왔습니다: 한 곳에만 보내 주세요.`,
+    );
+  const name = body.name ?? listed;
   if (name === undefined)
     throw invalid(
-      `'fieldList'에 대표 필드 '이름'이 있어야 합니다: [{"name": "이름", "stringValue": "..."}]`,
+      `대표 필드 '이름'이 있어야 합니다: 'name' 또는 'fieldList'의 [{"name": "이름", "stringValue": "..."}]`,
     );
   const stage = await stageOf(w, definition, body.pipelineId ?? null, body.pipelineStageId ?? null);
   const id = await insertCustomObject(w, {

@@ -8,6 +8,7 @@ import { isValidId } from '../../domain/ids.ts';
 import { TABLE_OF } from '../../store/read-model/rendered-types.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { type FieldChange, pathRecord, referencedRecord } from '../commands.ts';
+import { insertActivities } from '../deal-activities/writes.ts';
 
 /** The record types that merge. */
 export type MergeKind = 'people' | 'organization' | 'deal' | 'lead';
@@ -67,7 +68,8 @@ export async function pairAgain(
 
 /**
  * Deletes the merged record's row, and logs `병합` on the kept record and `삭제` on the
- * merged one: one `eventId`, the write's.
+ * merged one: one `eventId`, the write's. The kept record's activity list gets a `merge`
+ * activity, as the live API's lists show one (a deal's with its outcome now).
  */
 export async function removeMerged(
   w: WorkspaceWrite,
@@ -82,6 +84,7 @@ export async function removeMerged(
     .execute();
   w.events.merged(kind, keptId);
   w.events.deleted(kind, mergedId);
+  await insertActivities(w, [{ subjectType: kind, subjectId: keptId, type: 'merge' }]);
 }
 
 /** The kept record's history entry of the merge: `editField` of `병합`, valued the merged id. */

@@ -3,12 +3,13 @@ import { DomainError } from '../../domain/errors.ts';
 import { isValidId } from '../../domain/ids.ts';
 import { DEFAULT_MEMO_TYPES, MEMO_TYPE_IDS } from '../../domain/memo-types.ts';
 import { parseDateBound } from '../../domain/time.ts';
+import { encodeCursor } from '../../http/cursor.ts';
 import { NEXT_CURSOR } from '../../http/list-page.ts';
 import { sendListPage } from '../../http/list-route.ts';
 import { readQuery } from '../../http/query.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import { nameIgnored, sendJson } from '../../http/send.ts';
-import { renderMemo } from '../../render/notes.ts';
+import { type NoteRow, renderMemo } from '../../render/notes.ts';
 import { renderedPage } from '../../store/keyset-rows.ts';
 import { MEMO_FILTERS, type MemoFilter, memoById, memoPages } from './queries.ts';
 
@@ -28,17 +29,18 @@ export function registerMemoRoutes(app: FastifyInstance, { store, cache, base }:
     const query = readQuery(request.query, ['cursor', 'limit', ...MEMO_FILTERS]);
     const filters = readMemoFilters(query.values);
     const present = MEMO_FILTERS.filter((name) => filters[name] !== undefined);
-    const ws = request.auth.workspaceId;
+    const { workspaceId: ws, cursorSecret } = request.auth;
     const list = pages(present);
+    const scope = memoScope(filters);
+    // Each note's `cursorId` is the cursor of the list after it, as this list issues them.
+    const render = (row: NoteRow) =>
+      renderMemo(row, encodeCursor(cursorSecret, scope, { sortKey: row.created_at, id: row.id }));
     return sendListPage(request, reply, cache, query, () => ({
       listKey: 'memoList',
       cursorKeys: NEXT_CURSOR,
-      scope: memoScope(filters),
+      scope,
       fetch: async (after, limit) =>
-        renderedPage(
-          await list(ws, filters as Record<MemoFilter, string>, after, limit),
-          renderMemo,
-        ),
+        renderedPage(await list(ws, filters as Record<MemoFilter, string>, after, limit), render),
     }));
   });
 

@@ -11,6 +11,9 @@ const PATHS: readonly [MemoSubject, string, string][] = [
   ['deal', 'deal', 'dealId'],
   ['lead', 'lead', 'leadId'],
   ['customObject', 'custom-object', 'customObjectId'],
+  ['product', 'product', 'productId'],
+  ['quote', 'quote', 'quoteId'],
+  ['todo', 'todo', 'todoId'],
 ];
 
 /**

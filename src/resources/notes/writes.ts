@@ -12,6 +12,12 @@ export interface NewNote {
   authorId: string | null;
   /** One of the note types (`GET /v2/memo/type-list`); none when not given. */
   typeId?: string | null;
+  /** The note as HTML, when it was written so. */
+  htmlBody?: string | null;
+  /** The note it answers (of the same record). */
+  parentId?: string | null;
+  /** The todo (of the same record) it was written on. */
+  todoId?: string | null;
   createdAt?: string;
 }
 
@@ -25,6 +31,9 @@ export async function insertNotes(w: WorkspaceWrite, notes: NewNote[]): Promise<
     text: n.text,
     author_id: n.authorId,
     type_id: n.typeId ?? null,
+    html_body: n.htmlBody ?? null,
+    parent_id: n.parentId ?? null,
+    todo_id: n.todoId ?? null,
     created_at: n.createdAt ?? w.now,
     updated_at: n.createdAt ?? w.now,
   }));

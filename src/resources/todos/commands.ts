@@ -132,14 +132,32 @@ export async function updateTodo(
 }
 
 /**
- * `POST /v2/todo/{todoId}/delete`: deletes a todo and its `todoCreate` activity; its record's
- * TODO group follows in the same write.
+ * `POST /v2/todo/{todoId}/delete`: deletes a todo, its `todoCreate` activity, and the notes
+ * written on it with their `memoCreate` activities (a reply to one of them stays, a note of
+ * its own); its record's TODO and NOTE groups follow in the same write.
  */
 export async function deleteTodo(w: WorkspaceWrite, todoId: string): Promise<void> {
   const row = await todoRow(w, todoId);
+  const ws = w.workspaceId;
+  const notes = w.trx
+    .selectFrom('notes')
+    .select('id')
+    .where('workspace_id', '=', ws)
+    .where('todo_id', '=', todoId);
   await w.trx
     .deleteFrom('activities')
-    .where('workspace_id', '=', w.workspaceId)
+    .where('workspace_id', '=', ws)
+    .where((eb) => eb.or([eb('todo_id', '=', todoId), eb('memo_id', 'in', notes)]))
+    .execute();
+  await w.trx
+    .updateTable('notes')
+    .set({ parent_id: null })
+    .where('workspace_id', '=', ws)
+    .where('parent_id', 'in', notes)
+    .execute();
+  await w.trx
+    .deleteFrom('notes')
+    .where('workspace_id', '=', ws)
     .where('todo_id', '=', todoId)
     .execute();
   await w.trx
