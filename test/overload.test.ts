@@ -152,7 +152,13 @@ describe('load shedding (OVERLOAD_DELAY_MS)', () => {
         await res.body.dump();
         return res.statusCode;
       };
-      expect(await ask()).toBe(200);
+      // While it listens, a request may be shed if this busy machine held the loop: ask again.
+      let first = await ask();
+      for (let tries = 1; first === 503 && tries < 20; tries++) {
+        await sleep(50);
+        first = await ask();
+      }
+      expect(first).toBe(200);
       // As a shutdown stops listening (its callback waits for the connections to end).
       NetServer.prototype.close.call(draining.server);
       expect(draining.server.listening).toBe(false);

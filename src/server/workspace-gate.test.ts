@@ -8,8 +8,13 @@ describe('WorkspaceGate', () => {
     const first = await gate.enter('a');
     const second = await gate.enter('a');
     const order: number[] = [];
-    const third = gate.enter('a').then((leave) => (order.push(3), leave));
-    const fourth = gate.enter('a').then((leave) => (order.push(4), leave));
+    const inLine = (n: number) =>
+      gate.enter('a').then((leave) => {
+        order.push(n);
+        return leave;
+      });
+    const third = inLine(3);
+    const fourth = inLine(4);
     const refused = await gate.enter('a').catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(HttpError);
     expect((refused as HttpError).status).toBe(429);
