@@ -16,6 +16,47 @@ const shared = {
 };
 
 /**
+ * The suites that take the longest (processes killed and restarted, many processes at once,
+ * bodies of 64 MiB): `npm run test:slow` runs them, with the operation fuzz at full size;
+ * `npm test` the rest, with the fuzz at 20 cases a kind. CI runs both.
+ */
+const SLOW = [
+  'test/crash.test.ts',
+  'test/scale-out.test.ts',
+  'test/live-database.test.ts',
+  'test/body-limit.test.ts',
+  'test/shutdown.test.ts',
+  'test/npm-start.test.ts',
+];
+const FUZZ = ['test/fuzz-operations-*.test.ts'];
+/**
+ * `SALESCRM_TEST_TIER`: unset for `npm test`; `slow` for `npm run test:slow` (the slow suites
+ * and the fuzz at full size, both stores); `quick` for `npm run test:quick` (SQLite only, no
+ * slow suite, no fuzz, no CLI spawns: the edit-test loop).
+ */
+const TIER = process.env.SALESCRM_TEST_TIER ?? 'default';
+/** What `test:quick` leaves out besides: suites that spawn processes or a browser. */
+const QUICK_ALSO_LEAVES = [
+  'test/cli.test.ts',
+  'test/events-cli.test.ts',
+  'test/verify.test.ts',
+  'test/backup.test.ts',
+  'test/database-files.test.ts',
+  'test/client-codegen.test.ts',
+  'test/docs-page.test.ts',
+  'test/custom-object-cli.test.ts',
+  'test/listen-backlog.test.ts',
+  'test/metrics.test.ts',
+];
+
+/** The include and exclude of a project in the tier that runs. */
+function tiered(include: string[], exclude: string[] = []): { include: string[]; exclude: string[] } {
+  if (TIER === 'slow') return { include: [...SLOW, ...FUZZ], exclude };
+  if (TIER === 'quick') return { include, exclude: [...exclude, ...SLOW, ...FUZZ, ...QUICK_ALSO_LEAVES] };
+  return { include, exclude: [...exclude, ...SLOW] };
+}
+
+/**
  * Two projects: the whole suite on SQLite, always, and the suites that use a store again on
  * PostgreSQL when `TEST_DATABASE_URL` (or a server on 127.0.0.1:5432) answers
  * (`SALESCRM_TEST_POSTGRES=0` skips it, `=required` fails when it cannot run). Unit tests
@@ -62,20 +103,19 @@ export default defineConfig(async () => {
           extends: true,
           test: {
             name: 'sqlite',
-            include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+            ...tiered(TIER === 'slow' ? [] : ['src/**/*.test.ts', 'test/**/*.test.ts']),
             env: { SALESCRM_TEST_STORE: 'sqlite' },
             globalSetup: sqliteSetup,
           },
         },
-        ...(skipped
+        ...(skipped || TIER === 'quick'
           ? []
           : [
               {
                 extends: true,
                 test: {
                   name: 'postgres',
-                  include: ['test/**/*.test.ts'],
-                  exclude: [
+                  ...tiered(['test/**/*.test.ts'], [
                     // An SQLite file made by an old schema, and the CLI on SQLite files.
                     'test/migration-002.test.ts',
                     'test/cli.test.ts',
@@ -104,7 +144,7 @@ export default defineConfig(async () => {
                     'test/body-limit.test.ts',
                     // The /docs page in a browser (its one request is the contract tests' too).
                     'test/docs-page.test.ts',
-                  ],
+                  ]),
                   globalSetup: ['test/postgres-setup.ts'],
                   env: { SALESCRM_TEST_STORE: 'postgres', TEST_DATABASE_URL: serverUrl },
                 },

@@ -5,7 +5,8 @@
  * response schema; invalid ones (`test/fuzz/invalid.ts`) must be refused with 400, 404, 413 or
  * 415 in the operation's error shape, never a 5xx, never with the other workspace's data, and
  * a refused request changes no row of any table. `FUZZ_RUNS` sets the cases of each kind per
- * operation (100 by default; `npm run fuzz` runs 10,000), `FUZZ_SEED` replays or varies a run.
+ * operation (20 in `npm test`, 100 in `npm run test:slow`; `npm run fuzz` runs 10,000), `FUZZ_SEED`
+ * replays or varies a run.
  */
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
@@ -31,7 +32,10 @@ import { VALID } from './valid.ts';
 
 registerFormats();
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+// 20 cases a kind in `npm test`, 100 in `npm run test:slow`, what `FUZZ_RUNS` says otherwise.
+const RUNS = Number(
+  process.env.FUZZ_RUNS ?? (process.env.SALESCRM_TEST_TIER === 'slow' ? 100 : 20),
+);
 const SEED = Number(process.env.FUZZ_SEED ?? 20240408);
 /**
  * Generous: a refused write's case counts every table's rows (its snapshot), and by the
