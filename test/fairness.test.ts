@@ -96,6 +96,45 @@ describe('each workspace’s fair share of heavy calls', () => {
   });
 });
 
+describe('batch reads are heavy calls too', () => {
+  it('waits behind, or is refused past, the workspace’s searches', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let started = 0;
+    const gated = await testAppWith(
+      {
+        async run(_task: string, input: unknown) {
+          started++;
+          await held;
+          return searchPage(store, input as Parameters<typeof searchPage>[1]);
+        },
+      },
+      { workspaceHeavyRunning: 1, workspaceHeavyWaiting: 0 },
+    );
+    try {
+      const search = post(gated, a.token, SEARCH, body);
+      await until(() => started === 1, 'the search');
+      const read = async (w: TestWorkspace) => {
+        const page = await get(gated, w.token, '/v2/people?limit=3');
+        const idList = (page.json.data.peopleList as { id: string }[]).map((p) => p.id);
+        return post(gated, w.token, '/v3/object/read', { objectType: 'people', idList });
+      };
+      const refused = await read(a);
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect((await read(b)).status).toBe(200);
+      release();
+      expect((await search).status).toBe(200);
+      expect((await read(a)).status).toBe(200);
+    } finally {
+      release();
+      await gated.close();
+    }
+  });
+});
+
 describe('searches on reader threads', () => {
   let threads: ReadThreads;
   beforeAll(() => {

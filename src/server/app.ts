@@ -244,8 +244,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await chargeRequest(limiter, request.auth.workspaceId, cost, reply);
   });
 
-  // A heavy call waits for its workspace's turn once its body has been read and checked
-  // (workspace-gate.ts), and gives the turn back when its answer has gone or its client left.
+  // A heavy call waits for its workspace's turn once its body has been read (workspace-gate.ts),
+  // and gives the turn back when its answer has gone or its client left.
   app.addHook('preHandler', async (request) => {
     if (!request.routeOptions.config?.heavy || !request.auth) return;
     const leave = await gate.enter(request.auth.workspaceId, request.headers.authorization);

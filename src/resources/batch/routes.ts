@@ -71,7 +71,9 @@ export function registerBatchRoutes(app: FastifyInstance, { store, base }: Route
   const typeBody = batchBodyReader(BatchTypeBody);
   const pipelines = pipelineQuery(store);
 
-  app.post(`${base}/v3/object/read`, options, async (request, reply) => {
+  // A read of up to 500 records is one of the workspace's heavy calls (workspace-gate.ts).
+  const readOptions = { config: { ...options.config, heavy: true } };
+  app.post(`${base}/v3/object/read`, readOptions, async (request, reply) => {
     const { value, ignored } = readBody(request.body);
     nameIgnoredKeys(request, reply, ignored);
     const ws = request.auth.workspaceId;
