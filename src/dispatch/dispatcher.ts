@@ -3,15 +3,13 @@ import type { Config } from '../config.ts';
 import { isDelivered } from '../domain/webhook-retry.ts';
 import { webhookHeaders } from '../domain/webhook-signature.ts';
 import type { Store } from '../store/database.ts';
+import { type AttemptOutcome, recordAttempts, type WebhookKey } from '../store/outbox/attempts.ts';
+import type { DeliveryKey } from '../store/outbox/bookkeeping.ts';
 import {
-  type AttemptOutcome,
   claimDeliveries,
   type Delivery,
-  type DeliveryKey,
-  recordAttempts,
   releaseDeliveries,
   renewDeliveryLeases,
-  type WebhookKey,
 } from '../store/outbox/deliveries.ts';
 import {
   readLease,
