@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { isDelivered } from '../domain/webhook-retry.ts';
-import { webhookHeaders } from '../domain/webhook-signature.ts';
 import type { Store } from '../store/database.ts';
 import { type AttemptOutcome, recordAttempts, type WebhookKey } from '../store/outbox/attempts.ts';
 import {
@@ -10,19 +9,12 @@ import {
   releaseDeliveries,
   renewDeliveryLeases,
 } from '../store/outbox/deliveries.ts';
-import {
-  readLease,
-  releaseLease,
-  takeLease,
-  WEBHOOKS_LEASE,
-} from '../store/outbox/dispatch-lease.ts';
+import { WEBHOOKS_LEASE } from '../store/outbox/dispatch-lease.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
+import { attemptDelivery } from './attempt.ts';
+import { DispatchLeaseHolder } from './lease-holder.ts';
 import { type DispatchLog, SILENT_LOG } from './log.ts';
 import { WebhookQueues } from './queues.ts';
-import { postWebhook } from './send.ts';
-
-/** The `user-agent` of every delivery. */
-export const USER_AGENT = 'salescrm-webhooks/1.0';
 
 /** How a dispatcher sends. */
 export interface DispatcherOptions {
@@ -120,7 +112,6 @@ export class Dispatcher {
   readonly stats: DispatchStats = { claims: 0, sent: 0, delivered: 0, failedTries: 0 };
   private readonly log: DispatchLog;
   private readonly leaseMs: number;
-  private readonly dispatchLeaseMs: number;
   private readonly heldCap: number;
   private readonly perWebhookHeld: number;
   /** Deliveries claimed and not yet recorded, per webhook, and when their leases end. */
@@ -139,8 +130,8 @@ export class Dispatcher {
   /** When the oldest try not yet recorded ended (`performance.now()`). */
   private firstOutcomeAt = 0;
   private lastClaim = 0;
-  private dispatchLeaseEnds = 0;
-  private holdsDispatchLease = false;
+  /** SQLite: the dispatch lease, which one dispatcher per database holds to claim. */
+  private readonly dispatchLease: DispatchLeaseHolder;
 
   constructor(
     private readonly store: Store,
@@ -148,7 +139,12 @@ export class Dispatcher {
   ) {
     this.log = options.log ?? SILENT_LOG;
     this.leaseMs = options.leaseMs ?? Math.max(30_000, 2 * options.timeoutMs + 10_000);
-    this.dispatchLeaseMs = options.dispatchLeaseMs ?? 15_000;
+    this.dispatchLease = new DispatchLeaseHolder(
+      store.db,
+      this.id,
+      options.dispatchLeaseMs ?? 15_000,
+      this.log,
+    );
     // Deep enough that a webhook's queue does not run dry between claims (its first attempts
     // go one at a time), bounded so that one webhook cannot take every place.
     this.perWebhookHeld = Math.max(64, 4 * options.perWebhook);
@@ -270,7 +266,7 @@ export class Dispatcher {
     this.more = false;
     this.freed = 0;
     const sqlite = this.store.dialect === 'sqlite';
-    if (sqlite && !(await this.holdDispatchLease(nowMs))) return;
+    if (sqlite && !(await this.dispatchLease.hold(nowMs))) return;
     this.stats.claims += 1;
     const leaseEnds = nowMs + this.leaseMs;
     const claim = await claimDeliveries(this.store, {
@@ -285,7 +281,7 @@ export class Dispatcher {
       lease: sqlite ? { name: WEBHOOKS_LEASE, holder: this.id } : undefined,
     });
     if (!claim.leaseHeld) {
-      this.lostDispatchLease();
+      this.dispatchLease.lost();
       return;
     }
     this.more = claim.more;
@@ -293,60 +289,10 @@ export class Dispatcher {
     this.pump();
   }
 
-  /**
-   * SQLite: whether this dispatcher holds the dispatch lease, taking it when it is free or
-   * expired (a read only while another holds it).
-   */
-  private async holdDispatchLease(nowMs: number): Promise<boolean> {
-    if (this.holdsDispatchLease && nowMs < this.dispatchLeaseEnds) return true;
-    const now = new Date(nowMs).toISOString();
-    const lease = await readLease(this.store.db, WEBHOOKS_LEASE);
-    if (lease && lease.holder !== this.id && lease.expiresAt >= now) {
-      this.holdsDispatchLease = false;
-      return false;
-    }
-    return this.renewDispatchLease(nowMs);
-  }
-
-  private async renewDispatchLease(nowMs: number): Promise<boolean> {
-    const ends = nowMs + this.dispatchLeaseMs;
-    const took = await takeLease(
-      this.store.db,
-      WEBHOOKS_LEASE,
-      this.id,
-      new Date(nowMs).toISOString(),
-      new Date(ends).toISOString(),
-    );
-    if (!took) {
-      this.lostDispatchLease();
-      return false;
-    }
-    if (!this.holdsDispatchLease)
-      this.log.info({ holder: this.id }, 'webhook dispatch: holding the dispatch lease');
-    this.holdsDispatchLease = true;
-    this.dispatchLeaseEnds = ends;
-    return true;
-  }
-
-  private lostDispatchLease(): void {
-    if (this.holdsDispatchLease) {
-      this.log.warn(
-        { holder: this.id },
-        'webhook dispatch: another dispatcher took the dispatch lease',
-      );
-    }
-    this.holdsDispatchLease = false;
-  }
-
   /** Renews the leases that would end within two thirds of their length. */
   private async keepLeases(): Promise<void> {
     const nowMs = Date.now();
-    if (
-      this.holdsDispatchLease &&
-      this.dispatchLeaseEnds - nowMs < (2 * this.dispatchLeaseMs) / 3
-    ) {
-      await this.renewDispatchLease(nowMs);
-    }
+    await this.dispatchLease.keep(nowMs);
     const due = this.queues.leasesEndingWithin(nowMs, (2 * this.leaseMs) / 3);
     if (due.length === 0) return;
     const ends = nowMs + this.leaseMs;
@@ -363,7 +309,11 @@ export class Dispatcher {
 
   private send(delivery: Delivery): void {
     this.stats.sent += 1;
-    const sent = this.attempt(delivery)
+    const sent = attemptDelivery(delivery, {
+      timeoutMs: this.options.timeoutMs,
+      maxAnswerBytes: this.options.maxAnswerBytes,
+      allowPrivate: this.options.allowPrivate,
+    })
       .then((outcome) => {
         this.queues.ended(delivery);
         if (isDelivered(outcome.statusCode)) this.stats.delivered += 1;
@@ -381,46 +331,6 @@ export class Dispatcher {
       });
     this.inFlight.add(sent);
     void sent.finally(() => this.inFlight.delete(sent));
-  }
-
-  /** One signed POST of a delivery; how it went. Never throws. */
-  private async attempt(delivery: Delivery): Promise<AttemptOutcome> {
-    const startedMs = Date.now();
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    let durationMs = 0;
-    try {
-      const timestamp = Math.floor(startedMs / 1000);
-      const answer = await postWebhook(
-        {
-          url: delivery.url,
-          body: delivery.payload,
-          headers: {
-            ...webhookHeaders(delivery.id, timestamp, delivery.payload, delivery.secrets),
-            'content-type': 'application/json',
-            'user-agent': USER_AGENT,
-          },
-        },
-        {
-          timeoutMs: this.options.timeoutMs,
-          maxAnswerBytes: this.options.maxAnswerBytes,
-          allowPrivate: this.options.allowPrivate,
-        },
-      );
-      ({ statusCode, error, durationMs } = answer);
-    } catch (caught) {
-      error = `could not send: ${(caught as Error)?.message ?? String(caught)}`;
-      durationMs = Date.now() - startedMs;
-    }
-    return {
-      workspaceId: delivery.workspaceId,
-      id: delivery.id,
-      webhookId: delivery.webhookId,
-      startedAt: new Date(startedMs).toISOString(),
-      durationMs,
-      statusCode,
-      error,
-    };
   }
 
   /** Records the tries that ended, in the order they ended. */
@@ -500,12 +410,8 @@ export class Dispatcher {
     );
     await Promise.allSettled([...this.inFlight]);
     await this.quietly('recording the last tries', () => this.flush());
-    if (this.holdsDispatchLease) {
-      this.holdsDispatchLease = false;
-      await this.quietly('giving up the dispatch lease', () =>
-        releaseLease(this.store.db, WEBHOOKS_LEASE, this.id),
-      );
-    }
+    if (this.dispatchLease.held)
+      await this.quietly('giving up the dispatch lease', () => this.dispatchLease.release());
   }
 
   private async quietly(what: string, fn: () => Promise<unknown>): Promise<void> {
