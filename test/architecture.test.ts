@@ -9,7 +9,9 @@ import {
   importsOf,
   layerOf,
   ROOT,
+  RULES,
   readImports,
+  ruleBreaks,
   TIERS,
   violations,
 } from './architecture/layers.ts';
@@ -44,6 +46,13 @@ describe('the layers of src/ (docs/architecture.md)', () => {
       .map((e) => e.name);
     expect(folders.filter((f) => !known.has(f))).toEqual([]);
   });
+});
+
+describe('the rules of docs/architecture.md beyond the tiers', () => {
+  for (const { rule } of RULES)
+    it(`holds: ${rule}`, () => {
+      expect(ruleBreaks(imports).filter((b) => b.endsWith(`(${rule})`))).toEqual([]);
+    });
 });
 
 describe('the layer rules themselves', () => {
@@ -112,6 +121,38 @@ describe('the layer rules themselves', () => {
       })),
     ];
     expect(violations(allowed)).toEqual([]);
+  });
+
+  it('names an import that breaks a rule beyond the tiers', () => {
+    expect(
+      ruleBreaks([
+        ...one('src/mcp/read-tools.ts', "import { v } from '../resources/fields/field-list.ts';"),
+        ...one('src/dispatch/send.ts', "import { g } from '../resources/webhooks/guard.ts';"),
+        ...one('src/server/auth.ts', "import { h } from '../resources/workspaces/writes.ts';"),
+        ...one('src/store/migrations/012-x.ts', "import type { D } from '../../model/tables.ts';"),
+        ...one('src/store/migrations/012-x.ts', "import { r } from '../read-model/index.ts';"),
+        ...one('src/store/migrations/012-x.ts', "import { z } from 'zod';"),
+      ]),
+    ).toEqual([
+      "src/mcp/read-tools.ts: import '../resources/fields/field-list.ts' (the MCP server calls the API, not the resources)",
+      "src/dispatch/send.ts: import '../resources/webhooks/guard.ts' (the dispatcher imports no resource)",
+      "src/server/auth.ts: import '../resources/workspaces/writes.ts' (the server imports resources only to register their routes)",
+      "src/store/migrations/012-x.ts: import '../../model/tables.ts' (a migration imports only kysely and other migrations, so it keeps its meaning)",
+      "src/store/migrations/012-x.ts: import '../read-model/index.ts' (a migration imports only kysely and other migrations, so it keeps its meaning)",
+      "src/store/migrations/012-x.ts: import 'zod' (a migration imports only kysely and other migrations, so it keeps its meaning)",
+    ]);
+  });
+
+  it('lets the server register routes, migrations import each other, and mcp use the API kit', () => {
+    expect(
+      ruleBreaks([
+        ...one('src/server/app.ts', "import { r } from '../resources/people/routes.ts';"),
+        ...one('src/store/migrations/019-x.ts', "import { T } from './012-x.ts';"),
+        ...one('src/store/migrations/012-x.ts', "import { f } from './frozen/index.ts';"),
+        ...one('src/store/migrations/012-x.ts', "import { sql } from 'kysely';"),
+        ...one('src/mcp/tools.ts', "import { valueKeyOf } from '../domain/custom-fields.ts';"),
+      ]),
+    ).toEqual([]);
   });
 
   it('finds HTTP reached through another layer, naming the chain', () => {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITY_TYPES } from '../src/domain/activities.ts';
+import { hashToken } from '../src/domain/tokens.ts';
 import { createDemoWorkspace, type DemoResult } from '../src/ingest/demo/create-workspace.ts';
-import { hashToken } from '../src/resources/workspaces/writes.ts';
 import { buildApp } from '../src/server/app.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 

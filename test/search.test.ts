@@ -16,6 +16,7 @@ import {
 } from '../src/resources/custom-fields/writes.ts';
 import { searchTuning } from '../src/resources/search/run-search.ts';
 import { placedSelectValues } from '../src/store/migrations/019-placed-select-values.ts';
+import { fillSearchIndex } from '../src/store/migrations/frozen/search-index.ts';
 import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import { listen } from './client-server.ts';
 import { makeCustomField, makePerson, makeUser } from './factories.ts';
@@ -1151,6 +1152,30 @@ describe('search index', () => {
       ),
     );
   }, 240_000);
+
+  it("fills the index in migration 012 with the rows its writer keeps (the migration's frozen copy agrees)", async () => {
+    const w = await testWorkspace(store, '이관 색인');
+    await defineFields(w);
+    const mine = users;
+    users = [];
+    try {
+      for (let i = 0; i < 12; i++) await createPerson(w, i);
+    } finally {
+      users = mine;
+    }
+    const rows = () =>
+      store.db
+        .selectFrom('search_values')
+        .select(['record_type', 'field', 'value', 'record_id'])
+        .where('workspace_id', '=', w.workspaceId)
+        .orderBy(['record_type', 'field', 'value', 'record_id'])
+        .execute();
+    const kept = await rows();
+    expect(kept.some((r) => r.field.startsWith('p:'))).toBe(true);
+    await store.db.deleteFrom('search_values').where('workspace_id', '=', w.workspaceId).execute();
+    await fillSearchIndex(store.db as never);
+    expect(await rows()).toEqual(kept);
+  });
 
   it('keeps placed rows of single-select values: made by migration 019 where missing, gone with their field', async () => {
     const w = await testWorkspace(store, '등급 자리');

@@ -11,7 +11,7 @@ import { OPERATIONS } from '../src/api-schema/operations/index.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { webhookHeaders } from '../src/domain/webhook-signature.ts';
 import { blockedRange } from '../src/domain/webhook-url.ts';
-import { BlockedAddressError, publicOnlyLookup } from '../src/resources/webhooks/address-guard.ts';
+import { BlockedAddressError, publicOnlyLookup } from '../src/outbound/address-guard.ts';
 import {
   get,
   post,

@@ -1,30 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { isDelivered } from '../domain/webhook-retry.ts';
-import { webhookHeaders } from '../domain/webhook-signature.ts';
 import type { Store } from '../store/database.ts';
+import { type AttemptOutcome, recordAttempts, type WebhookKey } from '../store/outbox/attempts.ts';
 import {
-  type AttemptOutcome,
   claimDeliveries,
   type Delivery,
-  type DeliveryKey,
-  recordAttempts,
   releaseDeliveries,
   renewDeliveryLeases,
-  type WebhookKey,
 } from '../store/outbox/deliveries.ts';
-import {
-  readLease,
-  releaseLease,
-  takeLease,
-  WEBHOOKS_LEASE,
-} from '../store/outbox/dispatch-lease.ts';
+import { WEBHOOKS_LEASE } from '../store/outbox/dispatch-lease.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
+import { attemptDelivery } from './attempt.ts';
+import { DispatchLeaseHolder } from './lease-holder.ts';
 import { type DispatchLog, SILENT_LOG } from './log.ts';
-import { postWebhook } from './send.ts';
-
-/** The `user-agent` of every delivery. */
-export const USER_AGENT = 'salescrm-webhooks/1.0';
+import { WebhookQueues } from './queues.ts';
 
 /** How a dispatcher sends. */
 export interface DispatcherOptions {
@@ -87,21 +77,6 @@ export interface DispatchStats {
   failedTries: number;
 }
 
-/** One webhook's deliveries held by the dispatcher. */
-interface WebhookQueue {
-  key: WebhookKey;
-  /** First attempts waiting, in event order. */
-  firsts: Delivery[];
-  /** Retries waiting, in due order. */
-  retries: Delivery[];
-  /** POSTs in flight. */
-  sending: number;
-  /** A first attempt is in flight: the next waits for it. */
-  firstSending: boolean;
-  /** Deliveries held: waiting, in flight, or sent and not yet recorded. */
-  held: number;
-}
-
 /** Longest wait after a database error. */
 const MAX_BACKOFF_MS = 30_000;
 /** Longest an idle loop sleeps between looks at its leases. */
@@ -137,16 +112,12 @@ export class Dispatcher {
   readonly stats: DispatchStats = { claims: 0, sent: 0, delivered: 0, failedTries: 0 };
   private readonly log: DispatchLog;
   private readonly leaseMs: number;
-  private readonly dispatchLeaseMs: number;
   private readonly heldCap: number;
   private readonly perWebhookHeld: number;
-  /** Deliveries claimed and not yet recorded, and when their leases end (Unix ms). */
-  private readonly held = new Map<string, { delivery: Delivery; leaseEnds: number }>();
-  private readonly queues = new Map<string, WebhookQueue>();
+  /** Deliveries claimed and not yet recorded, per webhook, and when their leases end. */
+  private readonly queues = new WebhookQueues();
   private readonly inFlight = new Set<Promise<void>>();
   private outcomes: AttemptOutcome[] = [];
-  private sending = 0;
-  private turn = 0;
   private running: Promise<void> | undefined;
   private stopped: Promise<void> | undefined;
   private stopRequested = false;
@@ -159,8 +130,8 @@ export class Dispatcher {
   /** When the oldest try not yet recorded ended (`performance.now()`). */
   private firstOutcomeAt = 0;
   private lastClaim = 0;
-  private dispatchLeaseEnds = 0;
-  private holdsDispatchLease = false;
+  /** SQLite: the dispatch lease, which one dispatcher per database holds to claim. */
+  private readonly dispatchLease: DispatchLeaseHolder;
 
   constructor(
     private readonly store: Store,
@@ -168,7 +139,12 @@ export class Dispatcher {
   ) {
     this.log = options.log ?? SILENT_LOG;
     this.leaseMs = options.leaseMs ?? Math.max(30_000, 2 * options.timeoutMs + 10_000);
-    this.dispatchLeaseMs = options.dispatchLeaseMs ?? 15_000;
+    this.dispatchLease = new DispatchLeaseHolder(
+      store.db,
+      this.id,
+      options.dispatchLeaseMs ?? 15_000,
+      this.log,
+    );
     // Deep enough that a webhook's queue does not run dry between claims (its first attempts
     // go one at a time), bounded so that one webhook cannot take every place.
     this.perWebhookHeld = Math.max(64, 4 * options.perWebhook);
@@ -234,7 +210,7 @@ export class Dispatcher {
    * behind and enough places have been freed since for the next to be worth it.
    */
   private shouldClaim(): boolean {
-    if (this.held.size >= this.heldCap) return false;
+    if (this.queues.held.size >= this.heldCap) return false;
     const sinceClaim = Date.now() - this.lastClaim;
     if (this.woken && sinceClaim >= WAKE_GAP_MS) return true;
     if (this.more && this.freed >= this.refill()) return true;
@@ -253,7 +229,7 @@ export class Dispatcher {
       wait = Math.max(0, RECORD_DELAY_MS - (performance.now() - this.firstOutcomeAt));
     }
     // Full: nothing to claim until a POST ends (which signals), but leases need renewing.
-    if (this.held.size >= this.heldCap) return wait;
+    if (this.queues.held.size >= this.heldCap) return wait;
     if (this.more && this.freed >= this.refill()) return 0;
     const sinceClaim = Date.now() - this.lastClaim;
     const next = this.woken ? WAKE_GAP_MS : this.options.pollMs;
@@ -290,162 +266,56 @@ export class Dispatcher {
     this.more = false;
     this.freed = 0;
     const sqlite = this.store.dialect === 'sqlite';
-    if (sqlite && !(await this.holdDispatchLease(nowMs))) return;
+    if (sqlite && !(await this.dispatchLease.hold(nowMs))) return;
     this.stats.claims += 1;
     const leaseEnds = nowMs + this.leaseMs;
     const claim = await claimDeliveries(this.store, {
       now: new Date(nowMs).toISOString(),
       leaseUntil: new Date(leaseEnds).toISOString(),
-      limit: this.heldCap - this.held.size,
+      limit: this.heldCap - this.queues.held.size,
       perWebhook: this.perWebhookHeld,
-      held: this.held,
-      heldOf: (workspaceId, webhookId) =>
-        this.queues.get(webhookKey(workspaceId, webhookId))?.held ?? 0,
-      mostHeldOfOne: this.mostHeldOfOne(),
+      held: this.queues.held,
+      heldOf: (workspaceId, webhookId) => this.queues.heldOf(workspaceId, webhookId),
+      mostHeldOfOne: this.queues.mostHeldOfOne(),
       likely,
       lease: sqlite ? { name: WEBHOOKS_LEASE, holder: this.id } : undefined,
     });
     if (!claim.leaseHeld) {
-      this.lostDispatchLease();
+      this.dispatchLease.lost();
       return;
     }
     this.more = claim.more;
-    for (const delivery of claim.deliveries) this.hold(delivery, leaseEnds);
+    for (const delivery of claim.deliveries) this.queues.hold(delivery, leaseEnds);
     this.pump();
-  }
-
-  private mostHeldOfOne(): number {
-    let most = 0;
-    for (const queue of this.queues.values()) most = Math.max(most, queue.held);
-    return most;
-  }
-
-  /**
-   * SQLite: whether this dispatcher holds the dispatch lease, taking it when it is free or
-   * expired (a read only while another holds it).
-   */
-  private async holdDispatchLease(nowMs: number): Promise<boolean> {
-    if (this.holdsDispatchLease && nowMs < this.dispatchLeaseEnds) return true;
-    const now = new Date(nowMs).toISOString();
-    const lease = await readLease(this.store.db, WEBHOOKS_LEASE);
-    if (lease && lease.holder !== this.id && lease.expiresAt >= now) {
-      this.holdsDispatchLease = false;
-      return false;
-    }
-    return this.renewDispatchLease(nowMs);
-  }
-
-  private async renewDispatchLease(nowMs: number): Promise<boolean> {
-    const ends = nowMs + this.dispatchLeaseMs;
-    const took = await takeLease(
-      this.store.db,
-      WEBHOOKS_LEASE,
-      this.id,
-      new Date(nowMs).toISOString(),
-      new Date(ends).toISOString(),
-    );
-    if (!took) {
-      this.lostDispatchLease();
-      return false;
-    }
-    if (!this.holdsDispatchLease)
-      this.log.info({ holder: this.id }, 'webhook dispatch: holding the dispatch lease');
-    this.holdsDispatchLease = true;
-    this.dispatchLeaseEnds = ends;
-    return true;
-  }
-
-  private lostDispatchLease(): void {
-    if (this.holdsDispatchLease) {
-      this.log.warn(
-        { holder: this.id },
-        'webhook dispatch: another dispatcher took the dispatch lease',
-      );
-    }
-    this.holdsDispatchLease = false;
   }
 
   /** Renews the leases that would end within two thirds of their length. */
   private async keepLeases(): Promise<void> {
     const nowMs = Date.now();
-    if (
-      this.holdsDispatchLease &&
-      this.dispatchLeaseEnds - nowMs < (2 * this.dispatchLeaseMs) / 3
-    ) {
-      await this.renewDispatchLease(nowMs);
-    }
-    const due: DeliveryKey[] = [];
-    for (const entry of this.held.values()) {
-      if (entry.leaseEnds - nowMs < (2 * this.leaseMs) / 3) due.push(entry.delivery);
-    }
+    await this.dispatchLease.keep(nowMs);
+    const due = this.queues.leasesEndingWithin(nowMs, (2 * this.leaseMs) / 3);
     if (due.length === 0) return;
     const ends = nowMs + this.leaseMs;
     await renewDeliveryLeases(this.store, due, new Date(ends).toISOString());
-    for (const key of due) {
-      const entry = this.held.get(key.id);
-      if (entry) entry.leaseEnds = ends;
-    }
-  }
-
-  private hold(delivery: Delivery, leaseEnds: number): void {
-    if (this.held.has(delivery.id)) return;
-    this.held.set(delivery.id, { delivery, leaseEnds });
-    const key = webhookKey(delivery.workspaceId, delivery.webhookId);
-    let queue = this.queues.get(key);
-    if (!queue) {
-      queue = {
-        key: { workspaceId: delivery.workspaceId, webhookId: delivery.webhookId },
-        firsts: [],
-        retries: [],
-        sending: 0,
-        firstSending: false,
-        held: 0,
-      };
-      this.queues.set(key, queue);
-    }
-    queue.held += 1;
-    if (delivery.attemptCount > 0) {
-      queue.retries.push(delivery);
-      return;
-    }
-    // In event order: a claim may hold a first attempt that an earlier claim's follow.
-    let at = queue.firsts.length;
-    while (at > 0 && queue.firsts[at - 1]!.eventSeq > delivery.eventSeq) at -= 1;
-    queue.firsts.splice(at, 0, delivery);
+    this.queues.renewed(due, ends);
   }
 
   /** Starts what may start: within the limits, a webhook at a time in turn. */
   private pump(): void {
     if (this.stopRequested) return;
-    let started = true;
-    while (started && this.sending < this.options.concurrency) {
-      started = false;
-      const queues = [...this.queues.values()];
-      for (let i = 0; i < queues.length && this.sending < this.options.concurrency; i++) {
-        const queue = queues[(this.turn + i) % queues.length]!;
-        if (queue.sending >= this.options.perWebhook) continue;
-        let delivery: Delivery | undefined;
-        if (queue.firsts.length > 0 && !queue.firstSending) delivery = queue.firsts.shift();
-        else delivery = queue.retries.shift();
-        if (!delivery) continue;
-        this.send(delivery, queue);
-        started = true;
-      }
-      this.turn += 1;
-    }
+    for (const delivery of this.queues.start(this.options.concurrency, this.options.perWebhook))
+      this.send(delivery);
   }
 
-  private send(delivery: Delivery, queue: WebhookQueue): void {
-    const first = delivery.attemptCount === 0;
-    queue.sending += 1;
-    if (first) queue.firstSending = true;
-    this.sending += 1;
+  private send(delivery: Delivery): void {
     this.stats.sent += 1;
-    const sent = this.attempt(delivery)
+    const sent = attemptDelivery(delivery, {
+      timeoutMs: this.options.timeoutMs,
+      maxAnswerBytes: this.options.maxAnswerBytes,
+      allowPrivate: this.options.allowPrivate,
+    })
       .then((outcome) => {
-        queue.sending -= 1;
-        if (first) queue.firstSending = false;
-        this.sending -= 1;
+        this.queues.ended(delivery);
         if (isDelivered(outcome.statusCode)) this.stats.delivered += 1;
         else this.stats.failedTries += 1;
         if (this.outcomes.length === 0) this.firstOutcomeAt = performance.now();
@@ -461,46 +331,6 @@ export class Dispatcher {
       });
     this.inFlight.add(sent);
     void sent.finally(() => this.inFlight.delete(sent));
-  }
-
-  /** One signed POST of a delivery; how it went. Never throws. */
-  private async attempt(delivery: Delivery): Promise<AttemptOutcome> {
-    const startedMs = Date.now();
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    let durationMs = 0;
-    try {
-      const timestamp = Math.floor(startedMs / 1000);
-      const answer = await postWebhook(
-        {
-          url: delivery.url,
-          body: delivery.payload,
-          headers: {
-            ...webhookHeaders(delivery.id, timestamp, delivery.payload, delivery.secrets),
-            'content-type': 'application/json',
-            'user-agent': USER_AGENT,
-          },
-        },
-        {
-          timeoutMs: this.options.timeoutMs,
-          maxAnswerBytes: this.options.maxAnswerBytes,
-          allowPrivate: this.options.allowPrivate,
-        },
-      );
-      ({ statusCode, error, durationMs } = answer);
-    } catch (caught) {
-      error = `could not send: ${(caught as Error)?.message ?? String(caught)}`;
-      durationMs = Date.now() - startedMs;
-    }
-    return {
-      workspaceId: delivery.workspaceId,
-      id: delivery.id,
-      webhookId: delivery.webhookId,
-      startedAt: new Date(startedMs).toISOString(),
-      durationMs,
-      statusCode,
-      error,
-    };
   }
 
   /** Records the tries that ended, in the order they ended. */
@@ -522,7 +352,7 @@ export class Dispatcher {
         }
         disabled = await this.recordOneByOne(batch, error);
       }
-      for (const outcome of batch) this.forget(outcome);
+      for (const outcome of batch) this.queues.forget(outcome);
       this.freed += batch.length;
       for (const webhook of disabled) await this.disabled(webhook);
     }
@@ -561,52 +391,27 @@ export class Dispatcher {
     return disabled;
   }
 
-  private forget(key: DeliveryKey & { webhookId: string }): void {
-    if (!this.held.delete(key.id)) return;
-    const qk = webhookKey(key.workspaceId, key.webhookId);
-    const queue = this.queues.get(qk);
-    if (!queue) return;
-    queue.held -= 1;
-    if (queue.held <= 0 && queue.sending === 0) this.queues.delete(qk);
-  }
-
   /** A webhook the record disabled: its waiting deliveries are let go (they stay pending). */
   private async disabled(webhook: WebhookKey): Promise<void> {
     this.log.warn(
       { workspaceId: webhook.workspaceId, webhookId: webhook.webhookId },
       'webhook dispatch: webhook disabled after ten failed deliveries in a row',
     );
-    const queue = this.queues.get(webhookKey(webhook.workspaceId, webhook.webhookId));
-    if (!queue) return;
-    const waiting = [...queue.firsts, ...queue.retries];
-    queue.firsts = [];
-    queue.retries = [];
-    for (const delivery of waiting) this.forget(delivery);
-    await releaseDeliveries(this.store, waiting);
+    await releaseDeliveries(this.store, this.queues.letGo(webhook));
   }
 
   private async shutdown(): Promise<void> {
     this.stopRequested = true;
     this.signal?.();
     await this.running?.catch(() => {});
-    const waiting: Delivery[] = [];
-    for (const queue of this.queues.values()) {
-      waiting.push(...queue.firsts, ...queue.retries);
-      queue.firsts = [];
-      queue.retries = [];
-    }
-    for (const delivery of waiting) this.forget(delivery);
+    const waiting = this.queues.letGo();
     await this.quietly('letting go of waiting deliveries', () =>
       releaseDeliveries(this.store, waiting),
     );
     await Promise.allSettled([...this.inFlight]);
     await this.quietly('recording the last tries', () => this.flush());
-    if (this.holdsDispatchLease) {
-      this.holdsDispatchLease = false;
-      await this.quietly('giving up the dispatch lease', () =>
-        releaseLease(this.store.db, WEBHOOKS_LEASE, this.id),
-      );
-    }
+    if (this.dispatchLease.held)
+      await this.quietly('giving up the dispatch lease', () => this.dispatchLease.release());
   }
 
   private async quietly(what: string, fn: () => Promise<unknown>): Promise<void> {
@@ -616,8 +421,4 @@ export class Dispatcher {
       this.log.error({ err: error }, `webhook dispatch: stopping: ${what} failed`);
     }
   }
-}
-
-function webhookKey(workspaceId: string, webhookId: string): string {
-  return `${workspaceId}\u0000${webhookId}`;
 }

@@ -7,7 +7,7 @@
 
 import { Agent, fetch, type Response } from 'undici';
 import { blockedRange, ipLiteralOf } from '../domain/webhook-url.ts';
-import { publicOnlyLookup } from '../resources/webhooks/address-guard.ts';
+import { publicOnlyLookup } from '../outbound/address-guard.ts';
 
 /**
  * Connections whose host name is resolved by `publicOnlyLookup`: a name that resolves to a

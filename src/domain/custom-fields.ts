@@ -191,3 +191,26 @@ function attachmentRefs(value: unknown, nameOf: NameOf): Ref[] | null {
   }
   return refs.length > 0 ? refs : null;
 }
+
+/** The value key of an attachment field: the ids of files of the workspace. */
+export const ATTACHMENT_VALUE_KEY = 'fileValueIdList';
+
+/** The value key a field of `type` is written with (DECISIONS 7). */
+export function valueKeyOf(type: CustomFieldType): string {
+  if (type === ATTACHMENT_TYPE) return ATTACHMENT_VALUE_KEY;
+  const ref = refTargetOf(type);
+  if (ref) return ref.multi ? `${ref.target}ValueIdList` : `${ref.target}ValueId`;
+  switch (type) {
+    case 'number':
+      return 'numberValue';
+    case 'boolean':
+      return 'booleanValue';
+    case 'date':
+    case 'dateTime':
+      return 'dateValue';
+    case 'multiSelect':
+      return 'stringValueList';
+    default:
+      return 'stringValue';
+  }
+}

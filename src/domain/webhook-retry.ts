@@ -36,3 +36,54 @@ export function nextAttemptMs(
   const factor = 1 + jitter * (2 * random() - 1);
   return nowMs + Math.max(0, Math.round(delay * 1000 * factor));
 }
+
+/**
+ * What one try does to its delivery: `logged` (the delivery was no longer pending: another
+ * dispatcher finished it, so the try is only logged), `delivered`, `retry` at `nextMs`, or
+ * `failed` (the schedule is spent).
+ */
+export type AttemptEffect =
+  | { kind: 'logged' }
+  | { kind: 'delivered' }
+  | { kind: 'retry'; nextMs: number }
+  | { kind: 'failed' };
+
+/**
+ * The effect of the `attempt`-th try (1 for the first) of a delivery in `status`, answered
+ * with `statusCode` (null: no answer) at `nowMs`, under the schedule `delaysSeconds`.
+ */
+export function effectOfAttempt(
+  status: string,
+  attempt: number,
+  statusCode: number | null,
+  delaysSeconds: readonly number[],
+  nowMs: number,
+  jitter: number = RETRY_JITTER,
+  random: () => number = Math.random,
+): AttemptEffect {
+  if (status !== 'pending') return { kind: 'logged' };
+  if (isDelivered(statusCode)) return { kind: 'delivered' };
+  const nextMs = nextAttemptMs(attempt, delaysSeconds, nowMs, jitter, random);
+  return nextMs === null ? { kind: 'failed' } : { kind: 'retry', nextMs };
+}
+
+/**
+ * What a batch of tries does to one webhook's failure streak: whether a delivery cleared it
+ * (`reset`), and how many deliveries failed since. The store applies it in one statement
+ * (the streak becomes `failed` when reset, else grows by `failed`, so concurrent batches add
+ * up); at `FAILED_IN_A_ROW_TO_DISABLE` the webhook is disabled.
+ */
+export interface StreakChange {
+  reset: boolean;
+  failed: number;
+}
+
+/** No change to a streak: the start of a batch. */
+export const NO_STREAK_CHANGE: StreakChange = Object.freeze({ reset: false, failed: 0 });
+
+/** `change` followed by one try's `effect`: a delivery clears the streak, a failure adds one. */
+export function streakAfter(change: StreakChange, effect: AttemptEffect): StreakChange {
+  if (effect.kind === 'delivered') return { reset: true, failed: 0 };
+  if (effect.kind === 'failed') return { reset: change.reset, failed: change.failed + 1 };
+  return change;
+}

@@ -1,13 +1,12 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { CustomFieldType } from '../domain/custom-fields.ts';
+import { type CustomFieldType, valueKeyOf } from '../domain/custom-fields.ts';
 import {
   BUILT_IN_FIELDS,
   FIELD_TYPE_OF_PATH,
   type FieldRecordType,
 } from '../domain/field-catalogue.ts';
-import { valueKeyOf } from '../resources/fields/field-list.ts';
 import { type ApiCall, query } from './api.ts';
 import { definitionArg, definitionNamed, isToolError, listDefinitions } from './definitions.ts';
 import { unknownFieldHint } from './field-hints.ts';

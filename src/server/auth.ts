@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
+import { hashToken } from '../domain/tokens.ts';
 import { HttpError } from '../http/errors.ts';
 import type { AuthContext } from '../http/route-deps.ts';
 import type { Database } from '../model/tables.ts';
-import { hashToken } from '../resources/workspaces/writes.ts';
 import type { Store } from '../store/database.ts';
 import { prepareQuery } from '../store/prepared.ts';
 

@@ -15,7 +15,7 @@ export const TIERS: readonly (readonly string[])[] = [
   ['mcp'],
   ['resources'],
   ['http'],
-  ['store', 'api-schema'],
+  ['store', 'api-schema', 'outbound'],
   ['render'],
   ['model'],
   ['domain', 'config'],
@@ -29,6 +29,7 @@ export const HTTP_FREE: readonly string[] = [
   'ingest',
   'store',
   'api-schema',
+  'outbound',
   'render',
   'model',
   'domain',
@@ -102,6 +103,52 @@ export function forbidden(imp: Import): string | undefined {
   if (a === b) return `${from} and ${to} are siblings and must not import each other`;
   if (b < a) return `${from} is below ${to}`;
   return undefined;
+}
+
+/** Files of `server` that may import resources: route registration, and the read thread that runs a resource's read. */
+export const SERVER_RESOURCE_IMPORTERS: readonly string[] = [
+  'src/server/app.ts',
+  'src/server/read-thread-worker.ts',
+];
+
+/** The migrations' folder: a migration imports only kysely and other files of it. */
+const MIGRATIONS = 'src/store/migrations/';
+
+/**
+ * The rules of docs/architecture.md beyond the tiers, each naming what it forbids: an
+ * import breaks a rule when `breaks` says so.
+ */
+export const RULES: readonly { rule: string; breaks: (imp: Import) => boolean }[] = [
+  {
+    rule: 'the MCP server calls the API, not the resources',
+    breaks: (imp) => layerOf(imp.from) === 'mcp' && layerOf(imp.to ?? '') === 'resources',
+  },
+  {
+    rule: 'the dispatcher imports no resource',
+    breaks: (imp) => layerOf(imp.from) === 'dispatch' && layerOf(imp.to ?? '') === 'resources',
+  },
+  {
+    rule: 'the server imports resources only to register their routes',
+    breaks: (imp) =>
+      layerOf(imp.from) === 'server' &&
+      layerOf(imp.to ?? '') === 'resources' &&
+      !SERVER_RESOURCE_IMPORTERS.includes(imp.from),
+  },
+  {
+    rule: 'a migration imports only kysely and other migrations, so it keeps its meaning',
+    breaks: (imp) =>
+      imp.from.startsWith(MIGRATIONS) &&
+      (imp.to === undefined ? imp.specifier !== 'kysely' : !imp.to.startsWith(MIGRATIONS)),
+  },
+];
+
+/** Every import that breaks one of `RULES`, as `file: import 'x' (rule)`. */
+export function ruleBreaks(imports: readonly Import[]): string[] {
+  const found: string[] = [];
+  for (const imp of imports)
+    for (const { rule, breaks } of RULES)
+      if (breaks(imp)) found.push(`${imp.from}: import '${imp.specifier}' (${rule})`);
+  return found;
 }
 
 /** Every `.ts` file under `dir`, relative to `root`, with `/` separators. */

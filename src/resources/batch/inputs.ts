@@ -15,12 +15,12 @@ import {
   type CustomFieldDefinition,
   type CustomFieldType,
   refTargetOf,
+  valueKeyOf,
 } from '../../domain/custom-fields.ts';
 import { DEAL_OUTCOMES } from '../../domain/deals.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { builtInField } from '../../domain/field-catalogue.ts';
 import type { FieldListItem } from '../fields/field-list.ts';
-import { valueKeyOf } from '../fields/field-list.ts';
 
 /** The top-level keys of each record type's v2 write body, besides `fieldList`. */
 export const V2_BODY_KEYS: Record<BatchObjectType, readonly string[]> = {

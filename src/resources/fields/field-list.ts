@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import {
   ATTACHMENT_TYPE,
+  ATTACHMENT_VALUE_KEY,
   type CustomFieldDefinition,
   type CustomFieldRecordType,
   type CustomFieldType,
@@ -9,6 +10,7 @@ import {
   type RefTarget,
   refTargetOf,
   type StoredCustomValues,
+  valueKeyOf,
 } from '../../domain/custom-fields.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { builtInField } from '../../domain/field-catalogue.ts';
@@ -49,29 +51,6 @@ const TARGETS: Record<RefTarget, { table: Parameters<typeof columnById>[1]; labe
   sequence: { table: 'sequences', label: '시퀀스' },
   customObject: { table: 'custom_objects', label: '커스텀 오브젝트' },
 };
-
-/** The value key of an attachment field: the ids of files of the workspace. */
-const ATTACHMENT_VALUE_KEY = 'fileValueIdList';
-
-/** The value key a field of `type` is written with (DECISIONS 7). */
-export function valueKeyOf(type: CustomFieldType): string {
-  if (type === ATTACHMENT_TYPE) return ATTACHMENT_VALUE_KEY;
-  const ref = refTargetOf(type);
-  if (ref) return ref.multi ? `${ref.target}ValueIdList` : `${ref.target}ValueId`;
-  switch (type) {
-    case 'number':
-      return 'numberValue';
-    case 'boolean':
-      return 'booleanValue';
-    case 'date':
-    case 'dateTime':
-      return 'dateValue';
-    case 'multiSelect':
-      return 'stringValueList';
-    default:
-      return 'stringValue';
-  }
-}
 
 const VALUE_KEYS = new Set([
   'stringValue',

@@ -2,14 +2,18 @@
  * The check a webhook URL passes before it is saved (DECISIONS 8): a signed POST of
  * `{"event":"verify","webhookId":ID}` that must get a 2xx within the time limit. Redirects
  * are not followed; unless private networks are allowed, the request only reaches public
- * addresses (`address-guard.ts`).
+ * addresses (`src/outbound/address-guard.ts`).
  */
 import { type ClientRequest, request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { DomainError } from '../../domain/errors.ts';
 import { webhookHeaders } from '../../domain/webhook-signature.ts';
 import { parseWebhookUrl, privateAddressError } from '../../domain/webhook-url.ts';
-import { BlockedAddressError, publicOnlyLookup, refuseBlockedLiteral } from './address-guard.ts';
+import {
+  BlockedAddressError,
+  publicOnlyLookup,
+  refuseBlockedLiteral,
+} from '../../outbound/address-guard.ts';
 
 /** How long a URL has to answer the verification, unless told otherwise. */
 export const VERIFY_TIMEOUT_MS = 10_000;

@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { newId } from '../../domain/ids.ts';
 import { now } from '../../domain/time.ts';
+import { hashToken } from '../../domain/tokens.ts';
 import type { Executor, Store } from '../../store/database.ts';
 import { insertMany } from '../../store/insert.ts';
 
@@ -108,11 +109,6 @@ export async function teamsOfUser(
     .orderBy('team_id')
     .execute();
   return rows.map((r) => r.team_id);
-}
-
-/** The stored form of a token: its SHA-256, hex. */
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }
 
 /**

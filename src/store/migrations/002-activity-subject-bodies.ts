@@ -1,7 +1,49 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../model/tables.ts';
-import { renderSubjectActivity } from '../../render/activities.ts';
 import type { MigrationContext } from './001-initial.ts';
+
+/** The activities table as this migration reads and writes it. */
+interface ActivityRow {
+  workspace_id: string;
+  id: string;
+  subject_type: string;
+  subject_id: string;
+  type: string;
+  date: string;
+  deal_status: string | null;
+  web_form_id: string | null;
+  sms_id: string | null;
+  todo_id: string | null;
+  memo_id: string | null;
+  email_message_id: string | null;
+  body: Buffer | string | null;
+  lead_body: Buffer | string | null;
+}
+
+/** The subject key of each record type's own activity list. */
+const SUBJECT_ID_KEY: Record<string, string> = {
+  deal: 'dealId',
+  lead: 'leadId',
+  people: 'peopleId',
+  organization: 'organizationId',
+};
+
+/**
+ * An activity as its subject's own list showed it, frozen as this migration rendered it
+ * (`renderSubjectActivity` of `src/render/activities.ts` then).
+ */
+function renderSubjectActivity(row: ActivityRow): Record<string, unknown> {
+  const head: Record<string, unknown> = { id: row.id, type: row.type, date: row.date };
+  if (row.subject_type === 'deal') head.dealStatus = row.deal_status;
+  head[SUBJECT_ID_KEY[row.subject_type]!] = row.subject_id;
+  return {
+    ...head,
+    webFormId: row.web_form_id,
+    smsId: row.sms_id,
+    todoId: row.todo_id,
+    memoId: row.memo_id,
+    emailMessageId: row.email_message_id,
+  };
+}
 
 /** Rows re-rendered per statement batch while backfilling. */
 const BATCH = 1_000;
@@ -24,7 +66,7 @@ export function activitySubjectBodies(ctx: MigrationContext) {
   const encode = (json: string) => (ctx.dialect === 'sqlite' ? Buffer.from(json) : json);
   return {
     async up(untyped: Kysely<unknown>): Promise<void> {
-      const db = untyped as Kysely<Database>;
+      const db = untyped as Kysely<{ activities: ActivityRow }>;
       await db.schema.alterTable('activities').addColumn('lead_body', sql.raw(bodyType)).execute();
 
       await db.schema.dropIndex('activities_list').execute();

@@ -1,5 +1,4 @@
 import { type Kysely, sql } from 'kysely';
-import { uniqueKey } from '../../domain/field-values.ts';
 
 /**
  * Keys of the values that are unique in a workspace: a person's e-mail and an
@@ -21,6 +20,14 @@ export const uniqueKeys = {
     throw new Error('the unique keys cannot be rolled back');
   },
 };
+
+/**
+ * A value's unique key, frozen as this migration made it (`uniqueKey` of
+ * `src/domain/field-values.ts` then): keys already stored must keep meaning what they did.
+ */
+function uniqueKey(value: string): string {
+  return value.normalize('NFKC').trim().replace(/\s+/gu, ' ').toLowerCase();
+}
 
 /**
  * Sets the unique key of every row that has the value it is made of and no key yet (all

@@ -1,16 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import { INDEXED_TYPES } from '../../domain/search-values.ts';
-import type { Database } from '../../model/tables.ts';
-import { customFieldOfRow } from '../catalog.ts';
-import { rebuildIndexOf } from '../read-model/search-index.ts';
+import { fillSearchIndex, INDEXED_TABLES } from './frozen/search-index.ts';
 
 /** The table of each indexed record type (as of this migration, and of 019). */
-export const TABLES = {
-  people: 'people',
-  organization: 'organizations',
-  deal: 'deals',
-  lead: 'leads',
-} as const;
+export const TABLES = INDEXED_TABLES;
 
 /**
  * The search index (`search_values`, see `src/store/read-model/search-index.ts`): one row
@@ -18,7 +10,8 @@ export const TABLES = {
  * reads the records of a value, a range of values, or every record in the order of a
  * field's values; and a second index by record, for its writer. Deleting a record or a
  * custom field deletes their rows (triggers, so no delete path can forget). Filled here
- * from the stored JSON of every record.
+ * from the stored JSON of every record, by a frozen copy of the index's writer
+ * (`frozen/search-index.ts`).
  */
 export function searchIndex({ dialect }: { dialect: 'sqlite' | 'postgres' }) {
   const text = dialect === 'sqlite' ? sql.raw('text') : sql.raw('text collate "C"');
@@ -76,7 +69,7 @@ export function searchIndex({ dialect }: { dialect: 'sqlite' | 'postgres' }) {
           delete from search_values where workspace_id = old.workspace_id
             and record_type = old.record_type and field = old.id; end`.execute(db);
       }
-      await fill(db as unknown as Kysely<Database>);
+      await fillSearchIndex(db);
     },
     async down(db: Kysely<unknown>): Promise<void> {
       for (const table of Object.values(TABLES))
@@ -101,22 +94,4 @@ export function searchIndex({ dialect }: { dialect: 'sqlite' | 'postgres' }) {
       }
     },
   };
-}
-
-/** Indexes every record of every workspace from its stored JSON. */
-async function fill(db: Kysely<Database>): Promise<void> {
-  const workspaces = await db.selectFrom('workspaces').select('id').execute();
-  for (const { id: workspaceId } of workspaces) {
-    const rows = await db
-      .selectFrom('custom_fields')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .orderBy('position')
-      .execute();
-    const definitions = rows.map(customFieldOfRow);
-    for (const type of INDEXED_TYPES) {
-      const own = definitions.filter((d) => d.recordType === type);
-      await rebuildIndexOf({}, db, workspaceId, type, own, TABLES[type]);
-    }
-  }
 }

@@ -1,25 +1,14 @@
-import { type RawBuilder, sql } from 'kysely';
-import {
-  FAILED_IN_A_ROW_TO_DISABLE,
-  isDelivered,
-  nextAttemptMs,
-  RETRY_JITTER,
-} from '../../domain/webhook-retry.ts';
+import { sql } from 'kysely';
 import type { Executor, Store } from '../database.ts';
+import { bookkeeping, chunks, type DeliveryKey, keyValues } from './bookkeeping.ts';
 import { holdsLease } from './dispatch-lease.ts';
 
 /**
- * Webhook deliveries as dispatchers claim and record them (DECISIONS 8, Delivery): a claim
- * leases due deliveries (`leased_until`) so that no other dispatcher sends them meanwhile,
- * and reads what sending them takes; a record logs each try, and moves the delivery to
- * delivered, to its next try, or to failed (counting towards disabling its webhook).
+ * Webhook deliveries as dispatchers claim them (DECISIONS 8, Delivery): a claim leases due
+ * deliveries (`leased_until`) so that no other dispatcher sends them meanwhile, and reads
+ * what sending them takes; a dispatcher renews the leases it holds, and lets go those it
+ * will not send. Recording the tries is `attempts.ts`.
  */
-
-/** The key of a delivery. */
-export interface DeliveryKey {
-  workspaceId: string;
-  id: string;
-}
 
 /** A claimed delivery and what sending it takes. */
 export interface Delivery extends DeliveryKey {
@@ -86,9 +75,6 @@ const CANDIDATE_COLUMNS = [
   'leased_until',
 ] as const;
 
-/** Keys per statement: far below either dialect's limit of bound parameters. */
-const KEYS_PER_STATEMENT = 1000;
-
 /**
  * Claims due deliveries: pending, due by `now`, not leased, of active webhooks; per webhook
  * in the order they are due (then event order), at most `perWebhook` held per webhook and
@@ -137,20 +123,6 @@ export async function claimDeliveries(store: Store, request: ClaimRequest): Prom
     }
     const leased = await leaseRows(trx, chosen, request, false);
     return { deliveries: await readSends(trx, leased, request.now), more, leaseHeld: true };
-  });
-}
-
-/**
- * A transaction of the dispatcher's bookkeeping. On PostgreSQL its commit does not wait for
- * the WAL to reach the disk (`synchronous_commit = off`), so dispatching does not queue up
- * behind, nor slow, the API's commits: a database crash may lose the last few leases and
- * records, and so send those deliveries again, which at-least-once allows. The deliveries
- * themselves are written durably by the writes that make them.
- */
-async function bookkeeping<T>(store: Store, fn: (trx: Executor) => Promise<T>): Promise<T> {
-  return store.transaction(async (trx) => {
-    if (store.dialect === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
-    return fn(trx);
   });
 }
 
@@ -288,17 +260,6 @@ function dueOrder(a: Candidate, b: Candidate): number {
   if (a.next_attempt_at !== b.next_attempt_at)
     return a.next_attempt_at < b.next_attempt_at ? -1 : 1;
   return Number(a.event_seq) - Number(b.event_seq);
-}
-
-/** `(values (ws, id), …)` of delivery keys. */
-function keyValues(keys: readonly DeliveryKey[]): RawBuilder<unknown> {
-  return sql`(values ${sql.join(keys.map((k) => sql`(${k.workspaceId}, ${k.id})`))})`;
-}
-
-function chunks<T>(items: readonly T[], size = KEYS_PER_STATEMENT): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 function keyOf(c: Candidate): DeliveryKey {
@@ -449,213 +410,6 @@ export async function renewDeliveryLeases(
         where (workspace_id, id) in ${keyValues(part)}`.execute(trx);
     }
   });
-}
-
-/** How one try of a delivery went. */
-export interface AttemptOutcome extends DeliveryKey {
-  webhookId: string;
-  /** When the try started (ISO 8601). */
-  startedAt: string;
-  durationMs: number;
-  /** The receiver's HTTP status; null when none came (refused, reset, timed out). */
-  statusCode: number | null;
-  /** What went wrong, if anything did. */
-  error: string | null;
-}
-
-/** The retry schedule a record applies. */
-export interface RetryPolicy {
-  /** Seconds to wait before each retry; after the last, a delivery fails. */
-  retryDelays: readonly number[];
-  /** Share of a delay the wait may move either way (default 10 %). */
-  jitter?: number;
-}
-
-/** A webhook a record disabled. */
-export interface WebhookKey {
-  workspaceId: string;
-  webhookId: string;
-}
-
-/**
- * Records tries, in the order they ended, in one transaction: a `webhook_attempts` row for
- * each; a 2xx makes its delivery `delivered` and clears its webhook's failure streak;
- * anything else schedules the next try after the policy's next delay (with jitter), or when
- * the schedule is spent makes it `failed` and adds one to the streak, which at ten disables
- * the webhook. A delivery no longer pending (another dispatcher finished it) only gets its
- * try logged. Returns the webhooks it disabled.
- */
-export async function recordAttempts(
-  store: Store,
-  outcomes: readonly AttemptOutcome[],
-  policy: RetryPolicy,
-): Promise<WebhookKey[]> {
-  if (outcomes.length === 0) return [];
-  return bookkeeping(store, async (trx) => {
-    const nowMs = Date.now();
-    const now = new Date(nowMs).toISOString();
-    const current = new Map<string, { status: string; attempt_count: number }>();
-    for (const part of chunks(outcomes)) {
-      const lock = store.dialect === 'postgres' ? sql` for update` : sql``;
-      const result = await sql<{
-        workspace_id: string;
-        id: string;
-        status: string;
-        attempt_count: number;
-      }>`select workspace_id, id, status, attempt_count from webhook_deliveries
-        where (workspace_id, id) in ${keyValues(part)}${lock}`.execute(trx);
-      for (const r of result.rows) {
-        current.set(`${r.workspace_id}\u0000${r.id}`, {
-          status: r.status,
-          attempt_count: Number(r.attempt_count),
-        });
-      }
-    }
-
-    const attempts: Record<string, unknown>[] = [];
-    const delivered = new Map<number, DeliveryKey[]>();
-    const logOnly: DeliveryKey[] = [];
-    const retried: { key: DeliveryKey; outcome: AttemptOutcome; next: string | null }[] = [];
-    // Per webhook: whether a delivery cleared its streak, and deliveries failed since.
-    const streaks = new Map<string, WebhookKey & { reset: boolean; failed: number }>();
-    const streakOf = (o: AttemptOutcome) => {
-      const key = `${o.workspaceId}\u0000${o.webhookId}`;
-      let s = streaks.get(key);
-      if (!s) {
-        s = { workspaceId: o.workspaceId, webhookId: o.webhookId, reset: false, failed: 0 };
-        streaks.set(key, s);
-      }
-      return s;
-    };
-
-    for (const o of outcomes) {
-      const row = current.get(`${o.workspaceId}\u0000${o.id}`);
-      if (!row) continue; // deleted with its webhook meanwhile
-      row.attempt_count += 1;
-      attempts.push({
-        workspace_id: o.workspaceId,
-        delivery_id: o.id,
-        attempt: row.attempt_count,
-        started_at: o.startedAt,
-        duration_ms: Math.max(0, Math.round(o.durationMs)),
-        status_code: o.statusCode,
-        error: o.error,
-      });
-      const key = { workspaceId: o.workspaceId, id: o.id };
-      if (row.status !== 'pending') {
-        logOnly.push(key);
-      } else if (isDelivered(o.statusCode)) {
-        row.status = 'delivered';
-        const list = delivered.get(o.statusCode!);
-        if (list) list.push(key);
-        else delivered.set(o.statusCode!, [key]);
-        const s = streakOf(o);
-        s.reset = true;
-        s.failed = 0;
-      } else {
-        const nextMs = nextAttemptMs(
-          row.attempt_count,
-          policy.retryDelays,
-          nowMs,
-          policy.jitter ?? RETRY_JITTER,
-        );
-        if (nextMs === null) {
-          row.status = 'failed';
-          streakOf(o).failed += 1;
-        }
-        retried.push({
-          key,
-          outcome: o,
-          next: nextMs === null ? null : new Date(nextMs).toISOString(),
-        });
-      }
-    }
-
-    for (const [statusCode, keys] of delivered) {
-      for (const part of chunks(keys)) {
-        await sql`update webhook_deliveries set status = 'delivered',
-            attempt_count = attempt_count + 1, last_status_code = ${statusCode},
-            last_error = null, next_attempt_at = null, leased_until = null, delivered_at = ${now}
-          where (workspace_id, id) in ${keyValues(part)}`.execute(trx);
-      }
-    }
-    for (const { key, outcome, next } of retried) {
-      await trx
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({
-          status: next === null ? 'failed' : 'pending',
-          attempt_count: eb('attempt_count', '+', 1),
-          last_status_code: outcome.statusCode,
-          last_error: outcome.error,
-          next_attempt_at: next,
-          leased_until: null,
-        }))
-        .where('workspace_id', '=', key.workspaceId)
-        .where('id', '=', key.id)
-        .execute();
-    }
-    for (const part of chunks(logOnly)) {
-      await sql`update webhook_deliveries set attempt_count = attempt_count + 1
-        where (workspace_id, id) in ${keyValues(part)}`.execute(trx);
-    }
-    for (const part of chunks(attempts, 500)) {
-      await trx
-        .insertInto('webhook_attempts')
-        .values(part as never)
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-    }
-    return updateStreaks(trx, [...streaks.values()], now);
-  });
-}
-
-/**
- * Applies the batch's effect on each webhook's failure streak (in key order, so concurrent
- * records lock webhooks in one order) and disables those that reach ten.
- */
-async function updateStreaks(
-  trx: Executor,
-  streaks: (WebhookKey & { reset: boolean; failed: number })[],
-  now: string,
-): Promise<WebhookKey[]> {
-  streaks.sort((a, b) =>
-    a.workspaceId !== b.workspaceId
-      ? a.workspaceId < b.workspaceId
-        ? -1
-        : 1
-      : a.webhookId < b.webhookId
-        ? -1
-        : a.webhookId > b.webhookId
-          ? 1
-          : 0,
-  );
-  const disabled: WebhookKey[] = [];
-  for (const s of streaks) {
-    const webhook = trx
-      .updateTable('webhooks')
-      .where('workspace_id', '=', s.workspaceId)
-      .where('id', '=', s.webhookId);
-    if (s.reset && s.failed === 0) {
-      await webhook.set({ failure_streak: 0 }).where('failure_streak', '<>', 0).execute();
-      continue;
-    }
-    await webhook
-      .set((eb) => ({
-        failure_streak: s.reset ? s.failed : eb('failure_streak', '+', s.failed),
-      }))
-      .execute();
-    const off = await trx
-      .updateTable('webhooks')
-      .set({ status: 'disabled', updated_at: now })
-      .where('workspace_id', '=', s.workspaceId)
-      .where('id', '=', s.webhookId)
-      .where('status', '=', 'active')
-      .where('failure_streak', '>=', FAILED_IN_A_ROW_TO_DISABLE)
-      .returning('id')
-      .executeTakeFirst();
-    if (off) disabled.push({ workspaceId: s.workspaceId, webhookId: s.webhookId });
-  }
-  return disabled;
 }
 
 /** Deliveries pending and due at `now` (ISO 8601), in every workspace: the webhook backlog. */

@@ -9,7 +9,6 @@ import {
 } from '../../domain/search-values.ts';
 import type { PendingWrites } from '../close-write.ts';
 import type { Executor, Store } from '../database.ts';
-import { storedJson } from './record-json.ts';
 
 /**
  * The search index (`search_values`, migration 012): per workspace, record type and field,
@@ -208,40 +207,4 @@ export async function compareIndex(
     if (extra.length > 0 || missing.length > 0) differences.push({ type, id, extra, missing });
   }
   return differences;
-}
-
-/**
- * Fills the index of every record of `type` in the workspace from its stored JSON, in
- * chunks by id (migration 012, and a rebuild): the rows are deleted first.
- */
-export async function rebuildIndexOf(
-  store: Pick<Store, 'runEach'>,
-  trx: Executor,
-  workspaceId: string,
-  type: IndexedType,
-  definitions: readonly CustomFieldDefinition[],
-  table: string,
-): Promise<number> {
-  await sql`delete from search_values where workspace_id = ${workspaceId} and record_type = ${type}`.execute(
-    trx,
-  );
-  let after = '';
-  let count = 0;
-  for (;;) {
-    const { rows } = await sql<{ id: string; body: Buffer | string | null }>`
-      select id, body from ${sql.table(table)} where workspace_id = ${workspaceId} and id > ${after}
-      order by id limit 2000`.execute(trx);
-    if (rows.length === 0) return count;
-    const entries = rows.map((r) => [r.id, storedJson(r.body), null] as const);
-    await indexRendered(
-      store,
-      trx,
-      workspaceId,
-      type,
-      definitions,
-      entries.filter((e): e is readonly [string, string, null] => e[1] !== null),
-    );
-    count += rows.length;
-    after = rows[rows.length - 1]!.id;
-  }
 }

@@ -7,7 +7,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { blockedRange, ipLiteralOf, privateAddressError } from '../../domain/webhook-url.ts';
+import { blockedRange, ipLiteralOf, privateAddressError } from '../domain/webhook-url.ts';
 
 /** A host name that resolved to an address a webhook may not reach. */
 export class BlockedAddressError extends Error {

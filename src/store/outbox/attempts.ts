@@ -1,0 +1,219 @@
+import { sql } from 'kysely';
+import {
+  effectOfAttempt,
+  FAILED_IN_A_ROW_TO_DISABLE,
+  NO_STREAK_CHANGE,
+  RETRY_JITTER,
+  type StreakChange,
+  streakAfter,
+} from '../../domain/webhook-retry.ts';
+import type { Executor, Store } from '../database.ts';
+import { bookkeeping, chunks, type DeliveryKey, keyValues } from './bookkeeping.ts';
+
+/**
+ * Webhook deliveries' tries as dispatchers record them (DECISIONS 8, Delivery): each try is
+ * logged, and moves its delivery to delivered, to its next try, or to failed (counting
+ * towards disabling its webhook), as `effectOfAttempt` and `streakAfter` of
+ * `src/domain/webhook-retry.ts` say.
+ */
+
+/** How one try of a delivery went. */
+export interface AttemptOutcome extends DeliveryKey {
+  webhookId: string;
+  /** When the try started (ISO 8601). */
+  startedAt: string;
+  durationMs: number;
+  /** The receiver's HTTP status; null when none came (refused, reset, timed out). */
+  statusCode: number | null;
+  /** What went wrong, if anything did. */
+  error: string | null;
+}
+
+/** The retry schedule a record applies. */
+export interface RetryPolicy {
+  /** Seconds to wait before each retry; after the last, a delivery fails. */
+  retryDelays: readonly number[];
+  /** Share of a delay the wait may move either way (default 10 %). */
+  jitter?: number;
+}
+
+/** A webhook a record disabled. */
+export interface WebhookKey {
+  workspaceId: string;
+  webhookId: string;
+}
+
+/**
+ * Records tries, in the order they ended, in one transaction: a `webhook_attempts` row for
+ * each; a 2xx makes its delivery `delivered` and clears its webhook's failure streak;
+ * anything else schedules the next try after the policy's next delay (with jitter), or when
+ * the schedule is spent makes it `failed` and adds one to the streak, which at ten disables
+ * the webhook. A delivery no longer pending (another dispatcher finished it) only gets its
+ * try logged. Returns the webhooks it disabled.
+ */
+export async function recordAttempts(
+  store: Store,
+  outcomes: readonly AttemptOutcome[],
+  policy: RetryPolicy,
+): Promise<WebhookKey[]> {
+  if (outcomes.length === 0) return [];
+  return bookkeeping(store, async (trx) => {
+    const nowMs = Date.now();
+    const now = new Date(nowMs).toISOString();
+    const current = new Map<string, { status: string; attempt_count: number }>();
+    for (const part of chunks(outcomes)) {
+      const lock = store.dialect === 'postgres' ? sql` for update` : sql``;
+      const result = await sql<{
+        workspace_id: string;
+        id: string;
+        status: string;
+        attempt_count: number;
+      }>`select workspace_id, id, status, attempt_count from webhook_deliveries
+        where (workspace_id, id) in ${keyValues(part)}${lock}`.execute(trx);
+      for (const r of result.rows) {
+        current.set(`${r.workspace_id}\u0000${r.id}`, {
+          status: r.status,
+          attempt_count: Number(r.attempt_count),
+        });
+      }
+    }
+
+    const attempts: Record<string, unknown>[] = [];
+    const delivered = new Map<number, DeliveryKey[]>();
+    const logOnly: DeliveryKey[] = [];
+    const retried: { key: DeliveryKey; outcome: AttemptOutcome; next: string | null }[] = [];
+    // Per webhook: what the batch does to its failure streak.
+    const streaks = new Map<string, WebhookKey & StreakChange>();
+
+    for (const o of outcomes) {
+      const row = current.get(`${o.workspaceId}\u0000${o.id}`);
+      if (!row) continue; // deleted with its webhook meanwhile
+      row.attempt_count += 1;
+      attempts.push({
+        workspace_id: o.workspaceId,
+        delivery_id: o.id,
+        attempt: row.attempt_count,
+        started_at: o.startedAt,
+        duration_ms: Math.max(0, Math.round(o.durationMs)),
+        status_code: o.statusCode,
+        error: o.error,
+      });
+      const key = { workspaceId: o.workspaceId, id: o.id };
+      const effect = effectOfAttempt(
+        row.status,
+        row.attempt_count,
+        o.statusCode,
+        policy.retryDelays,
+        nowMs,
+        policy.jitter ?? RETRY_JITTER,
+      );
+      if (effect.kind === 'logged') {
+        logOnly.push(key);
+        continue;
+      }
+      const webhook = `${o.workspaceId}\u0000${o.webhookId}`;
+      const before = streaks.get(webhook) ?? NO_STREAK_CHANGE;
+      const after = streakAfter(before, effect);
+      if (after !== before)
+        streaks.set(webhook, { workspaceId: o.workspaceId, webhookId: o.webhookId, ...after });
+      if (effect.kind === 'delivered') {
+        row.status = 'delivered';
+        const list = delivered.get(o.statusCode!);
+        if (list) list.push(key);
+        else delivered.set(o.statusCode!, [key]);
+        continue;
+      }
+      if (effect.kind === 'failed') row.status = 'failed';
+      retried.push({
+        key,
+        outcome: o,
+        next: effect.kind === 'retry' ? new Date(effect.nextMs).toISOString() : null,
+      });
+    }
+
+    for (const [statusCode, keys] of delivered) {
+      for (const part of chunks(keys)) {
+        await sql`update webhook_deliveries set status = 'delivered',
+            attempt_count = attempt_count + 1, last_status_code = ${statusCode},
+            last_error = null, next_attempt_at = null, leased_until = null, delivered_at = ${now}
+          where (workspace_id, id) in ${keyValues(part)}`.execute(trx);
+      }
+    }
+    for (const { key, outcome, next } of retried) {
+      await trx
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({
+          status: next === null ? 'failed' : 'pending',
+          attempt_count: eb('attempt_count', '+', 1),
+          last_status_code: outcome.statusCode,
+          last_error: outcome.error,
+          next_attempt_at: next,
+          leased_until: null,
+        }))
+        .where('workspace_id', '=', key.workspaceId)
+        .where('id', '=', key.id)
+        .execute();
+    }
+    for (const part of chunks(logOnly)) {
+      await sql`update webhook_deliveries set attempt_count = attempt_count + 1
+        where (workspace_id, id) in ${keyValues(part)}`.execute(trx);
+    }
+    for (const part of chunks(attempts, 500)) {
+      await trx
+        .insertInto('webhook_attempts')
+        .values(part as never)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
+    return updateStreaks(trx, [...streaks.values()], now);
+  });
+}
+
+/**
+ * Applies the batch's effect on each webhook's failure streak (in key order, so concurrent
+ * records lock webhooks in one order) and disables those that reach ten.
+ */
+async function updateStreaks(
+  trx: Executor,
+  streaks: (WebhookKey & StreakChange)[],
+  now: string,
+): Promise<WebhookKey[]> {
+  streaks.sort((a, b) =>
+    a.workspaceId !== b.workspaceId
+      ? a.workspaceId < b.workspaceId
+        ? -1
+        : 1
+      : a.webhookId < b.webhookId
+        ? -1
+        : a.webhookId > b.webhookId
+          ? 1
+          : 0,
+  );
+  const disabled: WebhookKey[] = [];
+  for (const s of streaks) {
+    const webhook = trx
+      .updateTable('webhooks')
+      .where('workspace_id', '=', s.workspaceId)
+      .where('id', '=', s.webhookId);
+    if (s.reset && s.failed === 0) {
+      await webhook.set({ failure_streak: 0 }).where('failure_streak', '<>', 0).execute();
+      continue;
+    }
+    await webhook
+      .set((eb) => ({
+        failure_streak: s.reset ? s.failed : eb('failure_streak', '+', s.failed),
+      }))
+      .execute();
+    const off = await trx
+      .updateTable('webhooks')
+      .set({ status: 'disabled', updated_at: now })
+      .where('workspace_id', '=', s.workspaceId)
+      .where('id', '=', s.webhookId)
+      .where('status', '=', 'active')
+      .where('failure_streak', '>=', FAILED_IN_A_ROW_TO_DISABLE)
+      .returning('id')
+      .executeTakeFirst();
+    if (off) disabled.push({ workspaceId: s.workspaceId, webhookId: s.webhookId });
+  }
+  return disabled;
+}

@@ -1,0 +1,41 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Executor, Store } from '../database.ts';
+
+/**
+ * What the dispatcher's statements about deliveries share: their keys, statements of a
+ * bounded number of keys, and the transaction they run in.
+ */
+
+/** The key of a delivery. */
+export interface DeliveryKey {
+  workspaceId: string;
+  id: string;
+}
+
+/** Keys per statement: far below either dialect's limit of bound parameters. */
+const KEYS_PER_STATEMENT = 1000;
+
+/**
+ * A transaction of the dispatcher's bookkeeping. On PostgreSQL its commit does not wait for
+ * the WAL to reach the disk (`synchronous_commit = off`), so dispatching does not queue up
+ * behind, nor slow, the API's commits: a database crash may lose the last few leases and
+ * records, and so send those deliveries again, which at-least-once allows. The deliveries
+ * themselves are written durably by the writes that make them.
+ */
+export async function bookkeeping<T>(store: Store, fn: (trx: Executor) => Promise<T>): Promise<T> {
+  return store.transaction(async (trx) => {
+    if (store.dialect === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
+    return fn(trx);
+  });
+}
+
+/** `(values (ws, id), …)` of delivery keys. */
+export function keyValues(keys: readonly DeliveryKey[]): RawBuilder<unknown> {
+  return sql`(values ${sql.join(keys.map((k) => sql`(${k.workspaceId}, ${k.id})`))})`;
+}
+
+export function chunks<T>(items: readonly T[], size = KEYS_PER_STATEMENT): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
