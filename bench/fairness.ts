@@ -1,14 +1,15 @@
-// `npm run bench:fairness [-- --people N] [--seconds S] [--mcp SENDERS] [--no-postgres] [--no-sqlite]`: may one workspace
-// slow another? Workspace A (a demo of N people, 20,000 by default) keeps ten of the
-// heaviest searches in flight (3 groups of CONTAINS / NOT_CONTAINS, sorted by 이메일: every
-// record read, about 1 s each) and three senders of MCP batches of 100 `tools/list`; B (a
-// demo of 20 people) reads `GET /v2/people?limit=50` and `GET /v2/user/me` at 4 requests a
-// second each, on a fixed schedule. B is timed alone, then beside A, in one run, on a real
-// `salescrm serve` (its reader threads, its shedding at 200 ms), and again with what the
-// server did before the fair share (`READ_THREADS=0`, no bound on a workspace's searches),
-// for the ratio. Both stores unless `--no-postgres` (PostgreSQL on 127.0.0.1:5432, or
-// BENCH_DATABASE_URL). Nothing is pinned: the server's event loop and its reader thread
-// are meant to use both cores.
+// `npm run bench:fairness [-- --people N] [--seconds S] [--mcp SENDERS] [--rate-limit N]
+// [--no-postgres] [--no-sqlite]`: may one workspace slow another? Workspace A (a demo of N
+// people, 20,000 by default) keeps ten of the heaviest searches in flight (3 groups of
+// CONTAINS / NOT_CONTAINS, sorted by 이메일: every record read, about 1 s each) and three
+// senders of MCP batches of 100 `tools/list`, within the rate limit (100 a 10 s window, the
+// default; a refused call waits its `Retry-After`); B (a demo of 20 people) reads
+// `GET /v2/people?limit=50` and `GET /v2/user/me` at 4 requests a second each, on a fixed
+// schedule. B is timed alone, then beside A, in one run, on a real `salescrm serve` (its
+// reader threads, its shedding at 200 ms), and again with what the server did before the fair
+// share (`READ_THREADS=0`, no bound on a workspace's searches), for the ratio. Both stores
+// unless `--no-postgres` (PostgreSQL on 127.0.0.1:5432, or BENCH_DATABASE_URL). Nothing is
+// pinned: the server's event loop and its reader thread are meant to use both cores.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,10 +26,17 @@ const { values } = parseArgs({
     'no-sqlite': { type: 'boolean', default: false },
     // Senders of MCP batches beside the searches (0: searches only).
     mcp: { type: 'string', default: '3' },
+    // The servers' RATE_LIMIT_MAX (per 10 s); 0 takes the limit off, so that only the fair
+    // share bounds A (a stress beyond what the service lets a workspace do).
+    'rate-limit': { type: 'string', default: '100' },
   },
 });
 const people = countArg('people', values.people);
 const seconds = countArg('seconds', values.seconds);
+const RATE_LIMIT =
+  values['rate-limit'] === '0'
+    ? '0'
+    : String(countArg('rate-limit', values['rate-limit'] ?? '100'));
 
 const SEARCH = {
   filterGroupList: [
@@ -71,8 +79,7 @@ async function serve(databaseUrl: string, env: Record<string, string>): Promise<
         DATABASE_URL: databaseUrl,
         LOG_LEVEL: 'warn',
         WEBHOOK_DISPATCH: '0',
-        // A's searches are bounded by their fair share, not by the rate limit.
-        RATE_LIMIT_MAX: '1000000',
+        RATE_LIMIT_MAX: RATE_LIMIT,
         ...env,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -278,7 +285,7 @@ try {
 }
 
 console.log(
-  `\nB: GET /v2/people?limit=50 and GET /v2/user/me, ${B_RATE}/s each; alone ${seconds / 2} s, beside A ${seconds} s (ms)`,
+  `\nB: GET /v2/people?limit=50 and GET /v2/user/me, ${B_RATE}/s each; alone ${seconds / 2} s, beside A ${seconds} s (ms); RATE_LIMIT_MAX=${RATE_LIMIT} a 10 s window`,
 );
 console.log(table(['store', 'server', 'B', 'answers', 'p50', 'p99', 'max'], bRows));
 console.log(
