@@ -3,7 +3,7 @@
 // people, 20,000 by default) keeps ten of the heaviest searches in flight (3 groups of
 // CONTAINS / NOT_CONTAINS, sorted by 이메일: every record read, about 1 s each) and three
 // senders of MCP batches of 100 `tools/list`, within the rate limit (100 a 10 s window, the
-// default; a refused call waits its `Retry-After`); B (a demo of 20 people) reads
+// default; a refused call waits 1 s and tries again); B (a demo of 20 people) reads
 // `GET /v2/people?limit=50` and `GET /v2/user/me` at 4 requests a second each, on a fixed
 // schedule. B is timed alone, then beside A, in one run, on a real `salescrm serve` (its
 // reader threads, its shedding at 200 ms), and again with what the server did before the fair
