@@ -13,22 +13,8 @@ import {
 import { RedisRateLimiter } from '../src/server/redis-rate-limit.ts';
 import { seedEveryType } from './every-type.ts';
 import { type TestStore, type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
+import { REDIS_URL, redisAnswers } from './redis.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** Whether a Redis answers at REDIS_URL (the shared one this machine runs). */
-async function redisAnswers(): Promise<boolean> {
-  const probe = new RedisRateLimiter({
-    url: REDIS_URL,
-    max: 1,
-    windowMs: 1000,
-    prefix: `salescrm-test:${randomUUID()}:`,
-    timeoutMs: 1000,
-  });
-  const up = await probe.connected(1_000);
-  await probe.close();
-  return up;
-}
 const SHARED_REDIS = await redisAnswers();
 
 /** A token of the right form that no workspace has. */

@@ -6,22 +6,8 @@ import type { RateLimiter } from '../src/server/rate-limit.ts';
 import { RedisRateLimiter } from '../src/server/redis-rate-limit.ts';
 import { type TestWorkspace, testApp, testStore, testWorkspace } from './helpers.ts';
 import type { Json } from './mcp-client.ts';
+import { REDIS_URL, redisAnswers } from './redis.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** Whether a Redis answers at REDIS_URL, for the counters shared through it. */
-async function redisAnswers(): Promise<boolean> {
-  const probe = new RedisRateLimiter({
-    url: REDIS_URL,
-    max: 1,
-    windowMs: 1000,
-    prefix: 'salescrm-test-probe:',
-    timeoutMs: 250,
-  });
-  const ok = await probe.connected(1000);
-  await probe.close();
-  return ok;
-}
 const HAS_REDIS = await redisAnswers();
 
 const TOO_MANY = {

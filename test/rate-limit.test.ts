@@ -9,24 +9,10 @@ import { MemoryRateLimiter } from '../src/server/rate-limit.ts';
 import { RedisRateLimiter } from '../src/server/redis-rate-limit.ts';
 import { type EveryType, seedEveryType } from './every-type.ts';
 import { get, type TestWorkspace, testApp, testStore, testWorkspace } from './helpers.ts';
+import { REDIS_URL, redisAnswers } from './redis.ts';
 
 type Store = Awaited<ReturnType<typeof testStore>>;
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** Whether a Redis answers at REDIS_URL (the shared one this machine runs). */
-async function redisAnswers(): Promise<boolean> {
-  const probe = new RedisRateLimiter({
-    url: REDIS_URL,
-    max: 1,
-    windowMs: 1000,
-    prefix: `salescrm-test:${randomUUID()}:`,
-    timeoutMs: 1000,
-  });
-  const up = await probe.connected(1_000);
-  await probe.close();
-  return up;
-}
 const SHARED_REDIS = await redisAnswers();
 
 describe('rate limit over HTTP', () => {
