@@ -218,7 +218,11 @@ export function fuzzOperations(part: number, parts: number): void {
           await turn();
         });
         expect(await foreignSnapshot()).toEqual(foreign);
-        if (op.query.some((q) => q.name === 'cursor') && op.operationId !== 'searchObjects') {
+        // At 100 cases and more, the draws reach a second page of every list; at the 20 of
+        // `npm test`, a list with filters may by chance never have one.
+        const paged =
+          op.query.some((q) => q.name === 'cursor') && op.operationId !== 'searchObjects';
+        if (paged && RUNS >= 100) {
           expect(followed, 'some valid requests reached a second page').toBeGreaterThan(0);
         }
         progress('valid', op, started);
