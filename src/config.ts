@@ -84,7 +84,7 @@ function integer(
   return value;
 }
 
-/** About 22 hours of retries (DECISIONS 8). */
+/** About 22 hours of retries (docs/decisions.md, Events and webhooks). */
 const DEFAULT_RETRY_DELAYS = [10, 60, 300, 600, 1800, 3600, 7200, 14400, 28800, 43200];
 /** A retry waits at most a week. */
 const MAX_RETRY_DELAY_S = 7 * 86_400;

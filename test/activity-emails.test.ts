@@ -2,7 +2,8 @@
  * E-mails behind activities: every e-mail an activity of the demo names reads through
  * `GET /v2/email/{id}` (subject, from, to, date, text, HTML), and the people, organization
  * and lead activity lists name it also under `emailId` (the live API's key there), while the
- * deal activity keeps the spec's keys. Migration 020 gives stored activities the key.
+ * deal activity keeps its own keys (docs/decisions.md, Record keys). Migration 020 gives stored
+ * activities the key.
  */
 import type { FastifyInstance } from 'fastify';
 import { type Insertable, sql } from 'kysely';

@@ -1,7 +1,7 @@
 /**
- * `GET /v2/pipeline` (LIVE-API.md 1.7.5): every pipeline of the workspace, deal and lead, in
- * order, ids under `_id`, stages in order with `index` from 0; the same pipelines as the
- * per-kind lists; nothing of another workspace.
+ * `GET /v2/pipeline` (docs/decisions.md, Other resources): every pipeline of the workspace, deal
+ * and lead, in order, ids under `_id`, stages in order with `index` from 0; the same pipelines as
+ * the per-kind lists; nothing of another workspace.
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';

@@ -1,8 +1,7 @@
 /**
- * The association reads (LIVE-API.md 1.7.14): `…/primary` lists the ids linked by the
- * records' own keys (and notes), `…/custom` the records linked by custom Ref fields, both
- * directions, with the field's name as `label`; cursors, unknown and malformed values,
- * isolation.
+ * The association reads (docs/decisions.md, Other resources): `…/primary` lists the ids linked by
+ * the records' own keys (and notes), `…/custom` the records linked by custom Ref fields, both
+ * directions, with the field's name as `label`; cursors, unknown and malformed values, isolation.
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';

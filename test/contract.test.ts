@@ -1,8 +1,8 @@
 /**
- * Contract tests: the real responses of every endpoint of spec section 4, compared with the
- * spec's tables and DECISIONS 1-2: keys in order, their kinds and nulls, envelopes, cursors,
- * page sizes, filters and error shapes. The expected keys are written out here from the spec,
- * never imported from src/.
+ * Contract tests: the real responses of every list and record read, compared with
+ * docs/decisions.md (Wire format, Record keys, Cursors, Limits and defaults, Error shapes):
+ * keys in order, their kinds and nulls, envelopes, cursors, page sizes, filters and error
+ * shapes. The expected keys are written out here by hand, never imported from src/.
  */
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -39,9 +39,9 @@ import {
 import { expectErrorA, expectErrorB, expectShape, type Field, type Kind, N } from './shapes.ts';
 
 // ---------------------------------------------------------------------------------------------
-// The record shapes of spec section 2, written out. `N` marks a nullable key.
+// The record shapes (docs/decisions.md, Record keys), written out. `N` marks a nullable key.
 
-/** Spec 2.1 groups. */
+/** The shared field groups. */
 const NOTE: Field[] = [
   ['최근 작성된 노트', 'string', N],
   ['최근 노트 작성일', 'timestamp', N],
@@ -51,7 +51,7 @@ const WEBFORM: Field[] = [
   ['최근 제출된 웹폼', 'ref', N],
   ['최근 웹폼 제출 날짜', 'timestamp', N],
 ];
-/** SEQUENCE without `등록된 시퀀스 목록`, which closes the fixed keys (DECISIONS 1). */
+/** SEQUENCE without `등록된 시퀀스 목록`, which closes the fixed keys (docs/decisions.md, Record keys). */
 const SEQUENCE: Field[] = [
   ['최근 등록한 시퀀스', 'ref', N],
   ['최근 시퀀스 등록일', 'timestamp', N],
@@ -79,7 +79,7 @@ const COUNTERS: Field[] = [
   ['실패된 딜 개수', 'integer'],
 ];
 
-/** Spec 2.2. */
+/** People. */
 const PEOPLE: Field[] = [
   ['id', 'string'],
   ['organizationId', 'string', N],
@@ -101,7 +101,10 @@ const PEOPLE: Field[] = [
   SEQUENCE_LIST,
 ];
 
-/** Spec 2.3 (an organization's `등록된 시퀀스 목록` is `[]` when none: DECISIONS 5). */
+/**
+ * Organization (an organization's `등록된 시퀀스 목록` is `[]` when none: docs/decisions.md, Derived
+ * fields).
+ */
 const ORGANIZATION: Field[] = [
   ['id', 'string'],
   ['이름', 'string'],
@@ -118,7 +121,7 @@ const ORGANIZATION: Field[] = [
   ['등록된 시퀀스 목록', 'refs'],
 ];
 
-/** Spec 2.4: deals and leads. */
+/** Deals and leads. */
 const DEAL: Field[] = [
   ['id', 'string'],
   ['peopleId', 'string', N],
@@ -141,7 +144,7 @@ const DEAL: Field[] = [
   SEQUENCE_LIST,
 ];
 const LEAD = DEAL;
-/** Spec 2.4, single-deal response only. */
+/** The single-deal response only. */
 const SINGLE_DEAL_EXTRAS: Field[] = [
   ['상담 일수', 'integer'],
   ['정체 일수', 'integer'],
@@ -149,7 +152,10 @@ const SINGLE_DEAL_EXTRAS: Field[] = [
   ['참여자', 'refs', N],
 ];
 
-/** Spec 2.5 (related ids and a lead's `dealStatus` are null: DECISIONS 6). */
+/**
+ * Deal activity (related ids and a lead's `dealStatus` are null: docs/decisions.md, Activities and
+ * history).
+ */
 const DEAL_ACTIVITY: Field[] = [
   ['id', 'string'],
   ['type', 'string'],
@@ -163,7 +169,7 @@ const DEAL_ACTIVITY: Field[] = [
   ['emailMessageId', 'string', N],
 ];
 
-/** Spec 2.6. */
+/** People history. */
 const PEOPLE_HISTORY: Field[] = [
   ['id', 'string'],
   ['peopleId', 'string'],
@@ -175,7 +181,7 @@ const PEOPLE_HISTORY: Field[] = [
   ['createdAt', 'timestamp'],
 ];
 
-/** Spec 2.7. */
+/** Product. */
 const PRODUCT: Field[] = [
   ['id', 'string'],
   ['이름', 'string'],
@@ -187,7 +193,7 @@ const PRODUCT: Field[] = [
   ...OWNERSHIP,
 ];
 
-/** Spec 2.8. */
+/** Quote. */
 const QUOTE: Field[] = [
   ['id', 'string'],
   ['메인 견적서 여부', 'boolean'],
@@ -269,7 +275,7 @@ function expectListEnvelope(
   return res.json.data[listKey];
 }
 
-/** A list endpoint of spec section 4. */
+/** A list endpoint. */
 interface ListEndpoint {
   path: string;
   listKey: string;
@@ -321,7 +327,7 @@ async function page(
   const params: string[] = [];
   if (query.filter) params.push(query.filter);
   if (query.limit !== undefined) params.push(`limit=${query.limit}`);
-  // Cursors go into the URL as they are: they are URL-safe (DECISIONS 2).
+  // Cursors go into the URL as they are: they are URL-safe (docs/decisions.md, Cursors).
   if (query.cursor) params.push(`cursor=${query.cursor}`);
   const res = await get(app, token, params.length ? `${list.path}?${params.join('&')}` : list.path);
   const records = expectListEnvelope(res, list.listKey, list.cursorKeys);
@@ -360,7 +366,7 @@ async function walkAll(
 
 type Ids = Awaited<ReturnType<typeof buildFixture>>;
 
-/** The custom field type that reads as `kind` (DECISIONS 7). */
+/** The custom field type that reads as `kind` (docs/decisions.md, Custom fields). */
 function customTypeFor(kind: Kind): CustomFieldType {
   switch (kind) {
     case 'ref':
@@ -626,7 +632,7 @@ appForFile((s, a) => {
   app = a;
 });
 
-describe('record shapes (spec 2, DECISIONS 1)', () => {
+describe('record shapes (docs/decisions.md, Record keys)', () => {
   let ws: TestWorkspace;
   let ids: Ids;
   beforeAll(async () => {
@@ -749,7 +755,7 @@ describe('record shapes (spec 2, DECISIONS 1)', () => {
     ]);
   });
 
-  it('answers errors in the shape of the endpoint (spec 7)', async () => {
+  it('answers errors in the shape of the endpoint (docs/decisions.md, Error shapes)', async () => {
     expectErrorB(await get(app, ws.token, '/v2/deal/no-such-deal'), 404);
     expectErrorB(await get(app, null, `/v2/deal/${ids.fullDeal}`), 401);
     expectErrorA(await get(app, ws.token, '/v2/lead/no-such-lead/quote'), 404);
@@ -779,7 +785,7 @@ describe('record shapes (spec 2, DECISIONS 1)', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Cursor walks of every list endpoint (DECISIONS 2).
+// Cursor walks of every list endpoint (docs/decisions.md, Cursors).
 
 /** How a list endpoint's records are made, with a given creation time and id. */
 interface Seeded extends ListEndpoint {
@@ -959,7 +965,7 @@ describe('order', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Filters of GET /v2/deal (DECISIONS 2).
+// Filters of GET /v2/deal (docs/decisions.md, Cursors).
 
 describe('GET /v2/deal filters', () => {
   let ws: TestWorkspace;

@@ -1,7 +1,7 @@
 /**
- * Custom objects (LIVE-API.md 1.7.13): definitions listed; records created, updated and read
- * back through the list, the single read, their activities and history; their fields listed
- * and created through `/v2/field/custom-object`; custom Ref fields of other records pointing
+ * Custom objects (docs/decisions.md, Other resources): definitions listed; records created, updated
+ * and read back through the list, the single read, their activities and history; their fields
+ * listed and created through `/v2/field/custom-object`; custom Ref fields of other records pointing
  * at them; bad input refused in shape A with nothing written; isolation between workspaces;
  * cursors.
  */

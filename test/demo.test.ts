@@ -626,7 +626,7 @@ describe('createDemoWorkspace: a default demo', () => {
     expect(new Set(onLeads.map((a) => a.type))).toEqual(new Set(written));
     for (const a of onDeals) {
       const deal = deals.get(a.dealId);
-      // The deal's outcome when it happened (DECISIONS 6).
+      // The deal's outcome when it happened (docs/decisions.md, Activities and history).
       const closed = deal.closed_at !== null && a.date >= deal.closed_at;
       expect(a.dealStatus).toBe(closed ? deal.outcome : 'In progress');
       expect(a.date >= deal.created_at).toBe(true);

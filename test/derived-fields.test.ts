@@ -1,7 +1,7 @@
 /**
- * The derived fields of DECISIONS 5 (and the activity and history rules of DECISIONS 6), one
- * test per rule: a fixture that exercises the rule, and the value worked out by hand, read
- * back through the HTTP API.
+ * The derived fields (docs/decisions.md, Derived fields; and the rules of its Activities and
+ * history), one test per rule: a fixture that exercises the rule, and the value worked out by hand,
+ * read back through the HTTP API.
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -117,7 +117,8 @@ describe('deal counters (리드 개수 … 실패된 딜 개수)', () => {
       await makeDeal(w, { organizationId: org });
       await makeDeal(w, { organizationId: org, peopleId: member });
       await makeLead(w, { organizationId: org });
-      // A deal of a member without organizationId is not the organization's (DECISIONS 6).
+      // A deal of a member without organizationId is not the organization's (docs/decisions.md,
+      // Activities and history).
       await makeDeal(w, { peopleId: member, outcome: 'Won' });
       await makeLead(w, { peopleId: member });
       return { org, empty };
@@ -864,7 +865,7 @@ describe('quote products and quote 금액', () => {
   });
 });
 
-describe('deal activity dealStatus (DECISIONS 6)', () => {
+describe('deal activity dealStatus (docs/decisions.md, Activities and history)', () => {
   it("is the deal's outcome when the activity happened; null for a lead's activities", async () => {
     const r = await ws.write(async (w) => {
       const deal = await makeDeal(w, { outcome: 'Won' });
@@ -917,7 +918,7 @@ describe('deal activity dealStatus (DECISIONS 6)', () => {
   });
 });
 
-describe('people history organization (DECISIONS 6)', () => {
+describe('people history organization (docs/decisions.md, Activities and history)', () => {
   it('is a Ref only for editOrganizationConnect', async () => {
     const r = await ws.write(async (w) => {
       const org = await makeOrganization(w, { name: '(주)한빛' });

@@ -1,6 +1,6 @@
 /**
- * E-mail (LIVE-API.md 1.7.15): `POST /v2/email` sends through a real SMTP server in this
- * process (smtp-server), which records what it received; the sent e-mail reads back through
+ * E-mail (docs/decisions.md, Other resources): `POST /v2/email` sends through a real SMTP server in
+ * this process (smtp-server), which records what it received; the sent e-mail reads back through
  * `GET /v2/email/{emailId}` and the people's activity; attachments come from files;
  * `Idempotency-Key` sends once; refusals write nothing; without SMTP_URL it is a 503.
  */

@@ -38,7 +38,7 @@ const bearer = (c: Ctx) => `Bearer ${c.ws.token}`;
 const dealUrl = (c: Ctx) => `/v2/deal/${c.data.deals[0]}`;
 const quoteUrl = (c: Ctx) => `/v2/lead/${c.data.leads[0]}/quote`;
 
-/** Every endpoint of spec section 4, with its error shape. */
+/** Every list and record read, with its error shape (docs/decisions.md, Error shapes). */
 const ENDPOINTS: { label: string; url: (c: Ctx) => string; shape: 'A' | 'B' }[] = [
   { label: '/v2/people', url: () => '/v2/people', shape: 'A' },
   { label: '/v2/people/history', url: () => '/v2/people/history', shape: 'A' },

@@ -63,7 +63,7 @@ describe('the event schemas', () => {
           expectMatches(schema, { ...BASE, event, actor, objectType });
   });
 
-  it('match 수정 with every value form of LIVE-API.md', () => {
+  it('match 수정 with every value form of docs/webhooks.md', () => {
     const values: unknown[] = [
       null,
       '홍길동',

@@ -1,6 +1,7 @@
 /**
- * Events in the write's transaction and the event feed (DECISIONS 8): what each write
- * fires, by whom, with which values, numbered in commit order, read through `GET /v2/event`.
+ * Events in the write's transaction and the event feed (docs/decisions.md, Events and webhooks):
+ * what each write fires, by whom, with which values, numbered in commit order, read through
+ * `GET /v2/event`.
  */
 import type { FastifyInstance } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';

@@ -1,8 +1,8 @@
 /**
- * `POST /v2/field/{type}` and `POST /v2/field/{type}/{fieldId}` (LIVE-API.md 1.7.12): the
- * answer's keys in order, the field read back through `GET /v2/field/{type}` and on every
- * record of its type (null until set, after the fields before it; renamed keys), events,
- * 409 on taken names, bad input that writes nothing, and isolation between workspaces.
+ * `POST /v2/field/{type}` and `POST /v2/field/{type}/{fieldId}` (docs/decisions.md, Custom fields):
+ * the answer's keys in order, the field read back through `GET /v2/field/{type}` and on every
+ * record of its type (null until set, after the fields before it; renamed keys), events, 409 on
+ * taken names, bad input that writes nothing, and isolation between workspaces.
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';

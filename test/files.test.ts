@@ -1,5 +1,5 @@
 /**
- * Files (LIVE-API.md 1.7.16): `POST /v2/file` (multipart), `GET /v2/file`,
+ * Files (docs/decisions.md, Other resources): `POST /v2/file` (multipart), `GET /v2/file`,
  * `GET /v2/file/{fileId}/content` and `POST /v2/file/{fileId}/delete`, read back through the
  * list and the download, with bytes chunked in the database; refusals (shape A, nothing
  * written); isolation; a record's delete and merge; a file over 25 MB refused as it arrives.

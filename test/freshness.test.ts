@@ -476,7 +476,8 @@ describe('custom values', () => {
     await ws.write((w) => setCustomValues(w, 'people', r.person, { [r.grade]: null }));
     expect((await one('people', r.person))['고객 등급']).toBeNull();
 
-    // DECISIONS 6: every change of a person's custom field writes a history row.
+    // Every change of a person's custom field writes a history row (docs/decisions.md,
+    // Activities and history).
     const history = (await list('history')).map((h) =>
       pick(h, ['peopleId', 'type', 'organization', 'fieldName', 'fieldValue']),
     );

@@ -1,4 +1,7 @@
-/** An import's events (DECISIONS 8): each record it brings fires 생성 by the import. */
+/**
+ * An import's events (docs/decisions.md, Events and webhooks): each record it brings fires 생성 by
+ * the import.
+ */
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

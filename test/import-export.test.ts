@@ -205,8 +205,8 @@ async function addBeyondTheDemo(
 }
 
 /**
- * Cursors are bound to their workspace (DECISIONS 2): the one thing that may differ (a
- * note's `cursorId` in the memo list is one).
+ * Cursors are bound to their workspace (docs/decisions.md, Cursors): the one thing that may differ
+ * (a note's `cursorId` in the memo list is one).
  */
 function withoutCursors(text: string): string {
   return text.replace(/"(nextCursor|nextCurosr|cursorId)":"[^"]*"/g, '"$1":"…"');

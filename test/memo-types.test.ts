@@ -1,7 +1,7 @@
 /**
- * `GET /v2/memo/type-list` (LIVE-API.md 1.7.7): the note types `{_id, value, color}`, the
- * same fixed set in every workspace, color names rather than hex; the static path is not
- * read as a note id.
+ * `GET /v2/memo/type-list` (docs/decisions.md, Other resources): the note types
+ * `{_id, value, color}`, the same fixed set in every workspace, color names rather than hex; the
+ * static path is not read as a note id.
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';

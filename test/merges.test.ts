@@ -1,5 +1,5 @@
 /**
- * Merges (DECISIONS 8): `POST /v2/{people|organization|lead|deal}/{id}/merge` with
+ * Merges (docs/decisions.md, Merges): `POST /v2/{people|organization|lead|deal}/{id}/merge` with
  * `{mergedId}` keeps the path's record, deletes the merged one, and moves everything that
  * pointed at it; the kept record's empty fields take the merged one's values, its derived
  * fields follow, its history records the merge, and the events are `병합` + `삭제` with one

@@ -93,7 +93,8 @@ describe('load shedding (OVERLOAD_DELAY_MS)', () => {
       message: OVERLOADED_MESSAGE,
       reason: OVERLOADED_MESSAGE,
     });
-    // The single deal answers its errors in shape B (DECISIONS 3); a write, shape A.
+    // The single deal answers its errors in shape B (docs/decisions.md, Error shapes); a write,
+    // shape A.
     expect(shedDeal).toBeDefined();
     expect(JSON.parse(shedDeal!.text)).toEqual({ error: OVERLOADED_MESSAGE });
     expect(JSON.parse(shedWrite!.text)).toMatchObject({ message: OVERLOADED_MESSAGE });

@@ -1,5 +1,5 @@
 /**
- * Contract tests of the record-level reads of ENDPOINTS.md "Reads": one person,
+ * Contract tests of the record-level reads (docs/decisions.md, Reads and writes): one person,
  * organization and lead; a deal's quotes; the activity lists of people, organizations,
  * leads and deals with their filters; the history lists of deals, leads, organizations and
  * people. Keys in order, kinds and nulls, cursor walks, each filter, bad input, and
@@ -47,8 +47,9 @@ const RELATED: Field[] = [
   ['emailMessageId', 'string', N],
 ];
 /**
- * Spec 2.5 with the subject's id key in place of `dealId`, without `dealStatus`, and the
- * e-mail's id also under `emailId` (the live API's key in these lists).
+ * The deal activity (docs/decisions.md, Activities and history) with the subject's id key in place
+ * of `dealId`, without `dealStatus`, and the e-mail's id also under `emailId` (the live API's key
+ * in these lists).
  */
 const subjectActivity = (idKey: string): Field[] => [
   ['id', 'string'],
@@ -415,7 +416,7 @@ describe.each(ACTIVITY_LISTS)('GET $path', (list) => {
     const [big, small] = list.tags;
     const expected = [...sixIds(big, 1, 2, 3, 4, 5, 6), `A-${small}-a1`];
     if (list.path === '/v2/deal/activity') {
-      // Deals and leads: lead activities in deal shape (DECISIONS 6).
+      // Deals and leads: lead activities in deal shape (docs/decisions.md, Activities and history).
       expected.push(...sixIds('l1', 1, 2, 3, 4, 5, 6), 'A-l2-a1');
     }
     const dates = new Map(records.map((r) => [r.id, `${r.date}\n${r.id}`]));

@@ -1,5 +1,5 @@
 /**
- * `POST /v2/object/{targetType}/search` (LIVE-API.md, Object search), on each store: random
+ * `POST /v2/object/{targetType}/search` (docs/search.md), on each store: random
  * filters, sorts and page sizes (fast-check) against the same filter computed here from a
  * full walk of the list; cursors over a sorted search while records are written between
  * pages; another workspace's records never matching; and the 400s and the rate cost.

@@ -1,8 +1,8 @@
 /**
- * The sequence reads (LIVE-API.md 1.7.10) and enroll/unenroll (ours): shapes and key order,
- * `_id` keys, cursors, `null` with 200 for an unknown sequence, the timeline's 400s,
- * isolation; an enrollment read back through the person's and its organization's records,
- * with their events, and refused writes that leave every table as it was.
+ * The sequence reads (docs/decisions.md, Other resources) and enroll/unenroll (ours): shapes and
+ * key order, `_id` keys, cursors, `null` with 200 for an unknown sequence, the timeline's 400s,
+ * isolation; an enrollment read back through the person's and its organization's records, with
+ * their events, and refused writes that leave every table as it was.
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -362,7 +362,7 @@ describe('POST /v2/sequence/{sequenceId}/enrollment and /v2/sequence/enrollment/
       '현재 진행중인 시퀀스 여부': true,
       '등록된 시퀀스 목록': [{ id, name: '웰컴' }],
     });
-    // Derived fields: the person's 수정 날짜 stays (DECISIONS 5).
+    // Derived fields: the person's 수정 날짜 stays (docs/decisions.md, Derived fields).
     expect(await updatedAt()).toBe(updatedBefore);
     const organization = (await get(app, ws.token, `/v2/organization/${org}`)).json.data
       .organization[0] as Rec;

@@ -1,8 +1,8 @@
 /**
- * The webhook dispatcher (DECISIONS 8, Delivery) against receivers on 127.0.0.1: what a
- * delivery carries and how it is signed, retries after errors, time limits and resets, the
- * end of the schedule, disabling a webhook, two dispatchers on one database, the order of
- * first attempts, and a delivery committed before a crash sent by the next process.
+ * The webhook dispatcher (docs/webhooks.md, Delivery and signatures) against receivers on
+ * 127.0.0.1: what a delivery carries and how it is signed, retries after errors, time limits and
+ * resets, the end of the schedule, disabling a webhook, two dispatchers on one database, the order
+ * of first attempts, and a delivery committed before a crash sent by the next process.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';

@@ -91,7 +91,7 @@ function schemaErrors(operationId: string, res: TestResponse): string[] {
   return [...Value.Errors(op.response!, res.json)].map((e) => `${e.path}: ${e.message}`);
 }
 
-/** The Standard Webhooks signature of a message, computed here from the spec. */
+/** The Standard Webhooks signature of a message, computed here from that specification. */
 function expectedSignature(secret: string, id: string, timestamp: string, body: string): string {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;

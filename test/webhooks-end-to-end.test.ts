@@ -1,7 +1,7 @@
 /**
- * Webhooks end to end (DECISIONS 8): a webhook registered through the API, writes through the
- * API, a dispatcher in this process, and a receiver started by the test that verifies every
- * delivery with the client's `verifyWebhook`.
+ * Webhooks end to end (docs/decisions.md, Events and webhooks): a webhook registered through the
+ * API, writes through the API, a dispatcher in this process, and a receiver started by the test
+ * that verifies every delivery with the client's `verifyWebhook`.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

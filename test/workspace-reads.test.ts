@@ -1,8 +1,8 @@
 /**
- * Contract tests of the workspace-level reads (ENDPOINTS.md "Reads"): pipelines, users,
- * the token's user, teams, todos, memos, web forms and their submissions, field lists.
- * Keys in order (on the parsed records and the raw text), kinds, nulls, envelopes, cursor
- * walks and every filter. The expected keys are written out here, never imported from src/.
+ * Contract tests of the workspace-level reads (docs/decisions.md, Reads and writes): pipelines,
+ * users, the token's user, teams, todos, memos, web forms and their submissions, field lists. Keys
+ * in order (on the parsed records and the raw text), kinds, nulls, envelopes, cursor walks and
+ * every filter. The expected keys are written out here, never imported from src/.
  */
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
- * The write endpoints' bad-input tables (ENDPOINTS.md "Writes", DECISIONS 3 and 7): every
- * row is an invalid request, the status and message part it must get, and a check that it
- * wrote nothing at all (row counts of every table of every workspace, and each workspace's
+ * The write endpoints' bad-input tables (docs/decisions.md: Reads and writes, Error shapes, Custom
+ * fields): every row is an invalid request, the status and message part it must get, and a check
+ * that it wrote nothing at all (row counts of every table of every workspace, and each workspace's
  * `data_version`, before and after). A seeded fuzz loop closes the file.
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';

@@ -1,6 +1,6 @@
 /**
- * The write endpoints (ENDPOINTS.md "Writes"): each operation's happy path read back through
- * the read endpoints, derived fields included; deletes; many writers at once; and
+ * The write endpoints (docs/decisions.md, Reads and writes): each operation's happy path read back
+ * through the read endpoints, derived fields included; deletes; many writers at once; and
  * cross-workspace writes.
  */
 import type { FastifyInstance } from 'fastify';
@@ -189,7 +189,8 @@ describe('people', () => {
       ['people', 'memoCreate'],
     ]);
     expect(activities[1]!.memo_id).not.toBeNull();
-    // Creating writes no history: its create activity says it (DECISIONS 6).
+    // Creating writes no history: its create activity says it (docs/decisions.md, Activities and
+    // history).
     expect(await historyOf(created.id as string)).toEqual([]);
   });
 

@@ -1,7 +1,8 @@
 /**
- * The envelopes around records (DECISIONS 1, 2), the two error bodies (DECISIONS 3) and the
- * answers of the writes (ENDPOINTS.md "Writes"), as TypeBox schemas. Like the records, this
- * module has no server code, so the client can take its types from it.
+ * The envelopes around records (docs/decisions.md, Record keys and Cursors), the two error bodies
+ * (docs/decisions.md, Error shapes) and the answers of the writes (docs/decisions.md, Reads and
+ * writes), as TypeBox schemas. Like the records, this module has no server code, so the client can
+ * take its types from it.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Id, Nullable, Timestamp } from './primitives.ts';

@@ -1,6 +1,6 @@
 import { FormatRegistry } from '@sinclair/typebox';
 
-/** The wire form of a Timestamp (DECISIONS 1): UTC with milliseconds. */
+/** The wire form of a Timestamp (docs/decisions.md, Wire format): UTC with milliseconds. */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**

@@ -1,7 +1,7 @@
 /**
- * The wire primitives the API's shapes are made of (spec 1, DECISIONS 7): record ids,
- * timestamps, references, custom field values, nullable and closed-list helpers. Records,
- * envelopes and write bodies all build on them.
+ * The wire primitives the API's shapes are made of (docs/decisions.md, Wire format and Custom
+ * fields): record ids, timestamps, references, custom field values, nullable and closed-list
+ * helpers. Records, envelopes and write bodies all build on them.
  *
  * This module imports nothing at run time but TypeBox, so the client can take its types from
  * it (`import type`) without pulling in server code.
@@ -26,7 +26,7 @@ export const Id = Type.String({
 });
 export type Id = Static<typeof Id>;
 
-/** Timestamp (spec 1): ISO 8601 in UTC with milliseconds. */
+/** Timestamp (docs/decisions.md, Wire format): ISO 8601 in UTC with milliseconds. */
 export const Timestamp = Type.String({
   format: 'date-time',
   description: 'ISO 8601, UTC, millisecond precision',
@@ -34,7 +34,7 @@ export const Timestamp = Type.String({
 });
 export type Timestamp = Static<typeof Timestamp>;
 
-/** Ref (spec 1): another record's id and display name. */
+/** Ref (docs/decisions.md, Wire format): another record's id and display name. */
 export const Ref = Type.Object(
   { id: Type.String(), name: Type.String() },
   { additionalProperties: false, description: 'A reference to another record' },
@@ -42,8 +42,8 @@ export const Ref = Type.Object(
 export type Ref = Static<typeof Ref>;
 
 /**
- * What a custom field reads as (DECISIONS 7): text, number, boolean, Timestamp, an array of
- * strings, a Ref, an array of Refs, or null when unset.
+ * What a custom field reads as (docs/decisions.md, Custom fields): text, number, boolean,
+ * Timestamp, an array of strings, a Ref, an array of Refs, or null when unset.
  */
 export const CustomFieldValue = Type.Union(
   [

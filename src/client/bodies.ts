@@ -1,8 +1,8 @@
 /**
  * Bodies of the write calls, typed from the routes' own TypeBox schemas (type-only). The
  * schemas let `fieldList` items carry any key (the server checks them against the
- * workspace's fields); here they get the value keys of DECISIONS 7, so a typo in a key is
- * caught by the compiler.
+ * workspace's fields); here they get the value keys (docs/decisions.md, Custom fields), so a typo
+ * in a key is caught by the compiler.
  */
 import type * as EmailBodies from '../api-schema/bodies/emails.ts';
 import type * as Search from '../api-schema/bodies/search.ts';

@@ -217,7 +217,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
         ),
     },
     history: {
-      /** Changes of people (spec 4.9), or of one (`peopleId`). */
+      /** Changes of people, or of one (`peopleId`). */
       list: (f: ListOptions & { peopleId?: string } = {}) =>
         this.#list<R.PeopleHistory>('/v2/people/history', 'peopleHistoryList', f, {
           peopleId: f.peopleId,
@@ -322,7 +322,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     pipelines: async (o?: CallOptions): Promise<R.Pipeline[]> =>
       (await this.#get<{ pipelineList: R.Pipeline[] }>('/v2/deal/pipeline', o)).pipelineList,
     activities: {
-      /** Activities of deals and leads (spec 4.4), or of one (`dealId`). */
+      /** Activities of deals and leads, or of one (`dealId`). */
       list: (f: ActivityFilter & { dealId?: string } = {}) =>
         this.#list<R.DealActivity>(
           '/v2/deal/activity',
@@ -369,7 +369,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
      */
     merge: (id: string, mergedId: string, o?: CallOptions) =>
       this.#keyed<R.Updated>(`/v2/lead/${seg(id)}/merge`, 'lead', { mergedId }, o),
-    /** The quotes of a lead with their lines (spec 4.6). */
+    /** The quotes of a lead with their lines. */
     quotes: async (id: string, o?: CallOptions): Promise<R.Quote<C>[]> =>
       (await this.#get<{ quoteList: R.Quote<C>[] }>(`/v2/lead/${seg(id)}/quote`, o)).quoteList,
     /** The lead pipelines with their stages, in order. */

@@ -107,7 +107,7 @@ export class ListRequest<T> implements AsyncIterable<T> {
       throw new TypeError('toArray: `max` must be a whole number ≥ 0');
     const out: T[] = [];
     if (max === 0) return out;
-    // Pages no larger than needed (a cursor is not bound to `limit`, DECISIONS 2).
+    // Pages no larger than needed (a cursor is not bound to `limit`, docs/decisions.md, Cursors).
     const limit = this.#options.limit ?? Math.min(100, max);
     for await (const page of this.pages({ limit, ...call })) {
       for (const item of page.items) {

@@ -100,13 +100,13 @@ export type Ref = Primitives.Ref;
 /** ISO 8601 UTC with milliseconds, e.g. `2024-04-08T05:25:26.020Z`. */
 export type Timestamp = Primitives.Timestamp;
 
-/** A person (spec 2.2) with the workspace's people custom fields. */
+/** A person (docs/decisions.md, Record keys) with the workspace's people custom fields. */
 export type Person<C extends CustomFieldTypes = NoCustomFields> = PeopleRecord &
   CustomFieldsOf<C, 'people'>;
-/** An organization (spec 2.3) with its custom fields. */
+/** An organization (docs/decisions.md, Record keys) with its custom fields. */
 export type Organization<C extends CustomFieldTypes = NoCustomFields> = OrganizationRecord &
   CustomFieldsOf<C, 'organization'>;
-/** A deal as lists show it (spec 2.4) with its custom fields. */
+/** A deal as lists show it (docs/decisions.md, Record keys) with its custom fields. */
 export type Deal<C extends CustomFieldTypes = NoCustomFields> = DealRecord &
   CustomFieldsOf<C, 'deal'>;
 /** One deal as `GET /v2/deal/{dealId}` shows it: the list record plus four keys. */
@@ -115,13 +115,13 @@ export type DealDetail<C extends CustomFieldTypes = NoCustomFields> = SingleDeal
 /** A lead (the deal's shape) with its custom fields. */
 export type Lead<C extends CustomFieldTypes = NoCustomFields> = LeadRecord &
   CustomFieldsOf<C, 'lead'>;
-/** A product (spec 2.7) with its custom fields. */
+/** A product (docs/decisions.md, Record keys) with its custom fields. */
 export type Product<C extends CustomFieldTypes = NoCustomFields> = ProductRecord &
   CustomFieldsOf<C, 'product'>;
 /** A line of a quote with the quote-product custom fields. */
 export type QuoteProduct<C extends CustomFieldTypes = NoCustomFields> = QuoteProductRecord &
   CustomFieldsOf<C, 'quoteProduct'>;
-/** A quote (spec 2.8) with its custom fields, its lines with theirs. */
+/** A quote (docs/decisions.md, Record keys) with its custom fields, its lines with theirs. */
 export type Quote<C extends CustomFieldTypes = NoCustomFields> = Omit<
   QuoteRecord,
   '견적 구성 상품'
@@ -145,7 +145,7 @@ export type CustomObjectHistory = CustomObjectHistoryRecord;
 /** What `customObjects.update` answers: the definition's and the record's id and name. */
 export type CustomObjectUpdated = CustomObjectUpdatedRecord;
 
-/** An activity of a deal or a lead (spec 2.5). */
+/** An activity of a deal or a lead (docs/decisions.md, Record keys). */
 export type DealActivity = DealActivityRecord;
 /** An activity of a person. */
 export type PeopleActivity = PeopleActivityRecord;
@@ -155,7 +155,7 @@ export type OrganizationActivity = OrganizationActivityRecord;
 export type LeadActivity = LeadActivityRecord;
 /** The kinds of activity (`types` filter). */
 export type ActivityType = DealActivityRecord['type'];
-/** A change of a person (spec 2.6). */
+/** A change of a person (docs/decisions.md, Record keys). */
 export type PeopleHistory = PeopleHistoryRecord;
 /** A change of a deal. */
 export type DealHistory = DealHistoryRecord;

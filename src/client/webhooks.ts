@@ -1,9 +1,9 @@
 /**
- * Verifying webhook deliveries on the receiver's side (Standard Webhooks, DECISIONS 8): the
- * `webhook-signature` header holds `v1,` + base64 HMAC-SHA256 over `id.timestamp.body`,
- * keyed with the bytes of the secret after `whsec_`; during a secret rotation it holds one
- * signature per secret, space separated. WebCrypto only (`globalThis.crypto.subtle`), so it
- * runs in Node 20+ and browsers alike.
+ * Verifying webhook deliveries on the receiver's side (Standard Webhooks, docs/decisions.md, Events
+ * and webhooks): the `webhook-signature` header holds `v1,` + base64 HMAC-SHA256 over
+ * `id.timestamp.body`, keyed with the bytes of the secret after `whsec_`; during a secret rotation
+ * it holds one signature per secret, space separated. WebCrypto only (`globalThis.crypto.subtle`),
+ * so it runs in Node 20+ and browsers alike.
  */
 import type { WebhookEvent } from './events.ts';
 

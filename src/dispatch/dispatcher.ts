@@ -99,12 +99,12 @@ const RECORD_DELAY_MS = 50;
 const WAKE_GAP_MS = 25;
 
 /**
- * Sends webhook deliveries (DECISIONS 8, Delivery): claims due deliveries in batches, POSTs
- * them signed, with bounded concurrency in all and per webhook, and records each try. First
- * attempts of one webhook go out one at a time in event order; retries may overtake. No
- * database transaction is open during a POST; a database error is logged and backed off
- * from, never thrown. On SQLite one dispatcher per database claims at a time (the
- * dispatch lease); on PostgreSQL any number claim side by side.
+ * Sends webhook deliveries (docs/webhooks.md, Delivery and signatures): claims due deliveries in
+ * batches, POSTs them signed, with bounded concurrency in all and per webhook, and records each
+ * try. First attempts of one webhook go out one at a time in event order; retries may overtake. No
+ * database transaction is open during a POST; a database error is logged and backed off from, never
+ * thrown. On SQLite one dispatcher per database claims at a time (the dispatch lease); on
+ * PostgreSQL any number claim side by side.
  */
 export class Dispatcher {
   /** This dispatcher's id, as holder of leases. */

@@ -1,8 +1,8 @@
 /**
- * One webhook POST (DECISIONS 8, Delivery): the body as given, redirects not followed, a
- * time limit over the whole exchange, and at most a bounded prefix of the answer read
- * (then the stream is cancelled, closing the connection). Never throws: every failure
- * comes back as the try's error.
+ * One webhook POST (docs/webhooks.md, Delivery and signatures): the body as given, redirects not
+ * followed, a time limit over the whole exchange, and at most a bounded prefix of the answer read
+ * (then the stream is cancelled, closing the connection). Never throws: every failure comes back as
+ * the try's error.
  */
 
 import { Agent, fetch, type Response } from 'undici';

@@ -2,8 +2,8 @@ import { formulaValue } from './formulas.ts';
 import type { Ref } from './records.ts';
 
 /**
- * Record types that carry custom fields (DECISIONS 7, todos: their field list names them,
- * and custom objects: each definition has fields of its own).
+ * Record types that carry custom fields (docs/decisions.md, Custom fields; todos: their field list
+ * names them, and custom objects: each definition has fields of its own).
  */
 export const CUSTOM_FIELD_RECORD_TYPES = [
   'people',
@@ -63,7 +63,7 @@ export const ATTACHMENT_TYPE = 'multiAttachment';
 /** Record types whose fields cannot be attachments (the live API's rule). */
 export const NO_ATTACHMENT_RECORD_TYPES: ReadonlySet<string> = new Set(['quoteProduct', 'todo']);
 
-/** Every custom field type and how it reads (DECISIONS 7). */
+/** Every custom field type and how it reads (docs/decisions.md, Custom fields). */
 export const CUSTOM_FIELD_TYPES = [
   ...SCALAR_TYPES,
   ...REF_TARGETS,
@@ -195,7 +195,7 @@ function attachmentRefs(value: unknown, nameOf: NameOf): Ref[] | null {
 /** The value key of an attachment field: the ids of files of the workspace. */
 export const ATTACHMENT_VALUE_KEY = 'fileValueIdList';
 
-/** The value key a field of `type` is written with (DECISIONS 7). */
+/** The value key a field of `type` is written with (docs/decisions.md, Custom fields). */
 export function valueKeyOf(type: CustomFieldType): string {
   if (type === ATTACHMENT_TYPE) return ATTACHMENT_VALUE_KEY;
   const ref = refTargetOf(type);

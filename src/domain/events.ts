@@ -1,7 +1,7 @@
 /**
- * Events of the CRM's records (DECISIONS 8): what changed, found by comparing a record's
- * rendered JSON before and after a write, and the payload each becomes, with the live API's
- * keys in their order and its values (LIVE-API.md, Webhooks).
+ * Events of the CRM's records (docs/decisions.md, Events and webhooks): what changed, found by
+ * comparing a record's rendered JSON before and after a write, and the payload each becomes, with
+ * the live API's keys in their order and its values (docs/webhooks.md, Payloads).
  */
 import type { BuiltInFieldType } from './field-catalogue.ts';
 
@@ -77,14 +77,14 @@ function sameValue(a: unknown, b: unknown): boolean {
 /** Korea's offset from UTC (no daylight saving time). */
 const KST_MS = 9 * 3_600_000;
 
-/** What a `수정` payload shows for a value of a sensitive field (LIVE-API.md). */
+/** What a `수정` payload shows for a value of a sensitive field (docs/webhooks.md). */
 export const SENSITIVE_VALUE = '암호화된 데이터';
 
 /** How an event values a field: by its type, or as sensitive (`isSensitive` fields). */
 export type EventFieldType = BuiltInFieldType | 'sensitive';
 
 /**
- * A rendered value as a `수정` payload shows it (LIVE-API.md): empty as null, a sensitive
+ * A rendered value as a `수정` payload shows it (docs/webhooks.md): empty as null, a sensitive
  * field's value as `암호화된 데이터`, a date as `YYYY-MM-DD`, a date and time as
  * `YYYY-MM-DD 오전/오후 hh시 mm분` (Korea's time), Refs as `{id, name}`, everything else as it is.
  */
@@ -123,7 +123,10 @@ export interface EventFacts {
   field?: { name: string; before: unknown; after: unknown };
 }
 
-/** The payload a receiver gets, keys in DECISIONS 8's order, as JSON text. */
+/**
+ * The payload a receiver gets, keys in their order (docs/decisions.md, Events and webhooks), as
+ * JSON text.
+ */
 export function eventPayload(facts: EventFacts): string {
   const payload: Record<string, unknown> = {
     event: facts.event,

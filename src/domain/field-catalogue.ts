@@ -35,7 +35,7 @@ export type BuiltInFieldType = CustomFieldType | 'team' | 'multiTeam' | 'multiPr
  * How clients may write a built-in field:
  * - `fieldList`: by its Korean name in `fieldList`, with the type's value key;
  * - `body`: only as a top-level body key (`name`, `price`, pipelines, links ...);
- * - `derived`: computed by the service (DECISIONS 5), never written;
+ * - `derived`: computed by the service (docs/decisions.md, Derived fields), never written;
  * - `service`: set by the service (`소스`, `생성 날짜`, `수정 날짜`, ids).
  */
 export type FieldAccess = 'fieldList' | 'body' | 'derived' | 'service';

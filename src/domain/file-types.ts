@@ -1,8 +1,8 @@
 /**
- * The kinds of file `POST /v2/file` takes (LIVE-API.md 1.7.16): images (jpeg, png, gif,
- * webp), pdf, zip, the Office formats old and new, and plain text (txt, csv). A file is
- * taken when its extension is one of them and its first bytes are what that extension's
- * format starts with (its magic number; text: UTF-8 without NUL bytes).
+ * The kinds of file `POST /v2/file` takes (docs/decisions.md, Other resources): images (jpeg, png,
+ * gif, webp), pdf, zip, the Office formats old and new, and plain text (txt, csv). A file is taken
+ * when its extension is one of them and its first bytes are what that extension's format starts
+ * with (its magic number; text: UTF-8 without NUL bytes).
  */
 
 /** The record types a file attaches to, as `objectType` names them (camelCase, as the live API). */

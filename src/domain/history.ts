@@ -1,4 +1,4 @@
-/** People history `type`s (DECISIONS 6). */
+/** People history `type`s (docs/decisions.md, Activities and history). */
 export const PEOPLE_HISTORY_TYPES = [
   'editField',
   'editPeopleConnection',

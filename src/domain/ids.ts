@@ -3,7 +3,7 @@ import { randomFillSync } from 'node:crypto';
 /** Ids the API accepts in paths and imports: 1 to 64 characters of `[A-Za-z0-9_-]`. */
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Path segments of the API that can never be record ids (DECISIONS 1). */
+/** Path segments of the API that can never be record ids (docs/decisions.md, Wire format). */
 const RESERVED_IDS = new Set([
   'activity',
   'history',

@@ -6,8 +6,8 @@ export interface MemoType {
 }
 
 /**
- * The note types of every workspace (LIVE-API.md 1.7.7): a fixed default set, with stable
- * ids, since notes are written without a type and no write defines types.
+ * The note types of every workspace (docs/decisions.md, Other resources): a fixed default set, with
+ * stable ids, since notes are written without a type and no write defines types.
  */
 export const DEFAULT_MEMO_TYPES: readonly MemoType[] = [
   { _id: 'memo-type-general', value: '일반', color: 'blue' },

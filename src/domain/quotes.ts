@@ -1,10 +1,10 @@
 import { addCalendarMonths } from './time.ts';
 
-/** Product `유형` values (DECISIONS 5). */
+/** Product `유형` values (docs/decisions.md, Derived fields). */
 export const PRODUCT_KINDS = ['일반', '구독 (월간)', '구독 (연간)'] as const;
 export type ProductKind = (typeof PRODUCT_KINDS)[number];
 
-/** Payment schedule and total of one quote line (DECISIONS 5). */
+/** Payment schedule and total of one quote line (docs/decisions.md, Derived fields). */
 export interface QuoteLineTerms {
   paymentCount: number;
   firstPaymentAt: string;

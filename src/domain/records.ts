@@ -1,7 +1,8 @@
 /**
- * The shared field groups of spec 2.1 and the derived-field rules of DECISIONS 5, as pure
- * functions that write the groups' Korean keys into a record under construction. Each
- * record type's render function calls them in the order of its table.
+ * The shared field groups (docs/decisions.md, Record keys) and the derived-field rules
+ * (docs/decisions.md, Derived fields), as pure functions that write the groups' Korean keys into a
+ * record under construction. Each record type's render function calls them in the order of its
+ * table.
  */
 
 /** A reference to another record: `{id, name}`. */
@@ -78,7 +79,7 @@ export function submittedForms(submissions: readonly SubmissionFact[]): Ref[] {
 
 /**
  * SEQUENCE group from the record's enrollments, oldest first; `등록된 시퀀스 목록` is left
- * to the caller, because it closes the fixed keys (DECISIONS 1).
+ * to the caller, because it closes the fixed keys (docs/decisions.md, Record keys).
  */
 export function putSequenceGroup(
   record: RecordDraft,

@@ -1,4 +1,7 @@
-/** Milliseconds in a day, for the whole-day counts of DECISIONS 5. */
+/**
+ * Milliseconds in a day, for the derived fields' whole-day counts (docs/decisions.md, Derived
+ * fields).
+ */
 export const DAY_MS = 86_400_000;
 
 /** The wire form of a time: ISO 8601 UTC with milliseconds (`2024-04-08T05:25:26.020Z`). */

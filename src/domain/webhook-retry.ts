@@ -1,8 +1,8 @@
 /**
- * When a webhook delivery is tried again (DECISIONS 8, Delivery): a 2xx is delivered;
- * anything else waits the next delay of the schedule, give or take the jitter, and once
- * the schedule is spent the delivery is `failed`. Ten failed deliveries in a row disable
- * the webhook.
+ * When a webhook delivery is tried again (docs/webhooks.md, Delivery and signatures): a 2xx is
+ * delivered; anything else waits the next delay of the schedule, give or take the jitter, and once
+ * the schedule is spent the delivery is `failed`. Ten failed deliveries in a row disable the
+ * webhook.
  */
 
 /** Where a delivery is: waiting to be sent (or sent again), done, or given up. */

@@ -1,6 +1,6 @@
 /**
- * Webhook signatures as the Standard Webhooks specification makes them (DECISIONS 8):
- * `v1,` + base64 HMAC-SHA256, keyed with the secret's decoded bytes, over
+ * Webhook signatures as the Standard Webhooks specification makes them (docs/decisions.md, Events
+ * and webhooks): `v1,` + base64 HMAC-SHA256, keyed with the secret's decoded bytes, over
  * `id.timestamp.body`; during a rotation one signature per secret, space separated.
  */
 import { createHmac, randomBytes } from 'node:crypto';

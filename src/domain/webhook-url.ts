@@ -1,12 +1,12 @@
 /**
- * Which URLs a webhook may target (DECISIONS 8): http or https, and, unless the service
- * allows private networks, only addresses of the public internet. An address is judged by
- * its range (ipaddr.js); IPv4-mapped IPv6 addresses are judged as the IPv4 they carry. The
- * other IPv6 forms that carry an IPv4 address are refused whatever they carry: IPv4-compatible
- * (`::/96`, deprecated by RFC 4291, which some systems still route to the IPv4 address),
- * NAT64 (`64:ff9b::/96`, `64:ff9b:1::/48`), 6to4 (`2002::/16`), Teredo (`2001::/32`) and
- * SIIT (`::ffff:0:0:0/96`); so is any IPv6 address outside the global unicast space
- * (`2000::/3`), where nothing of the public internet is.
+ * Which URLs a webhook may target (docs/decisions.md, Events and webhooks): http or https, and,
+ * unless the service allows private networks, only addresses of the public internet. An address is
+ * judged by its range (ipaddr.js); IPv4-mapped IPv6 addresses are judged as the IPv4 they carry.
+ * The other IPv6 forms that carry an IPv4 address are refused whatever they carry: IPv4-compatible
+ * (`::/96`, deprecated by RFC 4291, which some systems still route to the IPv4 address), NAT64
+ * (`64:ff9b::/96`, `64:ff9b:1::/48`), 6to4 (`2002::/16`), Teredo (`2001::/32`) and SIIT
+ * (`::ffff:0:0:0/96`); so is any IPv6 address outside the global unicast space (`2000::/3`), where
+ * nothing of the public internet is.
  */
 import ipaddr from 'ipaddr.js';
 import { DomainError } from './errors.ts';

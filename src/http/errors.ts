@@ -46,7 +46,10 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   internal: 500,
 };
 
-/** Body shapes of the spec (section 7): A `{success:false,message,reason}`, B `{error}`. */
+/**
+ * The two error bodies (docs/decisions.md, Error shapes): A `{success:false,message,reason}`, B
+ * `{error}`.
+ */
 export type ErrorShape = 'A' | 'B';
 
 /** An error of HTTP itself, with the headers its answer carries (`Retry-After`, ...). */

@@ -2,7 +2,10 @@ import { DomainError } from '../domain/errors.ts';
 import type { Page } from '../store/keyset.ts';
 import { decodeCursor, encodeCursor, type Position } from './cursor.ts';
 
-/** `data.nextCursor` alone, or `nextCurosr` then `nextCursor` for deals and leads (DECISIONS 2). */
+/**
+ * `data.nextCursor` alone, or `nextCurosr` then `nextCursor` for deals and leads
+ * (docs/decisions.md, Cursors).
+ */
 export const NEXT_CURSOR = ['nextCursor'] as const;
 export const NEXT_CUROSR_AND_CURSOR = ['nextCurosr', 'nextCursor'] as const;
 

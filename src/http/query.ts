@@ -1,7 +1,7 @@
 import { DomainError } from '../domain/errors.ts';
 import { unstorableChar, unstorableMessage } from './nul-text.ts';
 
-/** Page size without `limit`, and the most one page holds (DECISIONS 2). */
+/** Page size without `limit`, and the most one page holds (docs/decisions.md, Cursors). */
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 100;
 const MAX_VALUE_LENGTH = 1_000;
@@ -13,9 +13,9 @@ export interface ParsedQuery {
 }
 
 /**
- * Reads the query parameters an endpoint knows; the rest are ignored and named (DECISIONS 1).
- * A known parameter given twice, empty, absurdly long or holding U+0000 or a surrogate without its
- * pair is a 400 naming it.
+ * Reads the query parameters an endpoint knows; the rest are ignored and named (docs/decisions.md,
+ * Wire format). A known parameter given twice, empty, absurdly long or holding U+0000 or a
+ * surrogate without its pair is a 400 naming it.
  */
 export function readQuery(
   query: unknown,
@@ -53,6 +53,6 @@ export function readLimit(raw: string | undefined): number {
       `'limit' 파라미터는 1 이상의 정수여야 합니다: '${raw.slice(0, 100)}'`,
     );
   }
-  // Any larger whole number, however long, gives the largest page (DECISIONS 2).
+  // Any larger whole number, however long, gives the largest page (docs/decisions.md, Cursors).
   return raw.length > 3 ? MAX_LIMIT : Math.min(Number(raw), MAX_LIMIT);
 }

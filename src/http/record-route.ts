@@ -37,7 +37,10 @@ export function sendStoredRecords(
   return sendJson(reply, storedRecordsEnvelope(key, bodies));
 }
 
-/** A record id from a path or query parameter, or a 400 naming the parameter (DECISIONS 1). */
+/**
+ * A record id from a path or query parameter, or a 400 naming the parameter (docs/decisions.md,
+ * Wire format).
+ */
 export function checkedId(name: string, value: string): string {
   if (!isValidId(value)) {
     throw new DomainError(

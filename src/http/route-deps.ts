@@ -23,7 +23,7 @@ declare module 'fastify' {
     leaveGate: (() => void) | null;
   }
   interface FastifyContextConfig {
-    /** The error body shape of the route (spec section 7); A when unset. */
+    /** The error body shape of the route (docs/decisions.md, Error shapes); A when unset. */
     errorShape?: 'A' | 'B';
     /** Requests one call counts against the rate limit (1 when unset). */
     rateCost?: number;

@@ -4,7 +4,7 @@ import type { ParsedQuery } from './query.ts';
 /** Content type of every API answer. */
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Names the query parameters the endpoint ignored (DECISIONS 1). */
+/** Names the query parameters the endpoint ignored (docs/decisions.md, Wire format). */
 export function nameIgnored(reply: FastifyReply, query: ParsedQuery): void {
   if (query.ignored.length > 0) reply.header('X-Ignored-Parameters', ignoredHeader(query.ignored));
 }

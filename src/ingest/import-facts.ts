@@ -79,10 +79,10 @@ function push<V>(map: Map<string, V[]>, key: string, value: V): void {
 /**
  * What an import's lines say about the records they bring (people, organizations, deals,
  * leads, products, quotes), gathered as the lines are read: the facts their stored JSON shows
- * (DECISIONS 5), which the read model would otherwise query once the rows are written. With
- * them the import renders each record once, when it writes it, after the last line
- * (`recordFactsOf` in `import-record-facts.ts` reads them). They hold what the records show,
- * not the lines: the newest note of each record, counters, ids, times and names.
+ * (docs/decisions.md, Derived fields), which the read model would otherwise query once the rows are
+ * written. With them the import renders each record once, when it writes it, after the last line
+ * (`recordFactsOf` in `import-record-facts.ts` reads them). They hold what the records show, not
+ * the lines: the newest note of each record, counters, ids, times and names.
  *
  * Only records new in the file are rendered from these facts: nothing the workspace held
  * before can refer to a record new in the file, so the file holds all their facts.

@@ -260,7 +260,9 @@ export interface QuoteProductTable {
   custom: string;
 }
 
-/** A workspace's own record type (LIVE-API.md 1.7.13), optionally with a pipeline. */
+/**
+ * A workspace's own record type (docs/decisions.md, Other resources), optionally with a pipeline.
+ */
 export interface CustomObjectDefinitionTable {
   workspace_id: string;
   id: string;
@@ -437,7 +439,10 @@ export interface HistoryTable {
   body: Body | null;
 }
 
-/** One event of the outbox: a change to a person, organization, lead or deal (DECISIONS 8). */
+/**
+ * One event of the outbox: a change to a person, organization, lead or deal (docs/decisions.md,
+ * Events and webhooks).
+ */
 export interface EventTable {
   workspace_id: string;
   /** Its number in the workspace, in commit order. */

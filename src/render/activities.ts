@@ -1,7 +1,9 @@
 import type { Selectable } from 'kysely';
 import type { ActivityTable } from '../model/tables.ts';
 
-/** The subject key of each record type's own activity list (ENDPOINTS.md "Reads"). */
+/**
+ * The subject key of each record type's own activity list (docs/decisions.md, Reads and writes).
+ */
 export const SUBJECT_ID_KEY = {
   deal: 'dealId',
   lead: 'leadId',
@@ -11,8 +13,9 @@ export const SUBJECT_ID_KEY = {
 export type ActivitySubject = keyof typeof SUBJECT_ID_KEY;
 
 /**
- * A custom object's activity as `GET /v2/custom-object/activity` shows it (LIVE-API.md
- * 1.7.13): the live API's keys, its related ids null unless that kind applies.
+ * A custom object's activity as `GET /v2/custom-object/activity` shows it
+ * (docs/decisions.md, Other resources): the live API's keys, its related ids null unless that kind
+ * applies.
  */
 export function renderCustomObjectActivity(
   row: Pick<
@@ -39,9 +42,9 @@ export function renderCustomObjectActivity(
 }
 
 /**
- * An activity as its subject's own list shows it: the deal activity's keys (spec 2.5) with
- * `dealId` named for the subject (`peopleId`, `organizationId`, `leadId`), and without
- * `dealStatus` except on deals; then `emailId`, the key the live API's people, organization
+ * An activity as its subject's own list shows it: the deal activity's keys (docs/decisions.md,
+ * Record keys) with `dealId` named for the subject (`peopleId`, `organizationId`, `leadId`), and
+ * without `dealStatus` except on deals; then `emailId`, the key the live API's people, organization
  * and lead lists name the e-mail by (the same id as `emailMessageId`, which
  * `GET /v2/email/{emailId}` reads).
  */

@@ -28,9 +28,9 @@ export interface CustomObjectFacts {
 }
 
 /**
- * A custom object record (LIVE-API.md 1.7.13): `id`, `customObjectDefinitionId`, `RecordId`
- * (its number within its definition), the 대표 field `이름`, its pipeline and stage, the NOTE,
- * OWNERSHIP and TODO groups, then its definition's custom fields.
+ * A custom object record (docs/decisions.md, Other resources): `id`, `customObjectDefinitionId`,
+ * `RecordId` (its number within its definition), the 대표 field `이름`, its pipeline and stage, the
+ * NOTE, OWNERSHIP and TODO groups, then its definition's custom fields.
  */
 export function renderCustomObject(
   row: Selectable<CustomObjectTable>,

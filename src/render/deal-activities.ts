@@ -1,7 +1,10 @@
 import type { Selectable } from 'kysely';
 import type { ActivityTable } from '../model/tables.ts';
 
-/** The deal activity record of spec 2.5 (lead activities carry the lead id in `dealId`). */
+/**
+ * The deal activity record (docs/decisions.md, Record keys; lead activities carry the lead id in
+ * `dealId`).
+ */
 export function renderDealActivity(row: Selectable<ActivityTable>): Record<string, unknown> {
   return {
     id: row.id,

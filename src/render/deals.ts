@@ -41,9 +41,9 @@ export interface PipelineRecordFacts {
 }
 
 /**
- * The deal and lead record of spec 2.4 (a lead has the same shape). `상태` is the label,
- * which follows the outcome until one is set (leads: `New`). The stage timing keys close
- * the fixed keys (the single deal's extra keys come before them), then the custom fields.
+ * The deal and lead record (docs/decisions.md, Record keys; a lead has the same shape). `상태` is the
+ * label, which follows the outcome until one is set (leads: `New`). The stage timing keys close the
+ * fixed keys (the single deal's extra keys come before them), then the custom fields.
  */
 export function renderPipelineRecord(
   row: Selectable<LeadTable> & { outcome?: string },
@@ -76,7 +76,7 @@ export function renderPipelineRecord(
   return r;
 }
 
-/** The deal record of spec 2.4. */
+/** The deal record (docs/decisions.md, Record keys). */
 export function renderDeal(
   row: Selectable<DealTable>,
   facts: PipelineRecordFacts,
@@ -87,7 +87,10 @@ export function renderDeal(
 /** Number of fixed keys of a list deal record: the single-deal keys go right after them. */
 export const DEAL_FIXED_KEY_COUNT = 31;
 
-/** The extra keys of the single-deal response (spec 2.4), computed at read time. */
+/**
+ * The extra keys of the single-deal response (docs/decisions.md, Record keys), computed at read
+ * time.
+ */
 export function singleDealExtras(
   row: Pick<Selectable<DealTable>, 'created_at' | 'closed_at' | 'stage_entered_at'>,
   followers: Ref[],
@@ -105,7 +108,7 @@ export function singleDealExtras(
 
 /**
  * The single-deal record: the list record with the extra keys inserted after its fixed
- * keys, before the custom fields (DECISIONS 1).
+ * keys, before the custom fields (docs/decisions.md, Record keys).
  */
 export function withSingleDealExtras(
   listRecord: Record<string, unknown>,

@@ -7,7 +7,10 @@ export interface EmailAddress {
   name: string | null;
 }
 
-/** `data.email` of `GET /v2/email/{emailId}` (LIVE-API.md 1.7.15), keys in its order. */
+/**
+ * `data.email` of `GET /v2/email/{emailId}` (docs/decisions.md, Other resources), keys in its
+ * order.
+ */
 export function renderEmail(row: EmailTable): Record<string, unknown> {
   const text = row.text_body;
   return {

@@ -71,7 +71,7 @@ export interface FieldDefinitionRow {
   formula: string | null;
 }
 
-/** A field as `POST /v2/field/{type}` answers it (LIVE-API.md 1.7.12). */
+/** A field as `POST /v2/field/{type}` answers it (docs/decisions.md, Custom fields). */
 export interface FieldDefinitionRecord {
   id: string;
   name: string;

@@ -7,7 +7,9 @@ export interface FileListRow {
   owner_name: string | null;
 }
 
-/** A file of `GET /v2/file`: `{id, name, createdAt, owner}` (LIVE-API.md 1.7.16). */
+/**
+ * A file of `GET /v2/file`: `{id, name, createdAt, owner}` (docs/decisions.md, Other resources).
+ */
 export function renderFileListItem(row: FileListRow): Record<string, unknown> {
   return {
     id: row.id,

@@ -33,7 +33,7 @@ export interface OrganizationFacts {
   nameOf: NameOf;
 }
 
-/** The organization record of spec 2.3. */
+/** The organization record (docs/decisions.md, Record keys). */
 export function renderOrganization(
   row: Omit<Selectable<OrganizationTable>, 'name_key'>,
   facts: OrganizationFacts,

@@ -2,7 +2,10 @@ import type { Selectable } from 'kysely';
 import type { Ref } from '../domain/records.ts';
 import type { HistoryTable } from '../model/tables.ts';
 
-/** The people history record of spec 2.6; `organization` is a Ref only for organization changes. */
+/**
+ * The people history record (docs/decisions.md, Record keys); `organization` is a Ref only for
+ * organization changes.
+ */
 export function renderPeopleHistory(
   row: Selectable<HistoryTable>,
   organization: Ref | null,

@@ -35,7 +35,7 @@ export interface PersonFacts {
   nameOf: NameOf;
 }
 
-/** The people record of spec 2.2, keys in the spec's order, custom fields last. */
+/** The people record, keys in their order (docs/decisions.md, Record keys), custom fields last. */
 export function renderPerson(
   row: Omit<Selectable<PeopleTable>, 'email_key'>,
   facts: PersonFacts,

@@ -39,7 +39,10 @@ export function renderPipelines(
   }));
 }
 
-/** One pipeline of `GET /v2/pipeline`: the live API names its ids `_id` there (LIVE-API.md 1.7.5). */
+/**
+ * One pipeline of `GET /v2/pipeline`: the live API names its ids `_id` there (docs/decisions.md,
+ * Other resources).
+ */
 export interface AnyPipelineRecord {
   _id: string;
   name: string;

@@ -16,7 +16,7 @@ export interface ProductFacts {
   nameOf: NameOf;
 }
 
-/** The product record of spec 2.7. */
+/** The product record (docs/decisions.md, Record keys). */
 export function renderProduct(
   row: Selectable<ProductTable>,
   facts: ProductFacts,

@@ -22,7 +22,7 @@ export interface QuoteFacts {
   nameOf: NameOf;
 }
 
-/** The quote record of spec 2.8, with its quote-product objects. */
+/** The quote record (docs/decisions.md, Record keys), with its quote-product objects. */
 export function renderQuote(
   row: Selectable<QuoteTable>,
   facts: QuoteFacts,

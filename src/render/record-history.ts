@@ -2,10 +2,15 @@ import type { Selectable } from 'kysely';
 import type { Ref } from '../domain/records.ts';
 import type { HistoryTable } from '../model/tables.ts';
 
-/** Record types with a history of their own besides people (ENDPOINTS.md "Reads"). */
+/**
+ * Record types with a history of their own besides people (docs/decisions.md, Reads and writes).
+ */
 export type HistorySubject = 'deal' | 'lead' | 'organization' | 'customObject';
 
-/** History `type`s of deals, leads and organizations: those of people (DECISIONS 6). */
+/**
+ * History `type`s of deals, leads and organizations: those of people (docs/decisions.md, Activities
+ * and history).
+ */
 export const RECORD_HISTORY_TYPES = [
   'editField',
   'editPeopleConnection',

@@ -92,7 +92,10 @@ function recordById(w: WorkspaceWrite, kind: RecordKind, id: string) {
     .where('id', '=', id);
 }
 
-/** The subjects whose activities are listed (DECISIONS 6): `create` and `memoCreate` apply. */
+/**
+ * The subjects whose activities are listed (docs/decisions.md, Activities and history): `create`
+ * and `memoCreate` apply.
+ */
 const ACTIVITY_SUBJECTS = new Set<SubjectType>([
   'people',
   'organization',
@@ -102,8 +105,8 @@ const ACTIVITY_SUBJECTS = new Set<SubjectType>([
 ]);
 
 /**
- * Records that a record was created through the API: its `create` activity (DECISIONS 6),
- * with a new deal's outcome (`dealStatus`).
+ * Records that a record was created through the API: its `create` activity (docs/decisions.md,
+ * Activities and history), with a new deal's outcome (`dealStatus`).
  */
 export async function recordCreated(
   w: WorkspaceWrite,

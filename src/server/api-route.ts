@@ -20,7 +20,8 @@ export function pathKind(path: string, base: string): RouteKind {
 
 /**
  * Whether a raw path (no query) reads one deal, `GET /v2/deal/{dealId}`: the only route that
- * answers its errors in shape B (DECISIONS 3). A write to the same path answers shape A.
+ * answers its errors in shape B (docs/decisions.md, Error shapes). A write to the same path answers
+ * shape A.
  */
 export function isSingleDealPath(base: string, method: string, path: string): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;

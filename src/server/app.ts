@@ -300,7 +300,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSubjectActivityRoutes(app, deps);
   registerRecordHistoryRoutes(app, deps);
 
-  // Writes (ENDPOINTS.md "Writes").
+  // Writes (docs/decisions.md, Reads and writes).
   registerPeopleWrites(app, deps);
   registerOrganizationWrites(app, deps);
   registerDealWrites(app, deps);
@@ -324,15 +324,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerFieldRoutes(app, deps);
   registerFieldWrites(app, deps);
   registerEventRoutes(app, deps);
-  // Files (LIVE-API.md 1.7.16): multipart uploads kept in the database, downloads, deletes.
+  // Files (docs/decisions.md, Other resources): multipart uploads kept in the database, downloads,
+  // deletes.
   registerFileRoutes(app, deps);
-  // E-mail (LIVE-API.md 1.7.15): sent through SMTP_URL, recorded as the people's activity.
+  // E-mail (docs/decisions.md, Other resources): sent through SMTP_URL, recorded as the people's
+  // activity.
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl) : undefined;
   if (mailer) app.addHook('onClose', async () => mailer.close());
   registerEmailRoutes(app, deps, { mailer, from: config.smtpFrom });
   // Batch reads and writes, a record type's pipelines and associations (`/v3`).
   registerBatchRoutes(app, deps);
-  // Webhooks (DECISIONS 8): registration, management and the delivery log.
+  // Webhooks (docs/decisions.md, Events and webhooks): registration, management and the delivery
+  // log.
   registerWebhookRoutes(app, deps);
   registerWebhookWrites(
     app,

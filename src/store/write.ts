@@ -23,7 +23,7 @@ export interface WorkspaceWrite {
   readonly touched: Touched;
   /** The time of this write, for every timestamp it sets. */
   readonly now: string;
-  /** The events of this write, written with it (DECISIONS 8). */
+  /** The events of this write, written with it (docs/decisions.md, Events and webhooks). */
   readonly events: EventLog;
   /**
    * The workspace's catalog (its fields, teams, names, webhooks) as this write sees it:

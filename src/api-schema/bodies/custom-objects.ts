@@ -6,10 +6,10 @@ import { FieldListSchema, IdSchema, MemoSchema, NameSchema } from './common.ts';
 const DefinitionNameSchema = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 
 /**
- * Body of `POST /v2/custom-object` (LIVE-API.md 1.7.13): the definition by id or by name
- * (one at least; both must name the same one), the 대표 field `이름` as a top-level `name`
- * or in `fieldList` (optional, as the live reference has it), `pipelineId` and
- * `pipelineStageId` together (the definition's pipeline), and `memo`.
+ * Body of `POST /v2/custom-object` (docs/decisions.md, Other resources): the definition by id or by
+ * name (one at least; both must name the same one), the 대표 field `이름` as a top-level `name` or in
+ * `fieldList` (optional, as the live reference has it), `pipelineId` and `pipelineStageId` together
+ * (the definition's pipeline), and `memo`.
  */
 export const CreateCustomObjectBody = Type.Object({
   customObjectDefinitionId: Type.Optional(IdSchema),

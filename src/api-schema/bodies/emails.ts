@@ -28,7 +28,7 @@ const address = Type.Object(
 const addressList = (description: string, minItems = 0) =>
   Type.Array(address, { minItems, maxItems: MAX_RECIPIENTS, description });
 
-/** Body of `POST /v2/email` (LIVE-API.md 1.7.15). */
+/** Body of `POST /v2/email` (docs/decisions.md, Other resources). */
 export const SendEmailBody = Type.Object({
   emailProvider: OneOf(['gmail', 'outlook'] as const),
   toAddressList: addressList('Recipients (1 to 50)', 1),

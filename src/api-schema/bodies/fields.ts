@@ -10,7 +10,7 @@ const OptionsSchema = Type.Array(
   { maxItems: 500 },
 );
 
-/** Body of `POST /v2/field/{type}` (LIVE-API.md 1.7.12). */
+/** Body of `POST /v2/field/{type}` (docs/decisions.md, Custom fields). */
 export const CreateFieldBody = Type.Object({
   name: FieldNameSchema,
   /** `string, number, date, dateTime, boolean, singleSelect, multiSelect, user, multiUser, multiAttachment`. */

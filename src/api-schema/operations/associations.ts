@@ -1,4 +1,4 @@
-/** The live API's two association reads (LIVE-API.md 1.7.14), of tag Search. */
+/** The live API's two association reads (docs/decisions.md, Other resources), of tag Search. */
 import { ListEnvelope } from '../envelopes.ts';
 import { AssociationId, AssociationItemRecord } from '../records/associations.ts';
 import { type Operation, read } from './operation.ts';

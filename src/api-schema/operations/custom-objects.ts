@@ -1,7 +1,7 @@
 /**
- * The custom objects' operations (tag Custom objects, LIVE-API.md 1.7.13): definitions,
- * records (list, get, create, update; the reads take `fieldList`), their activities and
- * their history. A note on a record is with the others (`addCustomObjectMemo`).
+ * The custom objects' operations (tag Custom objects, docs/decisions.md, Other resources):
+ * definitions, records (list, get, create, update; the reads take `fieldList`), their activities
+ * and their history. A note on a record is with the others (`addCustomObjectMemo`).
  */
 import { Type } from '@sinclair/typebox';
 import { CreateCustomObjectBody, UpdateCustomObjectBody } from '../bodies/custom-objects.ts';

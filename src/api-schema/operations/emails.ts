@@ -1,4 +1,7 @@
-/** E-mail (tag Email, LIVE-API.md 1.7.15): send through the server's SMTP, read a sent one. */
+/**
+ * E-mail (tag Email, docs/decisions.md, Other resources): send through the server's SMTP, read a
+ * sent one.
+ */
 import { Type } from '@sinclair/typebox';
 import { SendEmailBody } from '../bodies/emails.ts';
 import { ObjectEnvelope } from '../envelopes.ts';

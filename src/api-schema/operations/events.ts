@@ -1,4 +1,7 @@
-/** The event feed (tag Events): the workspace's changes, in commit order (DECISIONS 8). */
+/**
+ * The event feed (tag Events): the workspace's changes, in commit order (docs/decisions.md, Events
+ * and webhooks).
+ */
 import { Type } from '@sinclair/typebox';
 import { EVENT_OBJECT_TYPES } from '../../domain/events.ts';
 import { EventFeedItem } from '../records/events.ts';

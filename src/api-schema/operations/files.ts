@@ -1,6 +1,6 @@
 /**
- * Files (tag Files, LIVE-API.md 1.7.16): upload (multipart), a record's files, a file's bytes
- * (ours: the live API serves them elsewhere) and delete.
+ * Files (tag Files, docs/decisions.md, Other resources): upload (multipart), a record's files, a
+ * file's bytes (ours: the live API serves them elsewhere) and delete.
  */
 import { Type } from '@sinclair/typebox';
 import { FILE_OBJECT_TYPES } from '../../domain/file-types.ts';

@@ -22,7 +22,10 @@ export interface Operation {
   response?: TSchema;
   /** Media type of a non-JSON answer (the docs page and its assets). */
   contentType?: string;
-  /** Error body shape (DECISIONS 3); `none` for the unauthenticated service routes. */
+  /**
+   * Error body shape (docs/decisions.md, Error shapes); `none` for the unauthenticated service
+   * routes.
+   */
   errorShape: 'A' | 'B' | 'none';
   /** Under `/v2`: bearer token, rate limit, `X-Ignored-Parameters`. */
   api: boolean;

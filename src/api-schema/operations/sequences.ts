@@ -1,6 +1,6 @@
 /**
- * The operations of tag Sequences: the live API's five reads (LIVE-API.md 1.7.10), and
- * enroll and unenroll a person (ours; the live API documents neither).
+ * The operations of tag Sequences: the live API's five reads (docs/decisions.md, Other resources),
+ * and enroll and unenroll a person (ours; the live API documents neither).
  */
 import { EnrollBody } from '../bodies/sequences.ts';
 import { Deleted, ListEnvelope, ObjectEnvelope } from '../envelopes.ts';

@@ -1,6 +1,7 @@
 /**
- * The webhooks' operations (tag Webhooks, DECISIONS 8): register, list, read, update,
- * delete and rotate a webhook's secret, then its delivery log and a delivery's replay.
+ * The webhooks' operations (tag Webhooks, docs/decisions.md, Events and webhooks): register, list,
+ * read, update, delete and rotate a webhook's secret, then its delivery log and a delivery's
+ * replay.
  */
 import { Type } from '@sinclair/typebox';
 import { DELIVERY_STATUSES } from '../../domain/webhook-retry.ts';

@@ -1,6 +1,6 @@
 /**
- * The activity records (spec 2.5) of the deal, lead, people and organization activity lists:
- * closed objects with the activity's type, date, subject and linked records.
+ * The activity records (docs/decisions.md, Record keys) of the deal, lead, people and organization
+ * activity lists: closed objects with the activity's type, date, subject and linked records.
  */
 import type { Static } from '@sinclair/typebox';
 import { ACTIVITY_TYPES } from '../../domain/activities.ts';
@@ -17,7 +17,7 @@ const activityLinks = {
   emailMessageId: Nullable(Id),
 };
 
-/** The deal activity record (spec 2.5) of `GET /v2/deal/activity`. */
+/** The deal activity record (docs/decisions.md, Record keys) of `GET /v2/deal/activity`. */
 export const DealActivityRecord = Closed(
   {
     id: Id,

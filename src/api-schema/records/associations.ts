@@ -1,4 +1,7 @@
-/** The association reads (LIVE-API.md 1.7.14): ids, or ids with the field that links them. */
+/**
+ * The association reads (docs/decisions.md, Other resources): ids, or ids with the field that links
+ * them.
+ */
 import { type Static, Type } from '@sinclair/typebox';
 import { Id } from '../primitives.ts';
 import { Closed, text } from './common.ts';

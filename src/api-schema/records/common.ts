@@ -1,11 +1,11 @@
 /**
  * What the record schemas share. The records the API returns are TypeBox schemas with their
- * exact keys in their wire order (spec section 2, ENDPOINTS.md, DECISIONS 1), one module per
- * record family in this folder; they feed the OpenAPI document and the client's types, and
+ * exact keys in their wire order (docs/decisions.md, Record keys), one module per record
+ * family in this folder; they feed the OpenAPI document and the client's types, and
  * `test/record-schemas.test.ts` checks each one against what the render functions produce,
  * key for key and in order. This module holds the two kinds of record object (open to the
  * workspace's custom fields, or closed), the common field types, and `keysOf` to read a record
- * schema's fixed keys back; the field groups of spec 2.1 are in `field-groups.ts`.
+ * schema's fixed keys back; the shared field groups are in `field-groups.ts`.
  *
  * The record modules import nothing at run time but TypeBox and constant lists, so the client
  * can take its types from them (`import type`) without pulling in server code.

@@ -1,6 +1,6 @@
 /**
- * The custom object records (LIVE-API.md 1.7.13): definitions, the records with their
- * definition's custom fields, their activities and their history.
+ * The custom object records (docs/decisions.md, Other resources): definitions, the records with
+ * their definition's custom fields, their activities and their history.
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { ACTIVITY_TYPES } from '../../domain/activities.ts';

@@ -1,6 +1,6 @@
 /**
- * The deal and lead records (spec 2.4: a lead has the deal's shape), the single-deal record
- * with its four extra keys, and the pipelines deals and leads move through.
+ * The deal and lead records (docs/decisions.md, Record keys: a lead has the deal's shape), the
+ * single-deal record with its four extra keys, and the pipelines deals and leads move through.
  * `test/record-schemas.test.ts` checks them against the render functions.
  */
 import { type Static, Type } from '@sinclair/typebox';
@@ -8,7 +8,7 @@ import { Id, Nullable, Ref, Timestamp } from '../primitives.ts';
 import { Closed, text, WithCustomFields } from './common.ts';
 import { noteGroup, ownership, sequenceGroup, todoGroup, webFormGroup } from './field-groups.ts';
 
-/** The fixed keys shared by deals and leads (spec 2.4). */
+/** The fixed keys shared by deals and leads (docs/decisions.md, Record keys). */
 const pipelineRecordKeys = {
   id: Id,
   peopleId: Nullable(Id),
@@ -31,14 +31,17 @@ const pipelineRecordKeys = {
   '등록된 시퀀스 목록': Nullable(Type.Array(Ref)),
 };
 
-/** The deal record of `GET /v2/deal` (spec 2.4). */
+/** The deal record of `GET /v2/deal` (docs/decisions.md, Record keys). */
 export const DealRecord = WithCustomFields(
   pipelineRecordKeys,
   'A deal (딜), then the stage timing keys of every stage of every deal pipeline (`<stage>(<pipeline>)로 진입한 날짜`: last entry, `…에서 보낸 누적 시간`: milliseconds of the finished stays, `…에서 퇴장한 날짜`: last exit, null while in the stage; all null for a stage the record has not been in), then the workspace’s deal custom fields',
 );
 export type DealRecord = Static<typeof DealRecord>;
 
-/** The keys `GET /v2/deal/{dealId}` adds after the fixed keys (DECISIONS 1, 5). */
+/**
+ * The keys `GET /v2/deal/{dealId}` adds after the fixed keys (docs/decisions.md, Record keys and
+ * Derived fields).
+ */
 const singleDealExtraKeys = {
   '상담 일수': Type.Integer({ minimum: 0, description: 'Whole days since creation' }),
   '정체 일수': Type.Integer({ minimum: 0, description: 'Whole days in the current stage' }),
@@ -46,14 +49,17 @@ const singleDealExtraKeys = {
   참여자: Nullable(Type.Array(Ref)),
 };
 
-/** The single-deal record of `GET /v2/deal/{dealId}` (spec 2.4): the list record plus four keys. */
+/**
+ * The single-deal record of `GET /v2/deal/{dealId}` (docs/decisions.md, Record keys): the list
+ * record plus four keys.
+ */
 export const SingleDealRecord = WithCustomFields(
   { ...pipelineRecordKeys, ...singleDealExtraKeys },
   'One deal with its day counts, followers and participants, then its stage timing keys, then its custom fields',
 );
 export type SingleDealRecord = Static<typeof SingleDealRecord>;
 
-/** The lead record (spec 2.4: a lead has the deal's shape). */
+/** The lead record (docs/decisions.md, Record keys: a lead has the deal's shape). */
 export const LeadRecord = WithCustomFields(
   pipelineRecordKeys,
   'A lead (리드), then the stage timing keys of every lead pipeline (as on deals), then the workspace’s lead custom fields',

@@ -1,4 +1,4 @@
-/** E-mails (LIVE-API.md 1.7.15): what a send answers, and a sent e-mail. */
+/** E-mails (docs/decisions.md, Other resources): what a send answers, and a sent e-mail. */
 import { type Static, Type } from '@sinclair/typebox';
 import { Id, Nullable, Timestamp } from '../primitives.ts';
 import { Closed } from './common.ts';

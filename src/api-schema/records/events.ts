@@ -1,9 +1,10 @@
 /**
- * The event payloads of DECISIONS 8, keys in wire order: the body of a webhook delivery, one
- * schema per topic (`생성`, `수정`, `삭제`, `병합`), the verification ping a webhook's URL gets
- * before it is saved, and the items of the event feed `GET /v2/event` (a payload and its
- * number `seq`, first). The values of `수정`'s `beforeField` and `afterField` are LIVE-API.md's
- * (Webhooks). `test/event-schemas.test.ts` checks them against `eventPayload`.
+ * The event payloads (docs/decisions.md, Events and webhooks), keys in wire order: the body of a
+ * webhook delivery, one schema per topic (`생성`, `수정`, `삭제`, `병합`), the verification ping a
+ * webhook's URL gets before it is saved, and the items of the event feed `GET /v2/event` (a payload
+ * and its number `seq`, first). The values of `수정`'s `beforeField` and `afterField` are the live
+ * API's (docs/webhooks.md, Values of `beforeField` and `afterField`). `test/event-schemas.test.ts`
+ * checks them against `eventPayload`.
  *
  * This module imports nothing at run time but TypeBox and constant lists, so the client can
  * take its types from it (`import type`) without pulling in server code.

@@ -1,7 +1,7 @@
 /**
- * The field groups of spec 2.1 that several records share, each in its order: the deal
- * counters, the latest note, the latest web form, the sequence keys, ownership and the todo
- * counters.
+ * The field groups (docs/decisions.md, Record keys) that several records share, each in its order:
+ * the deal counters, the latest note, the latest web form, the sequence keys, ownership and the
+ * todo counters.
  */
 import { Type } from '@sinclair/typebox';
 import { Nullable, Ref, Timestamp } from '../primitives.ts';
@@ -26,7 +26,7 @@ export const webFormGroup = {
   '최근 제출된 웹폼': Nullable(Ref),
   '최근 웹폼 제출 날짜': Nullable(Timestamp),
 };
-/** SEQUENCE without `등록된 시퀀스 목록`, which closes the fixed keys (DECISIONS 1). */
+/** SEQUENCE without `등록된 시퀀스 목록`, which closes the fixed keys (docs/decisions.md, Record keys). */
 export const sequenceGroup = {
   '최근 등록한 시퀀스': Nullable(Ref),
   '최근 시퀀스 등록일': Nullable(Timestamp),

@@ -24,7 +24,10 @@ export const FieldRecord = Closed(
 );
 export type FieldRecord = Static<typeof FieldRecord>;
 
-/** A custom field as `POST /v2/field/{type}` and its update answer it (LIVE-API.md 1.7.12). */
+/**
+ * A custom field as `POST /v2/field/{type}` and its update answer it (docs/decisions.md, Custom
+ * fields).
+ */
 export const FieldDefinitionRecord = Closed(
   {
     id: text,

@@ -1,4 +1,4 @@
-/** Files (LIVE-API.md 1.7.16): what an upload answers, and a record's files. */
+/** Files (docs/decisions.md, Other resources): what an upload answers, and a record's files. */
 import { type Static, Type } from '@sinclair/typebox';
 import { FILE_EXTENSIONS, FILE_OBJECT_TYPES } from '../../domain/file-types.ts';
 import { Id, Nullable, OneOf, Timestamp } from '../primitives.ts';

@@ -1,6 +1,6 @@
 /**
- * The history records (spec 2.6) of the people, deal, lead and organization change lists:
- * closed objects naming the changed field, its new value, who changed it and when.
+ * The history records (docs/decisions.md, Record keys) of the people, deal, lead and organization
+ * change lists: closed objects naming the changed field, its new value, who changed it and when.
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { PEOPLE_HISTORY_TYPES } from '../../domain/history.ts';
@@ -15,7 +15,7 @@ const historyTail = {
   createdAt: Timestamp,
 };
 
-/** The people history record (spec 2.6) of `GET /v2/people/history`. */
+/** The people history record (docs/decisions.md, Record keys) of `GET /v2/people/history`. */
 export const PeopleHistoryRecord = Closed(
   {
     id: Id,

@@ -1,7 +1,7 @@
 /**
- * The people and organization records (spec 2.2, 2.3) with their exact keys in wire order,
- * then the workspace's custom fields. `test/record-schemas.test.ts` checks them against the
- * render functions.
+ * The people and organization records (docs/decisions.md, Record keys) with their exact keys in
+ * wire order, then the workspace's custom fields. `test/record-schemas.test.ts` checks them against
+ * the render functions.
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { Id, Nullable, Ref } from '../primitives.ts';
@@ -15,7 +15,10 @@ import {
   webFormGroup,
 } from './field-groups.ts';
 
-/** The people record (spec 2.2) of `GET /v2/people` and `GET /v2/people/{peopleId}`. */
+/**
+ * The people record (docs/decisions.md, Record keys) of `GET /v2/people` and
+ * `GET /v2/people/{peopleId}`.
+ */
 export const PeopleRecord = WithCustomFields(
   {
     id: Id,
@@ -41,7 +44,7 @@ export const PeopleRecord = WithCustomFields(
 );
 export type PeopleRecord = Static<typeof PeopleRecord>;
 
-/** The organization record (spec 2.3). */
+/** The organization record (docs/decisions.md, Record keys). */
 export const OrganizationRecord = WithCustomFields(
   {
     id: Id,

@@ -1,7 +1,7 @@
 /**
- * The product, quote and quote-line records (spec 2.7, 2.8) with their exact keys in wire
- * order, then the workspace's custom fields. `test/record-schemas.test.ts` checks them against
- * the render functions.
+ * The product, quote and quote-line records (docs/decisions.md, Record keys) with their exact keys
+ * in wire order, then the workspace's custom fields. `test/record-schemas.test.ts` checks them
+ * against the render functions.
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { PRODUCT_KINDS } from '../../domain/quotes.ts';
@@ -9,7 +9,7 @@ import { Id, OneOf, Timestamp } from '../primitives.ts';
 import { optionalText, text, WithCustomFields } from './common.ts';
 import { noteGroup, ownership } from './field-groups.ts';
 
-/** The product record (spec 2.7). */
+/** The product record (docs/decisions.md, Record keys). */
 export const ProductRecord = WithCustomFields(
   {
     id: Id,
@@ -25,7 +25,7 @@ export const ProductRecord = WithCustomFields(
 );
 export type ProductRecord = Static<typeof ProductRecord>;
 
-/** One line of a quote (spec 2.8 quote product). */
+/** One line of a quote (quote product; docs/decisions.md, Record keys). */
 export const QuoteProductRecord = WithCustomFields(
   {
     id: Id,
@@ -41,7 +41,7 @@ export const QuoteProductRecord = WithCustomFields(
 );
 export type QuoteProductRecord = Static<typeof QuoteProductRecord>;
 
-/** The quote record (spec 2.8). */
+/** The quote record (docs/decisions.md, Record keys). */
 export const QuoteRecord = WithCustomFields(
   {
     id: Id,

@@ -1,4 +1,7 @@
-/** Sequences (LIVE-API.md 1.7.10): the sequences, their steps, enrollments and timelines. */
+/**
+ * Sequences (docs/decisions.md, Other resources): the sequences, their steps, enrollments and
+ * timelines.
+ */
 import { type Static, Type } from '@sinclair/typebox';
 import { Id, Nullable, Timestamp } from '../primitives.ts';
 import { Closed, count, optionalText, text } from './common.ts';

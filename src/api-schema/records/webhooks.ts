@@ -1,4 +1,4 @@
-/** The webhooks of a workspace and their deliveries (DECISIONS 8). */
+/** The webhooks of a workspace and their deliveries (docs/decisions.md, Events and webhooks). */
 import { type Static, Type } from '@sinclair/typebox';
 import {
   type EVENT_OBJECT_TYPES,

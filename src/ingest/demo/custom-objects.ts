@@ -1,8 +1,8 @@
 /**
- * The demo's custom objects (LIVE-API.md 1.7.13): two definitions, 계약서 (contracts of won
- * deals and of some late open ones) and 티켓 (support tickets on a pipeline of their own),
- * their records linked to deals through a `딜` field. Drawn after every other record of the
- * chunk, so the rest of the demo is as it was without them.
+ * The demo's custom objects (docs/decisions.md, Other resources): two definitions, 계약서 (contracts
+ * of won deals and of some late open ones) and 티켓 (support tickets on a pipeline of their own),
+ * their records linked to deals through a `딜` field. Drawn after every other record of the chunk,
+ * so the rest of the demo is as it was without them.
  */
 import type { NewCustomField } from '../../resources/custom-fields/writes.ts';
 import type { NewCustomObject } from '../../resources/custom-objects/writes.ts';

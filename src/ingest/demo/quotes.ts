@@ -32,7 +32,8 @@ export function generateQuotes(ctx: DemoContext, record: RecordInfo): void {
     const id = ctx.ids.next(ms);
     const isMain = hasMain && j === count - 1;
     const lines = quoteLines(ctx, ms);
-    // The quote's `금액` (DECISIONS 5): `금액 × 수량 × 결제 횟수` summed over its lines.
+    // The quote's `금액` (docs/decisions.md, Derived fields): `금액 × 수량 × 결제 횟수` summed over its
+    // lines.
     let total = 0;
     for (const line of lines) total += line.price * line.quantity * (line.paymentCount ?? 1);
     if (isMain) mainTotal = total;

@@ -20,9 +20,9 @@ export const ACTIVITY_FILTER_PARAMS = ['types', 'startDate', 'endDate'] as const
 
 /**
  * Reads an activity list's filters from its query values: the record id under `idParam`,
- * `types` (a comma list of DECISIONS 6's types), `startDate` and `endDate` (see
- * `parseDateBound`). Each malformed value is a 400 naming its parameter, and so is a
- * `startDate` after the `endDate`.
+ * `types` (a comma list of activity types: docs/decisions.md, Activities and history), `startDate`
+ * and `endDate` (see `parseDateBound`). Each malformed value is a 400 naming its parameter, and so
+ * is a `startDate` after the `endDate`.
  */
 export function readActivityFilter(
   values: Record<string, string | undefined>,

@@ -42,7 +42,7 @@ export function registerActivityList(
 
 /**
  * `GET /v2/people/activity`, `GET /v2/organization/activity` and `GET /v2/lead/activity`
- * (ENDPOINTS.md "Reads"): each record type's activities, oldest first.
+ * (docs/decisions.md, Reads and writes): each record type's activities, oldest first.
  */
 export function registerSubjectActivityRoutes(app: FastifyInstance, deps: RouteDeps): void {
   registerActivityList(app, deps, {

@@ -1,9 +1,9 @@
 /**
- * The records associated with a record (LIVE-API.md 1.7.14): its primary links (a person's
- * organization, deals and leads; an organization's people, deals and leads; a deal's or
- * lead's person and organization; the notes on it, a custom object's too) and its custom
- * ones (custom Ref fields, of the record itself and of other records that point at it;
- * custom objects' `customObject` and `multiCustomObject` fields among them).
+ * The records associated with a record (docs/decisions.md, Other resources): its primary links (a
+ * person's organization, deals and leads; an organization's people, deals and leads; a deal's or
+ * lead's person and organization; the notes on it, a custom object's too) and its custom ones
+ * (custom Ref fields, of the record itself and of other records that point at it; custom objects'
+ * `customObject` and `multiCustomObject` fields among them).
  */
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { type CustomFieldType, refTargetOf } from '../../domain/custom-fields.ts';

@@ -40,11 +40,11 @@ function oneOf<T extends string>(name: string, value: string, values: readonly T
 type Params = { targetType: string; targetId: string; toTargetType: string };
 
 /**
- * The live API's two association reads (LIVE-API.md 1.7.14), oldest first with a cursor:
- * `GET /v2/object/{targetType}/{targetId}/association/{toTargetType}/primary`
- * (`associationIdList`: the ids linked by the records' own keys, or the notes on the record)
- * and `…/custom` (`associationItemList` of `{id, label}`: records linked by a custom Ref
- * field, `label` the field's name). A record the workspace lacks is a 404.
+ * The live API's two association reads (docs/decisions.md, Other resources), oldest first with a
+ * cursor: `GET /v2/object/{targetType}/{targetId}/association/{toTargetType}/primary`
+ * (`associationIdList`: the ids linked by the records' own keys, or the notes on the record) and
+ * `…/custom` (`associationItemList` of `{id, label}`: records linked by a custom Ref field, `label`
+ * the field's name). A record the workspace lacks is a 404.
  */
 export function registerAssociationRoutes(
   app: FastifyInstance,

@@ -25,9 +25,9 @@ import { checkedFieldNames, projectRecord, storedBodies } from './reads.ts';
 import { createBatch, refusedAt, updateBatch } from './writes.ts';
 
 /**
- * What one call costs against the workspace's rate limit (DECISIONS 4 counts requests): a
- * batch read or write does the work of up to hundreds of calls, so it counts 10, as the
- * live API's search does; the type lists count 1.
+ * What one call costs against the workspace's rate limit (the limit counts requests:
+ * docs/decisions.md, Rate limits): a batch read or write does the work of up to hundreds of calls,
+ * so it counts 10, as the live API's search does; the type lists count 1.
  */
 export const BATCH_RATE_COST = 10;
 

@@ -46,7 +46,10 @@ function optionUnion(options: readonly SelectOption[] | null): string {
   return values.length === 0 ? 'string' : values.map(literal).join(' | ');
 }
 
-/** The TypeScript type a custom field reads as (DECISIONS 7), without its `| null`. */
+/**
+ * The TypeScript type a custom field reads as (docs/decisions.md, Custom fields), without its
+ * `| null`.
+ */
 export function valueTypeOf(def: Pick<CustomFieldDefinition, 'type' | 'options'>): string {
   const ref = refTargetOf(def.type);
   if (ref) return ref.multi ? `Array<${REF}>` : REF;

@@ -58,7 +58,8 @@ const pipelineFacts = {
 
 /**
  * The fixed keys of each record type, read off the render functions themselves (so they are
- * written in one place): a custom field may not take one of these names (DECISIONS 7).
+ * written in one place): a custom field may not take one of these names (docs/decisions.md, Custom
+ * fields).
  */
 function computeFixedKeys(): Record<CustomFieldRecordType, string[]> {
   const person = renderPerson(

@@ -255,7 +255,8 @@ export async function deleteCustomField(w: WorkspaceWrite, fieldId: string): Pro
 
 /**
  * Sets (or with null, clears) custom values of one record; `수정 날짜` moves. A person's
- * changed fields are written to its history, as `actorId`'s changes (DECISIONS 6).
+ * changed fields are written to its history, as `actorId`'s changes (docs/decisions.md, Activities
+ * and history).
  */
 export async function setCustomValues(
   w: WorkspaceWrite,

@@ -25,7 +25,9 @@ import { insertCustomObject, insertDefinition } from './writes.ts';
 
 const invalid = (message: string) => new DomainError('invalid_body', message);
 
-/** The live API's text for a custom object that is not there (LIVE-API.md 1.7.13). */
+/**
+ * The live API's text for a custom object that is not there (docs/decisions.md, Other resources).
+ */
 export const CUSTOM_OBJECT_NOT_FOUND = '커스텀 오브젝트를 찾을 수 없습니다';
 
 /** Columns of the built-in fields that `fieldList` writes. */

@@ -6,7 +6,7 @@ import type { Executor } from '../../store/database.ts';
 /** A custom object definition's row. */
 export type DefinitionRow = Selectable<CustomObjectDefinitionTable>;
 
-/** The live API's text for a definition that is not there (LIVE-API.md 1.7.13). */
+/** The live API's text for a definition that is not there (docs/decisions.md, Other resources). */
 export const DEFINITION_NOT_FOUND = '커스텀 객체 정의를 찾을 수 없습니다';
 
 /** A definition that the workspace does not have: 404 naming what was asked for. */
@@ -26,8 +26,8 @@ export async function definitionsOf(db: Executor, workspaceId: string): Promise<
 }
 
 /**
- * The definition named by id and/or name (LIVE-API.md 1.7.13: when both are given they must
- * name the same one); undefined when neither is given. One that the workspace does not
+ * The definition named by id and/or name (docs/decisions.md, Other resources: when both are given
+ * they must name the same one); undefined when neither is given. One that the workspace does not
  * have, or an id and a name of two different definitions, is a 404.
  */
 export async function definitionNamed(

@@ -18,10 +18,11 @@ import { definitionNamed } from './definitions.ts';
 const LIST_PATH = '/v2/custom-object';
 
 /**
- * The custom object reads (LIVE-API.md 1.7.13): `GET /v2/custom-object-definitions`, the
- * records (all, or of one definition named by id and/or name), one record, and their
- * activities and history. The records and the record take `?fieldList=` as the other record
- * reads do: the names of the listed definition's fields, or of any definition's.
+ * The custom object reads (docs/decisions.md, Other resources):
+ * `GET /v2/custom-object-definitions`, the records (all, or of one definition named by id and/or
+ * name), one record, and their activities and history. The records and the record take
+ * `?fieldList=` as the other record reads do: the names of the listed definition's fields, or of
+ * any definition's.
  */
 export function registerCustomObjectRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { store, cache, base } = deps;

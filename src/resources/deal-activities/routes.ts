@@ -3,7 +3,7 @@ import type { RouteDeps } from '../../http/route-deps.ts';
 import { registerActivityList } from '../activities/routes.ts';
 
 /**
- * `GET /v2/deal/activity`: activities of deals and leads, oldest first (spec 4.4), with the
+ * `GET /v2/deal/activity`: activities of deals and leads, oldest first, with the
  * live API's filters `dealId` (a deal's or a lead's id), `types`, `startDate`, `endDate`.
  */
 export function registerDealActivityRoutes(app: FastifyInstance, deps: RouteDeps): void {

@@ -111,7 +111,10 @@ export function activityRow(w: RowContext, a: NewActivity, outcome: string | und
   return row;
 }
 
-/** Current outcomes of the deals whose activities come without a `dealStatus` (DECISIONS 6). */
+/**
+ * Current outcomes of the deals whose activities come without a `dealStatus` (docs/decisions.md,
+ * Activities and history).
+ */
 async function currentOutcomes(
   w: WorkspaceWrite,
   activities: NewActivity[],

@@ -250,7 +250,7 @@ export async function updateDeal(
   });
 }
 
-/** `마감일` after an outcome change (DECISIONS 5). */
+/** `마감일` after an outcome change (docs/decisions.md, Derived fields). */
 function closedAt(
   before: DealOutcome,
   after: DealOutcome,
@@ -263,8 +263,9 @@ function closedAt(
 
 /**
  * Deletes a deal or lead with its quotes, activities, notes, todos, history and ended
- * sequence enrollments (with their timelines); web-form submissions stay, unlinked (DECISIONS 6). One that an
- * active sequence enrollment holds is refused.
+ * sequence enrollments (with their timelines); web-form submissions stay, unlinked
+ * (docs/decisions.md, Activities and history). One that an active sequence enrollment holds is
+ * refused.
  */
 export async function deletePipelineRecord(
   w: WorkspaceWrite,

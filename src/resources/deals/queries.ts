@@ -11,7 +11,7 @@ export type DealFilter =
   | { kind: 'pipelines'; ids: string[] }
   | { kind: 'stages'; ids: string[] };
 
-/** Why a filter name matched nothing: each is a 400 (DECISIONS 2). */
+/** Why a filter name matched nothing: each is a 400 (docs/decisions.md, Cursors). */
 export type DealFilterProblem = 'unknown_pipeline' | 'unknown_stage' | 'stage_not_in_pipeline';
 
 /**

@@ -20,7 +20,7 @@ const FILTER_MESSAGES = {
     `'pipelineStageName' 파라미터의 단계 '${s}'는 파이프라인 '${p}'에 없습니다.`,
 };
 
-/** `GET /v2/deal` (spec 4.2) and `GET /v2/deal/{dealId}` (spec 4.3). */
+/** `GET /v2/deal` and `GET /v2/deal/{dealId}`. */
 export function registerDealRoutes(app: FastifyInstance, { store, cache, base }: RouteDeps): void {
   const pages = dealPages(store);
   const singleDeal = singleDealQuery(store);

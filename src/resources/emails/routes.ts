@@ -38,9 +38,9 @@ export interface EmailSending {
 const MAX_KEY_LENGTH = 255;
 
 /**
- * E-mail (LIVE-API.md 1.7.15): `POST /v2/email` sends through the SMTP server of `SMTP_URL`,
- * with files as attachments, and records the e-mail as an activity of the people it went to;
- * `GET /v2/email/{emailId}` reads a sent one.
+ * E-mail (docs/decisions.md, Other resources): `POST /v2/email` sends through the SMTP server of
+ * `SMTP_URL`, with files as attachments, and records the e-mail as an activity of the people it
+ * went to; `GET /v2/email/{emailId}` reads a sent one.
  */
 export function registerEmailRoutes(
   app: FastifyInstance,

@@ -12,8 +12,9 @@ import { nameIgnored, sendJson } from '../../http/send.ts';
 import { eventsAfter } from './queries.ts';
 
 /**
- * `GET /v2/event` (DECISIONS 8): the workspace's events oldest first. `nextCursor` is never
- * null: at the end it is where to poll from next, and `hasMore` says whether more wait now.
+ * `GET /v2/event` (docs/decisions.md, Events and webhooks): the workspace's events oldest first.
+ * `nextCursor` is never null: at the end it is where to poll from next, and `hasMore` says whether
+ * more wait now.
  */
 export function registerEventRoutes(app: FastifyInstance, { store, base }: RouteDeps): void {
   app.get(`${base}/v2/event`, { config: { errorShape: 'A' } }, async (request, reply) => {

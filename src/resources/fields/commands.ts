@@ -22,8 +22,8 @@ import { stageFieldNames } from './field-names.ts';
 import { checkNewFormula } from './formula-check.ts';
 
 /**
- * The field types `POST /v2/field/{type}` makes (LIVE-API.md 1.7.12): the live API's names,
- * which are the service's own.
+ * The field types `POST /v2/field/{type}` makes (docs/decisions.md, Custom fields): the live API's
+ * names, which are the service's own.
  */
 export const CREATABLE_FIELD_TYPES = [
   'string',

@@ -121,9 +121,9 @@ function fieldOf(
 
 /**
  * Checks a write's `fieldList` against the record type's built-in and custom fields
- * (DECISIONS 7): known names, the value key of each field's type, well-typed values,
- * select options, and referenced records that exist in this workspace. Any mismatch is
- * a 400 naming the field.
+ * (docs/decisions.md, Custom fields): known names, the value key of each field's type, well-typed
+ * values, select options, and referenced records that exist in this workspace. Any mismatch is a
+ * 400 naming the field.
  */
 export async function resolveFieldList(
   w: Pick<WorkspaceWrite, 'trx' | 'workspaceId' | 'catalog' | 'store'>,

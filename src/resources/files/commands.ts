@@ -113,7 +113,7 @@ export async function deleteFile(w: WorkspaceWrite, fileId: string): Promise<voi
 
 /**
  * Deletes the files attached to a record that is being deleted, with their bytes, as its
- * notes and todos go with it (DECISIONS 6).
+ * notes and todos go with it (docs/decisions.md, Activities and history).
  */
 export async function deleteFilesOf(
   w: WorkspaceWrite,
@@ -141,7 +141,7 @@ export async function deleteFilesOf(
   await removeFilesFromValues(w, ids);
 }
 
-/** Attaches a merged record's files to the kept one (DECISIONS 8, merge). */
+/** Attaches a merged record's files to the kept one (docs/decisions.md, Merges). */
 export async function moveFiles(
   w: WorkspaceWrite,
   objectType: FileObjectType,

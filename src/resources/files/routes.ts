@@ -25,8 +25,9 @@ import { MAX_FIELD_BYTES, MAX_FILE_BYTES, readUploadForm } from './upload.ts';
 import { discardUpload, sweepStaleUploads } from './writes.ts';
 
 /**
- * Files (LIVE-API.md 1.7.16): `POST /v2/file` (multipart upload), `GET /v2/file` (a record's
- * files), `GET /v2/file/{fileId}/content` (the bytes; ours) and `POST /v2/file/{fileId}/delete`.
+ * Files (docs/decisions.md, Other resources): `POST /v2/file` (multipart upload), `GET /v2/file` (a
+ * record's files), `GET /v2/file/{fileId}/content` (the bytes; ours) and
+ * `POST /v2/file/{fileId}/delete`.
  */
 export function registerFileRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { store, base } = deps;

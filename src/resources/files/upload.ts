@@ -23,7 +23,7 @@ import {
 } from './commands.ts';
 import { beginUpload, CHUNK_BYTES, discardUpload, insertChunk } from './writes.ts';
 
-/** The largest file taken (LIVE-API.md 1.7.16). */
+/** The largest file taken (docs/decisions.md, Other resources). */
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 
 /** What a form may carry besides the file: its fields' text, at most this long. */

@@ -7,8 +7,8 @@ import { keysetList } from '../../store/keyset.ts';
 import { fieldNamesOf } from '../fields/field-names.ts';
 
 /**
- * `GET /v2/lead` (spec 4.5) and `GET /v2/lead/{leadId}` (ENDPOINTS.md). The lead's quotes
- * (spec 4.6) are in `quotes/routes.ts`, its activities and history with the other lists.
+ * `GET /v2/lead` and `GET /v2/lead/{leadId}` (docs/decisions.md, Reads and writes). The lead's
+ * quotes are in `quotes/routes.ts`, its activities and history with the other lists.
  */
 export function registerLeadRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { store, cache, base } = deps;

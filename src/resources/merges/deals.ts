@@ -13,8 +13,8 @@ const COLUMNS: Record<string, string> = {
 };
 
 /**
- * `POST /v2/deal/{dealId}/merge` (DECISIONS 8): the deal `mergedId` is merged into the
- * path's deal and deleted. The kept deal's outcome, `상태` and `마감일` stay its own.
+ * `POST /v2/deal/{dealId}/merge` (docs/decisions.md, Merges): the deal `mergedId` is merged into
+ * the path's deal and deleted. The kept deal's outcome, `상태` and `마감일` stay its own.
  */
 export function mergeDeal(
   w: WorkspaceWrite,

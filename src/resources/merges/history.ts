@@ -5,7 +5,10 @@ import { peopleHistoryRow } from '../people-history/writes.ts';
 import { recordHistoryRow } from '../record-history/writes.ts';
 import type { MergeKind } from './pair.ts';
 
-/** The connection field of each record type a history row can link (DECISIONS 6). */
+/**
+ * The connection field of each record type a history row can link (docs/decisions.md, Activities
+ * and history).
+ */
 const LINK = {
   people: { column: 'people_id', fieldName: 'peopleId' },
   organization: { column: 'organization_id', fieldName: 'organizationId' },

@@ -11,8 +11,8 @@ const COLUMNS: Record<string, string> = {
 };
 
 /**
- * `POST /v2/lead/{leadId}/merge` (DECISIONS 8): the lead `mergedId` is merged into the
- * path's lead and deleted. The kept lead's `상태` stays its own (`New` when it has none).
+ * `POST /v2/lead/{leadId}/merge` (docs/decisions.md, Merges): the lead `mergedId` is merged into
+ * the path's lead and deleted. The kept lead's `상태` stays its own (`New` when it has none).
  */
 export function mergeLead(
   w: WorkspaceWrite,

@@ -19,7 +19,7 @@ const COLUMNS: Record<string, string> = {
 };
 
 /**
- * `POST /v2/organization/{organizationId}/merge` (DECISIONS 8): the organization
+ * `POST /v2/organization/{organizationId}/merge` (docs/decisions.md, Merges): the organization
  * `mergedId` is merged into the path's organization and deleted. Its people, deals, leads,
  * notes, todos, activities, history, web-form submissions and the custom Ref values naming
  * it move to the kept organization, whose empty fields take its values. The kept

@@ -1,7 +1,7 @@
 /**
- * The two records of a merge (DECISIONS 8): checked before anything is written, read again
- * once what pointed at the merged one points at the kept one, and the merged one removed
- * with the merge's events.
+ * The two records of a merge (docs/decisions.md, Merges): checked before anything is written, read
+ * again once what pointed at the merged one points at the kept one, and the merged one removed with
+ * the merge's events.
  */
 import { DomainError } from '../../domain/errors.ts';
 import { isValidId } from '../../domain/ids.ts';

@@ -24,13 +24,13 @@ const COLUMNS: Record<string, string> = {
 };
 
 /**
- * `POST /v2/people/{peopleId}/merge` (DECISIONS 8): the person `mergedId` is merged into
- * the path's person and deleted. Its notes, todos, activities, history, enrollments,
- * web-form submissions, deals and leads, the deals it takes part in and the custom Ref
- * values naming it move to the kept person; the kept person's empty fields take its values
- * (its e-mail with its unique key, its organization as an `editOrganizationConnect`), and
- * `수신 거부 여부` is true when either person opted out. The kept person's history gets an
- * `editField` of `병합` valued the merged id, then one entry per field taken.
+ * `POST /v2/people/{peopleId}/merge` (docs/decisions.md, Merges): the person `mergedId` is merged
+ * into the path's person and deleted. Its notes, todos, activities, history, enrollments, web-form
+ * submissions, deals and leads, the deals it takes part in and the custom Ref values naming it move
+ * to the kept person; the kept person's empty fields take its values (its e-mail with its unique
+ * key, its organization as an `editOrganizationConnect`), and `수신 거부 여부` is true when either person
+ * opted out. The kept person's history gets an `editField` of `병합` valued the merged id, then one
+ * entry per field taken.
  */
 export async function mergePeople(
   w: WorkspaceWrite,

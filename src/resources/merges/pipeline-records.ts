@@ -15,7 +15,7 @@ const TABLE = { deal: 'deals', lead: 'leads' } as const;
 const QUOTE_COLUMN = { deal: 'deal_id', lead: 'lead_id' } as const;
 
 /**
- * Merges the deal or lead `mergedId` into `keptId` and deletes it (DECISIONS 8). Its
+ * Merges the deal or lead `mergedId` into `keptId` and deletes it (docs/decisions.md, Merges). Its
  * quotes (the kept record's main quote stays the only main one), notes, todos, activities,
  * history, enrollments, web-form submissions and, for a deal, the custom Ref values naming
  * it move to the kept record. Empty fields of the kept record (`columns`, custom values, a

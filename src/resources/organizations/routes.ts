@@ -6,7 +6,10 @@ import type { RouteDeps } from '../../http/route-deps.ts';
 import { keysetList } from '../../store/keyset.ts';
 import { fieldNamesOf } from '../fields/field-names.ts';
 
-/** `GET /v2/organization` (spec 4.7) and `GET /v2/organization/{organizationId}` (ENDPOINTS.md). */
+/**
+ * `GET /v2/organization` and `GET /v2/organization/{organizationId}` (docs/decisions.md, Reads and
+ * writes).
+ */
 export function registerOrganizationRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { store, cache, base } = deps;
   registerPlainList(app, cache, base, {

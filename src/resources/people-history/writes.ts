@@ -5,7 +5,7 @@ import { columnById } from '../../store/by-id.ts';
 import { insertMany } from '../../store/insert.ts';
 import type { RowContext, WorkspaceWrite } from '../../store/write.ts';
 
-/** One change of a person, as a history row (DECISIONS 6). */
+/** One change of a person, as a history row (docs/decisions.md, Activities and history). */
 export interface PeopleChange {
   id?: string;
   peopleId: string;

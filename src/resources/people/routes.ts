@@ -6,7 +6,7 @@ import type { RouteDeps } from '../../http/route-deps.ts';
 import { keysetList } from '../../store/keyset.ts';
 import { fieldNamesOf } from '../fields/field-names.ts';
 
-/** `GET /v2/people` (spec 4.1) and `GET /v2/people/{peopleId}` (ENDPOINTS.md). */
+/** `GET /v2/people` and `GET /v2/people/{peopleId}` (docs/decisions.md, Reads and writes). */
 export function registerPeopleRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { store, cache, base } = deps;
   registerPlainList(app, cache, base, {

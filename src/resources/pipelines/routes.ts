@@ -25,7 +25,8 @@ export function registerPipelineRoutes(app: FastifyInstance, { store, base }: Ro
     );
   }
 
-  // `GET /v2/pipeline`: every pipeline at once, in the live API's `_id` keys (LIVE-API.md 1.7.5).
+  // `GET /v2/pipeline`: every pipeline at once, in the live API's `_id` keys (docs/decisions.md,
+  // Other resources).
   const readAll = allPipelinesQuery(store);
   app.get(`${base}/v2/pipeline`, { config: { errorShape: 'A' } }, async (request, reply) => {
     nameIgnored(reply, readQuery(request.query, []));

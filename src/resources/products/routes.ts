@@ -5,7 +5,7 @@ import type { RouteDeps } from '../../http/route-deps.ts';
 import { keysetList } from '../../store/keyset.ts';
 import { fieldNamesOf } from '../fields/field-names.ts';
 
-/** `GET /v2/product`: products, oldest first (spec 4.8). */
+/** `GET /v2/product`: products, oldest first. */
 export function registerProductRoutes(
   app: FastifyInstance,
   { store, cache, base }: RouteDeps,

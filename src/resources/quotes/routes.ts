@@ -32,8 +32,8 @@ const OWNERS: QuoteOwner[] = [
 ];
 
 /**
- * `GET /v2/lead/{leadId}/quote` (spec 4.6) and `GET /v2/deal/{dealId}/quote` (ENDPOINTS.md):
- * the record's quotes, oldest first, as stored, under `data.quoteList` with no cursor. A
+ * `GET /v2/lead/{leadId}/quote` and `GET /v2/deal/{dealId}/quote` (docs/decisions.md, Reads and
+ * writes): the record's quotes, oldest first, as stored, under `data.quoteList` with no cursor. A
  * record the workspace does not have is 404 (shape A).
  */
 export function registerQuoteRoutes(app: FastifyInstance, deps: RouteDeps): void {

@@ -52,7 +52,7 @@ export function registerHistoryList(
 
 /**
  * `GET /v2/deal/history`, `GET /v2/lead/history` and `GET /v2/organization/history`
- * (ENDPOINTS.md "Reads"): changes of each record type, oldest first.
+ * (docs/decisions.md, Reads and writes): changes of each record type, oldest first.
  */
 export function registerRecordHistoryRoutes(app: FastifyInstance, deps: RouteDeps): void {
   registerHistoryList(app, deps, {

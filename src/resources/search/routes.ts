@@ -12,7 +12,7 @@ import { SEARCH_TABLES, type SearchType } from './search-tables.ts';
 export const SEARCH_RATE_COST = 10;
 
 /**
- * `POST /v2/object/{targetType}/search` (LIVE-API.md, Object search): `filterGroupList`
+ * `POST /v2/object/{targetType}/search` (docs/search.md): `filterGroupList`
  * (groups OR, filters AND), and beyond the live API `sortList`, `fieldList` and `limit`.
  * Answers `objectList` of `{id, name, …chosen fields}` and `nextCursor` (null at the end).
  */

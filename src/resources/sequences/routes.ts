@@ -25,7 +25,7 @@ import {
 } from './queries.ts';
 
 /**
- * The five sequence reads of the live API (LIVE-API.md 1.7.10): `GET /v2/sequence`,
+ * The five sequence reads of the live API (docs/decisions.md, Other resources): `GET /v2/sequence`,
  * `GET /v2/sequence/{sequenceId}` (`null` for a sequence the workspace lacks, as the live API
  * answers), its steps and enrollments (empty for such a sequence), and an enrollment's
  * timeline (400 for an enrollment the workspace lacks, or one with no step run yet, in the

@@ -8,7 +8,10 @@ import { deliveryOf, webhookById, webhookCount } from './queries.ts';
 /** The most webhooks one workspace may have. */
 export const MAX_WEBHOOKS = 100;
 
-/** How long a rotated-out secret keeps signing beside the new one (DECISIONS 8). */
+/**
+ * How long a rotated-out secret keeps signing beside the new one (docs/decisions.md, Events and
+ * webhooks).
+ */
 export const PREVIOUS_SECRET_MS = 24 * 3_600_000;
 
 /** A webhook to save: its id and secret were made before its URL was verified. */

@@ -20,8 +20,9 @@ import {
 
 /**
  * `GET /v2/webhook`, `GET /v2/webhook/{webhookId}` and its delivery log
- * `GET /v2/webhook/{webhookId}/delivery` (DECISIONS 8). Read afresh on every request: a
- * dispatcher changes deliveries and webhooks without a write of the workspace's records.
+ * `GET /v2/webhook/{webhookId}/delivery` (docs/decisions.md, Events and webhooks). Read afresh on
+ * every request: a dispatcher changes deliveries and webhooks without a write of the workspace's
+ * records.
  */
 export function registerWebhookRoutes(app: FastifyInstance, { store, base }: RouteDeps): void {
   app.get(`${base}/v2/webhook`, { config: { errorShape: 'A' } }, async (request, reply) => {

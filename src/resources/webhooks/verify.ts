@@ -1,7 +1,7 @@
 /**
- * The check a webhook URL passes before it is saved (DECISIONS 8): a signed POST of
- * `{"event":"verify","webhookId":ID}` that must get a 2xx within the time limit. Redirects
- * are not followed; unless private networks are allowed, the request only reaches public
+ * The check a webhook URL passes before it is saved (docs/decisions.md, Events and webhooks): a
+ * signed POST of `{"event":"verify","webhookId":ID}` that must get a 2xx within the time limit.
+ * Redirects are not followed; unless private networks are allowed, the request only reaches public
  * addresses (`src/outbound/address-guard.ts`).
  */
 import { type ClientRequest, request as httpRequest, type RequestOptions } from 'node:http';

@@ -21,9 +21,9 @@ function ignoredWithoutBody(request: FastifyRequest): string[] {
 }
 
 /**
- * The webhook writes (DECISIONS 8): register (201, with the secret), update, delete, rotate
- * the secret (with the new secret), and replay a delivery (202). A new URL is verified with
- * `verifier` before anything is written.
+ * The webhook writes (docs/decisions.md, Events and webhooks): register (201, with the secret),
+ * update, delete, rotate the secret (with the new secret), and replay a delivery (202). A new URL
+ * is verified with `verifier` before anything is written.
  */
 export function registerWebhookWrites(
   app: FastifyInstance,

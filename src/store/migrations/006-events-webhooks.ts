@@ -2,9 +2,9 @@ import { type Kysely, sql } from 'kysely';
 import type { MigrationContext } from './001-initial.ts';
 
 /**
- * The event outbox and webhooks (DECISIONS 8): every change to a person, organization, lead
- * or deal writes its events in the write's transaction, numbered per workspace in commit
- * order (`workspaces.event_seq`, taken under the workspace's write lock); each event a
+ * The event outbox and webhooks (docs/decisions.md, Events and webhooks): every change to a person,
+ * organization, lead or deal writes its events in the write's transaction, numbered per workspace
+ * in commit order (`workspaces.event_seq`, taken under the workspace's write lock); each event a
  * webhook subscribes to becomes a delivery, which dispatchers claim, send and log.
  */
 export function eventsAndWebhooks(ctx: MigrationContext) {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The settings a field gets through `POST /v2/field/{type}` (LIVE-API.md 1.7.12): its
+ * The settings a field gets through `POST /v2/field/{type}` (docs/decisions.md, Custom fields): its
  * description, whether the create form shows it, whether its values are sensitive, and
  * whether a value may be held by one record only. Fields defined before keep the defaults.
  */

@@ -2,13 +2,13 @@ import { type Kysely, sql } from 'kysely';
 import type { MigrationContext } from './001-initial.ts';
 
 /**
- * Custom objects (LIVE-API.md 1.7.13): a workspace's own record types (definitions, each
- * with a name and optionally a pipeline of its own) and their records, which have a name
- * (the 대표 field), a record number within their definition, a stage of the definition's
- * pipeline, an owner and custom values, and keep their rendered JSON like the other records.
- * Their notes, todos, activities and history go in the shared tables (`subject_type`
- * `customObject`). A custom field of a custom object belongs to one definition: field names
- * are unique per record type and definition (`''` for every other record type).
+ * Custom objects (docs/decisions.md, Other resources): a workspace's own record types (definitions,
+ * each with a name and optionally a pipeline of its own) and their records, which have a name (the
+ * 대표 field), a record number within their definition, a stage of the definition's pipeline, an
+ * owner and custom values, and keep their rendered JSON like the other records. Their notes, todos,
+ * activities and history go in the shared tables (`subject_type` `customObject`). A custom field of
+ * a custom object belongs to one definition: field names are unique per record type and definition
+ * (`''` for every other record type).
  */
 export function customObjects(ctx: MigrationContext) {
   const text = ctx.dialect === 'sqlite' ? 'text' : sql.raw('text collate "C"');

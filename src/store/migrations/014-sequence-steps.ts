@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { MigrationContext } from './001-initial.ts';
 
 /**
- * What the sequence reads (LIVE-API.md 1.7.10) show beyond a sequence's name: its
+ * What the sequence reads (docs/decisions.md, Other resources) show beyond a sequence's name: its
  * description, its steps (`GET /v2/sequence/{id}/step`) and each enrollment's timeline of
  * e-mail events (`GET /v2/sequence/enrollment/{id}/timeline`); and the indexes that page a
  * sequence's enrollments and the workspace's sequences in their order.

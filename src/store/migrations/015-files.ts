@@ -2,11 +2,11 @@ import { type Kysely, sql } from 'kysely';
 import type { MigrationContext } from './001-initial.ts';
 
 /**
- * Files (`POST /v2/file`, LIVE-API.md 1.7.16): one row per file, and its bytes in the
- * database as numbered chunks of up to 256 KiB, so that a backup, a transaction and every
- * process see the same files. A file is `uploading` while its chunks arrive (each chunk its
- * own short write, so an upload never holds the write lock) and `ready` once the upload's
- * write transaction has checked and attached it; only ready files are listed and served.
+ * Files (`POST /v2/file`, docs/decisions.md, Other resources): one row per file, and its bytes in
+ * the database as numbered chunks of up to 256 KiB, so that a backup, a transaction and every
+ * process see the same files. A file is `uploading` while its chunks arrive (each chunk its own
+ * short write, so an upload never holds the write lock) and `ready` once the upload's write
+ * transaction has checked and attached it; only ready files are listed and served.
  */
 export function files(ctx: MigrationContext) {
   const text = ctx.dialect === 'sqlite' ? 'text' : sql.raw('text collate "C"');

@@ -2,11 +2,11 @@ import { type Kysely, sql } from 'kysely';
 import type { MigrationContext } from './001-initial.ts';
 
 /**
- * E-mails sent through `POST /v2/email` (LIVE-API.md 1.7.15): what was sent, to whom, and
- * the SMTP server's Message-ID. A send first claims its row (`sending`), under its
- * `Idempotency-Key` when it has one (unique in the workspace), so that a second request with
- * the key answers the first one's result and sends nothing; the row becomes `delivery` once
- * the SMTP server took the message.
+ * E-mails sent through `POST /v2/email` (docs/decisions.md, Other resources): what was sent, to
+ * whom, and the SMTP server's Message-ID. A send first claims its row (`sending`), under its
+ * `Idempotency-Key` when it has one (unique in the workspace), so that a second request with the
+ * key answers the first one's result and sends nothing; the row becomes `delivery` once the SMTP
+ * server took the message.
  */
 export function emails(ctx: MigrationContext) {
   const text = ctx.dialect === 'sqlite' ? 'text' : sql.raw('text collate "C"');

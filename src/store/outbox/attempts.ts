@@ -11,8 +11,8 @@ import type { Executor, Store } from '../database.ts';
 import { bookkeeping, chunks, type DeliveryKey, keyValues } from './bookkeeping.ts';
 
 /**
- * Webhook deliveries' tries as dispatchers record them (DECISIONS 8, Delivery): each try is
- * logged, and moves its delivery to delivered, to its next try, or to failed (counting
+ * Webhook deliveries' tries as dispatchers record them (docs/webhooks.md, Delivery and signatures):
+ * each try is logged, and moves its delivery to delivered, to its next try, or to failed (counting
  * towards disabling its webhook), as `effectOfAttempt` and `streakAfter` of
  * `src/domain/webhook-retry.ts` say.
  */

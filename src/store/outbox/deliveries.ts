@@ -4,10 +4,10 @@ import { bookkeeping, chunks, type DeliveryKey, keyValues } from './bookkeeping.
 import { holdsLease } from './dispatch-lease.ts';
 
 /**
- * Webhook deliveries as dispatchers claim them (DECISIONS 8, Delivery): a claim leases due
- * deliveries (`leased_until`) so that no other dispatcher sends them meanwhile, and reads
- * what sending them takes; a dispatcher renews the leases it holds, and lets go those it
- * will not send. Recording the tries is `attempts.ts`.
+ * Webhook deliveries as dispatchers claim them (docs/webhooks.md, Delivery and signatures): a claim
+ * leases due deliveries (`leased_until`) so that no other dispatcher sends them meanwhile, and
+ * reads what sending them takes; a dispatcher renews the leases it holds, and lets go those it will
+ * not send. Recording the tries is `attempts.ts`.
  */
 
 /** A claimed delivery and what sending it takes. */

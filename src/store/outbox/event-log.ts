@@ -14,9 +14,9 @@ import { newId } from '../../domain/ids.ts';
 import { jsonObject } from '../../domain/json-object.ts';
 
 /**
- * The events of one write transaction (DECISIONS 8), gathered while it runs and written
- * with it (`writeEvents`). One `eventId` names the write; records the write itself created,
- * changed or deleted carry its actor, records changed by derivation carry the system's.
+ * The events of one write transaction (docs/decisions.md, Events and webhooks), gathered while it
+ * runs and written with it (`writeEvents`). One `eventId` names the write; records the write itself
+ * created, changed or deleted carry its actor, records changed by derivation carry the system's.
  */
 export class EventLog {
   readonly eventId = newId();

@@ -6,10 +6,10 @@ import { type RenderedType, TABLE_OF } from './rendered-types.ts';
  * Adds `key: null` as the last key of the stored JSON of every record of a type in the
  * workspace, in the write's transaction: what re-rendering every record would give when a
  * custom field is defined (custom fields come last, in definition order, and a new field is
- * unset everywhere: DECISIONS 1 and 7), at the cost of one UPDATE that rewrites each body's
- * last byte instead of reading and rendering every record with its facts. Changes no value,
- * so it makes no events (a re-render would make none either). Records not rendered yet
- * (no body) are left to their renderer.
+ * unset everywhere: docs/decisions.md, Record keys and Custom fields), at the cost of one UPDATE
+ * that rewrites each body's last byte instead of reading and rendering every record with its facts.
+ * Changes no value, so it makes no events (a re-render would make none either). Records not
+ * rendered yet (no body) are left to their renderer.
  */
 export async function appendNullKey(
   w: Pick<WorkspaceWrite, 'trx' | 'workspaceId' | 'store'>,

@@ -29,9 +29,10 @@ import type { Lookups } from './lookups.ts';
 import type { RenderedType } from './rendered-types.ts';
 
 /**
- * The facts of one record that its stored JSON shows (DECISIONS 5), gathered by the caller:
- * from the database (the chunk renderers in render-chunks.ts) or from an import's file. A
- * fact left out is the record's having none: no deals, no note, no todos, no main quote, ...
+ * The facts of one record that its stored JSON shows (docs/decisions.md, Derived fields), gathered
+ * by the caller: from the database (the chunk renderers in render-chunks.ts) or from an import's
+ * file. A fact left out is the record's having none: no deals, no note, no todos, no main quote,
+ * ...
  */
 export interface RecordFacts {
   counts?: DealCounts;

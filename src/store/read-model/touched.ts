@@ -4,8 +4,9 @@ import type { RenderedType } from './rendered-types.ts';
 export type CountingType = 'people' | 'organization';
 
 /**
- * The records a write changed, directly or through what they derive from (DECISIONS 5).
- * Writers mark them; the read model re-renders them before the transaction commits.
+ * The records a write changed, directly or through what they derive from (docs/decisions.md,
+ * Derived fields). Writers mark them; the read model re-renders them before the transaction
+ * commits.
  */
 export class Touched {
   readonly ids: Record<RenderedType, Set<string>> = {
