@@ -95,17 +95,17 @@ export async function writeWorkspace<T>(
     const logged = options.events === false ? undefined : events;
     if (!w.touched.isEmpty) {
       const lookups = options.lookups ?? new Lookups(trx, workspaceId, await currentCatalog());
-      await refreshTouched(
+      await refreshTouched({
         store,
         trx,
         workspaceId,
-        w.touched,
+        touched: w.touched,
         lookups,
-        logged,
-        watch.written,
+        events: logged,
+        written: watch.written,
         pending,
-        watch.changed,
-      );
+        changed: watch.changed,
+      });
     }
     const count = logged?.events.length ?? 0;
     if (pending) {
