@@ -132,7 +132,8 @@ for (const [kind, { url, body }] of Object.entries(kinds)) {
   const cpuMs = (used.user + used.system) / 1000 / creates;
   const mainMs = (after.main - threads.main) / creates;
   const sqliteMs = [...timing.byStatement.values()].reduce((sum, s) => sum + s.ms, 0) / creates;
-  summary.push([kind, cpuMs, mainMs, sqliteMs]);
+  const statements = [...timing.byStatement.values()].reduce((sum, s) => sum + s.runs, 0) / creates;
+  summary.push([kind, cpuMs, mainMs, sqliteMs, statements]);
 
   console.log(`\n${kind}: the statements SQLite spent most on, per create (${creates} creates)\n`);
   console.log(
@@ -191,7 +192,13 @@ for (const [kind, { url, body }] of Object.entries(kinds)) {
 console.log(`\nwrite anatomy — ${new Date().toISOString()}, Node ${process.version}\n`);
 console.log(
   table(
-    ['write', 'process CPU ms a create', 'main thread ms', 'SQLite ms (in the main thread)'],
+    [
+      'write',
+      'process CPU ms a create',
+      'main thread ms',
+      'SQLite ms (in the main thread)',
+      'statements a create',
+    ],
     summary.map((r) => r.map((c) => (typeof c === 'number' ? c.toFixed(3) : c))),
   ),
 );

@@ -316,12 +316,15 @@ describe.runIf(TEST_DIALECT === 'postgres')(
     it('pg_dump then pg_restore into a new database: the API answers the same', async () => {
       const dumpDir = mkdtempSync(join(tmpdir(), 'salescrm-dump-'));
       const dump = join(dumpDir, 'workspace.dump');
-      await run('pg_dump', ['--format=custom', '--no-owner', `--file=${dump}`, store.url]);
       restoredName = `${new URL(store.url).pathname.slice(1)}_restored`;
-      await withAdmin(testServerUrl(), (c) => c.query(`create database ${ident(restoredName)}`));
       const url = databaseUrl(testServerUrl(), restoredName);
-      await run('pg_restore', ['--no-owner', `--dbname=${url}`, dump]);
-      rmSync(dumpDir, { recursive: true, force: true });
+      try {
+        await run('pg_dump', ['--format=custom', '--no-owner', `--file=${dump}`, store.url]);
+        await withAdmin(testServerUrl(), (c) => c.query(`create database ${ident(restoredName)}`));
+        await run('pg_restore', ['--no-owner', `--dbname=${url}`, dump]);
+      } finally {
+        rmSync(dumpDir, { recursive: true, force: true });
+      }
       restored = openStore(url);
       await restored.migrate();
       const apps: [FastifyInstance, FastifyInstance] = [

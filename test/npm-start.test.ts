@@ -1,6 +1,6 @@
-// `npm start` is one server process under npm: a SIGTERM to npm's own process (what a
-// supervisor or a terminal sends) stops the server, frees the port, and leaves no process
-// behind.
+// `npm start` (and an `example:*` script) is one process under npm: a SIGTERM to npm's own
+// process (what a supervisor or a terminal sends) stops it, frees the port, and leaves no
+// process behind.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -72,17 +72,11 @@ function descendants(pid: number): number[] {
   return found;
 }
 
-it('stops the server and frees the port on SIGTERM to npm', async () => {
-  const port = await freePort();
-  const npm = spawn('npm', ['start'], {
+/** Runs `npm ARGS` with `env` until its output matches `ready`; the child and its output so far. */
+async function npmUntil(args: string[], env: Record<string, string>, ready: RegExp) {
+  const npm = spawn('npm', args, {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: `sqlite:${join(dir, 'start.db')}`,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-    },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(npm.pid!);
@@ -96,27 +90,62 @@ it('stops the server and frees the port on SIGTERM to npm', async () => {
   });
   await new Promise<void>((resolve, reject) => {
     const timer = setInterval(() => {
-      if (/token: scrm_/.test(out)) {
+      if (ready.test(out)) {
         clearInterval(timer);
         resolve();
       }
     }, 50);
     npm.once('exit', (code) => {
       clearInterval(timer);
-      reject(new Error(`npm start exited with ${code}:\n${out}`));
+      reject(new Error(`npm ${args.join(' ')} exited with ${code}:\n${out}`));
     });
   });
-  // What the README promises: the URL and a token.
-  expect(out).toContain(`salescrm is listening on http://127.0.0.1:${port}`);
-  expect(await listening(port)).toBe(true);
-  const tree = descendants(npm.pid!);
+  return { npm, exited, out };
+}
+
+/** SIGTERM to npm's own process: every process under it ends and `port` is free again. */
+async function stopsOnSigterm(
+  run: Awaited<ReturnType<typeof npmUntil>>,
+  port: number,
+): Promise<void> {
+  const tree = descendants(run.npm.pid!);
   started.push(...tree);
   expect(tree.length).toBeGreaterThan(0);
 
-  npm.kill('SIGTERM');
-  await exited;
+  run.npm.kill('SIGTERM');
+  await run.exited;
   const deadline = Date.now() + 15_000;
   while (tree.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   expect(tree.filter(alive)).toEqual([]);
   expect(await listening(port)).toBe(false);
+}
+
+it('stops the server and frees the port on SIGTERM to npm', async () => {
+  const port = await freePort();
+  const run = await npmUntil(
+    ['start'],
+    {
+      DATABASE_URL: `sqlite:${join(dir, 'start.db')}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    },
+    /token: scrm_/,
+  );
+  // What the README promises: the URL and a token.
+  expect(run.out).toContain(`salescrm is listening on http://127.0.0.1:${port}`);
+  expect(await listening(port)).toBe(true);
+  await stopsOnSigterm(run, port);
 }, 120_000);
+
+// The example scripts run their node process in npm's place too (`exec`), as `start` does.
+it('stops an example (the webhook receiver) and frees its port on SIGTERM to npm', async () => {
+  const port = await freePort();
+  const run = await npmUntil(
+    ['run', '-s', 'example:webhook-receiver'],
+    { PORT: String(port), HOST: '127.0.0.1' },
+    /listening on /,
+  );
+  expect(await listening(port)).toBe(true);
+  await stopsOnSigterm(run, port);
+}, 60_000);

@@ -13,6 +13,7 @@ import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.t
 import type { DispatchLog } from '../src/dispatch/log.ts';
 import { MAX_ANSWER_BYTES, postWebhook } from '../src/dispatch/send.ts';
 import { openStore, type Store } from '../src/store/database.ts';
+import { afterWrite } from '../src/store/write-commits.ts';
 import { makePerson } from './factories.ts';
 import {
   post,
@@ -159,6 +160,23 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
     const tries = await attempts(delivery!.id);
     expect(tries).toHaveLength(1);
     expect(tries[0]).toMatchObject({ attempt: 1, status_code: 200, error: null });
+  });
+
+  it('is woken by a write committed in this process (no HTTP request) through afterWrite, long before its next poll', async () => {
+    const r = await receiver();
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const d = dispatch({ pollMs: 600_000 });
+    const stop = afterWrite(store, () => d.wake());
+    try {
+      await createPeople(1);
+      await waitFor(async () => (await statuses()).join() === 'delivered');
+      // Its claims after the first delivery found nothing: it sleeps until woken.
+      await createPeople(1);
+      await waitFor(async () => (await statuses()).join() === 'delivered,delivered');
+    } finally {
+      stop();
+    }
+    expect(r.receipts).toHaveLength(2);
   });
 
   it('signs with both secrets during a rotation, and with the new one alone after it', async () => {

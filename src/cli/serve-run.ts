@@ -12,6 +12,7 @@ import { ReadThreads } from '../server/read-threads.ts';
 import { sharedRateLimiter } from '../server/redis-rate-limit.ts';
 import { checkWritable, openStore } from '../store/database.ts';
 import { databaseFileError } from '../store/sqlite-file.ts';
+import { afterWrite } from '../store/write-commits.ts';
 import { reportListening, runPrimary } from './cluster.ts';
 import { startEventPruning } from './event-pruning.ts';
 import { untilStopped } from './shutdown.ts';
@@ -43,7 +44,7 @@ export function runServe(config: Config, options: ServeOptions): Promise<number>
  * `salescrm serve` (and `start`, which on an empty database first creates a demo
  * workspace and prints its token). With `--workers N` (N > 1) this process becomes the
  * primary of N worker processes on one port. Each serving process also runs a webhook
- * dispatcher, woken after every write request, unless WEBHOOK_DISPATCH=0. Runs until
+ * dispatcher, woken after every write that commits, unless WEBHOOK_DISPATCH=0. Runs until
  * SIGTERM or SIGINT, then stops accepting, finishes in-flight requests (at most
  * SHUTDOWN_GRACE_MS) and, meanwhile, the webhook POSTs in flight (each at most
  * WEBHOOK_TIMEOUT_MS), closes the store and Redis, and returns 0.
@@ -76,7 +77,9 @@ async function runServeProcess(
     config.readThreads > 0 ? new ReadThreads(config.databaseUrl, config.readThreads) : undefined;
   const limiter = await sharedRateLimiter(config);
   const pruning = startEventPruning(store, config.eventRetentionDays);
+  let stopWaking: (() => void) | undefined;
   const release = async () => {
+    stopWaking?.();
     pruning.stop();
     await readThreads?.close();
     await limiter?.close();
@@ -105,11 +108,9 @@ async function runServeProcess(
     if (config.webhookDispatch) {
       const wakeable = new Dispatcher(store, dispatcherOptions(config, app.log));
       dispatcher = wakeable;
-      // A write's deliveries go out at once rather than at the next poll.
-      app.addHook('onResponse', (request, _reply, done) => {
-        if (request.method !== 'GET' && request.method !== 'HEAD') wakeable.wake();
-        done();
-      });
+      // A write's deliveries go out at once rather than at the next poll, whatever made the
+      // write (a request, an MCP tool, a batch).
+      stopWaking = afterWrite(store, () => wakeable.wake());
     }
     stopped = untilStopped(app, config.shutdownGraceMs, () => void dispatcher?.stop());
     const address = await app.listen({ port, host, backlog: LISTEN_BACKLOG });

@@ -173,5 +173,5 @@ export async function refreshRecords(
 ): Promise<void> {
   const touched = new Touched();
   for (const [type, ids] of records) for (const id of ids) touched.mark(type, id);
-  await refreshTouched(store, trx, workspaceId, touched, undefined, events);
+  await refreshTouched({ store, trx, workspaceId, touched, events });
 }

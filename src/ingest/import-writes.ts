@@ -357,7 +357,13 @@ export class ImportWriter {
 export async function renderImported(w: WorkspaceWrite): Promise<void> {
   const touched = new Touched();
   for (const type of Object.keys(TABLE_OF) as RenderedType[]) touched.markAll(type);
-  await refreshTouched(w.store, w.trx, w.workspaceId, touched, undefined, w.events);
+  await refreshTouched({
+    store: w.store,
+    trx: w.trx,
+    workspaceId: w.workspaceId,
+    touched,
+    events: w.events,
+  });
   await writeEvents(w.trx, w.workspaceId, w.events.drain());
   await bumpDataVersion(w.trx, w.workspaceId);
 }

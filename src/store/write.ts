@@ -12,6 +12,7 @@ import { refreshTouched } from './read-model/refresh.ts';
 import { type RenderedType, TABLE_OF } from './read-model/rendered-types.ts';
 import { Touched } from './read-model/touched.ts';
 import { sqliteStatementOf } from './sqlite-executors.ts';
+import { writeCommitted } from './write-commits.ts';
 import { WriteWatch, watched } from './write-watch.ts';
 
 /** What a write inside one workspace works with. */
@@ -57,7 +58,8 @@ export interface WriteOptions {
 /**
  * Runs `fn` as one transaction in a workspace: the writes, the refreshed read model of every
  * record they touched, the events of every change (by `actor`, or the system's), and the
- * workspace's new data version commit together or not at all.
+ * workspace's new data version commit together or not at all. Once committed, the store's
+ * `afterWrite` listeners hear of it.
  */
 export async function writeWorkspace<T>(
   store: Store,
@@ -65,7 +67,7 @@ export async function writeWorkspace<T>(
   fn: (w: WorkspaceWrite) => Promise<T>,
   options: WriteOptions = {},
 ): Promise<T> {
-  return inWorkspaceTransaction(store, workspaceId, async (outer, version) => {
+  const result = await inWorkspaceTransaction(store, workspaceId, async (outer, version) => {
     let catalog = await catalogAt(store, outer, workspaceId, version);
     const watch = new WriteWatch();
     const trx = watched(outer, watch);
@@ -95,17 +97,17 @@ export async function writeWorkspace<T>(
     const logged = options.events === false ? undefined : events;
     if (!w.touched.isEmpty) {
       const lookups = options.lookups ?? new Lookups(trx, workspaceId, await currentCatalog());
-      await refreshTouched(
+      await refreshTouched({
         store,
         trx,
         workspaceId,
-        w.touched,
+        touched: w.touched,
         lookups,
-        logged,
-        watch.written,
+        events: logged,
+        written: watch.written,
         pending,
-        watch.changed,
-      );
+        changed: watch.changed,
+      });
     }
     const count = logged?.events.length ?? 0;
     if (pending) {
@@ -120,6 +122,8 @@ export async function writeWorkspace<T>(
     }
     return result;
   });
+  writeCommitted(store);
+  return result;
 }
 
 /**

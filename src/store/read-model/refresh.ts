@@ -11,6 +11,25 @@ import { type RenderedType, TABLE_OF } from './rendered-types.ts';
 import { indexRendered, isIndexedType } from './search-index.ts';
 import type { CountingType, Touched } from './touched.ts';
 
+/** What `refreshTouched` refreshes, and what the write knows that spares it work. */
+export interface RefreshInput {
+  store: Store;
+  trx: Executor;
+  workspaceId: string;
+  /** The records the write touched. */
+  touched: Touched;
+  /** The workspace's lookups, when the write has them (else read here). */
+  lookups?: Lookups;
+  /** The write's event log: renderers add the events of what changed. */
+  events?: EventLog;
+  /** The tables the write wrote, when it knows every one. */
+  written?: ReadonlySet<string>;
+  /** PostgreSQL: what waits for the write's last statement. */
+  pending?: PendingWrites;
+  /** The tables whose rows the write updated or deleted. */
+  changed?: ReadonlySet<string>;
+}
+
 /**
  * Re-renders every touched record of the workspace and stores its JSON. `written`, when the
  * write knows every table it changed, lets the records it created skip reading the tables
@@ -20,17 +39,8 @@ import type { CountingType, Touched } from './touched.ts';
  * index rows wait there for the write's last statement. People and organizations marked for
  * their counts alone get them patched into their stored JSON (`recount.ts`).
  */
-export async function refreshTouched(
-  store: Store,
-  trx: Executor,
-  workspaceId: string,
-  touched: Touched,
-  lookups?: Lookups,
-  events?: EventLog,
-  written?: ReadonlySet<string>,
-  pending?: PendingWrites,
-  changed?: ReadonlySet<string>,
-): Promise<void> {
+export async function refreshTouched(input: RefreshInput): Promise<void> {
+  const { store, trx, workspaceId, touched, lookups, events, written, pending, changed } = input;
   if (touched.isEmpty) return;
   const l = lookups ?? (await Lookups.load(trx, workspaceId));
   for (const type of Object.keys(TABLE_OF) as RenderedType[]) {

@@ -29,6 +29,22 @@ export function isIndexedType(type: string): type is IndexedType {
 const INSERT_ROWS = 500;
 
 /**
+ * Rows one SQLite insert of `writeDifference` takes at most: a record's rows go in one
+ * statement (a create writes about ten), and the statements cached, one per row count, stay
+ * few. 5 values a row, far under SQLite's 32,766 variables.
+ */
+const EACH_INSERT_ROWS = 64;
+
+/** The text of SQLite's insert of `rows` index rows, by row count (the statement cache's key). */
+const insertTexts: string[] = [];
+
+function insertText(rows: number): string {
+  insertTexts[rows] ??=
+    `insert or ignore into search_values (workspace_id, record_type, field, value, record_id) values ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?)').join(', ')}`;
+  return insertTexts[rows];
+}
+
+/**
  * Brings the index rows of records up to date with their new JSON: `entries` are
  * `[id, json, before]`, `before` the JSON stored for the record until now (null: none, a
  * record the write created). A record whose JSON did not change costs nothing; for one
@@ -96,17 +112,19 @@ async function writeDifference(
     return;
   }
   if (store.runEach) {
-    // SQLite: a cached statement per row, on the write connection (no query to build).
+    // SQLite: cached statements on the write connection (no query to build): a delete per
+    // row, an insert per (at most) `EACH_INSERT_ROWS` rows.
     if (gone.length > 0)
       store.runEach(
         'delete from search_values where workspace_id = ? and record_type = ? and field = ? and value = ? and record_id = ?',
         gone.map(([id, key, value]) => [workspaceId, type, key, value, id]),
       );
-    if (added.length > 0)
-      store.runEach(
-        'insert or ignore into search_values (workspace_id, record_type, field, value, record_id) values (?, ?, ?, ?, ?)',
-        added.map(([id, key, value]) => [workspaceId, type, key, value, id]),
-      );
+    for (let i = 0; i < added.length; i += EACH_INSERT_ROWS) {
+      const chunk = added.slice(i, i + EACH_INSERT_ROWS);
+      store.runEach(insertText(chunk.length), [
+        chunk.flatMap(([id, key, value]) => [workspaceId, type, key, value, id]),
+      ]);
+    }
     return;
   }
   await deleteRows(trx, workspaceId, type, gone);
