@@ -19,6 +19,7 @@ import {
   testWorkspace,
   walk,
 } from './helpers.ts';
+import { MEMO_KEYS } from './shapes.ts';
 import { tableSnapshot } from './table-snapshot.ts';
 
 type Rec = Record<string, unknown>;
@@ -124,23 +125,7 @@ describe('POST /v2/custom-object/{customObjectId}/memo', () => {
     );
     expect(Object.keys(data)).toEqual(['memo']);
     const memo = data.memo as Rec;
-    expect(Object.keys(memo)).toEqual([
-      'id',
-      'text',
-      'htmlBody',
-      'typeList',
-      'dealId',
-      'leadId',
-      'peopleId',
-      'organizationId',
-      'productId',
-      'quoteId',
-      'todoId',
-      'parentId',
-      'ownerId',
-      'createdAt',
-      'updatedAt',
-    ]);
+    expect(Object.keys(memo)).toEqual(MEMO_KEYS);
     expect(memo).toMatchObject({
       text: '현장 방문 예정',
       typeList: [{ _id: 'memo-type-call', value: '통화', color: 'orange' }],

@@ -16,6 +16,7 @@ import {
   type TestWorkspace,
   walk,
 } from './helpers.ts';
+import { MEMO_KEYS } from './shapes.ts';
 import { tableSnapshot } from './table-snapshot.ts';
 
 type Rec = Record<string, unknown>;
@@ -37,23 +38,7 @@ beforeEach(async () => {
   });
 });
 
-const KEYS = [
-  'id',
-  'text',
-  'htmlBody',
-  'typeList',
-  'dealId',
-  'leadId',
-  'peopleId',
-  'organizationId',
-  'productId',
-  'quoteId',
-  'todoId',
-  'parentId',
-  'ownerId',
-  'createdAt',
-  'updatedAt',
-];
+const KEYS = MEMO_KEYS;
 
 async function write(path: string, body: unknown): Promise<Rec> {
   const res = await post(app, ws.token, path, body);

@@ -5,6 +5,25 @@
 import { expect } from 'vitest';
 import type { TestResponse } from './helpers.ts';
 
+/** A note's keys in order (`GET /v2/memo/{id}`); a note of the list has `cursorId` after `id`. */
+export const MEMO_KEYS = [
+  'id',
+  'text',
+  'htmlBody',
+  'typeList',
+  'dealId',
+  'leadId',
+  'peopleId',
+  'organizationId',
+  'productId',
+  'quoteId',
+  'todoId',
+  'parentId',
+  'ownerId',
+  'createdAt',
+  'updatedAt',
+];
+
 /** Marks a nullable key. */
 export const N = 'nullable';
 export type Kind =

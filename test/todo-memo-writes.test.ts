@@ -25,7 +25,7 @@ import {
   testStore,
   testWorkspace,
 } from './helpers.ts';
-import { expectErrorA } from './shapes.ts';
+import { expectErrorA, MEMO_KEYS } from './shapes.ts';
 import { tableSnapshot } from './table-snapshot.ts';
 
 type Rec = Record<string, unknown>;
@@ -96,23 +96,7 @@ describe('POST /v2/{type}/{id}/memo', () => {
         201,
       );
       const memo = data.memo as Rec;
-      expect(Object.keys(memo)).toEqual([
-        'id',
-        'text',
-        'htmlBody',
-        'typeList',
-        'dealId',
-        'leadId',
-        'peopleId',
-        'organizationId',
-        'productId',
-        'quoteId',
-        'todoId',
-        'parentId',
-        'ownerId',
-        'createdAt',
-        'updatedAt',
-      ]);
+      expect(Object.keys(memo)).toEqual(MEMO_KEYS);
       expect(memo).toMatchObject({
         text: '첫 통화 메모',
         typeList: [{ _id: 'memo-type-call', value: '통화', color: 'orange' }],
