@@ -4,6 +4,7 @@
 // on the event loop.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batchReadAnswer } from '../src/resources/batch/reads.ts';
 import { searchPage } from '../src/resources/search/search-page.ts';
 import { ReadThreads } from '../src/server/read-threads.ts';
 import { makePerson } from './factories.ts';
@@ -105,7 +106,11 @@ describe('batch reads are heavy calls too', () => {
     let started = 0;
     const gated = await testAppWith(
       {
-        async run(_task: string, input: unknown) {
+        // Searches held until the test says; batch reads answered at once.
+        async run(task: string, input: unknown) {
+          if (task === 'batchRead') {
+            return batchReadAnswer(store, input as Parameters<typeof batchReadAnswer>[1]);
+          }
           started++;
           await held;
           return searchPage(store, input as Parameters<typeof searchPage>[1]);
@@ -178,6 +183,32 @@ describe('searches on reader threads', () => {
       );
       expect(next.status).toBe(200);
       expect(next.text).toBe(again.text);
+    } finally {
+      await onLoop.close();
+      await onThreads.close();
+    }
+  });
+
+  it('answer batch reads with the same bytes as the event loop, and the same errors', async () => {
+    const onLoop = await testApp(store);
+    const onThreads = await testAppWith(threads);
+    try {
+      const page = await get(onLoop, a.token, '/v2/people?limit=20');
+      const idList = (page.json.data.peopleList as { id: string }[]).map((p) => p.id);
+      const cases = [
+        { objectType: 'people', idList },
+        { objectType: '고객', idList, fieldList: ['이메일'] },
+        { objectType: 'people', idList, fieldList: ['없는 필드'] },
+      ];
+      for (const c of cases) {
+        const here = await post(onLoop, a.token, '/v3/object/read', c);
+        const there = await post(onThreads, a.token, '/v3/object/read', c);
+        expect(there.status, JSON.stringify(c)).toBe(here.status);
+        expect(there.text).toBe(here.text);
+      }
+      expect(
+        (await post(onThreads, a.token, '/v3/object/read', cases[0])).json.data.objectList,
+      ).toHaveLength(20);
     } finally {
       await onLoop.close();
       await onThreads.close();

@@ -6,6 +6,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { transferError } from '../http/error-transfer.ts';
+import { type BatchReadRequest, batchReadAnswer } from '../resources/batch/reads.ts';
 import { type SearchRequest, searchPage } from '../resources/search/search-page.ts';
 import { openReadSide, type ReadSide } from '../store/database.ts';
 import type { ReadJob, ReadReply } from './read-threads.ts';
@@ -13,6 +14,7 @@ import type { ReadJob, ReadReply } from './read-threads.ts';
 /** The tasks a reader thread runs, by name. */
 const TASKS: Record<string, (read: ReadSide, input: unknown) => Promise<unknown>> = {
   search: (read, input) => searchPage(read, input as SearchRequest),
+  batchRead: (read, input) => batchReadAnswer(read, input as BatchReadRequest),
 };
 
 const port = parentPort!;

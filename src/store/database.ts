@@ -119,10 +119,22 @@ export interface Store {
 }
 
 /**
- * What a read needs of a store: its dialect and its read connection (and, with a replica,
- * the routing of reads). A reader thread's store is no more than this (`openReadSide`).
+ * What a read needs of a store: its dialect, its read connection and `rows` on it (and, with
+ * a replica, the routing of reads). A reader thread's store is no more than this (`openReadSide`).
  */
-export type ReadSide = Pick<Store, 'dialect' | 'reader' | 'routeReads'>;
+export type ReadSide = Pick<Store, 'dialect' | 'reader' | 'routeReads' | 'rows'>;
+
+/** `Store.rows` on an SQLite connection: each query a cached prepared statement, rows as arrays. */
+function rowsOn(conn: SQLite.Database): Store['rows'] {
+  const statements = new Map<string, SQLite.Statement>();
+  return (query) => {
+    const compiled = 'compile' in query ? query.compile() : query;
+    const statement = cachedStatement(statements, compiled.sql, () =>
+      conn.prepare(compiled.sql).raw(true),
+    );
+    return statement.all(...(compiled.parameters as unknown[])) as unknown[][];
+  };
+}
 
 /** Parses `DATABASE_URL`: `postgres://…` (or `postgresql://…`), `sqlite:PATH`, a bare path, or `:memory:`. */
 export function parseDatabaseUrl(url: string): StoreLocation {
@@ -215,6 +227,7 @@ export function openReadSide(url: string): ReadSide & { close(): Promise<void> }
   return {
     dialect: 'sqlite',
     reader,
+    rows: rowsOn(conn),
     async close() {
       await reader.destroy();
       if (conn.open) conn.close();
@@ -264,7 +277,6 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     : new Kysely<Database>({
         dialect: new SqliteDialect({ database: withStatementCache(readerConn) }),
       });
-  const statements = new Map<string, SQLite.Statement>();
   // PRAGMA data_version moves when another connection (our writer included) commits.
   const dataVersion = readerConn.prepare('pragma data_version').pluck();
   let memoryStamp = 0;
@@ -321,13 +333,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     location: path,
     db,
     reader,
-    rows(query) {
-      const compiled = 'compile' in query ? query.compile() : query;
-      const statement = cachedStatement(statements, compiled.sql, () =>
-        readerConn.prepare(compiled.sql).raw(true),
-      );
-      return statement.all(...(compiled.parameters as unknown[])) as unknown[][];
-    },
+    rows: rowsOn(readerConn),
     changeStamp() {
       // An in-memory database has one connection, whose own commits the pragma ignores.
       if (memory) return ++memoryStamp;

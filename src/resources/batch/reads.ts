@@ -6,9 +6,10 @@
 
 import type { BatchReadType } from '../../api-schema/bodies/batch.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { storedRecordsEnvelope } from '../../http/record-route.ts';
 import type { Body } from '../../model/tables.ts';
 import { stageKeysOfWorkspace } from '../../store/catalog.ts';
-import type { Store } from '../../store/database.ts';
+import type { ReadSide } from '../../store/database.ts';
 import { fixedKeysOf } from '../custom-fields/fixed-keys.ts';
 import { customFieldsOf } from '../fields/field-list.ts';
 import { stageFieldNames } from '../fields/field-names.ts';
@@ -34,7 +35,7 @@ const ID_LIST_SIZES = [1, 10, 50, 100, 250, 500] as const;
 
 /** The stored bodies of the records with these ids, in the order of `ids`, each once. */
 export async function storedBodies(
-  store: Store,
+  store: ReadSide,
   type: BatchReadType,
   workspaceId: string,
   ids: readonly string[],
@@ -67,7 +68,7 @@ export async function storedBodies(
  * timing keys, then the workspace's custom fields): an unknown name, or one that only the single-deal read has, is a 400 naming it.
  */
 export async function checkedFieldNames(
-  store: Store,
+  store: ReadSide,
   type: BatchReadType,
   workspaceId: string,
   names: readonly string[],
@@ -103,4 +104,22 @@ export function projectRecord(body: Body, names: ReadonlySet<string>): string {
     if (key === 'id' || names.has(key)) out[key] = value;
   }
   return JSON.stringify(out);
+}
+
+/** A batch read as plain data: what a reader thread takes (`src/server/read-threads.ts`) as well as the route. */
+export interface BatchReadRequest {
+  workspaceId: string;
+  type: BatchReadType;
+  idList: string[];
+  fieldList?: string[] | undefined;
+}
+
+/** The whole answer of a batch read, `{"success":true,"data":{"objectList":[…]}}`, as JSON bytes. */
+export async function batchReadAnswer(read: ReadSide, r: BatchReadRequest): Promise<Buffer> {
+  const names = r.fieldList
+    ? await checkedFieldNames(read, r.type, r.workspaceId, r.fieldList)
+    : undefined;
+  const bodies = await storedBodies(read, r.type, r.workspaceId, r.idList);
+  const records = names ? bodies.map((b) => projectRecord(b, names)) : bodies;
+  return storedRecordsEnvelope('objectList', records);
 }

@@ -13,7 +13,6 @@ import type { CustomFieldDefinition } from '../../domain/custom-fields.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { bodyReader } from '../../http/body.ts';
 import { readQuery } from '../../http/query.ts';
-import { storedRecordsEnvelope } from '../../http/record-route.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import { JSON_TYPE, nameIgnored, sendJson } from '../../http/send.ts';
 import { renderPipelines } from '../../render/pipelines.ts';
@@ -21,7 +20,7 @@ import { writeWorkspace } from '../../store/write.ts';
 import { customFieldsOf } from '../fields/field-list.ts';
 import { pipelineQuery } from '../pipelines/queries.ts';
 import { associationsOf } from './associations.ts';
-import { checkedFieldNames, projectRecord, storedBodies } from './reads.ts';
+import { type BatchReadRequest, batchReadAnswer } from './reads.ts';
 import { createBatch, refusedAt, updateBatch } from './writes.ts';
 
 /**
@@ -63,7 +62,10 @@ function batchBodyReader<S extends TObject>(schema: S) {
  * records of `objectType`: `고객`, `회사`, `딜`, `리드` as the live API names them, or
  * `people`, `organization`, `deal`, `lead`.
  */
-export function registerBatchRoutes(app: FastifyInstance, { store, base }: RouteDeps): void {
+export function registerBatchRoutes(
+  app: FastifyInstance,
+  { store, base, readThreads }: RouteDeps,
+): void {
   const options = { config: { errorShape: 'A' as const, rateCost: BATCH_RATE_COST } };
   const readBody = batchBodyReader(BatchReadBody);
   const createBody = batchBodyReader(BatchCreateBody);
@@ -76,14 +78,17 @@ export function registerBatchRoutes(app: FastifyInstance, { store, base }: Route
   app.post(`${base}/v3/object/read`, readOptions, async (request, reply) => {
     const { value, ignored } = readBody(request.body);
     nameIgnoredKeys(request, reply, ignored);
-    const ws = request.auth.workspaceId;
-    const type = batchObjectType(value.objectType);
-    const names = value.fieldList
-      ? await checkedFieldNames(store, type, ws, value.fieldList)
-      : undefined;
-    const bodies = await storedBodies(store, type, ws, value.idList);
-    const records = names ? bodies.map((b) => projectRecord(b, names)) : bodies;
-    return sendJson(reply, storedRecordsEnvelope('objectList', records));
+    const read: BatchReadRequest = {
+      workspaceId: request.auth.workspaceId,
+      type: batchObjectType(value.objectType),
+      idList: value.idList,
+      fieldList: value.fieldList,
+    };
+    // On a reader thread when the server has them: 500 records are read and joined there.
+    const answer = readThreads
+      ? bytesOf(await readThreads.run('batchRead', read))
+      : await batchReadAnswer(store, read);
+    return sendJson(reply, answer);
   });
 
   for (const [path, read, run, status] of [
@@ -133,4 +138,12 @@ export function registerBatchRoutes(app: FastifyInstance, { store, base }: Route
     const associationList = associationsOf(batchObjectType(value.objectType), custom);
     return sendJson(reply, JSON.stringify({ success: true, data: { associationList } }));
   });
+}
+
+/** Bytes as a reader thread's answer carries them (a copied `Buffer` arrives as a `Uint8Array`). */
+function bytesOf(answer: unknown): Buffer {
+  const bytes = answer as Uint8Array;
+  return Buffer.isBuffer(bytes)
+    ? bytes
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
