@@ -84,6 +84,17 @@ async function createPerson(w: TestWorkspace, i: number): Promise<void> {
   expect(res.status, res.text).toBe(201);
 }
 
+/** Creates the first `n` people of the mix in `w`, without owners (whose users `w` lacks). */
+async function createPeopleWithoutOwners(w: TestWorkspace, n: number): Promise<void> {
+  const mine = users;
+  users = [];
+  try {
+    for (let i = 0; i < n; i++) await createPerson(w, i);
+  } finally {
+    users = mine;
+  }
+}
+
 async function defineFields(w: TestWorkspace): Promise<void> {
   await w.write(async (t) => {
     await defineCustomField(t, {
@@ -115,11 +126,8 @@ beforeAll(async () => {
   for (const name of ['박영업', '이매니저'])
     users.push({ id: await ws.write((w) => makeUser(w, name)), name });
   for (let i = 0; i < 90; i++) await createPerson(ws, i);
-  const mine = users;
-  users = [];
   // The other workspace has people with the very same names and values.
-  for (let i = 0; i < 30; i++) await createPerson(other, i);
-  users = mine;
+  await createPeopleWithoutOwners(other, 30);
   people = (await walk(app, ws.token, '/v2/people?limit=100', 'peopleList')).records;
   expect(people).toHaveLength(90);
 }, 120_000);
@@ -1035,10 +1043,7 @@ describe('search index', () => {
   it('holds what the records hold through creates, updates, merges and field changes; verify finds and mends a damaged index', async () => {
     const kept = await testWorkspace(store, '색인 유지');
     await defineFields(kept);
-    const mine = users;
-    users = [];
-    for (let i = 0; i < 12; i++) await createPerson(kept, i);
-    users = mine;
+    await createPeopleWithoutOwners(kept, 12);
     const list = async () =>
       (await walk(app, kept.token, '/v2/people?limit=100', 'peopleList')).records;
     let all = await list();
@@ -1204,13 +1209,7 @@ describe('search index', () => {
   it("fills the index in migration 012 with the rows its writer keeps (the migration's frozen copy agrees)", async () => {
     const w = await testWorkspace(store, '이관 색인');
     await defineFields(w);
-    const mine = users;
-    users = [];
-    try {
-      for (let i = 0; i < 12; i++) await createPerson(w, i);
-    } finally {
-      users = mine;
-    }
+    await createPeopleWithoutOwners(w, 12);
     const rows = () =>
       store.db
         .selectFrom('search_values')
@@ -1228,13 +1227,7 @@ describe('search index', () => {
   it('keeps placed rows of single-select values: made by migration 019 where missing, gone with their field', async () => {
     const w = await testWorkspace(store, '등급 자리');
     await defineFields(w);
-    const mine = users;
-    users = [];
-    try {
-      for (let i = 0; i < 12; i++) await createPerson(w, i);
-    } finally {
-      users = mine;
-    }
+    await createPeopleWithoutOwners(w, 12);
     const placed = () =>
       store.db
         .selectFrom('search_values')
