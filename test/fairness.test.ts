@@ -215,6 +215,15 @@ describe('searches on reader threads', () => {
     }
   });
 
+  it('fail their jobs, not hang them, when a thread cannot open the database, and close', async () => {
+    const broken = new ReadThreads('sqlite:/nonexistent-salescrm-dir/none/x.db', 1);
+    try {
+      await expect(broken.run('search', {})).rejects.toThrow();
+    } finally {
+      await broken.close();
+    }
+  });
+
   it('runs many searches at once on its threads and answers each', async () => {
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>

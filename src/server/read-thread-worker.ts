@@ -30,9 +30,9 @@ port.on('message', async (message: ReadJob | 'close') => {
   try {
     const task = TASKS[message.task];
     if (!task) throw new Error(`no read task '${message.task}'`);
-    reply = { id: message.id, result: await task(read, message.input) };
+    reply = { result: await task(read, message.input) };
   } catch (error) {
-    reply = { id: message.id, error: transferError(error) };
+    reply = { error: transferError(error) };
   }
   port.postMessage(reply);
 });

@@ -2,15 +2,17 @@ import { Worker } from 'node:worker_threads';
 import { errorOf, type TransferredError } from '../http/error-transfer.ts';
 import type { ReadTaskRunner } from '../http/route-deps.ts';
 
-/** A task sent to a reader thread. */
+/** How long a thread that died before it was ready waits to be started again. */
+const RESPAWN_AFTER_FAILED_START_MS = 1_000;
+
+/** A task sent to a reader thread (a thread runs one at a time). */
 export interface ReadJob {
-  id: number;
   task: string;
   input: unknown;
 }
 
-/** A reader thread's answer to a job. */
-export type ReadReply = { id: number; result: unknown } | { id: number; error: TransferredError };
+/** A reader thread's answer to its job. */
+export type ReadReply = { result: unknown } | { error: TransferredError };
 
 interface Pending extends ReadJob {
   resolve(result: unknown): void;
@@ -30,12 +32,12 @@ interface Thread {
  * (better-sqlite3's queries are synchronous: on the event loop a 1 s search stops the
  * server for 1 s). Jobs wait in one queue, oldest first, for the next free thread; a
  * workspace has at most a few in it at once (`workspace-gate.ts`). A thread that dies fails
- * its job with a 500 and is replaced.
+ * its job with a 500 and is replaced; one that dies before it is ready (it cannot open the
+ * database) fails the jobs waiting too, and is tried again a second later.
  */
 export class ReadThreads implements ReadTaskRunner {
   private readonly threads: Thread[] = [];
   private readonly queue: Pending[] = [];
-  private nextId = 1;
   private closing = false;
 
   constructor(
@@ -49,7 +51,7 @@ export class ReadThreads implements ReadTaskRunner {
   run(task: string, input: unknown): Promise<unknown> {
     if (this.closing) return Promise.reject(new Error('the reader threads are closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, task, input, resolve, reject });
+      this.queue.push({ task, input, resolve, reject });
       this.next();
     });
   }
@@ -65,11 +67,22 @@ export class ReadThreads implements ReadTaskRunner {
     for (const job of this.queue.splice(0)) job.reject(new Error('the reader threads are closed'));
     await Promise.all(
       this.threads.map(async (thread) => {
-        const exited = new Promise<void>((resolve) => thread.worker.once('exit', () => resolve()));
+        let gone = false;
+        const exited = new Promise<void>((resolve) =>
+          thread.worker.once('exit', () => {
+            gone = true;
+            resolve();
+          }),
+        );
         thread.worker.ref();
-        if (thread.job)
-          await new Promise<void>((resolve) => thread.worker.once('message', () => resolve()));
-        thread.worker.postMessage('close');
+        // The job under way answers, or its thread dies.
+        if (thread.job) {
+          const answered = new Promise<void>((resolve) =>
+            thread.worker.once('message', () => resolve()),
+          );
+          await Promise.race([answered, exited]);
+        }
+        if (!gone) thread.worker.postMessage('close');
         await exited;
       }),
     );
@@ -97,7 +110,7 @@ export class ReadThreads implements ReadTaskRunner {
       }
       const job = thread.job;
       thread.job = undefined;
-      if (job && job.id === message.id) {
+      if (job) {
         if ('error' in message) job.reject(errorOf(message.error));
         else job.resolve(message.result);
       }
@@ -107,14 +120,25 @@ export class ReadThreads implements ReadTaskRunner {
       const at = this.threads.indexOf(thread);
       if (at === -1) return;
       this.threads.splice(at, 1);
-      thread.job?.reject(
-        error instanceof Error ? error : new Error(`a reader thread exited (${String(error)})`),
-      );
+      const failure =
+        error instanceof Error ? error : new Error(`a reader thread exited (${String(error)})`);
+      thread.job?.reject(failure);
       thread.job = undefined;
-      if (!this.closing) {
+      if (this.closing) return;
+      if (thread.ready) {
         this.threads.push(this.spawn());
         this.next();
+        return;
       }
+      // It died opening the database (a file it cannot read): the jobs waiting would wait for
+      // ever, and a thread started again at once would die again at once, in a loop. They fail
+      // now (a 500 each), and the thread is tried again a second later.
+      for (const job of this.queue.splice(0)) job.reject(failure);
+      setTimeout(() => {
+        if (this.closing) return;
+        this.threads.push(this.spawn());
+        this.next();
+      }, RESPAWN_AFTER_FAILED_START_MS).unref();
     };
     worker.on('error', died);
     worker.on('exit', (code) => died(code));
@@ -128,7 +152,7 @@ export class ReadThreads implements ReadTaskRunner {
       if (!thread.ready || thread.job) continue;
       const job = this.queue.shift()!;
       thread.job = job;
-      thread.worker.postMessage({ id: job.id, task: job.task, input: job.input } satisfies ReadJob);
+      thread.worker.postMessage({ task: job.task, input: job.input } satisfies ReadJob);
     }
   }
 }
