@@ -28,6 +28,8 @@ beforeAll(async () => {
 interface RawAnswer {
   status: number;
   headers: Record<string, string>;
+  /** The head as sent: each header line, repeats included. */
+  head: string;
   body: string;
 }
 
@@ -51,7 +53,12 @@ function exchange(bytes: Buffer): Promise<RawAnswer> {
         const colon = line.indexOf(':');
         headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
       }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: text.slice(split + 4) });
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        head: text.slice(0, split),
+        body: text.slice(split + 4),
+      });
     });
     socket.write(bytes);
   });
@@ -133,6 +140,10 @@ describe('what the HTTP parser refuses', () => {
     ]);
     expect(raw.headers['x-content-type-options']).toBe('nosniff');
     expect(raw.headers['content-type']).toBe(encoded.headers['content-type']);
+    // Each security header once: two policies would both be enforced.
+    for (const name of ['content-security-policy', 'x-frame-options', 'x-content-type-options']) {
+      expect(raw.head.toLowerCase().split(`\r\n${name}:`).length - 1, name).toBe(1);
+    }
   });
 
   it('raw UTF-8 in a path is routed as the percent-encoded path is', async () => {

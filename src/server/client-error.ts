@@ -62,7 +62,8 @@ export function clientErrorHandler(base: string): (error: ConnectionError, socke
             : [400, MALFORMED_MESSAGE];
     const shape = isSingleDealPath(base, method, path) ? 'B' : 'A';
     const body = Buffer.from(errorBody(shape, message));
-    send(socket, status, { 'Content-Type': JSON_TYPE, 'X-Request-Id': randomUUID() }, body);
+    const headers = { ...SECURITY_HEADERS, 'Content-Type': JSON_TYPE, 'X-Request-Id': randomUUID() };
+    send(socket, status, headers, body);
   };
 }
 
@@ -111,7 +112,11 @@ async function serve(
 /** Headers of an injected answer that `send` writes itself. */
 const SET_HERE = new Set(['connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
-/** Writes a whole HTTP/1.1 response on `socket` and ends the connection. */
+/**
+ * Writes a whole HTTP/1.1 response with `headers` on `socket` and ends the connection (an
+ * injected answer has its security headers already: adding them again would send the docs
+ * page two policies, which a browser enforces both of).
+ */
 function send(
   socket: Socket,
   status: number,
@@ -123,8 +128,7 @@ function send(
     return;
   }
   const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`];
-  const all = { ...SECURITY_HEADERS, ...headers };
-  for (const [name, value] of Object.entries(all)) {
+  for (const [name, value] of Object.entries(headers)) {
     for (const one of [value].flat()) lines.push(`${name}: ${one}`);
   }
   lines.push(`Content-Length: ${body.length}`, 'Connection: close', '', '');

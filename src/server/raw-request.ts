@@ -51,16 +51,17 @@ export function readRawHead(packet: Buffer, at: number): RawHead | undefined {
   const url = percentEncodeHigh(Buffer.from(parts[1]!, 'latin1'));
   // What is left must be what the parser takes: visible ASCII, starting at the root.
   if (!/^\/[\x21-\x7e]*$/.test(url)) return undefined;
-  const headers: Record<string, string> = {};
+  // No prototype: a header named `constructor` or `__proto__` is a header like any other.
+  const headers: Record<string, string> = Object.create(null);
   for (const line of lines.slice(1)) {
     const colon = line.indexOf(':');
     const name = line.slice(0, colon).toLowerCase();
     if (colon <= 0 || !TOKEN.test(name) || /[\r\n\0]/.test(line)) return undefined;
     const value = line.slice(colon + 1).trim();
-    headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   }
   // Only a request without a body: its end is the end of its head.
-  if ('transfer-encoding' in headers) return undefined;
+  if (headers['transfer-encoding'] !== undefined) return undefined;
   if ((headers['content-length'] ?? '0') !== '0') return undefined;
   return { method: parts[0]!, url, headers };
 }
