@@ -23,8 +23,10 @@ describe('afterWrite', () => {
   it('calls its listener once a write commits in this process, not for a write rolled back, and no more once stopped', async () => {
     const heard: string[] = [];
     let seen = 0;
-    const stop = afterWrite(store, () => {
+    const delivers: boolean[] = [];
+    const stop = afterWrite(store, (write) => {
       seen += 1;
+      delivers.push(write.delivers);
     });
     // A listener that throws is not the write's error, nor the other listeners' loss.
     const stopThrowing = afterWrite(store, () => {
@@ -39,6 +41,8 @@ describe('afterWrite', () => {
       expect(id).toEqual(expect.any(String));
       expect(heard).toEqual(['during 0']);
       expect(seen).toBe(1);
+      // The workspace has no webhook: nothing to wake a dispatcher for.
+      expect(delivers).toEqual([false]);
 
       await expect(
         ws.write(async (w) => {

@@ -110,7 +110,9 @@ async function runServeProcess(
       dispatcher = wakeable;
       // A write's deliveries go out at once rather than at the next poll, whatever made the
       // write (a request, an MCP tool, a batch).
-      stopWaking = afterWrite(store, () => wakeable.wake());
+      stopWaking = afterWrite(store, (write) => {
+        if (write.delivers) wakeable.wake();
+      });
     }
     stopped = untilStopped(app, config.shutdownGraceMs, () => void dispatcher?.stop());
     const address = await app.listen({ port, host, backlog: LISTEN_BACKLOG });

@@ -1,7 +1,16 @@
 import type { Store } from './database.ts';
 
+/** What a listener hears of a committed write. */
+export interface CommittedWrite {
+  /**
+   * The write logged events and its workspace has webhooks: deliveries may wait to be sent.
+   * False for the rest, which a dispatcher need not be woken for.
+   */
+  delivers: boolean;
+}
+
 /** Listeners of each store's committed writes. */
-const listeners = new WeakMap<Store, Set<() => void>>();
+const listeners = new WeakMap<Store, Set<(write: CommittedWrite) => void>>();
 
 /**
  * Calls `listener` after each write of `store` through `writeWorkspace` commits, whatever
@@ -9,7 +18,10 @@ const listeners = new WeakMap<Store, Set<() => void>>();
  * dispatcher to send the write's deliveries at once rather than at its next poll. Returns
  * the function that stops the calls.
  */
-export function afterWrite(store: Store, listener: () => void): () => void {
+export function afterWrite(
+  store: Store,
+  listener: (write: CommittedWrite) => void,
+): () => void {
   const set = listeners.get(store) ?? new Set();
   listeners.set(store, set);
   set.add(listener);
@@ -17,12 +29,12 @@ export function afterWrite(store: Store, listener: () => void): () => void {
 }
 
 /** Tells the listeners of `store` that a write committed (a listener's error is not the write's). */
-export function writeCommitted(store: Store): void {
+export function writeCommitted(store: Store, write: CommittedWrite): void {
   const set = listeners.get(store);
   if (!set) return;
   for (const listener of set) {
     try {
-      listener();
+      listener(write);
     } catch {} // the write committed: a listener's trouble is its own
   }
 }

@@ -67,7 +67,10 @@ export async function writeWorkspace<T>(
   fn: (w: WorkspaceWrite) => Promise<T>,
   options: WriteOptions = {},
 ): Promise<T> {
+  // Whether the committed write left deliveries to send (set by its last attempt).
+  let delivers = false;
   const result = await inWorkspaceTransaction(store, workspaceId, async (outer, version) => {
+    delivers = false;
     let catalog = await catalogAt(store, outer, workspaceId, version);
     const watch = new WriteWatch();
     const trx = watched(outer, watch);
@@ -113,16 +116,18 @@ export async function writeWorkspace<T>(
     if (pending) {
       const subscriptions = count > 0 ? (await currentCatalog()).subscriptions : [];
       await closePostgresWrite(trx, workspaceId, pending, logged?.events ?? [], subscriptions);
+      delivers = subscriptions.length > 0;
       return result;
     }
     const first = await closeWrite(trx, workspaceId, count);
     if (count > 0) {
       const { subscriptions } = await currentCatalog();
       await insertNumberedEvents(trx, workspaceId, logged!.events, first, subscriptions);
+      delivers = subscriptions.length > 0;
     }
     return result;
   });
-  writeCommitted(store);
+  writeCommitted(store, { delivers });
   return result;
 }
 
