@@ -77,10 +77,11 @@ export class WebhookQueues {
    */
   start(concurrency: number, perWebhook: number): Delivery[] {
     const starting: Delivery[] = [];
+    // The webhooks' queues once: starting a delivery adds none and removes none.
+    const queues = [...this.queues.values()];
     let started = true;
     while (started && this.sending < concurrency) {
       started = false;
-      const queues = [...this.queues.values()];
       for (let i = 0; i < queues.length && this.sending < concurrency; i++) {
         const queue = queues[(this.turn + i) % queues.length]!;
         if (queue.sending >= perWebhook) continue;

@@ -16,7 +16,7 @@ const SUBSCRIPTION = {
 };
 
 /** Label → code of each such select, by record type and field name. */
-export const SELECT_LABELS: Partial<
+const SELECT_LABELS: Partial<
   Record<CustomFieldRecordType, Readonly<Record<string, Readonly<Record<string, string>>>>>
 > = {
   product: { 상태: { 활성: 'active', 비활성: 'inactive' } },

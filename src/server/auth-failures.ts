@@ -104,13 +104,15 @@ export function throttledAuthenticator(
 ): ClientAuthenticator {
   if (!counter) return (authorization) => authenticate(authorization);
   return async (authorization, address) => {
-    const client = clientOf(address);
-    const wait = counter.wait(client);
-    if (wait > 0) throw tooManyRequests(wait, AUTH_FAILURES_MESSAGE);
+    // Nothing has failed lately (the usual case): no address to parse for every request.
+    if (counter.size > 0) {
+      const wait = counter.wait(clientOf(address));
+      if (wait > 0) throw tooManyRequests(wait, AUTH_FAILURES_MESSAGE);
+    }
     try {
       return await authenticate(authorization);
     } catch (error) {
-      if (error instanceof UnknownTokenError) counter.fail(client);
+      if (error instanceof UnknownTokenError) counter.fail(clientOf(address));
       throw error;
     }
   };

@@ -1,7 +1,7 @@
 import { tooManyRequests } from '../http/errors.ts';
 
 /** The message of a heavy call refused because its workspace has too many under way. */
-export const WORKSPACE_BUSY_MESSAGE =
+const WORKSPACE_BUSY_MESSAGE =
   '이 워크스페이스에서 처리 중인 검색·일괄 조회가 너무 많습니다. 잠시 후 다시 시도해 주세요.';
 
 /** Seconds a refused call is told to wait. */
@@ -24,8 +24,8 @@ interface Lane {
  */
 export class WorkspaceGate {
   private readonly lanes = new Map<string, Lane>();
-  /** The workspace of each `Authorization` header with heavy calls under way. */
-  private readonly clients = new Map<string, string>();
+  /** The `Authorization` headers with heavy calls under way. */
+  private readonly clients = new Set<string>();
 
   constructor(
     private readonly running: number,
@@ -45,7 +45,7 @@ export class WorkspaceGate {
     }
     if (client !== undefined) {
       lane.clients.add(client);
-      this.clients.set(client, workspaceId);
+      this.clients.add(client);
     }
     if (lane.running >= this.running) {
       if (lane.waiting.length >= this.waiting) {

@@ -53,7 +53,7 @@ const WHY: Record<string, string> = {
 };
 
 /** The `DatabaseFileError` of directory `dir` failing, on the way to the database `file`. */
-export function directoryError(file: string, dir: string, error: unknown): DatabaseFileError {
+function directoryError(file: string, dir: string, error: unknown): DatabaseFileError {
   const code = codeOf(error) ?? 'EIO';
   const why = WHY[code] ?? (error instanceof Error ? error.message : String(error));
   return new DatabaseFileError(
