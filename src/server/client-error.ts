@@ -62,7 +62,11 @@ export function clientErrorHandler(base: string): (error: ConnectionError, socke
             : [400, MALFORMED_MESSAGE];
     const shape = isSingleDealPath(base, method, path) ? 'B' : 'A';
     const body = Buffer.from(errorBody(shape, message));
-    const headers = { ...SECURITY_HEADERS, 'Content-Type': JSON_TYPE, 'X-Request-Id': randomUUID() };
+    const headers = {
+      ...SECURITY_HEADERS,
+      'Content-Type': JSON_TYPE,
+      'X-Request-Id': randomUUID(),
+    };
     send(socket, status, headers, body);
   };
 }

@@ -18,10 +18,7 @@ const listeners = new WeakMap<Store, Set<(write: CommittedWrite) => void>>();
  * dispatcher to send the write's deliveries at once rather than at its next poll. Returns
  * the function that stops the calls.
  */
-export function afterWrite(
-  store: Store,
-  listener: (write: CommittedWrite) => void,
-): () => void {
+export function afterWrite(store: Store, listener: (write: CommittedWrite) => void): () => void {
   const set = listeners.get(store) ?? new Set();
   listeners.set(store, set);
   set.add(listener);
