@@ -170,6 +170,8 @@ describe('replies and HTML', () => {
       [{ htmlBody: '<p> </p>' }, /htmlBody/],
       [{ text: '답글', parentId: other.id }, /parentId/],
       [{ text: '답글', parentId: 'nope' }, /parentId/],
+      // The HTML may be longer than a text, what it holds may not.
+      [{ htmlBody: `<p>${'가'.repeat(150_000)}</p>` }, /htmlBody/],
     ];
     for (const [body, message] of cases) {
       const res = await post(app, ws.token, `/v2/deal/${ids.deal}/memo`, body);

@@ -2,7 +2,9 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { FieldListSchema, IdSchema } from './common.ts';
 
-const NoteText = Type.String({ minLength: 1, maxLength: 100_000, pattern: '\\S' });
+/** The most characters a note's text holds, however it is sent. */
+export const MAX_NOTE_TEXT = 100_000;
+const NoteText = Type.String({ minLength: 1, maxLength: MAX_NOTE_TEXT, pattern: '\\S' });
 
 /**
  * Body of `POST /v2/{type}/{id}/memo`: a note on the record. Its text as `text`, or as

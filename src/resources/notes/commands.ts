@@ -1,4 +1,4 @@
-import type { AddMemoBody } from '../../api-schema/bodies/notes-todos.ts';
+import { type AddMemoBody, MAX_NOTE_TEXT } from '../../api-schema/bodies/notes-todos.ts';
 import { htmlToText } from '../../domain/email-text.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { MEMO_TYPE_IDS } from '../../domain/memo-types.ts';
@@ -6,6 +6,7 @@ import type { SubjectType } from '../../model/tables.ts';
 import { renderMemo } from '../../render/notes.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { addMemo, pathRecord } from '../commands.ts';
+import { todoRow } from '../todos/commands.ts';
 import { NOTE_COLUMNS } from './queries.ts';
 
 /** The record types a note can be written on through `POST /v2/{type}/{id}/memo`. */
@@ -67,6 +68,11 @@ function noteText(body: AddMemoBody): string {
   const fromHtml = body.htmlBody === undefined ? '' : htmlToText(body.htmlBody);
   if (!/\S/.test(fromHtml))
     throw invalid(`노트의 글이 없습니다: 'text'(또는 'memo')나 'htmlBody'를 보내 주세요.`);
+  // The text a note keeps is bounded alike however it came: `htmlBody` may be longer (its tags).
+  if (fromHtml.length > MAX_NOTE_TEXT)
+    throw invalid(
+      `'htmlBody'의 글이 ${MAX_NOTE_TEXT.toLocaleString('en-US')}자를 넘습니다: 'text'(또는 'memo')와 같은 한도입니다.`,
+    );
   return fromHtml;
 }
 
@@ -80,13 +86,7 @@ async function noteSubject(
     await pathRecord(w, pathType, pathId);
     return { subjectType: pathType, subjectId: pathId, todoId: null };
   }
-  const todo = await w.trx
-    .selectFrom('todos')
-    .select(['subject_type', 'subject_id'])
-    .where('workspace_id', '=', w.workspaceId)
-    .where('id', '=', pathId)
-    .executeTakeFirst();
-  if (!todo) throw new DomainError('not_found', `할 일을 찾을 수 없습니다: '${pathId}'`);
+  const todo = await todoRow(w, pathId);
   // The note changes the record's NOTE group as one written on the record would: the API's.
   w.events.markDirect(todo.subject_type, todo.subject_id);
   return {

@@ -94,7 +94,8 @@ export async function createTodo(
 }
 
 /** The todo a path names; not in this workspace is a 404. */
-async function todoRow(w: WorkspaceWrite, todoId: string) {
+/** The todo `todoId` of the workspace, or a 404. */
+export async function todoRow(w: WorkspaceWrite, todoId: string) {
   const row = await w.trx
     .selectFrom('todos')
     .selectAll()
