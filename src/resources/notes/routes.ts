@@ -68,8 +68,11 @@ export function registerMemoRoutes(app: FastifyInstance, { store, cache, base }:
  * added only when given, so that the cursors handed out before it stay good.
  */
 function memoScope(filters: Partial<Record<MemoFilter, string>>): string {
-  const parts = ['/v2/memo', ...MEMO_FILTERS.map((name) => filters[name] ?? '')];
-  if (filters.typeId === undefined) parts.pop();
+  const parts = [
+    '/v2/memo',
+    ...MEMO_FILTERS.filter((name) => name !== 'typeId').map((name) => filters[name] ?? ''),
+  ];
+  if (filters.typeId !== undefined) parts.push(filters.typeId);
   return parts.join('\u0000');
 }
 
