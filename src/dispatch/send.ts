@@ -6,8 +6,7 @@
  */
 
 import { Agent, fetch, type Response } from 'undici';
-import { blockedRange, ipLiteralOf } from '../domain/webhook-url.ts';
-import { publicOnlyLookup } from '../outbound/address-guard.ts';
+import { blockedLiteral, publicOnlyLookup } from '../outbound/address-guard.ts';
 
 /**
  * Connections whose host name is resolved by `publicOnlyLookup`: a name that resolves to a
@@ -73,9 +72,8 @@ export async function postWebhook(
   try {
     if (!limits.allowPrivate) {
       // An IP address as the host is never looked up: checked here.
-      const literal = ipLiteralOf(new URL(request.url));
-      const range = literal === undefined ? undefined : blockedRange(literal);
-      if (range) throw new Error(`${literal} is a ${range} address: not sent`);
+      const blocked = blockedLiteral(new URL(request.url));
+      if (blocked) throw new Error(`${blocked.address} is a ${blocked.range} address: not sent`);
     }
     const response = await fetch(request.url, {
       dispatcher: limits.allowPrivate ? ANY_ADDRESS : PUBLIC_ONLY,

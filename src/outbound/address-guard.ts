@@ -22,12 +22,20 @@ export class BlockedAddressError extends Error {
   }
 }
 
+/**
+ * The address and its range when `url`'s host is itself an IP address a webhook may not
+ * reach (never looked up, so the resolver's check does not see it); else undefined.
+ */
+export function blockedLiteral(url: URL): { address: string; range: string } | undefined {
+  const address = ipLiteralOf(url);
+  const range = address === undefined ? undefined : blockedRange(address);
+  return address !== undefined && range ? { address, range } : undefined;
+}
+
 /** A 400 when `url`'s host is itself an IP address a webhook may not reach. */
 export function refuseBlockedLiteral(url: URL): void {
-  const address = ipLiteralOf(url);
-  if (address === undefined) return;
-  const range = blockedRange(address);
-  if (range) throw privateAddressError(address, address, range);
+  const blocked = blockedLiteral(url);
+  if (blocked) throw privateAddressError(blocked.address, blocked.address, blocked.range);
 }
 
 /**
