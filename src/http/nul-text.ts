@@ -5,6 +5,9 @@
  * and PostgreSQL each stored something else, and the answer echoed it as sent).
  */
 
+/** `String.prototype.isWellFormed` (ES2024; this project's lib is ES2023). */
+type WellFormed = string & { isWellFormed(): boolean };
+
 /** A code unit of a JS string alone: a high surrogate not followed by a low one, or a low one not after a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -14,6 +17,9 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 export function unstorableChar(text: string): string | undefined {
   const nul = text.indexOf('\u0000');
+  // Every string of every body passes here: the regular expression runs only for text that
+  // is not well formed (`isWellFormed`, ES2024, in Node since 20), the rare case.
+  if (nul < 0 && (text as WellFormed).isWellFormed()) return undefined;
   const lone = LONE_SURROGATE.exec(text);
   if (nul < 0 && lone === null) return undefined;
   const at = lone === null || (nul >= 0 && nul < lone.index) ? nul : lone.index;
