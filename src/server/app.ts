@@ -245,19 +245,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // A heavy call waits for its workspace's turn once its body has been read (workspace-gate.ts),
-  // and gives the turn back when its answer has gone or its client left.
-  app.addHook('preHandler', async (request) => {
-    if (!request.routeOptions.config?.heavy || !request.auth) return;
+  // and gives the turn back when its answer has gone or its client left. The hooks are the
+  // heavy routes' own: the other routes run none of them.
+  const enterGate = async (request: FastifyRequest) => {
+    if (!request.auth) return;
     const leave = await gate.enter(request.auth.workspaceId, request.headers.authorization);
     if (request.raw.destroyed) {
       leave();
       return;
     }
     request.leaveGate = leave;
-  });
+  };
   const leaveGate = async (request: FastifyRequest) => request.leaveGate?.();
-  app.addHook('onResponse', leaveGate);
-  app.addHook('onRequestAbort', leaveGate);
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.heavy) return;
+    route.preHandler = [...[route.preHandler ?? []].flat(), enterGate];
+    route.onResponse = [...[route.onResponse ?? []].flat(), leaveGate];
+    route.onRequestAbort = [...[route.onRequestAbort ?? []].flat(), leaveGate];
+  });
 
   // With a read replica, a read request's queries go where the workspace's writes are
   // (callback hook: the route runs inside `next`, so the choice follows it).
