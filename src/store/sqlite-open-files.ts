@@ -19,8 +19,10 @@ import SQLite from 'better-sqlite3';
  * this process has no connection to the database any more, as SQLite does with its own;
  * and the one check that reads the file before opening it (`sqlite-file.ts`) runs only
  * while there is none. Connections are counted here when opened through
- * `openSqliteDatabase`; the threads of a store (its checkpointer, an import's writer) open
- * theirs within its lifetime and never open the files otherwise.
+ * `openSqliteDatabase` on this thread; the other threads' connections (a store's
+ * checkpointer, an import's writer, `serve`'s reader threads: each thread has its own copy
+ * of this module) are not, so they must open after the store and close before it, and never
+ * open the files otherwise.
  */
 interface OpenFile {
   connections: number;

@@ -61,6 +61,7 @@ export function generateEmails(ctx: DemoContext): void {
   ctx.emailDrafts = [];
 }
 
-function escapeHtml(s: string): string {
+/** `s` as HTML text: `&`, `<` and `>` escaped. */
+export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -5,6 +5,7 @@
  * it was.
  */
 import { type DemoContext, fill } from './context.ts';
+import { escapeHtml } from './emails.ts';
 import { HOUR, iso } from './random.ts';
 import * as words from './words.ts';
 
@@ -38,7 +39,7 @@ export function generateNoteThreads(ctx: DemoContext): void {
       subjectId: parent.subjectId,
       parentId: parent.id!,
       text,
-      htmlBody: `<p>${text}</p>`,
+      htmlBody: `<p>${escapeHtml(text)}</p>`,
       authorId: authors.length > 0 ? r.pick(authors) : parent.authorId,
       createdAt: iso(ms),
     });
