@@ -1,3 +1,4 @@
+import { workspaceKey } from '../domain/ids.ts';
 import type { WebhookKey } from '../store/outbox/attempts.ts';
 import type { DeliveryKey } from '../store/outbox/bookkeeping.ts';
 import type { Delivery } from '../store/outbox/deliveries.ts';
@@ -35,7 +36,7 @@ export class WebhookQueues {
   hold(delivery: Delivery, leaseEnds: number): void {
     if (this.held.has(delivery.id)) return;
     this.held.set(delivery.id, { delivery, leaseEnds });
-    const key = webhookKey(delivery.workspaceId, delivery.webhookId);
+    const key = workspaceKey(delivery.workspaceId, delivery.webhookId);
     let queue = this.queues.get(key);
     if (!queue) {
       queue = {
@@ -61,7 +62,7 @@ export class WebhookQueues {
 
   /** How many of a webhook's deliveries are held. */
   heldOf(workspaceId: string, webhookId: string): number {
-    return this.queues.get(webhookKey(workspaceId, webhookId))?.held ?? 0;
+    return this.queues.get(workspaceKey(workspaceId, webhookId))?.held ?? 0;
   }
 
   /** The most deliveries held of any one webhook. */
@@ -102,7 +103,7 @@ export class WebhookQueues {
 
   /** A POST `start` gave ended: its webhook may send again (the delivery stays held). */
   ended(delivery: Delivery): void {
-    const queue = this.queues.get(webhookKey(delivery.workspaceId, delivery.webhookId));
+    const queue = this.queues.get(workspaceKey(delivery.workspaceId, delivery.webhookId));
     this.sending -= 1;
     if (!queue) return;
     queue.sending -= 1;
@@ -112,7 +113,7 @@ export class WebhookQueues {
   /** Lets go of a delivery (recorded, or let go unsent); its webhook's queue goes when empty. */
   forget(key: DeliveryKey & { webhookId: string }): void {
     if (!this.held.delete(key.id)) return;
-    const qk = webhookKey(key.workspaceId, key.webhookId);
+    const qk = workspaceKey(key.workspaceId, key.webhookId);
     const queue = this.queues.get(qk);
     if (!queue) return;
     queue.held -= 1;
@@ -127,7 +128,7 @@ export class WebhookQueues {
     const queues =
       webhook === undefined
         ? [...this.queues.values()]
-        : [this.queues.get(webhookKey(webhook.workspaceId, webhook.webhookId))];
+        : [this.queues.get(workspaceKey(webhook.workspaceId, webhook.webhookId))];
     const waiting: Delivery[] = [];
     for (const queue of queues) {
       if (!queue) continue;
@@ -154,8 +155,4 @@ export class WebhookQueues {
       if (entry) entry.leaseEnds = ends;
     }
   }
-}
-
-function webhookKey(workspaceId: string, webhookId: string): string {
-  return `${workspaceId}\u0000${webhookId}`;
 }

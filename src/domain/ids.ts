@@ -64,3 +64,8 @@ export function newId(whenMs: number = Date.now()): string {
   for (let i = at + 4; i < at + 10; i++) tail += HEX[pool[i]!];
   return `${time.slice(0, 8)}-${time.slice(8)}-${(0x7000 | sequence).toString(16)}-${HEX[0x80 | (pool[at + 2]! & 0x3f)]}${HEX[pool[at + 3]!]}-${tail}`;
 }
+
+/** One string for a record of a workspace, as a key of a map or set: `workspaceId` NUL `id`. */
+export function workspaceKey(workspaceId: string, id: string): string {
+  return `${workspaceId}\u0000${id}`;
+}

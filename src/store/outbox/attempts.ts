@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { workspaceKey } from '../../domain/ids.ts';
 import {
   effectOfAttempt,
   FAILED_IN_A_ROW_TO_DISABLE,
@@ -71,7 +72,7 @@ export async function recordAttempts(
       }>`select workspace_id, id, status, attempt_count from webhook_deliveries
         where (workspace_id, id) in ${keyValues(part)}${lock}`.execute(trx);
       for (const r of result.rows) {
-        current.set(`${r.workspace_id}\u0000${r.id}`, {
+        current.set(workspaceKey(r.workspace_id, r.id), {
           status: r.status,
           attempt_count: Number(r.attempt_count),
         });
@@ -86,7 +87,7 @@ export async function recordAttempts(
     const streaks = new Map<string, WebhookKey & StreakChange>();
 
     for (const o of outcomes) {
-      const row = current.get(`${o.workspaceId}\u0000${o.id}`);
+      const row = current.get(workspaceKey(o.workspaceId, o.id));
       if (!row) continue; // deleted with its webhook meanwhile
       row.attempt_count += 1;
       attempts.push({
@@ -111,7 +112,7 @@ export async function recordAttempts(
         logOnly.push(key);
         continue;
       }
-      const webhook = `${o.workspaceId}\u0000${o.webhookId}`;
+      const webhook = workspaceKey(o.workspaceId, o.webhookId);
       const before = streaks.get(webhook) ?? NO_STREAK_CHANGE;
       const after = streakAfter(before, effect);
       if (after !== before)

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { workspaceKey } from '../../domain/ids.ts';
 import type { Executor, Store } from '../database.ts';
 import { bookkeeping, chunks, type DeliveryKey, keyValues } from './bookkeeping.ts';
 import { holdsLease } from './dispatch-lease.ts';
@@ -104,7 +105,7 @@ export async function claimDeliveries(store: Store, request: ClaimRequest): Prom
       if (locked.size === 0) return { deliveries: [], more: false, leaseHeld: true };
       // A statement of its own, after the locks: its snapshot has every earlier claim's leases.
       const candidates = (await postgresCandidates(trx, request)).filter((c) =>
-        locked.has(`${c.workspace_id}\u0000${c.webhook_id}`),
+        locked.has(workspaceKey(c.workspace_id, c.webhook_id)),
       );
       const { chosen, more } = choose(candidates, request);
       if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true };
@@ -143,7 +144,7 @@ async function lockDueWebhooks(trx: Executor, now: string): Promise<Set<string>>
     ) due
     where w.status = 'active'
     for no key update of w skip locked`.execute(trx);
-  return new Set(result.rows.map((r) => `${r.workspace_id}\u0000${r.id}`));
+  return new Set(result.rows.map((r) => workspaceKey(r.workspace_id, r.id)));
 }
 
 /** Every active webhook's first due pending deliveries (PostgreSQL), in one statement. */
@@ -223,7 +224,7 @@ function choose(
 ): { chosen: Candidate[]; more: boolean } {
   const byWebhook = new Map<string, Candidate[]>();
   for (const c of candidates) {
-    const key = `${c.workspace_id}\u0000${c.webhook_id}`;
+    const key = workspaceKey(c.workspace_id, c.webhook_id);
     const list = byWebhook.get(key);
     if (list) list.push(c);
     else byWebhook.set(key, [c]);
