@@ -7,6 +7,7 @@ import { registerSequenceFileReads, registerSequenceWrites } from './sequences-f
 import { registerTimelineTool } from './timeline.ts';
 import { registerTodoTools } from './todos.ts';
 import { listedTools } from './tool-list.ts';
+import type { ToolMeter } from './tool-meter.ts';
 import { registerWriteTools } from './write-tools.ts';
 
 /** What the assistant is told of the server as it connects. */
@@ -20,8 +21,13 @@ const VERSION: string = createRequire(import.meta.url)('../../package.json').ver
  * tools, each calling the API as that caller. `tools/list` is answered from the list of the
  * token's kind, made once a process.
  */
-export function createMcpServer(options: { call: ApiCall; readOnly: boolean }): McpServer {
-  const server = toolServer(options.call, options.readOnly);
+export function createMcpServer(options: {
+  call: ApiCall;
+  readOnly: boolean;
+  /** Counts each tool call's API calls apart (`/mcp`'s rate limit). */
+  meter?: ToolMeter;
+}): McpServer {
+  const server = toolServer(options.call, options.readOnly, options.meter);
   // The SDK's own handler turns every tool's zod input into JSON Schema on every
   // `tools/list`: 17 tools took about 1.5 ms, so a batch of 100 about 150 ms of CPU.
   server.server.setRequestHandler(ListToolsRequestSchema, () => toolList(options.readOnly));
@@ -29,11 +35,12 @@ export function createMcpServer(options: { call: ApiCall; readOnly: boolean }): 
 }
 
 /** The server with its tools registered, `tools/list` answered by the SDK's own handler. */
-export function toolServer(call: ApiCall, readOnly: boolean): McpServer {
+export function toolServer(call: ApiCall, readOnly: boolean, meter?: ToolMeter): McpServer {
   const server = new McpServer(
     { name: 'salescrm', version: VERSION },
     { instructions: INSTRUCTIONS },
   );
+  if (meter) metered(server, meter);
   registerReadTools(server, call);
   registerTimelineTool(server, call);
   registerTodoTools(server, call);
@@ -43,6 +50,15 @@ export function toolServer(call: ApiCall, readOnly: boolean): McpServer {
     registerSequenceWrites(server, call);
   }
   return server;
+}
+
+/** Registers every tool of `server` with its callback counted by `meter`. */
+function metered(server: McpServer, meter: ToolMeter): void {
+  const register = server.registerTool.bind(server);
+  // The SDK's signature is generic over each tool's schemas; the wrapper passes them through.
+  const counted = (name: string, config: never, callback: (...args: unknown[]) => unknown) =>
+    register(name, config, meter.wrap(callback) as never);
+  server.registerTool = counted as unknown as typeof server.registerTool;
 }
 
 const toolLists = new Map<boolean, Promise<ListToolsResult>>();
