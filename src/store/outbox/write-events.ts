@@ -124,12 +124,23 @@ export async function fanOut(
 ): Promise<void> {
   const wanted = subscriptions ?? (await activeSubscriptions(trx, workspaceId));
   if (wanted.length === 0) return;
-  const createdAt = events[0]!.occurredAt;
+  const rest = pendingDelivery(events[0]!.occurredAt);
   const deliveries = deliveriesOf(events, wanted).map((d) => ({
     workspace_id: workspaceId,
     id: d.id,
     webhook_id: d.webhookId,
     event_seq: first + d.eventIndex,
+    ...rest,
+  }));
+  await insertMany(trx, 'webhook_deliveries', deliveries);
+}
+
+/**
+ * A new delivery's columns besides its workspace, id, webhook and event: pending, not tried
+ * yet, due at once (`createdAt`: its event's time). Both stores' writes insert these.
+ */
+export function pendingDelivery(createdAt: string) {
+  return {
     status: 'pending',
     attempt_count: 0,
     last_status_code: null,
@@ -138,6 +149,5 @@ export async function fanOut(
     leased_until: null,
     delivered_at: null,
     created_at: createdAt,
-  }));
-  await insertMany(trx, 'webhook_deliveries', deliveries);
+  } as const;
 }
