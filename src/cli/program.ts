@@ -48,7 +48,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
   backupCommand,
 ];
 
-/** The settings the process reads from its environment (the README's table says more). */
+/** The settings the process reads from its environment (the table of docs/settings.md says more). */
 export const ENVIRONMENT = `Environment:
   DATABASE_URL (default sqlite:./data/salescrm.db), DATABASE_READ_URL, DATABASE_POOL_MAX,
   DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_IDLE_TIMEOUT_MS,

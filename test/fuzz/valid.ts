@@ -601,7 +601,7 @@ export const VALID: Record<string, Gen> = {
               }),
               { maxLength: 2 },
             ),
-            // The search does not know the stage timing keys (README: not searched yet).
+            // The search does not know the stage timing keys (docs/api.md: not searched yet).
             fieldList: fc.subarray(
               fx.fields[type]!.filter((f) => !STAGE_KEY.test(f)),
               { maxLength: 5 },
