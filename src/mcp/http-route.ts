@@ -49,9 +49,9 @@ export function registerMcpRoute(
         return reply.code(400).send(rpcError(requestId(request.body), -32602, message));
       }
       const inject = injectCall(app, base, request.headers.authorization ?? '');
-      const call: ApiCall = (method, path, body) => {
+      const call: ApiCall = (method, path, body, options) => {
         apiCalls += 1;
-        return inject(method, path, body);
+        return inject(method, path, body, options);
       };
       const server = createMcpServer({ call, readOnly: request.auth.readOnly });
       const transport = new StreamableHTTPServerTransport({
