@@ -1,5 +1,5 @@
 /**
- * The MCP tools of notes, files, e-mails and webhooks, through the SDK's client over
+ * The MCP tools of notes, files, e-mails, webhooks and sequences' steps and timelines, through the SDK's client over
  * Streamable HTTP: each answer checked against the API's own, each write read back through
  * the API, refusals answered as tool errors, and a read-only token offered none of the writes.
  */
@@ -8,8 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineCustomObject } from '../src/resources/custom-objects/commands.ts';
 import { insertCustomObject } from '../src/resources/custom-objects/writes.ts';
+import { insertSequenceSteps, insertTimelineEvents } from '../src/resources/sequences/writes.ts';
 import { createToken } from '../src/resources/workspaces/writes.ts';
-import { makeDeal, makePerson, makePipeline } from './factories.ts';
+import { makeDeal, makeEnrollment, makePerson, makePipeline, makeSequence } from './factories.ts';
 import {
   get,
   type TestStore,
@@ -376,6 +377,74 @@ describe('the MCP tools of notes, files, e-mails and webhooks', { timeout: 120_0
     const deleted = await callTool(client, 'delete_record', { type: 'file', id, confirm: true });
     expect(deleted.json).toEqual({ deleted: true, type: 'file', id });
     expect((await callTool(client, 'get_file', { id })).json.status).toBe(404);
+  });
+
+  it("lists a sequence's steps, and an enrollment's timeline", async () => {
+    const { sequenceId, enrollmentId, fresh } = await ws.write(async (w) => {
+      const sequenceId = await makeSequence(w, '후속 시퀀스');
+      await insertSequenceSteps(w, [
+        {
+          sequenceId,
+          index: 0,
+          type: 'email',
+          executeImmediately: true,
+          businessDay: 0,
+          executionTime: null,
+        },
+        {
+          sequenceId,
+          index: 1,
+          type: 'email',
+          executeImmediately: false,
+          businessDay: 2,
+          executionTime: '0930',
+        },
+      ]);
+      const enrollmentId = await makeEnrollment(w, {
+        sequenceId,
+        subjectType: 'people',
+        subjectId: personId,
+      });
+      await insertTimelineEvents(w, [
+        { enrollmentId, eventType: 'sendEmail', stepIndex: 0, date: '2030-01-01T00:00:00.000Z' },
+        { enrollmentId, eventType: 'emailOpen', stepIndex: 0, date: '2030-01-01T01:00:00.000Z' },
+      ]);
+      const other = await makePerson(w);
+      const fresh = await makeEnrollment(w, {
+        sequenceId,
+        subjectType: 'people',
+        subjectId: other,
+      });
+      return { sequenceId, enrollmentId, fresh };
+    });
+    const steps = await callTool(client, 'list_sequences', { sequenceId, steps: true });
+    expect(steps.isError, JSON.stringify(steps.json)).toBe(false);
+    const apiSteps = await get(app, ws.token, `/v2/sequence/${sequenceId}/step`);
+    expect(steps.json.records).toEqual(apiSteps.json.data.stepList);
+    expect(steps.json.records.map((s: Json) => s.executionTime)).toEqual([null, '0930']);
+    const timeline = await callTool(client, 'list_sequences', { enrollmentId });
+    const apiTimeline = await get(
+      app,
+      ws.token,
+      `/v2/sequence/enrollment/${enrollmentId}/timeline`,
+    );
+    expect(timeline.json.records).toEqual(apiTimeline.json.data.timelineList);
+    expect(timeline.json.records.map((e: Json) => e.eventType)).toEqual(['sendEmail', 'emailOpen']);
+    // Before its first step, and for an enrollment not there, the API's 400s.
+    const early = await callTool(client, 'list_sequences', { enrollmentId: fresh });
+    expect(early.json).toMatchObject({
+      status: 400,
+      message: 'sequenceEnrollStep이 존재하지 않습니다.',
+    });
+    const none = await callTool(client, 'list_sequences', { enrollmentId: 'nope-1' });
+    expect(none.json).toMatchObject({
+      status: 400,
+      message: 'sequenceEnroll이 존재하지 않습니다.',
+    });
+    const mixed = await callTool(client, 'list_sequences', { sequenceId, enrollmentId });
+    expect(mixed.isError).toBe(true);
+    const alone = await callTool(client, 'list_sequences', { steps: true });
+    expect(alone.json.message).toMatch(/'steps' needs 'sequenceId'/);
   });
 
   it("finds none of another workspace's notes, files, e-mails or webhooks", async () => {
