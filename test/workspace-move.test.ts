@@ -16,6 +16,7 @@ import { exportWorkspace } from '../src/ingest/export.ts';
 import { importFiles } from '../src/ingest/run-import.ts';
 import { CHUNK_BYTES } from '../src/resources/files/writes.ts';
 import { createToken, createWorkspace, firstAdmin } from '../src/resources/workspaces/writes.ts';
+import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import { get, post, type TestStore, testApp, testStore } from './helpers.ts';
 import { type FormPart, multipartBody, SAMPLE_FILES } from './multipart.ts';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
@@ -32,6 +33,7 @@ describe('a demo workspace exported and imported reads the same', { timeout: 180
   let dir: string;
   let source: string;
   let target: string;
+  let targetId: string;
   let definitions: { id: string; name: string }[];
   let objects: { id: string }[];
   let files: { id: string; objectType: string | null; objectId: string | null }[];
@@ -161,6 +163,7 @@ describe('a demo workspace exported and imported reads the same', { timeout: 180
     out.end();
     await finished(out);
     const workspaceId = await createWorkspace(store, '옮겨 온 워크스페이스');
+    targetId = workspaceId;
     const result = await importFiles(store, { workspaceId, files: [file], actorId: '' });
     expect(result.rejects).toEqual([]);
     expect(result.committed).toBe(true);
@@ -233,6 +236,12 @@ describe('a demo workspace exported and imported reads the same', { timeout: 180
         expect(b!.headers[h], `${f.id} ${h}`).toBe(a!.headers[h]);
       }
     }
+  });
+
+  it('leaves the imported workspace verifying clean: its stored JSON as its rows render it', async () => {
+    const differences: unknown[] = [];
+    await verifyWorkspace(store, targetId, { onDifference: (d) => differences.push(d) });
+    expect(differences).toEqual([]);
   });
 
   it('reads the same e-mails, and the activities that name them', async () => {
