@@ -31,7 +31,7 @@ import {
 import { callTool, httpClient, type Json, READ_TOOLS, WRITE_TOOLS } from './mcp-client.ts';
 
 /** The most bytes of `tools/list` (names, descriptions, schemas) a model is given. */
-const TOOLS_LIST_BUDGET = 16_000;
+const TOOLS_LIST_BUDGET = 22_000;
 
 describe('the MCP tools of todos, custom objects, sequences and files', {
   timeout: 120_000,

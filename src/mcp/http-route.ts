@@ -50,9 +50,9 @@ export function registerMcpRoute(
         return reply.code(400).send(rpcError(requestId(request.body), -32602, message));
       }
       const inject = injectCall(app, base, request.headers.authorization ?? '');
-      const call: ApiCall = (method, path, body) => {
+      const call: ApiCall = (method, path, body, options) => {
         meter.apiCall();
-        return inject(method, path, body);
+        return inject(method, path, body, options);
       };
       const server = createMcpServer({ call, readOnly: request.auth.readOnly, meter });
       const transport = new StreamableHTTPServerTransport({

@@ -2,17 +2,21 @@ import { createRequire } from 'node:module';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiCall } from './api.ts';
+import { registerEmailReads, registerEmailWrites } from './emails.ts';
+import { registerFileReads, registerFileWrites } from './files.ts';
+import { registerNoteTools } from './notes.ts';
 import { registerReadTools } from './read-tools.ts';
-import { registerSequenceFileReads, registerSequenceWrites } from './sequences-files.ts';
+import { registerSequenceReads, registerSequenceWrites } from './sequences.ts';
 import { registerTimelineTool } from './timeline.ts';
 import { registerTodoTools } from './todos.ts';
 import { listedTools } from './tool-list.ts';
 import type { ToolMeter } from './tool-meter.ts';
+import { registerWebhookReads, registerWebhookWrites } from './webhooks.ts';
 import { registerWriteTools } from './write-tools.ts';
 
 /** What the assistant is told of the server as it connects. */
 const INSTRUCTIONS =
-  "salescrm: a sales CRM (people, organizations, deals, leads, products, quotes, todos, custom objects). Field names are Korean, as the records show them: call list_fields first to learn a type's fields and how to write them. Lists are paged: pass nextCursor back while hasMore is true. Every call is an ordinary API call of this workspace's token (history, webhooks, rate limit).";
+  "salescrm: a sales CRM (people, organizations, deals, leads, products, quotes, todos, notes, custom objects, sequences, files, e-mails, webhooks). Field names are Korean, as the records show them: call list_fields first to learn a type's fields and how to write them. Lists are paged: pass nextCursor back while hasMore is true. Every call is an ordinary API call of this workspace's token (history, webhooks, rate limit).";
 
 const VERSION: string = createRequire(import.meta.url)('../../package.json').version;
 
@@ -44,10 +48,17 @@ export function toolServer(call: ApiCall, readOnly: boolean, meter?: ToolMeter):
   registerReadTools(server, call);
   registerTimelineTool(server, call);
   registerTodoTools(server, call);
-  registerSequenceFileReads(server, call);
+  registerNoteTools(server, call);
+  registerSequenceReads(server, call);
+  registerFileReads(server, call);
+  registerEmailReads(server, call);
+  registerWebhookReads(server, call);
   if (!readOnly) {
     registerWriteTools(server, call);
     registerSequenceWrites(server, call);
+    registerFileWrites(server, call);
+    registerEmailWrites(server, call);
+    registerWebhookWrites(server, call);
   }
   return server;
 }
