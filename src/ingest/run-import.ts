@@ -2,6 +2,7 @@ import { createReadStream, createWriteStream, statSync, type WriteStream } from 
 import type { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { deferIndexesOfALoneWorkspace } from '../store/bulk-load.ts';
+import { bumpCatalogVersion } from '../store/catalog.ts';
 import type { Store } from '../store/database.ts';
 import { SqliteWriterThread, storeOnThread } from '../store/sqlite-thread.ts';
 import type { CsvType } from './csv-types.ts';
@@ -84,6 +85,8 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
   try {
     await target.transaction(async (trx) => {
       const w = importWrite(target, trx, options.workspaceId);
+      // An import may write any table of the catalog (users, teams, pipelines, fields, ...).
+      await bumpCatalogVersion(trx, options.workspaceId);
       // CSV rows may name records of the NDJSON files before them, so with CSV files every
       // record is written as it is read, and the workspace rendered again at the end.
       const ndjson = new NdjsonImporter(w, undefined, {

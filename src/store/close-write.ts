@@ -71,7 +71,7 @@ function column<T>(rows: readonly (readonly unknown[])[], i: number): T[] {
 /**
  * The last statement of a PostgreSQL write, one round trip: stores what `pending` kept (new
  * rows, records' JSON, index rows), bumps the workspace's data version (so cached pages of
- * it are not served again), numbers `events` after the workspace's last (the write holds the
+ * it are not served again) and its catalog version when the write changed the catalog, numbers `events` after the workspace's last (the write holds the
  * workspace's row lock since its `begin`, so numbers follow commit order), inserts them, and
  * adds a pending delivery for each that an active webhook of `subscriptions` wants. The parts
  * are CTEs of one statement: they touch different rows (new rows, each record's body once,
@@ -84,10 +84,12 @@ export async function closePostgresWrite(
   pending: PendingWrites,
   events: readonly EventFacts[],
   subscriptions: readonly Subscription[],
+  options: { catalogChanged: boolean },
 ): Promise<void> {
   const count = events.length;
+  const catalog = options.catalogChanged ? sql`, catalog_version = catalog_version + 1` : sql``;
   const parts = [
-    sql`w as (update workspaces set data_version = data_version + 1, event_seq = event_seq + ${count}
+    sql`w as (update workspaces set data_version = data_version + 1, event_seq = event_seq + ${count}${catalog}
       where id = ${workspaceId} returning event_seq - ${count} as base)`,
   ];
   let n = 0;

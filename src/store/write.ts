@@ -115,11 +115,13 @@ export async function writeWorkspace<T>(
     const count = logged?.events.length ?? 0;
     if (pending) {
       const subscriptions = count > 0 ? (await currentCatalog()).subscriptions : [];
-      await closePostgresWrite(trx, workspaceId, pending, logged?.events ?? [], subscriptions);
+      await closePostgresWrite(trx, workspaceId, pending, logged?.events ?? [], subscriptions, {
+        catalogChanged: watch.catalogWritten,
+      });
       delivers = subscriptions.length > 0;
       return result;
     }
-    const first = await closeWrite(trx, workspaceId, count);
+    const first = await closeWrite(trx, workspaceId, count, watch.catalogWritten);
     if (count > 0) {
       const { subscriptions } = await currentCatalog();
       await insertNumberedEvents(trx, workspaceId, logged!.events, first, subscriptions);
@@ -149,11 +151,17 @@ function inWorkspaceTransaction<T>(
 
 /**
  * The last statement of a write on SQLite (on PostgreSQL: `closePostgresWrite`): bumps the
- * workspace's data version (so cached pages of it are not served again) and takes the
- * numbers of its `eventCount` events; returns the first.
+ * workspace's data version (so cached pages of it are not served again), its catalog version
+ * when the write changed the catalog, and takes the numbers of its `eventCount` events;
+ * returns the first.
  */
-async function closeWrite(trx: Executor, workspaceId: string, eventCount: number): Promise<number> {
-  const params = [eventCount, workspaceId];
+async function closeWrite(
+  trx: Executor,
+  workspaceId: string,
+  eventCount: number,
+  catalogChanged: boolean,
+): Promise<number> {
+  const params = [eventCount, catalogChanged ? 1 : 0, workspaceId];
   const cached = sqliteStatementOf(trx, CLOSE_WRITE_SQL);
   // Elsewhere (the connection of an import's writer thread), the same statement through Kysely.
   const seq = cached
@@ -165,7 +173,7 @@ async function closeWrite(trx: Executor, workspaceId: string, eventCount: number
 
 /** `closeWrite`'s statement (SQLite's), prepared once on the writer. */
 const CLOSE_WRITE_SQL =
-  'update "workspaces" set "data_version" = "data_version" + 1, "event_seq" = "event_seq" + ? where "id" = ? returning "event_seq"';
+  'update "workspaces" set "data_version" = "data_version" + 1, "event_seq" = "event_seq" + ?, "catalog_version" = "catalog_version" + ? where "id" = ? returning "event_seq"';
 
 /** Marks the workspace's data as changed, so cached pages of it are not served again. */
 export async function bumpDataVersion(trx: Executor, workspaceId: string): Promise<void> {

@@ -8,6 +8,7 @@ import {
   type StreakChange,
   streakAfter,
 } from '../../domain/webhook-retry.ts';
+import { bumpCatalogVersion } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
 import { bookkeeping, chunks, type DeliveryKey, keyValues } from './bookkeeping.ts';
 
@@ -214,7 +215,11 @@ async function updateStreaks(
       .where('failure_streak', '>=', FAILED_IN_A_ROW_TO_DISABLE)
       .returning('id')
       .executeTakeFirst();
-    if (off) disabled.push({ workspaceId: s.workspaceId, webhookId: s.webhookId });
+    if (off) {
+      // The workspace's active webhooks are part of its catalog.
+      await bumpCatalogVersion(trx, s.workspaceId);
+      disabled.push({ workspaceId: s.workspaceId, webhookId: s.webhookId });
+    }
   }
   return disabled;
 }
