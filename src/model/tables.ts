@@ -72,8 +72,13 @@ export interface WorkspaceTable {
   cursor_secret: string;
   /** Number of the workspace's last event (events are numbered in commit order). */
   event_seq: Generated<number>;
-  /** Bumped (by triggers) on every change of the tables a write reads whole: see `Catalog`. */
+  /** Bumped by every write that changes the tables a write reads whole: see `Catalog`. */
   catalog_version: Generated<number>;
+  /**
+   * No later than the earliest pending delivery of the workspace's active webhooks; null
+   * when it has none: where dispatchers look for due deliveries (`outbox/due-workspaces.ts`).
+   */
+  deliveries_due_at: Generated<string | null>;
   created_at: string;
 }
 
@@ -520,7 +525,10 @@ export interface WebhookAttemptTable {
   error: string | null;
 }
 
-/** The lease of the one dispatcher of an SQLite database. */
+/**
+ * The lease of the one dispatcher of an SQLite database. SQLite only: PostgreSQL's
+ * dispatchers hold no lease (migration 025 drops the table there).
+ */
 export interface DispatchLeaseTable {
   name: string;
   holder: string;

@@ -8,6 +8,7 @@ import type {
 import { type StageKeys, stageKeysOf } from '../domain/stage-times.ts';
 import type { CustomFieldTable } from '../model/tables.ts';
 import type { Executor, Store } from './database.ts';
+import { dueAtLeast } from './outbox/due-workspaces.ts';
 import { sqliteStatementOf } from './sqlite-executors.ts';
 
 /** What a catalogued name belongs to. */
@@ -84,12 +85,16 @@ export const CATALOG_COLUMNS: ReadonlyMap<string, ReadonlySet<string>> = new Map
 
 /**
  * Marks the workspace's catalog changed (`catalog_version` + 1), in the transaction of the
- * change: every process reads the catalog again at its next write of the workspace.
+ * change: every process reads the catalog again at its next write of the workspace. Its
+ * webhooks may have changed too, so the dispatchers look at it again (its due mark, now).
  */
 export async function bumpCatalogVersion(trx: Executor, workspaceId: string): Promise<void> {
   await trx
     .updateTable('workspaces')
-    .set((eb) => ({ catalog_version: eb('catalog_version', '+', 1) }))
+    .set((eb) => ({
+      catalog_version: eb('catalog_version', '+', 1),
+      deliveries_due_at: dueAtLeast(new Date().toISOString()),
+    }))
     .where('id', '=', workspaceId)
     .execute();
 }

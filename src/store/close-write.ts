@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { EventFacts } from '../domain/events.ts';
 import type { Subscription } from './catalog.ts';
 import type { Executor, RenderedTable } from './database.ts';
+import { dueAtLeast } from './outbox/due-workspaces.ts';
 import { deliveriesOf, EVENT_COLUMNS, eventValues } from './outbox/write-events.ts';
 
 /** A search index row: record type, record id, field key, value. */
@@ -71,7 +72,9 @@ function column<T>(rows: readonly (readonly unknown[])[], i: number): T[] {
 /**
  * The last statement of a PostgreSQL write, one round trip: stores what `pending` kept (new
  * rows, records' JSON, index rows), bumps the workspace's data version (so cached pages of
- * it are not served again) and its catalog version when the write changed the catalog, numbers `events` after the workspace's last (the write holds the
+ * it are not served again), its catalog version when the write changed the catalog, and its
+ * deliveries' due mark (`outbox/due-workspaces.ts`) when it adds deliveries or changes the
+ * catalog; numbers `events` after the workspace's last (the write holds the
  * workspace's row lock since its `begin`, so numbers follow commit order), inserts them, and
  * adds a pending delivery for each that an active webhook of `subscriptions` wants. The parts
  * are CTEs of one statement: they touch different rows (new rows, each record's body once,
@@ -84,12 +87,21 @@ export async function closePostgresWrite(
   pending: PendingWrites,
   events: readonly EventFacts[],
   subscriptions: readonly Subscription[],
-  options: { catalogChanged: boolean },
+  options: { catalogChanged: boolean; now: string },
 ): Promise<void> {
   const count = events.length;
+  const deliveries = count > 0 ? deliveriesOf(events, subscriptions) : [];
   const catalog = options.catalogChanged ? sql`, catalog_version = catalog_version + 1` : sql``;
+  // New deliveries are due at once; a change of the webhooks may make old ones due again.
+  const dueAt =
+    deliveries.length > 0
+      ? events[0]!.occurredAt
+      : options.catalogChanged
+        ? options.now
+        : undefined;
+  const due = dueAt === undefined ? sql`` : sql`, deliveries_due_at = ${dueAtLeast(dueAt)}`;
   const parts = [
-    sql`w as (update workspaces set data_version = data_version + 1, event_seq = event_seq + ${count}${catalog}
+    sql`w as (update workspaces set data_version = data_version + 1, event_seq = event_seq + ${count}${catalog}${due}
       where id = ${workspaceId} returning event_seq - ${count} as base)`,
   ];
   let n = 0;
@@ -132,7 +144,6 @@ export async function closePostgresWrite(
     parts.push(sql`e as (insert into events (${sql.join(EVENT_COLUMNS.map((c) => sql.id(c)))})
       select ${sql.join(EVENT_COLUMNS.map((c) => (c === 'seq' ? sql`w.base + v.seq` : sql`v.${sql.id(c)}`)))}
       from w, unnest(${sql.join(arrays)}) as v(${sql.join(EVENT_COLUMNS.map((c) => sql.id(c)))}))`);
-    const deliveries = deliveriesOf(events, subscriptions);
     if (deliveries.length > 0) {
       const createdAt = events[0]!.occurredAt;
       parts.push(sql`d as (insert into webhook_deliveries (workspace_id, id, webhook_id, event_seq,

@@ -24,6 +24,7 @@ import { noteThreads } from './migrations/021-note-threads.ts';
 import { listFilterIndexes } from './migrations/022-list-filter-indexes.ts';
 import { tokenWorkspaces } from './migrations/023-token-workspaces.ts';
 import { catalogVersionByWrites } from './migrations/024-catalog-version-by-writes.ts';
+import { dueWorkspaces } from './migrations/025-due-workspaces.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -55,6 +56,7 @@ export async function migrateToLatest(
     '022-list-filter-indexes': listFilterIndexes,
     '023-token-workspaces': tokenWorkspaces({ dialect }),
     '024-catalog-version-by-writes': catalogVersionByWrites({ dialect }),
+    '025-due-workspaces': dueWorkspaces({ dialect }),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Branches merge in any order, so a database may have run a later migration (017) before an

@@ -5,6 +5,7 @@ import { type Catalog, catalogAt, loadCatalog, readCatalogVersion } from './cata
 import { closePostgresWrite, PendingWrites } from './close-write.ts';
 import type { Executor, Store } from './database.ts';
 import { insertMany, insertReturning } from './insert.ts';
+import { markDeliveriesDue } from './outbox/due-workspaces.ts';
 import { EventLog } from './outbox/event-log.ts';
 import { insertNumberedEvents } from './outbox/write-events.ts';
 import { Lookups } from './read-model/lookups.ts';
@@ -117,11 +118,14 @@ export async function writeWorkspace<T>(
       const subscriptions = count > 0 ? (await currentCatalog()).subscriptions : [];
       await closePostgresWrite(trx, workspaceId, pending, logged?.events ?? [], subscriptions, {
         catalogChanged: watch.catalogWritten,
+        now: at,
       });
       delivers = subscriptions.length > 0;
       return result;
     }
     const first = await closeWrite(trx, workspaceId, count, watch.catalogWritten);
+    // A change of the webhooks may make deliveries due again (new ones mark it themselves).
+    if (watch.catalogWritten) await markDeliveriesDue(trx, workspaceId, at);
     if (count > 0) {
       const { subscriptions } = await currentCatalog();
       await insertNumberedEvents(trx, workspaceId, logged!.events, first, subscriptions);
