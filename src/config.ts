@@ -4,6 +4,11 @@ import { availableParallelism } from 'node:os';
 export interface Config {
   /** `sqlite:PATH` (default `sqlite:./data/salescrm.db`) or `postgres://…`. */
   databaseUrl: string;
+  /**
+   * PostgreSQL: hash partitions of every workspace table by workspace (`PG_PARTITIONS`,
+   * default 0: plain tables), made by the store's migration (docs/deploy.md).
+   */
+  pgPartitions: number;
   port: number;
   host: string;
   /** Prefix of every API path, e.g. `/api` (default none). */
@@ -84,6 +89,14 @@ function integer(
   return value;
 }
 
+/** Most hash partitions `PG_PARTITIONS` may ask for. */
+export const MAX_PG_PARTITIONS = 1024;
+
+/** `PG_PARTITIONS`: 0 (plain tables) unless set; the store reads it when it migrates. */
+export function pgPartitions(env: NodeJS.ProcessEnv = process.env): number {
+  return integer(env, 'PG_PARTITIONS', 0, 0, MAX_PG_PARTITIONS);
+}
+
 /** About 22 hours of retries (docs/decisions.md, Events and webhooks). */
 const DEFAULT_RETRY_DELAYS = [10, 60, 300, 600, 1800, 3600, 7200, 14400, 28800, 43200];
 /** A retry waits at most a week. */
@@ -155,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl !== undefined) checkRedisUrl(redisUrl);
   return {
     databaseUrl: databaseUrl(env.DATABASE_URL || 'sqlite:./data/salescrm.db'),
+    pgPartitions: pgPartitions(env),
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
     basePath,
