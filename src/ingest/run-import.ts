@@ -85,8 +85,6 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
   try {
     await target.transaction(async (trx) => {
       const w = importWrite(target, trx, options.workspaceId);
-      // An import may write any table of the catalog (users, teams, pipelines, fields, ...).
-      await bumpCatalogVersion(trx, options.workspaceId);
       // CSV rows may name records of the NDJSON files before them, so with CSV files every
       // record is written as it is read, and the workspace rendered again at the end.
       const ndjson = new NdjsonImporter(w, undefined, {
@@ -189,6 +187,8 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
       }
       result.records = Object.values(result.counts).reduce((a, b) => a + b, 0);
       await ndjson.render();
+      // An import may write any table of the catalog (users, teams, pipelines, fields, ...).
+      await bumpCatalogVersion(trx, options.workspaceId);
     });
     result.committed = true;
   } catch (error) {
