@@ -138,8 +138,7 @@ const report = [
   `salescrm write bench — ${new Date().toISOString()}`,
   `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}; load: autocannon (one-client loops, deal runs), ${hasWrk() ? 'wrk' : 'autocannon'} for the reads, an open loop (bench/open-loop.ts) for the fixed rates; ${pinned ? 'server pinned to one core, clients to the other' : 'no core pinning'}`,
   '',
-  table(['issue 16', 'measured', 'target'], issue),
-  '',
+  ...(issue.length > 0 ? [table(['issue 16', 'measured', 'target'], issue), ''] : []),
   ...sections,
 ].join('\n');
 console.log(`\n${report}`);
