@@ -5,6 +5,11 @@ import { availableParallelism } from 'node:os';
 export interface Config {
   /** `sqlite:PATH` (default `sqlite:./data/salescrm.db`) or `postgres://…`. */
   databaseUrl: string;
+  /**
+   * PostgreSQL: hash partitions of every workspace table by workspace (`PG_PARTITIONS`,
+   * default 0: plain tables), made by the store's migration (docs/deploy.md).
+   */
+  pgPartitions: number;
   port: number;
   host: string;
   /** Prefix of every API path, e.g. `/api` (default none). */
@@ -89,6 +94,14 @@ function integer(
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
   }
   return value;
+}
+
+/** Most hash partitions `PG_PARTITIONS` may ask for. */
+export const MAX_PG_PARTITIONS = 1024;
+
+/** `PG_PARTITIONS`: 0 (plain tables) unless set; the store reads it when it migrates. */
+export function pgPartitions(env: NodeJS.ProcessEnv = process.env): number {
+  return integer(env, 'PG_PARTITIONS', 0, 0, MAX_PG_PARTITIONS);
 }
 
 /** About 22 hours of retries (docs/decisions.md, Events and webhooks). */
@@ -191,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl !== undefined) checkRedisUrl(redisUrl);
   return {
     databaseUrl: databaseUrl(env.DATABASE_URL || 'sqlite:./data/salescrm.db'),
+    pgPartitions: pgPartitions(env),
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
     basePath,

@@ -111,7 +111,14 @@ export async function writeWorkspace<T>(
     }
     const closing = logged?.events ?? [];
     const subscriptions = closing.length > 0 ? (await currentCatalog()).subscriptions : [];
-    await closeWrite(trx, { workspaceId, events: closing, subscriptions, pending });
+    await closeWrite(trx, {
+      workspaceId,
+      events: closing,
+      subscriptions,
+      pending,
+      catalogChanged: watch.catalogWritten,
+      now: at,
+    });
     delivers = subscriptions.length > 0;
     return result;
   });

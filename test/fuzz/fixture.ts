@@ -15,6 +15,7 @@ import {
   insertSequences,
   insertTimelineEvents,
 } from '../../src/resources/sequences/writes.ts';
+import { bumpCatalogVersion } from '../../src/store/catalog.ts';
 import type { Store } from '../../src/store/database.ts';
 import {
   makeActivity,
@@ -518,11 +519,14 @@ export async function makeFixture(
       .where('workspace_id', '=', m.ws.workspaceId)
       .executeTakeFirstOrThrow();
     if (Number(count.n) < 50) return false;
-    await store.db
-      .deleteFrom('webhooks')
-      .where('workspace_id', '=', m.ws.workspaceId)
-      .where('id', 'not in', m.ids.webhook)
-      .execute();
+    await store.transaction(async (trx) => {
+      await trx
+        .deleteFrom('webhooks')
+        .where('workspace_id', '=', m.ws.workspaceId)
+        .where('id', 'not in', m.ids.webhook)
+        .execute();
+      await bumpCatalogVersion(trx, m.ws.workspaceId);
+    });
     return true;
   };
   const fieldIds = async () =>

@@ -3,6 +3,7 @@ import { newId } from '../../domain/ids.ts';
 import { activeSubscriptions, type Subscription } from '../catalog.ts';
 import type { Executor } from '../database.ts';
 import { insertMany } from '../insert.ts';
+import { markDeliveriesDue } from './due-workspaces.ts';
 
 /**
  * Writes a transaction's events: numbers them after the workspace's last (the caller holds
@@ -114,7 +115,10 @@ export function deliveriesOf(
   return out;
 }
 
-/** Adds the deliveries of `events` (numbered from `first`) to the webhooks that want them. */
+/**
+ * Adds the deliveries of `events` (numbered from `first`) to the webhooks that want them,
+ * and brings the workspace's due mark forward to them.
+ */
 export async function fanOut(
   trx: Executor,
   workspaceId: string,
@@ -132,7 +136,9 @@ export async function fanOut(
     event_seq: first + d.eventIndex,
     ...rest,
   }));
+  if (deliveries.length === 0) return;
   await insertMany(trx, 'webhook_deliveries', deliveries);
+  await markDeliveriesDue(trx, workspaceId, rest.created_at);
 }
 
 /**
