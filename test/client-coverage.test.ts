@@ -228,6 +228,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
       fieldList: [{ name: '이름', stringValue: 'n' }],
     }),
   'customObjects.update': () => crm.customObjects.update('c1', { memo: 'm' }),
+  'customObjects.delete': () => crm.customObjects.delete('c1'),
   'customObjects.addMemo': () =>
     crm.customObjects.addMemo('c1', { text: 't', typeId: 'memo-type-call' }),
   'customObjects.activities.list': () =>

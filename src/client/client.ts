@@ -444,6 +444,10 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** Changes a record's fields or stage, or adds a note. */
     update: (id: string, body: Bodies.UpdateCustomObjectBody, o?: CallOptions) =>
       this.#post<R.CustomObjectUpdated>(`/v2/custom-object/${seg(id)}`, body, o),
+    /** Deletes a record with its notes, activities, todos, history and files. */
+    delete: async (id: string, o?: CallOptions): Promise<void> => {
+      await this.#post(`/v2/custom-object/${seg(id)}/delete`, undefined, o);
+    },
     /** Writes a note on the record (as `memo` does); answers the note. */
     addMemo: (id: string, body: Bodies.AddMemoBody, o?: CallOptions) =>
       this.#keyed<R.Memo>(`/v2/custom-object/${seg(id)}/memo`, 'memo', body, o),

@@ -9,12 +9,16 @@ import type { BuiltInFieldType } from './field-catalogue.ts';
 export const EVENT_TOPICS = ['생성', '수정', '삭제', '병합'] as const;
 export type EventTopic = (typeof EVENT_TOPICS)[number];
 
-/** Record types that have events, and the name a payload gives each. */
+/**
+ * Record types that have events, and the name a payload gives each (a custom object's
+ * payload also names its definition: `customObjectDefinitionId`).
+ */
 export const EVENT_OBJECT_TYPES = {
   people: '고객',
   organization: '회사',
   lead: '리드',
   deal: '딜',
+  customObject: '커스텀 오브젝트',
 } as const;
 export type EventObjectType = keyof typeof EVENT_OBJECT_TYPES;
 
@@ -117,6 +121,8 @@ export interface EventFacts {
   occurredAt: string;
   actor: EventActor;
   objectType: EventObjectType;
+  /** For a custom object: the definition it is a record of. */
+  customObjectDefinitionId?: string;
   objectId: string;
   eventId: string;
   /** For `수정`: the changed key and its values, as `eventFieldValue` makes them. */
@@ -125,7 +131,8 @@ export interface EventFacts {
 
 /**
  * The payload a receiver gets, keys in their order (docs/decisions.md, Events and webhooks), as
- * JSON text.
+ * JSON text: a custom object's names its definition (`customObjectDefinitionId`) right after
+ * `objectType`, as the live API's payloads do.
  */
 export function eventPayload(facts: EventFacts): string {
   const payload: Record<string, unknown> = {
@@ -134,9 +141,11 @@ export function eventPayload(facts: EventFacts): string {
     source: facts.actor.source,
     sourceId: facts.actor.sourceId,
     objectType: EVENT_OBJECT_TYPES[facts.objectType],
-    objectId: facts.objectId,
-    eventId: facts.eventId,
   };
+  if (facts.objectType === 'customObject')
+    payload.customObjectDefinitionId = facts.customObjectDefinitionId ?? null;
+  payload.objectId = facts.objectId;
+  payload.eventId = facts.eventId;
   if (facts.field) {
     payload.fieldName = facts.field.name;
     payload.beforeField = facts.field.before;
