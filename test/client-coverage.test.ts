@@ -199,6 +199,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
         peopleId: 'p',
         organizationId: 'o',
         typeId: 'memo-type-call',
+        customObjectId: 'c',
       })
       .page(),
   'memos.get': () => crm.memos.get('m1'),

@@ -50,6 +50,8 @@ export interface MemoFilter extends ListOptions {
   leadId?: string;
   peopleId?: string;
   organizationId?: string;
+  /** The notes of one custom object. */
+  customObjectId?: string;
   /** A note type's `_id` (`memos.types()`). */
   typeId?: string;
 }
@@ -624,6 +626,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
         peopleId: f.peopleId,
         organizationId: f.organizationId,
         typeId: f.typeId,
+        customObjectId: f.customObjectId,
       }),
     /** One note. */
     get: async (id: string, o?: CallOptions): Promise<R.Memo> =>

@@ -711,6 +711,7 @@ export const VALID: Record<string, Gen> = {
             pick(fx.m.ids.lead).map((id) => ['leadId', id]),
             pick(fx.m.ids.people).map((id) => ['peopleId', id]),
             pick(fx.m.ids.organization).map((id) => ['organizationId', id]),
+            pick(fx.m.ids.customObject).map((id) => ['customObjectId', id]),
             pick(MEMO_TYPE_IDS).map((id) => ['typeId', id]),
           ),
         ),
