@@ -791,9 +791,12 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     ): Promise<R.Pipeline[]> =>
       (await this.#post<{ pipelineList: R.Pipeline[] }>('/v3/pipeline/list', { objectType }, o))
         .pipelineList,
-    /** The record types a type can be associated with, and the field that links them. */
+    /**
+     * The record types a type can be associated with, and the field that links them
+     * (`customObject`: the records of every custom object definition).
+     */
     associations: async (
-      objectType: Batch.BatchObjectTypeName,
+      objectType: Batch.AssociationTypeName,
       o?: CallOptions,
     ): Promise<Batch.Association[]> =>
       (
