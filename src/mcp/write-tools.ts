@@ -106,7 +106,7 @@ const ADD_NOTE_TOOL = {
 const DELETE_RECORD_TOOL = {
   title: 'Delete a record',
   description:
-    'Delete a deal, lead, todo or sequence enrollment (unenroll). Without confirm: true nothing is deleted: the answer shows what would be. Ask the user before confirming.',
+    'Delete a deal, lead, todo, custom object or sequence enrollment (unenroll). Without confirm: true nothing is deleted: the answer shows what would be. Ask the user before confirming.',
   inputSchema: {
     type: z.enum(DELETABLE_TYPES),
     id: recordId,
@@ -194,6 +194,10 @@ export function registerWriteTools(server: McpServer, call: ApiCall): void {
         const res = await call('GET', path);
         if (!succeeded(res)) return apiError(res);
         record = (res.json.data[type] as Record<string, unknown>[])[0];
+      } else if (type === 'custom-object') {
+        const res = await call('GET', path);
+        if (!succeeded(res)) return apiError(res);
+        record = res.json.data.customObject;
       }
       return answer({
         deleted: false,
