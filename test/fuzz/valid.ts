@@ -687,6 +687,8 @@ export const VALID: Record<string, Gen> = {
         },
       })),
   deleteTodo: () => fc.constant({ method: 'POST' as const, path: '/v2/todo/§new:todo§/delete' }),
+  deleteCustomObject: () =>
+    fc.constant({ method: 'POST' as const, path: '/v2/custom-object/§new:customObject§/delete' }),
   addPersonMemo: (fx) => memoOn(fx, 'people'),
   addOrganizationMemo: (fx) => memoOn(fx, 'organization'),
   addDealMemo: (fx) => memoOn(fx, 'deal'),
