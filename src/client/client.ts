@@ -91,6 +91,7 @@ export type BatchRecordOf<T extends Batch.BatchReadTypeName, C extends CustomFie
   lead: R.Lead<C>;
   product: R.Product<C>;
   quote: R.Quote<C>;
+  customObject: R.CustomObject<C>;
 }[Batch.BatchObjectTypeOf<T>];
 
 /** A record of `batch.read`: whole, or with `fieldList` its `id` and some of its fields. */

@@ -923,13 +923,15 @@ export const VALID: Record<string, Gen> = {
     }),
 
   batchReadObjects: (fx) =>
-    pick([...BATCH_TYPES, 'product'] as const).chain((type) =>
+    pick([...BATCH_TYPES, 'product', 'customObject'] as const).chain((type) =>
       fc
         .tuple(
           fc.array(pick(fx.m.ids[type]), { minLength: 1, maxLength: 8 }),
           fc.option(
             fc.subarray(
-              fx.fields[type]!.filter((f) => type !== 'deal' || !SINGLE_DEAL_KEYS.includes(f)),
+              fx.fields[type === 'customObject' ? 'custom-object' : type]!.filter(
+                (f) => type !== 'deal' || !SINGLE_DEAL_KEYS.includes(f),
+              ),
               { maxLength: 6 },
             ),
             { nil: undefined },
@@ -986,7 +988,7 @@ export const VALID: Record<string, Gen> = {
       (objectType): Req => ({ method: 'POST', path: '/v3/pipeline/list', body: { objectType } }),
     ),
   batchListAssociations: () =>
-    pick(BATCH_TYPES).map(
+    pick([...BATCH_TYPES, 'customObject', '커스텀 오브젝트']).map(
       (objectType): Req => ({ method: 'POST', path: '/v3/association/list', body: { objectType } }),
     ),
 

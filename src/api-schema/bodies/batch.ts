@@ -32,8 +32,16 @@ export type BatchObjectTypeName =
   | BatchObjectType
   | (typeof BATCH_OBJECT_TYPE_LABELS)[BatchObjectType];
 
-/** The record types a batch read takes: those of the writes, and products and quotes. */
-export const BATCH_READ_TYPES = [...BATCH_OBJECT_TYPES, 'product', 'quote'] as const;
+/**
+ * The record types a batch read takes: those of the writes, products, quotes and custom
+ * objects (of every definition).
+ */
+export const BATCH_READ_TYPES = [
+  ...BATCH_OBJECT_TYPES,
+  'product',
+  'quote',
+  'customObject',
+] as const;
 export type BatchReadType = (typeof BATCH_READ_TYPES)[number];
 
 /** The live API's names of the record types a read takes, by type. */
@@ -41,6 +49,7 @@ export const BATCH_READ_TYPE_LABELS = {
   ...BATCH_OBJECT_TYPE_LABELS,
   product: '상품',
   quote: '견적서',
+  customObject: '커스텀 오브젝트',
 } as const satisfies Record<BatchReadType, string>;
 
 /** An `objectType` of a batch read: the live API's name (`견적서`) or ours (`quote`). */
@@ -79,14 +88,17 @@ const FieldNames = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
   description: 'Field names to keep in each record, beside `id` (the record’s own key order)',
 });
 
-/** `objectType` of a read: the write types, and products (`상품`) and quotes (`견적서`). */
+/**
+ * `objectType` of a read: the write types, products (`상품`), quotes (`견적서`) and custom
+ * objects (`커스텀 오브젝트`).
+ */
 export const BatchReadTypeSchema = Type.Union(
   [...Object.values(BATCH_READ_TYPE_LABELS), ...BATCH_READ_TYPES].map((v) =>
     Type.Literal(v),
   ) as TLiteral<BatchReadTypeName>[],
   {
     description:
-      'The record type: `고객`, `회사`, `딜`, `리드`, `상품`, `견적서` (the live API’s names), or `people`, `organization`, `deal`, `lead`, `product`, `quote`',
+      'The record type: `고객`, `회사`, `딜`, `리드`, `상품`, `견적서`, `커스텀 오브젝트` (the live API’s names), or `people`, `organization`, `deal`, `lead`, `product`, `quote`, `customObject` (the records of every custom object definition)',
   },
 );
 
