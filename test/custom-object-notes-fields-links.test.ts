@@ -327,6 +327,18 @@ describe('?fieldList= on the custom object reads', () => {
       400,
       /남의 필드/,
     );
+    // One record takes its own definition's fields only: 원 계약 is 티켓's, not 계약서's.
+    await expectRefused(
+      'GET',
+      `/v2/custom-object/${side.contractId}?fieldList=${encodeURIComponent('이름,원 계약')}`,
+      undefined,
+      400,
+      /정의에 없는 필드 '원 계약'/,
+    );
+    expect(
+      (await read(`/v2/custom-object/${side.ticketId}?fieldList=${encodeURIComponent('원 계약')}`))
+        .customObject,
+    ).toEqual({ id: side.ticketId, '원 계약': { id: side.contractId, name: '공급 계약' } });
     // An unknown record is still a 404.
     await expectRefused(
       'GET',
