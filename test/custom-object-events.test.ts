@@ -268,6 +268,37 @@ describe('events of custom objects', () => {
     expect(read.status).toBe(200);
   });
 
+  it('values a field by its own definition’s type: a sensitive one is hidden, its namesake not', async () => {
+    const { secret } = await ws.write(async (x) => {
+      const secret = await defineCustomObject(x, { name: '비밀 계약', fields: [] });
+      await defineCustomField(x, {
+        recordType: 'customObject',
+        customObjectDefinitionId: secret.id,
+        name: '계약 금액',
+        type: 'string',
+        isSensitive: true,
+      });
+      return { secret };
+    });
+    const open = await createContract('공개 계약');
+    const hidden = (
+      await ok(
+        '/v2/custom-object',
+        { customObjectDefinitionId: secret.id, name: '비밀 계약 1' },
+        201,
+      )
+    ).customObject as Rec;
+    await ok(`/v2/custom-object/${open}`, { fieldList: [{ name: '계약 금액', numberValue: 10 }] });
+    await ok(`/v2/custom-object/${hidden.id}`, {
+      fieldList: [{ name: '계약 금액', stringValue: '십억' }],
+    });
+    const changed = (await feed()).filter((e) => e.fieldName === '계약 금액');
+    expect(changed.map((e) => [e.objectId, e.customObjectDefinitionId, e.afterField])).toEqual([
+      [open, side.contract.id, 10],
+      [hidden.id, secret.id, '암호화된 데이터'],
+    ]);
+  });
+
   it('the feed keeps custom objects’ events apart with objectType=customObject', async () => {
     const id = await createContract('공급 계약');
     await ok('/v2/people', { name: '홍길동' }, 201);

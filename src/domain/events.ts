@@ -88,6 +88,15 @@ export const SENSITIVE_VALUE = '암호화된 데이터';
 export type EventFieldType = BuiltInFieldType | 'sensitive';
 
 /**
+ * The key of a custom field's type among a record type's (`EventLog.rendered`'s `types`): its
+ * name, and for a custom object's the definition's id too, since two definitions may each
+ * have a field of one name, of different types (one sensitive, the other not).
+ */
+export function fieldTypeKey(name: string, customObjectDefinitionId?: string): string {
+  return customObjectDefinitionId === undefined ? name : `${customObjectDefinitionId}\u0000${name}`;
+}
+
+/**
  * A rendered value as a `수정` payload shows it (docs/webhooks.md): empty as null, a sensitive
  * field's value as `암호화된 데이터`, a date as `YYYY-MM-DD`, a date and time as
  * `YYYY-MM-DD 오전/오후 hh시 mm분` (Korea's time), Refs as `{id, name}`, everything else as it is.

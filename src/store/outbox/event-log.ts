@@ -6,6 +6,7 @@ import {
   type EventObjectType,
   type EventTopic,
   eventFieldValue,
+  fieldTypeKey,
   isEventObjectType,
   SYSTEM_ACTOR,
 } from '../../domain/events.ts';
@@ -59,7 +60,8 @@ export class EventLog {
 
   /**
    * A record rendered anew: `생성` when it had no JSON before, else a `수정` for each key
-   * whose value changed. `types` gives the field types that shape the values. A stored
+   * whose value changed. `types` gives the field types that shape the values, by
+   * `fieldTypeKey` (a custom object's fields by its definition). A stored
    * `before` that is not a JSON object (a body damaged by hand) makes no event: there is
    * nothing to compare, and the write that renders it again must not fail on it.
    */
@@ -84,7 +86,8 @@ export class EventLog {
     const definitionId =
       type === 'customObject' ? String(now.customObjectDefinitionId ?? '') : undefined;
     for (const change of changes) {
-      const fieldType = types?.get(change.key) ?? builtInField(type, change.key)?.type;
+      const fieldType =
+        types?.get(fieldTypeKey(change.key, definitionId)) ?? builtInField(type, change.key)?.type;
       this.add(
         '수정',
         type,
