@@ -21,7 +21,15 @@ export const UPDATED_TYPES = [...CORE_TYPES, 'todo', 'custom-object'] as const;
 export const NOTED_TYPES = [...CORE_TYPES, 'custom-object'] as const;
 
 /** What `delete_record` deletes: records, a person's enrollment in a sequence, files, webhooks. */
-export const DELETABLE_TYPES = ['deal', 'lead', 'todo', 'enrollment', 'file', 'webhook'] as const;
+export const DELETABLE_TYPES = [
+  'deal',
+  'lead',
+  'todo',
+  'custom-object',
+  'enrollment',
+  'file',
+  'webhook',
+] as const;
 
 /** Record types with a field list (`GET /v2/field/{type}`). */
 export const FIELD_TYPES = [
@@ -49,7 +57,7 @@ export const TYPE_OPERATIONS: Record<(typeof FIELD_TYPES)[number], string> = {
   'quote-product': "견적 상품 (a quote's product lines): written inside create_quote",
   todo: '할 일 (todos on a person, organization, deal or lead): list_todos, create, update (완료 true completes), delete',
   'custom-object':
-    '커스텀 오브젝트 (records of the definitions listed below; definition: id or name): list, get, create, update, notes, files',
+    '커스텀 오브젝트 (records of the definitions listed below; definition: id or name): list, get, create, update, notes, delete, files',
 };
 
 /** A record id argument. */

@@ -111,7 +111,7 @@ const ADD_NOTE_TOOL = {
 const DELETE_RECORD_TOOL = {
   title: 'Delete a record',
   description:
-    'Delete a deal, lead, todo, sequence enrollment (unenroll), file or webhook. Without confirm: true nothing is deleted: the answer shows what would be. Ask the user before confirming.',
+    'Delete a deal, lead, todo, custom object, sequence enrollment (unenroll), file or webhook. Without confirm: true nothing is deleted: the answer shows what would be. Ask the user before confirming.',
   inputSchema: {
     type: z.enum(DELETABLE_TYPES),
     id: recordId,
@@ -196,6 +196,10 @@ export function registerWriteTools(server: McpServer, call: ApiCall): void {
         if (!succeeded(res)) return apiError(res);
         const data = res.json.data[type];
         record = Array.isArray(data) ? data[0] : data;
+      } else if (type === 'custom-object') {
+        const res = await call('GET', path);
+        if (!succeeded(res)) return apiError(res);
+        record = res.json.data.customObject;
       }
       return answer({
         deleted: false,

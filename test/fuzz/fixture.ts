@@ -126,6 +126,7 @@ export interface Fixture {
       | 'lead'
       | 'product'
       | 'todo'
+      | 'customObject'
       | 'webhook'
       | 'enrollment'
       | 'file',
@@ -576,6 +577,11 @@ export async function makeFixture(
             subjectType: 'deal',
             subjectId: m.ids.deal[0]!,
             title: '퍼즈 소모 할 일',
+          });
+        if (kind === 'customObject')
+          return insertCustomObject(w, {
+            definitionId: m.ids.customObjectDefinition[0]!,
+            name: '퍼즈 소모 커스텀 레코드',
           });
         if (kind === 'enrollment') {
           const person = await makePerson(w, { name: '퍼즈 등록 고객' });
