@@ -1,5 +1,6 @@
 /** SQLSTATE codes (or their classes) meaning "the database cannot serve this now: retry". */
 const RETRYABLE_SQLSTATE = new Set([
+  '25006', // read_only_sql_transaction (a standby, or a primary demoted: the next host serves)
   '40001', // serialization_failure
   '40P01', // deadlock_detected
   '53300', // too_many_connections
