@@ -10,11 +10,12 @@ import { insertWebhook, type Receiver, startReceiver } from './webhook-fixtures.
  * Failover with no acknowledged write lost (docs/deploy.md, "A primary that fails over"):
  * two clusters on loopback, a primary and its synchronous standby (`synchronous_commit = on`,
  * `synchronous_standby_names` naming it), `serve --workers 2` on libpq's multi-host URL with
- * `target_session_attrs=read-write`, four writers creating people and a webhook receiver.
+ * `target_session_attrs=read-write` (and `prefer-standby` for reads), four writers creating
+ * people, a reader listing them, and a webhook receiver.
  * The primary's postmaster is killed with SIGKILL, the standby promoted (`pg_ctl promote`),
  * and the writers carry on: every create answered 201, before, during or after, is on the
- * new primary; every one reached the receiver at least once; nothing was answered but 201 or
- * 503 with `Retry-After`. The times from the kill to the first write accepted after the
+ * new primary; every one reached the receiver at least once; nothing was answered but 201 (200
+ * to the reader) or 503 with `Retry-After`. The times from the kill to the first write accepted after the
  * promotion are printed.
  */
 const missing = TEST_DIALECT === 'postgres' ? clustersMissing() : undefined;
@@ -88,6 +89,8 @@ describe.skipIf(TEST_DIALECT !== 'postgres' || missing !== undefined)(
           WEBHOOK_RETRY_DELAYS: '0.2,0.5,1,1,1,1,1,1,1,1',
           DATABASE_CONNECT_TIMEOUT_MS: '1000',
           READ_THREADS: '0',
+          // Reads on the standby while it is one (the primary if it is the only host left).
+          DATABASE_READ_URL: `postgres://postgres@${standby.host},${primary.host}/postgres?target_session_attrs=prefer-standby`,
         },
         ['--workers', '2'],
       );
@@ -126,7 +129,25 @@ describe.skipIf(TEST_DIALECT !== 'postgres' || missing !== undefined)(
           if (status !== 201) await sleep(RETRY_MS);
         }
       };
-      const writers = Array.from({ length: WRITERS }, (_, w) => writer(w + 1));
+      const reads = new Map<number, number>();
+      const reader = async () => {
+        while (!stopped) {
+          let status = 0;
+          try {
+            const res = await fetch(`${serve!.url}/v2/people?limit=5`, {
+              headers: { authorization: `Bearer ${ws.token}` },
+            });
+            status = res.status;
+            await res.arrayBuffer();
+            if (status === 503 && !res.headers.get('retry-after')) withoutRetryAfter += 1;
+          } catch {
+            status = 0;
+          }
+          reads.set(status, (reads.get(status) ?? 0) + 1);
+          await sleep(status === 200 ? 20 : RETRY_MS);
+        }
+      };
+      const writers = [...Array.from({ length: WRITERS }, (_, w) => writer(w + 1)), reader()];
       const unavailable = () => statuses.get(503) ?? 0;
       try {
         await until('writes before the kill', () => accepted.length >= 40);
@@ -162,6 +183,7 @@ describe.skipIf(TEST_DIALECT !== 'postgres' || missing !== undefined)(
 
         // Nothing but 201 and 503 (with Retry-After): never a 500, never a dropped connection.
         expect([...statuses.keys()].sort()).toEqual([201, 503]);
+        expect([...reads.keys()].filter((status) => status !== 503)).toEqual([200]);
         expect(withoutRetryAfter).toBe(0);
         // The standby is the primary now, and every acknowledged write is on it.
         const [state] = await queryOn(standby, 'select pg_is_in_recovery() as standby');
