@@ -11,12 +11,12 @@ import { insertWebhook, type Receiver, startReceiver } from './webhook-fixtures.
  * two clusters on loopback, a primary and its synchronous standby (`synchronous_commit = on`,
  * `synchronous_standby_names` naming it), `serve --workers 2` on libpq's multi-host URL with
  * `target_session_attrs=read-write` (and `prefer-standby` for reads), four writers creating
- * people, a reader listing them, and a webhook receiver.
- * The primary's postmaster is killed with SIGKILL, the standby promoted (`pg_ctl promote`),
- * and the writers carry on: every create answered 201, before, during or after, is on the
- * new primary; every one reached the receiver at least once; nothing was answered but 201 (200
- * to the reader) or 503 with `Retry-After`. The times from the kill to the first write accepted after the
- * promotion are printed.
+ * people, a reader listing them, and a webhook receiver. The primary's postmaster is killed
+ * with SIGKILL, the standby promoted (`pg_ctl promote`), and the writers carry on: every
+ * create answered 201, before, during or after, is on the new primary; every one reached the
+ * receiver at least once; nothing was answered but 201 (200 to the reader) or 503 with
+ * `Retry-After`. The times from the kill to the first write accepted after the promotion are
+ * printed. Before that, a commit whose wait for the standby is cancelled is answered 503.
  */
 const missing = TEST_DIALECT === 'postgres' ? clustersMissing() : undefined;
 if (missing) console.warn(`\n!!! SKIPPED: the failover test: ${missing}\n`);
@@ -73,13 +73,7 @@ describe.skipIf(TEST_DIALECT !== 'postgres' || missing !== undefined)(
       standby = await dirs.standby('b', primary, ["cluster_name = 'salescrm_b'"]);
       dirs.configure(primary, ["synchronous_standby_names = 'FIRST 1 (salescrm_b)'"]);
       runPg('pg_ctl', ['-D', primary.dir, 'reload']);
-      await until('the standby to stream synchronously', async () => {
-        const rows = await queryOn(
-          primary,
-          `select sync_state from pg_stat_replication where application_name = 'salescrm_b'`,
-        );
-        return rows[0]?.sync_state === 'sync';
-      });
+      await streamingSynchronously();
       serve = await startServe(
         `postgres://postgres@${primary.host},${standby.host}/postgres?target_session_attrs=read-write`,
         {
@@ -96,10 +90,56 @@ describe.skipIf(TEST_DIALECT !== 'postgres' || missing !== undefined)(
       );
     }, 120_000);
 
+    async function streamingSynchronously(): Promise<void> {
+      await until('the standby to stream synchronously', async () => {
+        const rows = await queryOn(
+          primary,
+          `select sync_state from pg_stat_replication where application_name = 'salescrm_b'`,
+        );
+        return rows[0]?.sync_state === 'sync';
+      });
+    }
+
     afterAll(async () => {
       await serve?.kill();
       await receiver?.close();
       dirs?.dispose();
+    }, 60_000);
+
+    it('answers 503, not 201, for a commit whose wait for the standby was cancelled', async () => {
+      const create = (name: string) =>
+        fetch(`${serve!.url}/v2/people`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ws.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name }),
+        });
+      runPg('pg_ctl', ['-D', standby.dir, '-m', 'fast', '-w', 'stop']);
+      try {
+        // The commit waits for the standby; a cancel (an operator's pg_cancel_backend) ends the
+        // wait, and PostgreSQL reports the commit done, with a warning, though only the
+        // primary has it.
+        const answer = create('확인 안 된 커밋');
+        await until('a commit waiting for the standby', async () => {
+          const rows = await queryOn(
+            primary,
+            `select pg_cancel_backend(pid) as cancelled from pg_stat_activity where wait_event = 'SyncRep'`,
+          );
+          return rows.some((row) => row.cancelled === true);
+        });
+        const res = await answer;
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBeTruthy();
+        const [onPrimary] = await queryOn(
+          primary,
+          `select count(*)::int as n from people where workspace_id = $1 and name = '확인 안 된 커밋'`,
+          [ws.workspaceId],
+        );
+        expect(onPrimary!.n).toBe(1);
+      } finally {
+        dirs!.start(standby);
+      }
+      await streamingSynchronously();
+      expect((await create('확인된 커밋')).status).toBe(201);
     }, 60_000);
 
     it('loses no acknowledged write, delivers every event, and writes again after the promotion', async () => {
@@ -178,7 +218,8 @@ describe.skipIf(TEST_DIALECT !== 'postgres' || missing !== undefined)(
             `promoted → first write accepted ${seconds(firstAfter - promotedAt)}, ` +
             `kill → first write accepted ${seconds(firstAfter - killedAt)}; ` +
             `${accepted.length} writes accepted (${beforeKill} before the kill), ` +
-            `${unavailable()} answered 503`,
+            `${unavailable()} answered 503; reads: ${reads.get(200) ?? 0} answered 200, ` +
+            `${reads.get(503) ?? 0} 503`,
         );
 
         // Nothing but 201 and 503 (with Retry-After): never a 500, never a dropped connection.

@@ -6,6 +6,7 @@ import type { Database } from '../model/tables.ts';
 import type { PoolStats, RenderedTable, Store } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 import { HostPool } from './postgres-host-pool.ts';
+import { refuseUnreplicatedCommits } from './postgres-unreplicated-commit.ts';
 import { describePostgresUrl } from './postgres-url.ts';
 import { isStoreUnavailable } from './unavailable.ts';
 
@@ -86,6 +87,7 @@ function openPool(url: string, options: PostgresOptions, onError: (e: Error) => 
   // And on the client itself while it is checked out: the query in flight fails anyway.
   pool.on('connect', (client) => {
     client.on('error', onError);
+    refuseUnreplicatedCommits(client);
     prepareStatements(client);
   });
   return hostPool;

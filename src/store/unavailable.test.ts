@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { postgresOptionsFromEnv } from './postgres.ts';
 import { NoHostError } from './postgres-host-pool.ts';
+import { UnreplicatedCommitError } from './postgres-unreplicated-commit.ts';
 import { isStoreUnavailable } from './unavailable.ts';
 import { UnsyncedWriteError, WritesStoppedError } from './writes-stopped.ts';
 
@@ -19,6 +20,7 @@ describe('isStoreUnavailable', () => {
       Object.assign(new Error('cannot execute INSERT in a read-only transaction'), {
         code: '25006',
       }),
+      new UnreplicatedCommitError('canceling wait for synchronous replication due to user request'),
       new NoHostError('read-write', ['127.0.0.1:5433: its session is not read-write'], undefined),
       new Error('Connection terminated unexpectedly'),
       new Error('timeout exceeded when trying to connect'),
