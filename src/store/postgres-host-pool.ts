@@ -10,7 +10,8 @@ import { type PostgresHosts, parsePostgresHosts, type TargetSessionAttrs } from 
  * connection, not one per connection. A host that refuses, fails its check, or answers a
  * statement with SQLSTATE 25006 (read-only transaction: a primary demoted) is left for the
  * next; its idle connections are closed as they come out of the pool. When no host will do,
- * `connect` fails with SQLSTATE 08001, which the API answers with 503 (`unavailable.ts`).
+ * `connect` fails with SQLSTATE 08001, which the API answers with 503 (`unavailable.ts`). A
+ * connection whose query got no answer within the query timeout is closed, not reused.
  */
 export class HostPool {
   readonly hosts: PostgresHosts;
@@ -39,6 +40,11 @@ export class HostPool {
           if (result instanceof Promise) {
             result.catch((error: unknown) => {
               if ((error as { code?: unknown })?.code === READ_ONLY) hostPool.leave(hostIndex);
+              // No answer within the query timeout (a host gone without a word, a commit
+              // waiting for a lost standby): the connection still waits for that answer, and
+              // every query given to it would queue behind; it is closed instead, so the pool
+              // opens another (`end` drops the socket of a connection with a query running).
+              if ((error as Error)?.message === QUERY_READ_TIMEOUT) this.end().catch(() => {});
             });
           }
           return result;
@@ -167,6 +173,9 @@ export class HostPool {
 function isPoolWait(error: unknown): boolean {
   return (error as Error)?.message === 'timeout exceeded when trying to connect';
 }
+
+/** `pg`'s error when a query got no answer within `query_timeout`. */
+const QUERY_READ_TIMEOUT = 'Query read timeout';
 
 /** SQLSTATE read_only_sql_transaction. */
 const READ_ONLY = '25006';
