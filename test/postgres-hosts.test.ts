@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../src/store/database.ts';
 import { openPostgresStore } from '../src/store/postgres.ts';
+import { NoHostError } from '../src/store/postgres-host-pool.ts';
+import { isStoreUnavailable } from '../src/store/unavailable.ts';
 import {
   get,
   post,
@@ -33,8 +35,9 @@ const OPTIONS = {
 
 /**
  * libpq's multi-host `DATABASE_URL` against the test server: a host that refuses is passed
- * over, and a host whose sessions are read-only is no place for writes (`read-write`). The
- * two-cluster failover itself is `postgres-failover.test.ts`.
+ * over, a host whose sessions are read-only is no place for writes (`read-write`), and a
+ * primary serves `prefer-standby` but not `standby`. The two-cluster failover itself is
+ * `postgres-failover.test.ts`.
  */
 describe.skipIf(TEST_DIALECT !== 'postgres')('a multi-host DATABASE_URL', () => {
   let store: TestStore;
@@ -76,6 +79,24 @@ describe.skipIf(TEST_DIALECT !== 'postgres')('a multi-host DATABASE_URL', () => 
     const created = await post(app, ws.token, '/v2/people', { name: '두 번째 호스트' });
     expect(created.status).toBe(201);
     expect((await get(app, ws.token, '/v2/people')).json.data.peopleList).toHaveLength(1);
+  });
+
+  it('falls back to a primary for prefer-standby, and finds no host for standby', async () => {
+    const real = new URL(store.url).host;
+    const dead = `127.0.0.1:${await deadPort()}`;
+    const count = (s: Store) =>
+      s.rows(s.reader.selectFrom('workspaces').select((e) => e.fn.countAll().as('n')));
+    const prefer = openPostgresStore(hostsUrl([dead, real], 'prefer-standby'), OPTIONS);
+    opened.push(prefer);
+    // No standby answers: the primary serves, and keeps serving on the same connections.
+    expect(await count(prefer)).toEqual([[expect.any(Number)]]);
+    expect(await count(prefer)).toEqual([[expect.any(Number)]]);
+    const standbyOnly = openPostgresStore(hostsUrl([dead, real], 'standby'), OPTIONS);
+    opened.push(standbyOnly);
+    const refused = await Promise.resolve(count(standbyOnly)).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(NoHostError);
+    expect(isStoreUnavailable(refused)).toBe(true);
+    expect((refused as Error).message).toContain(`${real}: its session is not standby`);
   });
 
   it('answers 503 while no host takes writes, and writes once one does, without a restart', async () => {

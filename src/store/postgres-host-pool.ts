@@ -5,9 +5,9 @@ import { type PostgresHosts, parsePostgresHosts, type TargetSessionAttrs } from 
  * A `pg` pool over the hosts of a multi-host URL (`postgres-url.ts`), choosing as libpq does:
  * a new connection goes to the first host, in the URL's order, that accepts it and whose
  * session has the URL's `target_session_attrs` (`read-write`: not read-only; `primary`: not in
- * recovery; `standby`, `read-only`; `prefer-standby`: a standby if any, else any host). Unlike
- * libpq it starts from the host that served last, so a dead first host costs one refused
- * connection, not one per connection. A host that refuses, fails its check, or answers a
+ * recovery; `standby`, `read-only`; `prefer-standby`: a standby if any, else any host, with a
+ * standby looked for again every 10 s). Unlike libpq it starts from the host that served
+ * last, so a dead first host costs one refused connection, not one per connection. A host that refuses, fails its check, or answers a
  * statement with SQLSTATE 25006 (read-only transaction: a primary demoted) is left for the
  * next; its idle connections are closed as they come out of the pool. When no host will do,
  * `connect` fails with SQLSTATE 08001, which the API answers with 503 (`unavailable.ts`). A
@@ -19,10 +19,13 @@ export class HostPool {
   readonly pool: pg.Pool;
   /** The host new connections go to. */
   private current = 0;
-  /** False while `current` is a fallback (`prefer-standby` on a primary): look again from the first. */
-  private settled = true;
-  /** Connections whose session was checked against `target_session_attrs`. */
-  private readonly checked = new WeakSet<pg.PoolClient>();
+  /**
+   * While `current` is a fallback (`prefer-standby` on a primary, no standby answering): until
+   * when it serves before the hosts are looked through again; 0 when it is no fallback.
+   */
+  private fallbackUntil = 0;
+  /** How each connection's session fits `target_session_attrs`, checked once a connection. */
+  private readonly checked = new WeakMap<pg.PoolClient, 'yes' | 'fallback'>();
 
   constructor(url: string, config: Omit<pg.PoolConfig, 'connectionString' | 'Client'>) {
     this.hosts = parsePostgresHosts(url);
@@ -72,7 +75,9 @@ export class HostPool {
     const failures: string[] = [];
     let fallback: number | undefined;
     let lastError: unknown;
-    const start = this.settled ? this.current : 0;
+    // A fallback serves for a while; then the hosts are looked through from the first again.
+    const onFallback = this.fallbackUntil !== 0 && Date.now() < this.fallbackUntil;
+    const start = this.fallbackUntil === 0 || onFallback ? this.current : 0;
     for (let k = 0; k < urls.length; k++) {
       const host = (start + k) % urls.length;
       try {
@@ -84,13 +89,13 @@ export class HostPool {
           client.release(error as Error);
           throw error;
         }
-        if (fits === 'yes') {
-          this.settled = true;
+        if (fits === 'yes' || (fits === 'fallback' && onFallback)) {
+          if (fits === 'yes') this.fallbackUntil = 0;
           return client;
         }
         client.release(true);
         fallback ??= fits === 'fallback' ? host : undefined;
-        failures.push(`${this.hosts.names[host]}: ${describeSession(targetSessionAttrs)}`);
+        failures.push(`${this.hosts.names[host]}: its session is not ${targetSessionAttrs}`);
       } catch (error) {
         // Every connection busy: another host would not help.
         if (isPoolWait(error)) throw error;
@@ -99,9 +104,8 @@ export class HostPool {
       }
     }
     if (fallback !== undefined) {
-      const client = await this.connectTo(fallback);
-      this.settled = false;
-      return client;
+      this.fallbackUntil = Date.now() + FALLBACK_MS;
+      return this.connectTo(fallback);
     }
     throw new NoHostError(targetSessionAttrs, failures, lastError);
   }
@@ -158,16 +162,21 @@ export class HostPool {
   /** Whether the session of `client` has the attributes wanted (checked once a connection). */
   private async fits(client: pg.PoolClient): Promise<'yes' | 'no' | 'fallback'> {
     const wanted = this.hosts.targetSessionAttrs;
-    if (wanted === 'any' || this.checked.has(client)) return 'yes';
+    if (wanted === 'any') return 'yes';
+    const known = this.checked.get(client);
+    if (known !== undefined) return known;
     const { rows } = await client.query<{ standby: boolean; read_only: boolean }>(
       `select pg_is_in_recovery() as standby, current_setting('transaction_read_only') = 'on' as read_only`,
     );
     const { standby, read_only } = rows[0]!;
     const fits = sessionFits(wanted, { standby, readOnly: read_only });
-    if (fits === 'yes') this.checked.add(client);
+    if (fits !== 'no') this.checked.set(client, fits);
     return fits;
   }
 }
+
+/** How long a fallback host serves before the preferred hosts are tried again. */
+const FALLBACK_MS = 10_000;
 
 /** `pg.Pool`'s error when every connection stayed busy for the connect timeout. */
 function isPoolWait(error: unknown): boolean {
@@ -199,10 +208,6 @@ export function sessionFits(
     case 'prefer-standby':
       return server.standby ? 'yes' : 'fallback';
   }
-}
-
-function describeSession(wanted: TargetSessionAttrs): string {
-  return `its session is not ${wanted}`;
 }
 
 /**
