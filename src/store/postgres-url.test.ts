@@ -35,6 +35,9 @@ describe('parsePostgresHosts', () => {
       /target_session_attrs must be one of any, read-write, read-only, primary, standby, prefer-standby, not 'writable'/,
     );
     expect(() => parsePostgresHosts('postgres://a,,b/db')).toThrow(/empty host/);
+    expect(() => parsePostgresHosts('postgres://a,b/db?target_session_attrs=%zz')).toThrow(
+      /malformed %-escape in its parameters: '%zz'/,
+    );
   });
 
   it('names the hosts and the database for logs, never the user or password', () => {

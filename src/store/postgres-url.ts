@@ -64,12 +64,12 @@ function withoutTargetSessionAttrs(rest: string): { path: string; attrs: TargetS
   const kept: string[] = [];
   let attrs: TargetSessionAttrs = 'any';
   for (const pair of query.split('&')) {
-    const name = decodeURIComponent(pair.split('=')[0]!);
+    const name = decoded(pair.split('=')[0]!);
     if (name !== 'target_session_attrs') {
       if (pair !== '') kept.push(pair);
       continue;
     }
-    const value = decodeURIComponent(pair.slice(pair.indexOf('=') + 1));
+    const value = decoded(pair.slice(pair.indexOf('=') + 1));
     if (!TARGET_SESSION_ATTRS.includes(value as TargetSessionAttrs)) {
       throw new Error(
         `target_session_attrs must be one of ${TARGET_SESSION_ATTRS.join(', ')}, not '${value}'`,
@@ -79,6 +79,15 @@ function withoutTargetSessionAttrs(rest: string): { path: string; attrs: TargetS
   }
   const path = rest.slice(0, question) + (kept.length > 0 ? `?${kept.join('&')}` : '');
   return { path, attrs };
+}
+
+/** A parameter's name or value with its %-escapes read; a bad escape is a clear error. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new Error(`the PostgreSQL URL has a malformed %-escape in its parameters: '${text}'`);
+  }
 }
 
 /** `url` as logs name it: hosts and database, without user or password. */
