@@ -27,6 +27,8 @@ const SLOW = [
   'test/body-limit.test.ts',
   'test/shutdown.test.ts',
   'test/npm-start.test.ts',
+  // Two clusters, a primary killed and a standby promoted under four writers (`npm run bench:failover`).
+  'test/postgres-failover.test.ts',
 ];
 const FUZZ = ['test/fuzz-operations-*.test.ts'];
 /**

@@ -1,8 +1,10 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../src/store/database.ts';
 import { openPostgresStore } from '../src/store/postgres.ts';
+import { isStoreUnavailable } from '../src/store/unavailable.ts';
 import { makeDeal } from './factories.ts';
 import {
   get,
@@ -19,11 +21,13 @@ import { withAdmin } from './postgres.ts';
 /**
  * A TCP relay in front of the PostgreSQL server, to take the database away from the service
  * and give it back: `down()` closes the port and cuts every connection, `blackHole()`
- * accepts connections and never answers, `up()` relays again on the same port.
+ * accepts connections and never answers, `freeze()` keeps the connections open but carries
+ * nothing more on them (a server gone without a word), `up()` relays again on the same port.
  */
 class Relay {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
+  private pairs: [Socket, Socket][] = [];
   port = 0;
   constructor(
     private readonly host: string,
@@ -38,6 +42,7 @@ class Relay {
       const upstream = connect(this.targetPort, this.host);
       this.track(upstream);
       client.pipe(upstream).pipe(client);
+      this.pairs.push([client, upstream]);
     });
     await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
     this.port = (server.address() as { port: number }).port;
@@ -48,7 +53,19 @@ class Relay {
     await this.up('blackHole');
   }
 
+  /** The connections open now stay open and silent; new ones are relayed. */
+  freeze(): void {
+    for (const [client, upstream] of this.pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+    this.pairs = [];
+  }
+
   async down(): Promise<void> {
+    this.pairs = [];
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
     const server = this.server;
@@ -158,6 +175,27 @@ describe.skipIf(TEST_DIALECT !== 'postgres')('PostgreSQL going away and coming b
     // Four requests, each bounded by the 1 s connect timeout (plus slack for a busy machine).
     expect(Date.now() - started).toBeLessThan(20_000);
     await relay.up();
+    expect(await eventually(healthy)).toBe(true);
+  });
+
+  it('closes a connection whose query went unanswered, and writes again on new ones', async () => {
+    // Open the pool's connections, then silence them: their server is gone without a word
+    // (no reset), while a new connection reaches it.
+    await Promise.all(Array.from({ length: 8 }, () => get(app, ws.token, '/v2/people')));
+    relay.freeze();
+    const write = () =>
+      relayed
+        .transaction((trx) => sql`select 1`.execute(trx))
+        .then(
+          () => 'written',
+          (error: unknown) => (isStoreUnavailable(error) ? 'unavailable' : error),
+        );
+    const first = await Promise.all(Array.from({ length: 4 }, write));
+    for (const outcome of first) expect(['written', 'unavailable']).toContain(outcome);
+    // A transaction whose query timed out (statement + connect timeout) closes its
+    // connection rather than handing it back to the pool with that query still waiting on
+    // it, where every later transaction would queue behind it.
+    expect(await eventually(async () => (await write()) === 'written', 15_000)).toBe(true);
     expect(await eventually(healthy)).toBe(true);
   });
 

@@ -1,8 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +5,7 @@ import { openStore, type Store } from '../src/store/database.ts';
 import { openPostgresStore } from '../src/store/postgres.ts';
 import { makePerson } from './factories.ts';
 import { get, post, TEST_DIALECT, testApp, testWorkspace } from './helpers.ts';
+import { type Cluster, ClusterDir, clustersMissing, runPg } from './pg-clusters.ts';
 
 /**
  * `DATABASE_READ_URL` against a real streaming replica: the test makes a primary cluster
@@ -17,33 +13,9 @@ import { get, post, TEST_DIALECT, testApp, testWorkspace } from './helpers.ts';
  * directory, run as the `postgres` OS user. Replay is paused on the replica to make lag
  * for certain, so routing, lag and read-your-writes are each seen in the data served.
  */
-const BIN = process.env.PG_BIN || '/usr/lib/postgresql/15/bin';
-const asRoot = process.getuid?.() === 0;
-const missing =
-  TEST_DIALECT !== 'postgres'
-    ? undefined // runs in the PostgreSQL project only
-    : !existsSync(join(BIN, 'initdb')) || !existsSync(join(BIN, 'pg_basebackup'))
-      ? `no initdb/pg_basebackup in ${BIN} (set PG_BIN)`
-      : !asRoot && userInfo().username !== 'postgres'
-        ? 'needs to run as root or as the postgres user, to start clusters as postgres'
-        : undefined;
+const missing = TEST_DIALECT === 'postgres' ? clustersMissing() : undefined;
 if (missing) {
   console.warn(`\n!!! SKIPPED: the read-replica test: ${missing}\n`);
-}
-
-function run(bin: string, args: string[]): string {
-  const [cmd, all] = asRoot
-    ? ['runuser', ['-u', 'postgres', '--', join(BIN, bin), ...args]]
-    : [join(BIN, bin), args];
-  return execFileSync(cmd, all, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -52,9 +24,8 @@ describe.skipIf(TEST_DIALECT !== 'postgres' || missing !== undefined)(
   'reads from a streaming replica (DATABASE_READ_URL)',
   () => {
     // Made in the hook: a describe's body runs even when it is skipped.
-    let dir: string;
-    let primaryDir: string;
-    let replicaDir: string;
+    let dirs: ClusterDir | undefined;
+    let replica: Cluster;
     let primaryUrl: string;
     let replicaUrl: string;
     let primaryAdmin: pg.Client;
@@ -62,38 +33,13 @@ describe.skipIf(TEST_DIALECT !== 'postgres' || missing !== undefined)(
     let setup: Store;
     let store: Store;
     let app: FastifyInstance;
-    const started: string[] = [];
 
     beforeAll(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'salescrm-replica-'));
-      primaryDir = join(dir, 'primary');
-      replicaDir = join(dir, 'replica');
-      if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), 0);
-      const [primaryPort, replicaPort] = [await freePort(), await freePort()];
-      run('initdb', [
-        '-D',
-        primaryDir,
-        '-U',
-        'postgres',
-        '--auth=trust',
-        '-E',
-        'UTF8',
-        '--no-sync',
-      ]);
-      const conf = (data: string, port: number) =>
-        `\nport = ${port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '${data}'\nfsync = off\nfull_page_writes = off\n`;
-      appendFileSync(join(primaryDir, 'postgresql.conf'), conf(primaryDir, primaryPort));
-      run('pg_ctl', ['-D', primaryDir, '-l', join(dir, 'primary.log'), '-w', 'start']);
-      started.push(primaryDir);
-      run('pg_basebackup', [
-        ...['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres'],
-        ...['-D', replicaDir, '-R', '-X', 'stream', '--no-sync'],
-      ]);
-      appendFileSync(join(replicaDir, 'postgresql.conf'), conf(replicaDir, replicaPort));
-      run('pg_ctl', ['-D', replicaDir, '-l', join(dir, 'replica.log'), '-w', 'start']);
-      started.push(replicaDir);
-      primaryUrl = `postgres://postgres@127.0.0.1:${primaryPort}/postgres`;
-      replicaUrl = `postgres://postgres@127.0.0.1:${replicaPort}/postgres`;
+      dirs = new ClusterDir('salescrm-replica-');
+      const primary = await dirs.primary('primary');
+      replica = await dirs.standby('replica', primary);
+      primaryUrl = primary.url;
+      replicaUrl = replica.url;
       primaryAdmin = new pg.Client(primaryUrl);
       replicaAdmin = new pg.Client(replicaUrl);
       // The replica is stopped by a test: its admin connection's loss is expected.
@@ -120,12 +66,7 @@ describe.skipIf(TEST_DIALECT !== 'postgres' || missing !== undefined)(
       await setup?.close();
       await primaryAdmin?.end();
       await replicaAdmin?.end();
-      for (const data of started.reverse()) {
-        try {
-          run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-        } catch {}
-      }
-      if (dir) rmSync(dir, { recursive: true, force: true });
+      dirs?.dispose();
     }, 60_000);
 
     /** Waits until the replica has replayed everything the primary wrote. */
@@ -215,7 +156,7 @@ describe.skipIf(TEST_DIALECT !== 'postgres' || missing !== undefined)(
       const before = store.reads!.replica;
       expect((await get(app, read.token, `/v2/people/${readPerson}`)).status).toBe(200);
       expect(store.reads!.replica).toBeGreaterThan(before);
-      run('pg_ctl', ['-D', replicaDir, '-m', 'fast', '-w', 'stop']);
+      runPg('pg_ctl', ['-D', replica.dir, '-m', 'fast', '-w', 'stop']);
       try {
         const res = await get(app, ws.token, `/v2/people/${person}`);
         expect(res.status).toBe(200);
@@ -226,7 +167,7 @@ describe.skipIf(TEST_DIALECT !== 'postgres' || missing !== undefined)(
         expect(again.text).toContain('읽히던 사람');
         expect((await get(app, read.token, '/v2/people')).status).toBe(200);
       } finally {
-        run('pg_ctl', ['-D', replicaDir, '-l', join(dir, 'replica.log'), '-w', 'start']);
+        dirs!.start(replica);
         await replicaAdmin.end().catch(() => {});
         replicaAdmin = new pg.Client(replicaUrl);
         replicaAdmin.on('error', () => {});

@@ -28,13 +28,15 @@ afterAll(() => {
 /**
  * Starts `salescrm serve --port 0` on a database in a process of its own (a client and
  * a server in one process share one event loop, which hides what sockets do between them),
- * with the webhook dispatcher, the rate limit and load shedding off unless `env` says otherwise.
+ * with the webhook dispatcher, the rate limit and load shedding off unless `env` says otherwise
+ * (`args`: more options of `serve`, such as `--workers`).
  */
 export async function startServe(
   databaseUrl: string,
   env: Record<string, string> = {},
+  args: string[] = [],
 ): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', ...args], {
     cwd: ROOT,
     env: {
       ...process.env,

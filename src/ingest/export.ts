@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import pg from 'pg';
 import { now } from '../domain/time.ts';
+import { HostPool } from '../store/postgres-host-pool.ts';
 import { openSqliteDatabase } from '../store/sqlite-open-files.ts';
 import { FORMAT_NAME, FORMAT_VERSION, LINE_FORMATS, type LineFormat } from './transfer-format.ts';
 
@@ -175,8 +175,13 @@ function sqliteSource(path: string): ExportSource {
 const POSTGRES_BATCH = 2_000;
 
 async function postgresSource(url: string): Promise<ExportSource> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  // One connection, to the first host of the URL that will do (libpq's multi-host URL too).
+  const hosts = new HostPool(url, { max: 1 });
+  hosts.pool.on('error', () => {});
+  const client = await hosts.connect().catch(async (error: unknown) => {
+    await hosts.end();
+    throw error;
+  });
   // One snapshot for the whole file, as SQLite's read transaction gives.
   await client.query('begin isolation level repeatable read, read only');
   let cursors = 0;
@@ -218,7 +223,8 @@ async function postgresSource(url: string): Promise<ExportSource> {
       try {
         await client.query('commit');
       } finally {
-        await client.end();
+        client.release();
+        await hosts.end();
       }
     },
   };

@@ -5,6 +5,9 @@ import pg from 'pg';
 import type { Database } from '../model/tables.ts';
 import type { PoolStats, RenderedTable, Store } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
+import { HostPool } from './postgres-host-pool.ts';
+import { refuseUnreplicatedCommits } from './postgres-unreplicated-commit.ts';
+import { describePostgresUrl } from './postgres-url.ts';
 import { isStoreUnavailable } from './unavailable.ts';
 
 /** Pool and timeout settings of a PostgreSQL store. */
@@ -57,10 +60,12 @@ const types = {
   },
 };
 
-/** A bounded pool whose connection errors are logged, never thrown at the process. */
-function openPool(url: string, options: PostgresOptions, onError: (e: Error) => void): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString: url,
+/**
+ * A bounded pool whose connection errors are logged, never thrown at the process, over the
+ * hosts of `url` (one, or libpq's list with `target_session_attrs`: `postgres-host-pool.ts`).
+ */
+function openPool(url: string, options: PostgresOptions, onError: (e: Error) => void): HostPool {
+  const hostPool = new HostPool(url, {
     max: options.poolMax,
     connectionTimeoutMillis: options.connectTimeoutMs,
     idleTimeoutMillis: options.idleTimeoutMs,
@@ -75,15 +80,17 @@ function openPool(url: string, options: PostgresOptions, onError: (e: Error) => 
     keepAlive: true,
     types,
   });
+  const pool = hostPool.pool;
   // A connection that dies while idle in the pool (server restart, pg_terminate_backend)
   // emits `error` on the pool: without a listener, Node would end the process.
   pool.on('error', onError);
   // And on the client itself while it is checked out: the query in flight fails anyway.
   pool.on('connect', (client) => {
     client.on('error', onError);
+    refuseUnreplicatedCommits(client);
     prepareStatements(client);
   });
-  return pool;
+  return hostPool;
 }
 
 /** Most statements a connection keeps prepared; it runs any further ones unnamed. */
@@ -119,16 +126,6 @@ function prepareStatements(client: pg.PoolClient): void {
 /** The result of a query's last statement (pg answers a text of several with a list). */
 function lastResult(result: unknown): unknown {
   return Array.isArray(result) ? result[result.length - 1] : result;
-}
-
-/** `url` as logs name it: host, port and database, without user or password. */
-function describeLocation(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `postgres://${parsed.host}${parsed.pathname}`;
-  } catch {
-    return 'postgres';
-  }
 }
 
 /** Workspaces whose replica state is remembered at most; beyond, the memory starts over. */
@@ -181,7 +178,7 @@ export function openPostgresStore(
    * on the primary instead (reads are safe to repeat), and every workspace is checked on
    * the replica again before it is read there.
    */
-  async function onReadPool<T>(read: (target: pg.Pool) => Promise<T>): Promise<T> {
+  async function onReadPool<T>(read: (target: HostPool) => Promise<T>): Promise<T> {
     const target = readPool();
     if (target === pool) {
       reads.primary += 1;
@@ -210,7 +207,7 @@ export function openPostgresStore(
 
   return {
     dialect: 'postgres',
-    location: describeLocation(url),
+    location: describePostgresUrl(url),
     db,
     reader,
     reads,
@@ -346,6 +343,6 @@ export function openPostgresStore(
 }
 
 /** The connections of a pool now. */
-function poolStatsOf(server: PoolStats['server'], pool: pg.Pool): PoolStats {
+function poolStatsOf(server: PoolStats['server'], pool: HostPool): PoolStats {
   return { server, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }

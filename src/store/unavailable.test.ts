@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { postgresOptionsFromEnv } from './postgres.ts';
+import { NoHostError } from './postgres-host-pool.ts';
+import { UnreplicatedCommitError } from './postgres-unreplicated-commit.ts';
 import { isStoreUnavailable } from './unavailable.ts';
 import { UnsyncedWriteError, WritesStoppedError } from './writes-stopped.ts';
 
@@ -14,6 +16,12 @@ describe('isStoreUnavailable', () => {
       Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
       Object.assign(new Error('could not connect'), { code: '08006' }),
       Object.assign(new Error('deadlock detected'), { code: '40P01' }),
+      // A standby answers a write, or no host of a multi-host URL accepts writes (yet).
+      Object.assign(new Error('cannot execute INSERT in a read-only transaction'), {
+        code: '25006',
+      }),
+      new UnreplicatedCommitError('canceling wait for synchronous replication due to user request'),
+      new NoHostError('read-write', ['127.0.0.1:5433: its session is not read-write'], undefined),
       new Error('Connection terminated unexpectedly'),
       new Error('timeout exceeded when trying to connect'),
       new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })], 'all failed'),

@@ -1,5 +1,6 @@
 /** SQLSTATE codes (or their classes) meaning "the database cannot serve this now: retry". */
 const RETRYABLE_SQLSTATE = new Set([
+  '25006', // read_only_sql_transaction (a standby, or a primary demoted: the next host serves)
   '40001', // serialization_failure
   '40P01', // deadlock_detected
   '53300', // too_many_connections
@@ -42,6 +43,8 @@ export function isStoreUnavailable(error: unknown): boolean {
     if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true;
     // A WAL sync failed (writes-stopped.ts): no write is taken until a restart.
     if (code === 'SALESCRM_UNSYNCED_WRITE' || code === 'SALESCRM_WRITES_STOPPED') return true;
+    // A commit the synchronous standby did not confirm (postgres-unreplicated-commit.ts).
+    if (code === 'SALESCRM_UNREPLICATED_COMMIT') return true;
     if (RETRYABLE_SQLSTATE.has(code) || code.startsWith('08')) return true;
     if (NETWORK_CODES.has(code)) return true;
   }
