@@ -122,22 +122,42 @@ export async function createToken(
   name: string | null = null,
   options: { readOnly?: boolean } = {},
 ): Promise<{ id: string; token: string }> {
-  const id = newId();
-  const token = `scrm_${randomBytes(32).toString('base64url')}`;
-  await store.db
-    .insertInto('access_tokens')
-    .values({
-      workspace_id: workspaceId,
-      id,
-      token_hash: hashToken(token),
-      user_id: userId,
+  const [issued] = await createTokens(store.db, [{ workspaceId, userId }], name, options);
+  return issued!;
+}
+
+/** A new token's secret: what the client sends, of which only the hash is stored. */
+function newTokenSecret(): string {
+  return `scrm_${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * Issues one token to each of `owners` (a user of a workspace) in one insert on `db`;
+ * returns them in the same order. The tokens themselves are returned only here.
+ */
+export async function createTokens(
+  db: Executor,
+  owners: readonly { workspaceId: string; userId: string }[],
+  name: string | null = null,
+  options: { readOnly?: boolean } = {},
+): Promise<{ id: string; token: string }[]> {
+  const at = now();
+  const issued = owners.map(() => ({ id: newId(), token: newTokenSecret() }));
+  await insertMany(
+    db,
+    'access_tokens',
+    owners.map((o, i) => ({
+      workspace_id: o.workspaceId,
+      id: issued[i]!.id,
+      token_hash: hashToken(issued[i]!.token),
+      user_id: o.userId,
       name,
-      created_at: now(),
+      created_at: at,
       revoked_at: null,
       read_only: options.readOnly ? 1 : 0,
-    })
-    .execute();
-  return { id, token };
+    })),
+  );
+  return issued;
 }
 
 /** Revokes a token by id; false when no live token has that id. */
