@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { Database } from '../model/tables.ts';
 import type { PoolStats, RenderedTable, Store } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
+import { type ChangeListener, listenForChanges } from './postgres-listener.ts';
 import { isStoreUnavailable } from './unavailable.ts';
 
 /** Pool and timeout settings of a PostgreSQL store. */
@@ -168,6 +169,8 @@ export function openPostgresStore(
   const pool = openPool(url, options, onError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   let stamp = 0;
+  // Started by the first `changes()`: a store that serves no request (a CLI command) never listens.
+  let listener: ChangeListener | undefined;
 
   // Reads run on the primary unless a request was routed to the replica (`routeReads`).
   const replica = options.readUrl ? openPool(options.readUrl, options, onError) : undefined;
@@ -259,6 +262,18 @@ export function openPostgresStore(
       );
       return result.rows as unknown[][];
     },
+    changes() {
+      listener ??= listenForChanges(
+        () =>
+          new pg.Client({
+            connectionString: url,
+            connectionTimeoutMillis: options.connectTimeoutMs,
+            keepAlive: true,
+          }),
+        (channel, payload) => pool.query('select pg_notify($1, $2)', [channel, payload]),
+      );
+      return listener;
+    },
     changeStamp() {
       // Any version read from the server costs the same round trip as the token lookup the
       // stamp would let the caller skip: a stamp that always moves makes every request look
@@ -339,6 +354,7 @@ export function openPostgresStore(
       }
     },
     async close() {
+      await listener?.close();
       await db.destroy();
       await replica?.end();
     },
