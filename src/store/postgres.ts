@@ -24,6 +24,12 @@ export interface PostgresOptions {
   idleTimeoutMs: number;
   /** A streaming replica to read from (`DATABASE_READ_URL`); writes always go to the primary. */
   readUrl?: string;
+  /**
+   * Where the store listens for the notifications of commits (`DATABASE_LISTEN_URL`; default
+   * the primary's URL): a direct connection, as LISTEN does not pass through a pooler in
+   * transaction mode. `false` (`off`): no listening, every request looks its token up.
+   */
+  listenUrl?: string | false;
 }
 
 /** Reads `DATABASE_POOL_MAX`, `DATABASE_CONNECT_TIMEOUT_MS`, `DATABASE_STATEMENT_TIMEOUT_MS`. */
@@ -43,6 +49,7 @@ export function postgresOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Po
     statementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 1),
     idleTimeoutMs: int('DATABASE_IDLE_TIMEOUT_MS', 30_000, 1),
     readUrl: env.DATABASE_READ_URL || undefined,
+    listenUrl: env.DATABASE_LISTEN_URL === 'off' ? false : env.DATABASE_LISTEN_URL || undefined,
   };
 }
 
@@ -211,8 +218,22 @@ export function openPostgresStore(
       })
     : db;
 
+  const changes = () => {
+    listener ??= listenForChanges(
+      () =>
+        new pg.Client({
+          connectionString: options.listenUrl || url,
+          connectionTimeoutMillis: options.connectTimeoutMs,
+          keepAlive: true,
+        }),
+      (channel, payload) => pool.query('select pg_notify($1, $2)', [channel, payload]),
+    );
+    return listener;
+  };
+
   return {
     dialect: 'postgres',
+    ...(options.listenUrl === false ? {} : { changes }),
     location: describeLocation(url),
     db,
     reader,
@@ -261,18 +282,6 @@ export function openPostgresStore(
         }),
       );
       return result.rows as unknown[][];
-    },
-    changes() {
-      listener ??= listenForChanges(
-        () =>
-          new pg.Client({
-            connectionString: url,
-            connectionTimeoutMillis: options.connectTimeoutMs,
-            keepAlive: true,
-          }),
-        (channel, payload) => pool.query('select pg_notify($1, $2)', [channel, payload]),
-      );
-      return listener;
     },
     changeStamp() {
       // Any version read from the server costs the same round trip as the token lookup the
