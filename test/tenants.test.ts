@@ -7,7 +7,7 @@ import { revokeToken } from '../src/resources/workspaces/writes.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import { makePerson } from './factories.ts';
-import { get, TEST_DIALECT, type TestStore, testApp, testStore } from './helpers.ts';
+import { get, post, TEST_DIALECT, type TestStore, testApp, testStore } from './helpers.ts';
 import { startServe } from './serve-process.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -172,6 +172,23 @@ describe.runIf(TEST_DIALECT === 'postgres')(
       } finally {
         await server.stop();
       }
+    });
+
+    it('a write through the server is read back by its next request, the page kept before or not', async () => {
+      const [w] = await createDemoWorkspaces(store, { workspaces: 1, people: 2 });
+      const app = await testApp(store);
+      await waitFor(() => store.changes!().feed.live);
+      const list = '/v2/people?limit=100';
+      for (let i = 0; i < 3; i++) expect((await get(app, w!.token, list)).status).toBe(200);
+      for (let i = 0; i < 5; i++) {
+        const made = await post(app, w!.token, '/v2/people', { name: `바로 읽기 ${i}` });
+        expect(made.status).toBe(201);
+        const page = await get(app, w!.token, list);
+        expect(page.json.data.peopleList).toHaveLength(3 + i);
+        // Asked again, the page is kept, until the next write.
+        expect((await get(app, w!.token, list)).text).toBe(page.text);
+      }
+      await app.close();
     });
 
     it('while its listening connection is lost, every request looks its token up; then it listens again', async () => {

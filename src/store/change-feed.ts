@@ -51,6 +51,11 @@ export class ChangeFeed {
     this.last.set(key, this.seq);
   }
 
+  /** This process committed a change it cannot name: nothing read before is known to hold. */
+  changedAll(): void {
+    this.epoch += 1;
+  }
+
   /** Listening (again): changes from now on are notified; those before are not known. */
   started(): void {
     this.lost();

@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { Database } from '../model/tables.ts';
 import type { PoolStats, RenderedTable, Store } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
+import { OwnCommits } from './own-commits.ts';
 import { type ChangeListener, listenForChanges } from './postgres-listener.ts';
 import { isStoreUnavailable } from './unavailable.ts';
 
@@ -174,10 +175,16 @@ export function openPostgresStore(
     }
   };
   const pool = openPool(url, options, onError);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  let stamp = 0;
   // Started by the first `changes()`: a store that serves no request (a CLI command) never listens.
   let listener: ChangeListener | undefined;
+  // What this process commits, its own caches know at once, before the notification comes
+  // back: a workspace's write names the workspace, any other change stales every lookup.
+  const ownCommits = new OwnCommits(() => listener?.feed.changedAll());
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [ownCommits],
+  });
+  let stamp = 0;
 
   // Reads run on the primary unless a request was routed to the replica (`routeReads`).
   const replica = options.readUrl ? openPool(options.readUrl, options, onError) : undefined;
@@ -293,14 +300,16 @@ export function openPostgresStore(
     async transaction(fn) {
       let failure: unknown;
       try {
-        return await db.transaction().execute(async (trx) => {
+        const result = await db.transaction().execute(async (trx) => {
           try {
-            return await fn(trx);
+            return await ownCommits.within(() => fn(trx));
           } catch (error) {
             failure = error;
             throw error;
           }
         });
+        listener?.feed.changedAll();
+        return result;
       } catch (error) {
         // The rollback after a failure can fail too (the connection went away): the error
         // that caused it is the one to answer and log.
@@ -321,9 +330,12 @@ export function openPostgresStore(
                 `begin; select catalog_version from workspaces where id = ${pg.escapeLiteral(workspaceId)} for update`,
               )
               .execute(conn);
-            const result = await fn(conn, Number(rows[0]?.catalog_version ?? 0));
+            const result = await ownCommits.within(() =>
+              fn(conn, Number(rows[0]?.catalog_version ?? 0)),
+            );
             open = false;
             await sql`commit`.execute(conn);
+            listener?.feed.changed(workspaceId);
             return result;
           } catch (error) {
             failure ??= error;
