@@ -170,8 +170,8 @@ export async function stageKeysOfWorkspace(
 
 /**
  * Workspaces whose catalog a store keeps; the least recently used beyond it are dropped. A
- * demo workspace's catalog (7 users, 30 products, 26 stages and 26 fields) is some tens of
- * KiB: writes spread over a thousand workspaces read none again.
+ * demo workspace's catalog (7 users, 30 products, 26 stages and 26 fields) takes 33 KiB of
+ * heap, so at most about 68 MiB; writes spread over a thousand workspaces read none again.
  */
 const KEPT_WORKSPACES = 2_048;
 const kept = new WeakMap<Store, LRUCache<string, Catalog>>();
