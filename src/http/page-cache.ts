@@ -2,15 +2,15 @@ import { LRUCache } from 'lru-cache';
 import { ReadAhead } from './read-ahead.ts';
 
 /**
- * Keys remembered for admission: one a KiB of the budget (65,536 for the default 64 MiB),
- * and 8,192 at least. A page is kept when it is asked for again within that many other
- * keys, so the window must be wider than the pages the budget holds: traffic spread evenly
- * over ten thousand workspaces asks for each one's page once in ten thousand keys, and with
- * a narrower window no page of theirs would ever be kept. A remembered key costs about a
- * tenth of a KiB.
+ * Keys remembered for admission: one every 4 KiB of the budget (65,536 for the default
+ * 256 MiB), 8,192 at least and 262,144 at most. A page is kept when it is asked for again
+ * within that many other keys, so the window must be wider than the pages the budget holds:
+ * traffic spread evenly over ten thousand workspaces asks for each one's page once in ten
+ * thousand keys, and with a narrower window no page of theirs would ever be kept (a list
+ * page of 20 records is about 25 KB). A remembered key costs about a tenth of a KiB.
  */
 function admissionKeys(maxBytes: number): number {
-  return Math.max(8_192, Math.floor(maxBytes / 1024));
+  return Math.min(262_144, Math.max(8_192, Math.floor(maxBytes / 4096)));
 }
 
 /**
