@@ -174,7 +174,10 @@ async function serve(
   databaseUrl: string,
   env: Record<string, string>,
 ): Promise<Server> {
+  // `BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'` profiles the servers.
+  const extra = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const [command, args] = onCores('server', process.execPath, [
+    ...extra,
     '--import',
     'tsx',
     'src/cli/main.ts',
