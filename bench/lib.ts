@@ -179,6 +179,18 @@ export function loadWithWrk(
   return runWrk(name, [...wrkArgs(opts), url], {}, opts.yielding);
 }
 
+/** Runs wrk (one thread) with the Lua `script`, which reads `env`; undefined without wrk. */
+export function loadWithWrkScript(
+  name: string,
+  url: string,
+  script: string,
+  env: Record<string, string>,
+  opts: { seconds?: number; connections?: number } = {},
+): Promise<LoadFigures> | undefined {
+  if (!hasWrk()) return undefined;
+  return runWrk(name, [...wrkArgs(opts), '-s', script, url], env);
+}
+
 /** wrk's arguments for one thread, `connections`, `seconds` and `headers`. */
 function wrkArgs(opts: {
   seconds?: number;

@@ -11,8 +11,14 @@ import { get, TEST_DIALECT, testApp, testStore, testWorkspace } from './helpers.
  * makes them) must be seen on the very next request. A request from a client reaches the
  * server in a later turn of its event loop than any commit the client saw complete, and the
  * server reads the database's change stamp once a turn: `nextRequest` waits for that turn.
+ * On PostgreSQL the server learns of commits from the notifications they send, which reach
+ * it before any request sent after the commit; in one process the two race, so
+ * `nextRequest` first waits until the app's store has every notification sent so far.
  */
-const nextRequest = () => new Promise((resolve) => setImmediate(resolve));
+const nextRequest = async (appStore?: Store) => {
+  await appStore?.changes?.().sync();
+  await new Promise((resolve) => setImmediate(resolve));
+};
 describe('changes made by another process', () => {
   let store: Awaited<ReturnType<typeof testStore>>;
   let other: Store;
@@ -31,7 +37,7 @@ describe('changes made by another process', () => {
     expect((await get(app, ws.token, '/v2/people')).status).toBe(200);
     expect((await get(app, ws.token, '/v2/people')).status).toBe(200);
     expect(await revokeToken(other, ws.tokenId)).toBe(true);
-    await nextRequest();
+    await nextRequest(store);
     const res = await get(app, ws.token, '/v2/people');
     expect(res.status).toBe(401);
     await app.close();
@@ -44,7 +50,7 @@ describe('changes made by another process', () => {
     expect(before.json.data.peopleList).toHaveLength(0);
     expect((await get(app, ws.token, '/v2/people')).text).toBe(before.text);
     await writeWorkspace(other, ws.workspaceId, (w) => makePerson(w, { name: '다른 프로세스' }));
-    await nextRequest();
+    await nextRequest(store);
     const after = await get(app, ws.token, '/v2/people');
     expect(after.json.data.peopleList.map((p: { 이름: string }) => p['이름'])).toEqual([
       '다른 프로세스',
@@ -60,7 +66,7 @@ describe('changes made by another process', () => {
     await other.db.updateTable('workspaces').set({ name: '다시 바꿈' }).execute();
     // SQLite reads its stamp once a turn; PostgreSQL's is a query each time.
     if (TEST_DIALECT === 'sqlite') expect(store.changeStamp()).toEqual(afterOwn);
-    await nextRequest();
+    await nextRequest(store);
     expect(store.changeStamp()).not.toEqual(afterOwn);
   });
 });

@@ -8,12 +8,21 @@ import { lazyAction, wholeNumber } from './command.ts';
  */
 const MAX_DEMO_PEOPLE = 1_000_000;
 
+/** The most workspaces one demo run makes (ten thousand of 20 people take about a minute). */
+const MAX_DEMO_WORKSPACES = 100_000;
+
 /** Declares `demo` on the program. */
 export function demoCommand(program: Command): void {
   program
     .command('demo')
     .description(
       'create a workspace full of Korean demo data (same seed, same data); print its token',
+    )
+    .option(
+      '--workspaces <N>',
+      `how many workspaces (1 to ${MAX_DEMO_WORKSPACES.toLocaleString('en')}): the first is built, the others are copies of it, each with its own token`,
+      wholeNumber(1, MAX_DEMO_WORKSPACES),
+      1,
     )
     .option('--seed <N>', 'the seed of the generator', wholeNumber(0, 2 ** 31 - 1), 1)
     .option(
@@ -22,6 +31,6 @@ export function demoCommand(program: Command): void {
       wholeNumber(1, MAX_DEMO_PEOPLE),
       200,
     )
-    .option('--json', 'print {"workspaceId","token"} only')
+    .option('--json', 'print {"workspaceId","token"} only, one line per workspace')
     .action(lazyAction(async () => (await import('./demo-run.ts')).runDemo));
 }

@@ -51,8 +51,8 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
 /** The settings the process reads from its environment (the table of docs/settings.md says more). */
 export const ENVIRONMENT = `Environment:
   DATABASE_URL (default sqlite:./data/salescrm.db), DATABASE_READ_URL, DATABASE_POOL_MAX,
-  DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_IDLE_TIMEOUT_MS,
-  PG_PARTITIONS (hash partitions by workspace),
+  DATABASE_LISTEN_URL (or off), DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS,
+  DATABASE_IDLE_TIMEOUT_MS, PG_PARTITIONS (hash partitions by workspace),
   PORT, HOST, BASE_PATH, RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS, AUTH_FAILURE_LIMIT,
   TRUST_PROXY, PAGE_CACHE_BYTES, LOG_LEVEL,
   LOG_REQUESTS, SLOW_REQUEST_MS, METRICS, METRICS_PORT, REQUEST_TIMEOUT_MS, OVERLOAD_DELAY_MS,

@@ -24,9 +24,14 @@ export interface ServeOptions {
   workers: number;
 }
 
-/** What the banner shows: the workspaces there are, and a demo token just made. */
+/** Workspaces the banner names; it counts the rest. */
+const NAMED_WORKSPACES = 3;
+
+/** What the banner shows: the first workspaces and how many there are, and a demo token just made. */
 interface Prepared {
+  /** The oldest workspaces, `NAMED_WORKSPACES` at most. */
   workspaceIds: string[];
+  workspaceCount: number;
   demoToken?: string | undefined;
 }
 
@@ -153,13 +158,20 @@ async function prepare(config: Config, demoWhenEmpty: boolean): Promise<Prepared
       .selectFrom('workspaces')
       .select('id')
       .orderBy('created_at')
+      .orderBy('id')
+      .limit(NAMED_WORKSPACES)
       .execute();
-    const prepared: Prepared = { workspaceIds: rows.map((r) => r.id) };
+    const { n } = await store.db
+      .selectFrom('workspaces')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const prepared: Prepared = { workspaceIds: rows.map((r) => r.id), workspaceCount: Number(n) };
     if (demoWhenEmpty && rows.length === 0) {
       console.log('empty database: creating a demo workspace…');
       const demo = await createDemoWorkspace(store, {});
       prepared.demoToken = demo.token;
       prepared.workspaceIds.push(demo.workspaceId);
+      prepared.workspaceCount = 1;
     }
     return prepared;
   } finally {
@@ -177,7 +189,10 @@ function printBanner(url: string, prepared: Prepared, suffix: string): void {
       `try:   curl -H 'Authorization: Bearer ${prepared.demoToken}' '${url}/v2/people?limit=2'`,
     );
   } else if (first) {
-    console.log(`workspaces: ${prepared.workspaceIds.join(', ')}`);
+    const more = prepared.workspaceCount - prepared.workspaceIds.length;
+    console.log(
+      `workspaces: ${prepared.workspaceCount.toLocaleString('en')} (${prepared.workspaceIds.join(', ')}${more > 0 ? `, … ${more.toLocaleString('en')} more` : ''})`,
+    );
     console.log(`a token:    npm run -s cli -- token create --workspace ${first}`);
   } else {
     console.log('no workspace yet: npm run -s cli -- demo');

@@ -70,4 +70,37 @@ describe('PageCache', () => {
     expect(ask(cache, 'first', 1)).toBe('miss');
     expect(cache.has('first')).toBe(true);
   });
+
+  it('keeps the pages of ten thousand workspaces read in turn, once each was asked twice', () => {
+    const cache = new PageCache(64 * 1024 * 1024);
+    const keys = Array.from({ length: 10_000 }, (_, i) => `workspace${i}\u0000/v2/people`);
+    const round = () => keys.map((key) => ask(cache, key, 1, page(4_000)));
+    expect(round().every((r) => r === 'miss')).toBe(true);
+    expect(round().every((r) => r === 'miss')).toBe(true); // asked again: kept now
+    expect(cache.bytes).toBe(10_000 * 4_000);
+    expect(round().every((r) => r === 'hit')).toBe(true);
+    expect(cache.hits).toBe(10_000);
+  });
+
+  it('remembers one key asked once every 4 KiB of its budget, and forgets those past it', () => {
+    const cache = new PageCache(64 * 1024 * 1024);
+    ask(cache, 'first', 1);
+    for (let i = 0; i < 16_383; i++) ask(cache, `other${i}`, 1);
+    expect(ask(cache, 'first', 1)).toBe('miss');
+    expect(cache.has('first')).toBe(true); // within the 16,384 keys remembered
+    ask(cache, 'second', 1);
+    for (let i = 0; i < 16_384; i++) ask(cache, `more${i}`, 1);
+    expect(ask(cache, 'second', 1)).toBe('miss');
+    expect(cache.has('second')).toBe(false); // past them: asked "once" again
+  });
+
+  it('past its budget, keeps the most recently used pages of many workspaces', () => {
+    const cache = new PageCache(1_000_000);
+    const keys = Array.from({ length: 5_000 }, (_, i) => `workspace${i}`);
+    for (const key of keys) ask(cache, key, 1, page(1_000));
+    for (const key of keys) ask(cache, key, 1, page(1_000));
+    expect(cache.bytes).toBe(1_000_000);
+    expect(keys.slice(-1_000).every((k) => cache.has(k))).toBe(true);
+    expect(cache.has(keys[0]!)).toBe(false);
+  });
 });

@@ -3,13 +3,26 @@ import { hashToken } from '../domain/tokens.ts';
 import { HttpError } from '../http/errors.ts';
 import type { AuthContext } from '../http/route-deps.ts';
 import type { Database } from '../model/tables.ts';
+import { type FeedMark, TOKENS_ADDED } from '../store/change-feed.ts';
 import type { Store } from '../store/database.ts';
 import { prepareQuery } from '../store/prepared.ts';
+import { TokenCache } from './token-cache.ts';
 
 // The scheme name is case-insensitive (RFC 9110 11.1).
 const BEARER = /^Bearer +([A-Za-z0-9_\-.~+/]{1,512}=*) *$/i;
 
-const MAX_REMEMBERED_TOKENS = 10_000;
+/** Token lookups kept: every token of ten thousand busy workspaces, and room to spare. */
+const REMEMBERED_TOKENS = 65_536;
+
+/** A token lookup kept, and what it was read at. */
+interface Remembered {
+  /** The token's context; null for a token no workspace has (or revoked). */
+  context: AuthContext | null;
+  /** SQLite: the store's change stamp when it was read. */
+  stamp?: unknown;
+  /** PostgreSQL: where the change feed stood when it was read. */
+  mark?: FeedMark;
+}
 
 /** A well-formed token that no workspace has, or one revoked: a 401 that counts as a guess. */
 export class UnknownTokenError extends HttpError {
@@ -19,13 +32,18 @@ export class UnknownTokenError extends HttpError {
 }
 
 /**
- * Authenticates requests by bearer token. A token is found in two steps, each in one place of
- * a database distributed by workspace (docs/deploy.md): its workspace in `token_workspaces`
- * (kept for good once found: a token never changes workspace), then its row, and its
- * workspace's versions, in that workspace alone. Token lookups are remembered only while the
- * database is unchanged (`store.changeStamp()` moves with every commit by any connection
- * or process), so a revoked token fails from the next request on and every request sees
- * its workspace's current data version.
+ * Authenticates requests by bearer token. Token lookups (with the workspace's data and
+ * catalog versions) are kept while nothing they were read from can have changed, so a
+ * revoked token fails from the next request on and every request sees its workspace's
+ * current data version:
+ * - SQLite: while the store's change stamp (`store.changeStamp()`, which moves with every
+ *   commit by any connection or process, and costs no round trip) is the one read with it;
+ * - PostgreSQL: while the store's change feed (`store.changes()`: the notifications every
+ *   commit sends, migration 026) is live and has named neither the token's workspace nor,
+ *   for a token not found, a token added since the lookup began. While the feed is not
+ *   live (starting, or its connection lost), every request looks its token up.
+ * Kept lookups are one a token, least recently used out first past `REMEMBERED_TOKENS`: a
+ * commit in one workspace does not make the tokens of the others look themselves up again.
  */
 export function tokenAuthenticator(store: Store) {
   const reader = store.reader as Kysely<Database>;
@@ -53,19 +71,57 @@ export function tokenAuthenticator(store: Store) {
       .where('t.token_hash', '=', p('hash'))
       .where('t.revoked_at', 'is', null),
   );
-  /** The workspace of each token hash found so far (never of an unknown one: it may be issued later). */
-  const workspaces = new Map<string, string>();
+  /**
+   * The workspace of each token hash found so far, kept for good (a token never changes
+   * workspace); never of an unknown one, which may be issued later.
+   */
+  const workspaces = new TokenCache<{ workspaceId: string }>(REMEMBERED_TOKENS);
   const workspaceOfHash = async (hash: string): Promise<string | undefined> => {
     const known = workspaces.get(hash);
-    if (known !== undefined) return known;
+    if (known !== undefined) return known.workspaceId;
     const found = (await store.rows(workspaceOf({ hash })))[0]?.[0] as string | undefined;
-    if (found === undefined) return undefined;
-    if (workspaces.size >= MAX_REMEMBERED_TOKENS) workspaces.clear();
-    workspaces.set(hash, found);
+    if (found !== undefined) workspaces.set(hash, { workspaceId: found });
     return found;
   };
-  const remembered = new Map<string, AuthContext | null>();
-  let rememberedAt: unknown;
+  // A token is found in two steps, each in one place of a database distributed by workspace
+  // (docs/deploy.md): its workspace in `token_workspaces`, then its row, and its workspace's
+  // versions, in that workspace alone.
+  const lookUp = async (token: string): Promise<AuthContext | null> => {
+    const hash = hashToken(token);
+    const workspace = await workspaceOfHash(hash);
+    if (workspace === undefined) return null;
+    const row = (await store.rows(byHash({ hash, workspace })))[0];
+    return row
+      ? {
+          workspaceId: row[0] as string,
+          userId: row[1] as string,
+          tokenId: row[2] as string,
+          dataVersion: Number(row[3]),
+          cursorSecret: row[4] as string,
+          readOnly: Number(row[5]) === 1,
+          catalogVersion: Number(row[6]),
+        }
+      : null;
+  };
+  const remembered = new TokenCache<Remembered>(REMEMBERED_TOKENS);
+  const feed = store.changes?.().feed;
+  const contextOf = async (token: string): Promise<AuthContext | null> => {
+    const kept = remembered.get(token);
+    if (feed?.live) {
+      if (kept?.mark && feed.unchangedSince(kept.context?.workspaceId ?? TOKENS_ADDED, kept.mark))
+        return kept.context;
+      // Taken before the read: a change notified while it runs makes the lookup stale.
+      const mark = feed.mark();
+      const context = await lookUp(token);
+      remembered.set(token, { context, mark });
+      return context;
+    }
+    const stamp = store.changeStamp();
+    if (kept && kept.mark === undefined && kept.stamp === stamp) return kept.context;
+    const context = await lookUp(token);
+    remembered.set(token, { context, stamp });
+    return context;
+  };
   return async (authorization: string | undefined): Promise<AuthContext> => {
     if (!authorization) {
       throw new HttpError(
@@ -80,32 +136,7 @@ export function tokenAuthenticator(store: Store) {
         'Authorization 헤더는 Bearer <ACCESS_TOKEN> 형식이어야 합니다.',
       );
     }
-    const token = match[1]!;
-    const stamp = await store.changeStamp();
-    if (stamp !== rememberedAt) {
-      remembered.clear();
-      rememberedAt = stamp;
-    }
-    let context = remembered.get(token);
-    if (context === undefined) {
-      const hash = hashToken(token);
-      const workspace = await workspaceOfHash(hash);
-      const rows = workspace === undefined ? [] : await store.rows(byHash({ hash, workspace }));
-      const row = rows[0];
-      context = row
-        ? {
-            workspaceId: row[0] as string,
-            userId: row[1] as string,
-            tokenId: row[2] as string,
-            dataVersion: Number(row[3]),
-            cursorSecret: row[4] as string,
-            readOnly: Number(row[5]) === 1,
-            catalogVersion: Number(row[6]),
-          }
-        : null;
-      if (remembered.size >= MAX_REMEMBERED_TOKENS) remembered.clear();
-      remembered.set(token, context);
-    }
+    const context = await contextOf(match[1]!);
     if (!context) throw new UnknownTokenError();
     return context;
   };

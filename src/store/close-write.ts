@@ -2,6 +2,7 @@ import { CompiledQuery, sql } from 'kysely';
 import type { EventFacts } from '../domain/events.ts';
 import type { Subscription } from './catalog.ts';
 import type { Executor, RenderedTable } from './database.ts';
+import { dueAtLeast, markDeliveriesDue } from './outbox/due-workspaces.ts';
 import {
   deliveriesOf,
   EVENT_COLUMNS,
@@ -10,7 +11,6 @@ import {
   pendingDelivery,
 } from './outbox/write-events.ts';
 import { sqliteStatementOf } from './sqlite-executors.ts';
-import { dueAtLeast, markDeliveriesDue } from './outbox/due-workspaces.ts';
 
 /** A search index row: record type, record id, field key, value. */
 type IndexRow = [type: string, id: string, field: string, value: string];

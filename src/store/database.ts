@@ -13,6 +13,7 @@ import { makeDatabaseDir } from './database-dir.ts';
 import { migrateToLatest } from './migrate.ts';
 import { partitionByWorkspace } from './partitions.ts';
 import { openPostgresStore, postgresOptionsFromEnv } from './postgres.ts';
+import type { ChangeListener } from './postgres-listener.ts';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.ts';
 import { openSqliteConnection, WAL_CHECKPOINT_BYTES } from './sqlite-connection.ts';
 import { bindWriter, cachedStatement } from './sqlite-executors.ts';
@@ -73,6 +74,13 @@ export interface Store {
    * this store's own queries on the write connection).
    */
   changeStamp(): unknown;
+  /**
+   * PostgreSQL: the changes every process commits, as the database notifies them (started by
+   * the first call, ended by `close`): a cache may keep what it read while the feed is live
+   * and names nothing it depends on, instead of a round trip a request. Undefined on SQLite,
+   * whose `changeStamp` is read in the process.
+   */
+  changes?(): ChangeListener;
   /** Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE`, so writers queue, never deadlock). */
   transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
   /**

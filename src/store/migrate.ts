@@ -25,6 +25,7 @@ import { listFilterIndexes } from './migrations/022-list-filter-indexes.ts';
 import { tokenWorkspaces } from './migrations/023-token-workspaces.ts';
 import { catalogVersionByWrites } from './migrations/024-catalog-version-by-writes.ts';
 import { dueWorkspaces } from './migrations/025-due-workspaces.ts';
+import { changeNotifications } from './migrations/026-change-notifications.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -57,6 +58,7 @@ export async function migrateToLatest(
     '023-token-workspaces': tokenWorkspaces({ dialect }),
     '024-catalog-version-by-writes': catalogVersionByWrites({ dialect }),
     '025-due-workspaces': dueWorkspaces({ dialect }),
+    '026-change-notifications': changeNotifications({ dialect }),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Branches merge in any order, so a database may have run a later migration (017) before an

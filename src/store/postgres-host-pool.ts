@@ -57,6 +57,11 @@ export class HostPool {
     this.pool = new pg.Pool({ ...config, Client: HostClient });
   }
 
+  /** The URL of the one host new connections go to now. */
+  get currentUrl(): string {
+    return this.hosts.urls[this.current]!;
+  }
+
   /** Connections open, idle, and queries waiting for one. */
   get totalCount(): number {
     return this.pool.totalCount;

@@ -5,7 +5,9 @@ import pg from 'pg';
 import type { Database } from '../model/tables.ts';
 import type { PoolStats, RenderedTable, Store } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
+import { OwnCommits } from './own-commits.ts';
 import { HostPool } from './postgres-host-pool.ts';
+import { type ChangeListener, listenForChanges } from './postgres-listener.ts';
 import { refuseUnreplicatedCommits } from './postgres-unreplicated-commit.ts';
 import { describePostgresUrl } from './postgres-url.ts';
 import { isStoreUnavailable } from './unavailable.ts';
@@ -26,6 +28,12 @@ export interface PostgresOptions {
   idleTimeoutMs: number;
   /** A streaming replica to read from (`DATABASE_READ_URL`); writes always go to the primary. */
   readUrl?: string;
+  /**
+   * Where the store listens for the notifications of commits (`DATABASE_LISTEN_URL`; default
+   * the primary's URL): a direct connection, as LISTEN does not pass through a pooler in
+   * transaction mode. `false` (`off`): no listening, every request looks its token up.
+   */
+  listenUrl?: string | false;
 }
 
 /** Reads `DATABASE_POOL_MAX`, `DATABASE_CONNECT_TIMEOUT_MS`, `DATABASE_STATEMENT_TIMEOUT_MS`. */
@@ -45,6 +53,7 @@ export function postgresOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Po
     statementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 1),
     idleTimeoutMs: int('DATABASE_IDLE_TIMEOUT_MS', 30_000, 1),
     readUrl: env.DATABASE_READ_URL || undefined,
+    listenUrl: env.DATABASE_LISTEN_URL === 'off' ? false : env.DATABASE_LISTEN_URL || undefined,
   };
 }
 
@@ -163,7 +172,15 @@ export function openPostgresStore(
     }
   };
   const pool = openPool(url, options, onError);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // Started by the first `changes()`: a store that serves no request (a CLI command) never listens.
+  let listener: ChangeListener | undefined;
+  // What this process commits, its own caches know at once, before the notification comes
+  // back: a workspace's write names the workspace, any other change stales every lookup.
+  const ownCommits = new OwnCommits(() => listener?.feed.changedAll());
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [ownCommits],
+  });
   let stamp = 0;
 
   // Reads run on the primary unless a request was routed to the replica (`routeReads`).
@@ -205,8 +222,25 @@ export function openPostgresStore(
       })
     : db;
 
+  const changes = () => {
+    listener ??= listenForChanges(
+      () =>
+        new pg.Client({
+          // The host the pool writes to now (of a list of hosts, the one that takes writes:
+          // notifications are the primary's), unless DATABASE_LISTEN_URL names another way.
+          connectionString: options.listenUrl || pool.currentUrl,
+          connectionTimeoutMillis: options.connectTimeoutMs,
+          keepAlive: true,
+        }),
+      (channel, payload) =>
+        pool.query({ text: 'select pg_notify($1, $2)', values: [channel, payload] }),
+    );
+    return listener;
+  };
+
   return {
     dialect: 'postgres',
+    ...(options.listenUrl === false ? {} : { changes }),
     location: describePostgresUrl(url),
     db,
     reader,
@@ -266,14 +300,16 @@ export function openPostgresStore(
     async transaction(fn) {
       let failure: unknown;
       try {
-        return await db.transaction().execute(async (trx) => {
+        const result = await db.transaction().execute(async (trx) => {
           try {
-            return await fn(trx);
+            return await ownCommits.within(() => fn(trx));
           } catch (error) {
             failure = error;
             throw error;
           }
         });
+        listener?.feed.changedAll();
+        return result;
       } catch (error) {
         // The rollback after a failure can fail too (the connection went away): the error
         // that caused it is the one to answer and log.
@@ -294,9 +330,12 @@ export function openPostgresStore(
                 `begin; select catalog_version from workspaces where id = ${pg.escapeLiteral(workspaceId)} for update`,
               )
               .execute(conn);
-            const result = await fn(conn, Number(rows[0]?.catalog_version ?? 0));
+            const result = await ownCommits.within(() =>
+              fn(conn, Number(rows[0]?.catalog_version ?? 0)),
+            );
             open = false;
             await sql`commit`.execute(conn);
+            listener?.feed.changed(workspaceId);
             return result;
           } catch (error) {
             failure ??= error;
@@ -336,6 +375,7 @@ export function openPostgresStore(
       }
     },
     async close() {
+      await listener?.close();
       await db.destroy();
       await replica?.end();
     },

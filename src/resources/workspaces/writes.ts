@@ -126,29 +126,55 @@ export async function createToken(
   name: string | null = null,
   options: { readOnly?: boolean } = {},
 ): Promise<{ id: string; token: string }> {
-  const id = newId();
-  const token = `scrm_${randomBytes(32).toString('base64url')}`;
-  const tokenHash = hashToken(token);
-  await store.transaction(async (trx) => {
-    await trx
-      .insertInto('token_workspaces')
-      .values({ token_hash: tokenHash, token_id: id, workspace_id: workspaceId })
-      .execute();
-    await trx
-      .insertInto('access_tokens')
-      .values({
-        workspace_id: workspaceId,
-        id,
-        token_hash: tokenHash,
-        user_id: userId,
-        name,
-        created_at: now(),
-        revoked_at: null,
-        read_only: options.readOnly ? 1 : 0,
-      })
-      .execute();
-  });
-  return { id, token };
+  const [issued] = await store.transaction((trx) =>
+    createTokens(trx, [{ workspaceId, userId }], name, options),
+  );
+  return issued!;
+}
+
+/** A new token's secret: what the client sends, of which only the hash is stored. */
+function newTokenSecret(): string {
+  return `scrm_${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * Issues one token to each of `owners` (a user of a workspace) on `db` (in the caller's
+ * transaction): one insert of their workspaces by hash (`token_workspaces`, what finds a
+ * token's workspace), one of the tokens; returns them in the same order. The tokens
+ * themselves are returned only here.
+ */
+export async function createTokens(
+  db: Executor,
+  owners: readonly { workspaceId: string; userId: string }[],
+  name: string | null = null,
+  options: { readOnly?: boolean } = {},
+): Promise<{ id: string; token: string }[]> {
+  const at = now();
+  const issued = owners.map(() => ({ id: newId(), token: newTokenSecret() }));
+  await insertMany(
+    db,
+    'token_workspaces',
+    owners.map((o, i) => ({
+      token_hash: hashToken(issued[i]!.token),
+      token_id: issued[i]!.id,
+      workspace_id: o.workspaceId,
+    })),
+  );
+  await insertMany(
+    db,
+    'access_tokens',
+    owners.map((o, i) => ({
+      workspace_id: o.workspaceId,
+      id: issued[i]!.id,
+      token_hash: hashToken(issued[i]!.token),
+      user_id: o.userId,
+      name,
+      created_at: at,
+      revoked_at: null,
+      read_only: options.readOnly ? 1 : 0,
+    })),
+  );
+  return issued;
 }
 
 /** Revokes a token by id (found in its workspace); false when no live token has that id. */

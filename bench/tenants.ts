@@ -1,0 +1,622 @@
+// `npm run bench:tenants [-- --workspaces 10,1000,10000] [--people 20] [--seconds 8]
+// [--stores sqlite,postgres] [--webhooks 100] [--repeat 2] [--before DIR] [--reuse]`: one server, many
+// workspaces. For each N, a database of N demo workspaces of `people` each
+// (`salescrm demo --workspaces N --json`, which also gives their tokens), and a real
+// `salescrm serve` on it (RATE_LIMIT_MAX=0, OVERLOAD_DELAY_MS=0; pinned to the last core, wrk on the other):
+//   - GET /v2/people with one token, then round robin over the N workspaces' tokens (after a
+//     warm-up that asks for each workspace's page twice), alternated `repeat` times, the best
+//     of each counting, and their ratio; the server's RSS;
+//   - POST /v2/people (a person created) round robin over the N tokens: creates/s and p99.
+// Beside each rate, the server's CPU a request (from /proc, µs): the machine is shared, and
+// a rate follows the CPU share the server gets, its CPU a request much less.
+// Then, on the largest N (with 200 workspaces or more), a webhook in each of the first
+// `webhooks` workspaces (receivers in this process, the server's dispatcher on): creates
+// over those workspaces' tokens against creates over as many others', and the time from
+// each write to its delivery's receipt (from the event's `occurredAt`, set when the write
+// began: the commit-to-receipt time and a little more).
+// With `--before DIR` (a checkout of the code before, its node_modules beside it), every
+// figure is measured with that code's server too, on the same databases, in the same run;
+// the databases are built by this code (migration 023 is forgotten for the old server).
+// `--reuse` keeps the databases built (under the temp dir, and PostgreSQL databases named
+// salescrm_bench_tenants_*) and uses them again. PostgreSQL: BENCH_DATABASE_URL, default
+// postgres://postgres@127.0.0.1:5432/postgres.
+
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { EVENT_TOPICS } from '../src/domain/events.ts';
+import { newId } from '../src/domain/ids.ts';
+import { newWebhookSecret } from '../src/domain/webhook-signature.ts';
+import { openStore } from '../src/store/database.ts';
+import {
+  countArg,
+  cpuMsOf,
+  hasWrk,
+  type LoadFigures,
+  loadWithWrk,
+  loadWithWrkScript,
+  memoryOf,
+  onCores,
+  onPostgres,
+  percentile,
+  pinCores,
+  table,
+} from './lib.ts';
+
+const { values } = parseArgs({
+  options: {
+    workspaces: { type: 'string', default: '10,1000,10000' },
+    people: { type: 'string', default: '20' },
+    seconds: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '16' },
+    stores: { type: 'string', default: 'sqlite,postgres' },
+    webhooks: { type: 'string', default: '100' },
+    repeat: { type: 'string', default: '2' },
+    before: { type: 'string' },
+    reuse: { type: 'boolean', default: false },
+  },
+});
+const sizes = values.workspaces.split(',').map((n) => countArg('workspaces', n));
+const people = countArg('people', values.people);
+const seconds = countArg('seconds', values.seconds);
+const connections = countArg('connections', values.connections);
+const stores = values.stores.split(',') as ('sqlite' | 'postgres')[];
+const hooked = values.webhooks === '0' ? 0 : countArg('webhooks', values.webhooks);
+const repeat = countArg('repeat', values.repeat);
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const HERE = resolve('.');
+const variants: { name: string; dir: string }[] = [
+  ...(values.before ? [{ name: 'before', dir: resolve(values.before) }] : []),
+  { name: 'after', dir: HERE },
+];
+const DIR = join(tmpdir(), 'salescrm-bench-tenants');
+mkdirSync(DIR, { recursive: true });
+const SCRIPT = join(HERE, 'bench/tenants.lua');
+const personBody = JSON.stringify({ name: '벤치 고객' });
+
+if (!hasWrk()) {
+  console.error('bench:tenants needs wrk (apt-get install -y wrk)');
+  process.exit(2);
+}
+const pinned = pinCores();
+const load = () => loadavg()[0]!.toFixed(1);
+
+/** A database of `n` demo workspaces, and the file of their tokens (one a line). */
+interface Built {
+  url: string;
+  tokens: string;
+  count: number;
+}
+
+async function build(store: 'sqlite' | 'postgres', n: number): Promise<Built> {
+  const name = `salescrm_bench_tenants_${n}x${people}`;
+  const url =
+    store === 'sqlite'
+      ? `sqlite:${join(DIR, `${name}.sqlite`)}`
+      : ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
+  const tokens = join(DIR, `${name}.${store}.tokens`);
+  if (values.reuse && existsSync(tokens)) return { url, tokens, count: n };
+  if (store === 'sqlite') {
+    for (const suffix of ['', '-wal', '-shm'])
+      spawnSync('rm', ['-f', `${url.slice('sqlite:'.length)}${suffix}`]);
+  }
+  const started = performance.now();
+  if (store === 'postgres') {
+    await onPostgres(ADMIN_URL, `drop database if exists ${name}`);
+    await onPostgres(ADMIN_URL, `create database ${name}`);
+  }
+  {
+    const out = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/main.ts',
+        'demo',
+        '--workspaces',
+        String(n),
+        '--people',
+        String(people),
+        '--json',
+      ],
+      {
+        env: { ...process.env, DATABASE_URL: url },
+        encoding: 'utf8',
+        maxBuffer: 256 * 1024 * 1024,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    if (out.status !== 0) throw new Error(`demo --workspaces ${n} failed with ${out.status}`);
+    const lines = out.stdout.trim().split('\n');
+    writeFileSync(
+      tokens,
+      `${lines.map((l) => (JSON.parse(l) as { token: string }).token).join('\n')}\n`,
+    );
+    console.log(
+      `${store}: ${n.toLocaleString('en')} workspaces of ${people} people built in ${((performance.now() - started) / 1000).toFixed(0)} s (load ${load()})`,
+    );
+    return { url, tokens, count: n };
+  }
+}
+
+/** Makes the database look as the code before this change left it (migration 023 not run). */
+async function forgetNotifications(store: 'sqlite' | 'postgres', url: string): Promise<void> {
+  const s = openStore(url);
+  try {
+    await s.db
+      .deleteFrom('kysely_migration' as never)
+      .where('name' as never, '=', '023-change-notifications' as never)
+      .execute();
+  } finally {
+    await s.close();
+  }
+  if (store === 'postgres') {
+    await onPostgres(
+      url,
+      `drop trigger if exists access_tokens_notify on access_tokens;
+       drop trigger if exists workspaces_notify on workspaces;
+       drop function if exists notify_token_change(); drop function if exists notify_workspace_change();`,
+    );
+  }
+}
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+}
+
+async function serve(
+  dir: string,
+  databaseUrl: string,
+  env: Record<string, string>,
+): Promise<Server> {
+  // `BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'` profiles the servers.
+  const extra = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const [command, args] = onCores('server', process.execPath, [
+    ...extra,
+    '--import',
+    'tsx',
+    'src/cli/main.ts',
+    'serve',
+    '--port',
+    '0',
+  ]);
+  const child = spawn(command, args, {
+    cwd: dir,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '0',
+      // No shedding: a 503 when the shared machine stalls the event loop is not the figure.
+      OVERLOAD_DELAY_MS: '0',
+      WEBHOOK_DISPATCH: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /salescrm is listening on (\S+)/.exec(out);
+      if (m) resolveUrl(m[1]!);
+      if (out.length > 100_000) out = out.slice(-1_000);
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`serve exited with ${code}: ${out.slice(-2000)}`)),
+    );
+  });
+  child.stdout!.resume();
+  return { child, url };
+}
+
+async function stop(server: Server): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((r) => server.child.once('exit', r));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+function overTokens(
+  name: string,
+  server: Server,
+  tokens: string,
+  env: Record<string, string>,
+  secs = seconds,
+): Promise<LoadFigures> {
+  return loadWithWrkScript(
+    name,
+    `${server.url}/`,
+    SCRIPT,
+    { TOKENS_FILE: tokens, ...env },
+    {
+      seconds: secs,
+      connections,
+    },
+  )!;
+}
+
+/** A file of the first workspace's token alone. */
+function firstTokenFile(built: Built): string {
+  return firstTokens(built, 0, 1);
+}
+
+/**
+ * Asks for each workspace's page `rounds` times (or creates a person in each, `create`),
+ * round robin, `connections` at a time.
+ */
+async function warmUp(
+  server: Server,
+  tokensFile: string,
+  rounds: number,
+  create = false,
+): Promise<void> {
+  const tokens = readFileSync(tokensFile, 'utf8').trim().split('\n');
+  const total = rounds * tokens.length;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (next < total) {
+        const token = tokens[next++ % tokens.length];
+        const res = await fetch(`${server.url}/v2/people`, {
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(create ? { 'content-type': 'application/json' } : {}),
+          },
+          ...(create ? { method: 'POST', body: personBody } : {}),
+        });
+        await res.arrayBuffer();
+      }
+    }),
+  );
+}
+
+function firstTokens(built: Built, from: number, count: number): string {
+  const all = readFileSync(built.tokens, 'utf8').trim().split('\n');
+  const file = `${built.tokens}.${from}-${from + count}`;
+  writeFileSync(file, `${all.slice(from, from + count).join('\n')}\n`);
+  return file;
+}
+
+/** A load run with the server's CPU per answered request (µs): what the machine's other
+ * work (it is shared) changes least, as the server's CPU is its own whatever its share. */
+interface Run {
+  figures: LoadFigures;
+  cpuUs: number;
+}
+
+/** The fastest of some runs, with the least CPU a request of them. */
+function best(runs: Run[]): Run {
+  const fastest = runs.reduce((a, b) => (b.figures.reqPerSec > a.figures.reqPerSec ? b : a));
+  return { figures: fastest.figures, cpuUs: Math.min(...runs.map((r) => r.cpuUs)) };
+}
+
+async function timed(server: Server, run: () => Promise<LoadFigures>): Promise<Run> {
+  const before = cpuMsOf(server.child.pid!);
+  const figures = await run();
+  const used = cpuMsOf(server.child.pid!) - before;
+  return { figures, cpuUs: (used * 1000) / Math.max(1, figures.reqPerSec * seconds) };
+}
+
+/** One row of figures: a store, a size, a variant. */
+interface Figures {
+  store: string;
+  n: number;
+  variant: string;
+  oneToken: number;
+  overTokens: number;
+  /** Server CPU µs a request. */
+  oneTokenCpu: number;
+  overTokensCpu: number;
+  rssMB: number;
+  creates: LoadFigures;
+  createsCpu: number;
+  load: string;
+}
+
+async function measure(
+  store: 'sqlite' | 'postgres',
+  built: Built,
+  variant: { name: string; dir: string },
+): Promise<Figures> {
+  const server = await serve(variant.dir, built.url, {});
+  try {
+    const [firstToken] = readFileSync(built.tokens, 'utf8').split('\n');
+    const one = () =>
+      loadWithWrk('one token', `${server.url}/v2/people`, {
+        seconds,
+        connections,
+        headers: { authorization: `Bearer ${firstToken}` },
+      })!;
+    // Counted, not timed: on a busy machine a few seconds may be a few hundred requests, and
+    // the first requests of each route compile its code.
+    await warmUp(server, firstTokenFile(built), 3_000);
+    // Every workspace's page asked for twice first: a cache admits a page on its second ask.
+    await warmUp(server, built.tokens, 2);
+    // Alternated `repeat` times, the best of each counting: other work on the shared machine
+    // only ever slows a run down.
+    const singles: Run[] = [];
+    const spreads: Run[] = [];
+    for (let i = 0; i < repeat; i++) {
+      singles.push(await timed(server, one));
+      spreads.push(
+        await timed(server, () =>
+          overTokens('over tokens', server, built.tokens, { TARGET: '/v2/people' }),
+        ),
+      );
+    }
+    const single = best(singles);
+    const spread = best(spreads);
+    const rssMB = memoryOf(server.child.pid!).rssMB;
+    await warmUp(server, firstTokens(built, 0, Math.min(built.count, 100)), 5, true);
+    const creates = await timed(server, () =>
+      overTokens('creates', server, built.tokens, {
+        TARGET: '/v2/people',
+        METHOD: 'POST',
+        BODY: personBody,
+      }),
+    );
+    const figures: Figures = {
+      store,
+      n: built.count,
+      variant: variant.name,
+      oneToken: single.figures.reqPerSec,
+      overTokens: spread.figures.reqPerSec,
+      oneTokenCpu: single.cpuUs,
+      overTokensCpu: spread.cpuUs,
+      rssMB,
+      creates: creates.figures,
+      createsCpu: creates.cpuUs,
+      load: load(),
+    };
+    console.log(
+      `${store} N=${built.count} ${variant.name}: one token ${Math.round(figures.oneToken)}/s ${Math.round(figures.oneTokenCpu)} µs CPU, over tokens ${Math.round(figures.overTokens)}/s ${Math.round(figures.overTokensCpu)} µs CPU (${(figures.overTokens / figures.oneToken).toFixed(2)}; by CPU ${(figures.oneTokenCpu / figures.overTokensCpu).toFixed(2)}), RSS ${rssMB} MB, creates ${Math.round(figures.creates.reqPerSec)}/s ${Math.round(figures.createsCpu)} µs CPU p99 ${figures.creates.p99.toFixed(0)} ms (errors ${spread.figures.errors + figures.creates.errors}), load ${figures.load}`,
+    );
+    return figures;
+  } finally {
+    await stop(server);
+  }
+}
+
+/** Receivers of the webhook phase: one server, a path a webhook; write-to-receipt times. */
+async function receivers() {
+  const ms: number[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = Date.now();
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { occurredAt: string };
+        ms.push(at - Date.parse(body.occurredAt));
+      } catch {}
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    ms,
+    url: (i: number) => `http://127.0.0.1:${port}/hook/${i}`,
+    close: () => server.close(),
+  };
+}
+
+interface HookFigures {
+  store: string;
+  variant: string;
+  without: LoadFigures;
+  with: LoadFigures;
+  /** Server CPU µs a create (with its delivery, where there is one). */
+  cpuWithout: number;
+  cpuWith: number;
+  receiptP50: number;
+  receiptP99: number;
+  received: number;
+  load: string;
+}
+
+async function webhookPhase(
+  store: 'sqlite' | 'postgres',
+  built: Built,
+  variant: { name: string; dir: string },
+): Promise<HookFigures> {
+  const hooks = await receivers();
+  const s = openStore(built.url);
+  const ids = (
+    await s.db.selectFrom('workspaces').select('id').orderBy('created_at').orderBy('id').execute()
+  ).map((r) => r.id);
+  // The tokens file lists the workspaces in the order they were made: created_at, then id.
+  const now = new Date().toISOString();
+  await s.db.deleteFrom('webhooks').execute();
+  await s.db
+    .insertInto('webhooks')
+    .values(
+      ids.slice(0, hooked).map((workspaceId, i) => ({
+        workspace_id: workspaceId,
+        id: newId(),
+        url: hooks.url(i),
+        object_types: JSON.stringify(['people']),
+        events: JSON.stringify(EVENT_TOPICS),
+        fields: null,
+        status: 'active',
+        secret: newWebhookSecret(),
+        previous_secret: null,
+        previous_secret_until: null,
+        failure_streak: 0,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .execute();
+  await s.close();
+  const server = await serve(variant.dir, built.url, {
+    WEBHOOK_DISPATCH: '1',
+    WEBHOOK_ALLOW_PRIVATE: '1',
+  });
+  try {
+    const body = { TARGET: '/v2/people', METHOD: 'POST', BODY: personBody };
+    const withTokens = firstTokens(built, 0, hooked);
+    const withoutTokens = firstTokens(built, hooked, hooked);
+    await warmUp(server, withoutTokens, 10, true);
+    const plain = await timed(server, () =>
+      overTokens('creates, no webhook', server, withoutTokens, body),
+    );
+    const without = plain.figures;
+    hooks.ms.length = 0;
+    const before = cpuMsOf(server.child.pid!);
+    const withHooks = await overTokens('creates, webhooks', server, withTokens, body);
+    const sent = Math.round(withHooks.reqPerSec * seconds);
+    // The deliveries still on their way when the load stopped.
+    const until = Date.now() + 30_000;
+    while (hooks.ms.length < sent * 0.99 && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 100));
+    // The deliveries' CPU is the writes' too: counted until the last is received.
+    const hookedCpuUs =
+      ((cpuMsOf(server.child.pid!) - before) * 1000) / Math.max(1, withHooks.reqPerSec * seconds);
+    const sorted = [...hooks.ms].sort((a, b) => a - b);
+    const figures: HookFigures = {
+      store,
+      variant: variant.name,
+      without,
+      with: withHooks,
+      cpuWithout: plain.cpuUs,
+      cpuWith: hookedCpuUs,
+      receiptP50: percentile(sorted, 50),
+      receiptP99: percentile(sorted, 99),
+      received: sorted.length,
+      load: load(),
+    };
+    console.log(
+      `${store} webhooks ${variant.name}: creates ${Math.round(without.reqPerSec)}/s without, ${Math.round(withHooks.reqPerSec)}/s with (${(withHooks.reqPerSec / without.reqPerSec).toFixed(2)}; by CPU ${(plain.cpuUs / hookedCpuUs).toFixed(2)}); write→receipt p50 ${figures.receiptP50} ms, p99 ${figures.receiptP99} ms (${sorted.length} received), load ${figures.load}`,
+    );
+    return figures;
+  } finally {
+    await stop(server);
+    hooks.close();
+    const c = openStore(built.url);
+    await c.db.deleteFrom('webhook_deliveries').execute();
+    await c.db.deleteFrom('webhooks').execute();
+    await c.close();
+  }
+}
+
+const rows: Figures[] = [];
+const hookRows: HookFigures[] = [];
+console.log(
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}; wrk, ${connections} connections, ${seconds} s a figure${pinned ? '; server pinned to the last core, wrk to the others' : ''}; load ${load()}`,
+);
+for (const store of stores) {
+  let largest: Built | undefined;
+  for (const n of sizes) {
+    const built = await build(store, n);
+    if (n >= 2 * hooked) largest = built;
+    for (const variant of variants) {
+      if (variant.name === 'before') await forgetNotifications(store, built.url);
+      rows.push(await measure(store, built, variant));
+    }
+  }
+  if (hooked > 0 && largest) {
+    for (const variant of variants) {
+      if (variant.name === 'before') await forgetNotifications(store, largest.url);
+      hookRows.push(await webhookPhase(store, largest, variant));
+    }
+  }
+}
+
+const cell = (f: (r: Figures) => string, store: string, n: number) =>
+  variants
+    .map((v) => rows.find((r) => r.store === store && r.n === n && r.variant === v.name))
+    .map((r) => (r ? f(r) : '-'))
+    .join(' → ');
+const out: (string | number)[][] = [];
+for (const store of stores) {
+  const label = store === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  out.push([
+    `${label} reads over the tenants' tokens / one token`,
+    ...sizes.map((n) => cell((r) => (r.overTokens / r.oneToken).toFixed(2), store, n)),
+  ]);
+  out.push([
+    `${label} the same by server CPU a read (one token's µs / over the tokens' µs)`,
+    ...sizes.map((n) =>
+      cell(
+        (r) =>
+          `${(r.oneTokenCpu / r.overTokensCpu).toFixed(2)} (${Math.round(r.oneTokenCpu)}/${Math.round(r.overTokensCpu)})`,
+        store,
+        n,
+      ),
+    ),
+  ]);
+  out.push([
+    `${label} reads, req/s: one token; over the tokens`,
+    ...sizes.map((n) =>
+      cell((r) => `${Math.round(r.oneToken)}; ${Math.round(r.overTokens)}`, store, n),
+    ),
+  ]);
+  out.push([
+    `${label} server RSS after the reads, MB`,
+    ...sizes.map((n) => cell((r) => String(r.rssMB), store, n)),
+  ]);
+  out.push([
+    `${label} creates/s over the tenants (p99 ms)`,
+    ...sizes.map((n) =>
+      cell((r) => `${Math.round(r.creates.reqPerSec)} (${r.creates.p99.toFixed(0)})`, store, n),
+    ),
+  ]);
+  out.push([
+    `${label} server CPU a create, µs`,
+    ...sizes.map((n) => cell((r) => String(Math.round(r.createsCpu)), store, n)),
+  ]);
+  out.push([`${label} load average (1 min)`, ...sizes.map((n) => cell((r) => r.load, store, n))]);
+}
+if (stores.length === 2) {
+  out.push([
+    'PostgreSQL list reads / SQLite, one token; over the tokens',
+    ...sizes.map((n) =>
+      variants
+        .map((v) => {
+          const p = rows.find((r) => r.store === 'postgres' && r.n === n && r.variant === v.name);
+          const q = rows.find((r) => r.store === 'sqlite' && r.n === n && r.variant === v.name);
+          return p && q
+            ? `${(p.oneToken / q.oneToken).toFixed(2)}; ${(p.overTokens / q.overTokens).toFixed(2)} (CPU ${(q.oneTokenCpu / p.oneTokenCpu).toFixed(2)}; ${(q.overTokensCpu / p.overTokensCpu).toFixed(2)})`
+            : '-';
+        })
+        .join(' → '),
+    ),
+  ]);
+}
+console.log(
+  `\n${values.before ? 'before → after, ' : ''}${people} people a workspace\n${table(['', ...sizes.map((n) => `N = ${n.toLocaleString('en')}`)], out)}`,
+);
+if (hookRows.length > 0) {
+  console.log(
+    `\n${table(
+      [
+        `webhook in each of ${hooked} workspaces`,
+        'creates/s without',
+        'creates/s with',
+        'ratio',
+        'by CPU a create (µs without/with)',
+        'write→receipt p50 ms',
+        'p99 ms',
+        'load',
+      ],
+      hookRows.map((h) => [
+        `${h.store} ${h.variant}`,
+        Math.round(h.without.reqPerSec),
+        Math.round(h.with.reqPerSec),
+        (h.with.reqPerSec / h.without.reqPerSec).toFixed(2),
+        `${(h.cpuWithout / h.cpuWith).toFixed(2)} (${Math.round(h.cpuWithout)}/${Math.round(h.cpuWith)})`,
+        h.receiptP50,
+        h.receiptP99,
+        h.load,
+      ]),
+    )}`,
+  );
+}

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { ChangeFeed } from './change-feed.ts';
+
+/**
+ * The channel migration 026's triggers notify on PostgreSQL, in the transaction that changes
+ * a workspace's row (its data or catalog version: every write bumps one) or a token: the
+ * payload is the workspace's id, or '' for a token added. PostgreSQL sends a notification to
+ * every listening connection at commit, before the committing client hears of the commit,
+ * and drops the duplicates of one transaction.
+ */
+export const CHANGES_CHANNEL = 'salescrm_changes';
+
+/** Payloads that start with this are `sync`'s, not changes (ids never start with it). */
+const SYNC_PREFIX = '~';
+
+/** How long a lost listening connection waits before it connects again. */
+const RECONNECT_MS = 1_000;
+
+/** A connection that listens to the changes channel, and the feed it keeps. */
+export interface ChangeListener {
+  readonly feed: ChangeFeed;
+  /**
+   * Resolves once the feed has every notification of the commits made before the call (a
+   * notification of its own, sent after them, came back), or at once while not listening.
+   */
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Listens to `CHANGES_CHANNEL` on a connection of its own (`connect` makes it), keeping
+ * `feed`; connects again after a loss, the feed not live meanwhile. `notify` sends a
+ * notification on another connection (for `sync`).
+ */
+export function listenForChanges(
+  connect: () => pg.Client,
+  notify: (channel: string, payload: string) => Promise<unknown>,
+): ChangeListener {
+  const feed = new ChangeFeed();
+  const waiting = new Map<string, () => void>();
+  let client: pg.Client | undefined;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const lost = (which: pg.Client) => {
+    if (client !== which) return;
+    client = undefined;
+    feed.lost();
+    which.removeAllListeners('notification');
+    which.end().catch(() => {});
+    for (const resolve of waiting.values()) resolve();
+    waiting.clear();
+    if (!closed) {
+      retry = setTimeout(start, RECONNECT_MS);
+      retry.unref();
+    }
+  };
+
+  function start(): void {
+    retry = undefined;
+    if (closed) return;
+    const c = connect();
+    client = c;
+    c.on('error', () => lost(c));
+    c.on('end', () => lost(c));
+    c.on('notification', (message) => {
+      const payload = message.payload ?? '';
+      if (payload.startsWith(SYNC_PREFIX)) {
+        waiting.get(payload)?.();
+        waiting.delete(payload);
+      } else feed.changed(payload);
+    });
+    c.connect()
+      .then(() => c.query(`listen ${CHANGES_CHANNEL}`))
+      .then(
+        () => {
+          if (client === c && !closed) feed.started();
+        },
+        () => lost(c),
+      );
+  }
+  start();
+
+  return {
+    feed,
+    async sync() {
+      if (!feed.live) return;
+      const payload = `${SYNC_PREFIX}${randomUUID()}`;
+      const echoed = new Promise<void>((resolve) => waiting.set(payload, resolve));
+      try {
+        await notify(CHANGES_CHANNEL, payload);
+      } catch (error) {
+        waiting.delete(payload);
+        throw error;
+      }
+      await echoed;
+    },
+    async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      const c = client;
+      client = undefined;
+      for (const resolve of waiting.values()) resolve();
+      waiting.clear();
+      if (c) {
+        feed.lost();
+        await c.end().catch(() => {});
+      }
+    },
+  };
+}
