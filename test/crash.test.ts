@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStore } from '../src/store/database.ts';
+import { START_MS } from './budgets.ts';
 import { testWorkspace } from './helpers.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -17,6 +18,12 @@ const CLI = join(ROOT, 'src/cli/main.ts');
 const KILLS = 20;
 /** Clients creating people at once. */
 const CLIENTS = 4;
+/**
+ * Each kill is a start of `serve` within START_MS (seconds on a loaded machine: 31 s a kill,
+ * 10 minutes for the test, at a load of 30 on two cores), then its first answered write within
+ * START_MS: each step fails on its own past its limit, and the test's only guards the rest.
+ */
+const TIME_LIMIT_MS = KILLS * 2 * START_MS;
 
 let dir: string;
 let file: string;
@@ -58,17 +65,29 @@ async function serve(): Promise<{ child: ChildProcess; url: string; exited: Prom
     err += d;
   });
   const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`serve did not start within ${START_MS} ms:\n${out}\n${err}`));
+    }, START_MS);
     child.stdout!.on('data', (d) => {
       out += d;
       const m = /salescrm is listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
     });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${out}\n${err}`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}:\n${out}\n${err}`));
+    });
   });
   return { child, url, exited };
 }
 
-it(`loses no acknowledged write to ${KILLS} SIGKILLs during a stream of writes`, async () => {
+it(`loses no acknowledged write to ${KILLS} SIGKILLs during a stream of writes`, {
+  timeout: TIME_LIMIT_MS,
+}, async () => {
   const acknowledged: string[] = [];
   let n = 0;
   for (let kill = 0; kill < KILLS; kill++) {
@@ -93,7 +112,23 @@ it(`loses no acknowledged write to ${KILLS} SIGKILLs during a stream of writes`,
     const before = acknowledged.length;
     const clients = Array.from({ length: CLIENTS }, client);
     // Writes are flowing (some already answered) before the kill, at a moment that varies.
-    while (acknowledged.length === before) await new Promise((r) => setTimeout(r, 5));
+    // (A server that died on its own, or answers no write, fails here.)
+    const answerBy = Date.now() + START_MS;
+    while (
+      acknowledged.length === before &&
+      server.child.exitCode === null &&
+      Date.now() < answerBy
+    ) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    if (acknowledged.length === before) {
+      server.child.kill('SIGKILL');
+      killed = true;
+      await Promise.all(clients);
+      throw new Error(
+        `serve answered no write before kill ${kill + 1} (exit ${server.child.exitCode})`,
+      );
+    }
     await new Promise((r) => setTimeout(r, 20 + Math.random() * 200));
     server.child.kill('SIGKILL');
     killed = true;
@@ -125,4 +160,4 @@ it(`loses no acknowledged write to ${KILLS} SIGKILLs during a stream of writes`,
     }
   }
   expect(acknowledged.length).toBeGreaterThan(KILLS);
-}, 240_000);
+});

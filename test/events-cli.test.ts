@@ -5,13 +5,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../src/store/database.ts';
+import { START_MS } from './budgets.ts';
 import { makePerson } from './factories.ts';
 import { type TestWorkspace, testWorkspace } from './helpers.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'src/cli/main.ts');
 
-describe('salescrm events', { timeout: 60_000 }, () => {
+/** Resolves once `check` holds, looking every 50 ms; fails after `ms` with `why()`. */
+async function until(check: () => boolean, ms: number, why: () => string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(why());
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// A test starts up to two processes, each within START_MS (seconds on a loaded machine).
+describe('salescrm events', { timeout: 3 * START_MS }, () => {
   let dir: string;
   let url: string;
   let store: Store;
@@ -34,7 +45,7 @@ describe('salescrm events', { timeout: 60_000 }, () => {
       execFile(
         process.execPath,
         ['--import', 'tsx', CLI, ...args],
-        { cwd: ROOT, env: { ...process.env, DATABASE_URL: url }, timeout: 30_000 },
+        { cwd: ROOT, env: { ...process.env, DATABASE_URL: url }, timeout: START_MS },
         (error, stdout, stderr) =>
           resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       );
@@ -83,7 +94,7 @@ describe('salescrm events', { timeout: 60_000 }, () => {
         ws.workspaceId,
         '--follow',
         '--after',
-        '2',
+        '1',
         '--interval-ms',
         '50',
       ],
@@ -94,17 +105,28 @@ describe('salescrm events', { timeout: 60_000 }, () => {
       out += chunk;
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    // Wait until it polls (its start-up takes a tsx load), then write.
-    await new Promise((r) => setTimeout(r, 1_500));
+    const lineCount = () => out.split('\n').length - 1;
+    // It has started and read what there was (event 2) once it prints it: then the write.
+    await until(
+      () => lineCount() >= 1 || child.exitCode !== null,
+      START_MS,
+      () => `no event printed: ${out}`,
+    );
     await ws.write((w) => makePerson(w, { name: '셋째' }));
-    for (let i = 0; i < 200 && !out.includes('\n'); i++)
-      await new Promise((r) => setTimeout(r, 50));
+    await until(
+      () => lineCount() >= 2 || child.exitCode !== null,
+      START_MS,
+      () => `the new event was not printed: ${out}`,
+    );
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     const lines = out
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(lines.map((e) => [e.seq, e.event])).toEqual([[3, '생성']]);
+    expect(lines.map((e) => [e.seq, e.event])).toEqual([
+      [2, '생성'],
+      [3, '생성'],
+    ]);
   });
 });

@@ -275,8 +275,12 @@ export function appWithWorkspace(
     app = await testApp(store, typeof config === 'function' ? config() : config);
   });
   afterAll(async () => {
-    await app?.close();
-    await store?.dispose();
+    // The store's files go even when closing the app fails.
+    try {
+      await app?.close();
+    } finally {
+      await store?.dispose();
+    }
   });
   (options.workspace === 'file' ? beforeAll : beforeEach)(async () => {
     use({ store: store!, app: app!, ws: await testWorkspace(store!) });

@@ -15,8 +15,17 @@ let app: FastifyInstance;
 
 let origin: string;
 
+/**
+ * The bound of these servers, and the lag that is to be shed: far above what a busy machine's
+ * own scheduling delays a loop (an idle process's loop was 100 ms late at a load of 23 on two
+ * cores, and a bound of 50 ms then shed what was to be kept), and the lag five times the bound
+ * (each API request shed with a chance of about 0.8).
+ */
+const BOUND_MS = 500;
+const LAG_MS = 5 * BOUND_MS;
+
 appWithWorkspace((made) => ({ store, app, ws } = made), {
-  config: { overloadDelayMs: 50, metrics: true },
+  config: { overloadDelayMs: BOUND_MS, metrics: true },
   workspace: 'file',
 });
 beforeAll(async () => {
@@ -51,15 +60,17 @@ async function request(at: string, path: string, init: RequestInit = {}): Promis
 }
 
 describe('load shedding (OVERLOAD_DELAY_MS)', () => {
-  it('answers API requests 503 with Retry-After while the event loop lags, probes never', async () => {
+  it('answers API requests 503 with Retry-After while the event loop lags, probes never', {
+    timeout: 120_000,
+  }, async () => {
     const statuses = new Map<number, number>();
     let shed: Answer | undefined;
     let shedDeal: Answer | undefined;
     let shedWrite: Answer | undefined;
-    // A lag of 500 ms, then requests just after the next sample of the delay (every 100 ms):
-    // most are shed.
+    // A lag of five times the bound, then requests just after the next sample of the delay
+    // (every 100 ms): most are shed.
     for (let round = 0; round < 20 && !(shed && shedDeal && shedWrite); round++) {
-      block(500);
+      block(LAG_MS);
       await sleep(1);
       const [people, deal, write, health, docs] = await Promise.all([
         request(origin, '/v2/people'),
@@ -104,27 +115,34 @@ describe('load shedding (OVERLOAD_DELAY_MS)', () => {
     const counted = Number(/^salescrm_requests_shed_total (\d+)$/m.exec(metrics.text)?.[1]);
     expect(counted).toBeGreaterThanOrEqual(3);
 
-    // Once the loop keeps up again, nothing is shed (a few tries: the machine may be busy).
+    // Once the loop keeps up again, nothing is shed: a busy machine may take rounds to let it
+    // (the test's time limit guards against a loop that never does).
     let calm: number[] = [];
-    for (let round = 0; round < 10; round++) {
+    do {
       await sleep(300);
       calm = (
         await Promise.all(Array.from({ length: 20 }, () => request(origin, '/v2/people')))
       ).map((r) => r.status);
-      if (calm.every((s) => s === 200)) break;
-    }
-    expect(calm).toEqual(calm.map(() => 200));
+    } while (!calm.every((s) => s === 200));
   });
 
   it("does not take a new server's start-up for overload", async () => {
-    // The start-up's own work blocks the loop (as building the routes and schemas does),
-    // then the first requests arrive as soon as the server listens.
+    // The start-up's own work blocks the loop (as building the routes and schemas does, and
+    // what `serve` starts once it listens), then the first requests arrive as soon as the
+    // server listens. The work after listening outlasts any window of the clock: a loaded
+    // machine makes a start-up that long.
     const fresh = await buildApp({
       store,
-      config: { ...loadConfig({}), logLevel: 'silent', rateLimitMax: 0, overloadDelayMs: 50 },
+      config: {
+        ...loadConfig({}),
+        logLevel: 'silent',
+        rateLimitMax: 0,
+        overloadDelayMs: BOUND_MS,
+      },
     });
     try {
-      block(500);
+      block(LAG_MS);
+      fresh.server.once('listening', () => block(LAG_MS));
       const at = await fresh.listen({ port: 0, host: '127.0.0.1' });
       const statuses = (
         await Promise.all(Array.from({ length: 20 }, () => request(at, '/v2/people')))

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
+import { START_MS } from './budgets.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'src/cli/main.ts');
-const START_MS = 30_000;
 
 /** A `salescrm serve` process of a test, on a free port of 127.0.0.1. */
 export interface ServeProcess {

@@ -4,6 +4,7 @@
  * pipeline of the record type, on every record, after the fixed keys and before the custom
  * fields; listed by `GET /v2/field/{deal|lead}`; fresh on every stage change; isolation.
  */
+import { randomUUID } from 'node:crypto';
 import { createWriteStream, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -231,6 +232,8 @@ describe('stage times in the export', () => {
   it('are exported and imported with the record: the keys read the same after a stage change', async () => {
     // A store of its own: the export reads the database apart from the app.
     const fileStore = await testStore();
+    // Removed in the end whatever happens: a failed run leaves no file behind.
+    const file = join(tmpdir(), `salescrm-stage-times-${randomUUID()}.ndjson`);
     const fileApp = await testApp(fileStore);
     try {
       const mine = await testWorkspace(fileStore);
@@ -253,7 +256,6 @@ describe('stage times in the export', () => {
       expect(moved.status, moved.text).toBe(200);
       const before = (await get(fileApp, mine.token, `/v2/deal/${id}`)).json.data.deal[0];
       expect(before[DEAL_KEYS_OF_PIPE[2]!]).toEqual(expect.any(String));
-      const file = join(tmpdir(), `salescrm-stage-times-${mine.workspaceId}.ndjson`);
       const out = createWriteStream(file);
       await exportWorkspace(fileStore.path || fileStore.url, mine.workspaceId, out);
       out.end();
@@ -261,12 +263,12 @@ describe('stage times in the export', () => {
       const workspaceId = await createWorkspace(fileStore, '가져온 워크스페이스');
       const result = await importFiles(fileStore, { workspaceId, files: [file], actorId: '' });
       expect(result.rejects).toEqual([]);
-      rmSync(file);
       const admin = await firstAdmin(fileStore, workspaceId);
       const { token } = await createToken(fileStore, workspaceId, admin!);
       const after = (await get(fileApp, token, `/v2/deal/${id}`)).json.data.deal[0];
       for (const key of DEAL_KEYS_OF_PIPE) expect(after[key], key).toEqual(before[key]);
     } finally {
+      rmSync(file, { force: true });
       await fileApp.close();
       await fileStore.dispose();
     }

@@ -5,6 +5,7 @@
  * their activities; the records' events; bad input in shape A with `reason`, writing nothing;
  * isolation between workspaces.
  */
+import { randomUUID } from 'node:crypto';
 import { createWriteStream, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -387,6 +388,8 @@ describe('a note’s type in the export', () => {
   it('is exported and imported; a note line of an earlier export (no type_id) imports untyped', async () => {
     // A store of its own, on a file: the export reads the database apart from the app.
     const fileStore = await testStore();
+    // Removed in the end whatever happens: a failed run leaves no file behind.
+    const file = join(tmpdir(), `salescrm-memo-types-${randomUUID()}.ndjson`);
     const fileApp = await testApp(fileStore);
     try {
       const mine = await testWorkspace(fileStore);
@@ -397,7 +400,6 @@ describe('a note’s type in the export', () => {
       });
       expect(res.status, res.text).toBe(201);
       const typed = res.json.data.memo as Rec;
-      const file = join(tmpdir(), `salescrm-memo-types-${mine.workspaceId}.ndjson`);
       const out = createWriteStream(file);
       // SQLite's file, or PostgreSQL's URL.
       await exportWorkspace(fileStore.path || fileStore.url, mine.workspaceId, out);
@@ -425,9 +427,9 @@ describe('a note’s type in the export', () => {
         const memo = (await get(fileApp, token, `/v2/memo/${typed.id}`)).json.data.memo;
         expect(memo.typeList).toEqual(typeList);
       }
-      rmSync(file);
-      rmSync(`${file}.old`);
     } finally {
+      rmSync(file, { force: true });
+      rmSync(`${file}.old`, { force: true });
       await fileApp.close();
       await fileStore.dispose();
     }

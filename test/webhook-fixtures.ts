@@ -156,10 +156,14 @@ export function expectedSignature(secret: string, receipt: Receipt): string {
   return `v1,${mac}`;
 }
 
-/** Polls `check` every 10 ms until it is true; fails after `ms` with `why()`. */
+/**
+ * Polls `check` every 10 ms until it is true; fails after `ms` with `why()`. The time is a
+ * guard against a hang, not a measure: by default most of a test's 30 s, which a loaded
+ * machine may need for what takes a second on a quiet one.
+ */
 export async function waitFor(
   check: () => boolean | Promise<boolean>,
-  ms = 5_000,
+  ms = 25_000,
   why: () => string = () => 'timed out',
 ): Promise<void> {
   const end = Date.now() + ms;

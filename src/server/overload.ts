@@ -28,8 +28,15 @@ const SAMPLE_MS = 100;
 const RESOLUTION_MS = 10;
 /** The share of API requests shed at most, so that some always get through and probe the load. */
 const MOST_SHED = 0.95;
-/** Nothing is shed this long after the server starts listening (two samples). */
-const ARM_MS = 2 * SAMPLE_MS;
+/**
+ * A server that has just started listening sheds nothing until a sample shows its loop keeping
+ * up (a delay within the bound): until then it is still starting (its first requests' cold
+ * paths, what runs just after `listen`), however long a loaded machine makes that. A window
+ * of 200 ms of the clock passed before a busy machine had run a start-up, and its first
+ * requests were shed. A server that never keeps up (started into more requests than it can
+ * answer) is armed after this many samples all the same (5 s on a loop that keeps time).
+ */
+const ARM_LATEST_SAMPLES = 50;
 /**
  * While some workspaces have heavy calls under way, the others' requests are shed only past
  * this many times the bound: the load is shed from the workspaces causing it.
@@ -55,10 +62,11 @@ export const OVERLOADED_MESSAGE =
  * `Retry-After: 1`, each with the probability `1 - delayMs / delay` (a delay twice the
  * bound sheds half). Requests then wait for at most about twice the bound, instead of
  * queueing without end when more arrive than the server can answer; probes, metrics and the
- * document are never shed; nor is anything in the first 200 ms after the server listens
- * (the start-up's own work is not overload). While some workspaces have heavy calls under
- * way (`workspace-gate.ts`), the requests of the others are shed only past four times the
- * bound: the load is shed from the workspaces causing it, not from everyone.
+ * document are never shed; nor is anything after the server starts listening until a
+ * sample shows its loop keeping up (the start-up's own work is not overload, however long
+ * it takes). While some workspaces have heavy calls under way (`workspace-gate.ts`), the
+ * requests of the others are shed only past four times the bound: the load is shed from the
+ * workspaces causing it, not from everyone.
  *
  * The answer is written on the HTTP server's request, before the framework routes it, runs
  * its hooks or makes an error of it: a shed request then costs the server 0.12–0.17 of the
@@ -70,7 +78,10 @@ export class LoadShedder {
   private delay = 0;
   /** When the sampling timer is next due: a loop that has not run it since is that late now. */
   private due = Number.POSITIVE_INFINITY;
-  private armedAt = Number.POSITIVE_INFINITY;
+  /** Samples taken since the server started listening. */
+  private samples = 0;
+  /** Whether a sample since the server started listening showed the loop keeping up. */
+  private keptUp = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   private readonly bodyA = errorBody('A', OVERLOADED_MESSAGE);
@@ -89,10 +100,19 @@ export class LoadShedder {
     private readonly random: () => number = Math.random,
   ) {}
 
-  /** Starts sampling the event loop's delay; requests are shed from `ARM_MS` on. */
+  /**
+   * Whether requests may be shed: since `start`, a sample showed the loop keeping up, or
+   * `ARM_LATEST_SAMPLES` were taken.
+   */
+  get armed(): boolean {
+    return this.keptUp || this.samples >= ARM_LATEST_SAMPLES;
+  }
+
+  /** Starts sampling the event loop's delay; requests may be shed once it is `armed`. */
   start(): void {
     if (this.timer) return;
-    this.armedAt = performance.now() + ARM_MS;
+    this.samples = 0;
+    this.keptUp = false;
     this.histogram.enable();
     this.due = performance.now() + SAMPLE_MS;
     this.timer = setInterval(() => {
@@ -104,6 +124,8 @@ export class LoadShedder {
       const mean = this.histogram.mean / 1e6 - RESOLUTION_MS;
       this.delay = Math.max(late, Number.isNaN(mean) ? 0 : mean);
       this.histogram.reset();
+      this.samples += 1;
+      if (this.delay <= this.delayMs) this.keptUp = true;
     }, SAMPLE_MS);
     this.timer.unref();
   }
@@ -124,7 +146,7 @@ export class LoadShedder {
     // have waited about as long.
     const now = performance.now();
     const delay = Math.max(this.delay, now - this.due);
-    if (delay <= this.delayMs || now < this.armedAt) return false;
+    if (delay <= this.delayMs || !this.armed) return false;
     const url = req.url ?? '/';
     const end = url.indexOf('?');
     const path = end === -1 ? url : url.slice(0, end);
