@@ -20,13 +20,12 @@ import type {
 } from '../../model/tables.ts';
 import { renderCustomObject } from '../../render/custom-objects.ts';
 import { renderDeal } from '../../render/deals.ts';
+import { renderDeclared } from '../../render/declared.ts';
 import { renderLead } from '../../render/leads.ts';
-import { renderOrganization } from '../../render/organizations.ts';
-import { renderPerson } from '../../render/people.ts';
 import { renderProduct } from '../../render/products.ts';
 import { type QuoteLine, renderQuote } from '../../render/quotes.ts';
 import type { Lookups } from './lookups.ts';
-import type { RenderedType } from './rendered-types.ts';
+import { DECLARATION_OF, type RenderedType } from './rendered-types.ts';
 
 /**
  * The facts of one record that its stored JSON shows (docs/decisions.md, Derived fields), gathered
@@ -68,34 +67,15 @@ export function renderRecordJson(
   l: Lookups,
 ): string {
   switch (type) {
-    case 'people': {
-      const r = row as Selectable<PeopleTable>;
-      return JSON.stringify(
-        renderPerson(r, {
-          counts: f.counts ?? NO_DEALS,
-          note: f.note,
-          submissions: f.submissions ?? [],
-          enrollments: f.enrollments ?? [],
-          todos: f.todos ?? [],
-          owner: l.userRef(r.owner_id),
-          teams: l.teamRefs(r.team_ids),
-          customFields: l.definitions('people'),
-          nameOf: l.nameOf,
-        }),
-      );
-    }
+    case 'people':
     case 'organization': {
-      const r = row as Selectable<OrganizationTable>;
+      const r = row as Selectable<PeopleTable | OrganizationTable>;
       return JSON.stringify(
-        renderOrganization(r, {
-          counts: f.counts ?? NO_DEALS,
-          note: f.note,
-          submissions: f.submissions ?? [],
-          sequences: f.sequences ?? [],
-          todos: f.todos ?? [],
+        renderDeclared(DECLARATION_OF[type], r, {
+          ...f,
           owner: l.userRef(r.owner_id),
           teams: l.teamRefs(r.team_ids),
-          customFields: l.definitions('organization'),
+          customFields: l.definitions(type),
           nameOf: l.nameOf,
         }),
       );

@@ -1,4 +1,7 @@
 import type { CustomFieldRecordType } from '../../domain/custom-fields.ts';
+import type { RecordTypeDeclaration } from '../../domain/record-types/declaration.ts';
+import { ORGANIZATION } from '../../domain/record-types/organizations.ts';
+import { PEOPLE } from '../../domain/record-types/people.ts';
 import type { RenderedTable } from '../database.ts';
 
 /** Table of each record type whose API JSON the store keeps rendered. */
@@ -20,3 +23,12 @@ export function typesShowingFieldsOf(recordType: CustomFieldRecordType): Rendere
   if (recordType === 'todo') return [];
   return recordType === 'quoteProduct' ? ['quote'] : [recordType];
 }
+
+/** The record types declared once (docs/architecture.md, Record types), by rendered type. */
+export const DECLARATION_OF = {
+  people: PEOPLE,
+  organization: ORGANIZATION,
+} as const satisfies Partial<Record<RenderedType, RecordTypeDeclaration>>;
+
+/** The rendered types that are declared once, rendered by `renderDeclared`. */
+export type DeclaredType = keyof typeof DECLARATION_OF;
