@@ -1,8 +1,8 @@
 import type { CustomFieldType } from './custom-fields.ts';
-import { PRODUCT_KINDS } from './quotes.ts';
 import type { KeyGroup, RecordTypeDeclaration } from './record-types/declaration.ts';
 import { ORGANIZATION } from './record-types/organizations.ts';
 import { PEOPLE } from './record-types/people.ts';
+import { PRODUCT } from './record-types/products.ts';
 
 /** Record types with a field list (`GET /v2/field/{type}`) and `fieldList` writes. */
 export const FIELD_RECORD_TYPES = [
@@ -170,16 +170,7 @@ export const BUILT_IN_FIELDS: Record<FieldRecordType, readonly BuiltInField[]> =
   organization: catalogueOf(ORGANIZATION),
   deal: pipelineRecord('deal'),
   lead: pipelineRecord('lead'),
-  product: [
-    f('id', 'id', 'service'),
-    f('이름', 'string', 'body', { bodyKey: 'name', required: true }),
-    f('코드', 'string', 'fieldList'),
-    f('유형', 'singleSelect', 'fieldList', { options: PRODUCT_KINDS }),
-    f('금액', 'number', 'body', { bodyKey: 'price', required: true }),
-    f('단위', 'string', 'fieldList'),
-    ...NOTE,
-    ...OWNERSHIP,
-  ],
+  product: catalogueOf(PRODUCT),
   quote: [
     f('id', 'id', 'service'),
     f('메인 견적서 여부', 'boolean', 'body', { bodyKey: 'isMainQuote' }),

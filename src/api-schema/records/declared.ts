@@ -5,13 +5,14 @@
  * declaration's literal keys, so the client's record types stay exact.
  */
 import { Type } from '@sinclair/typebox';
+import { PRODUCT_KINDS } from '../../domain/quotes.ts';
 import type {
   KeyDeclaration,
   KeyGroup,
   RecordTypeDeclaration,
   WireKind,
 } from '../../domain/record-types/declaration.ts';
-import { Id, Nullable, Ref, Timestamp } from '../primitives.ts';
+import { Id, Nullable, OneOf, Ref, Timestamp } from '../primitives.ts';
 import { optionalText, text } from './common.ts';
 import {
   dealCounters,
@@ -29,6 +30,7 @@ const WIRE = {
   text,
   optionalText,
   flag: Type.Boolean(),
+  productKind: OneOf(PRODUCT_KINDS),
   number: Type.Number(),
   optionalNumber: Nullable(Type.Number()),
   optionalDate: Nullable(Timestamp),

@@ -21,6 +21,7 @@ export type WireKind =
   | 'text'
   | 'optionalText'
   | 'flag'
+  | 'productKind'
   | 'number'
   | 'optionalNumber'
   | 'optionalDate'
@@ -95,6 +96,7 @@ const FIELD_OF_WIRE: Record<WireKind, BuiltInFieldType> = {
   text: 'string',
   optionalText: 'string',
   flag: 'boolean',
+  productKind: 'singleSelect',
   number: 'number',
   optionalNumber: 'number',
   optionalDate: 'date',

@@ -22,7 +22,6 @@ import { renderCustomObject } from '../../render/custom-objects.ts';
 import { renderDeal } from '../../render/deals.ts';
 import { renderDeclared } from '../../render/declared.ts';
 import { renderLead } from '../../render/leads.ts';
-import { renderProduct } from '../../render/products.ts';
 import { type QuoteLine, renderQuote } from '../../render/quotes.ts';
 import type { Lookups } from './lookups.ts';
 import { DECLARATION_OF, type RenderedType } from './rendered-types.ts';
@@ -68,8 +67,9 @@ export function renderRecordJson(
 ): string {
   switch (type) {
     case 'people':
-    case 'organization': {
-      const r = row as Selectable<PeopleTable | OrganizationTable>;
+    case 'organization':
+    case 'product': {
+      const r = row as Selectable<PeopleTable | OrganizationTable | ProductTable>;
       return JSON.stringify(
         renderDeclared(DECLARATION_OF[type], r, {
           ...f,
@@ -100,18 +100,6 @@ export function renderRecordJson(
         nameOf: l.nameOf,
       };
       return JSON.stringify(type === 'deal' ? renderDeal(r, facts) : renderLead(r, facts));
-    }
-    case 'product': {
-      const r = row as Selectable<ProductTable>;
-      return JSON.stringify(
-        renderProduct(r, {
-          note: f.note,
-          owner: l.userRef(r.owner_id),
-          teams: l.teamRefs(r.team_ids),
-          customFields: l.definitions('product'),
-          nameOf: l.nameOf,
-        }),
-      );
     }
     case 'quote': {
       const r = row as Selectable<QuoteTable>;

@@ -234,29 +234,6 @@ function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
   };
 }
 
-const renderProductChunk: ChunkRenderer = async (
-  trx,
-  ws,
-  ids,
-  l,
-  prefetched,
-  reads = EVERY_TABLE,
-) => {
-  const subjects = subjectsOf(ids, prefetched);
-  const rows = await chunkRows(trx, 'products', ws, ids, prefetched);
-  const notes = await factsIn(reads, ['notes'], () => latestNotes(trx, ws, 'product', subjects, l));
-  await customRefs(
-    l,
-    'product',
-    rows.map((r) => r.custom),
-  );
-  return rows.map((row) => [
-    row.id,
-    renderRecordJson('product', row, { note: notes.get(row.id) }, l),
-    storedJson(row.body),
-  ]);
-};
-
 const renderQuoteChunk: ChunkRenderer = async (
   trx,
   ws,
@@ -335,7 +312,7 @@ export const RENDERERS: Record<RenderedType, ChunkRenderer> = {
   organization: declaredChunk('organization'),
   deal: pipelineChunk('deal'),
   lead: pipelineChunk('lead'),
-  product: renderProductChunk,
+  product: declaredChunk('product'),
   quote: renderQuoteChunk,
   customObject: renderCustomObjectChunk,
 };

@@ -2,6 +2,7 @@ import type { CustomFieldRecordType } from '../../domain/custom-fields.ts';
 import type { RecordTypeDeclaration } from '../../domain/record-types/declaration.ts';
 import { ORGANIZATION } from '../../domain/record-types/organizations.ts';
 import { PEOPLE } from '../../domain/record-types/people.ts';
+import { PRODUCT } from '../../domain/record-types/products.ts';
 import type { RenderedTable } from '../database.ts';
 
 /** Table of each record type whose API JSON the store keeps rendered. */
@@ -28,6 +29,7 @@ export function typesShowingFieldsOf(recordType: CustomFieldRecordType): Rendere
 export const DECLARATION_OF = {
   people: PEOPLE,
   organization: ORGANIZATION,
+  product: PRODUCT,
 } as const satisfies Partial<Record<RenderedType, RecordTypeDeclaration>>;
 
 /** The rendered types that are declared once, rendered by `renderDeclared`. */
