@@ -24,7 +24,7 @@ import { renderDeclared } from '../../render/declared.ts';
 import { renderLead } from '../../render/leads.ts';
 import { type QuoteLine, renderQuote } from '../../render/quotes.ts';
 import type { Lookups } from './lookups.ts';
-import { DECLARATION_OF, type RenderedType } from './rendered-types.ts';
+import { DECLARATION_OF, isDeclared, type RenderedType } from './rendered-types.ts';
 
 /**
  * The facts of one record that its stored JSON shows (docs/decisions.md, Derived fields), gathered
@@ -65,21 +65,19 @@ export function renderRecordJson(
   f: RecordFacts,
   l: Lookups,
 ): string {
+  if (isDeclared(type)) {
+    const r = row as Selectable<PeopleTable | OrganizationTable | ProductTable>;
+    return JSON.stringify(
+      renderDeclared(DECLARATION_OF[type], r, {
+        ...f,
+        owner: l.userRef(r.owner_id),
+        teams: l.teamRefs(r.team_ids),
+        customFields: l.definitions(type),
+        nameOf: l.nameOf,
+      }),
+    );
+  }
   switch (type) {
-    case 'people':
-    case 'organization':
-    case 'product': {
-      const r = row as Selectable<PeopleTable | OrganizationTable | ProductTable>;
-      return JSON.stringify(
-        renderDeclared(DECLARATION_OF[type], r, {
-          ...f,
-          owner: l.userRef(r.owner_id),
-          teams: l.teamRefs(r.team_ids),
-          customFields: l.definitions(type),
-          nameOf: l.nameOf,
-        }),
-      );
-    }
     case 'deal':
     case 'lead': {
       const r = row as Selectable<DealTable>;

@@ -308,11 +308,11 @@ const renderCustomObjectChunk: ChunkRenderer = async (
 
 /** The chunk renderer of each rendered type. */
 export const RENDERERS: Record<RenderedType, ChunkRenderer> = {
-  people: declaredChunk('people'),
-  organization: declaredChunk('organization'),
+  ...(Object.fromEntries(
+    (Object.keys(DECLARATION_OF) as DeclaredType[]).map((type) => [type, declaredChunk(type)]),
+  ) as Record<DeclaredType, ChunkRenderer>),
   deal: pipelineChunk('deal'),
   lead: pipelineChunk('lead'),
-  product: declaredChunk('product'),
   quote: renderQuoteChunk,
   customObject: renderCustomObjectChunk,
 };

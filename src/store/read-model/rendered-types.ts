@@ -34,3 +34,8 @@ export const DECLARATION_OF = {
 
 /** The rendered types that are declared once, rendered by `renderDeclared`. */
 export type DeclaredType = keyof typeof DECLARATION_OF;
+
+/** Whether a rendered type is declared once (rendered by `renderDeclared`). */
+export function isDeclared(type: RenderedType): type is DeclaredType {
+  return Object.hasOwn(DECLARATION_OF, type);
+}
