@@ -48,8 +48,8 @@ export interface DeclaredFacts {
 /** The columns every declared row has besides its declared ones. */
 interface DeclaredRow {
   created_at: string;
-  updated_at: string;
-  custom: string;
+  updated_at?: string;
+  custom?: string;
 }
 
 type Draft = Record<string, unknown>;
@@ -62,7 +62,8 @@ const PUT_GROUP: Record<KeyGroup, (r: Draft, row: DeclaredRow, f: DeclaredFacts)
   note: (r, _, f) => putNoteGroup(r, f.note),
   webForm: (r, _, f) => putWebFormGroup(r, f.submissions ?? []),
   sequence: (r, _, f) => putSequenceGroup(r, f.enrollments ?? []),
-  ownership: (r, row, f) => putOwnership(r, f.owner, row.created_at, f.teams, row.updated_at),
+  ownership: (r, row, f) =>
+    putOwnership(r, f.owner, row.created_at, f.teams, row.updated_at ?? row.created_at),
   todo: (r, _, f) => putTodoGroup(r, f.todos ?? []),
 };
 
@@ -71,6 +72,7 @@ const DERIVE: Record<Derivation, (f: DeclaredFacts) => unknown> = {
   submittedForms: (f) => submittedForms(f.submissions ?? []),
   enrolledSequences: (f) => enrolledSequences(f.enrollments ?? []),
   peopleSequences: (f) => f.sequences ?? [],
+  owner: (f) => f.owner,
 };
 
 /** A declared record, keys in the declaration's order, custom fields last. */
@@ -87,6 +89,6 @@ export function renderDeclared(
     else r[k.key] = k.wire === 'flag' ? columns[k.column] === 1 : columns[k.column];
   }
   if (declaration.customFields)
-    appendCustomFields(r, facts.customFields, JSON.parse(row.custom), facts.nameOf);
+    appendCustomFields(r, facts.customFields, JSON.parse(row.custom ?? '{}'), facts.nameOf);
   return r;
 }

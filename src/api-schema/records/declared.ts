@@ -34,6 +34,7 @@ const WIRE = {
   number: Type.Number(),
   optionalNumber: Nullable(Type.Number()),
   optionalDate: Nullable(Timestamp),
+  timestamp: Timestamp,
   optionalTimestamp: Nullable(Timestamp),
   optionalRef: Nullable(Ref),
   refs: Type.Array(Ref),

@@ -25,6 +25,7 @@ export type WireKind =
   | 'number'
   | 'optionalNumber'
   | 'optionalDate'
+  | 'timestamp'
   | 'optionalTimestamp'
   | 'optionalRef'
   | 'refs'
@@ -34,7 +35,7 @@ export type WireKind =
 export type KeyGroup = 'dealCounters' | 'note' | 'webForm' | 'sequence' | 'ownership' | 'todo';
 
 /** What a derived key shows, computed from the record's facts by `src/render/declared.ts`. */
-export type Derivation = 'submittedForms' | 'enrolledSequences' | 'peopleSequences';
+export type Derivation = 'submittedForms' | 'enrolledSequences' | 'peopleSequences' | 'owner';
 
 /**
  * The facts a record's derived keys are rendered from, each read by the read model
@@ -77,8 +78,8 @@ export type KeyDeclaration = ColumnKey | GroupKey | DerivedKey;
 export interface RecordTypeDeclaration<
   K extends readonly KeyDeclaration[] = readonly KeyDeclaration[],
 > {
-  /** The record type (custom fields, notes and todos name it so). */
-  readonly type: CustomFieldRecordType;
+  /** The record type (custom fields, notes and todos name it so; `recording` has none of them). */
+  readonly type: CustomFieldRecordType | 'recording';
   /** The column by which other records (deals, leads, web-form submissions) link to one of the type. */
   readonly linkColumn?: 'people_id' | 'organization_id' | 'deal_id' | 'lead_id';
   /** The keys in wire order. */
@@ -100,6 +101,7 @@ const FIELD_OF_WIRE: Record<WireKind, BuiltInFieldType> = {
   number: 'number',
   optionalNumber: 'number',
   optionalDate: 'date',
+  timestamp: 'dateTime',
   optionalTimestamp: 'dateTime',
   optionalRef: 'string',
   refs: 'string',
