@@ -413,7 +413,7 @@ export const LINE_SPECS = {
       todo_id: opt({ kind: 'text', max: 64 }),
       memo_id: opt({ kind: 'text', max: 64 }),
       email_message_id: opt({ kind: 'text', max: 64 }),
-      // A `recordingCreate`'s recording (migration 023): its line comes later, after its file.
+      // A `recordingCreate`'s recording (migration 026): its line comes later, after its file.
       recording_id: absentAs(opt({ kind: 'text', max: 64 }), null),
     },
   },
@@ -486,7 +486,7 @@ export const LINE_SPECS = {
       created_at: time,
     },
   },
-  // A recording (migration 023), after the file that is its audio.
+  // A recording (migration 026), after the file that is its audio.
   recording: {
     table: 'recordings',
     columns: {

@@ -419,7 +419,7 @@ export interface ActivityTable {
   todo_id: string | null;
   memo_id: string | null;
   email_message_id: string | null;
-  /** The recording of a `recordingCreate` activity (migration 023). */
+  /** The recording of a `recordingCreate` activity (migration 026). */
   recording_id: string | null;
   /** The record as its subject's list shows it: deal-activity shape for deals and leads. */
   body: Body | null;
@@ -538,7 +538,7 @@ export interface FileTable {
   created_at: string;
 }
 
-/** A recording (migration 023): a call another system recorded, with its audio file. */
+/** A recording (migration 026): a call another system recorded, with its audio file. */
 export interface RecordingTable {
   workspace_id: string;
   id: string;

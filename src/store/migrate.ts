@@ -22,7 +22,7 @@ import { placedSelectValues } from './migrations/019-placed-select-values.ts';
 import { activityEmailIds } from './migrations/020-activity-email-ids.ts';
 import { noteThreads } from './migrations/021-note-threads.ts';
 import { listFilterIndexes } from './migrations/022-list-filter-indexes.ts';
-import { recordings } from './migrations/023-recordings.ts';
+import { recordings } from './migrations/026-recordings.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -52,7 +52,7 @@ export async function migrateToLatest(
     '020-activity-email-ids': activityEmailIds({ dialect }),
     '021-note-threads': noteThreads({ dialect }),
     '022-list-filter-indexes': listFilterIndexes,
-    '023-recordings': recordings({ dialect }),
+    '026-recordings': recordings({ dialect }),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Branches merge in any order, so a database may have run a later migration (017) before an
