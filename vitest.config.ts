@@ -144,6 +144,8 @@ export default defineConfig(async () => {
                     'test/body-limit.test.ts',
                     // The /docs page in a browser (its one request is the contract tests' too).
                     'test/docs-page.test.ts',
+                    // The links between the Markdown documents (files, not the store).
+                    'test/doc-links.test.ts',
                   ]),
                   globalSetup: ['test/postgres-setup.ts'],
                   env: { SALESCRM_TEST_STORE: 'postgres', TEST_DATABASE_URL: serverUrl },

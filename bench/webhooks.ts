@@ -32,6 +32,7 @@ import { newId } from '../src/domain/ids.ts';
 import { newWebhookSecret } from '../src/domain/webhook-signature.ts';
 import { insertPeople } from '../src/resources/people/writes.ts';
 import { createWorkspace, insertUsers } from '../src/resources/workspaces/writes.ts';
+import { bumpCatalogVersion } from '../src/store/catalog.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import { countArg, onPostgres, percentile, table } from './lib.ts';
@@ -134,6 +135,8 @@ async function newWorkspace(store: Store, webhooks: number): Promise<string> {
       })
       .execute();
   }
+  // The subscriptions are part of the workspace's catalog, as a registration's are.
+  await bumpCatalogVersion(store.db, workspaceId);
   return workspaceId;
 }
 

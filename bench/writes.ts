@@ -1,5 +1,5 @@
 // `npm run bench:writes [-- --people N] [--seconds S] [--creates N] [--no-postgres]
-// [--only-postgres] [--compare DIR] [--rounds N]`: builds
+// [--only-postgres] [--compare DIR] [--partitions N] [--rounds N]`: builds
 // two demo workspaces (A and B) in one SQLite file, then measures issue 16's table in one run:
 // the server's CPU per person create and per deal create (its utime + stime from /proc, one
 // client sending one create after another), p50/p99 of person creates at a fixed 200 a second
@@ -14,6 +14,9 @@
 // PostgreSQL part alone; `--compare DIR` runs it `--rounds` times against this checkout's
 // server and DIR's (another checkout of the service, its own `bench/api-server.ts`) in
 // turns, on the same database, and gives each round's ratios: a noisy machine moves both.
+// `--partitions N` runs it `--rounds` times against a plain database and one whose workspace
+// tables are hash-partitioned by workspace into N partitions (`PG_PARTITIONS`), in turns, with
+// the same workspaces, and gives each round's ratios.
 
 import { randomBytes } from 'node:crypto';
 import {
@@ -36,6 +39,7 @@ import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
 import { updateDeal } from '../src/resources/deals/commands.ts';
 import { insertDeals } from '../src/resources/deals/writes.ts';
 import { openStore } from '../src/store/database.ts';
+import { partitionByWorkspace } from '../src/store/partitions.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import {
   buildDemo,
@@ -59,6 +63,7 @@ const { values } = parseArgs({
     'no-postgres': { type: 'boolean', default: false },
     'only-postgres': { type: 'boolean', default: false },
     compare: { type: 'string' },
+    partitions: { type: 'string' },
     rounds: { type: 'string', default: '1' },
   },
 });
@@ -66,6 +71,10 @@ const people = countArg('people', values.people);
 const seconds = countArg('seconds', values.seconds);
 const creates = countArg('creates', values.creates);
 const rounds = countArg('rounds', values.rounds);
+const partitions = values.partitions === undefined ? 0 : countArg('partitions', values.partitions);
+if (partitions > 0 && values.compare) {
+  throw new Error('--partitions compares databases, --compare servers: one at a time');
+}
 const pinned = pinCores();
 // This process, the load generator, on the client's cores too.
 pinThisProcessToClients();
@@ -119,6 +128,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const issue: (string | number)[][] = [];
 /** Tables of the SQLite part, for the report. */
 const sections: string[] = [];
+/** The tokens of the partitioned database's workspaces (`--partitions`). */
+const partitionedTokens: string[] = [];
 
 if (!values['only-postgres']) await sqlitePart();
 if (!values['no-postgres']) await postgresPart();
@@ -127,8 +138,7 @@ const report = [
   `salescrm write bench — ${new Date().toISOString()}`,
   `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}; load: autocannon (one-client loops, deal runs), ${hasWrk() ? 'wrk' : 'autocannon'} for the reads, an open loop (bench/open-loop.ts) for the fixed rates; ${pinned ? 'server pinned to one core, clients to the other' : 'no core pinning'}`,
   '',
-  table(['issue 16', 'measured', 'target'], issue),
-  '',
+  ...(issue.length > 0 ? [table(['issue 16', 'measured', 'target'], issue), ''] : []),
   ...sections,
 ].join('\n');
 console.log(`\n${report}`);
@@ -500,13 +510,28 @@ async function postgresPart(): Promise<void> {
   await admin.query(`create database "${name}"`);
   const url = new URL(server);
   url.pathname = `/${name}`;
+  const partitionedUrl = new URL(url);
+  partitionedUrl.pathname = `/${name}_p`;
   try {
-    const pgStore = openStore(url.toString());
-    await pgStore.migrate();
     const tokens: string[] = [];
-    for (let i = 0; i < 16; i++)
-      tokens.push((await createDemoWorkspace(pgStore, { seed: 100 + i, people: 50 })).token);
-    await pgStore.close();
+    const databases = partitions > 0 ? [url, partitionedUrl] : [url];
+    for (const [d, databaseUrl] of databases.entries()) {
+      if (d > 0) await admin.query(`create database "${name}_p"`);
+      const pgStore = openStore(databaseUrl.toString());
+      await pgStore.migrate();
+      if (d > 0) await partitionByWorkspace(pgStore.db, partitions);
+      // The same workspaces (seeds) in both; the tokens differ, so each database's own.
+      const made: string[] = [];
+      for (let i = 0; i < 16; i++)
+        made.push((await createDemoWorkspace(pgStore, { seed: 100 + i, people: 50 })).token);
+      if (d === 0) tokens.push(...made);
+      else partitionedTokens.push(...made);
+      await pgStore.close();
+    }
+    if (partitions > 0) {
+      await comparePartitions(url.toString(), partitionedUrl.toString(), tokens);
+      return;
+    }
     const servers: [string, string][] = [['this checkout', 'bench/api-server.ts']];
     if (values.compare) servers.push([values.compare, join(values.compare, 'bench/api-server.ts')]);
     const results = new Map<string, PostgresRun[]>(servers.map(([label]) => [label, []]));
@@ -562,8 +587,59 @@ async function postgresPart(): Promise<void> {
     }
   } finally {
     await admin.query(`drop database "${name}" with (force)`);
+    await admin.query(`drop database if exists "${name}_p" with (force)`);
     await admin.end();
   }
+}
+
+/**
+ * `--partitions N`: this checkout's server on the plain database and on the partitioned one,
+ * in turns (which goes first alternates), `rounds` times; each round's ratios.
+ */
+async function comparePartitions(
+  plainUrl: string,
+  partitionedUrl: string,
+  tokens: string[],
+): Promise<void> {
+  const entry = 'bench/api-server.ts';
+  const plain: PostgresRun[] = [];
+  const parted: PostgresRun[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const order: ['plain' | 'partitioned', string, string[], PostgresRun[]][] = [
+      ['plain', plainUrl, tokens, plain],
+      ['partitioned', partitionedUrl, partitionedTokens, parted],
+    ];
+    if (round % 2 === 1) order.reverse();
+    for (const [label, url, t, runs] of order) {
+      const run = await postgresRun(entry, url, t);
+      runs.push(run);
+      console.log(
+        `round ${round + 1}, ${label}: ${Math.round(run.rate)} creates/s (16 clients), one client p50 ${run.oneP50} ms`,
+      );
+    }
+  }
+  sections.push(
+    table(
+      [
+        `round (plain / ${partitions} partitions)`,
+        'creates/s, 16 clients',
+        'ratio',
+        'one client p50 ms',
+        'API CPU ms per create (16 clients)',
+      ],
+      plain.map((r, i) => {
+        const p = parted[i]!;
+        return [
+          String(i + 1),
+          `${Math.round(r.rate)} / ${Math.round(p.rate)}`,
+          (p.rate / r.rate).toFixed(2),
+          `${r.oneP50} / ${p.oneP50}`,
+          `${r.cpuMs.toFixed(2)} / ${p.cpuMs.toFixed(2)}`,
+        ];
+      }),
+    ),
+    '',
+  );
 }
 
 /** Starts the server `entry` on the database at `url` and measures one PostgreSQL run. */

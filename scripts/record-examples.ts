@@ -347,6 +347,14 @@ export async function recordExamples(): Promise<OperationExamples> {
       'POST',
       `/v2/product/${((spareProduct.data as Json).product as Json).id}/delete`,
     );
+    const spareCustomObject = await call('POST', '/v2/custom-object', {
+      ...(writeBodies(ids).createCustomObject as Json),
+      fieldList: [{ name: '이름', stringValue: '삭제할 계약서' }],
+    });
+    examples.deleteCustomObject = await call(
+      'POST',
+      `/v2/custom-object/${((spareCustomObject.data as Json).customObject as Json).id}/delete`,
+    );
     const spareFile = (await upload('삭제할 파일.pdf')).data as Json;
     examples.deleteFile = await call('POST', `/v2/file/${spareFile.id}/delete`);
     const spareRecording = ((await recording('삭제할 통화')).data as Json).recording as Json;

@@ -1,9 +1,15 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 
 /** Settings of the service, read from the environment once at boot. */
 export interface Config {
   /** `sqlite:PATH` (default `sqlite:./data/salescrm.db`) or `postgres://…`. */
   databaseUrl: string;
+  /**
+   * PostgreSQL: hash partitions of every workspace table by workspace (`PG_PARTITIONS`,
+   * default 0: plain tables), made by the store's migration (docs/deploy.md).
+   */
+  pgPartitions: number;
   port: number;
   host: string;
   /** Prefix of every API path, e.g. `/api` (default none). */
@@ -13,6 +19,12 @@ export interface Config {
   rateLimitWindowMs: number;
   /** Unknown or revoked tokens a minute from one client address before it gets 429; 0: no limit. */
   authFailureLimit: number;
+  /**
+   * The proxies whose `X-Forwarded-For` names the client (`TRUST_PROXY`: addresses, CIDR
+   * ranges, or `loopback`, `linklocal`, `uniquelocal`); none by default: the client is the
+   * connection's peer.
+   */
+  trustProxy?: string[] | undefined;
   /** Bytes of rendered list pages kept in memory; 0 turns the cache off. */
   pageCacheBytes: number;
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
@@ -84,6 +96,14 @@ function integer(
   return value;
 }
 
+/** Most hash partitions `PG_PARTITIONS` may ask for. */
+export const MAX_PG_PARTITIONS = 1024;
+
+/** `PG_PARTITIONS`: 0 (plain tables) unless set; the store reads it when it migrates. */
+export function pgPartitions(env: NodeJS.ProcessEnv = process.env): number {
+  return integer(env, 'PG_PARTITIONS', 0, 0, MAX_PG_PARTITIONS);
+}
+
 /** About 22 hours of retries (docs/decisions.md, Events and webhooks). */
 const DEFAULT_RETRY_DELAYS = [10, 60, 300, 600, 1800, 3600, 7200, 14400, 28800, 43200];
 /** A retry waits at most a week. */
@@ -137,6 +157,35 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   throw new ConfigError(`${name} must be 1 or 0 (true or false), not '${raw}'`);
 }
 
+/** The names of address ranges `TRUST_PROXY` takes besides addresses and CIDR ranges. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * `TRUST_PROXY`, checked: comma-separated addresses, CIDR ranges and range names of the
+ * proxies in front of the service, whose `X-Forwarded-For` is believed (no hop counts: a
+ * count trusts whatever sits that many hops out, a list only what the operator names).
+ */
+function trustProxy(raw: string | undefined): string[] | undefined {
+  if (raw === undefined || raw.trim() === '' || raw === '0') return undefined;
+  const entries = raw.split(',').map((e) => e.trim());
+  for (const entry of entries) {
+    if (PROXY_RANGES.includes(entry) || isAddressOrRange(entry)) continue;
+    throw new ConfigError(
+      `TRUST_PROXY must list proxy addresses, CIDR ranges or ${PROXY_RANGES.join(', ')}, comma-separated, not '${entry}'`,
+    );
+  }
+  return entries;
+}
+
+/** Whether `entry` is an IP address, or one with a prefix length it can have (`10.0.0.0/8`). */
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads and checks the configuration; throws ConfigError naming the bad setting. */
@@ -155,12 +204,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl !== undefined) checkRedisUrl(redisUrl);
   return {
     databaseUrl: databaseUrl(env.DATABASE_URL || 'sqlite:./data/salescrm.db'),
+    pgPartitions: pgPartitions(env),
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
     basePath,
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 100, 0, 1_000_000_000),
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 10_000, 1, 86_400_000),
     authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 30, 0, 1_000_000_000),
+    trustProxy: trustProxy(env.TRUST_PROXY),
     pageCacheBytes: integer(env, 'PAGE_CACHE_BYTES', 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
     logLevel,
     logRequests: env.LOG_REQUESTS === '1' || env.LOG_REQUESTS === 'true',

@@ -107,6 +107,43 @@ describe('failed token checks from one address', () => {
     }
   });
 
+  it('behind a proxy TRUST_PROXY names, counts each client its X-Forwarded-For gives, and only then', async () => {
+    /** A failed check from `peer`, forwarded for `client` (none: no header). */
+    const guess = (app: FastifyInstance, peer: string, client?: string) =>
+      app.inject({
+        method: 'GET',
+        url: '/v2/people',
+        remoteAddress: peer,
+        headers: {
+          authorization: bearer(randomToken()),
+          ...(client ? { 'x-forwarded-for': `${client}, ${peer}` } : {}),
+        },
+      });
+    const proxied = await appWith({ AUTH_FAILURE_LIMIT: '3', TRUST_PROXY: '10.0.0.0/8' });
+    try {
+      for (let i = 0; i < 3; i++)
+        expect((await guess(proxied, '10.1.2.3', '203.0.113.50')).statusCode).toBe(401);
+      expect((await guess(proxied, '10.1.2.3', '203.0.113.50')).statusCode).toBe(429);
+      // Another client through the same proxy is not refused for the first one's guesses.
+      expect((await guess(proxied, '10.1.2.3', '203.0.113.51')).statusCode).toBe(401);
+      // A peer that is no listed proxy is counted as itself, whatever it forwards.
+      for (let i = 0; i < 3; i++)
+        expect((await guess(proxied, '198.51.100.60', `203.0.113.${70 + i}`)).statusCode).toBe(401);
+      expect((await guess(proxied, '198.51.100.60', '203.0.113.99')).statusCode).toBe(429);
+    } finally {
+      await proxied.close();
+    }
+    // Without TRUST_PROXY, X-Forwarded-For is ignored: every client of the proxy is the proxy.
+    const direct = await appWith({ AUTH_FAILURE_LIMIT: '3' });
+    try {
+      for (let i = 0; i < 3; i++)
+        expect((await guess(direct, '10.1.2.3', `203.0.113.${80 + i}`)).statusCode).toBe(401);
+      expect((await guess(direct, '10.1.2.3', '203.0.113.90')).statusCode).toBe(429);
+    } finally {
+      await direct.close();
+    }
+  });
+
   it('a good token from the address is served while it is under the limit; successes neither count nor reset', async () => {
     const app = await appWith({ AUTH_FAILURE_LIMIT: '5' });
     try {
@@ -286,5 +323,17 @@ describe('AUTH_FAILURE_LIMIT', () => {
     for (const bad of ['-1', 'many', '1.5'])
       expect(() => loadConfig({ AUTH_FAILURE_LIMIT: bad }), bad).toThrow(ConfigError);
     expect(() => loadConfig({ AUTH_FAILURE_LIMIT: 'many' })).toThrow(/AUTH_FAILURE_LIMIT/);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('is unset by default; takes addresses, CIDR ranges and range names; refuses anything else', () => {
+    expect(loadConfig({}).trustProxy).toBeUndefined();
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBeUndefined();
+    expect(
+      loadConfig({ TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,loopback,fd00::/8' }).trustProxy,
+    ).toEqual(['10.0.0.5', '10.1.0.0/16', 'loopback', 'fd00::/8']);
+    for (const bad of ['2', 'true', '10.0.0.0/33', 'proxy.internal', '10.0.0.5,'])
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
   });
 });

@@ -69,11 +69,14 @@ describe('the catalog kept between writes', () => {
   it('renders a user renamed through another connection', async () => {
     const { id } = await create({ name: '고객' });
     expect((await bodyOf(id)).담당자).toEqual({ id: ws.userId, name: '김관리' });
-    await other.db
-      .updateTable('users')
-      .set({ name: '김바뀜' })
-      .where('id', '=', ws.userId)
-      .execute();
+    await writeWorkspace(other, ws.workspaceId, (w) =>
+      w.trx
+        .updateTable('users')
+        .set({ name: '김바뀜' })
+        .where('workspace_id', '=', ws.workspaceId)
+        .where('id', '=', ws.userId)
+        .execute(),
+    );
     const { id: next } = await create({ name: '다음 고객' });
     expect((await bodyOf(next)).담당자).toEqual({ id: ws.userId, name: '김바뀜' });
   });
@@ -127,17 +130,36 @@ describe('catalog_version', () => {
     const product = await ws.write((w) => makeProduct(w, { name: '상품' }));
     const afterProduct = await catalogVersion();
     expect(afterProduct).toBeGreaterThan(start);
-    await store.db
-      .updateTable('products')
-      .set({ body: store.encodeBody('{}') })
-      .where('id', '=', product)
-      .execute();
+    await ws.write((w) =>
+      w.trx
+        .updateTable('products')
+        .set({ body: store.encodeBody('{}') })
+        .where('workspace_id', '=', ws.workspaceId)
+        .where('id', '=', product)
+        .execute(),
+    );
     expect(await catalogVersion()).toBe(afterProduct);
-    await store.db
-      .updateTable('products')
-      .set({ name: '새 이름' })
-      .where('id', '=', product)
-      .execute();
+    await ws.write((w) =>
+      w.trx
+        .updateTable('products')
+        .set({ name: '새 이름' })
+        .where('workspace_id', '=', ws.workspaceId)
+        .where('id', '=', product)
+        .execute(),
+    );
     expect(await catalogVersion()).toBe(afterProduct + 1);
+  });
+
+  it('moves with the write that changes the catalog, in the same transaction, never without it', async () => {
+    const start = await catalogVersion();
+    await expect(
+      ws.write(async (w) => {
+        await makeUser(w, '취소될 사람');
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await catalogVersion()).toBe(start);
+    await ws.write((w) => makeUser(w, '남을 사람'));
+    expect(await catalogVersion()).toBeGreaterThan(start);
   });
 });

@@ -214,6 +214,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
         peopleId: 'p',
         organizationId: 'o',
         typeId: 'memo-type-call',
+        customObjectId: 'c',
       })
       .page(),
   'memos.get': () => crm.memos.get('m1'),
@@ -243,6 +244,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
       fieldList: [{ name: '이름', stringValue: 'n' }],
     }),
   'customObjects.update': () => crm.customObjects.update('c1', { memo: 'm' }),
+  'customObjects.delete': () => crm.customObjects.delete('c1'),
   'customObjects.addMemo': () =>
     crm.customObjects.addMemo('c1', { text: 't', typeId: 'memo-type-call' }),
   'customObjects.activities.list': () =>

@@ -174,6 +174,45 @@ describe('POST /v2/custom-object/{customObjectId}/memo', () => {
     expect(contract['최근 작성된 노트']).toBeNull();
   });
 
+  it('lists a custom object’s notes with GET /v2/memo?customObjectId=, paged', async () => {
+    const mine: string[] = [];
+    for (const text of ['하나', '둘', '셋']) {
+      const data = await ok(`/v2/custom-object/${side.ticketId}/memo`, { text }, 201);
+      mine.push((data.memo as Rec).id as string);
+    }
+    await ok(`/v2/custom-object/${side.contractId}/memo`, { text: '계약 메모' }, 201);
+    await ok(`/v2/deal/${side.dealId}/memo`, { text: '딜 메모' }, 201);
+    const listed = await walk(
+      app,
+      ws.token,
+      `/v2/memo?customObjectId=${side.ticketId}&limit=2`,
+      'memoList',
+    );
+    expect(listed.records.map((m) => m.id)).toEqual(mine);
+    expect(listed.pages).toBe(2);
+    expect(
+      listed.records.every(
+        (m) => Object.keys(m).join() === ['id', 'cursorId', ...MEMO_KEYS.slice(1)].join(),
+      ),
+    ).toBe(true);
+    // With another filter: both hold.
+    const typed = await read(`/v2/memo?customObjectId=${side.contractId}&ownerId=${ws.userId}`);
+    expect((typed.memoList as Rec[]).map((m) => m.text)).toEqual(['계약 메모']);
+    // A record that is not a custom object with notes, or another's: nothing.
+    for (const id of [side.dealId, UNKNOWN])
+      expect((await read(`/v2/memo?customObjectId=${id}`)).memoList).toEqual([]);
+    // The cursor is bound to its filter; a malformed id is a 400 naming it.
+    const foreign = await get(
+      app,
+      ws.token,
+      `/v2/memo?customObjectId=${side.contractId}&cursor=${listed.cursors[0]}`,
+    );
+    expect(foreign.status).toBe(400);
+    const unfiltered = await get(app, ws.token, `/v2/memo?cursor=${listed.cursors[0]}`);
+    expect(unfiltered.status).toBe(400);
+    await expectRefused('GET', '/v2/memo?customObjectId=a%20b', undefined, 400, /'customObjectId'/);
+  });
+
   it('refuses bad bodies and unknown records in shape A, writing nothing', async () => {
     const url = `/v2/custom-object/${side.ticketId}/memo`;
     const cases: [string, unknown, number, RegExp][] = [
@@ -288,6 +327,18 @@ describe('?fieldList= on the custom object reads', () => {
       400,
       /남의 필드/,
     );
+    // One record takes its own definition's fields only: 원 계약 is 티켓's, not 계약서's.
+    await expectRefused(
+      'GET',
+      `/v2/custom-object/${side.contractId}?fieldList=${encodeURIComponent('이름,원 계약')}`,
+      undefined,
+      400,
+      /정의에 없는 필드 '원 계약'/,
+    );
+    expect(
+      (await read(`/v2/custom-object/${side.ticketId}?fieldList=${encodeURIComponent('원 계약')}`))
+        .customObject,
+    ).toEqual({ id: side.ticketId, '원 계약': { id: side.contractId, name: '공급 계약' } });
     // An unknown record is still a 404.
     await expectRefused(
       'GET',

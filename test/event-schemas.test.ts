@@ -5,6 +5,9 @@ import { registerFormats } from '../src/api-schema/formats.ts';
 import { keysOf } from '../src/api-schema/records/common.ts';
 import {
   CreatedEventPayload,
+  CustomObjectCreatedEventPayload,
+  CustomObjectDeletedEventPayload,
+  CustomObjectUpdatedEventPayload,
   DeletedEventPayload,
   EventFeedItem,
   EventPayload,
@@ -57,7 +60,11 @@ describe('the event schemas', () => {
       ['삭제', DeletedEventPayload],
       ['병합', MergedEventPayload],
     ] as const;
-    for (const objectType of Object.keys(EVENT_OBJECT_TYPES) as EventObjectType[])
+    const records = (Object.keys(EVENT_OBJECT_TYPES) as EventObjectType[]).filter(
+      (t) => t !== 'customObject',
+    );
+    expect(records).toEqual(['people', 'organization', 'lead', 'deal']);
+    for (const objectType of records)
       for (const actor of sources)
         for (const [event, schema] of topics)
           expectMatches(schema, { ...BASE, event, actor, objectType });
@@ -84,6 +91,29 @@ describe('the event schemas', () => {
         const field = { name: '파이프라인 단계', before, after };
         expectMatches(UpdatedEventPayload, { ...BASE, event: '수정', objectType: 'deal', field });
       }
+  });
+
+  it('match 생성, 수정 and 삭제 of custom objects, which name their definition', () => {
+    const definition = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a60';
+    const custom = {
+      ...BASE,
+      objectType: 'customObject',
+      customObjectDefinitionId: definition,
+    } as const;
+    expectMatches(CustomObjectCreatedEventPayload, { ...custom, event: '생성' });
+    expectMatches(CustomObjectDeletedEventPayload, { ...custom, event: '삭제' });
+    const field = { name: '계약 금액', before: null, after: 1200 };
+    expectMatches(CustomObjectUpdatedEventPayload, { ...custom, event: '수정', field });
+    const payload = JSON.parse(eventPayload({ ...custom, event: '생성' }));
+    expect(payload.objectType).toBe('커스텀 오브젝트');
+    expect(payload.customObjectDefinitionId).toBe(definition);
+    // Without its definition, merged, or a definition on another record type: no payload.
+    const { customObjectDefinitionId: _, ...bare } = payload;
+    expect(errors(EventPayload, bare)).not.toEqual([]);
+    expect(errors(EventPayload, { ...payload, event: '병합' })).not.toEqual([]);
+    expect(errors(EventPayload, { ...payload, objectType: '고객' })).not.toEqual([]);
+    const person = JSON.parse(eventPayload({ ...BASE, event: '생성', objectType: 'people' }));
+    expect(person).not.toHaveProperty('customObjectDefinitionId');
   });
 
   it('refuse what no payload has', () => {

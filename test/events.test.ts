@@ -214,8 +214,14 @@ describe('events of writes', () => {
     const seen: number[] = [];
     let cursor = '';
     let writing = true;
+    // The reader reads a page, then waits for the next write to be answered (while the
+    // others are under way), so that it reads between writes without spinning: a reader
+    // polling as fast as it can starved the writers on a loaded machine.
+    let wake: () => void = () => {};
+    const nextWrite = () => new Promise<void>((resolve) => (wake = resolve));
     const reader = (async () => {
-      for (let round = 0; round < 10_000 && (writing || round === 0); round++) {
+      do {
+        const answered = nextWrite();
         const res = await get(
           app,
           ws.token,
@@ -224,17 +230,20 @@ describe('events of writes', () => {
         expect(res.status, res.text).toBe(200);
         seen.push(...res.json.data.eventList.map((e: Rec) => e.seq as number));
         cursor = res.json.data.nextCursor;
-      }
+        if (writing) await answered;
+      } while (writing);
     })();
     await Promise.all(
       Array.from({ length: 4 }, async (_, writer) => {
         for (let i = 0; i < 6; i++) {
           const res = await post(app, ws.token, '/v2/people', { name: `작성자 ${writer}-${i}` });
           expect(res.status, res.text).toBe(201);
+          wake();
         }
       }),
     );
     writing = false;
+    wake();
     await reader;
     for (;;) {
       const res = await get(app, ws.token, `/v2/event?limit=100&cursor=${cursor}`);

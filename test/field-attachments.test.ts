@@ -226,6 +226,63 @@ describe('multiAttachment fields', () => {
     await expectVerified();
   });
 
+  it('of a custom object: its 수정 event shows the files, and deleting it takes its files out of others’ values', async () => {
+    await attachmentField('people');
+    const definition = await ws.write((w) =>
+      defineCustomObject(w, {
+        name: '계약서',
+        fields: [{ name: '원본', type: 'multiAttachment' }],
+      }),
+    );
+    const made = await post(app, ws.token, '/v2/custom-object', {
+      customObjectDefinitionId: definition.id,
+      name: '공급 계약',
+    });
+    expect(made.status, made.text).toBe(201);
+    const objectId = made.json.data.customObject.id as string;
+    const { own, loose, holderId } = await ws.write(async (w) => ({
+      own: await makeFile(w, {
+        name: '서명본.pdf',
+        subject: { type: 'customObject', id: objectId },
+      }),
+      loose: await makeFile(w, { name: '초안.pdf' }),
+      holderId: await makePerson(w, { name: '참조하는 고객' }),
+    }));
+    const set = await post(app, ws.token, `/v2/custom-object/${objectId}`, {
+      fieldList: [{ name: '원본', fileValueIdList: [own, loose] }],
+    });
+    expect(set.status, set.text).toBe(200);
+    await post(app, ws.token, `/v2/people/${holderId}`, {
+      fieldList: [{ name: '계약서 파일', fileValueIdList: [loose, own] }],
+    });
+    const events = async () =>
+      (await get(app, ws.token, '/v2/event?limit=100')).json.data.eventList as Rec[];
+    const change = (await events()).find((e) => e.fieldName === '원본')!;
+    expect(change).toMatchObject({
+      objectType: '커스텀 오브젝트',
+      customObjectDefinitionId: definition.id,
+      beforeField: null,
+      afterField: [
+        { id: own, name: '서명본.pdf' },
+        { id: loose, name: '초안.pdf' },
+      ],
+    });
+    const seen = (await events()).length;
+    const gone = await post(app, ws.token, `/v2/custom-object/${objectId}/delete`, {});
+    expect(gone.status, gone.text).toBe(200);
+    // Its own file went with it, out of the person's values; the loose one stays.
+    expect((await person(holderId))['계약서 파일']).toEqual([{ id: loose, name: '초안.pdf' }]);
+    const files = await get(app, ws.token, `/v2/file?objectType=customObject&objectId=${objectId}`);
+    expect(files.status).toBe(404);
+    expect(
+      (await events()).slice(seen).map((e) => [e.event, e.objectType, e.fieldName ?? null]),
+    ).toEqual([
+      ['삭제', '커스텀 오브젝트', null],
+      ['수정', '고객', '계약서 파일'],
+    ]);
+    await expectVerified();
+  });
+
   it('lose the files of a deleted record that had more than a thousand', async () => {
     await attachmentField('people');
     const { attachedTo, holderId } = await ws.write(async (w) => {

@@ -141,6 +141,59 @@ describe('formula fields', () => {
     await expectVerified();
   });
 
+  it('compare, combine conditions and take min and max, as the live API’s calculated fields do', async () => {
+    const dealId = await newDeal(1000);
+    await ws.write((w) => makeCustomField(w, 'deal', '할인율', 'number'));
+    await formulaField(
+      'deal',
+      '큰 딜인가',
+      'boolean',
+      '{{딜.금액}} >= 1000 && {{딜.이름}} != "작은 딜"',
+    );
+    await formulaField(
+      'deal',
+      '할인 상한',
+      'number',
+      'min({{딜.금액}} * 0.1, 150, max({{딜.할인율}}, 0) * 10)',
+    );
+    await formulaField('deal', '할인 여부', 'boolean', '{{딜.할인율}} > 0 || {{딜.상태}} == "Won"');
+    let d = await deal(dealId);
+    // 할인율 unset: what reads it is null.
+    expect([d['큰 딜인가'], d['할인 상한'], d['할인 여부']]).toEqual([true, null, null]);
+    await post(app, ws.token, `/v2/deal/${dealId}`, {
+      price: 2000,
+      fieldList: [{ name: '할인율', numberValue: 12 }],
+    });
+    d = await listed(dealId);
+    expect([d['큰 딜인가'], d['할인 상한'], d['할인 여부']]).toEqual([true, 120, true]);
+    await post(app, ws.token, `/v2/deal/${dealId}`, {
+      price: 500,
+      fieldList: [{ name: '할인율', numberValue: 0 }],
+    });
+    d = await deal(dealId);
+    expect([d['큰 딜인가'], d['할인 상한'], d['할인 여부']]).toEqual([false, 0, false]);
+    // On a custom object too, by its definition's name.
+    const contract = await ws.write((w) =>
+      defineCustomObject(w, { name: '계약서', fields: [{ name: '금액', type: 'number' }] }),
+    );
+    const field = await post(app, ws.token, '/v2/field/custom-object', {
+      customObjectDefinitionId: contract.id,
+      name: '고액',
+      type: 'boolean',
+      formula: 'max({{계약서.금액}}, 0) > 1000000',
+    });
+    expect(field.status, field.text).toBe(201);
+    const made = await post(app, ws.token, '/v2/custom-object', {
+      customObjectDefinitionId: contract.id,
+      name: '공급 계약',
+      fieldList: [{ name: '금액', numberValue: 2_000_000 }],
+    });
+    expect(made.status, made.text).toBe(201);
+    const record = await get(app, ws.token, `/v2/custom-object/${made.json.data.customObject.id}`);
+    expect(record.json.data.customObject.고액).toBe(true);
+    await expectVerified();
+  });
+
   it('follow a merge of records: the kept one with the values and deals it took', async () => {
     await ws.write((w) => makeCustomField(w, 'people', '등급', 'string'));
     await formulaField('people', '요약', 'string', '{{고객.등급}} & "/" & {{고객.딜 개수}}');
@@ -392,6 +445,22 @@ describe('formula fields', () => {
       ['formula'],
     ],
     ['a lone {{', { type: 'string', formula: '"a" & {{' }, ['formula', '7번째']],
+    ['a comparison of text', { type: 'boolean', formula: '{{딜.이름}} > 3' }, ['formula', "'>'"]],
+    [
+      'a comparison of another kind',
+      { type: 'boolean', formula: '{{딜.금액}} == "1"' },
+      ['formula', "'=='"],
+    ],
+    ['a chain of comparisons', { type: 'boolean', formula: '1 < 2 < 3' }, ['formula', '하나만']],
+    ['&& of numbers', { type: 'boolean', formula: '{{딜.금액}} && true' }, ['formula', "'&&'"]],
+    ['an unknown function', { type: 'number', formula: 'sum(1, 2)' }, ['formula', 'sum']],
+    ['max of one number', { type: 'number', formula: 'max({{딜.금액}})' }, ['formula', '둘 이상']],
+    ['min of text', { type: 'number', formula: 'min(1, {{딜.이름}})' }, ['formula', 'min']],
+    [
+      'a comparison as a number',
+      { type: 'number', formula: '{{딜.금액}} > 1' },
+      ['formula', 'type'],
+    ],
   ];
   for (const [label, body, named] of BAD) {
     it(`refuses ${label} (400, shape A, nothing written)`, async () => {

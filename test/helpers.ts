@@ -283,7 +283,7 @@ export function appWithWorkspace(
   });
 }
 
-/** The list endpoints of the README's read table, by what they list: path and list key. */
+/** List endpoints of docs/api.md, by what they list: path and list key. */
 export const LISTS = {
   people: ['/v2/people', 'peopleList'],
   organization: ['/v2/organization', 'organizationList'],

@@ -10,6 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportWorkspace } from '../src/ingest/export.ts';
 import { importFiles } from '../src/ingest/run-import.ts';
+import { defineCustomObject } from '../src/resources/custom-objects/commands.ts';
+import { insertCustomObject } from '../src/resources/custom-objects/writes.ts';
 import { makeDeal, makeOrganization, makePerson, makePipeline } from './factories.ts';
 import { appForFile, get, TEST_DIALECT, type TestStore, testWorkspace } from './helpers.ts';
 
@@ -72,9 +74,17 @@ describe('import events', () => {
   });
 
   it.runIf(TEST_DIALECT === 'sqlite')(
-    'an NDJSON import fires 생성 for every person, organization, deal and lead it brings',
+    'an NDJSON import fires 생성 for every person, organization, deal, lead and custom object it brings',
     async () => {
       const source = await testWorkspace(store, '원본');
+      const { definitionId, contractId } = await source.write(async (w) => {
+        const contract = await defineCustomObject(w, { name: '계약서', fields: [] });
+        const contractId = await insertCustomObject(w, {
+          definitionId: contract.id,
+          name: '가져온 계약',
+        });
+        return { definitionId: contract.id, contractId };
+      });
       await source.write(async (w) => {
         const pipeline = await makePipeline(w);
         const organizationId = await makeOrganization(w, { name: '가져온 회사' });
@@ -99,10 +109,19 @@ describe('import events', () => {
       });
       expect(result.committed, JSON.stringify(result.rejects)).toBe(true);
       const events = await feed(target.token);
-      expect(events.map((e) => e.event)).toEqual(['생성', '생성', '생성']);
-      expect(new Set(events.map((e) => e.objectType))).toEqual(new Set(['회사', '고객', '딜']));
+      expect(events.map((e) => e.event)).toEqual(['생성', '생성', '생성', '생성']);
+      expect(new Set(events.map((e) => e.objectType))).toEqual(
+        new Set(['회사', '고객', '딜', '커스텀 오브젝트']),
+      );
       expect(events.every((e) => e.source === '데이터 가져오기')).toBe(true);
-      expect(events.map((e) => e.seq)).toEqual([1, 2, 3]);
+      expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+      // The custom object's names its definition, as the imported record shows it.
+      const custom = events.find((e) => e.objectType === '커스텀 오브젝트')!;
+      const record = (await get(app, target.token, `/v2/custom-object/${contractId}`)).json.data
+        .customObject;
+      expect(custom.objectId).toBe(contractId);
+      expect(custom.customObjectDefinitionId).toBe(record.customObjectDefinitionId);
+      expect(custom.customObjectDefinitionId).toBe(definitionId);
     },
   );
 });

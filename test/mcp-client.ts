@@ -7,16 +7,20 @@ export type Json = any;
 
 /** The tools every token is offered. */
 export const READ_TOOLS = [
+  'get_email',
+  'get_file',
   'get_records',
   'get_timeline',
   'list_fields',
   'list_files',
+  'list_notes',
   'list_pipelines',
   'list_quotes',
   'list_records',
   'list_sequences',
   'list_todos',
   'list_users',
+  'list_webhooks',
   'search_records',
 ];
 
@@ -25,9 +29,12 @@ export const WRITE_TOOLS = [
   'add_note',
   'create_quote',
   'create_record',
+  'create_webhook',
   'delete_record',
   'enroll_in_sequence',
+  'send_email',
   'update_record',
+  'upload_file',
 ];
 
 /** A connected SDK client over Streamable HTTP to `url`/mcp with a bearer token. */

@@ -31,7 +31,7 @@ import {
 import { callTool, httpClient, type Json, READ_TOOLS, WRITE_TOOLS } from './mcp-client.ts';
 
 /** The most bytes of `tools/list` (names, descriptions, schemas) a model is given. */
-const TOOLS_LIST_BUDGET = 16_000;
+const TOOLS_LIST_BUDGET = 22_000;
 
 describe('the MCP tools of todos, custom objects, sequences and files', {
   timeout: 120_000,
@@ -331,6 +331,21 @@ describe('the MCP tools of todos, custom objects, sequences and files', {
       records: [apiRead.json.data.customObject],
       missingIds: ['no-such-object'],
     });
+
+    // Deleted only when confirmed; unconfirmed, the answer shows the record.
+    const asked = await callTool(client, 'delete_record', { type: 'custom-object', id });
+    expect(asked.json).toMatchObject({ deleted: false, wouldDelete: { id, 이름: '공급 계약' } });
+    expect((await get(app, ws.token, `/v2/custom-object/${id}`)).status).toBe(200);
+    const deleted = await callTool(client, 'delete_record', {
+      type: 'custom-object',
+      id,
+      confirm: true,
+    });
+    expect(deleted.json).toEqual({ deleted: true, type: 'custom-object', id });
+    expect((await get(app, ws.token, `/v2/custom-object/${id}`)).status).toBe(404);
+    const again = await callTool(client, 'delete_record', { type: 'custom-object', id });
+    expect(again.isError).toBe(true);
+    expect(again.json.status).toBe(404);
   });
 
   it('answers bad arguments with tool errors that name what is wrong and what is close', async () => {

@@ -196,6 +196,33 @@ describe.each(limiters)(
       expectTooMany(await rpc(fresh, ws.token, batchOf(1)), 4);
     });
 
+    it('counts a tool call that makes no API call as one even beside one that makes many', async () => {
+      const setup = await limitedApp(1000);
+      const created = await setup.inject({
+        method: 'POST',
+        url: '/v2/people',
+        headers: { authorization: `Bearer ${ws.token}` },
+        payload: { name: '타임라인 고객', memo: '첫 메모' },
+      });
+      expect(created.statusCode).toBe(201);
+      const timeline = toolCall(1, 'get_timeline', {
+        type: 'people',
+        id: created.json().data.people.id,
+      });
+      /** What is left of 100 after `body` and one tools/list. */
+      const leftAfter = async (body: unknown) => {
+        const app = await limitedApp(100);
+        const answer = await rpc(app, ws.token, body);
+        expect(answer.status).toBe(200);
+        return Number((await rpc(app, ws.token, batchOf(1))).headers['ratelimit-remaining']);
+      };
+      // The timeline reads the record and each of its streams: several API calls.
+      const alone = await leftAfter(timeline);
+      expect(100 - 1 - alone).toBeGreaterThan(1);
+      // Beside it, an unknown tool still costs its one.
+      expect(await leftAfter([timeline, toolCall(2, 'no_such_tool')])).toBe(alone - 1);
+    });
+
     it('refuses a batch of more than 100 messages with a JSON-RPC error, counting it once', async () => {
       const app = await limitedApp(2);
       const tooMany = await rpc(app, ws.token, batchOf(101));

@@ -12,6 +12,21 @@ export function testServerUrl(env: NodeJS.ProcessEnv = process.env): string {
   return env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL;
 }
 
+/**
+ * `SALESCRM_TEST_PG_PARTITIONS=N`: the PostgreSQL project's databases have every workspace
+ * table hash-partitioned by workspace into N partitions (the store's `PG_PARTITIONS`), 0 for
+ * plain tables.
+ */
+export function testPartitions(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.SALESCRM_TEST_PG_PARTITIONS;
+  if (raw === undefined || raw === '' || raw === '0') return 0;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new Error(`SALESCRM_TEST_PG_PARTITIONS must be a whole number, not '${raw}'`);
+  }
+  return n;
+}
+
 /** `url` naming database `name` instead. */
 export function databaseUrl(serverUrl: string, name: string): string {
   const url = new URL(serverUrl);

@@ -15,6 +15,7 @@ import {
   renameCustomField,
 } from '../src/resources/custom-fields/writes.ts';
 import { searchTuning } from '../src/resources/search/run-search.ts';
+import { bumpCatalogVersion } from '../src/store/catalog.ts';
 import { placedSelectValues } from '../src/store/migrations/019-placed-select-values.ts';
 import { fillSearchIndex } from '../src/store/migrations/frozen/search-index.ts';
 import { verifyWorkspace } from '../src/store/read-model/verify.ts';
@@ -832,16 +833,20 @@ describe('search', () => {
     expect(unknown.json.message).toMatch(/등급X/);
     await fresh.write((w) => makeCustomField(w, 'people', '등급X'));
     expect((await byField('등급X')).status).toBe(200);
-    // Renamed and then dropped outside any write of the service (no data version moves):
-    // only the catalog version, which triggers move, tells.
-    await sql`update custom_fields set name = '등급Y' where workspace_id = ${fresh.workspaceId}`.execute(
-      store.db,
-    );
+    // Renamed and then dropped outside any write of the service (no data version moves),
+    // as a change of the catalog must be made: only the catalog version tells.
+    await store.transaction(async (trx) => {
+      await sql`update custom_fields set name = '등급Y' where workspace_id = ${fresh.workspaceId}`.execute(
+        trx,
+      );
+      await bumpCatalogVersion(trx, fresh.workspaceId);
+    });
     expect((await byField('등급Y')).status).toBe(200);
     expect((await byField('등급X')).status).toBe(400);
-    await sql`delete from custom_fields where workspace_id = ${fresh.workspaceId}`.execute(
-      store.db,
-    );
+    await store.transaction(async (trx) => {
+      await sql`delete from custom_fields where workspace_id = ${fresh.workspaceId}`.execute(trx);
+      await bumpCatalogVersion(trx, fresh.workspaceId);
+    });
     expect((await byField('등급Y')).status).toBe(400);
   });
 

@@ -12,6 +12,7 @@ import { USER_AGENT } from '../src/dispatch/attempt.ts';
 import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
 import type { DispatchLog } from '../src/dispatch/log.ts';
 import { MAX_ANSWER_BYTES, postWebhook } from '../src/dispatch/send.ts';
+import { bumpCatalogVersion } from '../src/store/catalog.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { afterWrite } from '../src/store/write-commits.ts';
 import { makePerson } from './factories.ts';
@@ -118,6 +119,19 @@ async function webhookRow(id: string) {
 
 async function statuses(webhookId?: string): Promise<string[]> {
   return (await deliveries(webhookId)).map((d) => d.status);
+}
+
+/** Sets a webhook's status as its update route would (a change of the workspace's catalog). */
+async function setWebhookStatus(id: string, status: 'active' | 'disabled'): Promise<void> {
+  await store.transaction(async (trx) => {
+    await trx
+      .updateTable('webhooks')
+      .set({ status })
+      .where('workspace_id', '=', ws.workspaceId)
+      .where('id', '=', id)
+      .execute();
+    await bumpCatalogVersion(trx, ws.workspaceId);
+  });
 }
 
 describe(`webhook dispatch (${TEST_DIALECT})`, () => {
@@ -369,11 +383,7 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
     const off = await insertWebhook(store, ws.workspaceId, { url: `${r.url}?off` });
     const on = await insertWebhook(store, ws.workspaceId, { url: `${r.url}?on` });
     await createPeople(2);
-    await store.db
-      .updateTable('webhooks')
-      .set({ status: 'disabled' })
-      .where('id', '=', off.id)
-      .execute();
+    await setWebhookStatus(off.id, 'disabled');
     dispatch();
     await waitFor(async () => (await statuses(on.id)).join() === 'delivered,delivered');
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -383,11 +393,7 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
       { status: 'pending', attempt_count: 0, leased_until: null },
     ]);
 
-    await store.db
-      .updateTable('webhooks')
-      .set({ status: 'active' })
-      .where('id', '=', off.id)
-      .execute();
+    await setWebhookStatus(off.id, 'active');
     await waitFor(async () => (await statuses(off.id)).join() === 'delivered,delivered');
     expect(r.receipts).toHaveLength(4);
   });

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { EVENT_TOPICS } from '../src/domain/events.ts';
 import { newId } from '../src/domain/ids.ts';
 import { newWebhookSecret } from '../src/domain/webhook-signature.ts';
+import { bumpCatalogVersion } from '../src/store/catalog.ts';
 import type { Store } from '../src/store/database.ts';
 
 /** A webhook as a test registers it. */
@@ -24,7 +25,7 @@ export interface TestWebhook {
   secret: string;
 }
 
-/** Inserts an active webhook on every event of people (unless told otherwise). */
+/** Inserts an active webhook on every event of people (unless told otherwise), as a registration would. */
 export async function insertWebhook(
   store: Store,
   workspaceId: string,
@@ -39,24 +40,28 @@ export async function insertWebhook(
   const id = newId();
   const secret = newWebhookSecret();
   const now = new Date().toISOString();
-  await store.db
-    .insertInto('webhooks')
-    .values({
-      workspace_id: workspaceId,
-      id,
-      url: input.url,
-      object_types: JSON.stringify(input.objectTypes ?? ['people']),
-      events: JSON.stringify(EVENT_TOPICS),
-      fields: null,
-      status: input.status ?? 'active',
-      secret,
-      previous_secret: input.previousSecret ?? null,
-      previous_secret_until: input.previousSecretUntil ?? null,
-      failure_streak: 0,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  await store.transaction(async (trx) => {
+    await trx
+      .insertInto('webhooks')
+      .values({
+        workspace_id: workspaceId,
+        id,
+        url: input.url,
+        object_types: JSON.stringify(input.objectTypes ?? ['people']),
+        events: JSON.stringify(EVENT_TOPICS),
+        fields: null,
+        status: input.status ?? 'active',
+        secret,
+        previous_secret: input.previousSecret ?? null,
+        previous_secret_until: input.previousSecretUntil ?? null,
+        failure_streak: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    // Its subscription is part of the workspace's catalog, as a registration's is.
+    await bumpCatalogVersion(trx, workspaceId);
+  });
   return { id, url: input.url, secret };
 }
 

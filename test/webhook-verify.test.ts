@@ -208,7 +208,11 @@ describe('verifyWebhook', () => {
     } else if (event.event === 'verify') {
       expectTypeOf(event.webhookId).toEqualTypeOf<string>();
     } else {
-      expectTypeOf(event.objectType).toEqualTypeOf<'고객' | '회사' | '리드' | '딜'>();
+      expectTypeOf(event.objectType).toEqualTypeOf<
+        '고객' | '회사' | '리드' | '딜' | '커스텀 오브젝트'
+      >();
+      if (event.objectType === '커스텀 오브젝트')
+        expectTypeOf(event.customObjectDefinitionId).toEqualTypeOf<string>();
       // @ts-expect-error: only 수정 has fieldName
       void event.fieldName;
     }

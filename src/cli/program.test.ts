@@ -47,31 +47,23 @@ afterAll(() => {
 describe('the program', () => {
   const paths = commandPaths(salescrmProgram());
 
-  it('declares the commands the README lists', () => {
-    const names = paths.map((p) => p.join(' '));
-    for (const name of [
-      'start',
-      'serve',
-      'dispatch',
-      'demo',
-      'workspace create',
-      'token create',
-      'token list',
-      'token revoke',
-      'mcp',
-      'migrate',
-      'types',
-      'export',
-      'import',
-      'events',
-      'webhook add',
-      'webhook list',
-      'webhook remove',
-      'webhook deliveries',
-      'verify',
-      'backup',
-    ])
-      expect(names).toContain(name);
+  it('declares the commands the table of docs/cli.md lists, and only those', () => {
+    const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('| command | what it does |'));
+    const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
+    // A command is the words of a code span of the first cell before its first argument.
+    const documented = rows.flatMap((row) =>
+      [...(row.split('|')[1] ?? '').matchAll(/`([^`]+)`/g)].map((m) => {
+        const words = m[1]!.split(' ');
+        const end = words.findIndex((w) => !/^[a-z][a-z-]*$/.test(w));
+        return words.slice(0, end === -1 ? undefined : end).join(' ');
+      }),
+    );
+    const leaves = paths
+      .filter((p) => !paths.some((q) => q.length > p.length && p.every((w, i) => q[i] === w)))
+      .map((p) => p.join(' '));
+    expect(leaves).toContain('token create');
+    expect(new Set(documented)).toEqual(new Set(leaves));
   });
 
   it('--help, help COMMAND and COMMAND --help print help, run nothing and exit 0', async () => {
@@ -113,10 +105,15 @@ describe('the program', () => {
     expect((await run(['mcp', '--help'])).out).toContain('env: SALESCRM_TOKEN');
   });
 
-  it("lists the settings of the README's table, and only those", () => {
-    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('| variable | default | meaning |'));
-    const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
+  it('lists the settings of the table of docs/settings.md, and only those', () => {
+    const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'settings.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('| variable | default | meaning |'));
+    const end = table.indexOf('\n\n');
+    const rows = table
+      .slice(0, end === -1 ? undefined : end)
+      .trimEnd()
+      .split('\n')
+      .slice(2);
     const documented = rows.flatMap((row) =>
       [...(row.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]),
     );

@@ -48,12 +48,13 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
   backupCommand,
 ];
 
-/** The settings the process reads from its environment (the README's table says more). */
+/** The settings the process reads from its environment (the table of docs/settings.md says more). */
 export const ENVIRONMENT = `Environment:
   DATABASE_URL (default sqlite:./data/salescrm.db), DATABASE_READ_URL, DATABASE_POOL_MAX,
   DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_IDLE_TIMEOUT_MS,
+  PG_PARTITIONS (hash partitions by workspace),
   PORT, HOST, BASE_PATH, RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS, AUTH_FAILURE_LIMIT,
-  PAGE_CACHE_BYTES, LOG_LEVEL,
+  TRUST_PROXY, PAGE_CACHE_BYTES, LOG_LEVEL,
   LOG_REQUESTS, SLOW_REQUEST_MS, METRICS, METRICS_PORT, REQUEST_TIMEOUT_MS, OVERLOAD_DELAY_MS,
   WORKSPACE_HEAVY_RUNNING, WORKSPACE_HEAVY_WAITING, READ_THREADS,
   SALESCRM_TOKEN (mcp), REDIS_URL (shared rate-limit counters), REDIS_KEY_PREFIX,

@@ -17,7 +17,7 @@ export function webhookCommand(program: Command): void {
     .requiredOption('--url <URL>', 'where deliveries are POSTed (http or https)')
     .requiredOption(
       '--object <TYPES>',
-      'record types, comma-separated: people,organization,lead,deal',
+      'record types, comma-separated: people,organization,lead,deal,customObject',
     )
     .option('--event <EVENTS>', 'events, comma-separated (default: all four): 생성,수정,삭제,병합')
     .option('--field <FIELDS>', 'the fields whose 수정 is sent, comma-separated (default: all)')

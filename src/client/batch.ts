@@ -4,6 +4,8 @@
  */
 import type {
   AssociationRecord,
+  AssociationType,
+  AssociationTypeName,
   BatchAssociation,
   BatchObjectType,
   BatchObjectTypeName,
@@ -14,6 +16,8 @@ import type {
 import type { CallOptions } from './transport.ts';
 
 export type {
+  AssociationType,
+  AssociationTypeName,
   BatchObjectType,
   BatchObjectTypeName,
   BatchObjectTypeOf,

@@ -50,6 +50,8 @@ export interface MemoFilter extends ListOptions {
   leadId?: string;
   peopleId?: string;
   organizationId?: string;
+  /** The notes of one custom object. */
+  customObjectId?: string;
   /** A note type's `_id` (`memos.types()`). */
   typeId?: string;
 }
@@ -89,6 +91,7 @@ export type BatchRecordOf<T extends Batch.BatchReadTypeName, C extends CustomFie
   lead: R.Lead<C>;
   product: R.Product<C>;
   quote: R.Quote<C>;
+  customObject: R.CustomObject<C>;
 }[Batch.BatchObjectTypeOf<T>];
 
 /** A record of `batch.read`: whole, or with `fieldList` its `id` and some of its fields. */
@@ -444,6 +447,10 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** Changes a record's fields or stage, or adds a note. */
     update: (id: string, body: Bodies.UpdateCustomObjectBody, o?: CallOptions) =>
       this.#post<R.CustomObjectUpdated>(`/v2/custom-object/${seg(id)}`, body, o),
+    /** Deletes a record with its notes, activities, todos, history and files. */
+    delete: async (id: string, o?: CallOptions): Promise<void> => {
+      await this.#post(`/v2/custom-object/${seg(id)}/delete`, undefined, o);
+    },
     /** Writes a note on the record (as `memo` does); answers the note. */
     addMemo: (id: string, body: Bodies.AddMemoBody, o?: CallOptions) =>
       this.#keyed<R.Memo>(`/v2/custom-object/${seg(id)}/memo`, 'memo', body, o),
@@ -643,6 +650,7 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
         peopleId: f.peopleId,
         organizationId: f.organizationId,
         typeId: f.typeId,
+        customObjectId: f.customObjectId,
       }),
     /** One note. */
     get: async (id: string, o?: CallOptions): Promise<R.Memo> =>
@@ -807,9 +815,12 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     ): Promise<R.Pipeline[]> =>
       (await this.#post<{ pipelineList: R.Pipeline[] }>('/v3/pipeline/list', { objectType }, o))
         .pipelineList,
-    /** The record types a type can be associated with, and the field that links them. */
+    /**
+     * The record types a type can be associated with, and the field that links them
+     * (`customObject`: the records of every custom object definition).
+     */
     associations: async (
-      objectType: Batch.BatchObjectTypeName,
+      objectType: Batch.AssociationTypeName,
       o?: CallOptions,
     ): Promise<Batch.Association[]> =>
       (

@@ -2,7 +2,7 @@ import type { EventFeedItem } from './events.ts';
 import type { CallOptions, Transport } from './transport.ts';
 
 /** The record types the feed can be narrowed to. */
-export type EventObjectType = 'people' | 'organization' | 'lead' | 'deal';
+export type EventObjectType = 'people' | 'organization' | 'lead' | 'deal' | 'customObject';
 
 /** Where a walk of the feed starts and what it keeps. */
 export interface EventFeedOptions extends CallOptions {

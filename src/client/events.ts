@@ -5,15 +5,26 @@
  */
 import type * as Events from '../api-schema/records/events.ts';
 
+/** `생성` of a custom object: with its definition's `customObjectDefinitionId`. */
+export type CustomObjectCreatedEvent = Events.CustomObjectCreatedEventPayload;
+/** `수정` of a custom object: with its definition's `customObjectDefinitionId`. */
+export type CustomObjectUpdatedEvent = Events.CustomObjectUpdatedEventPayload;
+/** `삭제` of a custom object: with its definition's `customObjectDefinitionId`. */
+export type CustomObjectDeletedEvent = Events.CustomObjectDeletedEventPayload;
+/** A change of a custom object (`objectType` `커스텀 오브젝트`), by its topic `event`. */
+export type CustomObjectEvent =
+  | CustomObjectCreatedEvent
+  | CustomObjectUpdatedEvent
+  | CustomObjectDeletedEvent;
 /** `생성`: a record was created. */
-export type RecordCreatedEvent = Events.CreatedEventPayload;
+export type RecordCreatedEvent = Events.CreatedEventPayload | CustomObjectCreatedEvent;
 /** `수정`: one key of a record changed, with `fieldName`, `beforeField` and `afterField`. */
-export type RecordUpdatedEvent = Events.UpdatedEventPayload;
+export type RecordUpdatedEvent = Events.UpdatedEventPayload | CustomObjectUpdatedEvent;
 /** `삭제`: a record was deleted, or merged into another. */
-export type RecordDeletedEvent = Events.DeletedEventPayload;
-/** `병합`: another record was merged into this one (which stays). */
+export type RecordDeletedEvent = Events.DeletedEventPayload | CustomObjectDeletedEvent;
+/** `병합`: another record was merged into this one (which stays; never a custom object). */
 export type RecordMergedEvent = Events.MergedEventPayload;
-/** A change of a person, organization, lead or deal, by its topic `event`. */
+/** A change of a person, organization, lead, deal or custom object, by its topic `event`. */
 export type RecordEvent = Events.EventPayload;
 /** A value of `beforeField` / `afterField`: text, number, boolean, string[], Ref, Ref[] or null. */
 export type EventFieldValue = Events.EventFieldValue;

@@ -39,6 +39,10 @@ export {
   type EventObjectType,
 } from './event-feed.ts';
 export type {
+  CustomObjectCreatedEvent,
+  CustomObjectDeletedEvent,
+  CustomObjectEvent,
+  CustomObjectUpdatedEvent,
   EventFeedItem,
   EventFieldValue,
   RecordCreatedEvent,

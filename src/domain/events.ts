@@ -9,12 +9,16 @@ import type { BuiltInFieldType } from './field-catalogue.ts';
 export const EVENT_TOPICS = ['생성', '수정', '삭제', '병합'] as const;
 export type EventTopic = (typeof EVENT_TOPICS)[number];
 
-/** Record types that have events, and the name a payload gives each. */
+/**
+ * Record types that have events, and the name a payload gives each (a custom object's
+ * payload also names its definition: `customObjectDefinitionId`).
+ */
 export const EVENT_OBJECT_TYPES = {
   people: '고객',
   organization: '회사',
   lead: '리드',
   deal: '딜',
+  customObject: '커스텀 오브젝트',
 } as const;
 export type EventObjectType = keyof typeof EVENT_OBJECT_TYPES;
 
@@ -84,6 +88,15 @@ export const SENSITIVE_VALUE = '암호화된 데이터';
 export type EventFieldType = BuiltInFieldType | 'sensitive';
 
 /**
+ * The key of a custom field's type among a record type's (`EventLog.rendered`'s `types`): its
+ * name, and for a custom object's the definition's id too, since two definitions may each
+ * have a field of one name, of different types (one sensitive, the other not).
+ */
+export function fieldTypeKey(name: string, customObjectDefinitionId?: string): string {
+  return customObjectDefinitionId === undefined ? name : `${customObjectDefinitionId}\u0000${name}`;
+}
+
+/**
  * A rendered value as a `수정` payload shows it (docs/webhooks.md): empty as null, a sensitive
  * field's value as `암호화된 데이터`, a date as `YYYY-MM-DD`, a date and time as
  * `YYYY-MM-DD 오전/오후 hh시 mm분` (Korea's time), Refs as `{id, name}`, everything else as it is.
@@ -117,6 +130,8 @@ export interface EventFacts {
   occurredAt: string;
   actor: EventActor;
   objectType: EventObjectType;
+  /** For a custom object: the definition it is a record of. */
+  customObjectDefinitionId?: string;
   objectId: string;
   eventId: string;
   /** For `수정`: the changed key and its values, as `eventFieldValue` makes them. */
@@ -125,7 +140,8 @@ export interface EventFacts {
 
 /**
  * The payload a receiver gets, keys in their order (docs/decisions.md, Events and webhooks), as
- * JSON text.
+ * JSON text: a custom object's names its definition (`customObjectDefinitionId`) right after
+ * `objectType`, as the live API's payloads do.
  */
 export function eventPayload(facts: EventFacts): string {
   const payload: Record<string, unknown> = {
@@ -134,9 +150,11 @@ export function eventPayload(facts: EventFacts): string {
     source: facts.actor.source,
     sourceId: facts.actor.sourceId,
     objectType: EVENT_OBJECT_TYPES[facts.objectType],
-    objectId: facts.objectId,
-    eventId: facts.eventId,
   };
+  if (facts.objectType === 'customObject')
+    payload.customObjectDefinitionId = facts.customObjectDefinitionId ?? null;
+  payload.objectId = facts.objectId;
+  payload.eventId = facts.eventId;
   if (facts.field) {
     payload.fieldName = facts.field.name;
     payload.beforeField = facts.field.before;

@@ -96,6 +96,51 @@ describe('formulas', () => {
     expect(run(`${'8/'.repeat(999)}8`, 'number', {})).toBe(0);
   });
 
+  it('compares, combines booleans with && and ||, and takes min and max of numbers', () => {
+    const deal = { 금액: 1200, 할인: 200, 이름: '큰 딜', 완료: false };
+    expect(run('{{딜.금액}} >= 1000', 'boolean', deal)).toBe(true);
+    expect(run('{{딜.금액}} - {{딜.할인}} < 1000', 'boolean', deal)).toBe(false);
+    expect(run('{{딜.금액}} <= 1200 && {{딜.할인}} > 100', 'boolean', deal)).toBe(true);
+    expect(run('{{딜.이름}} == "큰 딜"', 'boolean', deal)).toBe(true);
+    expect(run('{{딜.이름}} != "큰 딜" || {{딜.완료}}', 'boolean', deal)).toBe(false);
+    expect(run('{{딜.완료}} == false || 1 > 2 && 3 > 1', 'boolean', deal)).toBe(true);
+    expect(run('0.1 + 0.2 == 0.3', 'boolean', {})).toBe(true);
+    const dates = { 마감일: '2024-04-10T00:00:00.000Z', 시작일: '2024-04-10T00:00:00.000Z' };
+    expect(run('{{딜.마감일}} == {{딜.시작일}}', 'boolean', dates)).toBe(true);
+    expect(run('min({{딜.금액}}, {{딜.할인}} * 10, 5000)', 'number', deal)).toBe(1200);
+    expect(run('max (20, 10) + min(1, 2)', 'number', {})).toBe(21);
+    expect(run('true && (false || {{딜.금액}} > 0)', 'boolean', deal)).toBe(true);
+    expect(run('(max({{딜.금액}}, 1) > 1000) & "!"', 'string', deal)).toBe('true!');
+    // A missing value: null, as everywhere.
+    expect(run('{{딜.금액}} > 1', 'boolean', { 금액: null })).toBeNull();
+    expect(run('max({{딜.금액}}, 1)', 'number', { 금액: null })).toBeNull();
+    expect(run('{{딜.완료}} || true', 'boolean', { 완료: null })).toBeNull();
+  });
+
+  it('refuses comparisons and functions of the wrong kinds, naming the position', () => {
+    const check = (formula: string) =>
+      errorOf(() => checkFormula(parseFormula(formula), (r) => KINDS[r.field]!));
+    expect(check('{{딜.이름}} < 3').position).toBe(10);
+    expect(check('{{딜.금액}} == "1"').message).toContain('==');
+    expect(check('1 && 2').message).toContain('&&');
+    expect(check('min(1, {{딜.이름}})').message).toContain('min');
+    expect(errorOf(() => parseFormula('min(1)')).message).toContain('둘 이상');
+    expect(errorOf(() => parseFormula('sum(1, 2)')).message).toContain('sum');
+    expect(errorOf(() => parseFormula('MIN(1, 2)')).message).toContain('MIN');
+    expect(errorOf(() => parseFormula('true(1, 2)')).position).toBe(5);
+    expect(errorOf(() => parseFormula('max 1')).position).toBe(5);
+    expect(errorOf(() => parseFormula('1 < 2 < 3')).message).toContain('하나만');
+    expect(errorOf(() => parseFormula('1 ||')).position).toBe(5);
+    expect(
+      errorOf(() => parseFormula(`${'min(1,'.repeat(200)}1${')'.repeat(200)}`)).message,
+    ).toContain('중첩');
+    expect(
+      referencesOf(parseFormula('max({{딜.금액}}, {{딜.할인}}) > 1 && {{딜.완료}}')).map(
+        (r) => r.field,
+      ),
+    ).toEqual(['금액', '할인', '완료']);
+  });
+
   it('lists references and renames them in the text as written', () => {
     const formula = '{{딜.금액}}*2 + {{ 딜 . 할인 }}';
     expect(referencesOf(parseFormula(formula)).map((r) => [r.object, r.field])).toEqual([

@@ -3,19 +3,29 @@
  * record renders (so the stored JSON is always that of the record's current fields). Pure:
  * parsed by hand, never evaluated as code.
  *
- *   formula   := expr
+ *   formula   := or
+ *   or        := and ('||' and)*
+ *   and       := compare ('&&' compare)*
+ *   compare   := expr (('==' | '!=' | '<=' | '>=' | '<' | '>') expr)?
  *   expr      := term (('+' | '-' | '&') term)*
  *   term      := unary (('*' | '/') unary)*
  *   unary     := '-' unary | primary
- *   primary   := number | string | reference | '(' expr ')'
+ *   primary   := number | string | boolean | reference | call | '(' or ')'
+ *   call      := ('min' | 'max') '(' or (',' or)+ ')'
  *   number    := digits ('.' digits)?            e.g. 1000, 0.1
  *   string    := '"' text '"'                    `\"` and `\\` escape
+ *   boolean   := 'true' | 'false'
  *   reference := '{{' 대상명 '.' 필드명 '}}'        e.g. {{딜.금액}}
  *
  * Values are numbers, text, dates and booleans. `+ - * /` take numbers; `+` also joins two
  * texts and adds days to a date (`-` takes them off; date − date is days between); `&` joins
- * any two values as text. A missing value (null) makes the result null, as does a division
- * by zero, and a text longer than a string field holds (`MAX_TEXT_LENGTH`).
+ * any two values as text. `< > <= >=` compare two numbers, `==` and `!=` two values of one
+ * kind (numbers, texts, dates or booleans), and give a boolean; `&&` and `||` take booleans
+ * (`true`, `false`);
+ * `min` and `max` the smallest and largest of two or more numbers (the live API's calculated
+ * fields have these operators and functions). A missing value (null) makes the result null,
+ * as does a division by zero, and a text longer than a string field holds
+ * (`MAX_TEXT_LENGTH`).
  */
 import type { CustomFieldDefinition, CustomFieldRecordType } from './custom-fields.ts';
 import { BUILT_IN_FIELDS, type BuiltInFieldType } from './field-catalogue.ts';
@@ -36,12 +46,24 @@ export interface FormulaReference {
   end: number;
 }
 
+/** The comparison operators: they give a boolean. */
+const COMPARISONS = ['==', '!=', '<=', '>=', '<', '>'] as const;
+type Comparison = (typeof COMPARISONS)[number];
+
+/** The functions a formula may call, each of two or more numbers. */
+const FUNCTIONS = ['min', 'max'] as const;
+type FormulaFunction = (typeof FUNCTIONS)[number];
+
 type Node =
   | { kind: 'number'; value: number; at: number }
   | { kind: 'text'; value: string; at: number }
+  | { kind: 'boolean'; value: boolean; at: number }
   | ({ kind: 'ref' } & FormulaReference)
   | { kind: 'neg'; operand: Node; at: number }
-  | { kind: 'binary'; op: '+' | '-' | '*' | '/' | '&'; left: Node; right: Node; at: number };
+  | { kind: 'binary'; op: '+' | '-' | '*' | '/' | '&'; left: Node; right: Node; at: number }
+  | { kind: 'compare'; op: Comparison; left: Node; right: Node; at: number }
+  | { kind: 'logic'; op: '&&' | '||'; left: Node; right: Node; at: number }
+  | { kind: 'call'; name: FormulaFunction; args: Node[]; at: number };
 
 /** A formula that does not parse or check; `position` is 1-based, in characters. */
 export class FormulaError extends Error {
@@ -68,17 +90,56 @@ export function parseFormula(text: string): Node {
   const space = () => {
     while (i < text.length && /\s/.test(text[i]!)) i++;
   };
-  const expr = (): Node => {
+  // One level of nesting per parenthesis, call argument or unary minus: `or` is where each
+  // starts.
+  const or = (): Node => {
     if (++depth > MAX_DEPTH) fail('수식이 너무 깊게 중첩되어 있습니다.');
+    let left = and();
+    for (;;) {
+      space();
+      if (!text.startsWith('||', i)) break;
+      const at = i;
+      i += 2;
+      left = { kind: 'logic', op: '||', left, right: and(), at };
+    }
+    depth--;
+    return left;
+  };
+  const and = (): Node => {
+    let left = compare();
+    for (;;) {
+      space();
+      if (!text.startsWith('&&', i)) break;
+      const at = i;
+      i += 2;
+      left = { kind: 'logic', op: '&&', left, right: compare(), at };
+    }
+    return left;
+  };
+  const compare = (): Node => {
+    const left = expr();
+    space();
+    const op = COMPARISONS.find((c) => text.startsWith(c, i));
+    if (op === undefined) return left;
+    const at = i;
+    i += op.length;
+    const node: Node = { kind: 'compare', op, left, right: expr(), at };
+    space();
+    if (COMPARISONS.some((c) => text.startsWith(c, i)))
+      fail('비교는 한 번에 하나만 쓸 수 있습니다: 괄호와 && 또는 ||로 나눠 주세요.');
+    return node;
+  };
+  const expr = (): Node => {
     let left = term();
     for (;;) {
       space();
       const op = text[i];
+      // `&&` is the logical and, not a join.
       if (op !== '+' && op !== '-' && op !== '&') break;
+      if (text.startsWith('&&', i)) break;
       const at = i++;
       left = { kind: 'binary', op, left, right: term(), at };
     }
-    depth--;
     return left;
   };
   const term = (): Node => {
@@ -110,11 +171,35 @@ export function parseFormula(text: string): Node {
     if (c === undefined) return fail('값이 와야 할 자리에서 수식이 끝났습니다.');
     if (c === '(') {
       i++;
-      const inner = expr();
+      const inner = or();
       space();
       if (text[i] !== ')') fail("')'가 와야 합니다.");
       i++;
       return inner;
+    }
+    if (/[A-Za-z]/.test(c)) {
+      const name = /^[A-Za-z]+/.exec(text.slice(i))![0];
+      if (name === 'true' || name === 'false') {
+        i += name.length;
+        return { kind: 'boolean', value: name === 'true', at };
+      }
+      if (!(FUNCTIONS as readonly string[]).includes(name))
+        fail(`없는 함수입니다: '${name.slice(0, 50)}' (${FUNCTIONS.join(', ')} 중 하나)`);
+      i += name.length;
+      space();
+      if (text[i] !== '(') fail(`'${name}' 뒤에는 '('가 와야 합니다.`);
+      i++;
+      const args = [or()];
+      for (;;) {
+        space();
+        if (text[i] !== ',') break;
+        i++;
+        args.push(or());
+      }
+      if (text[i] !== ')') fail("')'가 와야 합니다.");
+      i++;
+      if (args.length < 2) fail(`'${name}'에는 숫자가 둘 이상 있어야 합니다.`, at);
+      return { kind: 'call', name: name as FormulaFunction, args, at };
     }
     if (/[0-9]/.test(c)) {
       const m = /^[0-9]+(\.[0-9]+)?/.exec(text.slice(i))!;
@@ -153,7 +238,7 @@ export function parseFormula(text: string): Node {
     return fail(`여기에 '${c}'는 올 수 없습니다.`);
   };
   if (text.trim() === '') fail('수식이 비어 있습니다.', 0);
-  const node = expr();
+  const node = or();
   space();
   if (i < text.length) fail(`여기에 '${text[i]}'는 올 수 없습니다.`);
   return node;
@@ -167,7 +252,11 @@ export function referencesOf(node: Node): FormulaReference[] {
     case 'neg':
       return referencesOf(node.operand);
     case 'binary':
+    case 'compare':
+    case 'logic':
       return [...referencesOf(node.left), ...referencesOf(node.right)];
+    case 'call':
+      return node.args.flatMap(referencesOf);
     default:
       return [];
   }
@@ -208,6 +297,8 @@ export function checkFormula(
       return 'number';
     case 'text':
       return 'text';
+    case 'boolean':
+      return 'boolean';
     case 'ref':
       return kindOf(node);
     case 'neg': {
@@ -216,10 +307,12 @@ export function checkFormula(
         throw new FormulaError(`'-'는 숫자에만 쓸 수 있습니다 (${NAMES[k]}).`, node.at + 1);
       return 'number';
     }
-    case 'binary': {
+    case 'binary':
+    case 'compare':
+    case 'logic': {
       const l = checkFormula(node.left, kindOf);
       const r = checkFormula(node.right, kindOf);
-      const out = binaryKind(node.op, l, r);
+      const out = operatorKind(node, l, r);
       if (!out)
         throw new FormulaError(
           `'${node.op}'를 ${NAMES[l]}와(과) ${NAMES[r]}에 쓸 수 없습니다.`,
@@ -227,7 +320,30 @@ export function checkFormula(
         );
       return out;
     }
+    case 'call': {
+      for (const arg of node.args) {
+        const k = checkFormula(arg, kindOf);
+        if (k !== 'number')
+          throw new FormulaError(
+            `'${node.name}'는 숫자에만 쓸 수 있습니다 (${NAMES[k]}).`,
+            node.at + 1,
+          );
+      }
+      return 'number';
+    }
   }
+}
+
+/** The kind an operator gives for operands of kinds `l` and `r`; undefined: not allowed. */
+function operatorKind(
+  node: Extract<Node, { kind: 'binary' | 'compare' | 'logic' }>,
+  l: FormulaKind,
+  r: FormulaKind,
+): FormulaKind | undefined {
+  if (node.kind === 'binary') return binaryKind(node.op, l, r);
+  if (node.kind === 'logic') return l === 'boolean' && r === 'boolean' ? 'boolean' : undefined;
+  if (node.op === '==' || node.op === '!=') return l === r ? 'boolean' : undefined;
+  return l === 'number' && r === 'number' ? 'boolean' : undefined;
 }
 
 const NAMES: Record<FormulaKind, string> = {
@@ -292,6 +408,8 @@ function evaluate(
       return ['number', node.value];
     case 'text':
       return ['text', node.value];
+    case 'boolean':
+      return ['boolean', node.value];
     case 'ref': {
       const kind = kindOf(node.field);
       if (!kind) return ['text', null];
@@ -308,6 +426,52 @@ function evaluate(
       if (lv === null || rv === null || !binaryKind(node.op, lk, rk)) return [kind, null];
       return [kind, apply(node.op, lk, lv, rk, rv)];
     }
+    case 'compare':
+    case 'logic': {
+      const [lk, lv] = evaluate(node.left, readField, kindOf);
+      const [rk, rv] = evaluate(node.right, readField, kindOf);
+      // A field whose kind changed since the formula was checked gives null, as a missing one.
+      if (lv === null || rv === null || !operatorKind(node, lk, rk)) return ['boolean', null];
+      return [
+        'boolean',
+        node.kind === 'logic' ? logic(node.op, lv, rv) : compared(node.op, lv, rv),
+      ];
+    }
+    case 'call': {
+      const values: number[] = [];
+      for (const arg of node.args) {
+        const [k, v] = evaluate(arg, readField, kindOf);
+        if (k !== 'number' || v === null) return ['number', null];
+        values.push(v as number);
+      }
+      return ['number', node.name === 'min' ? Math.min(...values) : Math.max(...values)];
+    }
+  }
+}
+
+/** `&&` or `||` of two booleans. */
+function logic(op: '&&' | '||', l: Value, r: Value): boolean {
+  return op === '&&' ? l === true && r === true : l === true || r === true;
+}
+
+/** A comparison of two values of one kind (dates as milliseconds). */
+function compared(op: Comparison, left: Value, right: Value): boolean {
+  // Numbers as they show, to 15 significant digits: `0.1 + 0.2 == 0.3` holds.
+  const l = typeof left === 'number' ? rounded(left) : left;
+  const r = typeof right === 'number' ? rounded(right) : right;
+  switch (op) {
+    case '==':
+      return l === r;
+    case '!=':
+      return l !== r;
+    case '<':
+      return (l as number) < (r as number);
+    case '>':
+      return (l as number) > (r as number);
+    case '<=':
+      return (l as number) <= (r as number);
+    case '>=':
+      return (l as number) >= (r as number);
   }
 }
 

@@ -297,7 +297,11 @@ export class ImportWriter {
           );
           values.push(json);
           this.writerOf(f.table, undefined, f, true).add(values);
-          this.w.events.created(type, row.id as string);
+          this.w.events.created(
+            type,
+            row.id as string,
+            type === 'customObject' ? String(row.definition_id) : undefined,
+          );
           const ofType = stored.get(type);
           if (ofType) ofType.push([row.id as string, json, null]);
           else stored.set(type, [[row.id as string, json, null]]);

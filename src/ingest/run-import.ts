@@ -2,6 +2,7 @@ import { createReadStream, createWriteStream, statSync, type WriteStream } from 
 import type { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { deferIndexesOfALoneWorkspace } from '../store/bulk-load.ts';
+import { bumpCatalogVersion } from '../store/catalog.ts';
 import type { Store } from '../store/database.ts';
 import { SqliteWriterThread, storeOnThread } from '../store/sqlite-thread.ts';
 import type { CsvType } from './csv-types.ts';
@@ -186,6 +187,8 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
       }
       result.records = Object.values(result.counts).reduce((a, b) => a + b, 0);
       await ndjson.render();
+      // An import may write any table of the catalog (users, teams, pipelines, fields, ...).
+      await bumpCatalogVersion(trx, options.workspaceId);
     });
     result.committed = true;
   } catch (error) {

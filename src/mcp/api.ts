@@ -9,10 +9,27 @@ export interface ApiAnswer {
   retryAfter?: string;
   /** `X-Ignored-Parameters`: the query and body keys the operation ignored. */
   ignored?: string;
+  /** The body's bytes and its headers, for an answer that is not JSON (a file's content). */
+  raw?: { bytes: Buffer; headers: Record<string, string | undefined> };
+}
+
+/** What a call sends besides a JSON body: request headers, or a multipart body instead. */
+export interface CallOptions {
+  /** Headers of the request (`Idempotency-Key`), besides `Authorization`. */
+  headers?: Record<string, string>;
+  /** A `multipart/form-data` body, sent as it is in place of the JSON body. */
+  form?: { payload: Buffer; contentType: string };
+  /** A success is read as bytes (`raw`), not as JSON: a download. */
+  raw?: boolean;
 }
 
 /** Calls one API operation as the tool's caller: a path under the base path, a JSON body. */
-export type ApiCall = (method: 'GET' | 'POST', path: string, body?: unknown) => Promise<ApiAnswer>;
+export type ApiCall = (
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  options?: CallOptions,
+) => Promise<ApiAnswer>;
 
 /**
  * An `ApiCall` that runs the request in process through the app (`inject`), with the
@@ -20,30 +37,44 @@ export type ApiCall = (method: 'GET' | 'POST', path: string, body?: unknown) => 
  * history and webhooks, exactly as over the network.
  */
 export function injectCall(app: FastifyInstance, base: string, authorization: string): ApiCall {
-  return async (method, path, body) => {
+  return async (method, path, body, options = {}) => {
+    const { form } = options;
+    const contentType = form?.contentType ?? 'application/json';
     const res = await app.inject({
       method,
       url: `${base}${path}`,
       headers: {
+        ...options.headers,
         authorization,
-        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+        ...(method === 'POST' ? { 'content-type': contentType } : {}),
       },
-      payload: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+      payload: method === 'POST' ? (form?.payload ?? JSON.stringify(body ?? {})) : undefined,
     });
+    const retryAfter = res.headers['retry-after'];
+    const ignored = res.headers['x-ignored-parameters'];
+    const more = {
+      ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
+      ...(typeof ignored === 'string' ? { ignored } : {}),
+    };
+    if (options.raw && res.statusCode >= 200 && res.statusCode < 300) {
+      const headers: Record<string, string | undefined> = {};
+      for (const [name, value] of Object.entries(res.headers)) {
+        headers[name] = Array.isArray(value) ? value.join(', ') : value?.toString();
+      }
+      return {
+        status: res.statusCode,
+        json: null,
+        raw: { bytes: res.rawPayload, headers },
+        ...more,
+      };
+    }
     let json: unknown;
     try {
       json = JSON.parse(res.body);
     } catch {
       json = { success: false, message: res.body, reason: res.body };
     }
-    const retryAfter = res.headers['retry-after'];
-    const ignored = res.headers['x-ignored-parameters'];
-    return {
-      status: res.statusCode,
-      json,
-      ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
-      ...(typeof ignored === 'string' ? { ignored } : {}),
-    };
+    return { status: res.statusCode, json, ...more };
   };
 }
 

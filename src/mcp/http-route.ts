@@ -4,6 +4,7 @@ import { unstorableText } from '../http/nul-text.ts';
 import { type ApiCall, injectCall } from './api.ts';
 import { MAX_BATCH, messageCost } from './message-cost.ts';
 import { createMcpServer } from './server.ts';
+import { ToolMeter } from './tool-meter.ts';
 
 /** The workspace's rate limit as `/mcp` counts against it (the server's limiter, given by it). */
 export interface McpRateLimit {
@@ -34,7 +35,7 @@ export function registerMcpRoute(
     }
     const cost = messageCost(request.body);
     if (cost.upfront > 0) await limit?.charge(workspaceId, cost.upfront, reply);
-    let apiCalls = 0;
+    const meter = new ToolMeter();
     try {
       // JSON-RPC 2.0: an empty batch is an invalid request (the transport would answer 202).
       if (Array.isArray(request.body) && request.body.length === 0) {
@@ -49,11 +50,11 @@ export function registerMcpRoute(
         return reply.code(400).send(rpcError(requestId(request.body), -32602, message));
       }
       const inject = injectCall(app, base, request.headers.authorization ?? '');
-      const call: ApiCall = (method, path, body) => {
-        apiCalls += 1;
-        return inject(method, path, body);
+      const call: ApiCall = (method, path, body, options) => {
+        meter.apiCall();
+        return inject(method, path, body, options);
       };
-      const server = createMcpServer({ call, readOnly: request.auth.readOnly });
+      const server = createMcpServer({ call, readOnly: request.auth.readOnly, meter });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
@@ -68,9 +69,9 @@ export function registerMcpRoute(
       await transport.handleRequest(request.raw, reply.raw, request.body);
     } finally {
       // Tool calls that made no API call (an unknown tool, arguments of the wrong shape, a
-      // request refused before they ran) cost one each: counted once it is answered, for
-      // the requests that follow.
-      const uncounted = cost.toolCalls - apiCalls;
+      // request refused before they ran) cost one each, whatever the others of the batch
+      // made: counted once it is answered, for the requests that follow.
+      const uncounted = meter.unpaid(cost.toolCalls);
       if (uncounted > 0) await limit?.count(workspaceId, uncounted);
     }
   });

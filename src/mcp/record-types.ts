@@ -20,8 +20,16 @@ export const UPDATED_TYPES = [...CORE_TYPES, 'todo', 'custom-object'] as const;
 /** Record types a note is added to. */
 export const NOTED_TYPES = [...CORE_TYPES, 'custom-object'] as const;
 
-/** What `delete_record` deletes: records, and a person's enrollment in a sequence. */
-export const DELETABLE_TYPES = ['deal', 'lead', 'todo', 'enrollment'] as const;
+/** What `delete_record` deletes: records, a person's enrollment in a sequence, files, webhooks. */
+export const DELETABLE_TYPES = [
+  'deal',
+  'lead',
+  'todo',
+  'custom-object',
+  'enrollment',
+  'file',
+  'webhook',
+] as const;
 
 /** Record types with a field list (`GET /v2/field/{type}`). */
 export const FIELD_TYPES = [
@@ -39,17 +47,17 @@ export const FIELD_TYPES = [
 /** What a model may do with each record type (`list_fields` without a type says so). */
 export const TYPE_OPERATIONS: Record<(typeof FIELD_TYPES)[number], string> = {
   people:
-    '사람 (contacts): search, list, get, timeline, create, update, add note, todos, files, enroll_in_sequence',
+    '사람 (contacts): search, list, get, timeline, create, update, notes, todos, files, e-mails, enroll_in_sequence',
   organization:
-    '회사 (companies): search, list, get, timeline, create, update, add note, todos, files',
-  deal: '딜 (deals, in a deal pipeline): search, list, get, timeline, create, update, add note, delete, quotes, todos, files',
-  lead: '리드 (leads, in a lead pipeline): search, list, get, timeline, create, update, add note, delete, quotes, todos, files',
+    '회사 (companies): search, list, get, timeline, create, update, notes, todos, files',
+  deal: '딜 (deals, in a deal pipeline): search, list, get, timeline, create, update, notes, delete, quotes, todos, files',
+  lead: '리드 (leads, in a lead pipeline): search, list, get, timeline, create, update, notes, delete, quotes, todos, files',
   product: '상품 (products): list, create, files',
   quote: '견적 (quotes of a deal or lead): list_quotes, create_quote, files',
   'quote-product': "견적 상품 (a quote's product lines): written inside create_quote",
   todo: '할 일 (todos on a person, organization, deal or lead): list_todos, create, update (완료 true completes), delete',
   'custom-object':
-    '커스텀 오브젝트 (records of the definitions listed below; definition: id or name): list, get, create, update, add note, files',
+    '커스텀 오브젝트 (records of the definitions listed below; definition: id or name): list, get, create, update, notes, delete, files',
 };
 
 /** A record id argument. */

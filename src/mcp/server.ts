@@ -2,16 +2,21 @@ import { createRequire } from 'node:module';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiCall } from './api.ts';
+import { registerEmailReads, registerEmailWrites } from './emails.ts';
+import { registerFileReads, registerFileWrites } from './files.ts';
+import { registerNoteTools } from './notes.ts';
 import { registerReadTools } from './read-tools.ts';
-import { registerSequenceFileReads, registerSequenceWrites } from './sequences-files.ts';
+import { registerSequenceReads, registerSequenceWrites } from './sequences.ts';
 import { registerTimelineTool } from './timeline.ts';
 import { registerTodoTools } from './todos.ts';
 import { listedTools } from './tool-list.ts';
+import type { ToolMeter } from './tool-meter.ts';
+import { registerWebhookReads, registerWebhookWrites } from './webhooks.ts';
 import { registerWriteTools } from './write-tools.ts';
 
 /** What the assistant is told of the server as it connects. */
 const INSTRUCTIONS =
-  "salescrm: a sales CRM (people, organizations, deals, leads, products, quotes, todos, custom objects). Field names are Korean, as the records show them: call list_fields first to learn a type's fields and how to write them. Lists are paged: pass nextCursor back while hasMore is true. Every call is an ordinary API call of this workspace's token (history, webhooks, rate limit).";
+  "salescrm: a sales CRM (people, organizations, deals, leads, products, quotes, todos, notes, custom objects, sequences, files, e-mails, webhooks). Field names are Korean, as the records show them: call list_fields first to learn a type's fields and how to write them. Lists are paged: pass nextCursor back while hasMore is true. Every call is an ordinary API call of this workspace's token (history, webhooks, rate limit).";
 
 const VERSION: string = createRequire(import.meta.url)('../../package.json').version;
 
@@ -20,8 +25,13 @@ const VERSION: string = createRequire(import.meta.url)('../../package.json').ver
  * tools, each calling the API as that caller. `tools/list` is answered from the list of the
  * token's kind, made once a process.
  */
-export function createMcpServer(options: { call: ApiCall; readOnly: boolean }): McpServer {
-  const server = toolServer(options.call, options.readOnly);
+export function createMcpServer(options: {
+  call: ApiCall;
+  readOnly: boolean;
+  /** Counts each tool call's API calls apart (`/mcp`'s rate limit). */
+  meter?: ToolMeter;
+}): McpServer {
+  const server = toolServer(options.call, options.readOnly, options.meter);
   // The SDK's own handler turns every tool's zod input into JSON Schema on every
   // `tools/list`: 17 tools took about 1.5 ms, so a batch of 100 about 150 ms of CPU.
   server.server.setRequestHandler(ListToolsRequestSchema, () => toolList(options.readOnly));
@@ -29,20 +39,37 @@ export function createMcpServer(options: { call: ApiCall; readOnly: boolean }): 
 }
 
 /** The server with its tools registered, `tools/list` answered by the SDK's own handler. */
-export function toolServer(call: ApiCall, readOnly: boolean): McpServer {
+export function toolServer(call: ApiCall, readOnly: boolean, meter?: ToolMeter): McpServer {
   const server = new McpServer(
     { name: 'salescrm', version: VERSION },
     { instructions: INSTRUCTIONS },
   );
+  if (meter) metered(server, meter);
   registerReadTools(server, call);
   registerTimelineTool(server, call);
   registerTodoTools(server, call);
-  registerSequenceFileReads(server, call);
+  registerNoteTools(server, call);
+  registerSequenceReads(server, call);
+  registerFileReads(server, call);
+  registerEmailReads(server, call);
+  registerWebhookReads(server, call);
   if (!readOnly) {
     registerWriteTools(server, call);
     registerSequenceWrites(server, call);
+    registerFileWrites(server, call);
+    registerEmailWrites(server, call);
+    registerWebhookWrites(server, call);
   }
   return server;
+}
+
+/** Registers every tool of `server` with its callback counted by `meter`. */
+function metered(server: McpServer, meter: ToolMeter): void {
+  const register = server.registerTool.bind(server);
+  // The SDK's signature is generic over each tool's schemas; the wrapper passes them through.
+  const counted = (name: string, config: never, callback: (...args: unknown[]) => unknown) =>
+    register(name, config, meter.wrap(callback) as never);
+  server.registerTool = counted as unknown as typeof server.registerTool;
 }
 
 const toolLists = new Map<boolean, Promise<ListToolsResult>>();

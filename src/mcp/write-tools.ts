@@ -97,8 +97,13 @@ const UPDATE_RECORD_TOOL = {
 const ADD_NOTE_TOOL = {
   title: 'Add a note',
   description:
-    'Add a note (메모), written by the token’s user, to a person, organization, deal, lead or custom object.',
-  inputSchema: { type: z.enum(NOTED_TYPES), id: recordId, text: z.string().min(1) },
+    'Add a note (메모), written by the token’s user, to a person, organization, deal, lead or custom object; with parentId, a reply to that note of the record (list_notes). Answers the note.',
+  inputSchema: {
+    type: z.enum(NOTED_TYPES),
+    id: recordId,
+    text: z.string().min(1),
+    parentId: recordId.optional().describe('the note (of this record) this one answers'),
+  },
   annotations: WRITES,
 };
 
@@ -106,7 +111,7 @@ const ADD_NOTE_TOOL = {
 const DELETE_RECORD_TOOL = {
   title: 'Delete a record',
   description:
-    'Delete a deal, lead, todo or sequence enrollment (unenroll). Without confirm: true nothing is deleted: the answer shows what would be. Ask the user before confirming.',
+    'Delete a deal, lead, todo, custom object, sequence enrollment (unenroll), file or webhook. Without confirm: true nothing is deleted: the answer shows what would be. Ask the user before confirming.',
   inputSchema: {
     type: z.enum(DELETABLE_TYPES),
     id: recordId,
@@ -174,13 +179,9 @@ export function registerWriteTools(server: McpServer, call: ApiCall): void {
     return written(res, res.ignored);
   });
 
-  server.registerTool('add_note', ADD_NOTE_TOOL, async ({ type, id, text }) => {
-    const path = `/v2/${type}/${encodeURIComponent(id)}`;
-    // A custom object takes its note at `/memo`; the others as the `memo` of an update.
-    const res =
-      type === 'custom-object'
-        ? await call('POST', `${path}/memo`, { text })
-        : await call('POST', path, { memo: text });
+  server.registerTool('add_note', ADD_NOTE_TOOL, async ({ type, id, text, parentId }) => {
+    const path = `/v2/${type}/${encodeURIComponent(id)}/memo`;
+    const res = await call('POST', path, { text, ...(parentId === undefined ? {} : { parentId }) });
     if (!succeeded(res)) return apiError(res);
     return written(res, undefined);
   });
@@ -188,12 +189,17 @@ export function registerWriteTools(server: McpServer, call: ApiCall): void {
   server.registerTool('delete_record', DELETE_RECORD_TOOL, async ({ type, id, confirm }) => {
     const path = pathOf(type, id);
     if (confirm !== true) {
-      // The API reads neither one todo nor one enrollment: the model shows what it listed.
+      // The API reads no single todo, enrollment or file's facts: the model shows what it listed.
       let record: unknown = { type, id };
-      if (type === 'deal' || type === 'lead') {
+      if (type === 'deal' || type === 'lead' || type === 'webhook') {
         const res = await call('GET', path);
         if (!succeeded(res)) return apiError(res);
-        record = (res.json.data[type] as Record<string, unknown>[])[0];
+        const data = res.json.data[type];
+        record = Array.isArray(data) ? data[0] : data;
+      } else if (type === 'custom-object') {
+        const res = await call('GET', path);
+        if (!succeeded(res)) return apiError(res);
+        record = res.json.data.customObject;
       }
       return answer({
         deleted: false,

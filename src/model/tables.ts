@@ -8,6 +8,7 @@ import type { Generated } from 'kysely';
 export interface Database {
   workspaces: WorkspaceTable;
   access_tokens: AccessTokenTable;
+  token_workspaces: TokenWorkspaceTable;
   users: UserTable;
   teams: TeamTable;
   team_members: TeamMemberTable;
@@ -72,8 +73,13 @@ export interface WorkspaceTable {
   cursor_secret: string;
   /** Number of the workspace's last event (events are numbered in commit order). */
   event_seq: Generated<number>;
-  /** Bumped (by triggers) on every change of the tables a write reads whole: see `Catalog`. */
+  /** Bumped by every write that changes the tables a write reads whole: see `Catalog`. */
   catalog_version: Generated<number>;
+  /**
+   * No later than the earliest pending delivery of the workspace's active webhooks; null
+   * when it has none: where dispatchers look for due deliveries (`outbox/due-workspaces.ts`).
+   */
+  deliveries_due_at: Generated<string | null>;
   created_at: string;
 }
 
@@ -87,6 +93,16 @@ export interface AccessTokenTable {
   revoked_at: string | null;
   /** 1: the token may only read (403 on writes). */
   read_only: Generated<number>;
+}
+
+/**
+ * Which workspace each token belongs to, by the token's hash and by its id: a reference
+ * table (one copy on every node of a distributed database), read before the token's row.
+ */
+export interface TokenWorkspaceTable {
+  token_hash: string;
+  token_id: string;
+  workspace_id: string;
 }
 
 export interface UserTable {
@@ -512,7 +528,10 @@ export interface WebhookAttemptTable {
   error: string | null;
 }
 
-/** The lease of the one dispatcher of an SQLite database. */
+/**
+ * The lease of the one dispatcher of an SQLite database. SQLite only: PostgreSQL's
+ * dispatchers hold no lease (migration 025 drops the table there).
+ */
 export interface DispatchLeaseTable {
   name: string;
   holder: string;
@@ -596,6 +615,12 @@ export interface EmailTable {
   created_at: string;
 }
 
+/**
+ * Tables that belong to no one workspace and are small: on a database distributed by
+ * workspace, each is a reference table, copied to every node (docs/deploy.md).
+ */
+export const REFERENCE_TABLES = ['token_workspaces'] as const satisfies readonly (keyof Database)[];
+
 /** Every table keyed by workspace; the type check below keeps the list complete. */
 export const WORKSPACE_TABLES = [
   'access_tokens',
@@ -636,7 +661,10 @@ export const WORKSPACE_TABLES = [
 ] as const satisfies readonly (keyof Database)[];
 const everyTableListed: Exclude<
   keyof Database,
-  'workspaces' | 'dispatch_leases' | (typeof WORKSPACE_TABLES)[number]
+  | 'workspaces'
+  | 'dispatch_leases'
+  | (typeof REFERENCE_TABLES)[number]
+  | (typeof WORKSPACE_TABLES)[number]
 > extends never
   ? true
   : never = true;

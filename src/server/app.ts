@@ -105,6 +105,7 @@ export interface AppOptions {
         | 'smtpUrl'
         | 'smtpFrom'
         | 'authFailureLimit'
+        | 'trustProxy'
       >
     >;
   /** Shared counters (e.g. Redis); defaults to this process's memory. */
@@ -173,6 +174,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // connection is served, with `Connection: close`, rather than refused with Fastify's
     // own 503 body, which is in neither of the API's error shapes.
     return503OnClosing: false,
+    // Behind the proxies TRUST_PROXY names, `request.ip` is the client their
+    // X-Forwarded-For gives (what AUTH_FAILURE_LIMIT counts by), not the proxy.
+    ...(config.trustProxy ? { trustProxy: config.trustProxy } : {}),
   });
   const base = config.basePath;
   app.server.on('checkExpectation', expectationRefuser(base));

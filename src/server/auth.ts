@@ -19,14 +19,24 @@ export class UnknownTokenError extends HttpError {
 }
 
 /**
- * Authenticates requests by bearer token. Token lookups are remembered only while the
+ * Authenticates requests by bearer token. A token is found in two steps, each in one place of
+ * a database distributed by workspace (docs/deploy.md): its workspace in `token_workspaces`
+ * (kept for good once found: a token never changes workspace), then its row, and its
+ * workspace's versions, in that workspace alone. Token lookups are remembered only while the
  * database is unchanged (`store.changeStamp()` moves with every commit by any connection
  * or process), so a revoked token fails from the next request on and every request sees
  * its workspace's current data version.
  */
 export function tokenAuthenticator(store: Store) {
-  const byHash = prepareQuery<'hash'>((p) =>
-    (store.reader as Kysely<Database>)
+  const reader = store.reader as Kysely<Database>;
+  const workspaceOf = prepareQuery<'hash'>((p) =>
+    reader
+      .selectFrom('token_workspaces')
+      .select('workspace_id')
+      .where('token_hash', '=', p('hash')),
+  );
+  const byHash = prepareQuery<'hash' | 'workspace'>((p) =>
+    reader
       .selectFrom('access_tokens as t')
       .innerJoin('workspaces as w', 'w.id', 't.workspace_id')
       .select([
@@ -38,9 +48,22 @@ export function tokenAuthenticator(store: Store) {
         't.read_only',
         'w.catalog_version',
       ])
+      .where('w.id', '=', p('workspace'))
+      .where('t.workspace_id', '=', p('workspace'))
       .where('t.token_hash', '=', p('hash'))
       .where('t.revoked_at', 'is', null),
   );
+  /** The workspace of each token hash found so far (never of an unknown one: it may be issued later). */
+  const workspaces = new Map<string, string>();
+  const workspaceOfHash = async (hash: string): Promise<string | undefined> => {
+    const known = workspaces.get(hash);
+    if (known !== undefined) return known;
+    const found = (await store.rows(workspaceOf({ hash })))[0]?.[0] as string | undefined;
+    if (found === undefined) return undefined;
+    if (workspaces.size >= MAX_REMEMBERED_TOKENS) workspaces.clear();
+    workspaces.set(hash, found);
+    return found;
+  };
   const remembered = new Map<string, AuthContext | null>();
   let rememberedAt: unknown;
   return async (authorization: string | undefined): Promise<AuthContext> => {
@@ -65,7 +88,9 @@ export function tokenAuthenticator(store: Store) {
     }
     let context = remembered.get(token);
     if (context === undefined) {
-      const rows = await store.rows(byHash({ hash: hashToken(token) }));
+      const hash = hashToken(token);
+      const workspace = await workspaceOfHash(hash);
+      const rows = workspace === undefined ? [] : await store.rows(byHash({ hash, workspace }));
       const row = rows[0];
       context = row
         ? {

@@ -8,6 +8,7 @@ import type {
 import { type StageKeys, stageKeysOf } from '../domain/stage-times.ts';
 import type { CustomFieldTable } from '../model/tables.ts';
 import type { Executor, Store } from './database.ts';
+import { dueAtLeast } from './outbox/due-workspaces.ts';
 import { sqliteStatementOf } from './sqlite-executors.ts';
 
 /** What a catalogued name belongs to. */
@@ -33,8 +34,10 @@ export interface Subscription {
  * A workspace's catalog: the small tables every write reads whole (the names of its users,
  * teams, pipelines, stages, web forms, sequences and products; its custom field
  * definitions; who is in which team; its active webhooks). It is read once and kept while
- * `workspaces.catalog_version`, which triggers bump on any change of those tables
- * (migration 008), stays the same: a write reads one number instead of ten tables.
+ * `workspaces.catalog_version` stays the same: a write reads one number instead of ten
+ * tables. The writes that change those tables bump it themselves (`bumpCatalogVersion`; a
+ * write of the API through `WriteWatch`, in its last statement), in the workspace's own row,
+ * so no statement of theirs reaches past their workspace (docs/deploy.md).
  * Immutable: a write that needs more names adds them on its own `Lookups`.
  */
 export interface Catalog {
@@ -61,8 +64,8 @@ const NAMED_TABLES = [
 ] as const;
 
 /**
- * The tables of the catalog: what migration 008's triggers watch, and `WriteWatch` in a
- * write. (A product's body, written apart, is not watched: only its name is catalogued.)
+ * The tables of the catalog, which `WriteWatch` watches in a write. (A product's body,
+ * written apart, is not watched: only its name is catalogued.)
  */
 export const CATALOG_TABLES: ReadonlySet<string> = new Set([
   ...NAMED_TABLES.map(([, table]) => table),
@@ -70,6 +73,31 @@ export const CATALOG_TABLES: ReadonlySet<string> = new Set([
   'custom_fields',
   'webhooks',
 ]);
+
+/**
+ * The columns of a catalog table that the catalog holds, where it holds only some: an update
+ * of other columns (a product's price, a webhook's failure streak) leaves the catalog as it was.
+ */
+export const CATALOG_COLUMNS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['products', new Set(['name'])],
+  ['webhooks', new Set(['object_types', 'events', 'fields', 'status'])],
+]);
+
+/**
+ * Marks the workspace's catalog changed (`catalog_version` + 1), in the transaction of the
+ * change: every process reads the catalog again at its next write of the workspace. Its
+ * webhooks may have changed too, so the dispatchers look at it again (its due mark, now).
+ */
+export async function bumpCatalogVersion(trx: Executor, workspaceId: string): Promise<void> {
+  await trx
+    .updateTable('workspaces')
+    .set((eb) => ({
+      catalog_version: eb('catalog_version', '+', 1),
+      deliveries_due_at: dueAtLeast(new Date().toISOString()),
+    }))
+    .where('id', '=', workspaceId)
+    .execute();
+}
 
 /** A `custom_fields` row as the definition the renderers and checks read. */
 export function customFieldOfRow(d: Selectable<CustomFieldTable>): CustomFieldDefinition {

@@ -1,8 +1,16 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { EventFacts } from '../domain/events.ts';
 import type { Subscription } from './catalog.ts';
 import type { Executor, RenderedTable } from './database.ts';
-import { deliveriesOf, EVENT_COLUMNS, eventValues } from './outbox/write-events.ts';
+import {
+  deliveriesOf,
+  EVENT_COLUMNS,
+  eventValues,
+  insertNumberedEvents,
+  pendingDelivery,
+} from './outbox/write-events.ts';
+import { sqliteStatementOf } from './sqlite-executors.ts';
+import { dueAtLeast, markDeliveriesDue } from './outbox/due-workspaces.ts';
 
 /** A search index row: record type, record id, field key, value. */
 type IndexRow = [type: string, id: string, field: string, value: string];
@@ -68,26 +76,100 @@ function column<T>(rows: readonly (readonly unknown[])[], i: number): T[] {
   return rows.map((r) => r[i] as T);
 }
 
+/** What closes a write: its events, the webhooks that may want them, what waits (PostgreSQL). */
+export interface WriteClose {
+  readonly workspaceId: string;
+  readonly events: readonly EventFacts[];
+  /** The workspace's active webhooks (none needed when the write made no event). */
+  readonly subscriptions: readonly Subscription[];
+  /** PostgreSQL: what the write kept for its last statement. */
+  readonly pending?: PendingWrites;
+  /** Whether the write changed the workspace's catalog (its fields, webhooks, names). */
+  readonly catalogChanged: boolean;
+  /** The write's time. */
+  readonly now: string;
+}
+
+/**
+ * The close of a write, the same on both stores: the workspace's data version bumped (so
+ * cached pages of it are not served again), its catalog version when the write changed the
+ * catalog, the events numbered after the workspace's last and inserted, a pending delivery
+ * for each that an active webhook wants, and the workspace's due mark
+ * (`outbox/due-workspaces.ts`) brought forward when it adds deliveries or changes the
+ * catalog. On PostgreSQL one statement with what the write kept (`closePostgresWrite`); on
+ * SQLite, whose statements cost no round trip, cached statements one after the other.
+ */
+export async function closeWrite(trx: Executor, close: WriteClose): Promise<void> {
+  const { workspaceId, events } = close;
+  if (close.pending) {
+    await closePostgresWrite(trx, workspaceId, close.pending, events, close.subscriptions, close);
+    return;
+  }
+  const first = await bumpSqliteWorkspace(trx, workspaceId, events.length, close.catalogChanged);
+  // A change of the webhooks may make deliveries due again (new ones mark it themselves).
+  if (close.catalogChanged) await markDeliveriesDue(trx, workspaceId, close.now);
+  if (events.length > 0) {
+    await insertNumberedEvents(trx, workspaceId, events, first, close.subscriptions);
+  }
+}
+
+/**
+ * SQLite: bumps the workspace's data version, its catalog version when the write changed the
+ * catalog, and takes the numbers of its `eventCount` events; returns the first.
+ */
+async function bumpSqliteWorkspace(
+  trx: Executor,
+  workspaceId: string,
+  eventCount: number,
+  catalogChanged: boolean,
+): Promise<number> {
+  const params = [eventCount, catalogChanged ? 1 : 0, workspaceId];
+  const cached = sqliteStatementOf(trx, BUMP_SQL);
+  // Elsewhere (the connection of an import's writer thread), the same statement through Kysely.
+  const seq = cached
+    ? cached.pluck().get(params)
+    : (await trx.executeQuery<{ event_seq: number }>(CompiledQuery.raw(BUMP_SQL, params))).rows[0]
+        ?.event_seq;
+  return Number(seq ?? 0) - eventCount + 1;
+}
+
+/** `bumpSqliteWorkspace`'s statement, prepared once on the writer. */
+const BUMP_SQL =
+  'update "workspaces" set "data_version" = "data_version" + 1, "event_seq" = "event_seq" + ?, "catalog_version" = "catalog_version" + ? where "id" = ? returning "event_seq"';
+
 /**
  * The last statement of a PostgreSQL write, one round trip: stores what `pending` kept (new
  * rows, records' JSON, index rows), bumps the workspace's data version (so cached pages of
- * it are not served again), numbers `events` after the workspace's last (the write holds the
+ * it are not served again), its catalog version when the write changed the catalog, and its
+ * deliveries' due mark (`outbox/due-workspaces.ts`) when it adds deliveries or changes the
+ * catalog; numbers `events` after the workspace's last (the write holds the
  * workspace's row lock since its `begin`, so numbers follow commit order), inserts them, and
  * adds a pending delivery for each that an active webhook of `subscriptions` wants. The parts
  * are CTEs of one statement: they touch different rows (new rows, each record's body once,
  * index rows either deleted or added, the workspace row once), so they do not see or need
  * each other's effects.
  */
-export async function closePostgresWrite(
+async function closePostgresWrite(
   trx: Executor,
   workspaceId: string,
   pending: PendingWrites,
   events: readonly EventFacts[],
   subscriptions: readonly Subscription[],
+  options: { catalogChanged: boolean; now: string },
 ): Promise<void> {
   const count = events.length;
+  const deliveries = count > 0 ? deliveriesOf(events, subscriptions) : [];
+  const catalog = options.catalogChanged ? sql`, catalog_version = catalog_version + 1` : sql``;
+  // New deliveries are due at once; a change of the webhooks may make old ones due again.
+  const dueAt =
+    deliveries.length > 0
+      ? events[0]!.occurredAt
+      : options.catalogChanged
+        ? options.now
+        : undefined;
+  const due = dueAt === undefined ? sql`` : sql`, deliveries_due_at = ${dueAtLeast(dueAt)}`;
   const parts = [
-    sql`w as (update workspaces set data_version = data_version + 1, event_seq = event_seq + ${count}
+    sql`w as (update workspaces set data_version = data_version + 1, event_seq = event_seq + ${count}${catalog}${due}
       where id = ${workspaceId} returning event_seq - ${count} as base)`,
   ];
   let n = 0;
@@ -130,14 +212,11 @@ export async function closePostgresWrite(
     parts.push(sql`e as (insert into events (${sql.join(EVENT_COLUMNS.map((c) => sql.id(c)))})
       select ${sql.join(EVENT_COLUMNS.map((c) => (c === 'seq' ? sql`w.base + v.seq` : sql`v.${sql.id(c)}`)))}
       from w, unnest(${sql.join(arrays)}) as v(${sql.join(EVENT_COLUMNS.map((c) => sql.id(c)))}))`);
-    const deliveries = deliveriesOf(events, subscriptions);
     if (deliveries.length > 0) {
-      const createdAt = events[0]!.occurredAt;
+      const rest = Object.entries(pendingDelivery(events[0]!.occurredAt));
       parts.push(sql`d as (insert into webhook_deliveries (workspace_id, id, webhook_id, event_seq,
-        status, attempt_count, last_status_code, last_error, next_attempt_at, leased_until,
-        delivered_at, created_at)
-        select ${workspaceId}, v.id, v.webhook_id, w.base + v.n, 'pending', 0, null, null,
-          ${createdAt}, null, null, ${createdAt}
+        ${sql.join(rest.map(([c]) => sql.id(c)))})
+        select ${workspaceId}, v.id, v.webhook_id, w.base + v.n, ${sql.join(rest.map(([, v]) => sql`${v}`))}
         from w, unnest(${deliveries.map((d) => d.id)}::text[], ${deliveries.map((d) => d.webhookId)}::text[],
           ${deliveries.map((d) => d.eventIndex + 1)}::int8[]) as v(id, webhook_id, n))`);
     }

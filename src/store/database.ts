@@ -7,9 +7,11 @@ import {
   SqliteDialect,
   sql,
 } from 'kysely';
+import { pgPartitions } from '../config.ts';
 import type { Body, Database } from '../model/tables.ts';
 import { makeDatabaseDir } from './database-dir.ts';
 import { migrateToLatest } from './migrate.ts';
+import { partitionByWorkspace } from './partitions.ts';
 import { openPostgresStore, postgresOptionsFromEnv } from './postgres.ts';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.ts';
 import { openSqliteConnection, WAL_CHECKPOINT_BYTES } from './sqlite-connection.ts';
@@ -235,14 +237,31 @@ export function openReadSide(url: string): ReadSide & { close(): Promise<void> }
   };
 }
 
+/**
+ * `store`, whose `migrate` also partitions the workspace tables by workspace when
+ * `PG_PARTITIONS` asks for it (`partitions.ts`).
+ */
+function partitionedOnMigrate(store: Store, partitions: number): Store {
+  if (partitions <= 0) return store;
+  const migrate = store.migrate.bind(store);
+  store.migrate = async () => {
+    await migrate();
+    await partitionByWorkspace(store.db, partitions);
+  };
+  return store;
+}
+
 /** Opens (and creates if need be) the store at `url`. Call `migrate()` before use. */
 export function openStore(url: string, options: StoreOptions = {}): Store {
   const location = parseDatabaseUrl(url);
   if (location.dialect === 'postgres') {
     const settings = postgresOptionsFromEnv();
-    return openPostgresStore(
-      location.url,
-      options.longRunning ? { ...settings, statementTimeoutMs: 0 } : settings,
+    return partitionedOnMigrate(
+      openPostgresStore(
+        location.url,
+        options.longRunning ? { ...settings, statementTimeoutMs: 0 } : settings,
+      ),
+      pgPartitions(),
     );
   }
   const path = location.path;

@@ -1,6 +1,13 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Store } from './database.ts';
-import type { ListFilter, Page, Position } from './keyset.ts';
+import {
+  type AnyQuery,
+  inKeyOrder,
+  type KeyColumns,
+  type ListFilter,
+  type Page,
+  type Position,
+} from './keyset.ts';
 import { prepareQuery } from './prepared.ts';
 
 /** Tables listed from their rows, rendered at read time rather than stored rendered. */
@@ -49,13 +56,13 @@ export function keysetRows<R extends KeyedRow, P extends string = never>(
   const db = store.reader as Kysely<any>;
   const page = (after: boolean) =>
     prepareQuery<Param>((param) => {
-      let qb = db.selectFrom(table).select(columns).where('workspace_id', '=', param('ws'));
+      let qb: AnyQuery = db
+        .selectFrom(table)
+        .select(columns)
+        .where('workspace_id', '=', param('ws'));
       if (filter) qb = filter(qb, param as <T = string>(name: P) => T);
-      if (after)
-        qb = qb.where((eb) =>
-          eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(param('key'), param('id'))),
-        );
-      return qb.orderBy('created_at').orderBy('id').limit(param<number>('limit'));
+      const past = after ? ([param('key'), param('id')] as const) : undefined;
+      return inKeyOrder(qb, ['created_at', 'id'], past).limit(param<number>('limit'));
     });
   const firstPage = page(false);
   const nextPage = page(true);
@@ -76,6 +83,26 @@ export function keysetRows<R extends KeyedRow, P extends string = never>(
     });
     return { rows, more: raw.length > limit };
   };
+}
+
+/**
+ * One page of `query`'s rows past `after` in the order of `columns` (oldest first, or newest
+ * with `desc`): the query a list builds (its table, columns, joins and filters), paged as
+ * every keyset list is, reading one row past `limit` to tell whether more follow. `after`
+ * is the last row's sort key and id, as the cursor gave them.
+ */
+export async function keysetPage<R>(
+  // biome-ignore lint/suspicious/noExplicitAny: any query of any table
+  query: SelectQueryBuilder<any, any, R>,
+  columns: KeyColumns,
+  after: readonly [sortKey: unknown, id: string] | undefined,
+  limit: number,
+  direction: 'asc' | 'desc' = 'asc',
+): Promise<RowPage<R>> {
+  const rows = (await inKeyOrder(query, columns, after, direction)
+    .limit(limit + 1)
+    .execute()) as R[];
+  return { rows: rows.slice(0, limit), more: rows.length > limit };
 }
 
 /**

@@ -21,7 +21,7 @@ type ListedTable =
   | 'custom_objects';
 
 // biome-ignore lint/suspicious/noExplicitAny: the table is chosen at run time
-type AnyQuery = SelectQueryBuilder<any, any, any>;
+export type AnyQuery = SelectQueryBuilder<any, any, any>;
 
 /** Narrows a list to the rows a filter keeps, with named parameters. */
 export type ListFilter<P extends string> = (
@@ -48,6 +48,38 @@ export type PageReader<P extends string = never> = (
   limit: number,
 ) => Promise<Page>;
 
+/** The two columns a keyset orders by: a sort key, then the id that breaks its ties. */
+export type KeyColumns = readonly [sortKey: string, id: string];
+
+/**
+ * `qb` narrowed to the rows past `after` in key order (`after`: the last row's sort key and
+ * id, as values or as a prepared statement's parameters; none: from the first row), as
+ * `direction` reads them: oldest first (`asc`) or newest first (`desc`).
+ */
+export function pastKey<Q extends AnyQuery>(
+  qb: Q,
+  [sortKey, id]: KeyColumns,
+  after: readonly [sortKey: unknown, id: unknown] | undefined,
+  direction: 'asc' | 'desc' = 'asc',
+): Q {
+  if (!after) return qb;
+  return qb.where((eb) =>
+    eb(eb.refTuple(sortKey, id), direction === 'asc' ? '>' : '<', eb.tuple(after[0], after[1])),
+  ) as Q;
+}
+
+/** `pastKey`, in key order: the rows a page after `after` takes its first rows from. */
+export function inKeyOrder<Q extends AnyQuery>(
+  qb: Q,
+  columns: KeyColumns,
+  after: readonly [sortKey: unknown, id: unknown] | undefined,
+  direction: 'asc' | 'desc' = 'asc',
+): Q {
+  return pastKey(qb, columns, after, direction)
+    .orderBy(columns[0], direction)
+    .orderBy(columns[1], direction) as Q;
+}
+
 // Sort keys are fixed-width timestamps, so `key \n id` orders as the pair does.
 const KEY_SEPARATOR = '\n';
 
@@ -68,14 +100,11 @@ export function keysetList<P extends string = never>(
   type Param = P | 'ws' | 'limit' | 'key' | 'id';
   // biome-ignore lint/suspicious/noExplicitAny: the table is chosen at run time
   const db = store.reader as Kysely<any>;
+  const keys: KeyColumns = [sortColumn, 'id'];
   const rows = (param: <T = string>(name: Param) => T, after: boolean, columns: string[]) => {
     let qb: AnyQuery = db.selectFrom(table).select(columns).where('workspace_id', '=', param('ws'));
     if (filter) qb = filter(qb, param as <T = string>(name: P) => T);
-    if (after)
-      qb = qb.where((eb) =>
-        eb(eb.refTuple(sortColumn, 'id'), '>', eb.tuple(param('key'), param('id'))),
-      );
-    return qb;
+    return after ? pastKey(qb, keys, [param('key'), param('id')]) : qb;
   };
   // The aggregate reads the ordered, limited subquery in its order: SQLite does not
   // flatten a LIMIT subquery into an aggregate, and PostgreSQL keeps it too.
@@ -83,9 +112,11 @@ export function keysetList<P extends string = never>(
     prepareQuery<Param>((param) =>
       db
         .selectFrom(
-          rows(param, after, [`${bodyColumn} as body`, sortColumn, 'id'])
-            .orderBy(sortColumn)
-            .orderBy('id')
+          inKeyOrder(
+            rows(param, false, [`${bodyColumn} as body`, sortColumn, 'id']),
+            keys,
+            after ? [param('key'), param('id')] : undefined,
+          )
             .limit(param<number>('limit'))
             .as('page'),
         )

@@ -22,6 +22,9 @@ import { placedSelectValues } from './migrations/019-placed-select-values.ts';
 import { activityEmailIds } from './migrations/020-activity-email-ids.ts';
 import { noteThreads } from './migrations/021-note-threads.ts';
 import { listFilterIndexes } from './migrations/022-list-filter-indexes.ts';
+import { tokenWorkspaces } from './migrations/023-token-workspaces.ts';
+import { catalogVersionByWrites } from './migrations/024-catalog-version-by-writes.ts';
+import { dueWorkspaces } from './migrations/025-due-workspaces.ts';
 import { recordings } from './migrations/026-recordings.ts';
 
 /** Runs every migration not yet applied to `db`. */
@@ -52,6 +55,9 @@ export async function migrateToLatest(
     '020-activity-email-ids': activityEmailIds({ dialect }),
     '021-note-threads': noteThreads({ dialect }),
     '022-list-filter-indexes': listFilterIndexes,
+    '023-token-workspaces': tokenWorkspaces({ dialect }),
+    '024-catalog-version-by-writes': catalogVersionByWrites({ dialect }),
+    '025-due-workspaces': dueWorkspaces({ dialect }),
     '026-recordings': recordings({ dialect }),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -47,7 +47,7 @@ export function openSqliteConnection(
     // cheaper (a person create's commit: 0.70 ms at 64 KiB, 0.38 at 16 KiB, 0.28 at 4 KiB);
     // larger ones keep a list page's rendered records on fewer pages (a cursor walk, in
     // process: 1.07× the 64 KiB time at 16 KiB, 1.2× at 8 KiB, 1.5× at 4 KiB). 16 KiB
-    // takes most of the first and little of the second (docs/benchmarks.md, the write path).
+    // takes most of the first and little of the second (docs/benchmarks.md, History).
     conn.pragma(`page_size = ${PAGE_SIZE}`);
     conn.pragma('journal_mode = WAL');
     // FULL: each commit syncs the WAL before it returns, one fsync a write on the thread

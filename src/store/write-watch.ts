@@ -1,5 +1,6 @@
 import {
   AliasNode,
+  ColumnNode,
   type KyselyPlugin,
   type OperationNode,
   type PluginTransformQueryArgs,
@@ -9,7 +10,7 @@ import {
   TableNode,
   type UnknownRow,
 } from 'kysely';
-import { CATALOG_TABLES } from './catalog.ts';
+import { CATALOG_COLUMNS, CATALOG_TABLES } from './catalog.ts';
 import type { Executor } from './database.ts';
 import { withPlugin } from './sqlite-executors.ts';
 
@@ -29,6 +30,15 @@ function changesRows(node: RootOperationNode): boolean {
   return node.kind !== 'InsertQueryNode' || node.onConflict !== undefined || node.replace === true;
 }
 
+/** Whether a write to catalog table `table` may change what the catalog holds of it. */
+function changesCatalog(table: string, node: RootOperationNode): boolean {
+  const columns = CATALOG_COLUMNS.get(table);
+  if (columns === undefined || node.kind !== 'UpdateQueryNode') return true;
+  return (node.updates ?? []).some(
+    (u) => !ColumnNode.is(u.column) || columns.has(u.column.column.name),
+  );
+}
+
 /**
  * Watches the queries of a write for the tables it changes (inserts, updates, deletes built
  * with Kysely, which is how every write of a `writeWorkspace` is made), so that the write
@@ -44,18 +54,26 @@ export class WriteWatch implements KyselyPlugin {
   readonly changed = new Set<string>();
   /** True once the write has changed a catalog table, until the write reads it again. */
   catalogChanged = false;
+  /** True once the write has changed a catalog table: its commit bumps `catalog_version`. */
+  catalogWritten = false;
 
   transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
     const table = writtenTable(node);
-    if (table !== undefined) this.saw(table, changesRows(node));
+    if (table !== undefined) this.saw(table, changesRows(node), changesCatalog(table, node));
     return node;
   }
 
-  /** A write to `table`; `changes` when it may have changed rows already there. */
-  saw(table: string, changes: boolean): void {
+  /**
+   * A write to `table`; `changes` when it may have changed rows already there, `catalog`
+   * unless it changed only columns the catalog does not hold.
+   */
+  saw(table: string, changes: boolean, catalog = true): void {
     this.written.add(table);
     if (changes) this.changed.add(table);
-    if (CATALOG_TABLES.has(table)) this.catalogChanged = true;
+    if (catalog && CATALOG_TABLES.has(table)) {
+      this.catalogChanged = true;
+      this.catalogWritten = true;
+    }
   }
 
   async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {

@@ -1,17 +1,14 @@
-import { CompiledQuery } from 'kysely';
 import { type EventActor, SYSTEM_ACTOR } from '../domain/events.ts';
 import { now } from '../domain/time.ts';
 import { type Catalog, catalogAt, loadCatalog, readCatalogVersion } from './catalog.ts';
-import { closePostgresWrite, PendingWrites } from './close-write.ts';
+import { closeWrite, PendingWrites } from './close-write.ts';
 import type { Executor, Store } from './database.ts';
 import { insertMany, insertReturning } from './insert.ts';
 import { EventLog } from './outbox/event-log.ts';
-import { insertNumberedEvents } from './outbox/write-events.ts';
 import { Lookups } from './read-model/lookups.ts';
 import { refreshTouched } from './read-model/refresh.ts';
 import { type RenderedType, TABLE_OF } from './read-model/rendered-types.ts';
 import { Touched } from './read-model/touched.ts';
-import { sqliteStatementOf } from './sqlite-executors.ts';
 import { writeCommitted } from './write-commits.ts';
 import { WriteWatch, watched } from './write-watch.ts';
 
@@ -112,19 +109,17 @@ export async function writeWorkspace<T>(
         changed: watch.changed,
       });
     }
-    const count = logged?.events.length ?? 0;
-    if (pending) {
-      const subscriptions = count > 0 ? (await currentCatalog()).subscriptions : [];
-      await closePostgresWrite(trx, workspaceId, pending, logged?.events ?? [], subscriptions);
-      delivers = subscriptions.length > 0;
-      return result;
-    }
-    const first = await closeWrite(trx, workspaceId, count);
-    if (count > 0) {
-      const { subscriptions } = await currentCatalog();
-      await insertNumberedEvents(trx, workspaceId, logged!.events, first, subscriptions);
-      delivers = subscriptions.length > 0;
-    }
+    const closing = logged?.events ?? [];
+    const subscriptions = closing.length > 0 ? (await currentCatalog()).subscriptions : [];
+    await closeWrite(trx, {
+      workspaceId,
+      events: closing,
+      subscriptions,
+      pending,
+      catalogChanged: watch.catalogWritten,
+      now: at,
+    });
+    delivers = subscriptions.length > 0;
     return result;
   });
   writeCommitted(store, { delivers });
@@ -146,26 +141,6 @@ function inWorkspaceTransaction<T>(
   if (store.workspaceTransaction) return store.workspaceTransaction(workspaceId, fn);
   return store.transaction(async (trx) => fn(trx, await readCatalogVersion(trx, workspaceId)));
 }
-
-/**
- * The last statement of a write on SQLite (on PostgreSQL: `closePostgresWrite`): bumps the
- * workspace's data version (so cached pages of it are not served again) and takes the
- * numbers of its `eventCount` events; returns the first.
- */
-async function closeWrite(trx: Executor, workspaceId: string, eventCount: number): Promise<number> {
-  const params = [eventCount, workspaceId];
-  const cached = sqliteStatementOf(trx, CLOSE_WRITE_SQL);
-  // Elsewhere (the connection of an import's writer thread), the same statement through Kysely.
-  const seq = cached
-    ? cached.pluck().get(params)
-    : (await trx.executeQuery<{ event_seq: number }>(CompiledQuery.raw(CLOSE_WRITE_SQL, params)))
-        .rows[0]?.event_seq;
-  return Number(seq ?? 0) - eventCount + 1;
-}
-
-/** `closeWrite`'s statement (SQLite's), prepared once on the writer. */
-const CLOSE_WRITE_SQL =
-  'update "workspaces" set "data_version" = "data_version" + 1, "event_seq" = "event_seq" + ? where "id" = ? returning "event_seq"';
 
 /** Marks the workspace's data as changed, so cached pages of it are not served again. */
 export async function bumpDataVersion(trx: Executor, workspaceId: string): Promise<void> {

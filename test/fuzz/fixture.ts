@@ -16,6 +16,7 @@ import {
   insertSequences,
   insertTimelineEvents,
 } from '../../src/resources/sequences/writes.ts';
+import { bumpCatalogVersion } from '../../src/store/catalog.ts';
 import type { Store } from '../../src/store/database.ts';
 import {
   makeActivity,
@@ -127,6 +128,7 @@ export interface Fixture {
       | 'lead'
       | 'product'
       | 'todo'
+      | 'customObject'
       | 'webhook'
       | 'enrollment'
       | 'file'
@@ -548,11 +550,14 @@ export async function makeFixture(
       .where('workspace_id', '=', m.ws.workspaceId)
       .executeTakeFirstOrThrow();
     if (Number(count.n) < 50) return false;
-    await store.db
-      .deleteFrom('webhooks')
-      .where('workspace_id', '=', m.ws.workspaceId)
-      .where('id', 'not in', m.ids.webhook)
-      .execute();
+    await store.transaction(async (trx) => {
+      await trx
+        .deleteFrom('webhooks')
+        .where('workspace_id', '=', m.ws.workspaceId)
+        .where('id', 'not in', m.ids.webhook)
+        .execute();
+      await bumpCatalogVersion(trx, m.ws.workspaceId);
+    });
     return true;
   };
   const fieldIds = async () =>
@@ -616,6 +621,11 @@ export async function makeFixture(
             subjectType: 'deal',
             subjectId: m.ids.deal[0]!,
             title: '퍼즈 소모 할 일',
+          });
+        if (kind === 'customObject')
+          return insertCustomObject(w, {
+            definitionId: m.ids.customObjectDefinition[0]!,
+            name: '퍼즈 소모 커스텀 레코드',
           });
         if (kind === 'enrollment') {
           const person = await makePerson(w, { name: '퍼즈 등록 고객' });

@@ -657,7 +657,7 @@ export const VALID: Record<string, Gen> = {
               }),
               { maxLength: 2 },
             ),
-            // The search does not know the stage timing keys (README: not searched yet).
+            // The search does not know the stage timing keys (docs/api.md: not searched yet).
             fieldList: fc.subarray(
               fx.fields[type]!.filter((f) => !STAGE_KEY.test(f)),
               { maxLength: 5 },
@@ -743,6 +743,8 @@ export const VALID: Record<string, Gen> = {
         },
       })),
   deleteTodo: () => fc.constant({ method: 'POST' as const, path: '/v2/todo/§new:todo§/delete' }),
+  deleteCustomObject: () =>
+    fc.constant({ method: 'POST' as const, path: '/v2/custom-object/§new:customObject§/delete' }),
   addPersonMemo: (fx) => memoOn(fx, 'people'),
   addOrganizationMemo: (fx) => memoOn(fx, 'organization'),
   addDealMemo: (fx) => memoOn(fx, 'deal'),
@@ -767,6 +769,7 @@ export const VALID: Record<string, Gen> = {
             pick(fx.m.ids.lead).map((id) => ['leadId', id]),
             pick(fx.m.ids.people).map((id) => ['peopleId', id]),
             pick(fx.m.ids.organization).map((id) => ['organizationId', id]),
+            pick(fx.m.ids.customObject).map((id) => ['customObjectId', id]),
             pick(MEMO_TYPE_IDS).map((id) => ['typeId', id]),
           ),
         ),
@@ -976,13 +979,15 @@ export const VALID: Record<string, Gen> = {
     }),
 
   batchReadObjects: (fx) =>
-    pick([...BATCH_TYPES, 'product'] as const).chain((type) =>
+    pick([...BATCH_TYPES, 'product', 'customObject'] as const).chain((type) =>
       fc
         .tuple(
           fc.array(pick(fx.m.ids[type]), { minLength: 1, maxLength: 8 }),
           fc.option(
             fc.subarray(
-              fx.fields[type]!.filter((f) => type !== 'deal' || !SINGLE_DEAL_KEYS.includes(f)),
+              fx.fields[type === 'customObject' ? 'custom-object' : type]!.filter(
+                (f) => type !== 'deal' || !SINGLE_DEAL_KEYS.includes(f),
+              ),
               { maxLength: 6 },
             ),
             { nil: undefined },
@@ -1039,7 +1044,7 @@ export const VALID: Record<string, Gen> = {
       (objectType): Req => ({ method: 'POST', path: '/v3/pipeline/list', body: { objectType } }),
     ),
   batchListAssociations: () =>
-    pick(BATCH_TYPES).map(
+    pick([...BATCH_TYPES, 'customObject', '커스텀 오브젝트']).map(
       (objectType): Req => ({ method: 'POST', path: '/v3/association/list', body: { objectType } }),
     ),
 

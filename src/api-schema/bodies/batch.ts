@@ -32,8 +32,16 @@ export type BatchObjectTypeName =
   | BatchObjectType
   | (typeof BATCH_OBJECT_TYPE_LABELS)[BatchObjectType];
 
-/** The record types a batch read takes: those of the writes, and products and quotes. */
-export const BATCH_READ_TYPES = [...BATCH_OBJECT_TYPES, 'product', 'quote'] as const;
+/**
+ * The record types a batch read takes: those of the writes, products, quotes and custom
+ * objects (of every definition).
+ */
+export const BATCH_READ_TYPES = [
+  ...BATCH_OBJECT_TYPES,
+  'product',
+  'quote',
+  'customObject',
+] as const;
 export type BatchReadType = (typeof BATCH_READ_TYPES)[number];
 
 /** The live API's names of the record types a read takes, by type. */
@@ -41,6 +49,7 @@ export const BATCH_READ_TYPE_LABELS = {
   ...BATCH_OBJECT_TYPE_LABELS,
   product: '상품',
   quote: '견적서',
+  customObject: '커스텀 오브젝트',
 } as const satisfies Record<BatchReadType, string>;
 
 /** An `objectType` of a batch read: the live API's name (`견적서`) or ours (`quote`). */
@@ -79,14 +88,17 @@ const FieldNames = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
   description: 'Field names to keep in each record, beside `id` (the record’s own key order)',
 });
 
-/** `objectType` of a read: the write types, and products (`상품`) and quotes (`견적서`). */
+/**
+ * `objectType` of a read: the write types, products (`상품`), quotes (`견적서`) and custom
+ * objects (`커스텀 오브젝트`).
+ */
 export const BatchReadTypeSchema = Type.Union(
   [...Object.values(BATCH_READ_TYPE_LABELS), ...BATCH_READ_TYPES].map((v) =>
     Type.Literal(v),
   ) as TLiteral<BatchReadTypeName>[],
   {
     description:
-      'The record type: `고객`, `회사`, `딜`, `리드`, `상품`, `견적서` (the live API’s names), or `people`, `organization`, `deal`, `lead`, `product`, `quote`',
+      'The record type: `고객`, `회사`, `딜`, `리드`, `상품`, `견적서`, `커스텀 오브젝트` (the live API’s names), or `people`, `organization`, `deal`, `lead`, `product`, `quote`, `customObject` (the records of every custom object definition)',
   },
 );
 
@@ -148,9 +160,44 @@ export const BatchUpdateBody = Type.Object({
 });
 export type BatchUpdateBody = Static<typeof BatchUpdateBody>;
 
-/** Body of `POST /v3/pipeline/list` and `POST /v3/association/list`. */
+/** Body of `POST /v3/pipeline/list`. */
 export const BatchTypeBody = Type.Object({ objectType: BatchObjectTypeSchema });
 export type BatchTypeBody = Static<typeof BatchTypeBody>;
+
+/** The record types of `POST /v3/association/list`: the write types, and custom objects. */
+export const ASSOCIATION_TYPES = [...BATCH_OBJECT_TYPES, 'customObject'] as const;
+export type AssociationType = (typeof ASSOCIATION_TYPES)[number];
+
+/** The live API's names of the association types (`커스텀 오브젝트`: every definition's records). */
+export const ASSOCIATION_TYPE_LABELS = {
+  ...BATCH_OBJECT_TYPE_LABELS,
+  customObject: '커스텀 오브젝트',
+} as const satisfies Record<AssociationType, string>;
+
+/** An `objectType` of `POST /v3/association/list`: the live API's name or ours. */
+export type AssociationTypeName =
+  | AssociationType
+  | (typeof ASSOCIATION_TYPE_LABELS)[AssociationType];
+
+/** The record type an `objectType` of `POST /v3/association/list` names. */
+export function associationType(name: AssociationTypeName): AssociationType {
+  const found = ASSOCIATION_TYPES.find((t) => t === name || ASSOCIATION_TYPE_LABELS[t] === name);
+  return found ?? (name as AssociationType);
+}
+
+/** Body of `POST /v3/association/list`. */
+export const AssociationListBody = Type.Object({
+  objectType: Type.Union(
+    [...Object.values(ASSOCIATION_TYPE_LABELS), ...ASSOCIATION_TYPES].map((v) =>
+      Type.Literal(v),
+    ) as TLiteral<AssociationTypeName>[],
+    {
+      description:
+        'The record type: `고객`, `회사`, `딜`, `리드`, `커스텀 오브젝트` (the live API’s names), or `people`, `organization`, `deal`, `lead`, `customObject` (the records of every custom object definition)',
+    },
+  ),
+});
+export type AssociationListBody = Static<typeof AssociationListBody>;
 
 /** A record as `POST /v3/object/read` answers it: the stored record, or `id` and the chosen fields. */
 export const BatchRecord = Type.Object(
@@ -165,15 +212,15 @@ export const BatchRecord = Type.Object(
 /** One association of a record type. */
 export const AssociationRecord = Type.Object(
   {
-    name: OneOf(BATCH_OBJECT_TYPES),
+    name: OneOf(ASSOCIATION_TYPES),
     fieldName: Type.String({ description: 'The key or field that holds the link' }),
-    fieldOn: OneOf(BATCH_OBJECT_TYPES),
+    fieldOn: OneOf(ASSOCIATION_TYPES),
     multiple: Type.Boolean({
       description: 'Whether one record can be linked to many records of `name` this way',
     }),
-    writeWith: Type.Union([OneOf(['association', 'data'] as const), Type.Null()], {
+    writeWith: Type.Union([OneOf(['association', 'data', 'fieldList'] as const), Type.Null()], {
       description:
-        '`association`: set by `association.<name>` of the batch writes; `data`: by this field in `data`; null: from the other side',
+        '`association`: set by `association.<name>` of the batch writes; `data`: by this field in `data`; `fieldList`: by this field in the `fieldList` of a custom object’s write (`POST /v2/custom-object`, `POST /v2/custom-object/{customObjectId}`), which the batch writes do not take; null: from the other side',
     }),
   },
   { additionalProperties: false },

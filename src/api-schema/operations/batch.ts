@@ -4,6 +4,7 @@
  * used MCP client of the live API.
  */
 import {
+  AssociationListBody,
   AssociationRecord,
   BatchCreateBody,
   BatchCreated,
@@ -69,7 +70,7 @@ export const BATCH_OPERATIONS: readonly Operation[] = [
       'List the record types a type can be associated with, and what links them',
       'Batch',
       200,
-      BatchTypeBody,
+      AssociationListBody,
       ListEnvelope('associationList', AssociationRecord, []),
     ),
     readsOnly: true,

@@ -1,11 +1,17 @@
 /**
  * The custom objects' operations (tag Custom objects, docs/decisions.md, Other resources):
- * definitions, records (list, get, create, update; the reads take `fieldList`), their activities
+ * definitions, records (list, get, create, update, delete; the reads take `fieldList`), their activities
  * and their history. A note on a record is with the others (`addCustomObjectMemo`).
  */
 import { Type } from '@sinclair/typebox';
 import { CreateCustomObjectBody, UpdateCustomObjectBody } from '../bodies/custom-objects.ts';
-import { CreatedEnvelope, ListEnvelope, ObjectEnvelope, WithFieldChoice } from '../envelopes.ts';
+import {
+  CreatedEnvelope,
+  Deleted,
+  ListEnvelope,
+  ObjectEnvelope,
+  WithFieldChoice,
+} from '../envelopes.ts';
 import {
   CustomObjectActivityRecord,
   CustomObjectDefinitionRecord,
@@ -78,6 +84,15 @@ export const CUSTOM_OBJECT_OPERATIONS: readonly Operation[] = [
       ),
     ),
   },
+  write(
+    '/v2/custom-object/{customObjectId}/delete',
+    'deleteCustomObject',
+    'Delete a custom object with its notes, activities, todos, history and files',
+    TAG,
+    200,
+    undefined,
+    Deleted,
+  ),
   read(
     '/v2/custom-object/activity',
     'listCustomObjectActivities',

@@ -69,6 +69,10 @@ export const NOTE_TODO_OPERATIONS: readonly Operation[] = [
         idFilter('leadId', 'Only the notes of this lead.'),
         idFilter('peopleId', 'Only the notes of this person.'),
         idFilter('organizationId', 'Only the notes of this organization.'),
+        idFilter(
+          'customObjectId',
+          'Only the notes of this custom object (a note’s keys do not name one: it is the filter alone).',
+        ),
         {
           name: 'typeId',
           schema: OneOf(MEMO_TYPE_IDS),

@@ -1,6 +1,7 @@
 /**
  * The event payloads (docs/decisions.md, Events and webhooks), keys in wire order: the body of a
- * webhook delivery, one schema per topic (`생성`, `수정`, `삭제`, `병합`), the verification ping a
+ * webhook delivery, one schema per topic (`생성`, `수정`, `삭제`, `병합`) and per topic of a
+ * custom object's (which also names its definition), the verification ping a
  * webhook's URL gets before it is saved, and the items of the event feed `GET /v2/event` (a payload
  * and its number `seq`, first). The values of `수정`'s `beforeField` and `afterField` are the live
  * API's (docs/webhooks.md, Values of `beforeField` and `afterField`). `test/event-schemas.test.ts`
@@ -33,7 +34,12 @@ export const EventFieldValue = Type.Union(
 );
 export type EventFieldValue = Static<typeof EventFieldValue>;
 
-/** The keys every event has, in order, for topic `event`. */
+/** How the events of people, organizations, leads and deals name their record type. */
+const RECORD_OBJECT_NAMES = (['people', 'organization', 'lead', 'deal'] as const).map(
+  (type) => EVENT_OBJECT_TYPES[type],
+);
+
+/** The keys every event of a person, organization, lead or deal has, in order, for topic `event`. */
 function eventHead<E extends string>(event: E) {
   return {
     event: Type.Literal(event),
@@ -42,7 +48,7 @@ function eventHead<E extends string>(event: E) {
     sourceId: Nullable(
       Type.String({ description: 'The token’s user (API), the import (데이터 가져오기); null' }),
     ),
-    objectType: OneOf(Object.values(EVENT_OBJECT_TYPES)),
+    objectType: OneOf(RECORD_OBJECT_NAMES),
     objectId: Id,
     eventId: Type.String({
       minLength: 1,
@@ -51,18 +57,38 @@ function eventHead<E extends string>(event: E) {
   };
 }
 
+/**
+ * The keys every event of a custom object has, in order: `objectType` `커스텀 오브젝트`, then
+ * the definition the record is of, as the live API's payloads name it.
+ */
+function customObjectEventHead<E extends string>(event: E) {
+  const { objectId, eventId, ...head } = eventHead(event);
+  return {
+    ...head,
+    objectType: Type.Literal(EVENT_OBJECT_TYPES.customObject),
+    customObjectDefinitionId: Type.String({
+      minLength: 1,
+      description: 'The custom object definition the record is of',
+    }),
+    objectId,
+    eventId,
+  };
+}
+
+/** The keys of a `수정` after the head: the changed key and its values. */
+const updatedKeys = {
+  fieldName: Type.String({ description: 'The changed key of the record, as the API names it' }),
+  beforeField: EventFieldValue,
+  afterField: EventFieldValue,
+};
+
 /** `생성`: a record was created. */
 export const CreatedEventPayload = Closed(eventHead('생성'), 'A record was created');
 export type CreatedEventPayload = Static<typeof CreatedEventPayload>;
 
 /** `수정`: one key of a record's JSON changed (one event per changed key). */
 export const UpdatedEventPayload = Closed(
-  {
-    ...eventHead('수정'),
-    fieldName: Type.String({ description: 'The changed key of the record, as the API names it' }),
-    beforeField: EventFieldValue,
-    afterField: EventFieldValue,
-  },
+  { ...eventHead('수정'), ...updatedKeys },
   'One key of a record changed',
 );
 export type UpdatedEventPayload = Static<typeof UpdatedEventPayload>;
@@ -78,9 +104,41 @@ export type DeletedEventPayload = Static<typeof DeletedEventPayload>;
 export const MergedEventPayload = Closed(eventHead('병합'), 'Another record was merged into it');
 export type MergedEventPayload = Static<typeof MergedEventPayload>;
 
-/** A change of a person, organization, lead or deal: the body of a webhook delivery. */
+/** `생성` of a custom object (custom objects have no `병합`). */
+export const CustomObjectCreatedEventPayload = Closed(
+  customObjectEventHead('생성'),
+  'A custom object was created',
+);
+export type CustomObjectCreatedEventPayload = Static<typeof CustomObjectCreatedEventPayload>;
+
+/** `수정` of a custom object: one key of its JSON changed. */
+export const CustomObjectUpdatedEventPayload = Closed(
+  { ...customObjectEventHead('수정'), ...updatedKeys },
+  'One key of a custom object changed',
+);
+export type CustomObjectUpdatedEventPayload = Static<typeof CustomObjectUpdatedEventPayload>;
+
+/** `삭제` of a custom object. */
+export const CustomObjectDeletedEventPayload = Closed(
+  customObjectEventHead('삭제'),
+  'A custom object was deleted',
+);
+export type CustomObjectDeletedEventPayload = Static<typeof CustomObjectDeletedEventPayload>;
+
+/**
+ * A change of a person, organization, lead, deal or custom object: the body of a webhook
+ * delivery.
+ */
 export const EventPayload = Type.Union(
-  [CreatedEventPayload, UpdatedEventPayload, DeletedEventPayload, MergedEventPayload],
+  [
+    CreatedEventPayload,
+    UpdatedEventPayload,
+    DeletedEventPayload,
+    MergedEventPayload,
+    CustomObjectCreatedEventPayload,
+    CustomObjectUpdatedEventPayload,
+    CustomObjectDeletedEventPayload,
+  ],
   { description: 'A change of a record, by its topic `event`' },
 );
 export type EventPayload = Static<typeof EventPayload>;
@@ -113,6 +171,9 @@ export const EventFeedItem = Type.Union(
     numbered(UpdatedEventPayload.properties, 'One key of a record changed'),
     numbered(DeletedEventPayload.properties, 'A record was deleted, or merged into another'),
     numbered(MergedEventPayload.properties, 'Another record was merged into it'),
+    numbered(CustomObjectCreatedEventPayload.properties, 'A custom object was created'),
+    numbered(CustomObjectUpdatedEventPayload.properties, 'One key of a custom object changed'),
+    numbered(CustomObjectDeletedEventPayload.properties, 'A custom object was deleted'),
   ],
   { description: 'An event of the workspace and its number' },
 );

@@ -9,12 +9,13 @@ import { DELIVERY_STATUSES } from '../../domain/webhook-retry.ts';
 import { Id, Nullable, OneOf, Timestamp } from '../primitives.ts';
 import { Closed, count, optionalText } from './common.ts';
 
-/** Record types a webhook subscribes to. */
+/** Record types a webhook subscribes to (`customObject`: the records of every definition). */
 export const WEBHOOK_OBJECT_TYPES = [
   'people',
   'organization',
   'lead',
   'deal',
+  'customObject',
 ] as const satisfies readonly EventObjectType[];
 /** What a webhook is: sending, or turned off (by a client, or after ten failed deliveries). */
 export const WEBHOOK_STATUSES = ['active', 'disabled'] as const;
@@ -24,6 +25,7 @@ export const EVENT_OBJECT_NAMES = [
   '회사',
   '리드',
   '딜',
+  '커스텀 오브젝트',
 ] as const satisfies readonly (typeof EVENT_OBJECT_TYPES)[EventObjectType][];
 
 const webhookKeys = {

@@ -30,6 +30,7 @@ import {
   insertUsers,
 } from '../../resources/workspaces/writes.ts';
 import { deferIndexesOfALoneWorkspace } from '../../store/bulk-load.ts';
+import { bumpCatalogVersion } from '../../store/catalog.ts';
 import type { Store } from '../../store/database.ts';
 import { insertMany } from '../../store/insert.ts';
 import { EventLog } from '../../store/outbox/event-log.ts';
@@ -123,6 +124,7 @@ export async function createDemoWorkspace(
       for (const statement of deferred.takeAll()) await sql.raw(statement).execute(trx);
       progress('indexes', 1, 1);
       await bumpDataVersion(trx, workspaceId);
+      await bumpCatalogVersion(trx, workspaceId);
     });
     progress('render', 0, 1);
     // A new workspace starts with no events: its feed begins with the first change after it.

@@ -9,7 +9,7 @@ import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { type CustomFieldType, refTargetOf } from '../../domain/custom-fields.ts';
 import type { Database } from '../../model/tables.ts';
 import type { Position } from '../../store/keyset.ts';
-import type { RowPage } from '../../store/keyset-rows.ts';
+import { keysetPage, type RowPage } from '../../store/keyset-rows.ts';
 import { idPattern } from '../commands.ts';
 
 type Db = Kysely<Database>;
@@ -137,16 +137,8 @@ export async function primaryPage(
     .select(['id', 'created_at'])
     .where('workspace_id', '=', workspaceId);
   query = source.where(query, workspaceId, id);
-  if (after)
-    query = query.where((eb) =>
-      eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after.sortKey, after.id)),
-    );
-  const rows = (await query
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit + 1)
-    .execute()) as { id: string; created_at: string }[];
-  return { rows: rows.slice(0, limit), more: rows.length > limit };
+  const past = after && ([after.sortKey, after.id] as const);
+  return keysetPage<{ id: string; created_at: string }>(query, ['created_at', 'id'], past, limit);
 }
 
 /** A custom association: the record and the name of the field that links it. */

@@ -3,10 +3,16 @@
  * what links them, read off the data model: the primary links (`peopleId` and
  * `organizationId` of people, deals and leads), then the reference fields of the type
  * itself (built-in such as a deal's `참여자`, and custom ones), then the custom reference
- * fields of other types that point at it.
+ * fields of other types that point at it. Custom objects are one type here (the records of
+ * every definition): their `customObject` and `multiCustomObject` fields link them to the
+ * others and to each other.
  */
-import type { AssociationRecord, BatchObjectType } from '../../api-schema/bodies/batch.ts';
-import { BATCH_OBJECT_TYPES } from '../../api-schema/bodies/batch.ts';
+import {
+  ASSOCIATION_TYPES,
+  type AssociationRecord,
+  type AssociationType,
+  type BatchObjectType,
+} from '../../api-schema/bodies/batch.ts';
 import { type CustomFieldDefinition, refTargetOf } from '../../domain/custom-fields.ts';
 import { BUILT_IN_FIELDS } from '../../domain/field-catalogue.ts';
 
@@ -26,20 +32,20 @@ const PRIMARY_LINKS: readonly PrimaryLink[] = [
   { fieldOn: 'lead', name: 'organization', fieldName: 'organizationId' },
 ];
 
-/** A reference field's target among the batch record types, if it has one. */
-function batchTarget(type: string): { name: BatchObjectType; multi: boolean } | undefined {
+/** A reference field's target among the association types, if it has one. */
+function batchTarget(type: string): { name: AssociationType; multi: boolean } | undefined {
   const ref = refTargetOf(type as CustomFieldDefinition['type']);
-  if (!ref || !(BATCH_OBJECT_TYPES as readonly string[]).includes(ref.target)) return undefined;
-  return { name: ref.target as BatchObjectType, multi: ref.multi };
+  if (!ref || !(ASSOCIATION_TYPES as readonly string[]).includes(ref.target)) return undefined;
+  return { name: ref.target as AssociationType, multi: ref.multi };
 }
 
 /**
- * The associations of `type`. `custom` holds the workspace's custom fields of each batch
- * record type, in definition order.
+ * The associations of `type`. `custom` holds the workspace's custom fields of each
+ * association type, in definition order (a custom object's: every definition's).
  */
 export function associationsOf(
-  type: BatchObjectType,
-  custom: ReadonlyMap<BatchObjectType, readonly CustomFieldDefinition[]>,
+  type: AssociationType,
+  custom: ReadonlyMap<AssociationType, readonly CustomFieldDefinition[]>,
 ): AssociationRecord[] {
   const out: AssociationRecord[] = [];
   for (const link of PRIMARY_LINKS) {
@@ -73,10 +79,11 @@ export function associationsOf(
       fieldName: field.name,
       fieldOn: type,
       multiple: target.multi,
-      writeWith: 'data',
+      // The batch writes do not take custom objects: their own v2 write's `fieldList` does.
+      writeWith: type === 'customObject' ? 'fieldList' : 'data',
     });
   }
-  for (const other of BATCH_OBJECT_TYPES) {
+  for (const other of ASSOCIATION_TYPES) {
     // A field of the type's own is listed once, above.
     if (other === type) continue;
     for (const field of custom.get(other) ?? []) {

@@ -22,6 +22,7 @@ export const TABLE_OF = {
   lead: 'leads',
   product: 'products',
   quote: 'quotes',
+  customObject: 'custom_objects',
 } as const satisfies Record<BatchReadType, string>;
 
 /**
@@ -65,7 +66,8 @@ export async function storedBodies(
 
 /**
  * `fieldList` checked against the record type's keys (built-in, a deal's or lead's stage
- * timing keys, then the workspace's custom fields): an unknown name, or one that only the single-deal read has, is a 400 naming it.
+ * timing keys, then the workspace's custom fields; a custom object's: of any definition): an
+ * unknown name, or one that only the single-deal read has, is a 400 naming it.
  */
 export async function checkedFieldNames(
   store: ReadSide,

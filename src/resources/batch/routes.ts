@@ -1,9 +1,11 @@
 import type { TObject } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  BATCH_OBJECT_TYPES,
+  ASSOCIATION_TYPES,
+  AssociationListBody,
+  type AssociationType,
+  associationType,
   BatchCreateBody,
-  type BatchObjectType,
   BatchReadBody,
   BatchTypeBody,
   BatchUpdateBody,
@@ -60,7 +62,8 @@ function batchBodyReader<S extends TObject>(schema: S) {
  * The batch operations (`/v3`): `POST /v3/object/read`, `/v3/object/create`,
  * `/v3/object/update`, `/v3/pipeline/list` and `/v3/association/list`, each over the
  * records of `objectType`: `고객`, `회사`, `딜`, `리드` as the live API names them, or
- * `people`, `organization`, `deal`, `lead`.
+ * `people`, `organization`, `deal`, `lead` (`/v3/association/list` also `커스텀 오브젝트`,
+ * `customObject`).
  */
 export function registerBatchRoutes(
   app: FastifyInstance,
@@ -128,14 +131,15 @@ export function registerBatchRoutes(
     return sendJson(reply, JSON.stringify({ success: true, data: { pipelineList } }));
   });
 
+  const associationBody = batchBodyReader(AssociationListBody);
   app.post(`${base}/v3/association/list`, listOptions, async (request, reply) => {
-    const { value, ignored } = typeBody(request.body);
+    const { value, ignored } = associationBody(request.body);
     nameIgnoredKeys(request, reply, ignored);
-    const custom = new Map<BatchObjectType, readonly CustomFieldDefinition[]>();
-    for (const type of BATCH_OBJECT_TYPES) {
+    const custom = new Map<AssociationType, readonly CustomFieldDefinition[]>();
+    for (const type of ASSOCIATION_TYPES) {
       custom.set(type, await customFieldsOf(store.reader, request.auth.workspaceId, type));
     }
-    const associationList = associationsOf(batchObjectType(value.objectType), custom);
+    const associationList = associationsOf(associationType(value.objectType), custom);
     return sendJson(reply, JSON.stringify({ success: true, data: { associationList } }));
   });
 }

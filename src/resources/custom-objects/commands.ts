@@ -18,6 +18,7 @@ import {
 } from '../commands.ts';
 import { defineCustomField } from '../custom-fields/writes.ts';
 import { checkRequired, type ResolvedFieldList, resolveFieldList } from '../fields/field-list.ts';
+import { deleteFilesOf } from '../files/commands.ts';
 import { insertPipeline } from '../pipelines/writes.ts';
 import { recordFieldEdits } from '../record-history/writes.ts';
 import { type DefinitionRow, definitionNamed } from './definitions.ts';
@@ -123,6 +124,33 @@ export async function updateCustomObject(
   };
 }
 
+/**
+ * `POST /v2/custom-object/{customObjectId}/delete`: the record with its activities, notes,
+ * todos, history and files (docs/decisions.md, Other resources); its `삭제` event names its
+ * definition. Custom Ref fields of other records keep its id and show it with an empty name,
+ * as they do a deleted deal's.
+ */
+export async function deleteCustomObject(w: WorkspaceWrite, id: string): Promise<void> {
+  const row = await pathCustomObject(w, id);
+  const ws = w.workspaceId;
+  for (const table of ['activities', 'notes', 'todos', 'history'] as const) {
+    await w.trx
+      .deleteFrom(table)
+      .where('workspace_id', '=', ws)
+      .where('subject_type', '=', 'customObject')
+      .where('subject_id', '=', id)
+      .execute();
+  }
+  await deleteFilesOf(w, 'customObject', id);
+  await w.trx
+    .deleteFrom('custom_objects')
+    .where('workspace_id', '=', ws)
+    .where('id', '=', id)
+    .execute();
+  w.events.deleted('customObject', id, String(row.definition_id));
+  await markReferrers(w, 'customObject', id);
+}
+
 /** The custom object a path names; one the workspace does not have is a 404. */
 async function pathCustomObject(w: WorkspaceWrite, id: string): Promise<Record<string, unknown>> {
   const row = await w.trx
@@ -132,6 +160,8 @@ async function pathCustomObject(w: WorkspaceWrite, id: string): Promise<Record<s
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) throw new DomainError('not_found', `${CUSTOM_OBJECT_NOT_FOUND}: '${id}'`);
+  // Its events are the write's own (its actor's), not derived.
+  w.events.markDirect('customObject', id);
   return row as unknown as Record<string, unknown>;
 }
 

@@ -22,7 +22,7 @@ const LIST_PATH = '/v2/custom-object';
  * `GET /v2/custom-object-definitions`, the records (all, or of one definition named by id and/or
  * name), one record, and their activities and history. The records and the record take
  * `?fieldList=` as the other record reads do: the names of the listed definition's fields, or of
- * any definition's.
+ * any definition's for a list of all; one record, its own definition's.
  */
 export function registerCustomObjectRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { store, cache, base } = deps;
@@ -106,6 +106,25 @@ export function registerCustomObjectRoutes(app: FastifyInstance, deps: RouteDeps
     idParam: 'customObjectId',
   });
 
+  /**
+   * A field chosen for one record must be one its definition has: a field of another
+   * definition is a 400 naming it, as an unknown one is (the record never shows it).
+   */
+  const checkOwnFields = async (
+    body: Buffer | string,
+    chosen: ReadonlySet<string>,
+    ws: string,
+  ): Promise<void> => {
+    const record = JSON.parse(body.toString()) as { customObjectDefinitionId?: unknown };
+    const own = await fieldNames(String(record.customObjectDefinitionId))(ws);
+    const other = [...chosen].find((name) => !own.has(name));
+    if (other !== undefined)
+      throw new DomainError(
+        'invalid_parameter',
+        `'fieldList' 값이 올바르지 않습니다: 이 커스텀 오브젝트의 정의에 없는 필드 '${other.slice(0, 100)}' (GET /v2/field/custom-object?customObjectDefinitionId=가 필드 이름을 알려 줍니다)`,
+      );
+  };
+
   const bodyOf = prepareQuery<'ws' | 'id'>((p) =>
     store.reader
       .selectFrom('custom_objects')
@@ -126,6 +145,7 @@ export function registerCustomObjectRoutes(app: FastifyInstance, deps: RouteDeps
       const body = row?.[0] as Buffer | string | null | undefined;
       if (body === undefined || body === null)
         throw new DomainError('not_found', `${CUSTOM_OBJECT_NOT_FOUND}: '${id}'`);
+      if (chosen) await checkOwnFields(body, chosen, ws);
       // The stored record as it is, spliced into the envelope as one object (not an array).
       const answer = Buffer.concat([
         Buffer.from('{"success":true,"data":{"customObject":'),

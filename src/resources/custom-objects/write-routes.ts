@@ -8,14 +8,16 @@ import { readQuery } from '../../http/query.ts';
 import { checkedId } from '../../http/record-route.ts';
 import type { RouteDeps } from '../../http/route-deps.ts';
 import { sendWrittenData } from '../../http/send.ts';
-import { registerCreate } from '../../http/write-routes.ts';
+import { registerCreate, registerDelete } from '../../http/write-routes.ts';
 import { writeWorkspace } from '../../store/write.ts';
-import { createCustomObject, updateCustomObject } from './commands.ts';
+import { createCustomObject, deleteCustomObject, updateCustomObject } from './commands.ts';
 
 /**
  * `POST /v2/custom-object` (201 `data.customObject {id, name, createdAt}`) and
  * `POST /v2/custom-object/{customObjectId}` (200 `data {customObjectDefinition,
- * customObject}`, the live API's answer of an update).
+ * customObject}`, the live API's answer of an update) and
+ * `POST /v2/custom-object/{customObjectId}/delete` (`{"success": true}`, this service's own, as a
+ * deal's delete).
  */
 export function registerCustomObjectWrites(app: FastifyInstance, deps: RouteDeps): void {
   registerCreate(
@@ -42,5 +44,11 @@ export function registerCustomObjectWrites(app: FastifyInstance, deps: RouteDeps
       );
       return sendWrittenData(reply, 200, data, [...ignored, ...body.ignored]);
     },
+  );
+  registerDelete(
+    app,
+    deps,
+    { path: '/v2/custom-object/:customObjectId/delete', param: 'customObjectId' },
+    (w, _actor, id) => deleteCustomObject(w, id),
   );
 }

@@ -1,6 +1,7 @@
 import type { FileListRow } from '../../render/files.ts';
 import type { Executor } from '../../store/database.ts';
 import type { Position } from '../../store/keyset.ts';
+import { keysetPage } from '../../store/keyset-rows.ts';
 import type { FileObjectType } from './commands.ts';
 
 /** A ready file as a download needs it. */
@@ -36,7 +37,7 @@ export async function recordFilePage(
   after: Position | undefined,
   limit: number,
 ): Promise<{ rows: FileListRow[]; more: boolean }> {
-  let query = db
+  const query = db
     .selectFrom('files as f')
     .leftJoin('users as u', (j) =>
       j.onRef('u.workspace_id', '=', 'f.workspace_id').onRef('u.id', '=', 'f.owner_id'),
@@ -46,20 +47,8 @@ export async function recordFilePage(
     .where('f.subject_type', '=', target.objectType)
     .where('f.subject_id', '=', target.objectId)
     .where('f.status', '=', 'ready');
-  if (after) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('f.created_at', '>', after.sortKey),
-        eb.and([eb('f.created_at', '=', after.sortKey), eb('f.id', '>', after.id)]),
-      ]),
-    );
-  }
-  const rows = await query
-    .orderBy('f.created_at')
-    .orderBy('f.id')
-    .limit(limit + 1)
-    .execute();
-  return { rows: rows.slice(0, limit), more: rows.length > limit };
+  const past = after && ([after.sortKey, after.id] as const);
+  return keysetPage(query, ['f.created_at', 'f.id'], past, limit);
 }
 
 /**

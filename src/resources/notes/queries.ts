@@ -15,6 +15,7 @@ export const MEMO_FILTERS = [
   'startDate',
   'endDate',
   'typeId',
+  'customObjectId',
 ] as const;
 export type MemoFilter = (typeof MEMO_FILTERS)[number];
 
@@ -36,7 +37,8 @@ export const NOTE_COLUMNS = [
 /**
  * Keyset pages of a workspace's notes under the given filters (values: `ownerId` and the
  * subject ids as given, `startDate`/`endDate` as timestamp bounds, start inclusive, end
- * exclusive, `typeId` a note type's id). Each set of filters compiles once; each keeps a page
+ * exclusive, `typeId` a note type's id, `customObjectId` a custom object's). Each set of
+ * filters compiles once; each keeps a page
  * one index range scan (the list, subject, author or type index of notes).
  */
 export function memoPages(store: Store) {
@@ -63,6 +65,12 @@ function memoFilter(present: readonly MemoFilter[]): ListFilter<MemoFilter> {
     if (present.includes('startDate')) q = q.where('created_at', '>=', param('startDate'));
     if (present.includes('endDate')) q = q.where('created_at', '<', param('endDate'));
     if (present.includes('typeId')) q = q.where('type_id', '=', param('typeId'));
+    // A custom object has no id key of its own on a note (the live note's keys): the filter
+    // alone names it.
+    if (present.includes('customObjectId'))
+      q = q
+        .where('subject_type', '=', 'customObject')
+        .where('subject_id', '=', param('customObjectId'));
     return q;
   };
 }

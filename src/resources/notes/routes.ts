@@ -14,7 +14,8 @@ import { renderedPage } from '../../store/keyset-rows.ts';
 import { MEMO_FILTERS, type MemoFilter, memoById, memoPages } from './queries.ts';
 
 /**
- * `GET /v2/memo` (notes, oldest first, with filters), `GET /v2/memo/{memoId}` and
+ * `GET /v2/memo` (notes, oldest first, with filters: `customObjectId` keeps a custom object's),
+ * `GET /v2/memo/{memoId}` and
  * `GET /v2/memo/type-list` (a static path: the router prefers it to `{memoId}`).
  */
 export function registerMemoRoutes(app: FastifyInstance, { store, cache, base }: RouteDeps): void {
@@ -63,16 +64,23 @@ export function registerMemoRoutes(app: FastifyInstance, { store, cache, base }:
   );
 }
 
+/** The filters that came after the first ones: each binds a cursor only when given. */
+const LATER_FILTERS: readonly MemoFilter[] = ['typeId', 'customObjectId'];
+
 /**
- * What a cursor of `GET /v2/memo` is bound to: the filters. `typeId` came later, and is
- * added only when given, so that the cursors handed out before it stay good.
+ * What a cursor of `GET /v2/memo` is bound to: the filters. `typeId` and `customObjectId`
+ * came later, and are added only when given (each after a mark of its own), so that the
+ * cursors handed out before them stay good.
  */
 function memoScope(filters: Partial<Record<MemoFilter, string>>): string {
   const parts = [
     '/v2/memo',
-    ...MEMO_FILTERS.filter((name) => name !== 'typeId').map((name) => filters[name] ?? ''),
+    ...MEMO_FILTERS.filter((name) => !LATER_FILTERS.includes(name)).map(
+      (name) => filters[name] ?? '',
+    ),
   ];
   if (filters.typeId !== undefined) parts.push(filters.typeId);
+  if (filters.customObjectId !== undefined) parts.push('customObjectId', filters.customObjectId);
   return parts.join('\u0000');
 }
 
@@ -84,7 +92,14 @@ function readMemoFilters(
   values: Record<string, string | undefined>,
 ): Partial<Record<MemoFilter, string>> {
   const out: Partial<Record<MemoFilter, string>> = {};
-  for (const name of ['ownerId', 'dealId', 'leadId', 'peopleId', 'organizationId'] as const) {
+  for (const name of [
+    'ownerId',
+    'dealId',
+    'leadId',
+    'peopleId',
+    'organizationId',
+    'customObjectId',
+  ] as const) {
     const value = values[name];
     if (value === undefined) continue;
     if (!isValidId(value))

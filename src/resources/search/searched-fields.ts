@@ -11,7 +11,7 @@ const kept = new WeakMap<
 
 /**
  * The custom field definitions a search of `recordType` reads, kept while the workspace's
- * `catalog_version` (which triggers move on any change of its custom fields, migration 008)
+ * `catalog_version` (which every change of its custom fields moves, `bumpCatalogVersion`)
  * is `catalogVersion`, the one read with the request's token: a search then runs one query
  * fewer (a round trip on PostgreSQL). Read afresh with a read replica, which may not have
  * replayed the change that moved the version yet.

@@ -2,14 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../model/tables.ts';
 import type { EnrollmentRow, SequenceRow, StepRow, TimelineRow } from '../../render/sequences.ts';
 import type { Position } from '../../store/keyset.ts';
-import type { RowPage } from '../../store/keyset-rows.ts';
+import { keysetPage, type RowPage } from '../../store/keyset-rows.ts';
 
 type Db = Kysely<Database>;
-
-/** Rows up to `limit` and whether more follow, from a query that read `limit + 1`. */
-function pageOf<R>(rows: R[], limit: number): RowPage<R> {
-  return { rows: rows.slice(0, limit), more: rows.length > limit };
-}
 
 /** A page of the workspace's sequences, oldest first. */
 export async function sequencePage(
@@ -18,20 +13,11 @@ export async function sequencePage(
   after: Position | undefined,
   limit: number,
 ): Promise<RowPage<SequenceRow>> {
-  let query = db
+  const query = db
     .selectFrom('sequences')
     .select(['id', 'name', 'description', 'created_at'])
     .where('workspace_id', '=', workspaceId);
-  if (after)
-    query = query.where((eb) =>
-      eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after.sortKey, after.id)),
-    );
-  const rows = await query
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit + 1)
-    .execute();
-  return pageOf(rows, limit);
+  return keysetPage(query, ['created_at', 'id'], after && [after.sortKey, after.id], limit);
 }
 
 /** A sequence of the workspace, or undefined. */
@@ -61,21 +47,13 @@ export async function stepPage(
   after: Position | undefined,
   limit: number,
 ): Promise<RowPage<StepRow>> {
-  let query = db
+  const query = db
     .selectFrom('sequence_steps')
     .select(['id', 'position', 'type', 'execute_immediately', 'business_day', 'execution_time'])
     .where('workspace_id', '=', workspaceId)
     .where('sequence_id', '=', sequenceId);
-  if (after)
-    query = query.where((eb) =>
-      eb(eb.refTuple('position', 'id'), '>', eb.tuple(Number(after.sortKey), after.id)),
-    );
-  const rows = await query
-    .orderBy('position')
-    .orderBy('id')
-    .limit(limit + 1)
-    .execute();
-  return pageOf(rows, limit);
+  const past = after && ([Number(after.sortKey), after.id] as const);
+  return keysetPage(query, ['position', 'id'], past, limit);
 }
 
 /**
@@ -89,7 +67,7 @@ export async function enrollmentPage(
   after: Position | undefined,
   limit: number,
 ): Promise<RowPage<EnrollmentRow>> {
-  let query = db
+  const query = db
     .selectFrom('sequence_enrollments as e')
     .leftJoin('deals as d', (join) =>
       join
@@ -116,19 +94,16 @@ export async function enrollmentPage(
     ])
     .where('e.workspace_id', '=', workspaceId)
     .where('e.sequence_id', '=', sequenceId);
-  if (after)
-    query = query.where((eb) =>
-      eb(eb.refTuple('e.enrolled_at', 'e.id'), '>', eb.tuple(after.sortKey, after.id)),
-    );
-  const rows = await query
-    .orderBy('e.enrolled_at')
-    .orderBy('e.id')
-    .limit(limit + 1)
-    .execute();
-  return pageOf(
-    rows.map((r) => ({ id: r.id, enrolled_at: r.enrolled_at, people_id: r.people_id ?? null })),
-    limit,
-  );
+  const past = after && ([after.sortKey, after.id] as const);
+  const page = await keysetPage(query, ['e.enrolled_at', 'e.id'], past, limit);
+  return {
+    rows: page.rows.map((r) => ({
+      id: r.id,
+      enrolled_at: r.enrolled_at,
+      people_id: r.people_id ?? null,
+    })),
+    more: page.more,
+  };
 }
 
 /** An enrollment of the workspace: what it enrolls, in which sequence; or undefined. */
@@ -161,19 +136,10 @@ export async function timelinePage(
   after: Position | undefined,
   limit: number,
 ): Promise<RowPage<TimelineRow>> {
-  let query = db
+  const query = db
     .selectFrom('sequence_timeline')
     .select(['id', 'event_type', 'step_index', 'date', 'email_id', 'link_url', 'link_name'])
     .where('workspace_id', '=', workspaceId)
     .where('enrollment_id', '=', enrollmentId);
-  if (after)
-    query = query.where((eb) =>
-      eb(eb.refTuple('date', 'id'), '>', eb.tuple(after.sortKey, after.id)),
-    );
-  const rows = await query
-    .orderBy('date')
-    .orderBy('id')
-    .limit(limit + 1)
-    .execute();
-  return pageOf(rows, limit);
+  return keysetPage(query, ['date', 'id'], after && [after.sortKey, after.id], limit);
 }

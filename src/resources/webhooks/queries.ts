@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../model/tables.ts';
 import type { DeliveryRow, WebhookRow } from '../../render/webhooks.ts';
 import type { Position } from '../../store/keyset.ts';
+import { keysetPage } from '../../store/keyset-rows.ts';
 
 /** The webhooks of a workspace, oldest first. */
 export function workspaceWebhooks(
@@ -92,18 +93,8 @@ export async function deliveryPage(
     .where('d.workspace_id', '=', workspaceId)
     .where('d.webhook_id', '=', webhookId);
   if (filter.status !== undefined) query = query.where('d.status', '=', filter.status as never);
-  if (after) {
-    const seq = Number(after.sortKey);
-    query = query.where((eb) =>
-      eb(eb.refTuple('d.event_seq', 'd.id'), '<', eb.tuple(seq, after.id)),
-    );
-  }
-  const rows = await query
-    .orderBy('d.event_seq', 'desc')
-    .orderBy('d.id', 'desc')
-    .limit(limit + 1)
-    .execute();
-  return { rows: rows.slice(0, limit), more: rows.length > limit };
+  const past = after && ([Number(after.sortKey), after.id] as const);
+  return keysetPage(query, ['d.event_seq', 'd.id'], past, limit, 'desc');
 }
 
 /** One delivery of a webhook in a workspace, or undefined when there is no such delivery. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { newId } from '../../domain/ids.ts';
 import { now } from '../../domain/time.ts';
 import { hashToken } from '../../domain/tokens.ts';
+import { bumpCatalogVersion } from '../../store/catalog.ts';
 import type { Executor, Store } from '../../store/database.ts';
 import { insertMany } from '../../store/insert.ts';
 
@@ -31,7 +32,7 @@ export interface NewUser {
   createdAt?: string;
 }
 
-/** Adds users; returns their ids in order. */
+/** Adds users (a change of the workspace's catalog); returns their ids in order. */
 export async function insertUsers(
   trx: Executor,
   workspaceId: string,
@@ -49,6 +50,7 @@ export async function insertUsers(
     updated_at: u.createdAt ?? t,
   }));
   await insertMany(trx, 'users', rows);
+  await bumpCatalogVersion(trx, workspaceId);
   return rows.map((r) => r.id);
 }
 
@@ -60,7 +62,7 @@ export interface NewTeam {
   memberIds: string[];
 }
 
-/** Adds teams; returns their ids in order. */
+/** Adds teams and their members (a change of the workspace's catalog); returns their ids in order. */
 export async function insertTeams(
   trx: Executor,
   workspaceId: string,
@@ -92,6 +94,7 @@ export async function insertTeams(
       })),
     );
   }
+  await bumpCatalogVersion(trx, workspaceId);
   return ids;
 }
 
@@ -113,7 +116,8 @@ export async function teamsOfUser(
 
 /**
  * Issues a token for a user of the workspace; a `readOnly` one may only read. The token
- * itself is returned only here.
+ * itself is returned only here. Its hash goes into its workspace's tokens and into
+ * `token_workspaces`, where a request finds which workspace to look in.
  */
 export async function createToken(
   store: Store,
@@ -124,31 +128,48 @@ export async function createToken(
 ): Promise<{ id: string; token: string }> {
   const id = newId();
   const token = `scrm_${randomBytes(32).toString('base64url')}`;
-  await store.db
-    .insertInto('access_tokens')
-    .values({
-      workspace_id: workspaceId,
-      id,
-      token_hash: hashToken(token),
-      user_id: userId,
-      name,
-      created_at: now(),
-      revoked_at: null,
-      read_only: options.readOnly ? 1 : 0,
-    })
-    .execute();
+  const tokenHash = hashToken(token);
+  await store.transaction(async (trx) => {
+    await trx
+      .insertInto('token_workspaces')
+      .values({ token_hash: tokenHash, token_id: id, workspace_id: workspaceId })
+      .execute();
+    await trx
+      .insertInto('access_tokens')
+      .values({
+        workspace_id: workspaceId,
+        id,
+        token_hash: tokenHash,
+        user_id: userId,
+        name,
+        created_at: now(),
+        revoked_at: null,
+        read_only: options.readOnly ? 1 : 0,
+      })
+      .execute();
+  });
   return { id, token };
 }
 
-/** Revokes a token by id; false when no live token has that id. */
+/** Revokes a token by id (found in its workspace); false when no live token has that id. */
 export async function revokeToken(store: Store, tokenId: string): Promise<boolean> {
-  const result = await store.db
-    .updateTable('access_tokens')
-    .set({ revoked_at: now() })
-    .where('id', '=', tokenId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const found = await store.db
+    .selectFrom('token_workspaces')
+    .select('workspace_id')
+    .where('token_id', '=', tokenId)
+    .execute();
+  let revoked = false;
+  for (const { workspace_id } of found) {
+    const result = await store.db
+      .updateTable('access_tokens')
+      .set({ revoked_at: now() })
+      .where('workspace_id', '=', workspace_id)
+      .where('id', '=', tokenId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0) revoked = true;
+  }
+  return revoked;
 }
 
 /** Tokens of a workspace (never their secret), oldest first. */

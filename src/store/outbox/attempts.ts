@@ -8,8 +8,9 @@ import {
   type StreakChange,
   streakAfter,
 } from '../../domain/webhook-retry.ts';
+import { bumpCatalogVersion } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
-import { bookkeeping, chunks, type DeliveryKey, keyValues } from './bookkeeping.ts';
+import { bookkeeping, chunks, type DeliveryKey, idList } from './bookkeeping.ts';
 
 /**
  * Webhook deliveries' tries as dispatchers record them (docs/webhooks.md, Delivery and signatures):
@@ -45,7 +46,7 @@ export interface WebhookKey {
 }
 
 /**
- * Records tries, in the order they ended, in one transaction: a `webhook_attempts` row for
+ * Records tries, in the order they ended, in one transaction per workspace: a `webhook_attempts` row for
  * each; a 2xx makes its delivery `delivered` and clears its webhook's failure streak;
  * anything else schedules the next try after the policy's next delay (with jitter), or when
  * the schedule is spent makes it `failed` and adds one to the streak, which at ten disables
@@ -57,7 +58,26 @@ export async function recordAttempts(
   outcomes: readonly AttemptOutcome[],
   policy: RetryPolicy,
 ): Promise<WebhookKey[]> {
-  if (outcomes.length === 0) return [];
+  const byWorkspace = new Map<string, AttemptOutcome[]>();
+  for (const o of outcomes) {
+    const list = byWorkspace.get(o.workspaceId);
+    if (list) list.push(o);
+    else byWorkspace.set(o.workspaceId, [o]);
+  }
+  const disabled: WebhookKey[] = [];
+  for (const [workspaceId, list] of byWorkspace) {
+    disabled.push(...(await recordIn(store, workspaceId, list, policy)));
+  }
+  return disabled;
+}
+
+/** `recordAttempts` in one workspace, in a transaction of its own. */
+function recordIn(
+  store: Store,
+  workspaceId: string,
+  outcomes: readonly AttemptOutcome[],
+  policy: RetryPolicy,
+): Promise<WebhookKey[]> {
   return bookkeeping(store, async (trx) => {
     const nowMs = Date.now();
     const now = new Date(nowMs).toISOString();
@@ -70,7 +90,9 @@ export async function recordAttempts(
         status: string;
         attempt_count: number;
       }>`select workspace_id, id, status, attempt_count from webhook_deliveries
-        where (workspace_id, id) in ${keyValues(part)}${lock}`.execute(trx);
+        where workspace_id = ${workspaceId} and id in ${idList(part.map((o) => o.id))}${lock}`.execute(
+        trx,
+      );
       for (const r of result.rows) {
         current.set(workspaceKey(r.workspace_id, r.id), {
           status: r.status,
@@ -137,7 +159,9 @@ export async function recordAttempts(
         await sql`update webhook_deliveries set status = 'delivered',
             attempt_count = attempt_count + 1, last_status_code = ${statusCode},
             last_error = null, next_attempt_at = null, leased_until = null, delivered_at = ${now}
-          where (workspace_id, id) in ${keyValues(part)}`.execute(trx);
+          where workspace_id = ${workspaceId} and id in ${idList(part.map((k) => k.id))}`.execute(
+          trx,
+        );
       }
     }
     for (const { key, outcome, next } of retried) {
@@ -157,7 +181,9 @@ export async function recordAttempts(
     }
     for (const part of chunks(logOnly)) {
       await sql`update webhook_deliveries set attempt_count = attempt_count + 1
-        where (workspace_id, id) in ${keyValues(part)}`.execute(trx);
+        where workspace_id = ${workspaceId} and id in ${idList(part.map((k) => k.id))}`.execute(
+        trx,
+      );
     }
     for (const part of chunks(attempts, 500)) {
       await trx
@@ -214,7 +240,11 @@ async function updateStreaks(
       .where('failure_streak', '>=', FAILED_IN_A_ROW_TO_DISABLE)
       .returning('id')
       .executeTakeFirst();
-    if (off) disabled.push({ workspaceId: s.workspaceId, webhookId: s.webhookId });
+    if (off) {
+      // The workspace's active webhooks are part of its catalog.
+      await bumpCatalogVersion(trx, s.workspaceId);
+      disabled.push({ workspaceId: s.workspaceId, webhookId: s.webhookId });
+    }
   }
   return disabled;
 }

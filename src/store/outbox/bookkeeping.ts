@@ -2,8 +2,8 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Executor, Store } from '../database.ts';
 
 /**
- * What the dispatcher's statements about deliveries share: their keys, statements of a
- * bounded number of keys, and the transaction they run in.
+ * What the dispatcher's statements about deliveries share: their keys (grouped by
+ * workspace), statements of a bounded number of keys, and the transaction they run in.
  */
 
 /** The key of a delivery. */
@@ -29,9 +29,23 @@ export async function bookkeeping<T>(store: Store, fn: (trx: Executor) => Promis
   });
 }
 
-/** `(values (ws, id), …)` of delivery keys. */
-export function keyValues(keys: readonly DeliveryKey[]): RawBuilder<unknown> {
-  return sql`(values ${sql.join(keys.map((k) => sql`(${k.workspaceId}, ${k.id})`))})`;
+/**
+ * The ids of `keys`, by workspace: statements about deliveries name one workspace each, so
+ * that each stays on one node of a database distributed by workspace (docs/deploy.md).
+ */
+export function idsByWorkspace(keys: readonly DeliveryKey[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const k of keys) {
+    const list = out.get(k.workspaceId);
+    if (list) list.push(k.id);
+    else out.set(k.workspaceId, [k.id]);
+  }
+  return out;
+}
+
+/** `(id, …)` of ids, for `id in`. */
+export function idList(ids: readonly string[]): RawBuilder<unknown> {
+  return sql`(${sql.join(ids)})`;
 }
 
 export function chunks<T>(items: readonly T[], size = KEYS_PER_STATEMENT): T[][] {

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { workspaceKey } from '../../domain/ids.ts';
 import type { Executor, Store } from '../database.ts';
-import { bookkeeping, chunks, type DeliveryKey, keyValues } from './bookkeeping.ts';
+import { bookkeeping, chunks, type DeliveryKey, idList, idsByWorkspace } from './bookkeeping.ts';
 import { holdsLease } from './dispatch-lease.ts';
+import { listDueWorkspaces, settleDueWorkspace } from './due-workspaces.ts';
 
 /**
  * Webhook deliveries as dispatchers claim them (docs/webhooks.md, Delivery and signatures): a claim
@@ -76,6 +77,9 @@ const CANDIDATE_COLUMNS = [
   'leased_until',
 ] as const;
 
+/** Workspaces a claim looks in at most; past them, it says there is more. */
+const WORKSPACES_PER_CLAIM = 64;
+
 /**
  * Claims due deliveries: pending, due by `now`, not leased, of active webhooks; per webhook
  * in the order they are due (then event order), at most `perWebhook` held per webhook and
@@ -86,69 +90,124 @@ const CANDIDATE_COLUMNS = [
  * deliveries whose webhook is no longer active are let go (left pending), those whose
  * webhook or event is gone end `failed`.
  *
+ * One workspace at a time, the earliest due first (`due-workspaces.ts`), each in statements
+ * and a transaction of its own, so no statement locks or writes rows of two workspaces. A
+ * workspace where nothing is due gets its mark put back.
+ *
  * PostgreSQL: a claim first looks without locking anything (an idle look writes nothing),
- * unless deliveries are `likely`; when there is something to take, it locks the webhooks
- * that have due deliveries (`skip locked`: those another claim holds are left to it), then
- * reads their deliveries afresh, so concurrent dispatchers never claim the same delivery
- * and each sees the leases of the claims before it. SQLite: one dispatcher at a time holds
- * the dispatch lease, checked in the claim's transaction.
+ * unless deliveries are `likely`; when there is something to take, it locks the workspace's
+ * webhooks that have due deliveries (`skip locked`: those another claim holds are left to
+ * it), then reads their deliveries afresh, so concurrent dispatchers never claim the same
+ * delivery and each sees the leases of the claims before it. SQLite: one dispatcher at a
+ * time holds the dispatch lease, checked in the claim's transaction.
  */
 export async function claimDeliveries(store: Store, request: ClaimRequest): Promise<Claim> {
   if (request.limit <= 0) return { deliveries: [], more: true, leaseHeld: true };
+  const due = await listDueWorkspaces(store.db, request.now, WORKSPACES_PER_CLAIM);
+  const deliveries: Delivery[] = [];
+  let more = due.length === WORKSPACES_PER_CLAIM;
+  for (const workspaceId of due) {
+    const limit = request.limit - deliveries.length;
+    if (limit <= 0) {
+      more = true;
+      break;
+    }
+    const claim = await claimIn(store, workspaceId, { ...request, limit });
+    if (!claim.leaseHeld) return { deliveries, more: false, leaseHeld: false };
+    deliveries.push(...claim.deliveries);
+    if (claim.more) more = true;
+  }
+  return { deliveries, more, leaseHeld: true };
+}
+
+/** A claim in one workspace. */
+async function claimIn(store: Store, workspaceId: string, request: ClaimRequest): Promise<Claim> {
   if (store.dialect === 'postgres') {
     if (!request.likely) {
-      const look = choose(await postgresCandidates(store.db, request), request);
+      const found = await postgresCandidates(store.db, workspaceId, request);
+      if (found.length === 0) {
+        await bookkeeping(store, (trx) => settleDueWorkspace(trx, store.dialect, workspaceId));
+        return { deliveries: [], more: false, leaseHeld: true };
+      }
+      const look = choose(found, request);
       if (look.chosen.length === 0) return { deliveries: [], more: look.more, leaseHeld: true };
     }
     return bookkeeping(store, async (trx) => {
-      const locked = await lockDueWebhooks(trx, request.now);
+      const locked = await lockDueWebhooks(trx, workspaceId, request.now);
       if (locked.size === 0) return { deliveries: [], more: false, leaseHeld: true };
       // A statement of its own, after the locks: its snapshot has every earlier claim's leases.
-      const candidates = (await postgresCandidates(trx, request)).filter((c) =>
-        locked.has(workspaceKey(c.workspace_id, c.webhook_id)),
+      const candidates = (await postgresCandidates(trx, workspaceId, request)).filter((c) =>
+        locked.has(c.webhook_id),
       );
       const { chosen, more } = choose(candidates, request);
       if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true };
-      const leased = await leaseRows(trx, chosen, request, true);
-      return { deliveries: await readSends(trx, leased, request.now), more, leaseHeld: true };
+      const leased = await leaseRows(trx, workspaceId, chosen, request, true);
+      return {
+        deliveries: await readSends(trx, workspaceId, leased, request.now),
+        more,
+        leaseHeld: true,
+      };
     });
   }
   // SQLite: the lease holder alone claims, so the candidates are read outside the write
-  // transaction; an idle poll writes nothing.
-  const { chosen, more } = choose(await sqliteCandidates(store.db, request), request);
+  // transaction; an idle poll writes nothing but a mark to put back.
+  const found = await sqliteCandidates(store.db, workspaceId, request);
+  if (found.length === 0) {
+    return bookkeeping(store, async (trx) => {
+      const lease = request.lease;
+      if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now))) {
+        return { deliveries: [], more: false, leaseHeld: false };
+      }
+      await settleDueWorkspace(trx, store.dialect, workspaceId);
+      return { deliveries: [], more: false, leaseHeld: true };
+    });
+  }
+  const { chosen, more } = choose(found, request);
   if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true };
   return bookkeeping(store, async (trx) => {
     const lease = request.lease;
     if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now))) {
       return { deliveries: [], more: false, leaseHeld: false };
     }
-    const leased = await leaseRows(trx, chosen, request, false);
-    return { deliveries: await readSends(trx, leased, request.now), more, leaseHeld: true };
+    const leased = await leaseRows(trx, workspaceId, chosen, request, false);
+    return {
+      deliveries: await readSends(trx, workspaceId, leased, request.now),
+      more,
+      leaseHeld: true,
+    };
   });
 }
 
 /**
- * Locks the active webhooks that have due pending deliveries, skipping those another
- * transaction holds (PostgreSQL); their keys. The test is a `lateral … limit 1` rather than
- * `exists`: with statistics from a moment nothing was pending (a queue table's are always
+ * Locks the workspace's active webhooks that have due pending deliveries, skipping those
+ * another transaction holds (PostgreSQL); their ids. The test is a `lateral … limit 1` rather
+ * than `exists`: with statistics from a moment nothing was pending (a queue table's are always
  * stale), the planner made `exists` a join that read every pending delivery once per webhook.
  */
-async function lockDueWebhooks(trx: Executor, now: string): Promise<Set<string>> {
-  const result = await sql<{ workspace_id: string; id: string }>`
-    select w.workspace_id, w.id from webhooks w
+async function lockDueWebhooks(
+  trx: Executor,
+  workspaceId: string,
+  now: string,
+): Promise<Set<string>> {
+  const result = await sql<{ id: string }>`
+    select w.id from webhooks w
     cross join lateral (
       select 1 from webhook_deliveries d
-      where d.workspace_id = w.workspace_id and d.webhook_id = w.id and d.status = 'pending'
+      where d.workspace_id = ${workspaceId} and d.webhook_id = w.id and d.status = 'pending'
         and d.next_attempt_at <= ${now}
       limit 1
     ) due
-    where w.status = 'active'
+    where w.workspace_id = ${workspaceId} and w.status = 'active'
     for no key update of w skip locked`.execute(trx);
-  return new Set(result.rows.map((r) => workspaceKey(r.workspace_id, r.id)));
+  return new Set(result.rows.map((r) => r.id));
 }
 
-/** Every active webhook's first due pending deliveries (PostgreSQL), in one statement. */
-async function postgresCandidates(db: Executor, request: ClaimRequest): Promise<Candidate[]> {
+/** The workspace's active webhooks' first due pending deliveries (PostgreSQL), in one statement. */
+async function postgresCandidates(
+  db: Executor,
+  workspaceId: string,
+  request: ClaimRequest,
+): Promise<Candidate[]> {
   const window = candidateWindow(request);
   const result = await sql<Candidate>`
     select d.workspace_id, d.id, d.webhook_id, d.event_seq, d.attempt_count,
@@ -157,27 +216,32 @@ async function postgresCandidates(db: Executor, request: ClaimRequest): Promise<
     cross join lateral (
       select workspace_id, id, webhook_id, event_seq, attempt_count, next_attempt_at, leased_until
       from webhook_deliveries
-      where workspace_id = w.workspace_id and webhook_id = w.id and status = 'pending'
+      where workspace_id = ${workspaceId} and webhook_id = w.id and status = 'pending'
         and next_attempt_at <= ${request.now}
       order by next_attempt_at, event_seq
       limit ${window}
     ) d
-    where w.status = 'active'`.execute(db);
+    where w.workspace_id = ${workspaceId} and w.status = 'active'`.execute(db);
   return result.rows;
 }
 
-/** Every active webhook's first due pending deliveries (SQLite), one webhook at a time. */
-async function sqliteCandidates(db: Executor, request: ClaimRequest): Promise<Candidate[]> {
+/** The workspace's active webhooks' first due pending deliveries (SQLite), one webhook at a time. */
+async function sqliteCandidates(
+  db: Executor,
+  workspaceId: string,
+  request: ClaimRequest,
+): Promise<Candidate[]> {
   const webhooks = await db
     .selectFrom('webhooks as w')
     .select(['w.workspace_id', 'w.id'])
+    .where('w.workspace_id', '=', workspaceId)
     .where('w.status', '=', 'active')
     .where((eb) =>
       eb.exists(
         eb
           .selectFrom('webhook_deliveries as d')
           .select(sql.lit(1).as('one'))
-          .whereRef('d.workspace_id', '=', 'w.workspace_id')
+          .where('d.workspace_id', '=', workspaceId)
           .whereRef('d.webhook_id', '=', 'w.id')
           .where(sql<boolean>`d.status = 'pending'`)
           .where('d.next_attempt_at', '<=', request.now),
@@ -190,7 +254,7 @@ async function sqliteCandidates(db: Executor, request: ClaimRequest): Promise<Ca
     const rows = await db
       .selectFrom('webhook_deliveries')
       .select(CANDIDATE_COLUMNS)
-      .where('workspace_id', '=', w.workspace_id)
+      .where('workspace_id', '=', workspaceId)
       .where('webhook_id', '=', w.id)
       .where(sql<boolean>`status = 'pending'`)
       .where('next_attempt_at', '<=', request.now)
@@ -263,10 +327,6 @@ function dueOrder(a: Candidate, b: Candidate): number {
   return Number(a.event_seq) - Number(b.event_seq);
 }
 
-function keyOf(c: Candidate): DeliveryKey {
-  return { workspaceId: c.workspace_id, id: c.id };
-}
-
 /**
  * Leases the chosen deliveries that are still pending and free; on PostgreSQL rows another
  * transaction has locked are skipped rather than waited for. Returns the keys it leased.
@@ -277,35 +337,40 @@ function keyOf(c: Candidate): DeliveryKey {
  */
 async function leaseRows(
   trx: Executor,
+  workspaceId: string,
   chosen: readonly Candidate[],
   request: ClaimRequest,
   skipLocked: boolean,
 ): Promise<DeliveryKey[]> {
   const leased: DeliveryKey[] = [];
   const lock = skipLocked ? sql` for update skip locked` : sql``;
-  for (const part of chunks(chosen.map(keyOf))) {
+  for (const part of chunks(chosen.map((c) => c.id))) {
     const rows = await sql<{
-      workspace_id: string;
       id: string;
       status: string;
       leased_until: string | null;
-    }>`select workspace_id, id, status, leased_until from webhook_deliveries
-      where (workspace_id, id) in ${keyValues(part)}${lock}`.execute(trx);
+    }>`select id, status, leased_until from webhook_deliveries
+      where workspace_id = ${workspaceId} and id in ${idList(part)}${lock}`.execute(trx);
     const free = rows.rows
       .filter(
         (r) => r.status === 'pending' && (r.leased_until === null || r.leased_until < request.now),
       )
-      .map((r) => ({ workspaceId: r.workspace_id, id: r.id }));
+      .map((r) => r.id);
     if (free.length === 0) continue;
     await sql`update webhook_deliveries set leased_until = ${request.leaseUntil}
-      where (workspace_id, id) in ${keyValues(free)}`.execute(trx);
-    leased.push(...free);
+      where workspace_id = ${workspaceId} and id in ${idList(free)}`.execute(trx);
+    leased.push(...free.map((id) => ({ workspaceId, id })));
   }
   return leased;
 }
 
 /** What sending the leased deliveries takes, in due order; lets go those that cannot go. */
-async function readSends(trx: Executor, keys: readonly DeliveryKey[], now: string) {
+async function readSends(
+  trx: Executor,
+  workspaceId: string,
+  keys: readonly DeliveryKey[],
+  now: string,
+) {
   if (keys.length === 0) return [];
   const rows: {
     workspace_id: string;
@@ -321,15 +386,15 @@ async function readSends(trx: Executor, keys: readonly DeliveryKey[], now: strin
     previous_secret: string | null;
     previous_secret_until: string | null;
   }[] = [];
-  for (const part of chunks(keys)) {
+  for (const part of chunks(keys.map((k) => k.id))) {
     const result = await sql<(typeof rows)[number]>`
       select d.workspace_id, d.id, d.webhook_id, d.event_seq, d.attempt_count, d.next_attempt_at,
         e.payload, w.url, w.status as webhook_status, w.secret, w.previous_secret,
         w.previous_secret_until
       from webhook_deliveries d
-      left join events e on e.workspace_id = d.workspace_id and e.seq = d.event_seq
-      left join webhooks w on w.workspace_id = d.workspace_id and w.id = d.webhook_id
-      where (d.workspace_id, d.id) in ${keyValues(part)}`.execute(trx);
+      left join events e on e.workspace_id = ${workspaceId} and e.seq = d.event_seq
+      left join webhooks w on w.workspace_id = ${workspaceId} and w.id = d.webhook_id
+      where d.workspace_id = ${workspaceId} and d.id in ${idList(part)}`.execute(trx);
     rows.push(...result.rows);
   }
   rows.sort((a, b) =>
@@ -383,43 +448,60 @@ async function readSends(trx: Executor, keys: readonly DeliveryKey[], now: strin
  * (see `leaseRows`); a finished delivery's lease is null already, and stays so.
  */
 export async function releaseDeliveries(store: Store, keys: readonly DeliveryKey[]): Promise<void> {
-  if (keys.length === 0) return;
-  await bookkeeping(store, (trx) => releaseWith(trx, keys));
+  for (const [workspaceId, ids] of idsByWorkspace(keys)) {
+    await bookkeeping(store, (trx) =>
+      releaseWith(
+        trx,
+        ids.map((id) => ({ workspaceId, id })),
+      ),
+    );
+  }
 }
 
 async function releaseWith(db: Executor, keys: readonly DeliveryKey[]): Promise<void> {
-  for (const part of chunks(keys)) {
-    await sql`update webhook_deliveries set leased_until = null
-      where (workspace_id, id) in ${keyValues(part)}`.execute(db);
+  for (const [workspaceId, ids] of idsByWorkspace(keys)) {
+    for (const part of chunks(ids)) {
+      await sql`update webhook_deliveries set leased_until = null
+        where workspace_id = ${workspaceId} and id in ${idList(part)}`.execute(db);
+    }
   }
 }
 
 /**
  * Extends the leases of deliveries a dispatcher still holds (queued or being sent) to
- * `until`. By key alone (see `leaseRows`): one that another dispatcher finished meanwhile
- * gets a lease it no longer needs, which nothing reads.
+ * `until`, one workspace at a time. By key alone (see `leaseRows`): one that another
+ * dispatcher finished meanwhile gets a lease it no longer needs, which nothing reads.
  */
 export async function renewDeliveryLeases(
   store: Store,
   keys: readonly DeliveryKey[],
   until: string,
 ): Promise<void> {
-  if (keys.length === 0) return;
-  await bookkeeping(store, async (trx) => {
-    for (const part of chunks(keys)) {
-      await sql`update webhook_deliveries set leased_until = ${until}
-        where (workspace_id, id) in ${keyValues(part)}`.execute(trx);
-    }
-  });
+  for (const [workspaceId, ids] of idsByWorkspace(keys)) {
+    await bookkeeping(store, async (trx) => {
+      for (const part of chunks(ids)) {
+        await sql`update webhook_deliveries set leased_until = ${until}
+          where workspace_id = ${workspaceId} and id in ${idList(part)}`.execute(trx);
+      }
+    });
+  }
 }
 
-/** Deliveries pending and due at `now` (ISO 8601), in every workspace: the webhook backlog. */
+/**
+ * Deliveries pending and due at `now` (ISO 8601), in every workspace: the webhook backlog,
+ * counted in each workspace with due work.
+ */
 export async function countDueDeliveries(db: Executor, now: string): Promise<number> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.countAll<number | string>().as('due'))
-    .where(sql<boolean>`status = 'pending'`)
-    .where('next_attempt_at', '<=', now)
-    .executeTakeFirst();
-  return Number(row?.due ?? 0);
+  let due = 0;
+  for (const workspaceId of await listDueWorkspaces(db, now, Number.MAX_SAFE_INTEGER)) {
+    const row = await db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll<number | string>().as('due'))
+      .where('workspace_id', '=', workspaceId)
+      .where(sql<boolean>`status = 'pending'`)
+      .where('next_attempt_at', '<=', now)
+      .executeTakeFirst();
+    due += Number(row?.due ?? 0);
+  }
+  return due;
 }

@@ -6,6 +6,7 @@ import {
   type EventObjectType,
   type EventTopic,
   eventFieldValue,
+  fieldTypeKey,
   isEventObjectType,
   SYSTEM_ACTOR,
 } from '../../domain/events.ts';
@@ -37,8 +38,14 @@ export class EventLog {
     return this.direct.has(`${type}\u0000${id}`) ? this.actor : SYSTEM_ACTOR;
   }
 
-  private add(event: EventTopic, type: EventObjectType, id: string, field?: EventFacts['field']) {
-    this.events.push({
+  private add(
+    event: EventTopic,
+    type: EventObjectType,
+    id: string,
+    field?: EventFacts['field'],
+    definitionId?: string,
+  ) {
+    const facts: EventFacts = {
       event,
       occurredAt: this.occurredAt,
       actor: this.actorOf(type, id),
@@ -46,12 +53,15 @@ export class EventLog {
       objectId: id,
       eventId: this.eventId,
       field,
-    });
+    };
+    if (definitionId !== undefined) facts.customObjectDefinitionId = definitionId;
+    this.events.push(facts);
   }
 
   /**
    * A record rendered anew: `생성` when it had no JSON before, else a `수정` for each key
-   * whose value changed. `types` gives the field types that shape the values. A stored
+   * whose value changed. `types` gives the field types that shape the values, by
+   * `fieldTypeKey` (a custom object's fields by its definition). A stored
    * `before` that is not a JSON object (a body damaged by hand) makes no event: there is
    * nothing to compare, and the write that renders it again must not fail on it.
    */
@@ -65,28 +75,41 @@ export class EventLog {
     if (!isEventObjectType(type)) return;
     if (before === null) {
       // A record is created by the write that creates it, never derived.
-      this.created(type, id);
+      this.created(type, id, type === 'customObject' ? definitionOf(after) : undefined);
       return;
     }
     if (before === after) return;
     const was = jsonObject(before);
     if (was === undefined) return;
-    const changes = changedKeys(was, JSON.parse(after));
+    const now = JSON.parse(after) as Record<string, unknown>;
+    const changes = changedKeys(was, now);
+    const definitionId =
+      type === 'customObject' ? String(now.customObjectDefinitionId ?? '') : undefined;
     for (const change of changes) {
-      const fieldType = types?.get(change.key) ?? builtInField(type, change.key)?.type;
-      this.add('수정', type, id, {
-        name: change.key,
-        before: eventFieldValue(change.before, fieldType),
-        after: eventFieldValue(change.after, fieldType),
-      });
+      const fieldType =
+        types?.get(fieldTypeKey(change.key, definitionId)) ?? builtInField(type, change.key)?.type;
+      this.add(
+        '수정',
+        type,
+        id,
+        {
+          name: change.key,
+          before: eventFieldValue(change.before, fieldType),
+          after: eventFieldValue(change.after, fieldType),
+        },
+        definitionId,
+      );
     }
   }
 
-  /** A record the write created with its JSON already rendered (an import's records). */
-  created(type: string, id: string): void {
+  /**
+   * A record the write created with its JSON already rendered (an import's records); a custom
+   * object's with its definition's id.
+   */
+  created(type: string, id: string, definitionId?: string): void {
     if (!isEventObjectType(type)) return;
     this.markDirect(type, id);
-    this.add('생성', type, id);
+    this.add('생성', type, id, undefined, definitionId);
   }
 
   /** The events gathered so far, handed over and forgotten (a long write writes in batches). */
@@ -94,11 +117,11 @@ export class EventLog {
     return this.events.splice(0);
   }
 
-  /** A record deleted by the write (or merged away). */
-  deleted(type: string, id: string): void {
+  /** A record deleted by the write (or merged away); a custom object's with its definition's id. */
+  deleted(type: string, id: string, definitionId?: string): void {
     if (!isEventObjectType(type)) return;
     this.markDirect(type, id);
-    this.add('삭제', type, id);
+    this.add('삭제', type, id, undefined, definitionId);
   }
 
   /** A record that another was merged into. */
@@ -107,4 +130,9 @@ export class EventLog {
     this.markDirect(type, keptId);
     this.add('병합', type, keptId);
   }
+}
+
+/** The definition a custom object's rendered JSON names (`customObjectDefinitionId`). */
+function definitionOf(json: string): string {
+  return String((JSON.parse(json) as Record<string, unknown>).customObjectDefinitionId ?? '');
 }

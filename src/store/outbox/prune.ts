@@ -11,7 +11,8 @@ export interface Pruned {
 /**
  * Deletes the events that occurred more than `retentionDays` ago, with their finished
  * deliveries and those deliveries' attempts. An event still waiting to be delivered is kept
- * until its delivery ends, so pruning never loses a pending delivery.
+ * until its delivery ends, so pruning never loses a pending delivery. One workspace at a
+ * time, each in a transaction of its own (docs/deploy.md, Distributing by workspace).
  */
 export async function pruneEvents(
   store: Store,
@@ -19,17 +20,30 @@ export async function pruneEvents(
   nowMs = Date.now(),
 ): Promise<Pruned> {
   const cutoff = toTimestamp(nowMs - retentionDays * DAY_MS);
+  const pruned: Pruned = { events: 0, deliveries: 0 };
+  const workspaces = await store.db.selectFrom('workspaces').select('id').orderBy('id').execute();
+  for (const { id } of workspaces) {
+    const one = await pruneWorkspace(store, id, cutoff);
+    pruned.events += one.events;
+    pruned.deliveries += one.deliveries;
+  }
+  return pruned;
+}
+
+/** `pruneEvents` in one workspace: what occurred before `cutoff`. */
+function pruneWorkspace(store: Store, workspaceId: string, cutoff: string): Promise<Pruned> {
   return store.transaction(async (trx) => {
-    const gone = sql`(select e.workspace_id, e.seq from events e
-      where e.occurred_at < ${cutoff}
+    const gone = sql`(select e.seq from events e
+      where e.workspace_id = ${workspaceId} and e.occurred_at < ${cutoff}
         and not exists (select 1 from webhook_deliveries p
-          where p.workspace_id = e.workspace_id and p.event_seq = e.seq and p.status = 'pending'))`;
-    await sql`delete from webhook_attempts where (workspace_id, delivery_id) in (
-      select d.workspace_id, d.id from webhook_deliveries d
-      where (d.workspace_id, d.event_seq) in ${gone})`.execute(trx);
+          where p.workspace_id = ${workspaceId} and p.event_seq = e.seq and p.status = 'pending'))`;
+    await sql`delete from webhook_attempts where workspace_id = ${workspaceId} and delivery_id in (
+      select d.id from webhook_deliveries d
+      where d.workspace_id = ${workspaceId} and d.event_seq in ${gone})`.execute(trx);
     const deliveries = await sql`delete from webhook_deliveries
-      where (workspace_id, event_seq) in ${gone}`.execute(trx);
-    const events = await sql`delete from events where (workspace_id, seq) in ${gone}`.execute(trx);
+      where workspace_id = ${workspaceId} and event_seq in ${gone}`.execute(trx);
+    const events = await sql`delete from events
+      where workspace_id = ${workspaceId} and seq in ${gone}`.execute(trx);
     return {
       events: Number(events.numAffectedRows ?? 0),
       deliveries: Number(deliveries.numAffectedRows ?? 0),

@@ -3,6 +3,7 @@ import { newId } from '../../domain/ids.ts';
 import { activeSubscriptions, type Subscription } from '../catalog.ts';
 import type { Executor } from '../database.ts';
 import { insertMany } from '../insert.ts';
+import { markDeliveriesDue } from './due-workspaces.ts';
 
 /**
  * Writes a transaction's events: numbers them after the workspace's last (the caller holds
@@ -114,7 +115,10 @@ export function deliveriesOf(
   return out;
 }
 
-/** Adds the deliveries of `events` (numbered from `first`) to the webhooks that want them. */
+/**
+ * Adds the deliveries of `events` (numbered from `first`) to the webhooks that want them,
+ * and brings the workspace's due mark forward to them.
+ */
 export async function fanOut(
   trx: Executor,
   workspaceId: string,
@@ -124,12 +128,25 @@ export async function fanOut(
 ): Promise<void> {
   const wanted = subscriptions ?? (await activeSubscriptions(trx, workspaceId));
   if (wanted.length === 0) return;
-  const createdAt = events[0]!.occurredAt;
+  const rest = pendingDelivery(events[0]!.occurredAt);
   const deliveries = deliveriesOf(events, wanted).map((d) => ({
     workspace_id: workspaceId,
     id: d.id,
     webhook_id: d.webhookId,
     event_seq: first + d.eventIndex,
+    ...rest,
+  }));
+  if (deliveries.length === 0) return;
+  await insertMany(trx, 'webhook_deliveries', deliveries);
+  await markDeliveriesDue(trx, workspaceId, rest.created_at);
+}
+
+/**
+ * A new delivery's columns besides its workspace, id, webhook and event: pending, not tried
+ * yet, due at once (`createdAt`: its event's time). Both stores' writes insert these.
+ */
+export function pendingDelivery(createdAt: string) {
+  return {
     status: 'pending',
     attempt_count: 0,
     last_status_code: null,
@@ -138,6 +155,5 @@ export async function fanOut(
     leased_until: null,
     delivered_at: null,
     created_at: createdAt,
-  }));
-  await insertMany(trx, 'webhook_deliveries', deliveries);
+  } as const;
 }

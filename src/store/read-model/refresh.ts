@@ -1,5 +1,5 @@
 import type { CustomFieldRecordType } from '../../domain/custom-fields.ts';
-import { type EventFieldType, isEventObjectType } from '../../domain/events.ts';
+import { type EventFieldType, fieldTypeKey, isEventObjectType } from '../../domain/events.ts';
 import { CHUNK } from '../by-id.ts';
 import type { PendingWrites } from '../close-write.ts';
 import type { Executor, Store } from '../database.ts';
@@ -177,9 +177,17 @@ export async function storeRendered(
 }
 
 /**
- * The types of a record type's custom fields, by name, for the values of `수정` events
- * (`sensitive` for the fields whose values events must not show).
+ * The types of a record type's custom fields, by `fieldTypeKey` (the name; a custom object's
+ * also by definition), for the values of `수정` events (`sensitive` for the fields whose values
+ * events must not show).
  */
 export function fieldTypes(type: CustomFieldRecordType, l: Lookups): Map<string, EventFieldType> {
-  return new Map(l.definitions(type).map((d) => [d.name, d.isSensitive ? 'sensitive' : d.type]));
+  return new Map(
+    l
+      .definitions(type)
+      .map((d) => [
+        fieldTypeKey(d.name, d.customObjectDefinitionId),
+        d.isSensitive ? 'sensitive' : d.type,
+      ]),
+  );
 }

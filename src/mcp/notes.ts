@@ -1,0 +1,77 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { type ApiCall, query } from './api.ts';
+import { READS } from './read-tools.ts';
+import { cursorArg, NOTED_TYPES, recordId } from './record-types.ts';
+import { answer, apiError, succeeded, toolError } from './results.ts';
+
+/** Notes of a custom object read in one call at most: each is a read of its own. */
+const MAX_CUSTOM_OBJECT_NOTES = 20;
+
+/** `list_notes`: its description, input schema and annotations, built once. */
+const LIST_NOTES_TOOL = {
+  title: 'List notes',
+  description:
+    "Notes (메모) oldest first: the workspace's, or with type and id one record's. A reply has parentId (the note it answers); add_note with parentId replies.",
+  inputSchema: {
+    type: z.enum(NOTED_TYPES).optional(),
+    id: recordId.optional(),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe(`page size (default 50; custom-object at most ${MAX_CUSTOM_OBJECT_NOTES})`),
+    cursor: cursorArg,
+  },
+  annotations: READS,
+};
+
+/** One page of notes, as the tools answer it. */
+function page(records: unknown[], nextCursor: string | null | undefined): CallToolResult {
+  return answer({ records, nextCursor: nextCursor ?? null, hasMore: Boolean(nextCursor) });
+}
+
+/**
+ * A custom object's notes: the API lists them only as the record's `memo` links, so a page
+ * of their ids is read, then each note.
+ */
+async function customObjectNotes(
+  call: ApiCall,
+  id: string,
+  limit: number | undefined,
+  cursor: string | undefined,
+): Promise<CallToolResult> {
+  const size = Math.min(limit ?? MAX_CUSTOM_OBJECT_NOTES, MAX_CUSTOM_OBJECT_NOTES);
+  const path = `/v2/object/custom-object/${encodeURIComponent(id)}/association/memo/primary`;
+  const ids = await call('GET', `${path}${query({ limit: size, cursor })}`);
+  if (!succeeded(ids)) return apiError(ids);
+  const records: unknown[] = [];
+  for (const noteId of ids.json.data.associationIdList as string[]) {
+    const res = await call('GET', `/v2/memo/${encodeURIComponent(noteId)}`);
+    if (!succeeded(res)) return apiError(res);
+    records.push(res.json.data.memo);
+  }
+  return page(records, ids.json.data.nextCursor);
+}
+
+/** Registers `list_notes`. */
+export function registerNoteTools(server: McpServer, call: ApiCall): void {
+  server.registerTool('list_notes', LIST_NOTES_TOOL, async ({ type, id, limit, cursor }) => {
+    if ((type === undefined) !== (id === undefined)) {
+      return toolError({ message: "'type' and 'id' go together: the record whose notes to list" });
+    }
+    if (type === 'custom-object') return customObjectNotes(call, id!, limit, cursor);
+    if (type !== undefined && cursor === undefined) {
+      // The list answers an unknown id with nothing: say it is unknown instead.
+      const record = await call('GET', `/v2/${type}/${encodeURIComponent(id!)}`);
+      if (!succeeded(record)) return apiError(record);
+    }
+    const filter = type === undefined ? {} : { [`${type}Id`]: id };
+    const res = await call('GET', `/v2/memo${query({ ...filter, limit, cursor })}`);
+    if (!succeeded(res)) return apiError(res);
+    return page(res.json.data.memoList, res.json.data.nextCursor);
+  });
+}

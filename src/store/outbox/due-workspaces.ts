@@ -1,0 +1,74 @@
+import { sql } from 'kysely';
+import type { Executor } from '../database.ts';
+
+/**
+ * The workspaces with deliveries to send (`workspaces.deliveries_due_at`, docs/webhooks.md,
+ * Delivery and signatures): dispatchers claim in each of them alone, so that no statement of
+ * theirs locks or writes rows of two workspaces (docs/deploy.md, Distributing by workspace).
+ * The mark is a lower bound: no later than the earliest pending delivery of the workspace's
+ * active webhooks. The writes that add deliveries, or change webhooks, bring it forward under
+ * the workspace's write lock; a dispatcher that finds nothing due in a workspace puts it back.
+ */
+
+/**
+ * The workspaces whose mark is due by `now`, earliest first, at most `limit`: the one read of
+ * the dispatchers that spans workspaces; it reads `workspaces` alone and locks nothing.
+ */
+export async function listDueWorkspaces(
+  db: Executor,
+  now: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('deliveries_due_at', '<=', now)
+    .orderBy('deliveries_due_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Brings the workspace's mark forward to `at` (if it is later, or unset): in the transaction
+ * that adds deliveries or changes webhooks, which holds the workspace's row from here on.
+ */
+export async function markDeliveriesDue(
+  trx: Executor,
+  workspaceId: string,
+  at: string,
+): Promise<void> {
+  await trx
+    .updateTable('workspaces')
+    .set({ deliveries_due_at: dueAtLeast(at) })
+    .where('id', '=', workspaceId)
+    .execute();
+}
+
+/** `deliveries_due_at` brought forward to `at`: the same on both stores (their `least`/`min` differ on null). */
+export function dueAtLeast(at: string) {
+  return sql<string>`case when deliveries_due_at is null or deliveries_due_at > ${at} then ${at} else deliveries_due_at end`;
+}
+
+/**
+ * Puts the workspace's mark back to its earliest pending delivery of an active webhook (null
+ * when none), after a look found nothing due there. PostgreSQL: the workspace's row is locked
+ * first, so a write that adds deliveries either committed before the minimum is read, or
+ * brings the mark forward after it is set (its own lock waits for this transaction).
+ */
+export async function settleDueWorkspace(
+  trx: Executor,
+  dialect: 'sqlite' | 'postgres',
+  workspaceId: string,
+): Promise<void> {
+  if (dialect === 'postgres') {
+    await sql`select id from workspaces where id = ${workspaceId} for update`.execute(trx);
+  }
+  await sql`update workspaces set deliveries_due_at = (
+      select min(d.next_attempt_at) from webhook_deliveries d
+      join webhooks w on w.workspace_id = d.workspace_id and w.id = d.webhook_id
+      where d.workspace_id = ${workspaceId} and w.workspace_id = ${workspaceId}
+        and d.status = 'pending' and w.status = 'active')
+    where id = ${workspaceId}`.execute(trx);
+}
