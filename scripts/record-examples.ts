@@ -224,16 +224,19 @@ export async function recordExamples(): Promise<OperationExamples> {
     ).id as string;
     const examples: OperationExamples = {};
     // A file on the deal, for the file reads (the upload is multipart, not JSON).
-    const upload = async (name: string) => {
+    const upload = async (
+      name: string,
+      content = { type: 'application/pdf', bytes: Buffer.from('%PDF-1.4\n%%EOF\n') },
+    ) => {
       const boundary = 'salescrm-example';
       const payload = Buffer.concat([
         Buffer.from(
           `--${boundary}\r\nContent-Disposition: form-data; name="objectType"\r\n\r\ndeal\r\n` +
             `--${boundary}\r\nContent-Disposition: form-data; name="objectId"\r\n\r\n${ids.dealId}\r\n` +
             `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
-            'Content-Type: application/pdf\r\n\r\n',
+            `Content-Type: ${content.type}\r\n\r\n`,
         ),
-        Buffer.from('%PDF-1.4\n%%EOF\n'),
+        content.bytes,
         Buffer.from(`\r\n--${boundary}--\r\n`),
       ]);
       const res = await app.inject({
@@ -257,6 +260,44 @@ export async function recordExamples(): Promise<OperationExamples> {
     });
     examples.sendEmail = sent;
     ids.emailId = (sent.data as Json).id as string;
+    // A recording of the deal: its audio uploaded first, then the recording that holds it.
+    const recording = async (title: string) => {
+      const audio = await upload(`${title}.mp3`, {
+        type: 'audio/mpeg',
+        bytes: Buffer.from('ID3\u0004\u0000\u0000\u0000\u0000\u0000\u0000', 'latin1'),
+      });
+      return call('POST', '/v2/recording', {
+        fileId: (audio.data as Json).id,
+        objectType: 'deal',
+        objectId: ids.dealId,
+        title,
+        duration: 754,
+        coreSummary: '도입 일정과 예산을 확인함. 다음 주 데모 약속.',
+        transcriptSegmentList: [
+          {
+            startTime: 0,
+            endTime: 4200,
+            text: '안녕하세요, 지난번 문의 주신 건으로 연락드렸습니다.',
+            speakerId: 'spk-1',
+            confidence: 0.94,
+          },
+          {
+            startTime: 4200,
+            endTime: 9800,
+            text: '네, 도입 일정부터 여쭤봐도 될까요?',
+            speakerId: 'spk-2',
+            confidence: 0.91,
+          },
+        ],
+        speakerInfoList: [
+          { speakerId: 'spk-1', label: '영업 담당' },
+          { speakerId: 'spk-2', label: '고객' },
+        ],
+      });
+    };
+    examples.createRecording = await recording('도입 상담 통화');
+    ids.recordingId = (((examples.createRecording as Json).data as Json).recording as Json)
+      .id as string;
     const queries: Record<string, string> = {
       listFiles: `?objectType=deal&objectId=${ids.dealId}`,
     };
@@ -316,6 +357,8 @@ export async function recordExamples(): Promise<OperationExamples> {
     );
     const spareFile = (await upload('삭제할 파일.pdf')).data as Json;
     examples.deleteFile = await call('POST', `/v2/file/${spareFile.id}/delete`);
+    const spareRecording = ((await recording('삭제할 통화')).data as Json).recording as Json;
+    examples.deleteRecording = await call('POST', `/v2/recording/${spareRecording.id}/delete`);
     const enrolled = (examples.enrollInSequence as Json).data as Json;
     examples.deleteSequenceEnrollment = await call(
       'POST',

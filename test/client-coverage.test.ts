@@ -40,6 +40,8 @@ function cannedData(): Record<string, unknown> {
     'objectList',
     'associationList',
     'email',
+    'recording',
+    'recordingTranscript',
   ];
   const data: Record<string, unknown> = { nextCursor: null };
   for (const key of keys) data[key] = [{ id: 'x' }];
@@ -177,6 +179,19 @@ const CALLS: Record<string, () => Promise<unknown>> = {
       { idempotencyKey: 'k' },
     ),
   'email.get': () => crm.email.get('e1'),
+  'recordings.create': () =>
+    crm.recordings.create({
+      fileId: 'f1',
+      objectType: 'deal',
+      objectId: 'd1',
+      title: '통화',
+      duration: 60,
+      transcriptSegmentList: [{ startTime: 0, endTime: 1000, text: '안녕하세요', speakerId: 's1' }],
+      speakerInfoList: [{ speakerId: 's1', label: '영업' }],
+    }),
+  'recordings.get': () => crm.recordings.get('r1'),
+  'recordings.transcript': () => crm.recordings.transcript('r1'),
+  'recordings.delete': () => crm.recordings.delete('r1'),
   'users.list': () => crm.users.list().page(),
   'users.me': () => crm.users.me(),
   'users.meShort': () => crm.users.meShort(),

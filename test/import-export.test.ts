@@ -327,11 +327,14 @@ describe('export then import into a fresh workspace', () => {
       'file',
       'fileChunk',
       'email',
+      'recording',
     ]) {
       expect(header.counts[type], type).toBeGreaterThan(0);
     }
-    // Three files (the unfinished upload stays out): three chunks, one and one.
-    expect([header.counts.file, header.counts.fileChunk]).toEqual([3, 5]);
+    // Three files (the unfinished upload stays out): three chunks, one and one; besides them,
+    // the audio of each of the demo's recordings, a chunk each.
+    const audio = header.counts.recording as number;
+    expect([header.counts.file - audio, header.counts.fileChunk - audio]).toEqual([3, 5]);
     expect(lines.some((l) => l.includes(added.files.unfinished))).toBe(false);
     const chunks = lines.filter((l) => l.startsWith('{"type":"fileChunk"'));
     expect(Math.max(...chunks.map((l) => l.length))).toBeLessThan(CHUNK_BYTES * 1.4);
@@ -454,6 +457,37 @@ describe('export then import into a fresh workspace', () => {
     ]);
     const unfinished = await get(app, target.token, `/v2/file/${added.files.unfinished}/content`);
     expect(unfinished.status).toBe(404);
+  });
+
+  it('gives byte-identical recordings, transcripts and their audio', async () => {
+    const recordings = await store.db
+      .selectFrom('recordings')
+      .select(['id', 'file_id', 'subject_type', 'subject_id'])
+      .where('workspace_id', '=', source.workspaceId)
+      .execute();
+    // The demo records some of its meetings.
+    expect(recordings.length).toBeGreaterThan(0);
+    const tokens: [string, string] = [source.token, target.token];
+    for (const r of recordings) {
+      await comparePages([app, app], tokens, `/v2/recording/${r.id}`);
+      await comparePages([app, app], tokens, `/v2/recording/${r.id}/transcript`);
+      const audio = (token: string) =>
+        app.inject({
+          method: 'GET',
+          url: `/v2/file/${r.file_id}/content`,
+          headers: { authorization: `Bearer ${token}` },
+        });
+      const [a, b] = [await audio(source.token), await audio(target.token)];
+      expect(a.statusCode).toBe(200);
+      expect(b.rawPayload.equals(a.rawPayload)).toBe(true);
+    }
+    const copied = await store.db
+      .selectFrom('recordings')
+      .select(['id', 'file_id', 'subject_type', 'subject_id'])
+      .where('workspace_id', '=', target.workspaceId)
+      .execute();
+    const byId = (rows: typeof recordings) => [...rows].sort((x, y) => (x.id < y.id ? -1 : 1));
+    expect(byId(copied)).toEqual(byId(recordings));
   });
 
   it('keeps the sent e-mail with its idempotency key and attachments', async () => {

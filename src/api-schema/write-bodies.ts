@@ -22,5 +22,6 @@ export {
 export { CreatePersonBody, UpdatePersonBody } from './bodies/people.ts';
 export { CreateProductBody, UpdateProductBody } from './bodies/products.ts';
 export { CreateQuoteBody, QuoteLineBody } from './bodies/quotes.ts';
+export { CreateRecordingBody } from './bodies/recordings.ts';
 export { EnrollBody } from './bodies/sequences.ts';
 export { CreateWebhookBody, UpdateWebhookBody } from './bodies/webhooks.ts';

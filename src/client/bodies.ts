@@ -86,3 +86,5 @@ export type SearchRequest = Omit<Search.SearchBody, 'limit'>;
 
 /** Body of `email.send`. */
 export type SendEmailBody = EmailBodies.SendEmailBody;
+/** Body of `recordings.create`: the audio's file id, the record, the transcript. */
+export type CreateRecordingBody = Bodies.CreateRecordingBody;

@@ -499,7 +499,8 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
   readonly files = {
     /**
      * Uploads one file (at most 25 MB; jpeg, png, gif, webp, pdf, zip, doc(x), xls(x),
-     * ppt(x), txt, csv), attached to a record when `objectType` and `objectId` are given.
+     * ppt(x), txt, csv, and the audio of recordings: mp3, m4a, wav, ogg, webm), attached to a
+     * record when `objectType` and `objectId` are given.
      */
     upload: async (
       file: { name: string; data: Blob | Uint8Array; contentType?: string },
@@ -557,6 +558,28 @@ export class CrmClient<C extends CustomFieldTypes = NoCustomFields> {
     /** A sent e-mail. */
     get: async (id: string, o?: CallOptions): Promise<R.Email> =>
       (await this.#get<{ email: R.Email }>(`/v2/email/${seg(id)}`, o)).email,
+  };
+
+  /** Recordings another system made, kept with their audio (a file uploaded first). */
+  readonly recordings = {
+    /** Keeps a recording of a record: its audio (`files.upload` id), title, duration, transcript. */
+    create: (body: Bodies.CreateRecordingBody, o?: CallOptions) =>
+      this.#keyed<R.Created>('/v2/recording', 'recording', body, o),
+    /** A recording. */
+    get: async (id: string, o?: CallOptions): Promise<R.Recording> =>
+      (await this.#get<{ recording: R.Recording }>(`/v2/recording/${seg(id)}`, o)).recording,
+    /** A recording's transcript. */
+    transcript: async (id: string, o?: CallOptions): Promise<R.RecordingTranscript> =>
+      (
+        await this.#get<{ recordingTranscript: R.RecordingTranscript }>(
+          `/v2/recording/${seg(id)}/transcript`,
+          o,
+        )
+      ).recordingTranscript,
+    /** Deletes a recording, its audio file and its activity. */
+    delete: async (id: string, o?: CallOptions): Promise<void> => {
+      await this.#post(`/v2/recording/${seg(id)}/delete`, undefined, o);
+    },
   };
 
   /** Users of the workspace. */

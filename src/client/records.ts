@@ -54,6 +54,10 @@ import type {
   QuoteRecord,
 } from '../api-schema/records/products-quotes.ts';
 import type {
+  RecordingRecord,
+  RecordingTranscriptRecord,
+} from '../api-schema/records/recordings.ts';
+import type {
   SequenceEnrollmentRecord,
   SequenceRecord,
   SequenceStepRecord,
@@ -224,3 +228,7 @@ export type FileObjectType = FileObjectTypeName;
 export type Email = EmailRecord;
 /** What a send answers: the e-mail's id and its Message-ID. */
 export type SentEmail = SentEmailRecord;
+/** A recording, as `GET /v2/recording/{recordingId}` answers it. */
+export type Recording = RecordingRecord;
+/** A recording's transcript: its segments in time order and its speakers. */
+export type RecordingTranscript = RecordingTranscriptRecord;

@@ -1,5 +1,8 @@
 import type { CustomFieldType } from './custom-fields.ts';
-import { PRODUCT_KINDS } from './quotes.ts';
+import type { KeyGroup, RecordTypeDeclaration } from './record-types/declaration.ts';
+import { ORGANIZATION } from './record-types/organizations.ts';
+import { PEOPLE } from './record-types/people.ts';
+import { PRODUCT } from './record-types/products.ts';
 
 /** Record types with a field list (`GET /v2/field/{type}`) and `fieldList` writes. */
 export const FIELD_RECORD_TYPES = [
@@ -96,6 +99,29 @@ const COUNTERS = [
   f('실패된 딜 개수', 'number', 'derived'),
 ];
 
+/** The catalogue of each shared field group. */
+const GROUP_FIELDS: Record<KeyGroup, readonly BuiltInField[]> = {
+  dealCounters: COUNTERS,
+  note: NOTE,
+  webForm: WEBFORM,
+  sequence: SEQUENCE,
+  ownership: OWNERSHIP,
+  todo: TODO,
+};
+
+/** The built-in fields of a declared record type, in its key order. */
+function catalogueOf(declaration: RecordTypeDeclaration): BuiltInField[] {
+  return declaration.keys.flatMap((k) => {
+    if ('group' in k) return GROUP_FIELDS[k.group];
+    if ('derive' in k) return [f(k.key, k.field, 'derived')];
+    const more: Partial<BuiltInField> = {};
+    if (k.bodyKey !== undefined) more.bodyKey = k.bodyKey;
+    if (k.required !== undefined) more.required = k.required;
+    if (k.options !== undefined) more.options = k.options;
+    return [f(k.key, k.field, k.access, more)];
+  });
+}
+
 function pipelineRecord(kind: 'deal' | 'lead'): BuiltInField[] {
   const deal = kind === 'deal';
   return [
@@ -140,53 +166,11 @@ function pipelineRecord(kind: 'deal' | 'lead'): BuiltInField[] {
  * the renderers' keys (a test holds them to `fixedKeysOf`).
  */
 export const BUILT_IN_FIELDS: Record<FieldRecordType, readonly BuiltInField[]> = {
-  people: [
-    f('id', 'id', 'service'),
-    f('organizationId', 'id', 'body', { bodyKey: 'organizationId' }),
-    f('이름', 'string', 'body', { bodyKey: 'name', required: true }),
-    f('이메일', 'string', 'fieldList'),
-    f('전화', 'string', 'fieldList'),
-    f('포지션', 'string', 'fieldList'),
-    f('프로필 사진', 'string', 'fieldList'),
-    f('링크드인', 'string', 'fieldList'),
-    ...COUNTERS,
-    ...NOTE,
-    ...WEBFORM,
-    ...SEQUENCE,
-    f('수신 거부 여부', 'boolean', 'fieldList'),
-    f('수신 거부 사유', 'string', 'fieldList'),
-    ...OWNERSHIP,
-    ...TODO,
-    f('제출된 웹폼 목록', 'multiWebForm', 'derived'),
-    f('등록된 시퀀스 목록', 'multiSequence', 'derived'),
-  ],
-  organization: [
-    f('id', 'id', 'service'),
-    f('이름', 'string', 'body', { bodyKey: 'name', required: true }),
-    f('이메일', 'string', 'fieldList'),
-    f('전화', 'string', 'fieldList'),
-    f('프로필 사진', 'string', 'fieldList'),
-    f('링크드인', 'string', 'fieldList'),
-    ...COUNTERS,
-    ...NOTE,
-    ...WEBFORM,
-    ...OWNERSHIP,
-    ...TODO,
-    f('제출된 웹폼 목록', 'multiWebForm', 'derived'),
-    f('등록된 시퀀스 목록', 'multiSequence', 'derived'),
-  ],
+  people: catalogueOf(PEOPLE),
+  organization: catalogueOf(ORGANIZATION),
   deal: pipelineRecord('deal'),
   lead: pipelineRecord('lead'),
-  product: [
-    f('id', 'id', 'service'),
-    f('이름', 'string', 'body', { bodyKey: 'name', required: true }),
-    f('코드', 'string', 'fieldList'),
-    f('유형', 'singleSelect', 'fieldList', { options: PRODUCT_KINDS }),
-    f('금액', 'number', 'body', { bodyKey: 'price', required: true }),
-    f('단위', 'string', 'fieldList'),
-    ...NOTE,
-    ...OWNERSHIP,
-  ],
+  product: catalogueOf(PRODUCT),
   quote: [
     f('id', 'id', 'service'),
     f('메인 견적서 여부', 'boolean', 'body', { bodyKey: 'isMainQuote' }),

@@ -1,6 +1,7 @@
 /**
  * The kinds of file `POST /v2/file` takes (docs/decisions.md, Other resources): images (jpeg, png,
- * gif, webp), pdf, zip, the Office formats old and new, and plain text (txt, csv). A file is taken
+ * gif, webp), pdf, zip, the Office formats old and new, plain text (txt, csv) and audio (mp3, m4a,
+ * wav, ogg, webm: a recording's, docs/decisions.md, Recordings). A file is taken
  * when its extension is one of them and its first bytes are what that extension's format starts
  * with (its magic number; text: UTF-8 without NUL bytes).
  */
@@ -67,6 +68,21 @@ export const FILE_KINDS: Readonly<Record<string, FileKind>> = {
   pptx: { contentType: `${OOXML}.presentationml.presentation`, magic: ZIP },
   txt: { contentType: 'text/plain; charset=utf-8', magic: 'text' },
   csv: { contentType: 'text/csv; charset=utf-8', magic: 'text' },
+  // An ID3 tag, or an MPEG audio frame's sync word (layer III, with or without CRC; MPEG-1 or 2).
+  mp3: {
+    contentType: 'audio/mpeg',
+    magic: [
+      ascii('ID3'),
+      { offset: 0, bytes: [0xff, 0xfb] },
+      { offset: 0, bytes: [0xff, 0xfa] },
+      { offset: 0, bytes: [0xff, 0xf3] },
+      { offset: 0, bytes: [0xff, 0xf2] },
+    ],
+  },
+  m4a: { contentType: 'audio/mp4', magic: [ascii('ftyp', 4)] },
+  wav: { contentType: 'audio/wav', magic: [ascii('RIFF'), ascii('WAVE', 8)] },
+  ogg: { contentType: 'audio/ogg', magic: [ascii('OggS')] },
+  webm: { contentType: 'audio/webm', magic: [{ offset: 0, bytes: [0x1a, 0x45, 0xdf, 0xa3] }] },
 };
 
 /** The accepted extensions, as a message lists them. */
@@ -93,7 +109,7 @@ export function fileKindOf(name: string): FileKind | undefined {
 export function contentMatches(kind: FileKind, head: Uint8Array, complete: boolean): boolean {
   if (kind.magic === 'text') return isText(head, complete);
   const magics = kind.magic;
-  // WebP's two marks are both needed (a RIFF file may hold a WAV); the others are choices.
+  // WebP's and WAV's two marks are both needed (a RIFF file holds either); the others are choices.
   if (magics.length === 2 && magics[1]!.offset > 0) return magics.every((m) => startsWith(head, m));
   return magics.some((m) => startsWith(head, m));
 }

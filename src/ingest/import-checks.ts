@@ -104,6 +104,8 @@ export class ImportChecks {
   private readonly recordNumbers = new Set<string>();
   /** Idempotency keys of the e-mails. */
   private readonly emailKeys = new Set<string>();
+  /** The files recordings hold (one recording a file). */
+  private readonly recordingFiles = new Set<string>();
   /** The import's files, by id, as their chunks are read. */
   private readonly files = new Map<string, FileProgress>();
 
@@ -194,6 +196,12 @@ export class ImportChecks {
       .where('idempotency_key', 'is not', null)
       .execute();
     for (const e of keys) this.emailKeys.add(e.idempotency_key!);
+    const held = await trx
+      .selectFrom('recordings')
+      .select('file_id')
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+    for (const r of held) this.recordingFiles.add(r.file_id);
   }
 
   private addDefinition(d: Record<string, unknown>): void {
@@ -330,6 +338,10 @@ export class ImportChecks {
       case 'email':
         if (r.idempotency_key !== null && this.emailKeys.has(r.idempotency_key as string))
           return `'idempotency_key' '${r.idempotency_key}' is another e-mail's`;
+        break;
+      case 'recording':
+        if (this.recordingFiles.has(r.file_id as string))
+          return `'file_id' '${r.file_id}' is another recording's`;
         break;
       case 'quote':
         if ((r.deal_id === null) === (r.lead_id === null))
@@ -469,6 +481,9 @@ export class ImportChecks {
         break;
       case 'email':
         if (r.idempotency_key !== null) this.emailKeys.add(r.idempotency_key as string);
+        break;
+      case 'recording':
+        this.recordingFiles.add(r.file_id as string);
         break;
       case 'file':
         this.files.set(r.id as string, {

@@ -86,6 +86,7 @@ export function activityRowOf(rows: RowContext, r: Record<string, unknown>) {
       todoId: r.todo_id as string | null,
       memoId: r.memo_id as string | null,
       emailMessageId: r.email_message_id as string | null,
+      recordingId: (r.recording_id ?? null) as string | null,
     },
     undefined,
   );

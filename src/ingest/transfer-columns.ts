@@ -76,4 +76,5 @@ export type LineType =
   | 'history'
   | 'file'
   | 'fileChunk'
-  | 'email';
+  | 'email'
+  | 'recording';

@@ -27,8 +27,10 @@ object per line, \`\\n\` separated); \`salescrm import --workspace ID FILE...\` 
   (\`description\`, \`show_in_create_form\`, \`is_sensitive\`, \`prevent_duplicates\`, \`formula\`)
   imports with none set, and without \`custom_object_definition_id\` as a field of no
   custom object (\`''\`); a \`note\` line without \`html_body\`, \`parent_id\` and \`todo_id\`
-  as a plain-text note of its own, on no todo. Line types added since version 1 (\`customObjectDefinition\`,
-  \`customObject\`, \`file\`, \`fileChunk\`, \`email\`) are simply absent from earlier exports.
+  as a plain-text note of its own, on no todo; an \`activity\` line without \`recording_id\` as
+  naming no recording. Line types added since version 1 (\`customObjectDefinition\`,
+  \`customObject\`, \`file\`, \`fileChunk\`, \`email\`, \`recording\`) are simply absent from
+  earlier exports.
 - Rendered API JSON is not in the file: import renders every record once at the end.
 - Custom objects: each \`customObjectDefinition\` (its pipeline a \`pipeline\` of kind
   \`customObject\`), its fields (\`customField\` lines of record type \`customObject\` naming it
@@ -43,6 +45,11 @@ object per line, \`\\n\` separated); \`salescrm import --workspace ID FILE...\` 
   and \`size\`.
 - Sent e-mails (\`email\`) keep their idempotency keys (unique in the workspace): a request
   sent again after the move answers as before.
+- Recordings (\`recording\`) come after the files: each names its audio (\`file_id\`, a file
+  of the import or of the workspace, held by no other recording) and the record it is of;
+  \`segments\` and \`speakers\` are its transcript as \`GET /v2/recording/{recordingId}/transcript\`
+  shows it. Its \`recordingCreate\` activity is an \`activity\` line naming it in
+  \`recording_id\`.
 - Not in the file: access tokens (issue new ones), webhooks and their deliveries, the event
   feed (the import writes events of its own), and the search index (built
   from the records).

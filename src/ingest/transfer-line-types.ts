@@ -19,6 +19,23 @@ import {
 /** Every record type a note, todo, enrollment, activity, history row or file attaches to. */
 const ANY_SUBJECT = Object.keys(SUBJECT_LINE) as SubjectLineType[];
 
+/** A recording's transcript segments and speakers, as its columns store them. */
+const RecordingSegments = Type.Array(
+  Type.Object(
+    {
+      startTime: Type.Number(),
+      endTime: Type.Number(),
+      text: Type.String(),
+      speakerId: Type.String(),
+      confidence: Type.Union([Type.Number(), Type.Null()]),
+    },
+    { additionalProperties: false },
+  ),
+);
+const RecordingSpeakers = Type.Array(
+  Type.Object({ speakerId: Type.String(), label: Type.String() }, { additionalProperties: false }),
+);
+
 /** An e-mail address as a sent e-mail stores it. */
 const EmailAddress = Type.Object({
   email: Type.String({ maxLength: 320 }),
@@ -396,6 +413,8 @@ export const LINE_SPECS = {
       todo_id: opt({ kind: 'text', max: 64 }),
       memo_id: opt({ kind: 'text', max: 64 }),
       email_message_id: opt({ kind: 'text', max: 64 }),
+      // A `recordingCreate`'s recording (migration 027): its line comes later, after its file.
+      recording_id: absentAs(opt({ kind: 'text', max: 64 }), null),
     },
   },
   history: {
@@ -464,6 +483,24 @@ export const LINE_SPECS = {
       sender_id: opt(ref('user')),
       idempotency_key: opt({ kind: 'text', max: 1000 }),
       request_hash: { kind: 'text', max: 200 },
+      created_at: time,
+    },
+  },
+  // A recording (migration 027), after the file that is its audio.
+  recording: {
+    table: 'recordings',
+    columns: {
+      id,
+      file_id: ref('file'),
+      subject_type: subject('people', 'organization', 'deal', 'lead', 'customObject'),
+      subject_id: { kind: 'subjectId' },
+      title: { kind: 'text', max: 500 },
+      duration: num,
+      source: { kind: 'text', max: 100 },
+      core_summary: opt({ kind: 'text', max: 100_000 }),
+      segments: { kind: 'json', schema: RecordingSegments },
+      speakers: { kind: 'json', schema: RecordingSpeakers },
+      owner_id: opt(ref('user')),
       created_at: time,
     },
   },

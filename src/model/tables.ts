@@ -42,6 +42,7 @@ export interface Database {
   files: FileTable;
   file_chunks: FileChunkTable;
   emails: EmailTable;
+  recordings: RecordingTable;
   search_values: SearchValueTable;
 }
 
@@ -434,6 +435,8 @@ export interface ActivityTable {
   todo_id: string | null;
   memo_id: string | null;
   email_message_id: string | null;
+  /** The recording of a `recordingCreate` activity (migration 027). */
+  recording_id: string | null;
   /** The record as its subject's list shows it: deal-activity shape for deals and leads. */
   body: Body | null;
   /** A lead's activity as `GET /v2/lead/activity` shows it (null for other subjects). */
@@ -554,6 +557,29 @@ export interface FileTable {
   created_at: string;
 }
 
+/** A recording (migration 027): a call another system recorded, with its audio file. */
+export interface RecordingTable {
+  workspace_id: string;
+  id: string;
+  /** Its audio: a ready file of `files`, one recording a file. */
+  file_id: string;
+  /** The record it is of: `people`, `organization`, `deal`, `lead` or `customObject`. */
+  subject_type: string;
+  subject_id: string;
+  title: string;
+  /** Seconds. */
+  duration: number;
+  /** Where it came from (`upload`). */
+  source: string;
+  core_summary: string | null;
+  /** JSON array of `{startTime, endTime, text, speakerId, confidence}` (times in ms). */
+  segments: string;
+  /** JSON array of `{speakerId, label}`. */
+  speakers: string;
+  owner_id: string | null;
+  created_at: string;
+}
+
 /** Up to 256 KiB of a file's bytes, numbered from 0. */
 export interface FileChunkTable {
   workspace_id: string;
@@ -630,6 +656,7 @@ export const WORKSPACE_TABLES = [
   'files',
   'file_chunks',
   'emails',
+  'recordings',
   'search_values',
 ] as const satisfies readonly (keyof Database)[];
 const everyTableListed: Exclude<

@@ -21,7 +21,7 @@ export function renderCustomObjectActivity(
   row: Pick<
     Selectable<ActivityTable>,
     'id' | 'subject_id' | 'type' | 'date' | 'sms_id' | 'todo_id' | 'memo_id' | 'email_message_id'
-  >,
+  > & { recording_id?: string | null },
 ): Record<string, unknown> {
   return {
     id: row.id,
@@ -33,7 +33,7 @@ export function renderCustomObjectActivity(
     emailId: row.email_message_id,
     messageId: null,
     threadId: null,
-    recordingId: null,
+    recordingId: row.recording_id ?? null,
     smsId: row.sms_id,
     memoId: row.memo_id,
     todoId: row.todo_id,

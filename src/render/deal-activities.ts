@@ -5,7 +5,9 @@ import type { ActivityTable } from '../model/tables.ts';
  * The deal activity record (docs/decisions.md, Record keys; lead activities carry the lead id in
  * `dealId`).
  */
-export function renderDealActivity(row: Selectable<ActivityTable>): Record<string, unknown> {
+export function renderDealActivity(
+  row: Omit<Selectable<ActivityTable>, 'recording_id'>,
+): Record<string, unknown> {
   return {
     id: row.id,
     type: row.type,

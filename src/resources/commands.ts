@@ -154,6 +154,11 @@ export interface CreateFields {
   /** `담당자`: the acting user unless the body names another (or null). */
   ownerId: string | null;
   custom: StoredCustomValues;
+  /**
+   * The given built-in fields that have a column in `columns` (`fieldListColumns` of the record
+   * type's declaration), by column, as the columns hold them (`toColumn`); `담당자` is `ownerId`.
+   */
+  columns(columns: Readonly<Record<string, string>>): Record<string, unknown>;
 }
 
 /** Checks a create's `fieldList` against the record type's fields, required ones included. */
@@ -169,6 +174,14 @@ export async function fieldsOnCreate(
     value: <T>(name: string) => (fields.fixed.get(name) ?? null) as T,
     ownerId: fields.fixed.has('담당자') ? (fields.fixed.get('담당자') as string | null) : actorId,
     custom: customOnCreate(fields.custom),
+    columns: (columns) => {
+      const out: Record<string, unknown> = {};
+      for (const [name, value] of fields.fixed) {
+        const column = columns[name];
+        if (column !== undefined && column !== 'owner_id') out[column] = toColumn(value);
+      }
+      return out;
+    },
   };
 }
 

@@ -49,6 +49,7 @@ import { registerProductWrites } from '../resources/products/write-routes.ts';
 import { registerQuoteRoutes } from '../resources/quotes/routes.ts';
 import { registerQuoteWrites } from '../resources/quotes/write-routes.ts';
 import { registerRecordHistoryRoutes } from '../resources/record-history/routes.ts';
+import { registerRecordingRoutes } from '../resources/recordings/routes.ts';
 import { registerSearchRoutes } from '../resources/search/routes.ts';
 import { registerSequenceRoutes } from '../resources/sequences/routes.ts';
 import { registerSequenceWrites } from '../resources/sequences/write-routes.ts';
@@ -336,6 +337,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Files (docs/decisions.md, Other resources): multipart uploads kept in the database, downloads,
   // deletes.
   registerFileRoutes(app, deps);
+  registerRecordingRoutes(app, deps);
   // E-mail (docs/decisions.md, Other resources): sent through SMTP_URL, recorded as the people's
   // activity.
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl) : undefined;

@@ -26,6 +26,7 @@ import { tokenWorkspaces } from './migrations/023-token-workspaces.ts';
 import { catalogVersionByWrites } from './migrations/024-catalog-version-by-writes.ts';
 import { dueWorkspaces } from './migrations/025-due-workspaces.ts';
 import { changeNotifications } from './migrations/026-change-notifications.ts';
+import { recordings } from './migrations/027-recordings.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -59,6 +60,7 @@ export async function migrateToLatest(
     '024-catalog-version-by-writes': catalogVersionByWrites({ dialect }),
     '025-due-workspaces': dueWorkspaces({ dialect }),
     '026-change-notifications': changeNotifications({ dialect }),
+    '027-recordings': recordings({ dialect }),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Branches merge in any order, so a database may have run a later migration (017) before an

@@ -10,6 +10,7 @@ import { defineCustomField, deleteCustomField } from '../../src/resources/custom
 import { defineCustomObject } from '../../src/resources/custom-objects/commands.ts';
 import { insertCustomObject } from '../../src/resources/custom-objects/writes.ts';
 import { recordHistory } from '../../src/resources/record-history/writes.ts';
+import { insertRecordings } from '../../src/resources/recordings/writes.ts';
 import {
   insertSequenceSteps,
   insertSequences,
@@ -61,7 +62,8 @@ export type Kind =
   | 'customObject'
   | 'customObjectDefinition'
   | 'file'
-  | 'email';
+  | 'email'
+  | 'recording';
 
 /** One seeded workspace. */
 export interface Side {
@@ -129,7 +131,8 @@ export interface Fixture {
       | 'customObject'
       | 'webhook'
       | 'enrollment'
-      | 'file',
+      | 'file'
+      | 'recording',
   ): Promise<string>;
 }
 
@@ -198,6 +201,31 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       );
     }
     files.push(await makeFile(w, { name: `${tag} 첨부.txt`, subject: null }));
+    // Recordings of the first deal and person, each holding an audio file of its own.
+    const recordings = await insertRecordings(
+      w,
+      await Promise.all(
+        (
+          [
+            ['deal', seed.deal],
+            ['people', seed.person],
+          ] as const
+        ).map(async ([subjectType, subjectId]) => ({
+          fileId: await makeFile(w, {
+            name: `${tag} 통화.mp3`,
+            subject: null,
+            contentType: 'audio/mpeg',
+          }),
+          subjectType,
+          subjectId,
+          title: `${tag} 통화`,
+          duration: 120,
+          segments: [{ startTime: 0, endTime: 900, text: tag, speakerId: 's', confidence: 0.5 }],
+          speakers: [{ speakerId: 's', label: tag }],
+          ownerId: ws.userId,
+        })),
+      ),
+    );
     // Activities of each record type, on dates around 2024-04-08, so that lists have pages.
     const subjects = [
       ['people', seed.person],
@@ -320,6 +348,7 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       sequences,
       enrollments,
       files,
+      recordings,
       customObjectDefs,
       customObjects,
     };
@@ -442,6 +471,7 @@ async function seedSide(store: Store, name: string, tag: string, hookUrl: string
       enrollment: more.enrollments,
       file: more.files,
       email: [emailId],
+      recording: more.recordings,
     },
     ownFields: [],
   };
@@ -566,6 +596,20 @@ export async function makeFixture(
       }
       return m.ws.write(async (w) => {
         if (kind === 'file') return makeFile(w, { name: '퍼즈 소모 파일.txt', subject: null });
+        if (kind === 'recording') {
+          const fileId = await makeFile(w, { name: '퍼즈 소모 통화.mp3', subject: null });
+          const [id] = await insertRecordings(w, [
+            {
+              fileId,
+              subjectType: 'deal',
+              subjectId: m.ids.deal[0]!,
+              title: '퍼즈 소모 통화',
+              duration: 1,
+              ownerId: null,
+            },
+          ]);
+          return id!;
+        }
         if (kind === 'people') return makePerson(w, { name: '퍼즈 병합 고객' });
         if (kind === 'organization')
           return makeOrganization(w, { name: `퍼즈 병합 회사 ${uniq()}` });

@@ -41,6 +41,7 @@ const PATH_KINDS: Record<string, Kind> = {
   enrollId: 'enrollment',
   fileId: 'file',
   emailId: 'email',
+  recordingId: 'recording',
 };
 
 /**
@@ -262,6 +263,7 @@ const BODY_IDS: Record<string, Bad['expect']> = {
   enrollInSequence: [404],
   createCustomObject: [400, 404],
   updateCustomObject: 'maybe',
+  createRecording: [400, 404],
 };
 
 /**

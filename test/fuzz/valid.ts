@@ -570,6 +570,62 @@ export const VALID: Record<string, Gen> = {
   },
   getEmail: (fx) => getEach(fx.m.ids.email, (id) => `/v2/email/${id}`),
 
+  createRecording: (fx) => {
+    const speakerIds = ['s1', 's2', 's3'];
+    const segment = fc
+      .tuple(
+        fc.integer({ min: 0, max: 3_600_000 }),
+        fc.integer({ min: 0, max: 60_000 }),
+        text(80),
+        pick(speakerIds),
+        fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }),
+      )
+      .map(([startTime, length, t, speakerId, confidence]) => ({
+        startTime,
+        endTime: startTime + length,
+        text: t,
+        speakerId,
+        confidence,
+      }));
+    return fc
+      .tuple(
+        fc.oneof(
+          pick(fx.m.ids.deal).map((id) => ['deal', id] as const),
+          pick(fx.m.ids.lead).map((id) => ['lead', id] as const),
+          pick(fx.m.ids.people).map((id) => ['people', id] as const),
+          pick(fx.m.ids.organization).map((id) => ['organization', id] as const),
+          pick(fx.m.ids.customObject).map((id) => ['customObject', id] as const),
+        ),
+        some({
+          source: text(20).filter((s) => s.length > 0),
+          coreSummary: fc.option(text(200), { nil: null }),
+          transcriptSegmentList: fc.array(segment, { maxLength: 5 }),
+        }),
+        text(60).filter((s) => /\S/.test(s)),
+        fc.double({ min: 0, max: 100_000, noNaN: true }),
+      )
+      .map(
+        ([[objectType, objectId], more, title, duration]): Req => ({
+          method: 'POST',
+          path: '/v2/recording',
+          body: {
+            fileId: '§new:file§',
+            objectType,
+            objectId,
+            title,
+            duration,
+            ...more,
+            speakerInfoList: speakerIds.map((speakerId) => ({ speakerId, label: speakerId })),
+          },
+        }),
+      );
+  },
+  getRecording: (fx) => getEach(fx.m.ids.recording, (id) => `/v2/recording/${id}`),
+  getRecordingTranscript: (fx) =>
+    getEach(fx.m.ids.recording, (id) => `/v2/recording/${id}/transcript`),
+  deleteRecording: () =>
+    fc.constant<Req>({ method: 'POST', path: '/v2/recording/§new:recording§/delete' }),
+
   searchObjects: (fx) =>
     pick(BATCH_TYPES).chain((type) =>
       fc

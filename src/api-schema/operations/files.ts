@@ -87,13 +87,16 @@ export const FILE_OPERATIONS: readonly Operation[] = [
     contentType: 'application/octet-stream',
     notFound: true,
   },
-  write(
-    '/v2/file/{fileId}/delete',
-    'deleteFile',
-    'Delete a file and its bytes',
-    TAG,
-    200,
-    undefined,
-    Deleted,
-  ),
+  {
+    ...write(
+      '/v2/file/{fileId}/delete',
+      'deleteFile',
+      'Delete a file and its bytes (409 for the audio of a recording: delete the recording)',
+      TAG,
+      200,
+      undefined,
+      Deleted,
+    ),
+    conflict: true,
+  },
 ];

@@ -19,6 +19,7 @@ import type { Operation } from './operation.ts';
 import { ORGANIZATION_OPERATIONS } from './organizations.ts';
 import { PEOPLE_OPERATIONS } from './people.ts';
 import { PRODUCT_QUOTE_OPERATIONS } from './products-quotes.ts';
+import { RECORDING_OPERATIONS } from './recordings.ts';
 import { SEARCH_OPERATIONS } from './search.ts';
 import { SEQUENCE_OPERATIONS } from './sequences.ts';
 import { SERVICE_OPERATIONS } from './service.ts';
@@ -43,6 +44,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...FIELD_OPERATIONS,
   ...FILE_OPERATIONS,
   ...EMAIL_OPERATIONS,
+  ...RECORDING_OPERATIONS,
   ...EVENT_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...BATCH_OPERATIONS,

@@ -26,6 +26,7 @@ import {
 import { MemoListRecord, MemoRecord, TodoRecord } from './notes-todos.ts';
 import { OrganizationRecord, PeopleRecord } from './people-organizations.ts';
 import { ProductRecord, QuoteProductRecord, QuoteRecord } from './products-quotes.ts';
+import { RecordingRecord, RecordingTranscriptRecord } from './recordings.ts';
 import { MeRecord, TeamRecord, UserRecord } from './users-teams.ts';
 import { WebFormRecord, WebFormSubmitRecord } from './web-forms.ts';
 import { NewWebhookRecord, WebhookDeliveryRecord, WebhookRecord } from './webhooks.ts';
@@ -64,5 +65,7 @@ export const RECORD_SCHEMAS = {
   Webhook: WebhookRecord,
   NewWebhook: NewWebhookRecord,
   WebhookDelivery: WebhookDeliveryRecord,
+  Recording: RecordingRecord,
+  RecordingTranscript: RecordingTranscriptRecord,
 } as const satisfies Record<string, TObject>;
 export type RecordName = keyof typeof RECORD_SCHEMAS;

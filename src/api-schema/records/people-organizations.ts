@@ -3,64 +3,25 @@
  * wire order, then the workspace's custom fields. `test/record-schemas.test.ts` checks them against
  * the render functions.
  */
-import { type Static, Type } from '@sinclair/typebox';
-import { Id, Nullable, Ref } from '../primitives.ts';
-import { optionalText, text, WithCustomFields } from './common.ts';
-import {
-  dealCounters,
-  noteGroup,
-  ownership,
-  sequenceGroup,
-  todoGroup,
-  webFormGroup,
-} from './field-groups.ts';
+import type { Static } from '@sinclair/typebox';
+import { ORGANIZATION } from '../../domain/record-types/organizations.ts';
+import { PEOPLE } from '../../domain/record-types/people.ts';
+import { WithCustomFields } from './common.ts';
+import { declaredProperties } from './declared.ts';
 
 /**
  * The people record (docs/decisions.md, Record keys) of `GET /v2/people` and
- * `GET /v2/people/{peopleId}`.
+ * `GET /v2/people/{peopleId}`, its keys as `src/domain/record-types/people.ts` declares them.
  */
 export const PeopleRecord = WithCustomFields(
-  {
-    id: Id,
-    organizationId: Nullable(Id),
-    이름: text,
-    이메일: optionalText,
-    전화: optionalText,
-    포지션: optionalText,
-    '프로필 사진': optionalText,
-    링크드인: optionalText,
-    ...dealCounters,
-    ...noteGroup,
-    ...webFormGroup,
-    ...sequenceGroup,
-    '수신 거부 여부': Type.Boolean(),
-    '수신 거부 사유': optionalText,
-    ...ownership,
-    ...todoGroup,
-    '제출된 웹폼 목록': Type.Array(Ref),
-    '등록된 시퀀스 목록': Nullable(Type.Array(Ref)),
-  },
+  declaredProperties(PEOPLE),
   'A person (고객), then the workspace’s people custom fields',
 );
 export type PeopleRecord = Static<typeof PeopleRecord>;
 
-/** The organization record (docs/decisions.md, Record keys). */
+/** The organization record (docs/decisions.md, Record keys), as `src/domain/record-types/organizations.ts` declares it. */
 export const OrganizationRecord = WithCustomFields(
-  {
-    id: Id,
-    이름: text,
-    이메일: optionalText,
-    전화: optionalText,
-    '프로필 사진': optionalText,
-    링크드인: optionalText,
-    ...dealCounters,
-    ...noteGroup,
-    ...webFormGroup,
-    ...ownership,
-    ...todoGroup,
-    '제출된 웹폼 목록': Type.Array(Ref),
-    '등록된 시퀀스 목록': Type.Array(Ref),
-  },
+  declaredProperties(ORGANIZATION),
   'An organization (회사), then the workspace’s organization custom fields',
 );
 export type OrganizationRecord = Static<typeof OrganizationRecord>;

@@ -4,23 +4,15 @@
  * against the render functions.
  */
 import { type Static, Type } from '@sinclair/typebox';
-import { PRODUCT_KINDS } from '../../domain/quotes.ts';
-import { Id, OneOf, Timestamp } from '../primitives.ts';
+import { PRODUCT } from '../../domain/record-types/products.ts';
+import { Id, Timestamp } from '../primitives.ts';
 import { optionalText, text, WithCustomFields } from './common.ts';
+import { declaredProperties } from './declared.ts';
 import { noteGroup, ownership } from './field-groups.ts';
 
-/** The product record (docs/decisions.md, Record keys). */
+/** The product record (docs/decisions.md, Record keys), as `src/domain/record-types/products.ts` declares it. */
 export const ProductRecord = WithCustomFields(
-  {
-    id: Id,
-    이름: text,
-    코드: optionalText,
-    유형: OneOf(PRODUCT_KINDS),
-    금액: Type.Number(),
-    단위: optionalText,
-    ...noteGroup,
-    ...ownership,
-  },
+  declaredProperties(PRODUCT),
   'A product (상품), then the workspace’s product custom fields',
 );
 export type ProductRecord = Static<typeof ProductRecord>;

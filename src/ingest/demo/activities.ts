@@ -7,6 +7,7 @@ import type { NewActivity } from '../../resources/deal-activities/writes.ts';
 import type { DemoContext, PersonInfo, RecordInfo } from './context.ts';
 import { draftEmail } from './emails.ts';
 import { DAY, HOUR, iso, workTime } from './random.ts';
+import { draftRecording } from './recordings.ts';
 
 /** An activity of a deal or lead at `ms`, with the deal's status at that time. */
 export function addActivity(
@@ -16,12 +17,7 @@ export function addActivity(
   ms: number,
   related: Pick<NewActivity, 'webFormId' | 'smsId' | 'todoId' | 'memoId' | 'emailMessageId'> = {},
 ): void {
-  const dealStatus =
-    record.kind === 'lead'
-      ? null
-      : record.closedMs !== null && ms >= record.closedMs
-        ? record.outcome
-        : 'In progress';
+  const dealStatus = statusAt(record, ms);
   ctx.out.activities.push({
     id: ctx.ids.next(ms),
     subjectType: record.kind,
@@ -35,6 +31,12 @@ export function addActivity(
     memoId: related.memoId ?? null,
     emailMessageId: related.emailMessageId ?? null,
   });
+}
+
+/** A deal's outcome at `ms` (null for a lead). */
+function statusAt(record: RecordInfo, ms: number): string | null {
+  if (record.kind === 'lead') return null;
+  return record.closedMs !== null && ms >= record.closedMs ? record.outcome : 'In progress';
 }
 
 /** The activities of one deal or lead, from its creation to its end. */
@@ -85,7 +87,8 @@ export function generateRecordActivities(ctx: DemoContext, record: RecordInfo): 
     const ms = within();
     addActivity(ctx, record, 'meeting', ms);
     if (showcase || r.chance(0.2)) {
-      addActivity(ctx, record, 'recordingCreate', Math.min(ctx.base, ms + HOUR));
+      const at = Math.min(ctx.base, ms + HOUR);
+      draftRecording(ctx, record, at, ctx.ids.next(at), statusAt(record, at));
     }
   }
   if (showcase || r.chance(isDeal ? 0.25 : 0.2)) {

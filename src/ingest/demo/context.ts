@@ -31,6 +31,7 @@ import type { NewTeam, NewUser } from '../../resources/workspaces/writes.ts';
 import type { DemoDefinition } from './custom-objects.ts';
 import type { EmailDraft } from './emails.ts';
 import { DAY, DemoIds, mix32, Random } from './random.ts';
+import type { DemoRecording } from './recordings.ts';
 import * as words from './words.ts';
 
 /** A sequence row (sequences take no id through `insertSequences`, so the demo writes them). */
@@ -65,6 +66,8 @@ export interface DemoData {
   /** What happened in the enrollments: their steps' e-mails sent, opened, clicked, answered. */
   sequenceTimeline: NewTimelineEvent[];
   activities: NewActivity[];
+  /** Recordings of meetings, each with its audio and its `recordingCreate` activity. */
+  recordings: DemoRecording[];
   /** The e-mails the `email` activities name. */
   emails: SentEmail[];
   history: PeopleChange[];
@@ -161,6 +164,7 @@ export function emptyDemoData(): DemoData {
     sequenceSteps: [],
     sequenceTimeline: [],
     activities: [],
+    recordings: [],
     emails: [],
     history: [],
     recordHistory: [],
@@ -177,6 +181,12 @@ export function emptyDemoData(): DemoData {
 export class DemoContext {
   readonly r: Random;
   readonly ids: DemoIds;
+  /**
+   * Ids and draws of the recordings, a sequence of their own: the rest of the demo is the same
+   * with them as without.
+   */
+  readonly recordingIds: DemoIds;
+  readonly recordingRandom: Random;
   /** The demo's "now" (`demoBaseTime`). */
   readonly base: number;
   /** The start of the demo's history, `SPAN_DAYS` before `base`. */
@@ -226,6 +236,8 @@ export class DemoContext {
   ) {
     this.r = new Random(seed);
     this.ids = new DemoIds(seed);
+    this.recordingIds = new DemoIds(seed ^ 0x2c1b3c6d);
+    this.recordingRandom = new Random(seed ^ 0x2c1b3c6d);
     this.base = demoBaseTime(seed);
     this.start = this.base - SPAN_DAYS * DAY;
     this.out = emptyDemoData();

@@ -39,6 +39,7 @@ import { Touched } from '../../store/read-model/touched.ts';
 import { bumpDataVersion, type WorkspaceWrite, writeWorkspace } from '../../store/write.ts';
 import type { DemoData } from './context.ts';
 import { DEMO_CHUNK_PEOPLE, demoChunkCount, generateDemoChunks } from './generate.ts';
+import { insertDemoRecordings } from './recordings.ts';
 
 /** What demo to build. */
 export interface DemoOptions {
@@ -233,6 +234,7 @@ async function insertDemoData(
   if (data.sequenceSteps.length > 0) await insertSequenceSteps(w, data.sequenceSteps);
   await stage('sequence timeline', data.sequenceTimeline, (b) => insertTimelineEvents(w, b));
   await stage('activities', data.activities, (b) => insertActivities(w, b));
+  await stage('recordings', data.recordings, (b) => insertDemoRecordings(w, b));
   await stage('emails', data.emails, (b) => insertSentEmails(w, b));
   await stage('history', data.history, (b) => recordPeopleHistory(w, b));
   await stage('record history', data.recordHistory, (b) => recordHistory(w, b));
@@ -267,7 +269,9 @@ function countsOf(data: DemoData): Record<string, number> {
     sequenceEnrollments: data.enrollments.length,
     sequenceSteps: data.sequenceSteps.length,
     sequenceTimeline: data.sequenceTimeline.length,
-    activities: data.activities.length,
+    // A recording's `recordingCreate` activity is written with it.
+    activities: data.activities.length + data.recordings.length,
+    recordings: data.recordings.length,
     emails: data.emails.length,
     peopleHistory: data.history.length,
     recordHistory: data.recordHistory.length,

@@ -920,3 +920,33 @@ export const NOTE_REPLY_TEXTS: readonly string[] = [
   '법무 검토는 이번 주 안에 끝날 예정입니다.',
   '이 건은 지난 분기 비슷한 사례가 있어 자료 공유드릴게요.',
 ];
+
+/** What a recorded meeting is called, after the deal's or lead's name. */
+export const RECORDING_TITLES: readonly string[] = [
+  '도입 상담 통화',
+  '요구사항 확인 미팅',
+  '데모 시연 미팅',
+  '견적 협의 통화',
+  '계약 조건 논의',
+];
+
+/** The summaries a recording keeps of its meeting. */
+export const RECORDING_SUMMARIES: readonly string[] = [
+  '도입 일정과 예산을 확인함. 다음 주 데모 약속.',
+  '현재 쓰는 솔루션의 불편한 점을 들음. 연동 범위 자료를 보내기로 함.',
+  '데모 후 실무진 반응이 좋음. 결재 라인에 올릴 견적서 요청.',
+  '할인 조건을 두고 논의. 연간 계약 시 조건을 다시 제안하기로 함.',
+  '보안 심사 항목을 확인함. 체크리스트 회신 기한은 이번 주 금요일.',
+];
+
+/** Lines of a recorded meeting: who speaks (the seller or the customer), and what. */
+export const RECORDING_LINES: readonly (readonly ['seller' | 'customer', string])[] = [
+  ['seller', '안녕하세요, 지난번 문의 주신 건으로 연락드렸습니다.'],
+  ['customer', '네, 도입 일정부터 여쭤봐도 될까요?'],
+  ['seller', '계약하시면 2주 안에 세팅을 마칠 수 있습니다.'],
+  ['customer', '기존 데이터를 옮기는 데는 얼마나 걸릴까요?'],
+  ['seller', '엑셀로 주시면 저희가 가져오기를 도와드립니다.'],
+  ['customer', '예산은 이번 분기 안에 확정될 것 같습니다.'],
+  ['seller', '견적서는 오늘 중으로 메일로 보내 드리겠습니다.'],
+  ['customer', '내부 검토 후에 다시 연락드리겠습니다.'],
+];

@@ -21,6 +21,8 @@ export interface NewActivity {
   todoId?: string | null;
   memoId?: string | null;
   emailMessageId?: string | null;
+  /** The recording of a `recordingCreate`. */
+  recordingId?: string | null;
 }
 
 /**
@@ -90,6 +92,7 @@ export function activityRow(w: RowContext, a: NewActivity, outcome: string | und
     todo_id: a.todoId ?? null,
     memo_id: a.memoId ?? null,
     email_message_id: a.emailMessageId ?? null,
+    recording_id: a.recordingId ?? null,
     body: null as Body | null,
     lead_body: null as Body | null,
   };

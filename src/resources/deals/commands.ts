@@ -317,6 +317,7 @@ export async function deletePipelineRecord(
     'todos',
     'history',
     'sequence_enrollments',
+    'recordings',
   ] as const) {
     await w.trx
       .deleteFrom(table)

@@ -93,8 +93,23 @@ export async function finishUpload(
   }
 }
 
-/** `POST /v2/file/{fileId}/delete`: removes a file and its bytes; an unknown one is a 404. */
+/**
+ * `POST /v2/file/{fileId}/delete`: removes a file and its bytes; an unknown one is a 404, the audio
+ * of a recording a 409 (the recording's delete takes it).
+ */
 export async function deleteFile(w: WorkspaceWrite, fileId: string): Promise<void> {
+  const recording = await w.trx
+    .selectFrom('recordings')
+    .select('id')
+    .where('workspace_id', '=', w.workspaceId)
+    .where('file_id', '=', fileId)
+    .executeTakeFirst();
+  if (recording) {
+    throw new DomainError(
+      'conflict',
+      `녹음의 오디오 파일은 녹음을 삭제해야 지울 수 있습니다: '${fileId}' (녹음 '${recording.id}')`,
+    );
+  }
   const removed = await w.trx
     .deleteFrom('files')
     .where('workspace_id', '=', w.workspaceId)

@@ -14,7 +14,7 @@ const SUBMISSION_COLUMN = {
 
 /**
  * Moves what is attached to the merged record to the kept one: notes, todos, sequence
- * enrollments, files, activities, history and web-form submissions. The kept record's derived
+ * enrollments, recordings, files, activities, history and web-form submissions. The kept record's derived
  * fields follow when it is rendered again.
  */
 export async function moveAttached(
@@ -23,7 +23,7 @@ export async function moveAttached(
   mergedId: string,
   keptId: string,
 ): Promise<void> {
-  for (const table of ['notes', 'todos', 'sequence_enrollments'] as const) {
+  for (const table of ['notes', 'todos', 'sequence_enrollments', 'recordings'] as const) {
     await w.trx
       .updateTable(table)
       .set({ subject_id: keptId })

@@ -3,6 +3,8 @@ import type {
   UpdateOrganizationBody,
 } from '../../api-schema/bodies/organizations.ts';
 import { uniqueKey } from '../../domain/field-values.ts';
+import { fieldListColumns } from '../../domain/record-types/declaration.ts';
+import { ORGANIZATION } from '../../domain/record-types/organizations.ts';
 import type { Written } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
@@ -20,13 +22,7 @@ import { recordFieldEdits } from '../record-history/writes.ts';
 import { insertOrganizations } from './writes.ts';
 
 /** Columns of the organization fields that `fieldList` writes. */
-const COLUMNS: Record<string, string> = {
-  이메일: 'email',
-  전화: 'phone',
-  '프로필 사진': 'profile_image',
-  링크드인: 'linkedin',
-  담당자: 'owner_id',
-};
+const COLUMNS = fieldListColumns(ORGANIZATION);
 
 /** `POST /v2/organization`: a new organization, its name unique in the workspace. */
 export async function createOrganization(
@@ -39,12 +35,9 @@ export async function createOrganization(
   const [id] = await insertOrganizations(w, [
     {
       name: body.name,
-      email: fields.value('이메일'),
-      phone: fields.value('전화'),
-      profileImage: fields.value('프로필 사진'),
-      linkedin: fields.value('링크드인'),
       ownerId: fields.ownerId,
       custom: fields.custom,
+      columns: fields.columns(COLUMNS),
     },
   ]);
   await afterCreate(w, 'organization', id!, body.memo, actorId);

@@ -10,6 +10,11 @@ export interface NewOrganization extends OwnedInput {
   profileImage?: string | null;
   linkedin?: string | null;
   source?: string;
+  /**
+   * Column values of the fields a create's `fieldList` gave (`CreateFields.columns`), over the
+   * ones above.
+   */
+  columns?: Record<string, unknown>;
 }
 
 /** Adds organizations; returns their ids in order. */
@@ -20,15 +25,19 @@ export async function insertOrganizations(
   const rows = [];
   for (const o of orgs) {
     rows.push(
-      Object.assign(await ownedColumns(w, o), {
-        name: o.name,
-        email: o.email ?? null,
-        phone: o.phone ?? null,
-        profile_image: o.profileImage ?? null,
-        linkedin: o.linkedin ?? null,
-        source: o.source ?? SOURCE_API,
-        name_key: uniqueKey(o.name),
-      }),
+      Object.assign(
+        await ownedColumns(w, o),
+        {
+          name: o.name,
+          email: o.email ?? null,
+          phone: o.phone ?? null,
+          profile_image: o.profileImage ?? null,
+          linkedin: o.linkedin ?? null,
+          source: o.source ?? SOURCE_API,
+        },
+        o.columns,
+        { name_key: uniqueKey(o.name) },
+      ),
     );
   }
   await insertRecords(w, 'organization', rows);

@@ -1,5 +1,7 @@
 import type { CreatePersonBody, UpdatePersonBody } from '../../api-schema/bodies/people.ts';
 import { uniqueKey } from '../../domain/field-values.ts';
+import { fieldListColumns } from '../../domain/record-types/declaration.ts';
+import { PEOPLE } from '../../domain/record-types/people.ts';
 import type { Written } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
@@ -18,16 +20,7 @@ import { recordPeopleHistory } from '../people-history/writes.ts';
 import { insertPeople, setPersonOrganization } from './writes.ts';
 
 /** Columns of the people fields that `fieldList` writes. */
-const COLUMNS: Record<string, string> = {
-  이메일: 'email',
-  전화: 'phone',
-  포지션: 'job_title',
-  '프로필 사진': 'profile_image',
-  링크드인: 'linkedin',
-  '수신 거부 여부': 'unsubscribed',
-  '수신 거부 사유': 'unsubscribe_reason',
-  담당자: 'owner_id',
-};
+const COLUMNS = fieldListColumns(PEOPLE);
 
 /**
  * `POST /v2/people`: a new person owned by the acting user unless `담당자` says otherwise,
@@ -47,15 +40,9 @@ export async function createPerson(
     {
       name: body.name,
       organizationId: body.organizationId ?? null,
-      email,
-      phone: fields.value('전화'),
-      jobTitle: fields.value('포지션'),
-      profileImage: fields.value('프로필 사진'),
-      linkedin: fields.value('링크드인'),
-      unsubscribed: fields.value('수신 거부 여부') === true,
-      unsubscribeReason: fields.value('수신 거부 사유'),
       ownerId: fields.ownerId,
       custom: fields.custom,
+      columns: fields.columns(COLUMNS),
     },
   ]);
   await afterCreate(w, 'people', id!, body.memo, actorId);

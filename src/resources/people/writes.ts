@@ -15,6 +15,11 @@ export interface NewPerson extends OwnedInput {
   unsubscribed?: boolean;
   unsubscribeReason?: string | null;
   source?: string;
+  /**
+   * Column values of the fields a create's `fieldList` gave (`CreateFields.columns`), over the
+   * ones above.
+   */
+  columns?: Record<string, unknown>;
 }
 
 /**
@@ -25,8 +30,9 @@ export interface NewPerson extends OwnedInput {
 export async function insertPeople(w: WorkspaceWrite, people: NewPerson[]): Promise<string[]> {
   const rows = [];
   for (const p of people) {
-    rows.push(
-      Object.assign(await ownedColumns(w, p), {
+    const row = Object.assign(
+      await ownedColumns(w, p),
+      {
         organization_id: p.organizationId ?? null,
         name: p.name,
         email: p.email ?? null,
@@ -37,9 +43,11 @@ export async function insertPeople(w: WorkspaceWrite, people: NewPerson[]): Prom
         unsubscribed: p.unsubscribed ? 1 : 0,
         unsubscribe_reason: p.unsubscribeReason ?? null,
         source: p.source ?? SOURCE_API,
-        email_key: p.email ? uniqueKey(p.email) : null,
-      }),
+      },
+      p.columns,
     );
+    row.unsubscribed = row.unsubscribed === 1 ? 1 : 0;
+    rows.push(Object.assign(row, { email_key: row.email ? uniqueKey(row.email) : null }));
   }
   await insertRecords(w, 'people', rows);
   return rows.map((r) => r.id);

@@ -1,6 +1,7 @@
 import type { CreateProductBody, UpdateProductBody } from '../../api-schema/bodies/products.ts';
 import { DomainError } from '../../domain/errors.ts';
-import type { ProductKind } from '../../domain/quotes.ts';
+import { fieldListColumns } from '../../domain/record-types/declaration.ts';
+import { PRODUCT } from '../../domain/record-types/products.ts';
 import type { Written } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
@@ -16,12 +17,7 @@ import { deleteFilesOf } from '../files/commands.ts';
 import { insertProducts } from './writes.ts';
 
 /** Columns of the product fields that `fieldList` writes. */
-const COLUMNS: Record<string, string> = {
-  코드: 'code',
-  유형: 'kind',
-  단위: 'unit',
-  담당자: 'owner_id',
-};
+const COLUMNS = fieldListColumns(PRODUCT);
 
 /** `POST /v2/product`: a new product (`유형` `일반` unless fieldList says otherwise). */
 export async function createProduct(
@@ -34,11 +30,9 @@ export async function createProduct(
     {
       name: body.name,
       price: body.price,
-      code: fields.value('코드'),
-      kind: (fields.value('유형') as ProductKind | null) ?? '일반',
-      unit: fields.value('단위'),
       ownerId: fields.ownerId,
       custom: fields.custom,
+      columns: fields.columns(COLUMNS),
     },
   ]);
   await afterCreate(w, 'product', id!, body.memo, actorId);

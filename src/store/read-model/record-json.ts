@@ -20,13 +20,11 @@ import type {
 } from '../../model/tables.ts';
 import { renderCustomObject } from '../../render/custom-objects.ts';
 import { renderDeal } from '../../render/deals.ts';
+import { renderDeclared } from '../../render/declared.ts';
 import { renderLead } from '../../render/leads.ts';
-import { renderOrganization } from '../../render/organizations.ts';
-import { renderPerson } from '../../render/people.ts';
-import { renderProduct } from '../../render/products.ts';
 import { type QuoteLine, renderQuote } from '../../render/quotes.ts';
 import type { Lookups } from './lookups.ts';
-import type { RenderedType } from './rendered-types.ts';
+import { DECLARATION_OF, isDeclared, type RenderedType } from './rendered-types.ts';
 
 /**
  * The facts of one record that its stored JSON shows (docs/decisions.md, Derived fields), gathered
@@ -67,39 +65,19 @@ export function renderRecordJson(
   f: RecordFacts,
   l: Lookups,
 ): string {
+  if (isDeclared(type)) {
+    const r = row as Selectable<PeopleTable | OrganizationTable | ProductTable>;
+    return JSON.stringify(
+      renderDeclared(DECLARATION_OF[type], r, {
+        ...f,
+        owner: l.userRef(r.owner_id),
+        teams: l.teamRefs(r.team_ids),
+        customFields: l.definitions(type),
+        nameOf: l.nameOf,
+      }),
+    );
+  }
   switch (type) {
-    case 'people': {
-      const r = row as Selectable<PeopleTable>;
-      return JSON.stringify(
-        renderPerson(r, {
-          counts: f.counts ?? NO_DEALS,
-          note: f.note,
-          submissions: f.submissions ?? [],
-          enrollments: f.enrollments ?? [],
-          todos: f.todos ?? [],
-          owner: l.userRef(r.owner_id),
-          teams: l.teamRefs(r.team_ids),
-          customFields: l.definitions('people'),
-          nameOf: l.nameOf,
-        }),
-      );
-    }
-    case 'organization': {
-      const r = row as Selectable<OrganizationTable>;
-      return JSON.stringify(
-        renderOrganization(r, {
-          counts: f.counts ?? NO_DEALS,
-          note: f.note,
-          submissions: f.submissions ?? [],
-          sequences: f.sequences ?? [],
-          todos: f.todos ?? [],
-          owner: l.userRef(r.owner_id),
-          teams: l.teamRefs(r.team_ids),
-          customFields: l.definitions('organization'),
-          nameOf: l.nameOf,
-        }),
-      );
-    }
     case 'deal':
     case 'lead': {
       const r = row as Selectable<DealTable>;
@@ -120,18 +98,6 @@ export function renderRecordJson(
         nameOf: l.nameOf,
       };
       return JSON.stringify(type === 'deal' ? renderDeal(r, facts) : renderLead(r, facts));
-    }
-    case 'product': {
-      const r = row as Selectable<ProductTable>;
-      return JSON.stringify(
-        renderProduct(r, {
-          note: f.note,
-          owner: l.userRef(r.owner_id),
-          teams: l.teamRefs(r.team_ids),
-          customFields: l.definitions('product'),
-          nameOf: l.nameOf,
-        }),
-      );
     }
     case 'quote': {
       const r = row as Selectable<QuoteTable>;

@@ -5,7 +5,8 @@ import {
   type NamedTarget,
 } from '../../domain/custom-fields.ts';
 import type { ProductKind } from '../../domain/quotes.ts';
-import type { Database, DealTable, LeadTable } from '../../model/tables.ts';
+import type { FactName, RecordTypeDeclaration } from '../../domain/record-types/declaration.ts';
+import type { Database, DealTable, LeadTable, SubjectType } from '../../model/tables.ts';
 import type { QuoteLine } from '../../render/quotes.ts';
 import type { Executor, RenderedTable } from '../database.ts';
 import {
@@ -21,8 +22,13 @@ import {
   todosOf,
 } from './facts.ts';
 import type { Lookups } from './lookups.ts';
-import { renderRecordJson, storedJson } from './record-json.ts';
-import type { RenderedType } from './rendered-types.ts';
+import { type RecordFacts, renderRecordJson, storedJson } from './record-json.ts';
+import {
+  DECLARATION_OF,
+  type DeclaredType,
+  type RenderedType,
+  TABLE_OF,
+} from './rendered-types.ts';
 
 /** A record rendered afresh, with the JSON stored for it before (null for a new record). */
 export type Rendered = [id: string, json: string, before: string | null];
@@ -98,95 +104,85 @@ async function chunkRows<T extends RenderedTable>(
     .execute()) as unknown as Selectable<Database[T]>[];
 }
 
-const renderPeopleChunk: ChunkRenderer = async (
-  trx,
-  ws,
-  ids,
-  l,
-  prefetched,
-  reads = EVERY_TABLE,
-) => {
-  const subjects = subjectsOf(ids, prefetched);
-  const rows = await chunkRows(trx, 'people', ws, ids, prefetched);
-  const counts = await factsIn(reads, ['deals', 'leads'], () =>
-    dealCountsOf(trx, ws, 'people_id', subjects),
-  );
-  const notes = await factsIn(reads, ['notes'], () => latestNotes(trx, ws, 'people', subjects, l));
-  const submissions = await factsIn(reads, ['web_form_submissions'], () =>
-    submissionsOf(trx, ws, 'people_id', subjects, l),
-  );
-  const enrollments = await factsIn(reads, ['sequence_enrollments'], () =>
-    enrollmentsOf(trx, ws, 'people', subjects, l),
-  );
-  const todos = await factsIn(reads, ['todos'], () => todosOf(trx, ws, 'people', subjects));
-  await customRefs(
-    l,
-    'people',
-    rows.map((r) => r.custom),
-  );
-  return rows.map((row) => [
-    row.id,
-    renderRecordJson(
-      'people',
-      row,
-      {
-        counts: counts.get(row.id),
-        note: notes.get(row.id),
-        submissions: submissions.get(row.id),
-        enrollments: enrollments.get(row.id),
-        todos: todos.get(row.id),
-      },
-      l,
-    ),
-    storedJson(row.body),
-  ]);
+/** Reads one fact of a declared type's records, and the tables it may hold it in. */
+interface FactReader {
+  readonly tables: readonly string[];
+  read(
+    trx: Executor,
+    ws: string,
+    declaration: RecordTypeDeclaration,
+    subjects: Subjects,
+    l: Lookups,
+  ): Promise<Map<string, unknown>>;
+}
+
+/** The column other records link to a declared type by, for the facts that need it. */
+function linkOf(
+  declaration: RecordTypeDeclaration,
+): NonNullable<RecordTypeDeclaration['linkColumn']> {
+  if (declaration.linkColumn === undefined)
+    throw new Error(`${declaration.type} declares no link column for its facts`);
+  return declaration.linkColumn;
+}
+
+/** How each fact (docs/decisions.md, Derived fields) is read. */
+const FACT_READERS: Record<FactName, FactReader> = {
+  counts: {
+    tables: ['deals', 'leads'],
+    read: (trx, ws, d, s) => dealCountsOf(trx, ws, linkOf(d) as 'people_id', s),
+  },
+  note: {
+    tables: ['notes'],
+    read: (trx, ws, d, s, l) => latestNotes(trx, ws, d.type as SubjectType, s, l),
+  },
+  submissions: {
+    tables: ['web_form_submissions'],
+    read: (trx, ws, d, s, l) => submissionsOf(trx, ws, linkOf(d), s, l),
+  },
+  enrollments: {
+    tables: ['sequence_enrollments'],
+    read: (trx, ws, d, s, l) => enrollmentsOf(trx, ws, d.type as SubjectType, s, l),
+  },
+  sequences: {
+    tables: ['people', 'sequence_enrollments'],
+    read: (trx, ws, _, s, l) => organizationSequences(trx, ws, s, l),
+  },
+  todos: {
+    tables: ['todos'],
+    read: (trx, ws, d, s) => todosOf(trx, ws, d.type as SubjectType, s),
+  },
 };
 
-const renderOrganizationChunk: ChunkRenderer = async (
-  trx,
-  ws,
-  ids,
-  l,
-  prefetched,
-  reads = EVERY_TABLE,
-) => {
-  const subjects = subjectsOf(ids, prefetched);
-  const rows = await chunkRows(trx, 'organizations', ws, ids, prefetched);
-  const counts = await factsIn(reads, ['deals', 'leads'], () =>
-    dealCountsOf(trx, ws, 'organization_id', subjects),
-  );
-  const notes = await factsIn(reads, ['notes'], () =>
-    latestNotes(trx, ws, 'organization', subjects, l),
-  );
-  const submissions = await factsIn(reads, ['web_form_submissions'], () =>
-    submissionsOf(trx, ws, 'organization_id', subjects, l),
-  );
-  const sequences = await factsIn(reads, ['people', 'sequence_enrollments'], () =>
-    organizationSequences(trx, ws, subjects, l),
-  );
-  const todos = await factsIn(reads, ['todos'], () => todosOf(trx, ws, 'organization', subjects));
-  await customRefs(
-    l,
-    'organization',
-    rows.map((r) => r.custom),
-  );
-  return rows.map((row) => [
-    row.id,
-    renderRecordJson(
-      'organization',
-      row,
-      {
-        counts: counts.get(row.id),
-        note: notes.get(row.id),
-        submissions: submissions.get(row.id),
-        sequences: sequences.get(row.id),
-        todos: todos.get(row.id),
-      },
+/**
+ * The chunk renderer of a declared type: its rows, the facts its declaration names (each read
+ * only when a table that may hold it is read), the names its custom values refer to.
+ */
+function declaredChunk(type: DeclaredType): ChunkRenderer {
+  const declaration: RecordTypeDeclaration = DECLARATION_OF[type];
+  return async (trx, ws, ids, l, prefetched, reads = EVERY_TABLE) => {
+    const subjects = subjectsOf(ids, prefetched);
+    const rows = await chunkRows(trx, TABLE_OF[type], ws, ids, prefetched);
+    const facts = new Map<FactName, Map<string, unknown>>();
+    for (const name of declaration.facts) {
+      const reader = FACT_READERS[name];
+      facts.set(
+        name,
+        await factsIn(reads, reader.tables, () => reader.read(trx, ws, declaration, subjects, l)),
+      );
+    }
+    await customRefs(
       l,
-    ),
-    storedJson(row.body),
-  ]);
-};
+      type,
+      rows.map((r) => r.custom),
+    );
+    return rows.map((row) => {
+      const of: RecordFacts = {};
+      for (const [name, values] of facts)
+        (of as Record<string, unknown>)[name] = values.get(row.id);
+      return [row.id, renderRecordJson(type, row, of, l), storedJson(row.body)];
+    });
+  };
+}
 
 function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
   return async (trx, ws, ids, l, prefetched, reads = EVERY_TABLE) => {
@@ -237,29 +233,6 @@ function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
     ]);
   };
 }
-
-const renderProductChunk: ChunkRenderer = async (
-  trx,
-  ws,
-  ids,
-  l,
-  prefetched,
-  reads = EVERY_TABLE,
-) => {
-  const subjects = subjectsOf(ids, prefetched);
-  const rows = await chunkRows(trx, 'products', ws, ids, prefetched);
-  const notes = await factsIn(reads, ['notes'], () => latestNotes(trx, ws, 'product', subjects, l));
-  await customRefs(
-    l,
-    'product',
-    rows.map((r) => r.custom),
-  );
-  return rows.map((row) => [
-    row.id,
-    renderRecordJson('product', row, { note: notes.get(row.id) }, l),
-    storedJson(row.body),
-  ]);
-};
 
 const renderQuoteChunk: ChunkRenderer = async (
   trx,
@@ -335,11 +308,11 @@ const renderCustomObjectChunk: ChunkRenderer = async (
 
 /** The chunk renderer of each rendered type. */
 export const RENDERERS: Record<RenderedType, ChunkRenderer> = {
-  people: renderPeopleChunk,
-  organization: renderOrganizationChunk,
+  ...(Object.fromEntries(
+    (Object.keys(DECLARATION_OF) as DeclaredType[]).map((type) => [type, declaredChunk(type)]),
+  ) as Record<DeclaredType, ChunkRenderer>),
   deal: pipelineChunk('deal'),
   lead: pipelineChunk('lead'),
-  product: renderProductChunk,
   quote: renderQuoteChunk,
   customObject: renderCustomObjectChunk,
 };

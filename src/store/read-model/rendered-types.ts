@@ -1,4 +1,8 @@
 import type { CustomFieldRecordType } from '../../domain/custom-fields.ts';
+import type { RecordTypeDeclaration } from '../../domain/record-types/declaration.ts';
+import { ORGANIZATION } from '../../domain/record-types/organizations.ts';
+import { PEOPLE } from '../../domain/record-types/people.ts';
+import { PRODUCT } from '../../domain/record-types/products.ts';
 import type { RenderedTable } from '../database.ts';
 
 /** Table of each record type whose API JSON the store keeps rendered. */
@@ -19,4 +23,19 @@ export type RenderedType = keyof typeof TABLE_OF;
 export function typesShowingFieldsOf(recordType: CustomFieldRecordType): RenderedType[] {
   if (recordType === 'todo') return [];
   return recordType === 'quoteProduct' ? ['quote'] : [recordType];
+}
+
+/** The record types declared once (docs/architecture.md, Record types), by rendered type. */
+export const DECLARATION_OF = {
+  people: PEOPLE,
+  organization: ORGANIZATION,
+  product: PRODUCT,
+} as const satisfies Partial<Record<RenderedType, RecordTypeDeclaration>>;
+
+/** The rendered types that are declared once, rendered by `renderDeclared`. */
+export type DeclaredType = keyof typeof DECLARATION_OF;
+
+/** Whether a rendered type is declared once (rendered by `renderDeclared`). */
+export function isDeclared(type: RenderedType): type is DeclaredType {
+  return Object.hasOwn(DECLARATION_OF, type);
 }

@@ -1,0 +1,83 @@
+/**
+ * A declared record type's fixed keys as TypeBox properties, in its wire order
+ * (docs/architecture.md, Record types): each wire kind of `src/domain/record-types/` is one type
+ * here, each shared group the properties of `field-groups.ts`. The static type follows the
+ * declaration's literal keys, so the client's record types stay exact.
+ */
+import { Type } from '@sinclair/typebox';
+import { PRODUCT_KINDS } from '../../domain/quotes.ts';
+import type {
+  KeyDeclaration,
+  KeyGroup,
+  RecordTypeDeclaration,
+  WireKind,
+} from '../../domain/record-types/declaration.ts';
+import { Id, Nullable, OneOf, Ref, Timestamp } from '../primitives.ts';
+import { optionalText, text } from './common.ts';
+import {
+  dealCounters,
+  noteGroup,
+  ownership,
+  sequenceGroup,
+  todoGroup,
+  webFormGroup,
+} from './field-groups.ts';
+
+/** The TypeBox type of each wire kind. */
+const WIRE = {
+  id: Id,
+  optionalId: Nullable(Id),
+  text,
+  optionalText,
+  flag: Type.Boolean(),
+  productKind: OneOf(PRODUCT_KINDS),
+  number: Type.Number(),
+  optionalNumber: Nullable(Type.Number()),
+  optionalDate: Nullable(Timestamp),
+  timestamp: Timestamp,
+  optionalTimestamp: Nullable(Timestamp),
+  optionalRef: Nullable(Ref),
+  refs: Type.Array(Ref),
+  optionalRefs: Nullable(Type.Array(Ref)),
+} as const satisfies Record<WireKind, unknown>;
+type Wire = typeof WIRE;
+
+/** The properties of each shared field group. */
+const GROUPS = {
+  dealCounters,
+  note: noteGroup,
+  webForm: webFormGroup,
+  sequence: sequenceGroup,
+  ownership,
+  todo: todoGroup,
+} as const satisfies Record<KeyGroup, unknown>;
+type Groups = typeof GROUPS;
+
+/** The properties one key declaration adds. */
+type PropertiesOf<K> = K extends { group: infer G extends KeyGroup }
+  ? Groups[G]
+  : K extends { key: infer N extends string; wire: infer W extends WireKind }
+    ? { [P in N]: Wire[W] }
+    : never;
+
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
+  ? I
+  : never;
+type Flat<T> = { [P in keyof T]: T[P] };
+
+/** The TypeBox properties of a declaration's keys. */
+export type DeclaredProperties<K extends readonly KeyDeclaration[]> = Flat<
+  Intersection<PropertiesOf<K[number]>>
+>;
+
+/** A declared record type's fixed keys, as TypeBox properties in wire order. */
+export function declaredProperties<K extends readonly KeyDeclaration[]>(
+  declaration: RecordTypeDeclaration<K>,
+): DeclaredProperties<K> {
+  const properties: Record<string, unknown> = {};
+  for (const k of declaration.keys) {
+    if ('group' in k) Object.assign(properties, GROUPS[k.group]);
+    else properties[k.key] = WIRE[k.wire];
+  }
+  return properties as DeclaredProperties<K>;
+}

@@ -1,0 +1,158 @@
+/**
+ * How a record type is declared once (docs/architecture.md, Record types): its keys in wire
+ * order, each a column of its table, a shared field group expanded in place, or a key derived
+ * from the record's facts; the facts its derived keys need; whether it shows custom fields.
+ * Everything else is derived from the declaration: the record schema
+ * (`src/api-schema/records/declared.ts`), the field catalogue's group
+ * (`src/domain/field-catalogue.ts`), the commands' column maps (`fieldListColumns` below), the
+ * render function (`src/render/declared.ts`) and the read model's chunk renderer
+ * (`src/store/read-model/render-chunks.ts`).
+ *
+ * A declaration names TypeBox types by their wire kind, not by the schema itself: this layer
+ * imports no schema library; `api-schema` maps each kind to its TypeBox type.
+ */
+import type { CustomFieldRecordType } from '../custom-fields.ts';
+import type { BuiltInFieldType, FieldAccess } from '../field-catalogue.ts';
+
+/** How a key's value looks on the wire (each is one TypeBox type in `api-schema`). */
+export type WireKind =
+  | 'id'
+  | 'optionalId'
+  | 'text'
+  | 'optionalText'
+  | 'flag'
+  | 'productKind'
+  | 'number'
+  | 'optionalNumber'
+  | 'optionalDate'
+  | 'timestamp'
+  | 'optionalTimestamp'
+  | 'optionalRef'
+  | 'refs'
+  | 'optionalRefs';
+
+/** The shared field groups (docs/decisions.md, Record keys), each expanded in place in its order. */
+export type KeyGroup = 'dealCounters' | 'note' | 'webForm' | 'sequence' | 'ownership' | 'todo';
+
+/** What a derived key shows, computed from the record's facts by `src/render/declared.ts`. */
+export type Derivation = 'submittedForms' | 'enrolledSequences' | 'peopleSequences' | 'owner';
+
+/**
+ * The facts a record's derived keys are rendered from, each read by the read model
+ * (`src/store/read-model/render-chunks.ts`) in the order the declaration lists them.
+ */
+export type FactName = 'counts' | 'note' | 'submissions' | 'enrollments' | 'sequences' | 'todos';
+
+/** A key that shows a column of the record's row. */
+export interface ColumnKey<N extends string = string, W extends WireKind = WireKind> {
+  readonly key: N;
+  readonly column: string;
+  readonly wire: W;
+  /** The field's type in the field list (`GET /v2/field`). */
+  readonly field: BuiltInFieldType;
+  readonly access: FieldAccess;
+  /** For `body` fields: the body key that sets it. */
+  readonly bodyKey?: string;
+  /** Whether a create must give it. */
+  readonly required?: boolean;
+  /** For select fields: the allowed values. */
+  readonly options?: readonly string[];
+}
+
+/** A shared field group, expanded in place. */
+export interface GroupKey<G extends KeyGroup = KeyGroup> {
+  readonly group: G;
+}
+
+/** A key the service derives from the record's facts. */
+export interface DerivedKey<N extends string = string, W extends WireKind = WireKind> {
+  readonly key: N;
+  readonly derive: Derivation;
+  readonly wire: W;
+  readonly field: BuiltInFieldType;
+}
+
+export type KeyDeclaration = ColumnKey | GroupKey | DerivedKey;
+
+/** One record type, declared once. */
+export interface RecordTypeDeclaration<
+  K extends readonly KeyDeclaration[] = readonly KeyDeclaration[],
+> {
+  /** The record type (custom fields, notes and todos name it so; `recording` has none of them). */
+  readonly type: CustomFieldRecordType | 'recording';
+  /** The column by which other records (deals, leads, web-form submissions) link to one of the type. */
+  readonly linkColumn?: 'people_id' | 'organization_id' | 'deal_id' | 'lead_id';
+  /** The keys in wire order. */
+  readonly keys: K;
+  /** The facts its derived keys need, in the order they are read. */
+  readonly facts: readonly FactName[];
+  /** Whether the workspace's custom fields of the type follow the fixed keys. */
+  readonly customFields: boolean;
+}
+
+/** The field type a wire kind lists as, unless the key says otherwise. */
+const FIELD_OF_WIRE: Record<WireKind, BuiltInFieldType> = {
+  id: 'id',
+  optionalId: 'id',
+  text: 'string',
+  optionalText: 'string',
+  flag: 'boolean',
+  productKind: 'singleSelect',
+  number: 'number',
+  optionalNumber: 'number',
+  optionalDate: 'date',
+  timestamp: 'dateTime',
+  optionalTimestamp: 'dateTime',
+  optionalRef: 'string',
+  refs: 'string',
+  optionalRefs: 'string',
+};
+
+/** More of a column key: how clients write it, and its list type when the wire kind does not say. */
+type ColumnMore = Partial<Pick<ColumnKey, 'bodyKey' | 'required' | 'options' | 'field'>>;
+
+/** A key showing `column`, written as `access` says. */
+export function column<const N extends string, const W extends WireKind>(
+  key: N,
+  columnName: string,
+  wire: W,
+  access: FieldAccess,
+  more: ColumnMore = {},
+): ColumnKey<N, W> {
+  return { key, column: columnName, wire, field: FIELD_OF_WIRE[wire], access, ...more };
+}
+
+/** A shared field group. */
+export function group<const G extends KeyGroup>(name: G): GroupKey<G> {
+  return { group: name };
+}
+
+/** A key derived from the record's facts, listed as `field`. */
+export function derived<const N extends string, const W extends WireKind>(
+  key: N,
+  derive: Derivation,
+  wire: W,
+  field: BuiltInFieldType,
+): DerivedKey<N, W> {
+  return { key, derive, wire, field };
+}
+
+/** Declares a record type (its keys' literal types kept for the schema's static type). */
+export function declareRecordType<const K extends readonly KeyDeclaration[]>(
+  declaration: RecordTypeDeclaration<K>,
+): RecordTypeDeclaration<K> {
+  return declaration;
+}
+
+/**
+ * The columns of the fields that `fieldList` writes, by key (`담당자` → `owner_id` for a record
+ * with ownership): what a create stores and an update compares.
+ */
+export function fieldListColumns(declaration: RecordTypeDeclaration): Record<string, string> {
+  const columns: Record<string, string> = {};
+  for (const k of declaration.keys) {
+    if ('column' in k && k.access === 'fieldList') columns[k.key] = k.column;
+    if ('group' in k && k.group === 'ownership') columns['담당자'] = 'owner_id';
+  }
+  return columns;
+}
