@@ -255,6 +255,7 @@ describe('loadConfig', () => {
   it('has defaults that run on a new machine', () => {
     expect(loadConfig({})).toEqual({
       databaseUrl: 'sqlite:./data/salescrm.db',
+      pgPartitions: 0,
       port: 3000,
       host: '127.0.0.1',
       basePath: '',
@@ -300,6 +301,11 @@ describe('loadConfig', () => {
       expect(loadConfig({ DATABASE_URL: good }).databaseUrl).toBe(good);
   });
 
+  it('refuses a partition count that is not a whole number from 0 to 1024', () => {
+    for (const bad of ['-1', '1.5', '1025', 'eight'])
+      expect(() => loadConfig({ PG_PARTITIONS: bad })).toThrow(/PG_PARTITIONS/);
+  });
+
   it('refuses a retention that is not a whole number of days from 1', () => {
     for (const bad of ['0', '-1', '1.5', 'month'])
       expect(() => loadConfig({ EVENT_RETENTION_DAYS: bad })).toThrow(/EVENT_RETENTION_DAYS/);
@@ -328,9 +334,11 @@ describe('loadConfig', () => {
       WORKSPACE_HEAVY_RUNNING: '3',
       WORKSPACE_HEAVY_WAITING: '0',
       READ_THREADS: '0',
+      PG_PARTITIONS: '8',
     });
     expect(config).toEqual({
       databaseUrl: 'sqlite:/tmp/x.db',
+      pgPartitions: 8,
       port: 8080,
       host: '0.0.0.0',
       basePath: '/api',
