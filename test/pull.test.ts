@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
 import { pull } from '../src/ingest/pull/run-pull.ts';
 import { listen } from './client-server.ts';
-import { type TestStore, testApp, testStore } from './helpers.ts';
+import { get, post, type TestStore, testApp, testStore } from './helpers.ts';
 import { compareWorkspaces, firstDifference, type Side } from './pull-compare.ts';
 
 describe('pull from another server into a new workspace', () => {
@@ -53,5 +53,51 @@ describe('pull from another server into a new workspace', () => {
     const { reads, differences } = await compareWorkspaces(source, copy);
     expect(reads).toBeGreaterThan(300);
     expect(differences.slice(0, 5).map(firstDifference)).toEqual([]);
+  }, 120_000);
+
+  it('brings the copy level again after creates, updates, deletes, a merge and a new field', async () => {
+    const people = (await get(sourceApp, source.token, '/v2/people?limit=100')).json.data
+      .peopleList as { id: string }[];
+    const deals = (await get(sourceApp, source.token, '/v2/deal?limit=100')).json.data.dealList as {
+      id: string;
+      '현재 진행중인 시퀀스 여부': boolean;
+    }[];
+    const field = await post(sourceApp, source.token, '/v2/field/people', {
+      name: '가져온 뒤 추가한 필드',
+      type: 'string',
+    });
+    expect(field.status, field.text).toBe(201);
+    const created = await post(sourceApp, source.token, '/v2/people', {
+      name: '새 고객',
+      memo: '두 번째 가져오기 전에 만든 고객',
+      fieldList: [{ name: '가져온 뒤 추가한 필드', stringValue: '값' }],
+    });
+    expect(created.status, created.text).toBe(201);
+    const updated = await post(sourceApp, source.token, `/v2/people/${people[0]!.id}`, {
+      name: '이름을 바꾼 고객',
+      memo: '이름 변경',
+    });
+    expect(updated.status, updated.text).toBe(200);
+    const gone = deals.find((d) => !d['현재 진행중인 시퀀스 여부'])!;
+    const deleted = await post(sourceApp, source.token, `/v2/deal/${gone.id}/delete`);
+    expect(deleted.status, deleted.text).toBe(200);
+    const merged = await post(sourceApp, source.token, `/v2/people/${people[1]!.id}/merge`, {
+      mergedId: people[2]!.id,
+    });
+    expect(merged.status, merged.text).toBe(200);
+
+    const result = await pull(targetStore, {
+      from: url,
+      token: source.token,
+      workspaceId: copy.workspaceId,
+      stateDir,
+    });
+    expect(result.token).toBeUndefined();
+    expect(result.workspaceId).toBe(copy.workspaceId);
+    expect(result.counts.person).toBe(50);
+    const { differences } = await compareWorkspaces(source, copy);
+    expect(differences.slice(0, 5).map(firstDifference)).toEqual([]);
+    const copied = await get(targetApp, copy.token, `/v2/people/${people[2]!.id}`);
+    expect(copied.status).toBe(404);
   }, 120_000);
 });

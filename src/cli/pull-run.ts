@@ -1,0 +1,84 @@
+/** What `salescrm pull` does (`pull.ts` declares it; imported when it runs). */
+import { CrmApiError } from '../client/errors.ts';
+import type { Config } from '../config.ts';
+import { PullError, type PullResult, pull } from '../ingest/pull/run-pull.ts';
+import { knownWorkspace } from './known-workspace.ts';
+import { progressReporter } from './transfer-run.ts';
+import { withStore } from './with-store.ts';
+
+export interface PullOptions {
+  from: string;
+  token: string;
+  workspace?: string;
+  pace: number;
+  state: string;
+  json?: boolean;
+}
+
+/** The summary of a pull, lines for standard error. */
+export function pullSummary(r: PullResult): string[] {
+  const list = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
+  const lines = [
+    `pulled ${r.records} records into workspace ${r.workspaceId} in ${(r.ms / 1000).toFixed(1)} s${r.resumed ? ' (resumed)' : ''}: ${list(r.counts)}`,
+    `requests ${r.requests}, 429 answers ${r.rateLimited}, retried ${r.retried}`,
+  ];
+  const skipped = list(r.skipped);
+  if (skipped) lines.push(`not carried over: ${skipped}`);
+  for (const refused of r.refused) lines.push(`missing (the source refused it): ${refused}`);
+  return lines;
+}
+
+/** `salescrm pull --from URL --token TOKEN [--workspace ID] [--pace N] [--state DIR] [--json]`. */
+export async function runPull(config: Config, values: PullOptions): Promise<number> {
+  let from: URL;
+  try {
+    from = new URL(values.from);
+    if (from.protocol !== 'http:' && from.protocol !== 'https:') throw new TypeError();
+  } catch {
+    console.error(`salescrm: pull: --from is not an http(s) URL: ${values.from}`);
+    return 2;
+  }
+  return withStore(
+    config,
+    async (store) => {
+      if (values.workspace !== undefined && !(await knownWorkspace(store, values.workspace)))
+        return 1;
+      const progress = progressReporter('pull', values.json === true);
+      let result: PullResult;
+      try {
+        result = await pull(store, {
+          from: values.from,
+          token: values.token,
+          workspaceId: values.workspace,
+          stateDir: values.state,
+          pace: values.pace,
+          onProgress: (p) => progress.update(p.records, p.readsDone, p.readsTotal),
+        });
+      } catch (error) {
+        progress.stop();
+        if (error instanceof PullError || error instanceof CrmApiError) {
+          console.error(`salescrm: pull: ${error.message.split('\n')[0]}`);
+          console.error('salescrm: pull: run the same command again to go on from here');
+          return 1;
+        }
+        throw error;
+      }
+      progress.stop();
+      if (values.json) {
+        console.log(
+          JSON.stringify({ workspaceId: result.workspaceId, token: result.token ?? null }),
+        );
+      } else {
+        for (const line of pullSummary(result)) console.error(line);
+        console.log(`workspace: ${result.workspaceId}`);
+        if (result.token) console.log(`token: ${result.token}`);
+      }
+      return 0;
+    },
+    { longRunning: true },
+  );
+}
