@@ -27,6 +27,7 @@ const SLOW = [
   'test/body-limit.test.ts',
   'test/shutdown.test.ts',
   'test/npm-start.test.ts',
+  'test/pull-resume.test.ts',
 ];
 const FUZZ = ['test/fuzz-operations-*.test.ts'];
 /**

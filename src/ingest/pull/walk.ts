@@ -209,9 +209,11 @@ async function walkEach(
         ? await source.page(read.path(id), read.key, p.cursor)
         : { items: listOf(await source.get(read.path(id)), read.path(id), read.key), next: null };
     } catch (error) {
-      // A record gone since its list was read (404) has nothing more to give; another
-      // refusal of a read per record refuses them all.
-      if (error instanceof CrmApiError && error.status === 404) page = { items: [], next: null };
+      // A record gone since its list was read (404), or one the read has nothing of (an
+      // enrollment that has run no step answers 400, as the live API does), gives nothing;
+      // another refusal of a read per record refuses them all.
+      if (error instanceof CrmApiError && (error.status === 404 || error.status === 400))
+        page = { items: [], next: null };
       else {
         const why = refusal(error);
         if (why === undefined) throw error;
