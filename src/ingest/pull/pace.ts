@@ -63,11 +63,6 @@ export class Pacer {
       this.notBefore = Math.max(this.notBefore, this.now() + reset * 1000);
     }
   }
-
-  /** A `429` that said to wait `seconds`: nothing goes before then. */
-  waitedOut(seconds: number): void {
-    this.notBefore = Math.max(this.notBefore, this.now() + seconds * 1000);
-  }
 }
 
 function numberOf(value: string | null): number | undefined {
