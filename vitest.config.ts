@@ -48,6 +48,7 @@ const QUICK_ALSO_LEAVES = [
   'test/custom-object-cli.test.ts',
   'test/listen-backlog.test.ts',
   'test/metrics.test.ts',
+  'test/pull-cli.test.ts',
 ];
 
 /** The include and exclude of a project in the tier that runs. */
@@ -121,6 +122,7 @@ export default defineConfig(async () => {
                     'test/migration-002.test.ts',
                     'test/cli.test.ts',
                     'test/events-cli.test.ts',
+                    'test/pull-cli.test.ts',
                     // Export reads SQLite files only, for now.
                     'test/import-export.test.ts',
                     // The demo generator on SQLite files (its indexes, its bytes).

@@ -59,7 +59,8 @@ export async function runPull(config: Config, values: PullOptions): Promise<numb
           onProgress: (p) => progress.update(p.records, p.readsDone, p.readsTotal),
         });
       } catch (error) {
-        progress.stop();
+        // A bar on a terminal is closed; the plain lines have no "done" to say.
+        if (process.stderr.isTTY) progress.stop();
         if (error instanceof PullError || error instanceof CrmApiError) {
           console.error(`salescrm: pull: ${error.message.split('\n')[0]}`);
           console.error('salescrm: pull: run the same command again to go on from here');
