@@ -29,6 +29,11 @@ export function pullSummary(r: PullResult): string[] {
   const skipped = list(r.skipped);
   if (skipped) lines.push(`not carried over: ${skipped}`);
   for (const refused of r.refused) lines.push(`missing (the source refused it): ${refused}`);
+  if (r.leftOut > 0) {
+    lines.push(
+      `left out ${r.leftOut} records the copy refused (changed on the source while it was read; the next pull brings them), written to ${r.leftOutPath}: ${r.leftOutReasons.join('; ')}`,
+    );
+  }
   return lines;
 }
 
