@@ -26,8 +26,11 @@ export function pullSummary(r: PullResult): string[] {
     `pulled ${r.records} records into workspace ${r.workspaceId} in ${(r.ms / 1000).toFixed(1)} s${r.resumed ? ' (resumed)' : ''}: ${list(r.counts)}`,
     `requests ${r.requests}, 429 answers ${r.rateLimited}, retried ${r.retried}`,
   ];
+  // What a pull never copies (docs/pull.md), named whether the source has any or not.
   const skipped = list(r.skipped);
-  if (skipped) lines.push(`not carried over: ${skipped}`);
+  lines.push(
+    `not carried over: ${skipped ? `${skipped}; ` : ''}files, e-mails, recordings, custom field settings no read shows`,
+  );
   for (const refused of r.refused) lines.push(`missing (the source refused it): ${refused}`);
   if (r.leftOut > 0) {
     lines.push(
@@ -61,7 +64,7 @@ export async function runPull(config: Config, values: PullOptions): Promise<numb
           workspaceId: values.workspace,
           stateDir: values.state,
           pace: values.pace,
-          onProgress: (p) => progress.update(p.records, p.readsDone, p.readsTotal),
+          onProgress: (p) => progress.update(p.records, p.stepsDone, p.stepsTotal),
         });
       } catch (error) {
         // A bar on a terminal is closed; the plain lines have no "done" to say.

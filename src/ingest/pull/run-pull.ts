@@ -16,7 +16,7 @@ import { clearRecords } from './clear-records.ts';
 import { Source } from './source.ts';
 import { Spool } from './spool.ts';
 import { pulledLines, type Skipped } from './to-lines.ts';
-import { READS, walk } from './walk.ts';
+import { walk } from './walk.ts';
 
 export { PullError } from './source.ts';
 
@@ -41,8 +41,9 @@ export interface PullOptions {
 export interface PullProgress {
   stage: 'walk' | 'import';
   read: string;
-  readsDone: number;
-  readsTotal: number;
+  /** Steps of the walk done and in all: a list is one, a read per record one a record. */
+  stepsDone: number;
+  stepsTotal: number;
   records: number;
   requests: number;
 }
@@ -113,21 +114,23 @@ export async function pull(store: Store, options: PullOptions): Promise<PullResu
   }
   const workspaceId = spool.state.workspaceId;
   const records = () => Object.values(spool.state.reads).reduce((n, p) => n + p.records, 0);
-  await walk(source, spool, (read, readsDone, readsTotal) =>
+  let steps = 1;
+  await walk(source, spool, (read, stepsDone, stepsTotal) => {
+    steps = stepsTotal;
     options.onProgress?.({
       stage: 'walk',
       read,
-      readsDone,
-      readsTotal,
+      stepsDone,
+      stepsTotal,
       records: records(),
       requests: source.counts.requests,
-    }),
-  );
+    });
+  });
   options.onProgress?.({
     stage: 'import',
     read: 'import',
-    readsDone: READS.length,
-    readsTotal: READS.length,
+    stepsDone: steps,
+    stepsTotal: steps,
     records: records(),
     requests: source.counts.requests,
   });

@@ -135,8 +135,11 @@ export const READS: readonly Read[] = [
   list('leadHistory', '/v2/lead/history', 'leadHistoryList'),
 ];
 
-/** What the walk reports as it goes. */
-export type WalkProgress = (read: string, readsDone: number, readsTotal: number) => void;
+/**
+ * What the walk reports as it goes: the read, and the steps done and in all (a list is one
+ * step; a read per record, one a record, once its records are known), for a progress bar.
+ */
+export type WalkProgress = (read: string, stepsDone: number, stepsTotal: number) => void;
 
 /** Whether an error is the source refusing a read (a 4xx), not a failure to reach it. */
 function refusal(error: unknown): string | undefined {
@@ -152,15 +155,32 @@ function refusal(error: unknown): string | undefined {
 
 /** Runs every read not done yet, from where each stopped. */
 export async function walk(source: Source, spool: Spool, onProgress?: WalkProgress): Promise<void> {
-  let done = READS.filter((r) => spool.progress(r.name).done).length;
+  /** The records of each read per record, once known. */
+  const sizes = new Map<string, number>();
+  const report = (name: string) => {
+    if (!onProgress) return;
+    let done = 0;
+    let total = 0;
+    for (const r of READS) {
+      const p = spool.progress(r.name);
+      const size = r.kind === 'list' ? 1 : (sizes.get(r.name) ?? 1);
+      total += size;
+      done += p.done ? size : r.kind === 'list' ? 0 : Math.min(p.index, size);
+    }
+    onProgress(name, done, total);
+  };
   for (const read of READS) {
     const p = spool.progress(read.name);
     if (p.done) continue;
-    onProgress?.(read.name, done, READS.length);
+    report(read.name);
     if (read.kind === 'list') await walkList(source, spool, read, p);
-    else await walkEach(source, spool, read, p, () => onProgress?.(read.name, done, READS.length));
-    done++;
-    onProgress?.(read.name, done, READS.length);
+    else {
+      await walkEach(source, spool, read, p, (n) => {
+        sizes.set(read.name, n);
+        report(read.name);
+      });
+    }
+    report(read.name);
   }
 }
 
@@ -198,9 +218,10 @@ async function walkEach(
   spool: Spool,
   read: Extract<Read, { kind: 'each' }>,
   p: ReadProgress,
-  tick: () => void,
+  tick: (records: number) => void,
 ): Promise<void> {
   const ids = read.of(spool);
+  tick(ids.length);
   while (p.index < ids.length) {
     const id = ids[p.index]!;
     let page: Awaited<ReturnType<Source['page']>>;
@@ -232,7 +253,7 @@ async function walkEach(
         if (page.next === null) q.index++;
       },
     );
-    if ((p.index & 15) === 0) tick();
+    if ((p.index & 15) === 0) tick(ids.length);
   }
   spool.mark(read.name, (q) => {
     q.done = true;
