@@ -103,11 +103,25 @@ describe('pull from another server into a new workspace', () => {
     expect(copied.status).toBe(404);
   }, 120_000);
 
-  it('leaves out what names a record made while it read, and brings both the next time', async () => {
+  it('waits out 429s and retries 5xx and network errors; leaves out what names a record made while it read, and brings both the next time', async () => {
     let made: string | undefined;
-    // A person made on the source once the people list has been read, before its notes and
-    // activities are: they name a person the walk did not see.
-    const changing: typeof fetch = async (input, init) => {
+    let n = 0;
+    const limited = (reason: string, headers: Record<string, string> = {}) =>
+      new Response(JSON.stringify({ success: false, message: '요청이 너무 많습니다.', reason }), {
+        status: 429,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
+    const changingAndFlaky: typeof fetch = async (input, init) => {
+      n++;
+      // A 429 with the wait only in its reason (as the live API words it), one with
+      // Retry-After; 5xx answers and a connection reset.
+      if (n === 3) return limited('1초 후 재시도해주세요.');
+      if (n === 9) return limited('1초 후 재시도해주세요.', { 'retry-after': '1' });
+      if (n === 15 || n === 40) return new Response('{"success":false}', { status: 503 });
+      if (n === 27) return new Response('bad gateway', { status: 502 });
+      if (n === 33) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+      // A person made on the source once the people list has been read, before its notes
+      // and activities are: they name a person the walk did not see.
       if (made === undefined && String(input).includes('/v2/memo')) {
         const created = await post(sourceApp, source.token, '/v2/people', {
           name: '읽는 중에 생긴 고객',
@@ -122,8 +136,9 @@ describe('pull from another server into a new workspace', () => {
       token: source.token,
       workspaceId: copy.workspaceId,
       stateDir,
-      fetch: changing,
+      fetch: changingAndFlaky,
     });
+    expect([first.rateLimited, first.retried]).toEqual([2, 4]);
     expect(made).toBeDefined();
     expect(first.leftOut).toBeGreaterThan(0);
     expect(first.leftOutReasons.join()).toContain(made!);
@@ -134,7 +149,7 @@ describe('pull from another server into a new workspace', () => {
       workspaceId: copy.workspaceId,
       stateDir,
     });
-    expect(second.leftOut).toBe(0);
+    expect([second.leftOut, second.rateLimited, second.retried]).toEqual([0, 0, 0]);
     const { differences } = await compareWorkspaces(source, copy);
     expect(differences.slice(0, 5).map(firstDifference)).toEqual([]);
   }, 120_000);
