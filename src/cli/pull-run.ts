@@ -1,7 +1,8 @@
 /** What `salescrm pull` does (`pull.ts` declares it; imported when it runs). */
 import { CrmApiError } from '../client/errors.ts';
 import type { Config } from '../config.ts';
-import { PullError, type PullResult, pull } from '../ingest/pull/run-pull.ts';
+import { follow } from '../ingest/pull/follow.ts';
+import { PullError, type PullProgress, type PullResult, pull } from '../ingest/pull/run-pull.ts';
 import { knownWorkspace } from './known-workspace.ts';
 import { progressReporter } from './transfer-run.ts';
 import { withStore } from './with-store.ts';
@@ -13,6 +14,8 @@ export interface PullOptions {
   pace: number;
   state: string;
   json?: boolean;
+  follow?: boolean;
+  pollSeconds: number;
 }
 
 /** The summary of a pull, lines for standard error. */
@@ -40,7 +43,10 @@ export function pullSummary(r: PullResult): string[] {
   return lines;
 }
 
-/** `salescrm pull --from URL --token TOKEN [--workspace ID] [--pace N] [--state DIR] [--json]`. */
+/**
+ * `salescrm pull --from URL --token TOKEN [--workspace ID] [--follow [--poll-seconds N]]
+ * [--pace N] [--state DIR] [--json]`.
+ */
 export async function runPull(config: Config, values: PullOptions): Promise<number> {
   let from: URL;
   try {
@@ -55,17 +61,52 @@ export async function runPull(config: Config, values: PullOptions): Promise<numb
     async (store) => {
       if (values.workspace !== undefined && !(await knownWorkspace(store, values.workspace)))
         return 1;
-      const progress = progressReporter('pull', values.json === true);
-      let result: PullResult;
+      let progress = progressReporter('pull', values.json === true);
+      const print = (result: PullResult) => {
+        progress.stop();
+        if (values.json) {
+          console.log(
+            JSON.stringify({ workspaceId: result.workspaceId, token: result.token ?? null }),
+          );
+        } else {
+          for (const line of pullSummary(result)) console.error(line);
+          console.log(`workspace: ${result.workspaceId}`);
+          if (result.token) console.log(`token: ${result.token}`);
+        }
+      };
+      const options = {
+        from: values.from,
+        token: values.token,
+        workspaceId: values.workspace,
+        stateDir: values.state,
+        pace: values.pace,
+        onProgress: (p: PullProgress) => progress.update(p.records, p.stepsDone, p.stepsTotal),
+      };
       try {
-        result = await pull(store, {
-          from: values.from,
-          token: values.token,
-          workspaceId: values.workspace,
-          stateDir: values.state,
-          pace: values.pace,
-          onProgress: (p) => progress.update(p.records, p.stepsDone, p.stepsTotal),
-        });
+        if (values.follow) {
+          // Until SIGINT or SIGTERM: the pull under way ends first.
+          const stop = new AbortController();
+          const onSignal = () => stop.abort();
+          process.once('SIGINT', onSignal);
+          process.once('SIGTERM', onSignal);
+          try {
+            await follow(store, {
+              ...options,
+              signal: stop.signal,
+              pollMs: values.pollSeconds * 1000,
+              onPulled: (result) => {
+                print(result);
+                if (!values.json) console.error('following the source: waiting for its events');
+                progress = progressReporter('pull', values.json === true);
+              },
+            });
+          } finally {
+            process.off('SIGINT', onSignal);
+            process.off('SIGTERM', onSignal);
+          }
+        } else {
+          print(await pull(store, options));
+        }
       } catch (error) {
         // A bar on a terminal is closed; the plain lines have no "done" to say.
         if (process.stderr.isTTY) progress.stop();
@@ -75,16 +116,6 @@ export async function runPull(config: Config, values: PullOptions): Promise<numb
           return 1;
         }
         throw error;
-      }
-      progress.stop();
-      if (values.json) {
-        console.log(
-          JSON.stringify({ workspaceId: result.workspaceId, token: result.token ?? null }),
-        );
-      } else {
-        for (const line of pullSummary(result)) console.error(line);
-        console.log(`workspace: ${result.workspaceId}`);
-        if (result.token) console.log(`token: ${result.token}`);
       }
       return 0;
     },

@@ -22,6 +22,16 @@ export function pullCommand(program: Command): void {
       'where a pull keeps what it has read, to go on after an interruption',
       '.salescrm-pull',
     )
+    .option(
+      '--follow',
+      "after the pull, watch the source's event feed and pull again when it has events, until SIGINT or SIGTERM",
+    )
+    .option(
+      '--poll-seconds <N>',
+      'with --follow, how often the feed is asked when nothing has come',
+      wholeNumber(1, 3600),
+      10,
+    )
     .option('--json', 'print {"workspaceId","token"} only (the token of a new copy)')
     .action(lazyAction(async () => (await import('./pull-run.ts')).runPull));
 }
