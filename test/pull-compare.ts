@@ -80,12 +80,17 @@ export interface Difference {
 
 /**
  * Compares every read of `a` and `b`; answers the reads compared and the differences (the
- * first page of each read that differs).
+ * first page of each read that differs). With `idsPerRead`, the reads of one record (a
+ * single record, its quotes, its activities) are compared for that many records of each
+ * type, the lists and batch reads of every record still whole.
  */
 export async function compareWorkspaces(
   a: Side,
   b: Side,
+  options: { idsPerRead?: number } = {},
 ): Promise<{ reads: number; differences: Difference[] }> {
+  /** The reads of one record (by path id or filter) compared for each: all, or the first few. */
+  const some = (list: string[]) => list.slice(0, options.idsPerRead ?? list.length);
   const ids = {
     peopleId: (await all(a, '/v2/people', 'peopleList')).map((r) => r.id as string),
     organizationId: (await all(a, '/v2/organization', 'organizationList')).map(
@@ -134,12 +139,12 @@ export async function compareWorkspaces(
       const filter = op.query.find((q) => /^(people|organization|deal|lead)Id$/.test(q.name));
       if (filter && !op.path.startsWith('/v2/memo')) {
         const key = filter.name as 'peopleId';
-        for (const id of ids[key]) urls.push(`${op.path}?${key}=${id}`);
+        for (const id of some(ids[key])) urls.push(`${op.path}?${key}=${id}`);
       }
       continue;
     }
     const param = params[0] as keyof typeof ids;
-    for (const id of ids[param] ?? []) urls.push(op.path.replace(`{${param}}`, id));
+    for (const id of some(ids[param] ?? [])) urls.push(op.path.replace(`{${param}}`, id));
   }
   const differences: Difference[] = [];
   for (const url of urls) {

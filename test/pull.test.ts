@@ -98,7 +98,7 @@ describe('pull from another server into a new workspace', () => {
     expect(result.workspaceId).toBe(copy.workspaceId);
     expect([result.leftOut, result.leftOutReasons]).toEqual([0, []]);
     expect(result.counts.person).toBe(50);
-    const { differences } = await compareWorkspaces(source, copy);
+    const { differences } = await compareWorkspaces(source, copy, { idsPerRead: 8 });
     expect(differences.slice(0, 5).map(firstDifference)).toEqual([]);
     const copied = await get(targetApp, copy.token, `/v2/people/${people[2]!.id}`);
     expect(copied.status).toBe(404);
@@ -151,7 +151,7 @@ describe('pull from another server into a new workspace', () => {
       stateDir,
     });
     expect([second.leftOut, second.rateLimited, second.retried]).toEqual([0, 0, 0]);
-    const { differences } = await compareWorkspaces(source, copy);
+    const { differences } = await compareWorkspaces(source, copy, { idsPerRead: 8 });
     expect(differences.slice(0, 5).map(firstDifference)).toEqual([]);
   }, 120_000);
 
@@ -189,7 +189,7 @@ describe('pull from another server into a new workspace', () => {
     stop.abort();
     await following;
     expect(pulled[1]!.workspaceId).toBe(followed.workspaceId);
-    const { differences } = await compareWorkspaces(source, followed);
+    const { differences } = await compareWorkspaces(source, followed, { idsPerRead: 8 });
     expect(differences.slice(0, 5).map(firstDifference)).toEqual([]);
   }, 120_000);
 });
