@@ -1,8 +1,7 @@
 /** What `salescrm pull` does (`pull.ts` declares it; imported when it runs). */
-import { CrmApiError } from '../client/errors.ts';
 import type { Config } from '../config.ts';
 import { follow } from '../ingest/pull/follow.ts';
-import { PullError, type PullProgress, type PullResult, pull } from '../ingest/pull/run-pull.ts';
+import { type PullProgress, type PullResult, pull, pullFailure } from '../ingest/pull/run-pull.ts';
 import { knownWorkspace } from './known-workspace.ts';
 import { progressReporter } from './transfer-run.ts';
 import { withStore } from './with-store.ts';
@@ -110,8 +109,9 @@ export async function runPull(config: Config, values: PullOptions): Promise<numb
       } catch (error) {
         // A bar on a terminal is closed; the plain lines have no "done" to say.
         if (process.stderr.isTTY) progress.stop();
-        if (error instanceof PullError || error instanceof CrmApiError) {
-          console.error(`salescrm: pull: ${error.message.split('\n')[0]}`);
+        const failure = pullFailure(error);
+        if (failure !== undefined) {
+          console.error(`salescrm: pull: ${failure}`);
           console.error('salescrm: pull: run the same command again to go on from here');
           return 1;
         }

@@ -13,12 +13,22 @@ import { createToken, createWorkspace } from '../../resources/workspaces/writes.
 import type { Store } from '../../store/database.ts';
 import { importFiles } from '../run-import.ts';
 import { clearRecords } from './clear-records.ts';
-import { Source } from './source.ts';
+import { CrmApiError, PullError, Source } from './source.ts';
 import { Spool } from './spool.ts';
 import { pulledLines, type Skipped } from './to-lines.ts';
 import { walk } from './walk.ts';
 
 export { PullError } from './source.ts';
+
+/**
+ * The one line a failure of the pull says, when it is one (the source refused, could not be
+ * reached after the retries, or is not this API); undefined for anything else.
+ */
+export function pullFailure(error: unknown): string | undefined {
+  if (error instanceof PullError || error instanceof CrmApiError)
+    return error.message.split('\n')[0];
+  return undefined;
+}
 
 /** What to pull, and where to. */
 export interface PullOptions {
