@@ -192,4 +192,33 @@ describe('pull from another server into a new workspace', () => {
     const { differences } = await compareWorkspaces(source, followed, { idsPerRead: 8 });
     expect(differences.slice(0, 5).map(firstDifference)).toEqual([]);
   }, 120_000);
+
+  it('names a list the source refuses, and copies the rest', async () => {
+    const refusing: typeof fetch = async (input, init) => {
+      const path = new URL(String(input)).pathname;
+      if (path === '/v2/webForm' || path === '/v2/todo')
+        return new Response(
+          JSON.stringify({
+            success: false,
+            message: '권한이 없습니다.',
+            reason: '권한이 없습니다.',
+          }),
+          { status: 403, headers: { 'content-type': 'application/json' } },
+        );
+      return fetch(input, init);
+    };
+    const result = await pull(targetStore, {
+      from: url,
+      token: source.token,
+      stateDir,
+      fetch: refusing,
+    });
+    expect(result.refused).toEqual([
+      '/v2/todo: 403 권한이 없습니다.',
+      '/v2/webForm: 403 권한이 없습니다.',
+    ]);
+    expect(result.counts.todo).toBeUndefined();
+    expect(result.counts.webForm).toBeUndefined();
+    expect(result.counts.person).toBe(51);
+  }, 120_000);
 });
