@@ -10,14 +10,11 @@
  */
 import { ATTACHMENT_TYPE, type CustomFieldType, refTargetOf } from '../../domain/custom-fields.ts';
 import { SOURCE_IMPORT } from '../../resources/owned.ts';
+import { dealOutcomes, OUTCOMES } from './deal-outcomes.ts';
+import { enrollmentLines } from './enrollments.ts';
+import { type Line, type Rec, refId, refIds } from './refs.ts';
 import type { Spool } from './spool.ts';
 import { FIELD_TYPES } from './walk.ts';
-
-type Rec = Record<string, unknown>;
-type Ref = { id: string; name: string } | null;
-
-/** One line of the workspace format. */
-export type Line = Rec & { type: string };
 
 /** Records the source serves that the copy does not carry (yet), by what they are. */
 export type Skipped = Record<string, number>;
@@ -37,10 +34,6 @@ const FIELD_RECORD_TYPE: Record<(typeof FIELD_TYPES)[number], string> = {
 /** A made-up creation time: the n-th, a millisecond apart (they only order their records). */
 const ORDER_BASE = Date.parse('2000-01-01T00:00:00.000Z');
 const orderTime = (n: number) => new Date(ORDER_BASE + n).toISOString();
-
-const refId = (v: unknown): string | null => (v as Ref)?.id ?? null;
-const refIds = (v: unknown): string[] =>
-  Array.isArray(v) ? (v as { id: string }[]).map((r) => r.id) : [];
 
 interface FieldDef {
   id: string;
@@ -512,73 +505,6 @@ export function pulledLines(spool: Spool, emit: (line: Line) => void): Skipped {
   return skipped;
 }
 
-const OUTCOMES = ['In progress', 'Won', 'Lost'];
-
-/**
- * Each deal's outcome. It shows as `상태` until a label is set; a labelled deal is in
- * progress while it has no `마감일`, else won or lost: as its person's and organization's
- * counters (`성사된 딜 개수`, `실패된 딜 개수`) leave room for, else as its newest activity
- * that says had it, else won.
- */
-function dealOutcomes(
-  deals: Rec[],
-  people: Rec[],
-  organizations: Rec[],
-  lastStatus: Map<string, [string, string]>,
-): Map<string, string> {
-  const out = new Map<string, string>();
-  /** Won and lost deals of each person and organization not yet placed. */
-  const left = new Map<string, { Won: number; Lost: number }>();
-  for (const r of [...people, ...organizations]) {
-    left.set(r.id as string, {
-      Won: Number(r['성사된 딜 개수'] ?? 0),
-      Lost: Number(r['실패된 딜 개수'] ?? 0),
-    });
-  }
-  const place = (r: Rec, outcome: string) => {
-    out.set(r.id as string, outcome);
-    if (outcome === 'In progress') return;
-    for (const of of [r.peopleId, r.organizationId]) {
-      const l = left.get(of as string);
-      if (l) l[outcome as 'Won' | 'Lost']--;
-    }
-  };
-  let open: Rec[] = [];
-  for (const r of deals) {
-    const status = r.상태 as string;
-    if (OUTCOMES.includes(status)) place(r, status);
-    else if (r.마감일 === null) place(r, 'In progress');
-    else open.push(r);
-  }
-  /** The outcome the counters leave for `r`, when they leave one. */
-  const forced = (r: Rec): string | undefined => {
-    for (const of of [r.peopleId, r.organizationId]) {
-      const l = left.get(of as string);
-      if (l && l.Won > 0 && l.Lost <= 0) return 'Won';
-      if (l && l.Lost > 0 && l.Won <= 0) return 'Lost';
-    }
-    return undefined;
-  };
-  for (let changed = true; changed && open.length > 0; ) {
-    changed = false;
-    const still: Rec[] = [];
-    for (const r of open) {
-      const outcome = forced(r);
-      if (outcome === undefined) still.push(r);
-      else {
-        place(r, outcome);
-        changed = true;
-      }
-    }
-    open = still;
-  }
-  for (const r of open) {
-    const hint = lastStatus.get(r.id as string)?.[1];
-    place(r, hint === 'Lost' ? 'Lost' : 'Won');
-  }
-  return out;
-}
-
 function historyLine(
   subjectType: string,
   subjectId: unknown,
@@ -599,90 +525,4 @@ function historyLine(
     owner_id: h.ownerId,
     created_at: h.createdAt,
   };
-}
-
-/**
- * The enrollments as lines. The API shows each enrollment's person: the person enrolled,
- * or the person of the deal or lead enrolled. It is placed on the record of that person
- * (the person, or one of its deals and leads) whose sequence keys name its sequence:
- * first the one whose newest enrollment it is (same sequence, same time), then one with
- * enrollments still unplaced (`누적 시퀀스 등록수`). Of each record's enrollments, the newest
- * is active when the record says one is (`현재 진행중인 시퀀스 여부`), the others not: what
- * the records show of them.
- */
-function enrollmentLines(
-  pulled: [string, Rec][],
-  people: Rec[],
-  deals: Rec[],
-  leads: Rec[],
-): { lines: Line[]; unplaced: number } {
-  interface Candidate {
-    type: string;
-    r: Rec;
-    left: number;
-  }
-  /** The records that may hold an enrollment, by the person the enrollment list shows. */
-  const byPerson = new Map<string, Candidate[]>();
-  const add = (type: string, r: Rec, person: unknown) => {
-    const left = Number(r['누적 시퀀스 등록수'] ?? 0);
-    if (left <= 0 || typeof person !== 'string') return;
-    const list = byPerson.get(person) ?? [];
-    list.push({ type, r, left });
-    byPerson.set(person, list);
-  };
-  for (const r of people) add('people', r, r.id);
-  for (const r of deals) add('deal', r, r.peopleId);
-  for (const r of leads) add('lead', r, r.peopleId);
-  const activeOf = new Map<string, boolean>();
-  for (const r of [...people, ...deals, ...leads])
-    activeOf.set(r.id as string, r['현재 진행중인 시퀀스 여부'] === true);
-  const placed: { line: Line; at: string }[] = [];
-  const take = (sequenceId: string, e: Rec, c: Candidate) => {
-    c.left--;
-    placed.push({
-      line: {
-        type: 'enrollment',
-        id: e._id,
-        sequence_id: sequenceId,
-        subject_type: c.type,
-        subject_id: c.r.id,
-        enrolled_at: e.createdAt,
-        active: false,
-      },
-      at: e.createdAt as string,
-    });
-  };
-  const later: [string, Rec][] = [];
-  for (const [sequenceId, e] of pulled) {
-    const exact = (byPerson.get(e.peopleId as string) ?? []).find(
-      (c) =>
-        c.left > 0 &&
-        refId(c.r['최근 등록한 시퀀스']) === sequenceId &&
-        c.r['최근 시퀀스 등록일'] === e.createdAt,
-    );
-    if (exact) take(sequenceId, e, exact);
-    else later.push([sequenceId, e]);
-  }
-  let unplaced = 0;
-  for (const [sequenceId, e] of later) {
-    const c = (byPerson.get(e.peopleId as string) ?? []).find(
-      (c) => c.left > 0 && refIds(c.r['등록된 시퀀스 목록']).includes(sequenceId),
-    );
-    if (c) take(sequenceId, e, c);
-    else unplaced++;
-  }
-  // The newest enrollment of each record carries the record's "in a sequence now".
-  const newest = new Map<string, { line: Line; at: string }>();
-  for (const p of placed) {
-    const key = p.line.subject_id as string;
-    const seen = newest.get(key);
-    if (
-      !seen ||
-      seen.at < p.at ||
-      (seen.at === p.at && (seen.line.id as string) < (p.line.id as string))
-    )
-      newest.set(key, p);
-  }
-  for (const [subjectId, p] of newest) p.line.active = activeOf.get(subjectId) === true;
-  return { lines: placed.map((p) => p.line), unplaced };
 }
