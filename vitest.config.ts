@@ -29,6 +29,7 @@ const SLOW = [
   'test/npm-start.test.ts',
   // Two clusters, a primary killed and a standby promoted under four writers (`npm run bench:failover`).
   'test/postgres-failover.test.ts',
+  'test/pull-resume.test.ts',
 ];
 const FUZZ = ['test/fuzz-operations-*.test.ts'];
 /**
@@ -49,6 +50,7 @@ const QUICK_ALSO_LEAVES = [
   'test/custom-object-cli.test.ts',
   'test/listen-backlog.test.ts',
   'test/metrics.test.ts',
+  'test/pull-cli.test.ts',
 ];
 
 /** The include and exclude of a project in the tier that runs. */
@@ -122,6 +124,7 @@ export default defineConfig(async () => {
                     'test/migration-002.test.ts',
                     'test/cli.test.ts',
                     'test/events-cli.test.ts',
+                    'test/pull-cli.test.ts',
                     // Export reads SQLite files only, for now.
                     'test/import-export.test.ts',
                     // The demo generator on SQLite files (its indexes, its bytes).

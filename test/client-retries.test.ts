@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { errorFromResponse } from '../src/client/errors.ts';
 import {
   ConnectionError,
   CrmApiError,
@@ -278,5 +279,30 @@ describe('client abort and timeout', () => {
     );
     await expect(crm.users.me()).rejects.toBeInstanceOf(ConnectionError);
     expect((await crm.users.me({ timeoutMs: 10_000 })).id).toBe(ws.userId);
+  });
+});
+
+describe('the wait of a 429 without Retry-After', () => {
+  it('is the N초 its reason names, as the live API words it', () => {
+    const error = errorFromResponse(
+      429,
+      {},
+      {
+        success: false,
+        message: '요청이 너무 많습니다.',
+        reason: '3초 후 재시도해주세요.',
+      },
+    );
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBe(3);
+    // The header, when there is one, says it; a reason without seconds says nothing.
+    const both = errorFromResponse(
+      429,
+      { 'retry-after': '7' },
+      { reason: '3초 후 재시도해주세요.' },
+    );
+    expect((both as RateLimitError).retryAfter).toBe(7);
+    const none = errorFromResponse(429, {}, { reason: '잠시 후 다시 시도해 주세요.' });
+    expect((none as RateLimitError).retryAfter).toBeUndefined();
   });
 });

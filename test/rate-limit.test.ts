@@ -262,7 +262,6 @@ describe('loadConfig', () => {
       rateLimitMax: 100,
       rateLimitWindowMs: 10_000,
       authFailureLimit: 30,
-      pgPartitions: 0,
       pageCacheBytes: 256 * 1024 * 1024,
       logLevel: 'info',
       logRequests: false,
@@ -334,7 +333,6 @@ describe('loadConfig', () => {
       WORKSPACE_HEAVY_RUNNING: '3',
       WORKSPACE_HEAVY_WAITING: '0',
       READ_THREADS: '0',
-      PG_PARTITIONS: '8',
     });
     expect(config).toEqual({
       databaseUrl: 'sqlite:/tmp/x.db',
@@ -346,7 +344,6 @@ describe('loadConfig', () => {
       rateLimitWindowMs: 1000,
       authFailureLimit: 0,
       trustProxy: ['loopback', '10.0.0.0/8'],
-      pgPartitions: 8,
       pageCacheBytes: 0,
       logLevel: 'silent',
       logRequests: true,

@@ -14,6 +14,7 @@ import { dispatchCommand } from './dispatch.ts';
 import { eventsCommand } from './events.ts';
 import { mcpCommand } from './mcp.ts';
 import { migrateCommand } from './migrate.ts';
+import { pullCommand } from './pull.ts';
 import { serveCommand, startCommand } from './serve.ts';
 import { tokenCommand } from './token.ts';
 import { exportCommand, importCommand } from './transfer.ts';
@@ -42,6 +43,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
   customObjectCommand,
   exportCommand,
   importCommand,
+  pullCommand,
   eventsCommand,
   webhookCommand,
   verifyCommand,

@@ -121,6 +121,18 @@ export function parseRetryAfter(
   return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
+/**
+ * The wait a 429's `reason` names (`5초 후 재시도해주세요.`, as the live API words it), for an
+ * answer without `Retry-After`; undefined when it names none.
+ */
+export function reasonSeconds(body: unknown): number | undefined {
+  if (body === null || typeof body !== 'object') return undefined;
+  const { reason } = body as { reason?: unknown };
+  if (typeof reason !== 'string') return undefined;
+  const m = /(\d+(?:\.\d+)?)\s*초/.exec(reason);
+  return m ? Number(m[1]) : undefined;
+}
+
 /** The message of an error body of either shape, or a fallback naming the status. */
 function messageOf(status: number, body: unknown): string {
   if (body !== null && typeof body === 'object') {
@@ -145,7 +157,8 @@ export function errorFromResponse(
     body,
     headers,
   };
-  const retryAfter = parseRetryAfter(headers['retry-after']);
+  const retryAfter =
+    parseRetryAfter(headers['retry-after']) ?? (status === 429 ? reasonSeconds(body) : undefined);
   if (status === 401) return new AuthenticationError(init);
   if (status === 404) return new NotFoundError(init);
   if (status === 409) return new ConflictError(init);

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { deferIndexesOfALoneWorkspace } from '../store/bulk-load.ts';
 import { bumpCatalogVersion } from '../store/catalog.ts';
-import type { Store } from '../store/database.ts';
+import type { Executor, Store } from '../store/database.ts';
 import { SqliteWriterThread, storeOnThread } from '../store/sqlite-thread.ts';
 import type { CsvType } from './csv-types.ts';
 import { CsvImporter, csvTypeOfName } from './import-csv.ts';
@@ -30,6 +30,11 @@ export interface ImportOptions {
   onProgress?: (records: number, bytes: number, totalBytes: number) => void;
   /** Standard input, for `-` (tests pass their own). */
   stdin?: Readable;
+  /**
+   * Runs first in the import's transaction (a pull empties the workspace it brings up to
+   * date, so that the import replaces its records in one commit).
+   */
+  beforeImport?: (trx: Executor) => Promise<void>;
 }
 
 /** What an import did. */
@@ -92,6 +97,7 @@ export async function importFiles(store: Store, options: ImportOptions): Promise
         sink: thread ? new ThreadSink(target, trx, options.workspaceId, thread) : undefined,
       });
       cleanup = () => ndjson.close();
+      await options.beforeImport?.(trx);
       await ndjson.prepare();
       // An NDJSON import into an empty workspace, alone in its database (a move into a new
       // database), loads the rows without the secondary indexes and builds each table's once
