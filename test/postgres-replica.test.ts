@@ -143,7 +143,9 @@ describe.skipIf(TEST_DIALECT !== 'postgres' || missing !== undefined)(
       const readA = await get(app, a.token, '/v2/people');
       expect(readA.json.data.peopleList).toHaveLength(1);
       expect(store.reads!.replica).toBeGreaterThan(before.replica);
-      expect(store.reads!.primary).toBe(before.primary + 1); // the token lookup only
+      // At most the token lookup on the primary (none while the token is kept: the commits'
+      // notifications have said nothing of its workspace since).
+      expect(store.reads!.primary).toBeLessThanOrEqual(before.primary + 1);
     });
 
     it('falls back to the primary while the replica is down', async () => {
