@@ -38,7 +38,11 @@ export const CreateRecordingBody = Type.Object({
       'The audio: a file uploaded with `POST /v2/file`, attached to nothing or to this record, held by no other recording',
   }),
   objectType: OneOf(RECORDING_SUBJECTS),
-  objectId: { ...IdSchema, description: 'The record (for `customObject` the record id)' },
+  objectId: Type.String({
+    minLength: IdSchema.minLength,
+    maxLength: IdSchema.maxLength,
+    description: 'The record (for `customObject` the record id)',
+  }),
   title: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' }),
   duration: Type.Number({ minimum: 0, maximum: 1e9, description: 'Seconds' }),
   source: Type.Optional(
