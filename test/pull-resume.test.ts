@@ -32,8 +32,11 @@ describe('pull killed and run again', { timeout: 240_000 }, () => {
     sourceStore = await testStore();
     targetStore = await testStore();
     const demo = await createDemoWorkspace(sourceStore, { seed: 5, people: 50 });
-    // 40 requests a second: the pull takes seconds, time enough to stop it in each part.
-    sourceApp = await testApp(sourceStore, { rateLimitMax: 40, rateLimitWindowMs: 1000 });
+    // A source that states no limit, and the pull paced at 20 requests a second (`--pace`):
+    // evenly spaced, each step of the walk (a page of a list included) lasts 50 ms or more,
+    // time enough to see it and stop the pull there. A limit of 40 a second let the pull ask
+    // in bursts, and a list of a few pages went by between two looks at its state.
+    sourceApp = await testApp(sourceStore, { rateLimitMax: 0 });
     url = await listen(sourceApp);
     source = { app: sourceApp, token: demo.token, workspaceId: demo.workspaceId };
   }, 120_000);
@@ -62,6 +65,8 @@ describe('pull killed and run again', { timeout: 240_000 }, () => {
         source.token,
         '--state',
         stateDir,
+        '--pace',
+        '20',
         '--json',
       ],
       { cwd: ROOT, env: { ...process.env, DATABASE_URL: targetStore.url } },
