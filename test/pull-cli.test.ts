@@ -105,6 +105,18 @@ describe('salescrm pull', { timeout: 120_000 }, () => {
     const bad = await run(['--from', 'nowhere', '--token', token]);
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim()).toBe('salescrm: pull: --from is not an http(s) URL: nowhere');
+    // An empty token is a mistake on the command line, not a stack trace.
+    const empty = await run(['--from', url, '--token', '']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr.trim()).toBe(
+      "salescrm: pull: --token is empty: give a token of the source's workspace",
+    );
+    // Nothing listening: unreachable, not "does not serve this API".
+    const closed = await run(['--from', 'http://127.0.0.1:9', '--token', token]);
+    expect(closed.code).toBe(1);
+    expect(closed.stderr.trim().split('\n')[0]).toMatch(
+      /^salescrm: pull: http:\/\/127\.0\.0\.1:9 cannot be read: connection failed/,
+    );
   });
 
   it('refuses a copy that does not exist', async () => {

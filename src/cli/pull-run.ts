@@ -55,6 +55,10 @@ export async function runPull(config: Config, values: PullOptions): Promise<numb
     console.error(`salescrm: pull: --from is not an http(s) URL: ${values.from}`);
     return 2;
   }
+  if (values.token.trim() === '') {
+    console.error("salescrm: pull: --token is empty: give a token of the source's workspace");
+    return 2;
+  }
   return withStore(
     config,
     async (store) => {

@@ -106,7 +106,11 @@ export class Source {
       data = await this.get('/v2/user/me');
     } catch (error) {
       if (error instanceof PullError) throw error;
-      if (error instanceof NotFoundError || (error instanceof CrmApiError && error.status < 500))
+      // A status of 0 is no answer at all (`ConnectionError`): unreachable, said below.
+      if (
+        error instanceof NotFoundError ||
+        (error instanceof CrmApiError && error.status > 0 && error.status < 500)
+      )
         throw new PullError(
           `${this.transport.baseUrl} does not serve this API (GET /v2/user/me answered ${error.status})`,
         );
