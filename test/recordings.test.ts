@@ -218,6 +218,11 @@ describe('a recording kept and read back', () => {
     );
     expect(others.length).toBeGreaterThan(0);
     expect(others.every((a: Rec) => a.recordingId === null)).toBe(true);
+    // Deleting the custom object takes its recordings, as a deal's delete takes the deal's.
+    const recordingId = res.json.data.recording.id;
+    const deleted = await post(app, ws.token, `/v2/custom-object/${objectId}/delete`, {});
+    expect(deleted.status, deleted.text).toBe(200);
+    expect((await get(app, ws.token, `/v2/recording/${recordingId}`)).status).toBe(404);
   });
 });
 

@@ -21,6 +21,7 @@ import { checkRequired, type ResolvedFieldList, resolveFieldList } from '../fiel
 import { deleteFilesOf } from '../files/commands.ts';
 import { insertPipeline } from '../pipelines/writes.ts';
 import { recordFieldEdits } from '../record-history/writes.ts';
+import { deleteOwnedRows } from '../subject-rows.ts';
 import { type DefinitionRow, definitionNamed } from './definitions.ts';
 import { insertCustomObject, insertDefinition } from './writes.ts';
 
@@ -126,21 +127,14 @@ export async function updateCustomObject(
 
 /**
  * `POST /v2/custom-object/{customObjectId}/delete`: the record with its activities, notes,
- * todos, history and files (docs/decisions.md, Other resources); its `삭제` event names its
+ * todos, history, recordings and files (docs/decisions.md, Other resources); its `삭제` event names its
  * definition. Custom Ref fields of other records keep its id and show it with an empty name,
  * as they do a deleted deal's.
  */
 export async function deleteCustomObject(w: WorkspaceWrite, id: string): Promise<void> {
   const row = await pathCustomObject(w, id);
   const ws = w.workspaceId;
-  for (const table of ['activities', 'notes', 'todos', 'history'] as const) {
-    await w.trx
-      .deleteFrom(table)
-      .where('workspace_id', '=', ws)
-      .where('subject_type', '=', 'customObject')
-      .where('subject_id', '=', id)
-      .execute();
-  }
+  await deleteOwnedRows(w, 'customObject', id);
   await deleteFilesOf(w, 'customObject', id);
   await w.trx
     .deleteFrom('custom_objects')

@@ -18,6 +18,7 @@ import {
 import { checkRequired, type ResolvedFieldList, resolveFieldList } from '../fields/field-list.ts';
 import { deleteFilesOf } from '../files/commands.ts';
 import { recordHistory } from '../record-history/writes.ts';
+import { deleteOwnedRows } from '../subject-rows.ts';
 import { insertDeals } from './writes.ts';
 
 /** Deals and leads: records on a pipeline, linked to a person and/or an organization. */
@@ -311,21 +312,7 @@ export async function deletePipelineRecord(
     .where('workspace_id', '=', ws)
     .where('enrollment_id', 'in', enrollments)
     .execute();
-  for (const table of [
-    'activities',
-    'notes',
-    'todos',
-    'history',
-    'sequence_enrollments',
-    'recordings',
-  ] as const) {
-    await w.trx
-      .deleteFrom(table)
-      .where('workspace_id', '=', ws)
-      .where('subject_type', '=', kind)
-      .where('subject_id', '=', id)
-      .execute();
-  }
+  await deleteOwnedRows(w, kind, id, ['sequence_enrollments']);
   await w.trx
     .updateTable('web_form_submissions')
     .set({ [column]: null })

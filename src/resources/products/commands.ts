@@ -14,6 +14,7 @@ import {
 } from '../commands.ts';
 import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
 import { deleteFilesOf } from '../files/commands.ts';
+import { deleteOwnedRows } from '../subject-rows.ts';
 import { insertProducts } from './writes.ts';
 
 /** Columns of the product fields that `fieldList` writes. */
@@ -86,14 +87,7 @@ export async function deleteProduct(w: WorkspaceWrite, productId: string): Promi
       `견적서 ${quotes}개에 쓰인 상품은 삭제할 수 없습니다: '${productId}'`,
     );
   const ws = w.workspaceId;
-  for (const table of ['activities', 'notes', 'todos', 'history'] as const) {
-    await w.trx
-      .deleteFrom(table)
-      .where('workspace_id', '=', ws)
-      .where('subject_type', '=', 'product')
-      .where('subject_id', '=', productId)
-      .execute();
-  }
+  await deleteOwnedRows(w, 'product', productId);
   await deleteFilesOf(w, 'product', productId);
   await w.trx
     .deleteFrom('products')
