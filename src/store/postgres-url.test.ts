@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../config.ts';
+import { postgresOptionsFromEnv } from './postgres.ts';
 import { sessionFits } from './postgres-host-pool.ts';
 import { describePostgresUrl, parsePostgresHosts } from './postgres-url.ts';
 
@@ -61,5 +63,17 @@ describe('sessionFits', () => {
     expect(sessionFits('prefer-standby', standby)).toBe('yes');
     expect(sessionFits('prefer-standby', primary)).toBe('fallback');
     expect(sessionFits('any', standby)).toBe('yes');
+  });
+});
+
+describe('DATABASE_LISTEN_URL and the pool settings', () => {
+  it('takes off, nothing or one server; refuses the rest in one line (exit 2)', () => {
+    expect(postgresOptionsFromEnv({}).listenUrl).toBeUndefined();
+    expect(postgresOptionsFromEnv({ DATABASE_LISTEN_URL: 'off' }).listenUrl).toBe(false);
+    const one = 'postgres://app@10.0.0.5:5432/crm';
+    expect(postgresOptionsFromEnv({ DATABASE_LISTEN_URL: one }).listenUrl).toBe(one);
+    for (const bad of ['nonsense', 'mysql://x/y', 'postgres://a:1,b:2/db', 'postgres:///db'])
+      expect(() => postgresOptionsFromEnv({ DATABASE_LISTEN_URL: bad }), bad).toThrow(ConfigError);
+    expect(() => postgresOptionsFromEnv({ DATABASE_POOL_MAX: 'x' })).toThrow(ConfigError);
   });
 });

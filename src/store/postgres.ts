@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { ConfigError } from '../config.ts';
 import type { Database } from '../model/tables.ts';
 import type { PoolStats, RenderedTable, Store } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -43,7 +44,7 @@ export function postgresOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Po
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);
     if (!Number.isInteger(value) || value < min) {
-      throw new Error(`${name} must be an integer ≥ ${min}, not ${JSON.stringify(raw)}`);
+      throw new ConfigError(`${name} must be an integer ≥ ${min}, not ${JSON.stringify(raw)}`);
     }
     return value;
   };
@@ -53,8 +54,33 @@ export function postgresOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Po
     statementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 1),
     idleTimeoutMs: int('DATABASE_IDLE_TIMEOUT_MS', 30_000, 1),
     readUrl: env.DATABASE_READ_URL || undefined,
-    listenUrl: env.DATABASE_LISTEN_URL === 'off' ? false : env.DATABASE_LISTEN_URL || undefined,
+    listenUrl: listenUrl(env.DATABASE_LISTEN_URL),
   };
+}
+
+/**
+ * `DATABASE_LISTEN_URL`: `off`, unset, or one PostgreSQL server's URL (the listening
+ * connection is a plain client of one host). Anything else stops the start, rather than
+ * leaving every process without notifications, looking each token up, without a word.
+ */
+function listenUrl(raw: string | undefined): string | false | undefined {
+  if (raw === 'off') return false;
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {}
+  if (
+    !url ||
+    (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') ||
+    url.host === '' ||
+    url.host.includes(',')
+  ) {
+    throw new ConfigError(
+      'DATABASE_LISTEN_URL must be off, or the URL of one PostgreSQL server (postgres://USER@HOST:PORT/DB)',
+    );
+  }
+  return raw;
 }
 
 // bigint (count(*), data_version) and numeric come back as numbers, as on SQLite: the
