@@ -159,8 +159,8 @@ describe('the MCP tools of notes, files, e-mails and webhooks', { timeout: 120_0
       limit: 2,
     });
     expect(page.isError, JSON.stringify(page.json)).toBe(false);
-    const one = await get(app, ws.token, `/v2/memo/${ids[0]}`);
-    expect(page.json.records[0]).toEqual(one.json.data.memo);
+    const listed = await get(app, ws.token, `/v2/memo?customObjectId=${objectId}`);
+    expect(page.json.records).toEqual(listed.json.data.memoList.slice(0, 2));
     expect(page.json.records.map((m: Json) => m.text)).toEqual(['계약 검토', '법무 확인']);
     expect(page.json.hasMore).toBe(true);
     const rest = await callTool(client, 'list_notes', {

@@ -6,9 +6,6 @@ import { READS } from './read-tools.ts';
 import { cursorArg, NOTED_TYPES, recordId } from './record-types.ts';
 import { answer, apiError, succeeded, toolError } from './results.ts';
 
-/** Notes of a custom object read in one call at most: each is a read of its own. */
-const MAX_CUSTOM_OBJECT_NOTES = 20;
-
 /** `list_notes`: its description, input schema and annotations, built once. */
 const LIST_NOTES_TOOL = {
   title: 'List notes',
@@ -23,7 +20,7 @@ const LIST_NOTES_TOOL = {
       .min(1)
       .max(100)
       .optional()
-      .describe(`page size (default 50; custom-object at most ${MAX_CUSTOM_OBJECT_NOTES})`),
+      .describe('page size (default 50)'),
     cursor: cursorArg,
   },
   annotations: READS,
@@ -34,27 +31,9 @@ function page(records: unknown[], nextCursor: string | null | undefined): CallTo
   return answer({ records, nextCursor: nextCursor ?? null, hasMore: Boolean(nextCursor) });
 }
 
-/**
- * A custom object's notes: the API lists them only as the record's `memo` links, so a page
- * of their ids is read, then each note.
- */
-async function customObjectNotes(
-  call: ApiCall,
-  id: string,
-  limit: number | undefined,
-  cursor: string | undefined,
-): Promise<CallToolResult> {
-  const size = Math.min(limit ?? MAX_CUSTOM_OBJECT_NOTES, MAX_CUSTOM_OBJECT_NOTES);
-  const path = `/v2/object/custom-object/${encodeURIComponent(id)}/association/memo/primary`;
-  const ids = await call('GET', `${path}${query({ limit: size, cursor })}`);
-  if (!succeeded(ids)) return apiError(ids);
-  const records: unknown[] = [];
-  for (const noteId of ids.json.data.associationIdList as string[]) {
-    const res = await call('GET', `/v2/memo/${encodeURIComponent(noteId)}`);
-    if (!succeeded(res)) return apiError(res);
-    records.push(res.json.data.memo);
-  }
-  return page(records, ids.json.data.nextCursor);
+/** The `GET /v2/memo` filter that keeps one record's notes, by the tool's record type. */
+function noteFilter(type: (typeof NOTED_TYPES)[number], id: string): Record<string, string> {
+  return { [type === 'custom-object' ? 'customObjectId' : `${type}Id`]: id };
 }
 
 /** Registers `list_notes`. */
@@ -63,13 +42,12 @@ export function registerNoteTools(server: McpServer, call: ApiCall): void {
     if ((type === undefined) !== (id === undefined)) {
       return toolError({ message: "'type' and 'id' go together: the record whose notes to list" });
     }
-    if (type === 'custom-object') return customObjectNotes(call, id!, limit, cursor);
     if (type !== undefined && cursor === undefined) {
       // The list answers an unknown id with nothing: say it is unknown instead.
       const record = await call('GET', `/v2/${type}/${encodeURIComponent(id!)}`);
       if (!succeeded(record)) return apiError(record);
     }
-    const filter = type === undefined ? {} : { [`${type}Id`]: id };
+    const filter = type === undefined ? {} : noteFilter(type, id!);
     const res = await call('GET', `/v2/memo${query({ ...filter, limit, cursor })}`);
     if (!succeeded(res)) return apiError(res);
     return page(res.json.data.memoList, res.json.data.nextCursor);
