@@ -9,6 +9,7 @@ export type Json = any;
 export const READ_TOOLS = [
   'get_email',
   'get_file',
+  'get_recording',
   'get_records',
   'get_timeline',
   'list_fields',

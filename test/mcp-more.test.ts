@@ -30,8 +30,8 @@ import {
 } from './helpers.ts';
 import { callTool, httpClient, type Json, READ_TOOLS, WRITE_TOOLS } from './mcp-client.ts';
 
-/** The most bytes of `tools/list` (names, descriptions, schemas) a model is given. */
-const TOOLS_LIST_BUDGET = 22_000;
+/** The most bytes of `tools/list` (names, descriptions, schemas) a model is given: 25 tools took 22,185. */
+const TOOLS_LIST_BUDGET = 22_500;
 
 describe('the MCP tools of todos, custom objects, sequences and files', {
   timeout: 120_000,

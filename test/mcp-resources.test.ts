@@ -13,6 +13,7 @@ import { createToken } from '../src/resources/workspaces/writes.ts';
 import { makeDeal, makeEnrollment, makePerson, makePipeline, makeSequence } from './factories.ts';
 import {
   get,
+  post,
   type TestStore,
   type TestWorkspace,
   testApp,
@@ -315,6 +316,47 @@ describe('the MCP tools of notes, files, e-mails and webhooks', { timeout: 120_0
     });
     expect(bad.isError).toBe(true);
     expect(bad.json.status).toBe(400);
+  });
+
+  it('reads a recorded call with its transcript as lines of time, speaker and text', async () => {
+    const audio = await callTool(client, 'upload_file', {
+      name: '통화.mp3',
+      contentBase64: SAMPLE_FILES.mp3.toString('base64'),
+    });
+    expect(audio.isError, JSON.stringify(audio.json)).toBe(false);
+    const created = await post(app, ws.token, '/v2/recording', {
+      fileId: audio.json.data.id,
+      objectType: 'deal',
+      objectId: dealId,
+      title: '도입 상담 통화',
+      duration: 3725,
+      coreSummary: '예산 확인',
+      transcriptSegmentList: [
+        { startTime: 0, endTime: 4200, text: '안녕하세요.', speakerId: 'a', confidence: 0.9 },
+        { startTime: 3_661_000, endTime: 3_665_000, text: '네, 좋습니다.', speakerId: 'b' },
+      ],
+      speakerInfoList: [
+        { speakerId: 'a', label: '영업 담당' },
+        { speakerId: 'b', label: '김고객' },
+      ],
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.json.data.recording.id;
+
+    const res = await client.callTool({ name: 'get_recording', arguments: { id } });
+    expect(res.isError ?? false).toBe(false);
+    const [facts, transcript] = res.content as { type: string; text: string }[];
+    const api = await get(app, ws.token, `/v2/recording/${id}`);
+    expect(JSON.parse(facts!.text)).toEqual({
+      ...api.json.data.recording,
+      segments: 2,
+      truncated: false,
+    });
+    expect(transcript!.text).toBe('[0:00] 영업 담당: 안녕하세요.\n[1:01:01] 김고객: 네, 좋습니다.');
+
+    const unknown = await callTool(client, 'get_recording', { id: 'nope-1' });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.json.status).toBe(404);
   });
 
   it('creates a webhook, lists it and its deliveries, and deletes it with confirm', async () => {

@@ -14,13 +14,7 @@ const LIST_NOTES_TOOL = {
   inputSchema: {
     type: z.enum(NOTED_TYPES).optional(),
     id: recordId.optional(),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe('page size (default 50)'),
+    limit: z.number().int().min(1).max(100).optional().describe('page size (default 50)'),
     cursor: cursorArg,
   },
   annotations: READS,

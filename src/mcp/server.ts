@@ -6,6 +6,7 @@ import { registerEmailReads, registerEmailWrites } from './emails.ts';
 import { registerFileReads, registerFileWrites } from './files.ts';
 import { registerNoteTools } from './notes.ts';
 import { registerReadTools } from './read-tools.ts';
+import { registerRecordingReads } from './recordings.ts';
 import { registerSequenceReads, registerSequenceWrites } from './sequences.ts';
 import { registerTimelineTool } from './timeline.ts';
 import { registerTodoTools } from './todos.ts';
@@ -52,6 +53,7 @@ export function toolServer(call: ApiCall, readOnly: boolean, meter?: ToolMeter):
   registerSequenceReads(server, call);
   registerFileReads(server, call);
   registerEmailReads(server, call);
+  registerRecordingReads(server, call);
   registerWebhookReads(server, call);
   if (!readOnly) {
     registerWriteTools(server, call);
