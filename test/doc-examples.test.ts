@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
+import { START_MS } from './budgets.ts';
 import { listen } from './client-server.ts';
 import { type TestStore, testApp, testStore } from './helpers.ts';
 
@@ -107,7 +108,7 @@ describe('the examples of the README and docs/api.md', () => {
       const { stdout } = await promisify(execFile)('bash', ['-eo', 'pipefail', '-c', script], {
         env: { ...process.env, TOKEN: token },
         encoding: 'utf8',
-        timeout: 30_000,
+        timeout: START_MS,
       });
       const printed = answers(stdout);
       expect(printed.length, stdout).toBeGreaterThan(0);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../src/store/database.ts';
+import { START_MS } from './budgets.ts';
 import { browserSkipReason, CHROMIUM_PATH, chromiumMissing } from './chromium.ts';
 import { type TestWorkspace, testApp, testStore, testWorkspace } from './helpers.ts';
 
@@ -55,7 +56,7 @@ describe.skipIf(browserSkipReason() !== undefined)('GET /docs in a browser', () 
 
     // The endpoints are listed, from /openapi.json.
     const listPeople = page.locator('#operations-People-listPeople');
-    await listPeople.waitFor({ timeout: 30_000 });
+    await listPeople.waitFor({ timeout: START_MS });
     const paths = await page
       .locator('.opblock-summary-path')
       .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-path')));
@@ -71,7 +72,7 @@ describe.skipIf(browserSkipReason() !== undefined)('GET /docs in a browser', () 
     // Try GET /v2/people.
     await listPeople.locator('.opblock-summary').click();
     const ready = listPeople.locator('button.execute, button.try-out__btn');
-    await ready.first().waitFor({ timeout: 30_000 });
+    await ready.first().waitFor({ timeout: START_MS });
     const buttons = await listPeople.locator('button').allInnerTexts();
     if (!(await listPeople.locator('button.execute').isVisible())) {
       expect(buttons).toContain('Try it out');
@@ -79,7 +80,7 @@ describe.skipIf(browserSkipReason() !== undefined)('GET /docs in a browser', () 
     }
     await listPeople.locator('button.execute').click();
     const body = listPeople.locator('.live-responses-table .response-col_description pre');
-    await body.first().waitFor({ timeout: 30_000 });
+    await body.first().waitFor({ timeout: START_MS });
     const text = await body.first().innerText();
     expect(text).toContain('"peopleList"');
     expect(text).toContain('문서페이지 고객');

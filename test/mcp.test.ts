@@ -447,7 +447,7 @@ describe('the MCP server', { timeout: 120_000 }, () => {
   });
 });
 
-describe('the MCP server and the rate limit', { timeout: 60_000 }, () => {
+describe('the MCP server and the rate limit', () => {
   it("counts a client's every message: connecting, tools/list, each tool call's API call", async () => {
     const store = await testStore();
     const ws = await testWorkspace(store);
@@ -478,7 +478,7 @@ describe('the MCP server and the rate limit', { timeout: 60_000 }, () => {
   });
 });
 
-describe('the MCP server under BASE_PATH', { timeout: 60_000 }, () => {
+describe('the MCP server under BASE_PATH', () => {
   it('is POST {BASE_PATH}/mcp, and its tools call the API under that path', async () => {
     const store = await testStore();
     const ws = await testWorkspace(store);
