@@ -1,8 +1,11 @@
 import type { CustomFieldType } from './custom-fields.ts';
+import { CUSTOM_OBJECT } from './record-types/custom-objects.ts';
 import type { KeyGroup, RecordTypeDeclaration } from './record-types/declaration.ts';
 import { ORGANIZATION } from './record-types/organizations.ts';
 import { PEOPLE } from './record-types/people.ts';
 import { PRODUCT } from './record-types/products.ts';
+import { QUOTE_PRODUCT } from './record-types/quote-products.ts';
+import { QUOTE } from './record-types/quotes.ts';
 
 /** Record types with a field list (`GET /v2/field/{type}`) and `fieldList` writes. */
 export const FIELD_RECORD_TYPES = [
@@ -113,7 +116,11 @@ const GROUP_FIELDS: Record<KeyGroup, readonly BuiltInField[]> = {
 function catalogueOf(declaration: RecordTypeDeclaration): BuiltInField[] {
   return declaration.keys.flatMap((k) => {
     if ('group' in k) return GROUP_FIELDS[k.group];
-    if ('derive' in k) return [f(k.key, k.field, 'derived')];
+    if ('lines' in k) return [f(k.key, k.field, k.access, { bodyKey: k.bodyKey })];
+    if ('derive' in k) {
+      const written: Partial<BuiltInField> = k.bodyKey === undefined ? {} : { bodyKey: k.bodyKey };
+      return [f(k.key, k.field, k.access ?? 'derived', written)];
+    }
     const more: Partial<BuiltInField> = {};
     if (k.bodyKey !== undefined) more.bodyKey = k.bodyKey;
     if (k.required !== undefined) more.required = k.required;
@@ -171,26 +178,8 @@ export const BUILT_IN_FIELDS: Record<FieldRecordType, readonly BuiltInField[]> =
   deal: pipelineRecord('deal'),
   lead: pipelineRecord('lead'),
   product: catalogueOf(PRODUCT),
-  quote: [
-    f('id', 'id', 'service'),
-    f('메인 견적서 여부', 'boolean', 'body', { bodyKey: 'isMainQuote' }),
-    f('이름', 'string', 'body', { bodyKey: 'name', required: true }),
-    f('공유 링크', 'string', 'fieldList'),
-    f('견적 구성 상품', 'multiProduct', 'body', { bodyKey: 'quoteProductList' }),
-    f('금액', 'number', 'derived'),
-    ...NOTE,
-    ...OWNERSHIP,
-  ],
-  quoteProduct: [
-    f('id', 'id', 'service'),
-    f('productId', 'id', 'body', { bodyKey: 'productId', required: true }),
-    f('금액', 'number', 'body', { bodyKey: 'price' }),
-    f('수량', 'number', 'body', { bodyKey: 'amount' }),
-    f('결제 횟수', 'number', 'body', { bodyKey: 'paymentCount' }),
-    f('시작 결제일', 'date', 'body', { bodyKey: 'paymentStartAt' }),
-    f('마지막 결제일', 'date', 'derived'),
-    f('전체금액', 'number', 'derived'),
-  ],
+  quote: catalogueOf(QUOTE),
+  quoteProduct: catalogueOf(QUOTE_PRODUCT),
   todo: [
     f('id', 'id', 'service'),
     f('dealId', 'id', 'body', { bodyKey: 'dealId' }),
@@ -208,17 +197,7 @@ export const BUILT_IN_FIELDS: Record<FieldRecordType, readonly BuiltInField[]> =
     f('생성 날짜', 'dateTime', 'service'),
     f('수정 날짜', 'dateTime', 'service'),
   ],
-  customObject: [
-    f('id', 'id', 'service'),
-    f('customObjectDefinitionId', 'id', 'body', { bodyKey: 'customObjectDefinitionId' }),
-    f('RecordId', 'number', 'service'),
-    f('이름', 'string', 'fieldList', { required: true }),
-    f('파이프라인', 'pipeline', 'body', { bodyKey: 'pipelineId' }),
-    f('파이프라인 단계', 'pipelineStage', 'body', { bodyKey: 'pipelineStageId' }),
-    ...NOTE,
-    ...OWNERSHIP,
-    ...TODO,
-  ],
+  customObject: catalogueOf(CUSTOM_OBJECT),
 };
 
 /** A record type's built-in field by name, if it has one. */

@@ -10,7 +10,7 @@ import type {
   SubmissionFact,
   TodoFact,
 } from '../domain/records.ts';
-import type { QuoteLine } from '../render/quotes.ts';
+import type { QuoteLine } from '../render/quote-lines.ts';
 import type { Lookups } from '../store/read-model/lookups.ts';
 import type { RecordFacts } from '../store/read-model/record-json.ts';
 import type { RenderedType } from '../store/read-model/rendered-types.ts';

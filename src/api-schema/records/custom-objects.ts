@@ -5,9 +5,10 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ACTIVITY_TYPES } from '../../domain/activities.ts';
 import { PEOPLE_HISTORY_TYPES } from '../../domain/history.ts';
-import { Id, Nullable, OneOf, Ref, Timestamp } from '../primitives.ts';
+import { CUSTOM_OBJECT } from '../../domain/record-types/custom-objects.ts';
+import { Id, Nullable, OneOf, Timestamp } from '../primitives.ts';
 import { Closed, text, WithCustomFields } from './common.ts';
-import { noteGroup, ownership, todoGroup } from './field-groups.ts';
+import { declaredProperties } from './declared.ts';
 
 /** A definition of `GET /v2/custom-object-definitions`. */
 export const CustomObjectDefinitionRecord = Closed(
@@ -16,22 +17,12 @@ export const CustomObjectDefinitionRecord = Closed(
 );
 export type CustomObjectDefinitionRecord = Static<typeof CustomObjectDefinitionRecord>;
 
-/** A custom object record, then the custom fields of its definition. */
+/**
+ * A custom object record, then the custom fields of its definition, as
+ * `src/domain/record-types/custom-objects.ts` declares it.
+ */
 export const CustomObjectRecord = WithCustomFields(
-  {
-    id: Id,
-    customObjectDefinitionId: Id,
-    RecordId: Type.Integer({
-      minimum: 1,
-      description: 'Its number within its definition, from 1, in creation order',
-    }),
-    이름: Type.String({ description: 'The 대표 field: the record’s name' }),
-    파이프라인: Nullable(Ref),
-    '파이프라인 단계': Nullable(Ref),
-    ...noteGroup,
-    ...ownership,
-    ...todoGroup,
-  },
+  declaredProperties(CUSTOM_OBJECT),
   'A custom object record, then the custom fields of its definition',
 );
 export type CustomObjectRecord = Static<typeof CustomObjectRecord>;

@@ -4,7 +4,7 @@
  * here, each shared group the properties of `field-groups.ts`. The static type follows the
  * declaration's literal keys, so the client's record types stay exact.
  */
-import { Type } from '@sinclair/typebox';
+import { type TArray, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { PRODUCT_KINDS } from '../../domain/quotes.ts';
 import type {
   KeyDeclaration,
@@ -39,8 +39,24 @@ const WIRE = {
   optionalRef: Nullable(Ref),
   refs: Type.Array(Ref),
   optionalRefs: Nullable(Type.Array(Ref)),
+  positiveInteger: Type.Integer({ minimum: 1 }),
 } as const satisfies Record<WireKind, unknown>;
 type Wire = typeof WIRE;
+
+/** The TypeBox type of a wire kind a key may describe, with the key's description. */
+const DESCRIBED: Partial<Record<WireKind, (description: string) => TSchema>> = {
+  text: (description) => Type.String({ description }),
+  number: (description) => Type.Number({ description }),
+  positiveInteger: (description) => Type.Integer({ minimum: 1, description }),
+};
+
+/** The TypeBox type of a key of wire kind `wire`, described as the declaration says. */
+function wireType(key: string, wire: WireKind, description: string | undefined): unknown {
+  if (description === undefined) return WIRE[wire];
+  const described = DESCRIBED[wire];
+  if (described === undefined) throw new Error(`${key}: a ${wire} key takes no description`);
+  return described(description);
+}
 
 /** The properties of each shared field group. */
 const GROUPS = {
@@ -53,31 +69,42 @@ const GROUPS = {
 } as const satisfies Record<KeyGroup, unknown>;
 type Groups = typeof GROUPS;
 
-/** The properties one key declaration adds. */
-type PropertiesOf<K> = K extends { group: infer G extends KeyGroup }
+/** The properties one key declaration adds; `R` is the record schema of the lines. */
+type PropertiesOf<K, R extends TObject> = K extends { group: infer G extends KeyGroup }
   ? Groups[G]
   : K extends { key: infer N extends string; wire: infer W extends WireKind }
     ? { [P in N]: Wire[W] }
-    : never;
+    : K extends { key: infer N extends string; lines: unknown }
+      ? { [P in N]: TArray<R> }
+      : never;
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
   ? I
   : never;
 type Flat<T> = { [P in keyof T]: T[P] };
 
-/** The TypeBox properties of a declaration's keys. */
-export type DeclaredProperties<K extends readonly KeyDeclaration[]> = Flat<
-  Intersection<PropertiesOf<K[number]>>
->;
+/** The TypeBox properties of a declaration's keys; `R` is the record schema of its lines. */
+export type DeclaredProperties<
+  K extends readonly KeyDeclaration[],
+  R extends TObject = TObject,
+> = Flat<Intersection<PropertiesOf<K[number], R>>>;
 
-/** A declared record type's fixed keys, as TypeBox properties in wire order. */
-export function declaredProperties<K extends readonly KeyDeclaration[]>(
-  declaration: RecordTypeDeclaration<K>,
-): DeclaredProperties<K> {
+/**
+ * A declared record type's fixed keys, as TypeBox properties in wire order; `lineRecord` is the
+ * record schema of its lines, for a type with a key listing them (one schema, which the OpenAPI
+ * document names once).
+ */
+export function declaredProperties<
+  K extends readonly KeyDeclaration[],
+  R extends TObject = TObject,
+>(declaration: RecordTypeDeclaration<K>, lineRecord?: R): DeclaredProperties<K, R> {
   const properties: Record<string, unknown> = {};
   for (const k of declaration.keys) {
     if ('group' in k) Object.assign(properties, GROUPS[k.group]);
-    else properties[k.key] = WIRE[k.wire];
+    else if ('lines' in k) {
+      if (lineRecord === undefined) throw new Error(`${k.key}: the schema of its lines is needed`);
+      properties[k.key] = Type.Array(lineRecord);
+    } else properties[k.key] = wireType(k.key, k.wire, k.description);
   }
-  return properties as DeclaredProperties<K>;
+  return properties as DeclaredProperties<K, R>;
 }

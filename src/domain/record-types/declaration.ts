@@ -11,7 +11,7 @@
  * A declaration names TypeBox types by their wire kind, not by the schema itself: this layer
  * imports no schema library; `api-schema` maps each kind to its TypeBox type.
  */
-import type { CustomFieldRecordType } from '../custom-fields.ts';
+import type { CustomFieldRecordType, RefTarget } from '../custom-fields.ts';
 import type { BuiltInFieldType, FieldAccess } from '../field-catalogue.ts';
 
 /** How a key's value looks on the wire (each is one TypeBox type in `api-schema`). */
@@ -29,19 +29,36 @@ export type WireKind =
   | 'optionalTimestamp'
   | 'optionalRef'
   | 'refs'
-  | 'optionalRefs';
+  | 'optionalRefs'
+  | 'positiveInteger';
 
 /** The shared field groups (docs/decisions.md, Record keys), each expanded in place in its order. */
 export type KeyGroup = 'dealCounters' | 'note' | 'webForm' | 'sequence' | 'ownership' | 'todo';
 
 /** What a derived key shows, computed from the record's facts by `src/render/declared.ts`. */
-export type Derivation = 'submittedForms' | 'enrolledSequences' | 'peopleSequences' | 'owner';
+export type Derivation =
+  | 'submittedForms'
+  | 'enrolledSequences'
+  | 'peopleSequences'
+  | 'owner'
+  | 'quoteAmount'
+  | 'paymentCount'
+  | 'firstPaymentAt'
+  | 'lastPaymentAt'
+  | 'lineTotal';
 
 /**
  * The facts a record's derived keys are rendered from, each read by the read model
  * (`src/store/read-model/render-chunks.ts`) in the order the declaration lists them.
  */
-export type FactName = 'counts' | 'note' | 'submissions' | 'enrollments' | 'sequences' | 'todos';
+export type FactName =
+  | 'counts'
+  | 'note'
+  | 'submissions'
+  | 'enrollments'
+  | 'sequences'
+  | 'todos'
+  | 'lines';
 
 /** A key that shows a column of the record's row. */
 export interface ColumnKey<N extends string = string, W extends WireKind = WireKind> {
@@ -57,6 +74,10 @@ export interface ColumnKey<N extends string = string, W extends WireKind = WireK
   readonly required?: boolean;
   /** For select fields: the allowed values. */
   readonly options?: readonly string[];
+  /** What the record schema says of the key, when its wire kind does not say enough. */
+  readonly description?: string;
+  /** For a key showing another record as a Ref: the type of record its column's id names. */
+  readonly refersTo?: RefTarget;
 }
 
 /** A shared field group, expanded in place. */
@@ -70,9 +91,30 @@ export interface DerivedKey<N extends string = string, W extends WireKind = Wire
   readonly derive: Derivation;
   readonly wire: W;
   readonly field: BuiltInFieldType;
+  /** How clients write what it is derived from, when they do (`derived` otherwise). */
+  readonly access?: FieldAccess;
+  /** For `body` access: the body key that sets it. */
+  readonly bodyKey?: string;
+  /** What the record schema says of the key, when its wire kind does not say enough. */
+  readonly description?: string;
 }
 
-export type KeyDeclaration = ColumnKey | GroupKey | DerivedKey;
+/**
+ * A key listing the record's lines (a quote's products), each a record of its own declaration
+ * rendered with its payment terms (docs/decisions.md, Derived fields), written as `bodyKey`.
+ */
+export interface LinesKey<N extends string = string, L extends LineDeclaration = LineDeclaration> {
+  readonly key: N;
+  readonly lines: L;
+  readonly field: BuiltInFieldType;
+  readonly access: 'body';
+  readonly bodyKey: string;
+}
+
+export type KeyDeclaration = ColumnKey | GroupKey | DerivedKey | LinesKey;
+
+/** The declaration of a record's lines: a type with custom fields of its own. */
+export type LineDeclaration = RecordTypeDeclaration & { readonly type: CustomFieldRecordType };
 
 /** One record type, declared once. */
 export interface RecordTypeDeclaration<
@@ -88,6 +130,11 @@ export interface RecordTypeDeclaration<
   readonly facts: readonly FactName[];
   /** Whether the workspace's custom fields of the type follow the fixed keys. */
   readonly customFields: boolean;
+  /**
+   * Whose custom fields follow: the type's (by default), or those of the record's own definition
+   * (a custom object's, docs/decisions.md, Other resources).
+   */
+  readonly customFieldsOf?: 'definition';
 }
 
 /** The field type a wire kind lists as, unless the key says otherwise. */
@@ -106,10 +153,13 @@ const FIELD_OF_WIRE: Record<WireKind, BuiltInFieldType> = {
   optionalRef: 'string',
   refs: 'string',
   optionalRefs: 'string',
+  positiveInteger: 'number',
 };
 
 /** More of a column key: how clients write it, and its list type when the wire kind does not say. */
-type ColumnMore = Partial<Pick<ColumnKey, 'bodyKey' | 'required' | 'options' | 'field'>>;
+type ColumnMore = Partial<
+  Pick<ColumnKey, 'bodyKey' | 'required' | 'options' | 'field' | 'description' | 'refersTo'>
+>;
 
 /** A key showing `column`, written as `access` says. */
 export function column<const N extends string, const W extends WireKind>(
@@ -127,20 +177,42 @@ export function group<const G extends KeyGroup>(name: G): GroupKey<G> {
   return { group: name };
 }
 
+/** More of a derived key: how clients write what it derives from, and its description. */
+type DerivedMore = Partial<Pick<DerivedKey, 'access' | 'bodyKey' | 'description'>>;
+
 /** A key derived from the record's facts, listed as `field`. */
 export function derived<const N extends string, const W extends WireKind>(
   key: N,
   derive: Derivation,
   wire: W,
   field: BuiltInFieldType,
+  more: DerivedMore = {},
 ): DerivedKey<N, W> {
-  return { key, derive, wire, field };
+  return { key, derive, wire, field, ...more };
 }
 
-/** Declares a record type (its keys' literal types kept for the schema's static type). */
-export function declareRecordType<const K extends readonly KeyDeclaration[]>(
-  declaration: RecordTypeDeclaration<K>,
-): RecordTypeDeclaration<K> {
+/** A key listing the record's lines, each as `declaration` declares it, written as `bodyKey`. */
+export function lines<const N extends string, const L extends LineDeclaration>(
+  key: N,
+  declaration: L,
+  field: BuiltInFieldType,
+  bodyKey: string,
+): LinesKey<N, L> {
+  return { key, lines: declaration, field, access: 'body', bodyKey };
+}
+
+/**
+ * Declares a record type (its keys' literal types kept for the schema's static type, its type's
+ * for the lines of another).
+ */
+export function declareRecordType<
+  const K extends readonly KeyDeclaration[],
+  const T extends RecordTypeDeclaration['type'],
+>(
+  declaration: RecordTypeDeclaration<K> & { readonly type: T },
+): RecordTypeDeclaration<K> & {
+  readonly type: T;
+} {
   return declaration;
 }
 
@@ -155,4 +227,10 @@ export function fieldListColumns(declaration: RecordTypeDeclaration): Record<str
     if ('group' in k && k.group === 'ownership') columns['담당자'] = 'owner_id';
   }
   return columns;
+}
+
+/** The declaration of a record type's lines, when it has a key listing them. */
+export function linesOf(declaration: RecordTypeDeclaration): LineDeclaration | undefined {
+  for (const k of declaration.keys) if ('lines' in k) return k.lines;
+  return undefined;
 }

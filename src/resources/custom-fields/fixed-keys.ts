@@ -174,7 +174,7 @@ function computeFixedKeys(): Record<CustomFieldRecordType, string[]> {
       pipeline_id: null,
       stage_id: null,
     },
-    { ...common, pipeline: null, stage: null, todos: [] },
+    { ...common, todos: [] },
   );
   return {
     people: Object.keys(person),

@@ -6,6 +6,8 @@ import type {
 import type { CustomFieldType } from '../../domain/custom-fields.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
+import { CUSTOM_OBJECT } from '../../domain/record-types/custom-objects.ts';
+import { fieldListColumns } from '../../domain/record-types/declaration.ts';
 import type { Ref } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
@@ -33,7 +35,7 @@ const invalid = (message: string) => new DomainError('invalid_body', message);
 export const CUSTOM_OBJECT_NOT_FOUND = '커스텀 오브젝트를 찾을 수 없습니다';
 
 /** Columns of the built-in fields that `fieldList` writes. */
-const COLUMNS: Record<string, string> = { 이름: 'name', 담당자: 'owner_id' };
+const COLUMNS = fieldListColumns(CUSTOM_OBJECT);
 
 /**
  * `POST /v2/custom-object`: a record of the definition the body names (by id or name), its

@@ -2,6 +2,8 @@ import type { CreateQuoteBody, QuoteLineBody } from '../../api-schema/bodies/quo
 import { DomainError } from '../../domain/errors.ts';
 import { parseDateValue } from '../../domain/field-values.ts';
 import type { ProductKind } from '../../domain/quotes.ts';
+import { fieldListColumns } from '../../domain/record-types/declaration.ts';
+import { QUOTE } from '../../domain/record-types/quotes.ts';
 import type { Written } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import {
@@ -13,6 +15,9 @@ import {
 } from '../commands.ts';
 import { checkRequired, resolveFieldList } from '../fields/field-list.ts';
 import { insertQuotes, type NewQuoteLine } from './writes.ts';
+
+/** Columns of the quote fields that `fieldList` writes. */
+const COLUMNS = fieldListColumns(QUOTE);
 
 function invalid(message: string): DomainError {
   return new DomainError('invalid_body', message);
@@ -51,10 +56,10 @@ export async function createQuote(
       dealId,
       leadId,
       isMain: body.isMainQuote === true,
-      shareLink: fields.value('공유 링크'),
       ownerId: fields.ownerId,
       custom: fields.custom,
       lines,
+      columns: fields.columns(COLUMNS),
     },
   ]);
   await afterCreate(w, 'quote', id!, body.memo, actorId);

@@ -24,6 +24,11 @@ export interface NewQuote extends OwnedInput {
   isMain?: boolean;
   shareLink?: string | null;
   lines: NewQuoteLine[];
+  /**
+   * Column values of the fields a create's `fieldList` gave (`CreateFields.columns`), over the
+   * ones above.
+   */
+  columns?: Record<string, unknown>;
 }
 
 /**
@@ -36,13 +41,17 @@ export async function insertQuotes(w: WorkspaceWrite, quotes: NewQuote[]): Promi
   const mainInBatch = new Map<string, { is_main: number }>();
   const mainOf = { deal_id: new Set<string>(), lead_id: new Set<string>() };
   for (const q of quotes) {
-    const row = Object.assign(await ownedColumns(w, q), {
-      deal_id: q.dealId ?? null,
-      lead_id: q.leadId ?? null,
-      name: q.name,
-      is_main: q.isMain ? 1 : 0,
-      share_link: q.shareLink ?? null,
-    });
+    const row = Object.assign(
+      await ownedColumns(w, q),
+      {
+        deal_id: q.dealId ?? null,
+        lead_id: q.leadId ?? null,
+        name: q.name,
+        is_main: q.isMain ? 1 : 0,
+        share_link: q.shareLink ?? null,
+      },
+      q.columns,
+    );
     rows.push(row);
     q.lines.forEach((line, position) => {
       lines.push({

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { ProductKind } from '../../domain/quotes.ts';
 import type {
   DealCounts,
   EnrollmentFact,
@@ -8,6 +9,7 @@ import type {
   TodoFact,
 } from '../../domain/records.ts';
 import type { SubjectType } from '../../model/tables.ts';
+import type { QuoteLine } from '../../render/quote-lines.ts';
 import { CHUNK } from '../by-id.ts';
 import type { Executor } from '../database.ts';
 import type { Lookups } from './lookups.ts';
@@ -311,4 +313,28 @@ export async function mainQuoteProducts(
     if (row.product_id) list.push(lookups.ref('product', row.product_id));
   }
   return out;
+}
+
+/** The lines of each quote in line order, each with its product's `유형` (`일반` once it is gone). */
+export async function quoteLinesOf(
+  db: Executor,
+  workspaceId: string,
+  subjects: Subjects,
+): Promise<Map<string, QuoteLine[]>> {
+  const rows = await db
+    .selectFrom('quote_products as qp')
+    .leftJoin('products as p', (j) =>
+      j.onRef('p.workspace_id', '=', 'qp.workspace_id').onRef('p.id', '=', 'qp.product_id'),
+    )
+    .selectAll('qp')
+    .select('p.kind')
+    .where('qp.workspace_id', '=', workspaceId)
+    .$call((qb) => ofSubjects(qb, 'qp.quote_id', subjects))
+    .orderBy('qp.quote_id')
+    .orderBy('qp.position')
+    .execute();
+  return groupBy(
+    rows.map((line) => ({ ...line, kind: (line.kind ?? '일반') as ProductKind })),
+    (line) => line.quote_id,
+  );
 }

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
-import { fieldsOfDefinition } from '../../domain/custom-fields.ts';
+import { type CustomFieldDefinition, fieldsOfDefinition } from '../../domain/custom-fields.ts';
+import { linesOf, type RecordTypeDeclaration } from '../../domain/record-types/declaration.ts';
 import type {
   DealCounts,
   EnrollmentFact,
@@ -18,13 +19,17 @@ import type {
   ProductTable,
   QuoteTable,
 } from '../../model/tables.ts';
-import { renderCustomObject } from '../../render/custom-objects.ts';
 import { renderDeal } from '../../render/deals.ts';
 import { renderDeclared } from '../../render/declared.ts';
 import { renderLead } from '../../render/leads.ts';
-import { type QuoteLine, renderQuote } from '../../render/quotes.ts';
+import type { QuoteLine } from '../../render/quote-lines.ts';
 import type { Lookups } from './lookups.ts';
-import { DECLARATION_OF, isDeclared, type RenderedType } from './rendered-types.ts';
+import {
+  DECLARATION_OF,
+  type DeclaredType,
+  isDeclared,
+  type RenderedType,
+} from './rendered-types.ts';
 
 /**
  * The facts of one record that its stored JSON shows (docs/decisions.md, Derived fields), gathered
@@ -66,14 +71,19 @@ export function renderRecordJson(
   l: Lookups,
 ): string {
   if (isDeclared(type)) {
-    const r = row as Selectable<PeopleTable | OrganizationTable | ProductTable>;
+    const declaration: RecordTypeDeclaration = DECLARATION_OF[type];
+    const r = row as Selectable<
+      PeopleTable | OrganizationTable | ProductTable | QuoteTable | CustomObjectTable
+    >;
+    const lines = linesOf(declaration);
     return JSON.stringify(
-      renderDeclared(DECLARATION_OF[type], r, {
+      renderDeclared(declaration, r, {
         ...f,
         owner: l.userRef(r.owner_id),
         teams: l.teamRefs(r.team_ids),
-        customFields: l.definitions(type),
+        customFields: customFieldsOf(type, declaration, r, l),
         nameOf: l.nameOf,
+        lineCustomFields: lines ? l.definitions(lines.type) : [],
       }),
     );
   }
@@ -99,34 +109,17 @@ export function renderRecordJson(
       };
       return JSON.stringify(type === 'deal' ? renderDeal(r, facts) : renderLead(r, facts));
     }
-    case 'quote': {
-      const r = row as Selectable<QuoteTable>;
-      return JSON.stringify(
-        renderQuote(r, {
-          lines: f.lines ?? [],
-          note: f.note,
-          owner: l.userRef(r.owner_id),
-          teams: l.teamRefs(r.team_ids),
-          customFields: l.definitions('quote'),
-          lineCustomFields: l.definitions('quoteProduct'),
-          nameOf: l.nameOf,
-        }),
-      );
-    }
-    case 'customObject': {
-      const r = row as Selectable<CustomObjectTable>;
-      return JSON.stringify(
-        renderCustomObject(r, {
-          pipeline: r.pipeline_id ? l.ref('pipeline', r.pipeline_id) : null,
-          stage: r.stage_id ? l.ref('pipelineStage', r.stage_id) : null,
-          note: f.note,
-          todos: f.todos ?? [],
-          owner: l.userRef(r.owner_id),
-          teams: l.teamRefs(r.team_ids),
-          customFields: fieldsOfDefinition(l.definitions('customObject'), r.definition_id),
-          nameOf: l.nameOf,
-        }),
-      );
-    }
   }
+}
+
+/** The custom fields a declared record shows: its type's, or its own definition's. */
+function customFieldsOf(
+  type: DeclaredType,
+  declaration: RecordTypeDeclaration,
+  row: object,
+  l: Lookups,
+): CustomFieldDefinition[] {
+  const fields = l.definitions(type);
+  if (declaration.customFieldsOf !== 'definition') return fields;
+  return fieldsOfDefinition(fields, (row as Selectable<CustomObjectTable>).definition_id);
 }

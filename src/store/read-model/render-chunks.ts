@@ -4,10 +4,13 @@ import {
   collectRefIds,
   type NamedTarget,
 } from '../../domain/custom-fields.ts';
-import type { ProductKind } from '../../domain/quotes.ts';
-import type { FactName, RecordTypeDeclaration } from '../../domain/record-types/declaration.ts';
+import {
+  type FactName,
+  linesOf,
+  type RecordTypeDeclaration,
+} from '../../domain/record-types/declaration.ts';
 import type { Database, DealTable, LeadTable, SubjectType } from '../../model/tables.ts';
-import type { QuoteLine } from '../../render/quotes.ts';
+import type { QuoteLine } from '../../render/quote-lines.ts';
 import type { Executor, RenderedTable } from '../database.ts';
 import {
   dealCountsOf,
@@ -15,8 +18,8 @@ import {
   lastEmailOpens,
   latestNotes,
   mainQuoteProducts,
-  ofSubjects,
   organizationSequences,
+  quoteLinesOf,
   type Subjects,
   submissionsOf,
   todosOf,
@@ -151,11 +154,16 @@ const FACT_READERS: Record<FactName, FactReader> = {
     tables: ['todos'],
     read: (trx, ws, d, s) => todosOf(trx, ws, d.type as SubjectType, s),
   },
+  lines: {
+    tables: ['quote_products'],
+    read: (trx, ws, _, s) => quoteLinesOf(trx, ws, s),
+  },
 };
 
 /**
  * The chunk renderer of a declared type: its rows, the facts its declaration names (each read
- * only when a table that may hold it is read), the names its custom values refer to.
+ * only when a table that may hold it is read), the names its custom values (and its lines')
+ * refer to.
  */
 function declaredChunk(type: DeclaredType): ChunkRenderer {
   const declaration: RecordTypeDeclaration = DECLARATION_OF[type];
@@ -175,6 +183,15 @@ function declaredChunk(type: DeclaredType): ChunkRenderer {
       type,
       rows.map((r) => r.custom),
     );
+    const lines = linesOf(declaration);
+    if (lines) {
+      const ofRecords = (facts.get('lines') ?? new Map()) as Map<string, QuoteLine[]>;
+      await customRefs(
+        l,
+        lines.type,
+        [...ofRecords.values()].flatMap((list) => list.map((line) => line.custom)),
+      );
+    }
     return rows.map((row) => {
       const of: RecordFacts = {};
       for (const [name, values] of facts)
@@ -234,78 +251,6 @@ function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
   };
 }
 
-const renderQuoteChunk: ChunkRenderer = async (
-  trx,
-  ws,
-  ids,
-  l,
-  prefetched,
-  reads = EVERY_TABLE,
-) => {
-  const subjects = subjectsOf(ids, prefetched);
-  const rows = await chunkRows(trx, 'quotes', ws, ids, prefetched);
-  const lineRows = await trx
-    .selectFrom('quote_products as qp')
-    .leftJoin('products as p', (j) =>
-      j.onRef('p.workspace_id', '=', 'qp.workspace_id').onRef('p.id', '=', 'qp.product_id'),
-    )
-    .selectAll('qp')
-    .select('p.kind')
-    .where('qp.workspace_id', '=', ws)
-    .$call((qb) => ofSubjects(qb, 'qp.quote_id', subjects))
-    .orderBy('qp.quote_id')
-    .orderBy('qp.position')
-    .execute();
-  const lines = new Map<string, QuoteLine[]>();
-  for (const line of lineRows) {
-    const list = lines.get(line.quote_id) ?? [];
-    list.push({ ...line, kind: (line.kind ?? '일반') as ProductKind });
-    lines.set(line.quote_id, list);
-  }
-  const notes = await factsIn(reads, ['notes'], () => latestNotes(trx, ws, 'quote', subjects, l));
-  await customRefs(
-    l,
-    'quote',
-    rows.map((r) => r.custom),
-  );
-  await customRefs(
-    l,
-    'quoteProduct',
-    lineRows.map((r) => r.custom),
-  );
-  return rows.map((row) => [
-    row.id,
-    renderRecordJson('quote', row, { lines: lines.get(row.id), note: notes.get(row.id) }, l),
-    storedJson(row.body),
-  ]);
-};
-
-const renderCustomObjectChunk: ChunkRenderer = async (
-  trx,
-  ws,
-  ids,
-  l,
-  prefetched,
-  reads = EVERY_TABLE,
-) => {
-  const subjects = subjectsOf(ids, prefetched);
-  const rows = await chunkRows(trx, 'custom_objects', ws, ids, prefetched);
-  const notes = await factsIn(reads, ['notes'], () =>
-    latestNotes(trx, ws, 'customObject', subjects, l),
-  );
-  const todos = await factsIn(reads, ['todos'], () => todosOf(trx, ws, 'customObject', subjects));
-  await customRefs(
-    l,
-    'customObject',
-    rows.map((r) => r.custom),
-  );
-  return rows.map((row) => [
-    row.id,
-    renderRecordJson('customObject', row, { note: notes.get(row.id), todos: todos.get(row.id) }, l),
-    storedJson(row.body),
-  ]);
-};
-
 /** The chunk renderer of each rendered type. */
 export const RENDERERS: Record<RenderedType, ChunkRenderer> = {
   ...(Object.fromEntries(
@@ -313,6 +258,4 @@ export const RENDERERS: Record<RenderedType, ChunkRenderer> = {
   ) as Record<DeclaredType, ChunkRenderer>),
   deal: pipelineChunk('deal'),
   lead: pipelineChunk('lead'),
-  quote: renderQuoteChunk,
-  customObject: renderCustomObjectChunk,
 };

@@ -1,8 +1,10 @@
 import type { CustomFieldRecordType } from '../../domain/custom-fields.ts';
+import { CUSTOM_OBJECT } from '../../domain/record-types/custom-objects.ts';
 import type { RecordTypeDeclaration } from '../../domain/record-types/declaration.ts';
 import { ORGANIZATION } from '../../domain/record-types/organizations.ts';
 import { PEOPLE } from '../../domain/record-types/people.ts';
 import { PRODUCT } from '../../domain/record-types/products.ts';
+import { QUOTE } from '../../domain/record-types/quotes.ts';
 import type { RenderedTable } from '../database.ts';
 
 /** Table of each record type whose API JSON the store keeps rendered. */
@@ -30,6 +32,8 @@ export const DECLARATION_OF = {
   people: PEOPLE,
   organization: ORGANIZATION,
   product: PRODUCT,
+  quote: QUOTE,
+  customObject: CUSTOM_OBJECT,
 } as const satisfies Partial<Record<RenderedType, RecordTypeDeclaration>>;
 
 /** The rendered types that are declared once, rendered by `renderDeclared`. */
