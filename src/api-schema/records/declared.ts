@@ -4,16 +4,17 @@
  * here, each shared group the properties of `field-groups.ts`. The static type follows the
  * declaration's literal keys, so the client's record types stay exact.
  */
-import { Type } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import { PRODUCT_KINDS } from '../../domain/quotes.ts';
 import type {
   KeyDeclaration,
   KeyGroup,
   RecordTypeDeclaration,
+  SingleRecordKey,
   WireKind,
 } from '../../domain/record-types/declaration.ts';
 import { Id, Nullable, OneOf, Ref, Timestamp } from '../primitives.ts';
-import { optionalText, text } from './common.ts';
+import { count, optionalText, text } from './common.ts';
 import {
   dealCounters,
   noteGroup,
@@ -39,6 +40,7 @@ const WIRE = {
   optionalRef: Nullable(Ref),
   refs: Type.Array(Ref),
   optionalRefs: Nullable(Type.Array(Ref)),
+  count,
 } as const satisfies Record<WireKind, unknown>;
 type Wire = typeof WIRE;
 
@@ -70,6 +72,17 @@ export type DeclaredProperties<K extends readonly KeyDeclaration[]> = Flat<
   Intersection<PropertiesOf<K[number]>>
 >;
 
+/**
+ * The type of a key's wire kind, with the key's description when it has one (placed as TypeBox
+ * places a description given among a type's options: before `type`).
+ */
+function typeOf(k: { wire: WireKind; description?: string }): TSchema {
+  const schema: TSchema = WIRE[k.wire];
+  if (k.description === undefined) return schema;
+  const { type, ...options } = schema;
+  return { ...options, description: k.description, type } as TSchema;
+}
+
 /** A declared record type's fixed keys, as TypeBox properties in wire order. */
 export function declaredProperties<K extends readonly KeyDeclaration[]>(
   declaration: RecordTypeDeclaration<K>,
@@ -77,7 +90,25 @@ export function declaredProperties<K extends readonly KeyDeclaration[]>(
   const properties: Record<string, unknown> = {};
   for (const k of declaration.keys) {
     if ('group' in k) Object.assign(properties, GROUPS[k.group]);
-    else properties[k.key] = WIRE[k.wire];
+    else properties[k.key] = typeOf(k);
   }
   return properties as DeclaredProperties<K>;
+}
+
+/** The TypeBox properties of the keys the single record's read adds. */
+export type SingleRecordProperties<S extends readonly SingleRecordKey[]> = Flat<
+  Intersection<PropertiesOf<S[number]>>
+>;
+
+/**
+ * The single record's keys (`GET /v2/deal/{dealId}`): the fixed keys, then the ones its read
+ * adds, as TypeBox properties in wire order.
+ */
+export function singleRecordProperties<
+  K extends readonly KeyDeclaration[],
+  S extends readonly SingleRecordKey[],
+>(declaration: RecordTypeDeclaration<K, S>): DeclaredProperties<K> & SingleRecordProperties<S> {
+  const properties: Record<string, unknown> = { ...declaredProperties(declaration) };
+  for (const k of declaration.singleRecordKeys ?? []) properties[k.key] = typeOf(k);
+  return properties as DeclaredProperties<K> & SingleRecordProperties<S>;
 }

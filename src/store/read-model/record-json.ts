@@ -8,20 +8,18 @@ import type {
   SubmissionFact,
   TodoFact,
 } from '../../domain/records.ts';
-import { stageTimesOf } from '../../domain/stage-times.ts';
 import type {
   Body,
   CustomObjectTable,
   DealTable,
+  LeadTable,
   OrganizationTable,
   PeopleTable,
   ProductTable,
   QuoteTable,
 } from '../../model/tables.ts';
 import { renderCustomObject } from '../../render/custom-objects.ts';
-import { renderDeal } from '../../render/deals.ts';
 import { renderDeclared } from '../../render/declared.ts';
-import { renderLead } from '../../render/leads.ts';
 import { type QuoteLine, renderQuote } from '../../render/quotes.ts';
 import type { Lookups } from './lookups.ts';
 import { DECLARATION_OF, isDeclared, type RenderedType } from './rendered-types.ts';
@@ -66,10 +64,16 @@ export function renderRecordJson(
   l: Lookups,
 ): string {
   if (isDeclared(type)) {
-    const r = row as Selectable<PeopleTable | OrganizationTable | ProductTable>;
+    const declaration = DECLARATION_OF[type];
+    const r = row as Selectable<
+      PeopleTable | OrganizationTable | ProductTable | DealTable | LeadTable
+    >;
     return JSON.stringify(
-      renderDeclared(DECLARATION_OF[type], r, {
+      renderDeclared(declaration, r, {
         ...f,
+        stageKeys:
+          declaration.closingKeys === 'stageTimes' ? l.stageKeys(type as 'deal') : undefined,
+        ref: (target, id) => l.ref(target, id),
         owner: l.userRef(r.owner_id),
         teams: l.teamRefs(r.team_ids),
         customFields: l.definitions(type),
@@ -78,27 +82,6 @@ export function renderRecordJson(
     );
   }
   switch (type) {
-    case 'deal':
-    case 'lead': {
-      const r = row as Selectable<DealTable>;
-      const facts = {
-        pipeline: r.pipeline_id ? l.ref('pipeline', r.pipeline_id) : null,
-        stage: r.stage_id ? l.ref('pipelineStage', r.stage_id) : null,
-        mainQuoteProducts: f.mainQuoteProducts ?? null,
-        lastEmailOpenAt: f.lastEmailOpenAt ?? null,
-        note: f.note,
-        submissions: f.submissions ?? [],
-        enrollments: f.enrollments ?? [],
-        todos: f.todos ?? [],
-        owner: l.userRef(r.owner_id),
-        teams: l.teamRefs(r.team_ids),
-        stageKeys: l.stageKeys(type),
-        stageTimes: stageTimesOf(r),
-        customFields: l.definitions(type),
-        nameOf: l.nameOf,
-      };
-      return JSON.stringify(type === 'deal' ? renderDeal(r, facts) : renderLead(r, facts));
-    }
     case 'quote': {
       const r = row as Selectable<QuoteTable>;
       return JSON.stringify(

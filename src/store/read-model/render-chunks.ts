@@ -6,7 +6,7 @@ import {
 } from '../../domain/custom-fields.ts';
 import type { ProductKind } from '../../domain/quotes.ts';
 import type { FactName, RecordTypeDeclaration } from '../../domain/record-types/declaration.ts';
-import type { Database, DealTable, LeadTable, SubjectType } from '../../model/tables.ts';
+import type { Database, SubjectType } from '../../model/tables.ts';
 import type { QuoteLine } from '../../render/quotes.ts';
 import type { Executor, RenderedTable } from '../database.ts';
 import {
@@ -151,6 +151,14 @@ const FACT_READERS: Record<FactName, FactReader> = {
     tables: ['todos'],
     read: (trx, ws, d, s) => todosOf(trx, ws, d.type as SubjectType, s),
   },
+  mainQuoteProducts: {
+    tables: ['quotes', 'quote_products'],
+    read: (trx, ws, d, s, l) => mainQuoteProducts(trx, ws, linkOf(d) as 'deal_id', s, l),
+  },
+  lastEmailOpenAt: {
+    tables: ['activities'],
+    read: (trx, ws, d, s) => lastEmailOpens(trx, ws, d.type as 'deal', s),
+  },
 };
 
 /**
@@ -181,56 +189,6 @@ function declaredChunk(type: DeclaredType): ChunkRenderer {
         (of as Record<string, unknown>)[name] = values.get(row.id);
       return [row.id, renderRecordJson(type, row, of, l), storedJson(row.body)];
     });
-  };
-}
-
-function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
-  return async (trx, ws, ids, l, prefetched, reads = EVERY_TABLE) => {
-    const subjects = subjectsOf(ids, prefetched);
-    const rows = (await chunkRows(
-      trx,
-      kind === 'deal' ? 'deals' : 'leads',
-      ws,
-      ids,
-      prefetched,
-    )) as Selectable<DealTable | LeadTable>[];
-    const column = kind === 'deal' ? 'deal_id' : 'lead_id';
-    const mainProducts = await factsIn(reads, ['quotes', 'quote_products'], () =>
-      mainQuoteProducts(trx, ws, column, subjects, l),
-    );
-    const emailOpens = await factsIn(reads, ['activities'], () =>
-      lastEmailOpens(trx, ws, kind, subjects),
-    );
-    const notes = await factsIn(reads, ['notes'], () => latestNotes(trx, ws, kind, subjects, l));
-    const submissions = await factsIn(reads, ['web_form_submissions'], () =>
-      submissionsOf(trx, ws, column, subjects, l),
-    );
-    const enrollments = await factsIn(reads, ['sequence_enrollments'], () =>
-      enrollmentsOf(trx, ws, kind, subjects, l),
-    );
-    const todos = await factsIn(reads, ['todos'], () => todosOf(trx, ws, kind, subjects));
-    await customRefs(
-      l,
-      kind,
-      rows.map((r) => r.custom),
-    );
-    return rows.map((row) => [
-      row.id,
-      renderRecordJson(
-        kind,
-        row,
-        {
-          mainQuoteProducts: mainProducts.get(row.id),
-          lastEmailOpenAt: emailOpens.get(row.id),
-          note: notes.get(row.id),
-          submissions: submissions.get(row.id),
-          enrollments: enrollments.get(row.id),
-          todos: todos.get(row.id),
-        },
-        l,
-      ),
-      storedJson(row.body),
-    ]);
   };
 }
 
@@ -311,8 +269,6 @@ export const RENDERERS: Record<RenderedType, ChunkRenderer> = {
   ...(Object.fromEntries(
     (Object.keys(DECLARATION_OF) as DeclaredType[]).map((type) => [type, declaredChunk(type)]),
   ) as Record<DeclaredType, ChunkRenderer>),
-  deal: pipelineChunk('deal'),
-  lead: pipelineChunk('lead'),
   quote: renderQuoteChunk,
   customObject: renderCustomObjectChunk,
 };
