@@ -68,5 +68,5 @@ export function withSingleDealExtras(
   listRecord: Record<string, unknown>,
   extras: Record<SingleDealKey, unknown>,
 ): Record<string, unknown> {
-  return withSingleRecordKeys(DEAL, listRecord, extras);
+  return withSingleRecordKeys(DEAL_FIXED_KEY_COUNT, listRecord, extras);
 }

@@ -9,7 +9,6 @@ import {
   type CustomFieldDefinition,
   type NameOf,
 } from '../domain/custom-fields.ts';
-import { fixedKeyCount } from '../domain/field-catalogue.ts';
 import type {
   ClosingKeys,
   ColumnKey,
@@ -139,14 +138,14 @@ export function renderDeclared(
 
 /**
  * The single record of a type with `singleRecordKeys` (the single deal): its stored record with
- * the keys its read adds inserted after the fixed keys, before the closing and custom keys.
+ * the keys its read adds inserted after its `fixed` keys (`fixedKeyCount` of the declaration),
+ * before the closing and custom keys.
  */
 export function withSingleRecordKeys(
-  declaration: RecordTypeDeclaration,
+  fixed: number,
   record: Record<string, unknown>,
   added: Record<string, unknown>,
 ): Record<string, unknown> {
-  const fixed = fixedKeyCount(declaration);
   const out: Record<string, unknown> = {};
   const keys = Object.keys(record);
   for (let i = 0; i < keys.length; i++) {
