@@ -1,6 +1,8 @@
 import type { CustomFieldType } from './custom-fields.ts';
 import { CUSTOM_OBJECT } from './record-types/custom-objects.ts';
+import { DEAL } from './record-types/deals.ts';
 import type { KeyGroup, RecordTypeDeclaration } from './record-types/declaration.ts';
+import { LEAD } from './record-types/leads.ts';
 import { ORGANIZATION } from './record-types/organizations.ts';
 import { PEOPLE } from './record-types/people.ts';
 import { PRODUCT } from './record-types/products.ts';
@@ -112,8 +114,8 @@ const GROUP_FIELDS: Record<KeyGroup, readonly BuiltInField[]> = {
   todo: TODO,
 };
 
-/** The built-in fields of a declared record type, in its key order. */
-function catalogueOf(declaration: RecordTypeDeclaration): BuiltInField[] {
+/** The built-in fields of a declared record type's fixed keys, in its key order. */
+function fixedFieldsOf(declaration: RecordTypeDeclaration): BuiltInField[] {
   return declaration.keys.flatMap((k) => {
     if ('group' in k) return GROUP_FIELDS[k.group];
     if ('lines' in k) return [f(k.key, k.field, k.access, { bodyKey: k.bodyKey })];
@@ -129,42 +131,23 @@ function catalogueOf(declaration: RecordTypeDeclaration): BuiltInField[] {
   });
 }
 
-function pipelineRecord(kind: 'deal' | 'lead'): BuiltInField[] {
-  const deal = kind === 'deal';
+/**
+ * The built-in fields of a declared record type, in its key order: its fixed keys, then the keys
+ * only its single record's read shows.
+ */
+function catalogueOf(declaration: RecordTypeDeclaration): BuiltInField[] {
   return [
-    f('id', 'id', 'service'),
-    f('peopleId', 'id', 'body', { bodyKey: 'peopleId' }),
-    f('organizationId', 'id', 'body', { bodyKey: 'organizationId' }),
-    f('이름', 'string', 'body', { bodyKey: 'name', required: true }),
-    f('파이프라인', 'pipeline', 'body', { bodyKey: 'pipelineId', required: deal }),
-    f('파이프라인 단계', 'pipelineStage', 'body', {
-      bodyKey: 'pipelineStageId',
-      required: deal,
-    }),
-    f('메인 견적 상품 리스트', 'multiProduct', 'derived'),
-    deal ? f('금액', 'number', 'body', { bodyKey: 'price' }) : f('금액', 'number', 'fieldList'),
-    deal
-      ? f('상태', 'string', 'body', { bodyKey: 'status', required: true })
-      : f('상태', 'string', 'fieldList'),
-    f('마감일', 'dateTime', 'derived'),
-    f('수주 예정일', 'date', 'fieldList'),
-    f('최근 이메일 오픈일', 'dateTime', 'derived'),
-    f('소스', 'string', 'service'),
-    ...NOTE,
-    ...WEBFORM,
-    ...SEQUENCE,
-    ...OWNERSHIP,
-    ...TODO,
-    f('등록된 시퀀스 목록', 'multiSequence', 'derived'),
-    ...(deal
-      ? [
-          f('상담 일수', 'number', 'derived'),
-          f('정체 일수', 'number', 'derived'),
-          f('팔로워', 'multiUser', 'fieldList'),
-          f('참여자', 'multiPeople', 'fieldList'),
-        ]
-      : []),
+    ...fixedFieldsOf(declaration),
+    ...(declaration.singleRecordKeys ?? []).map((k) => f(k.key, k.field, k.access)),
   ];
+}
+
+/**
+ * How many fixed keys a record of a declared type has (shared groups expanded): the keys before
+ * the ones only its single record's read shows, its closing keys and its custom fields.
+ */
+export function fixedKeyCount(declaration: RecordTypeDeclaration): number {
+  return fixedFieldsOf(declaration).length;
 }
 
 /**
@@ -175,8 +158,8 @@ function pipelineRecord(kind: 'deal' | 'lead'): BuiltInField[] {
 export const BUILT_IN_FIELDS: Record<FieldRecordType, readonly BuiltInField[]> = {
   people: catalogueOf(PEOPLE),
   organization: catalogueOf(ORGANIZATION),
-  deal: pipelineRecord('deal'),
-  lead: pipelineRecord('lead'),
+  deal: catalogueOf(DEAL),
+  lead: catalogueOf(LEAD),
   product: catalogueOf(PRODUCT),
   quote: catalogueOf(QUOTE),
   quoteProduct: catalogueOf(QUOTE_PRODUCT),

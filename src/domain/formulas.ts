@@ -30,6 +30,7 @@
 import type { CustomFieldDefinition, CustomFieldRecordType } from './custom-fields.ts';
 import { BUILT_IN_FIELDS, type BuiltInFieldType } from './field-catalogue.ts';
 import { MAX_TEXT_LENGTH } from './field-values.ts';
+import { DEAL } from './record-types/deals.ts';
 
 /** The kinds of value a formula computes with. */
 export type FormulaKind = 'number' | 'text' | 'date' | 'boolean';
@@ -541,7 +542,9 @@ function timestamp(ms: number): string | null {
 }
 
 /** Keys of the single-deal response computed at read time: not in the stored record. */
-const READ_TIME_KEYS = new Set(['상담 일수', '정체 일수', '팔로워', '참여자']);
+const READ_TIME_KEYS: ReadonlySet<string> = new Set(
+  (DEAL.singleRecordKeys ?? []).map((k) => k.key),
+);
 
 /**
  * The kind of a field of `recordType` that a formula may read, by name: a built-in field

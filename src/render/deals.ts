@@ -1,102 +1,55 @@
 import type { Selectable } from 'kysely';
-import {
-  appendCustomFields,
-  type CustomFieldDefinition,
-  type NameOf,
-} from '../domain/custom-fields.ts';
-import {
-  type EnrollmentFact,
-  enrolledSequences,
-  type LatestNote,
-  putNoteGroup,
-  putOwnership,
-  putSequenceGroup,
-  putTodoGroup,
-  putWebFormGroup,
-  type Ref,
-  type SubmissionFact,
-  type TodoFact,
-} from '../domain/records.ts';
-import { putStageTimes, type StageKeys, type StageTimes } from '../domain/stage-times.ts';
+import { fixedKeyCount } from '../domain/field-catalogue.ts';
+import { DEAL } from '../domain/record-types/deals.ts';
+import type { Ref } from '../domain/records.ts';
 import { wholeDays } from '../domain/time.ts';
-import type { DealTable, LeadTable } from '../model/tables.ts';
+import type { DealTable } from '../model/tables.ts';
+import { type DeclaredFacts, renderDeclared, withSingleRecordKeys } from './declared.ts';
 
 /** What a deal or lead record is rendered from. */
-export interface PipelineRecordFacts {
-  pipeline: Ref | null;
-  stage: Ref | null;
-  mainQuoteProducts: Ref[] | null;
-  lastEmailOpenAt: string | null;
-  note: LatestNote | undefined;
-  submissions: SubmissionFact[];
-  enrollments: EnrollmentFact[];
-  todos: TodoFact[];
-  owner: Ref | null;
-  teams: Ref[];
-  /** The stage timing keys of the record type, and the record's stage times. */
-  stageKeys: readonly StageKeys[];
-  stageTimes: StageTimes;
-  customFields: readonly CustomFieldDefinition[];
-  nameOf: NameOf;
-}
+export type PipelineRecordFacts = Pick<
+  DeclaredFacts,
+  | 'mainQuoteProducts'
+  | 'lastEmailOpenAt'
+  | 'note'
+  | 'submissions'
+  | 'enrollments'
+  | 'todos'
+  | 'stageKeys'
+  | 'owner'
+  | 'teams'
+  | 'customFields'
+  | 'nameOf'
+>;
 
 /**
- * The deal and lead record (docs/decisions.md, Record keys; a lead has the same shape). `상태` is the
- * label, which follows the outcome until one is set (leads: `New`). The stage timing keys close the
- * fixed keys (the single deal's extra keys come before them), then the custom fields.
+ * The deal record (docs/decisions.md, Record keys) as `src/domain/record-types/deals.ts`
+ * declares it: `상태` is the label, which follows the outcome until one is set; the stage timing
+ * keys close the fixed keys, then the custom fields.
  */
-export function renderPipelineRecord(
-  row: Selectable<LeadTable> & { outcome?: string },
-  status: string,
-  facts: PipelineRecordFacts,
-): Record<string, unknown> {
-  const r: Record<string, unknown> = {
-    id: row.id,
-    peopleId: row.people_id,
-    organizationId: row.organization_id,
-    이름: row.name,
-    파이프라인: facts.pipeline,
-    '파이프라인 단계': facts.stage,
-    '메인 견적 상품 리스트': facts.mainQuoteProducts,
-    금액: row.amount,
-    상태: status,
-    마감일: row.closed_at,
-    '수주 예정일': row.expected_close_at,
-    '최근 이메일 오픈일': facts.lastEmailOpenAt,
-    소스: row.source,
-  };
-  putNoteGroup(r, facts.note);
-  putWebFormGroup(r, facts.submissions);
-  putSequenceGroup(r, facts.enrollments);
-  putOwnership(r, facts.owner, row.created_at, facts.teams, row.updated_at);
-  putTodoGroup(r, facts.todos);
-  r['등록된 시퀀스 목록'] = enrolledSequences(facts.enrollments);
-  putStageTimes(r, facts.stageKeys, facts.stageTimes);
-  appendCustomFields(r, facts.customFields, JSON.parse(row.custom), facts.nameOf);
-  return r;
-}
-
-/** The deal record (docs/decisions.md, Record keys). */
 export function renderDeal(
   row: Selectable<DealTable>,
   facts: PipelineRecordFacts,
 ): Record<string, unknown> {
-  return renderPipelineRecord(row, row.label ?? row.outcome, facts);
+  return renderDeclared(DEAL, row, facts);
 }
 
 /** Number of fixed keys of a list deal record: the single-deal keys go right after them. */
-export const DEAL_FIXED_KEY_COUNT = 31;
+export const DEAL_FIXED_KEY_COUNT = fixedKeyCount(DEAL);
+
+/** The keys only the single deal shows, by name. */
+type SingleDealKey = NonNullable<(typeof DEAL)['singleRecordKeys']>[number]['key'];
 
 /**
- * The extra keys of the single-deal response (docs/decisions.md, Record keys), computed at read
- * time.
+ * The values of the keys only the single-deal response shows (docs/decisions.md, Record keys),
+ * computed at read time, in the order the declaration lists them.
  */
 export function singleDealExtras(
   row: Pick<Selectable<DealTable>, 'created_at' | 'closed_at' | 'stage_entered_at'>,
   followers: Ref[],
   participants: Ref[],
   nowIso: string,
-): Record<string, unknown> {
+): Record<SingleDealKey, unknown> {
   const end = row.closed_at ?? nowIso;
   return {
     '상담 일수': wholeDays(row.created_at, end),
@@ -108,18 +61,11 @@ export function singleDealExtras(
 
 /**
  * The single-deal record: the list record with the extra keys inserted after its fixed
- * keys, before the custom fields (docs/decisions.md, Record keys).
+ * keys, before the stage timing keys and the custom fields (docs/decisions.md, Record keys).
  */
 export function withSingleDealExtras(
   listRecord: Record<string, unknown>,
-  extras: Record<string, unknown>,
+  extras: Record<SingleDealKey, unknown>,
 ): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const keys = Object.keys(listRecord);
-  for (let i = 0; i < keys.length; i++) {
-    if (i === DEAL_FIXED_KEY_COUNT) Object.assign(out, extras);
-    out[keys[i]!] = listRecord[keys[i]!];
-  }
-  if (keys.length <= DEAL_FIXED_KEY_COUNT) Object.assign(out, extras);
-  return out;
+  return withSingleRecordKeys(DEAL_FIXED_KEY_COUNT, listRecord, extras);
 }

@@ -2,7 +2,7 @@
  * The one render function of the declared record types (docs/architecture.md, Record types):
  * a record's keys in its declaration's order, each a column of its row, a shared field group,
  * a key derived from its facts or the list of its lines (each rendered by its own declaration),
- * then the custom fields when the type shows them.
+ * then its closing keys (stage times), then the custom fields when the type shows them.
  */
 import {
   appendCustomFields,
@@ -11,6 +11,7 @@ import {
 } from '../domain/custom-fields.ts';
 import type { QuoteLineTerms } from '../domain/quotes.ts';
 import type {
+  ClosingKeys,
   ColumnKey,
   Derivation,
   KeyGroup,
@@ -32,6 +33,12 @@ import {
   submittedForms,
   type TodoFact,
 } from '../domain/records.ts';
+import {
+  putStageTimes,
+  type StageKeys,
+  type StageRow,
+  stageTimesOf,
+} from '../domain/stage-times.ts';
 import { type QuoteLine, quoteAmount, termsOfLine } from './quote-lines.ts';
 
 /** What a declared record is rendered from besides its row; a fact left out is none. */
@@ -43,6 +50,12 @@ export interface DeclaredFacts {
   /** Organizations: the sequences any of their people are enrolled in. */
   sequences?: Ref[];
   todos?: TodoFact[];
+  /** Deals and leads: the products of their main quote (null without one). */
+  mainQuoteProducts?: Ref[] | null | undefined;
+  /** Deals and leads: when an e-mail sent them was last opened. */
+  lastEmailOpenAt?: string | null | undefined;
+  /** The stage timing keys of the type's pipelines, for `stageTimes` closing keys. */
+  stageKeys?: readonly StageKeys[];
   owner: Ref | null;
   teams: Ref[];
   /** The custom fields that follow: the type's, or those of the record's own definition. */
@@ -62,6 +75,9 @@ export interface LineFacts {
 
 /** What any declared record is rendered from. */
 type Facts = DeclaredFacts & LineFacts;
+
+/** The facts only deals and leads are rendered from. */
+export type PipelineFactName = 'mainQuoteProducts' | 'lastEmailOpenAt' | 'stageKeys';
 
 /** The columns every declared row has besides its declared ones (a line has no times). */
 interface DeclaredRow {
@@ -96,6 +112,14 @@ const DERIVE: Record<Derivation, (f: Facts, row: DeclaredRow) => unknown> = {
   firstPaymentAt: (f) => termsOf(f).firstPaymentAt,
   lastPaymentAt: (f) => termsOf(f).lastPaymentAt,
   lineTotal: (f) => termsOf(f).total,
+  mainQuoteProducts: (f) => f.mainQuoteProducts ?? null,
+  lastEmailOpenAt: (f) => f.lastEmailOpenAt ?? null,
+};
+
+/** Writes the keys that close the fixed keys (docs/decisions.md, Record keys). */
+const PUT_CLOSING: Record<ClosingKeys, (r: Draft, row: DeclaredRow, f: Facts) => void> = {
+  stageTimes: (r, row, f) =>
+    putStageTimes(r, f.stageKeys ?? [], stageTimesOf(row as unknown as StageRow)),
 };
 
 /** The creation time of a record that has one (every record type but a quote's line). */
@@ -111,16 +135,18 @@ function termsOf(f: Facts): QuoteLineTerms {
 }
 
 /**
- * A column's value as the wire shows it: a flag as a boolean, a positive integer as a number
- * (a bigint column may be read as text), an id of another record as its Ref (`''` named once
- * the record is gone).
+ * A column key's value as the wire shows it: a flag as a boolean, a positive integer as a
+ * number (a bigint column may be read as text), an id of another record as its Ref (`''` named
+ * once the record is gone); a null column shows what the key shows otherwise, if it says.
  */
-function columnValue(k: ColumnKey, value: unknown, f: Facts): unknown {
+function columnValue(k: ColumnKey, columns: Record<string, unknown>, f: Facts): unknown {
+  const value = columns[k.column];
   if (k.refersTo !== undefined)
     return value ? { id: value, name: f.nameOf(k.refersTo, value as string) ?? '' } : null;
   if (k.wire === 'flag') return value === 1;
   if (k.wire === 'positiveInteger') return Number(value);
-  return value;
+  if (k.otherwise === undefined) return value;
+  return value ?? ('column' in k.otherwise ? columns[k.otherwise.column] : k.otherwise.value);
 }
 
 /** A record's lines, each as its declaration says, with its terms and the lines' custom fields. */
@@ -153,9 +179,30 @@ export function renderDeclared(
     if ('group' in k) PUT_GROUP[k.group](r, row, facts);
     else if ('derive' in k) r[k.key] = DERIVE[k.derive](facts, row);
     else if ('lines' in k) r[k.key] = renderLines(k.lines, row, facts);
-    else r[k.key] = columnValue(k, columns[k.column], facts);
+    else r[k.key] = columnValue(k, columns, facts);
   }
+  if (declaration.closingKeys !== undefined) PUT_CLOSING[declaration.closingKeys](r, row, facts);
   if (declaration.customFields)
     appendCustomFields(r, facts.customFields, JSON.parse(row.custom ?? '{}'), facts.nameOf);
   return r;
+}
+
+/**
+ * The single record of a type with `singleRecordKeys` (the single deal): its stored record with
+ * the keys its read adds inserted after its `fixed` keys (`fixedKeyCount` of the declaration),
+ * before the closing and custom keys.
+ */
+export function withSingleRecordKeys(
+  fixed: number,
+  record: Record<string, unknown>,
+  added: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const keys = Object.keys(record);
+  for (let i = 0; i < keys.length; i++) {
+    if (i === fixed) Object.assign(out, added);
+    out[keys[i]!] = record[keys[i]!];
+  }
+  if (keys.length <= fixed) Object.assign(out, added);
+  return out;
 }

@@ -1,14 +1,16 @@
 import type { Selectable } from 'kysely';
+import { LEAD } from '../domain/record-types/leads.ts';
 import type { LeadTable } from '../model/tables.ts';
-import { type PipelineRecordFacts, renderPipelineRecord } from './deals.ts';
+import type { PipelineRecordFacts } from './deals.ts';
+import { renderDeclared } from './declared.ts';
 
-/** A lead's `상태` when no label was set. */
-export const DEFAULT_LEAD_STATUS = 'New';
-
-/** The lead record (docs/decisions.md, Record keys): the deal shape, `상태` defaulting to `New`. */
+/**
+ * The lead record (docs/decisions.md, Record keys) as `src/domain/record-types/leads.ts`
+ * declares it: the deal shape, `상태` defaulting to `New`.
+ */
 export function renderLead(
   row: Selectable<LeadTable>,
   facts: PipelineRecordFacts,
 ): Record<string, unknown> {
-  return renderPipelineRecord(row, row.label ?? DEFAULT_LEAD_STATUS, facts);
+  return renderDeclared(LEAD, row, facts);
 }

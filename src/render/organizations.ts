@@ -1,10 +1,12 @@
 import type { Selectable } from 'kysely';
 import { ORGANIZATION } from '../domain/record-types/organizations.ts';
 import type { OrganizationTable } from '../model/tables.ts';
-import { type DeclaredFacts, renderDeclared } from './declared.ts';
+import { type DeclaredFacts, type PipelineFactName, renderDeclared } from './declared.ts';
 
 /** What an organization record is rendered from. */
-export type OrganizationFacts = Required<Omit<DeclaredFacts, 'enrollments' | 'note'>> &
+export type OrganizationFacts = Required<
+  Omit<DeclaredFacts, 'enrollments' | 'note' | PipelineFactName>
+> &
   Pick<DeclaredFacts, 'note'>;
 
 /**

@@ -1,10 +1,10 @@
 import type { Selectable } from 'kysely';
 import { PEOPLE } from '../domain/record-types/people.ts';
 import type { PeopleTable } from '../model/tables.ts';
-import { type DeclaredFacts, renderDeclared } from './declared.ts';
+import { type DeclaredFacts, type PipelineFactName, renderDeclared } from './declared.ts';
 
 /** What a people record is rendered from: its row and the facts about it. */
-export type PersonFacts = Required<Omit<DeclaredFacts, 'sequences' | 'note'>> &
+export type PersonFacts = Required<Omit<DeclaredFacts, 'sequences' | 'note' | PipelineFactName>> &
   Pick<DeclaredFacts, 'note'>;
 
 /**

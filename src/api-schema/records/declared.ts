@@ -10,10 +10,11 @@ import type {
   KeyDeclaration,
   KeyGroup,
   RecordTypeDeclaration,
+  SingleRecordKey,
   WireKind,
 } from '../../domain/record-types/declaration.ts';
 import { Id, Nullable, OneOf, Ref, Timestamp } from '../primitives.ts';
-import { optionalText, text } from './common.ts';
+import { count, optionalText, text } from './common.ts';
 import {
   dealCounters,
   noteGroup,
@@ -40,23 +41,9 @@ const WIRE = {
   refs: Type.Array(Ref),
   optionalRefs: Nullable(Type.Array(Ref)),
   positiveInteger: Type.Integer({ minimum: 1 }),
+  count,
 } as const satisfies Record<WireKind, unknown>;
 type Wire = typeof WIRE;
-
-/** The TypeBox type of a wire kind a key may describe, with the key's description. */
-const DESCRIBED: Partial<Record<WireKind, (description: string) => TSchema>> = {
-  text: (description) => Type.String({ description }),
-  number: (description) => Type.Number({ description }),
-  positiveInteger: (description) => Type.Integer({ minimum: 1, description }),
-};
-
-/** The TypeBox type of a key of wire kind `wire`, described as the declaration says. */
-function wireType(key: string, wire: WireKind, description: string | undefined): unknown {
-  if (description === undefined) return WIRE[wire];
-  const described = DESCRIBED[wire];
-  if (described === undefined) throw new Error(`${key}: a ${wire} key takes no description`);
-  return described(description);
-}
 
 /** The properties of each shared field group. */
 const GROUPS = {
@@ -90,6 +77,17 @@ export type DeclaredProperties<
 > = Flat<Intersection<PropertiesOf<K[number], R>>>;
 
 /**
+ * The type of a key's wire kind, with the key's description when it has one (placed as TypeBox
+ * places a description given among a type's options: before `type`).
+ */
+function typeOf(k: { wire: WireKind; description?: string }): TSchema {
+  const schema: TSchema = WIRE[k.wire];
+  if (k.description === undefined) return schema;
+  const { type, ...options } = schema;
+  return { ...options, description: k.description, type } as TSchema;
+}
+
+/**
  * A declared record type's fixed keys, as TypeBox properties in wire order; `lineRecord` is the
  * record schema of its lines, for a type with a key listing them (one schema, which the OpenAPI
  * document names once).
@@ -104,7 +102,25 @@ export function declaredProperties<
     else if ('lines' in k) {
       if (lineRecord === undefined) throw new Error(`${k.key}: the schema of its lines is needed`);
       properties[k.key] = Type.Array(lineRecord);
-    } else properties[k.key] = wireType(k.key, k.wire, k.description);
+    } else properties[k.key] = typeOf(k);
   }
   return properties as DeclaredProperties<K, R>;
+}
+
+/** The TypeBox properties of the keys the single record's read adds. */
+export type SingleRecordProperties<S extends readonly SingleRecordKey[]> = Flat<
+  Intersection<PropertiesOf<S[number], TObject>>
+>;
+
+/**
+ * The single record's keys (`GET /v2/deal/{dealId}`): the fixed keys, then the ones its read
+ * adds, as TypeBox properties in wire order.
+ */
+export function singleRecordProperties<
+  K extends readonly KeyDeclaration[],
+  S extends readonly SingleRecordKey[],
+>(declaration: RecordTypeDeclaration<K, S>): DeclaredProperties<K> & SingleRecordProperties<S> {
+  const properties: Record<string, unknown> = { ...declaredProperties(declaration) };
+  for (const k of declaration.singleRecordKeys ?? []) properties[k.key] = typeOf(k);
+  return properties as DeclaredProperties<K> & SingleRecordProperties<S>;
 }

@@ -30,7 +30,8 @@ export type WireKind =
   | 'optionalRef'
   | 'refs'
   | 'optionalRefs'
-  | 'positiveInteger';
+  | 'positiveInteger'
+  | 'count';
 
 /** The shared field groups (docs/decisions.md, Record keys), each expanded in place in its order. */
 export type KeyGroup = 'dealCounters' | 'note' | 'webForm' | 'sequence' | 'ownership' | 'todo';
@@ -45,7 +46,9 @@ export type Derivation =
   | 'paymentCount'
   | 'firstPaymentAt'
   | 'lastPaymentAt'
-  | 'lineTotal';
+  | 'lineTotal'
+  | 'mainQuoteProducts'
+  | 'lastEmailOpenAt';
 
 /**
  * The facts a record's derived keys are rendered from, each read by the read model
@@ -58,7 +61,19 @@ export type FactName =
   | 'enrollments'
   | 'sequences'
   | 'todos'
-  | 'lines';
+  | 'lines'
+  | 'mainQuoteProducts'
+  | 'lastEmailOpenAt';
+
+/**
+ * Keys that close a record's fixed keys, before its custom fields, rendered by a function of
+ * their own: `stageTimes`, the stage timing keys of the workspace's pipelines of the type
+ * (docs/decisions.md, Record keys).
+ */
+export type ClosingKeys = 'stageTimes';
+
+/** What a column key shows when its column is null: another column's value, or a constant. */
+export type Otherwise = { readonly column: string } | { readonly value: string };
 
 /** A key that shows a column of the record's row. */
 export interface ColumnKey<N extends string = string, W extends WireKind = WireKind> {
@@ -78,6 +93,8 @@ export interface ColumnKey<N extends string = string, W extends WireKind = WireK
   readonly description?: string;
   /** For a key showing another record as a Ref: the type of record its column's id names. */
   readonly refersTo?: RefTarget;
+  /** What the key shows when the column is null (else null). */
+  readonly otherwise?: Otherwise;
 }
 
 /** A shared field group, expanded in place. */
@@ -116,9 +133,25 @@ export type KeyDeclaration = ColumnKey | GroupKey | DerivedKey | LinesKey;
 /** The declaration of a record's lines: a type with custom fields of its own. */
 export type LineDeclaration = RecordTypeDeclaration & { readonly type: CustomFieldRecordType };
 
+/**
+ * A key only the single record's read shows (the single deal's), after the fixed keys: computed
+ * when the record is read, by the type's own function (`singleDealExtras` in
+ * `src/render/deals.ts`), never stored.
+ */
+export interface SingleRecordKey<N extends string = string, W extends WireKind = WireKind> {
+  readonly key: N;
+  readonly wire: W;
+  readonly field: BuiltInFieldType;
+  readonly access: FieldAccess;
+  /** For `fieldList` fields: the column a write sets. */
+  readonly column?: string;
+  readonly description?: string;
+}
+
 /** One record type, declared once. */
 export interface RecordTypeDeclaration<
   K extends readonly KeyDeclaration[] = readonly KeyDeclaration[],
+  S extends readonly SingleRecordKey[] = readonly SingleRecordKey[],
 > {
   /** The record type (custom fields, notes and todos name it so; `recording` has none of them). */
   readonly type: CustomFieldRecordType | 'recording';
@@ -135,6 +168,10 @@ export interface RecordTypeDeclaration<
    * (a custom object's, docs/decisions.md, Other resources).
    */
   readonly customFieldsOf?: 'definition';
+  /** Keys after the fixed keys, before the custom fields, rendered by their own function. */
+  readonly closingKeys?: ClosingKeys;
+  /** The keys the single record's read adds after the fixed keys (before the closing keys). */
+  readonly singleRecordKeys?: S;
 }
 
 /** The field type a wire kind lists as, unless the key says otherwise. */
@@ -154,11 +191,15 @@ const FIELD_OF_WIRE: Record<WireKind, BuiltInFieldType> = {
   refs: 'string',
   optionalRefs: 'string',
   positiveInteger: 'number',
+  count: 'number',
 };
 
 /** More of a column key: how clients write it, and its list type when the wire kind does not say. */
 type ColumnMore = Partial<
-  Pick<ColumnKey, 'bodyKey' | 'required' | 'options' | 'field' | 'description' | 'refersTo'>
+  Pick<
+    ColumnKey,
+    'bodyKey' | 'required' | 'options' | 'field' | 'description' | 'refersTo' | 'otherwise'
+  >
 >;
 
 /** A key showing `column`, written as `access` says. */
@@ -201,6 +242,17 @@ export function lines<const N extends string, const L extends LineDeclaration>(
   return { key, lines: declaration, field, access: 'body', bodyKey };
 }
 
+/** A key of the single record's read, listed as `field`. */
+export function singleRecordKey<const N extends string, const W extends WireKind>(
+  key: N,
+  wire: W,
+  field: BuiltInFieldType,
+  access: FieldAccess,
+  more: Partial<Pick<SingleRecordKey, 'column' | 'description'>> = {},
+): SingleRecordKey<N, W> {
+  return { key, wire, field, access, ...more };
+}
+
 /**
  * Declares a record type (its keys' literal types kept for the schema's static type, its type's
  * for the lines of another).
@@ -208,9 +260,10 @@ export function lines<const N extends string, const L extends LineDeclaration>(
 export function declareRecordType<
   const K extends readonly KeyDeclaration[],
   const T extends RecordTypeDeclaration['type'],
+  const S extends readonly SingleRecordKey[] = readonly [],
 >(
-  declaration: RecordTypeDeclaration<K> & { readonly type: T },
-): RecordTypeDeclaration<K> & {
+  declaration: RecordTypeDeclaration<K, S> & { readonly type: T },
+): RecordTypeDeclaration<K, S> & {
   readonly type: T;
 } {
   return declaration;
@@ -226,6 +279,8 @@ export function fieldListColumns(declaration: RecordTypeDeclaration): Record<str
     if ('column' in k && k.access === 'fieldList') columns[k.key] = k.column;
     if ('group' in k && k.group === 'ownership') columns['담당자'] = 'owner_id';
   }
+  for (const k of declaration.singleRecordKeys ?? [])
+    if (k.column !== undefined && k.access === 'fieldList') columns[k.key] = k.column;
   return columns;
 }
 

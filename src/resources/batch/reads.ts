@@ -6,6 +6,7 @@
 
 import type { BatchReadType } from '../../api-schema/bodies/batch.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { DEAL } from '../../domain/record-types/deals.ts';
 import { storedRecordsEnvelope } from '../../http/record-route.ts';
 import type { Body } from '../../model/tables.ts';
 import { stageKeysOfWorkspace } from '../../store/catalog.ts';
@@ -29,7 +30,7 @@ export const TABLE_OF = {
  * Keys only the single-deal read (`GET /v2/deal/{dealId}`) has: computed at read time, not
  * part of the stored deal record a batch read serves.
  */
-export const SINGLE_DEAL_KEYS: readonly string[] = ['상담 일수', '정체 일수', '팔로워', '참여자'];
+export const SINGLE_DEAL_KEYS: readonly string[] = (DEAL.singleRecordKeys ?? []).map((k) => k.key);
 
 /** The lengths an id list of a batch read is padded to. */
 const ID_LIST_SIZES = [1, 10, 50, 100, 250, 500] as const;

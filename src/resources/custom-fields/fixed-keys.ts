@@ -44,8 +44,6 @@ const pipelineRow = {
 };
 const pipelineFacts = {
   ...common,
-  pipeline: null,
-  stage: null,
   mainQuoteProducts: null,
   lastEmailOpenAt: null,
   submissions: [],
@@ -53,7 +51,6 @@ const pipelineFacts = {
   todos: [],
   // The stage timing keys are the workspace's pipelines' own, not fixed.
   stageKeys: [],
-  stageTimes: {},
 };
 
 /**

@@ -1,6 +1,8 @@
 import type { CreateDealBody, UpdateDealBody } from '../../api-schema/bodies/deals.ts';
 import type { DealOutcome } from '../../domain/deals.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { DEAL } from '../../domain/record-types/deals.ts';
+import { fieldListColumns } from '../../domain/record-types/declaration.ts';
 import type { Written } from '../../domain/records.ts';
 import { afterStageChange, type StageRow, stageTimesOf } from '../../domain/stage-times.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
@@ -28,12 +30,7 @@ const TABLE = { deal: 'deals', lead: 'leads' } as const;
 const PIPELINE_LABEL = { deal: '딜 파이프라인', lead: '리드 파이프라인' } as const;
 
 /** Columns of the deal fields that `fieldList` writes. */
-const DEAL_COLUMNS: Record<string, string> = {
-  '수주 예정일': 'expected_close_at',
-  담당자: 'owner_id',
-  팔로워: 'follower_ids',
-  참여자: 'participant_ids',
-};
+const DEAL_COLUMNS = fieldListColumns(DEAL);
 
 function invalid(message: string): DomainError {
   return new DomainError('invalid_body', message);

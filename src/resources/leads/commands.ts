@@ -1,5 +1,7 @@
 import type { CreateLeadBody, UpdateLeadBody } from '../../api-schema/bodies/leads.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { fieldListColumns } from '../../domain/record-types/declaration.ts';
+import { LEAD } from '../../domain/record-types/leads.ts';
 import type { Written } from '../../domain/records.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { afterCreate, fieldsOnCreate } from '../commands.ts';
@@ -7,12 +9,7 @@ import { checkLinks, checkStage, updatePipelineRecord } from '../deals/commands.
 import { insertLeads } from './writes.ts';
 
 /** Columns of the lead fields that `fieldList` writes. */
-const LEAD_COLUMNS: Record<string, string> = {
-  금액: 'amount',
-  상태: 'label',
-  '수주 예정일': 'expected_close_at',
-  담당자: 'owner_id',
-};
+const LEAD_COLUMNS = fieldListColumns(LEAD);
 
 /** `POST /v2/lead`: a new lead (`상태` `New` unless fieldList says otherwise). */
 export async function createLead(

@@ -9,19 +9,17 @@ import type {
   SubmissionFact,
   TodoFact,
 } from '../../domain/records.ts';
-import { stageTimesOf } from '../../domain/stage-times.ts';
 import type {
   Body,
   CustomObjectTable,
   DealTable,
+  LeadTable,
   OrganizationTable,
   PeopleTable,
   ProductTable,
   QuoteTable,
 } from '../../model/tables.ts';
-import { renderDeal } from '../../render/deals.ts';
 import { renderDeclared } from '../../render/declared.ts';
-import { renderLead } from '../../render/leads.ts';
 import type { QuoteLine } from '../../render/quote-lines.ts';
 import type { Lookups } from './lookups.ts';
 import {
@@ -73,12 +71,20 @@ export function renderRecordJson(
   if (isDeclared(type)) {
     const declaration: RecordTypeDeclaration = DECLARATION_OF[type];
     const r = row as Selectable<
-      PeopleTable | OrganizationTable | ProductTable | QuoteTable | CustomObjectTable
+      | PeopleTable
+      | OrganizationTable
+      | ProductTable
+      | QuoteTable
+      | CustomObjectTable
+      | DealTable
+      | LeadTable
     >;
     const lines = linesOf(declaration);
     return JSON.stringify(
       renderDeclared(declaration, r, {
         ...f,
+        stageKeys:
+          declaration.closingKeys === 'stageTimes' ? l.stageKeys(type as 'deal') : undefined,
         owner: l.userRef(r.owner_id),
         teams: l.teamRefs(r.team_ids),
         customFields: customFieldsOf(type, declaration, r, l),
@@ -87,29 +93,7 @@ export function renderRecordJson(
       }),
     );
   }
-  switch (type) {
-    case 'deal':
-    case 'lead': {
-      const r = row as Selectable<DealTable>;
-      const facts = {
-        pipeline: r.pipeline_id ? l.ref('pipeline', r.pipeline_id) : null,
-        stage: r.stage_id ? l.ref('pipelineStage', r.stage_id) : null,
-        mainQuoteProducts: f.mainQuoteProducts ?? null,
-        lastEmailOpenAt: f.lastEmailOpenAt ?? null,
-        note: f.note,
-        submissions: f.submissions ?? [],
-        enrollments: f.enrollments ?? [],
-        todos: f.todos ?? [],
-        owner: l.userRef(r.owner_id),
-        teams: l.teamRefs(r.team_ids),
-        stageKeys: l.stageKeys(type),
-        stageTimes: stageTimesOf(r),
-        customFields: l.definitions(type),
-        nameOf: l.nameOf,
-      };
-      return JSON.stringify(type === 'deal' ? renderDeal(r, facts) : renderLead(r, facts));
-    }
-  }
+  throw new Error(`${type}: not a declared record type`);
 }
 
 /** The custom fields a declared record shows: its type's, or its own definition's. */

@@ -9,7 +9,7 @@ import {
   linesOf,
   type RecordTypeDeclaration,
 } from '../../domain/record-types/declaration.ts';
-import type { Database, DealTable, LeadTable, SubjectType } from '../../model/tables.ts';
+import type { Database, SubjectType } from '../../model/tables.ts';
 import type { QuoteLine } from '../../render/quote-lines.ts';
 import type { Executor, RenderedTable } from '../database.ts';
 import {
@@ -158,6 +158,14 @@ const FACT_READERS: Record<FactName, FactReader> = {
     tables: ['quote_products'],
     read: (trx, ws, _, s) => quoteLinesOf(trx, ws, s),
   },
+  mainQuoteProducts: {
+    tables: ['quotes', 'quote_products'],
+    read: (trx, ws, d, s, l) => mainQuoteProducts(trx, ws, linkOf(d) as 'deal_id', s, l),
+  },
+  lastEmailOpenAt: {
+    tables: ['activities'],
+    read: (trx, ws, d, s) => lastEmailOpens(trx, ws, d.type as 'deal', s),
+  },
 };
 
 /**
@@ -201,61 +209,9 @@ function declaredChunk(type: DeclaredType): ChunkRenderer {
   };
 }
 
-function pipelineChunk(kind: 'deal' | 'lead'): ChunkRenderer {
-  return async (trx, ws, ids, l, prefetched, reads = EVERY_TABLE) => {
-    const subjects = subjectsOf(ids, prefetched);
-    const rows = (await chunkRows(
-      trx,
-      kind === 'deal' ? 'deals' : 'leads',
-      ws,
-      ids,
-      prefetched,
-    )) as Selectable<DealTable | LeadTable>[];
-    const column = kind === 'deal' ? 'deal_id' : 'lead_id';
-    const mainProducts = await factsIn(reads, ['quotes', 'quote_products'], () =>
-      mainQuoteProducts(trx, ws, column, subjects, l),
-    );
-    const emailOpens = await factsIn(reads, ['activities'], () =>
-      lastEmailOpens(trx, ws, kind, subjects),
-    );
-    const notes = await factsIn(reads, ['notes'], () => latestNotes(trx, ws, kind, subjects, l));
-    const submissions = await factsIn(reads, ['web_form_submissions'], () =>
-      submissionsOf(trx, ws, column, subjects, l),
-    );
-    const enrollments = await factsIn(reads, ['sequence_enrollments'], () =>
-      enrollmentsOf(trx, ws, kind, subjects, l),
-    );
-    const todos = await factsIn(reads, ['todos'], () => todosOf(trx, ws, kind, subjects));
-    await customRefs(
-      l,
-      kind,
-      rows.map((r) => r.custom),
-    );
-    return rows.map((row) => [
-      row.id,
-      renderRecordJson(
-        kind,
-        row,
-        {
-          mainQuoteProducts: mainProducts.get(row.id),
-          lastEmailOpenAt: emailOpens.get(row.id),
-          note: notes.get(row.id),
-          submissions: submissions.get(row.id),
-          enrollments: enrollments.get(row.id),
-          todos: todos.get(row.id),
-        },
-        l,
-      ),
-      storedJson(row.body),
-    ]);
-  };
-}
-
 /** The chunk renderer of each rendered type. */
 export const RENDERERS: Record<RenderedType, ChunkRenderer> = {
   ...(Object.fromEntries(
     (Object.keys(DECLARATION_OF) as DeclaredType[]).map((type) => [type, declaredChunk(type)]),
   ) as Record<DeclaredType, ChunkRenderer>),
-  deal: pipelineChunk('deal'),
-  lead: pipelineChunk('lead'),
 };

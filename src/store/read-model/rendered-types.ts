@@ -1,6 +1,8 @@
 import type { CustomFieldRecordType } from '../../domain/custom-fields.ts';
 import { CUSTOM_OBJECT } from '../../domain/record-types/custom-objects.ts';
+import { DEAL } from '../../domain/record-types/deals.ts';
 import type { RecordTypeDeclaration } from '../../domain/record-types/declaration.ts';
+import { LEAD } from '../../domain/record-types/leads.ts';
 import { ORGANIZATION } from '../../domain/record-types/organizations.ts';
 import { PEOPLE } from '../../domain/record-types/people.ts';
 import { PRODUCT } from '../../domain/record-types/products.ts';
@@ -34,6 +36,8 @@ export const DECLARATION_OF = {
   product: PRODUCT,
   quote: QUOTE,
   customObject: CUSTOM_OBJECT,
+  deal: DEAL,
+  lead: LEAD,
 } as const satisfies Partial<Record<RenderedType, RecordTypeDeclaration>>;
 
 /** The rendered types that are declared once, rendered by `renderDeclared`. */
