@@ -1,12 +1,15 @@
 // `npm run bench:tenants [-- --workspaces 10,1000,10000] [--people 20] [--seconds 8]
-// [--stores sqlite,postgres] [--webhooks 100] [--repeat 2] [--before DIR] [--reuse]`: one server, many
+// [--stores sqlite,postgres] [--webhooks 100] [--repeat 2] [--before DIR] [--reuse] [--only writes]`: one server, many
 // workspaces. For each N, a database of N demo workspaces of `people` each
 // (`salescrm demo --workspaces N --json`, which also gives their tokens), and a real
 // `salescrm serve` on it (RATE_LIMIT_MAX=0, OVERLOAD_DELAY_MS=0; pinned to the last core, wrk on the other):
 //   - GET /v2/people with one token, then round robin over the N workspaces' tokens (after a
 //     warm-up that asks for each workspace's page twice), alternated `repeat` times, the best
 //     of each counting, and their ratio; the server's RSS;
-//   - POST /v2/people (a person created) round robin over the N tokens: creates/s and p99.
+//   - POST /v2/people (a person created) round robin over the N tokens, `repeat` times, the
+//     best counting: creates/s and p99,
+//     after a person created in every workspace (whose first write reads its catalog: that
+//     first create's CPU is a figure of its own).
 // Beside each rate, the server's CPU a request (from /proc, µs): the machine is shared, and
 // a rate follows the CPU share the server gets, its CPU a request much less.
 // Then, on the largest N (with 200 workspaces or more), a webhook in each of the first
@@ -16,9 +19,11 @@
 // began: the commit-to-receipt time and a little more).
 // With `--before DIR` (a checkout of the code before, its node_modules beside it), every
 // figure is measured with that code's server too, on the same databases, in the same run;
-// the databases are built by this code (migration 023 is forgotten for the old server).
+// the databases are built by this code (migration 026 is forgotten for an old server without it).
+// `--only writes` measures the creates alone (no reads, no webhooks).
 // `--reuse` keeps the databases built (under the temp dir, and PostgreSQL databases named
-// salescrm_bench_tenants_*) and uses them again. PostgreSQL: BENCH_DATABASE_URL, default
+// salescrm_bench_tenants_*) and uses them again; BENCH_TENANTS_TAG=x ends their names with x
+// (two runs at once on one machine). PostgreSQL: BENCH_DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432/postgres.
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -58,14 +63,20 @@ const { values } = parseArgs({
     repeat: { type: 'string', default: '2' },
     before: { type: 'string' },
     reuse: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
+if (values.only !== undefined && values.only !== 'writes') {
+  console.error('--only takes writes (the creates alone, no reads, no webhooks)');
+  process.exit(2);
+}
+const writesOnly = values.only === 'writes';
 const sizes = values.workspaces.split(',').map((n) => countArg('workspaces', n));
 const people = countArg('people', values.people);
 const seconds = countArg('seconds', values.seconds);
 const connections = countArg('connections', values.connections);
 const stores = values.stores.split(',') as ('sqlite' | 'postgres')[];
-const hooked = values.webhooks === '0' ? 0 : countArg('webhooks', values.webhooks);
+const hooked = values.webhooks === '0' || writesOnly ? 0 : countArg('webhooks', values.webhooks);
 const repeat = countArg('repeat', values.repeat);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const HERE = resolve('.');
@@ -93,7 +104,7 @@ interface Built {
 }
 
 async function build(store: 'sqlite' | 'postgres', n: number): Promise<Built> {
-  const name = `salescrm_bench_tenants_${n}x${people}`;
+  const name = `salescrm_bench_tenants_${n}x${people}${process.env.BENCH_TENANTS_TAG ?? ''}`;
   const url =
     store === 'sqlite'
       ? `sqlite:${join(DIR, `${name}.sqlite`)}`
@@ -143,13 +154,21 @@ async function build(store: 'sqlite' | 'postgres', n: number): Promise<Built> {
   }
 }
 
-/** Makes the database look as the code before this change left it (migration 023 not run). */
-async function forgetNotifications(store: 'sqlite' | 'postgres', url: string): Promise<void> {
+/**
+ * Makes the database look as code without the commits' notifications left it (migration 026
+ * not run), when the code before is such code; nothing when it has them.
+ */
+async function forgetNotifications(
+  store: 'sqlite' | 'postgres',
+  url: string,
+  dir: string,
+): Promise<void> {
+  if (existsSync(join(dir, 'src/store/migrations/026-change-notifications.ts'))) return;
   const s = openStore(url);
   try {
     await s.db
       .deleteFrom('kysely_migration' as never)
-      .where('name' as never, '=', '023-change-notifications' as never)
+      .where('name' as never, '=', '026-change-notifications' as never)
       .execute();
   } finally {
     await s.close();
@@ -316,6 +335,8 @@ interface Figures {
   rssMB: number;
   creates: LoadFigures;
   createsCpu: number;
+  /** Server CPU µs of a workspace's first create (its catalog read); 0 when none was measured. */
+  firstCreateCpu: number;
   load: string;
 }
 
@@ -335,14 +356,14 @@ async function measure(
       })!;
     // Counted, not timed: on a busy machine a few seconds may be a few hundred requests, and
     // the first requests of each route compile its code.
-    await warmUp(server, firstTokenFile(built), 3_000);
+    await warmUp(server, firstTokenFile(built), writesOnly ? 0 : 3_000);
     // Every workspace's page asked for twice first: a cache admits a page on its second ask.
-    await warmUp(server, built.tokens, 2);
+    await warmUp(server, built.tokens, writesOnly ? 0 : 2);
     // Alternated `repeat` times, the best of each counting: other work on the shared machine
     // only ever slows a run down.
     const singles: Run[] = [];
     const spreads: Run[] = [];
-    for (let i = 0; i < repeat; i++) {
+    for (let i = 0; i < (writesOnly ? 0 : repeat); i++) {
       singles.push(await timed(server, one));
       spreads.push(
         await timed(server, () =>
@@ -350,17 +371,38 @@ async function measure(
         ),
       );
     }
-    const single = best(singles);
-    const spread = best(spreads);
+    const none: Run = {
+      figures: { name: 'none', reqPerSec: 0, p50: 0, p99: 0, errors: 0, tool: 'wrk' },
+      cpuUs: 0,
+    };
+    const single = writesOnly ? none : best(singles);
+    const spread = writesOnly ? none : best(spreads);
     const rssMB = memoryOf(server.child.pid!).rssMB;
-    await warmUp(server, firstTokens(built, 0, Math.min(built.count, 100)), 5, true);
-    const creates = await timed(server, () =>
-      overTokens('creates', server, built.tokens, {
-        TARGET: '/v2/people',
-        METHOD: 'POST',
-        BODY: personBody,
-      }),
-    );
+    const warmed = Math.min(built.count, 100);
+    await warmUp(server, firstTokens(built, 0, warmed), 5, true);
+    // A person created in every other workspace too, as every page is asked for before the
+    // reads: a workspace's first write reads its catalog (docs/benchmarks.md), once. Its CPU
+    // a create is a figure of its own.
+    let firstCreateCpu = 0;
+    if (built.count > warmed) {
+      const cpuBefore = cpuMsOf(server.child.pid!);
+      await warmUp(server, firstTokens(built, warmed, built.count - warmed), 1, true);
+      firstCreateCpu = ((cpuMsOf(server.child.pid!) - cpuBefore) * 1000) / (built.count - warmed);
+    }
+    // `repeat` times too, the best counting.
+    const createRuns: Run[] = [];
+    for (let i = 0; i < repeat; i++) {
+      createRuns.push(
+        await timed(server, () =>
+          overTokens('creates', server, built.tokens, {
+            TARGET: '/v2/people',
+            METHOD: 'POST',
+            BODY: personBody,
+          }),
+        ),
+      );
+    }
+    const creates = best(createRuns);
     const figures: Figures = {
       store,
       n: built.count,
@@ -372,10 +414,11 @@ async function measure(
       rssMB,
       creates: creates.figures,
       createsCpu: creates.cpuUs,
+      firstCreateCpu,
       load: load(),
     };
     console.log(
-      `${store} N=${built.count} ${variant.name}: one token ${Math.round(figures.oneToken)}/s ${Math.round(figures.oneTokenCpu)} µs CPU, over tokens ${Math.round(figures.overTokens)}/s ${Math.round(figures.overTokensCpu)} µs CPU (${(figures.overTokens / figures.oneToken).toFixed(2)}; by CPU ${(figures.oneTokenCpu / figures.overTokensCpu).toFixed(2)}), RSS ${rssMB} MB, creates ${Math.round(figures.creates.reqPerSec)}/s ${Math.round(figures.createsCpu)} µs CPU p99 ${figures.creates.p99.toFixed(0)} ms (errors ${spread.figures.errors + figures.creates.errors}), load ${figures.load}`,
+      `${store} N=${built.count} ${variant.name}: one token ${Math.round(figures.oneToken)}/s ${Math.round(figures.oneTokenCpu)} µs CPU, over tokens ${Math.round(figures.overTokens)}/s ${Math.round(figures.overTokensCpu)} µs CPU (${(figures.overTokens / figures.oneToken).toFixed(2)}; by CPU ${(figures.oneTokenCpu / figures.overTokensCpu).toFixed(2)}), RSS ${rssMB} MB, creates ${Math.round(figures.creates.reqPerSec)}/s ${Math.round(figures.createsCpu)} µs CPU p99 ${figures.creates.p99.toFixed(0)} ms, a workspace's first create ${Math.round(firstCreateCpu)} µs CPU (errors ${spread.figures.errors + figures.creates.errors}), load ${figures.load}`,
     );
     return figures;
   } finally {
@@ -518,13 +561,13 @@ for (const store of stores) {
     const built = await build(store, n);
     if (n >= 2 * hooked) largest = built;
     for (const variant of variants) {
-      if (variant.name === 'before') await forgetNotifications(store, built.url);
+      if (variant.name === 'before') await forgetNotifications(store, built.url, variant.dir);
       rows.push(await measure(store, built, variant));
     }
   }
   if (hooked > 0 && largest) {
     for (const variant of variants) {
-      if (variant.name === 'before') await forgetNotifications(store, largest.url);
+      if (variant.name === 'before') await forgetNotifications(store, largest.url, variant.dir);
       hookRows.push(await webhookPhase(store, largest, variant));
     }
   }
@@ -538,31 +581,33 @@ const cell = (f: (r: Figures) => string, store: string, n: number) =>
 const out: (string | number)[][] = [];
 for (const store of stores) {
   const label = store === 'sqlite' ? 'SQLite' : 'PostgreSQL';
-  out.push([
-    `${label} reads over the tenants' tokens / one token`,
-    ...sizes.map((n) => cell((r) => (r.overTokens / r.oneToken).toFixed(2), store, n)),
-  ]);
-  out.push([
-    `${label} the same by server CPU a read (one token's µs / over the tokens' µs)`,
-    ...sizes.map((n) =>
-      cell(
-        (r) =>
-          `${(r.oneTokenCpu / r.overTokensCpu).toFixed(2)} (${Math.round(r.oneTokenCpu)}/${Math.round(r.overTokensCpu)})`,
-        store,
-        n,
+  if (!writesOnly) {
+    out.push([
+      `${label} reads over the tenants' tokens / one token`,
+      ...sizes.map((n) => cell((r) => (r.overTokens / r.oneToken).toFixed(2), store, n)),
+    ]);
+    out.push([
+      `${label} the same by server CPU a read (one token's µs / over the tokens' µs)`,
+      ...sizes.map((n) =>
+        cell(
+          (r) =>
+            `${(r.oneTokenCpu / r.overTokensCpu).toFixed(2)} (${Math.round(r.oneTokenCpu)}/${Math.round(r.overTokensCpu)})`,
+          store,
+          n,
+        ),
       ),
-    ),
-  ]);
-  out.push([
-    `${label} reads, req/s: one token; over the tokens`,
-    ...sizes.map((n) =>
-      cell((r) => `${Math.round(r.oneToken)}; ${Math.round(r.overTokens)}`, store, n),
-    ),
-  ]);
-  out.push([
-    `${label} server RSS after the reads, MB`,
-    ...sizes.map((n) => cell((r) => String(r.rssMB), store, n)),
-  ]);
+    ]);
+    out.push([
+      `${label} reads, req/s: one token; over the tokens`,
+      ...sizes.map((n) =>
+        cell((r) => `${Math.round(r.oneToken)}; ${Math.round(r.overTokens)}`, store, n),
+      ),
+    ]);
+    out.push([
+      `${label} server RSS after the reads, MB`,
+      ...sizes.map((n) => cell((r) => String(r.rssMB), store, n)),
+    ]);
+  }
   out.push([
     `${label} creates/s over the tenants (p99 ms)`,
     ...sizes.map((n) =>
@@ -573,9 +618,15 @@ for (const store of stores) {
     `${label} server CPU a create, µs`,
     ...sizes.map((n) => cell((r) => String(Math.round(r.createsCpu)), store, n)),
   ]);
+  out.push([
+    `${label} server CPU of a workspace's first create, µs`,
+    ...sizes.map((n) =>
+      cell((r) => (r.firstCreateCpu ? String(Math.round(r.firstCreateCpu)) : '-'), store, n),
+    ),
+  ]);
   out.push([`${label} load average (1 min)`, ...sizes.map((n) => cell((r) => r.load, store, n))]);
 }
-if (stores.length === 2) {
+if (stores.length === 2 && !writesOnly) {
   out.push([
     'PostgreSQL list reads / SQLite, one token; over the tokens',
     ...sizes.map((n) =>

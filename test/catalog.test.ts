@@ -7,9 +7,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPerson } from '../src/resources/people/commands.ts';
+import { loadCatalog, stageKeysOfWorkspace } from '../src/store/catalog.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { writeWorkspace } from '../src/store/write.ts';
-import { makeCustomField, makeProduct, makeTeam, makeUser } from './factories.ts';
+import { makeCustomField, makePipeline, makeProduct, makeTeam, makeUser } from './factories.ts';
 import { type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
 import { insertWebhook } from './webhook-fixtures.ts';
 
@@ -161,5 +162,49 @@ describe('catalog_version', () => {
     expect(await catalogVersion()).toBe(start);
     await ws.write((w) => makeUser(w, '남을 사람'));
     expect(await catalogVersion()).toBeGreaterThan(start);
+  });
+});
+
+describe('the stage keys of the catalog', () => {
+  /** Sets a row's position (a pipeline's or a stage's), as a reorder does. */
+  const place = (table: 'pipelines' | 'pipeline_stages', id: string, position: number) =>
+    ws.write((w) =>
+      w.trx
+        .updateTable(table)
+        .set({ position })
+        .where('workspace_id', '=', ws.workspaceId)
+        .where('id', '=', id)
+        .execute(),
+    );
+  const entered = (keys: readonly { entered: string }[] | undefined) =>
+    (keys ?? []).map((k) => k.entered);
+
+  it("follow the pipelines' and the stages' positions, not their ids, in this workspace alone", async () => {
+    const { first, second, lead } = await ws.write(async (w) => ({
+      first: await makePipeline(w, { name: '가', stages: ['하나', '둘', '셋'] }),
+      second: await makePipeline(w, { name: '나', stages: ['넷'] }),
+      lead: await makePipeline(w, { kind: 'lead', name: '다', stages: ['다섯'] }),
+    }));
+    const theirs = await testWorkspace(store, '다른 워크스페이스');
+    await theirs.write((w) => makePipeline(w, { name: '남의 것', stages: ['비밀'] }));
+    // The later pipeline first, and the first pipeline's stages in reverse.
+    await place('pipelines', second.id, -2);
+    await place('pipelines', first.id, -1);
+    for (const [i, id] of [...first.stageIds].reverse().entries())
+      await place('pipeline_stages', id, -10 + i);
+    const catalog = await loadCatalog(store.db, ws.workspaceId, 0);
+    const deal = entered(catalog.stageKeys.get('deal')).filter((k) => /\((가|나)\)/.test(k));
+    expect(deal).toEqual([
+      '넷(나)로 진입한 날짜',
+      '셋(가)로 진입한 날짜',
+      '둘(가)로 진입한 날짜',
+      '하나(가)로 진입한 날짜',
+    ]);
+    expect(entered(catalog.stageKeys.get('deal')).some((k) => k.includes('남의 것'))).toBe(false);
+    expect(entered(catalog.stageKeys.get('lead'))).toContain('다섯(다)로 진입한 날짜');
+    expect(catalog.names.get('pipeline')?.get(lead.id)).toBe('다');
+    expect(catalog.names.get('pipelineStage')?.get(second.stageIds[0]!)).toBe('넷');
+    // The same keys where they are read without the rest of the catalog.
+    expect(await stageKeysOfWorkspace(store.reader, ws.workspaceId)).toEqual(catalog.stageKeys);
   });
 });

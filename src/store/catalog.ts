@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { CompiledQuery, Selectable } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type {
   CustomFieldDefinition,
@@ -10,6 +10,7 @@ import { type StageKeys, stageKeysOf } from '../domain/stage-times.ts';
 import type { CustomFieldTable } from '../model/tables.ts';
 import type { Executor, Store } from './database.ts';
 import { dueAtLeast } from './outbox/due-workspaces.ts';
+import { prepareQuery } from './prepared.ts';
 import { sqliteStatementOf } from './sqlite-executors.ts';
 
 /** What a catalogued name belongs to. */
@@ -118,30 +119,159 @@ export function customFieldOfRow(d: Selectable<CustomFieldTable>): CustomFieldDe
   };
 }
 
+/** The named tables read as such; pipelines and their stages are read with their order. */
+const PLAIN_NAMED = NAMED_TABLES.filter(
+  ([target]) => target !== 'pipeline' && target !== 'pipelineStage',
+);
+
+/**
+ * The catalog's queries, compiled once: a workspace's first write reads its catalog, and
+ * Kysely building and compiling each query anew, with the stage keys reading pipelines and
+ * stages a second time, was a third of that write's CPU (docs/benchmarks.md, many
+ * workspaces).
+ */
+function compileCatalogQueries(db: Executor) {
+  return {
+    names: new Map(
+      PLAIN_NAMED.map(([target, table]) => [
+        target,
+        prepareQuery<'ws'>((p) =>
+          db.selectFrom(table).select(['id', 'name']).where('workspace_id', '=', p('ws')),
+        ),
+      ]),
+    ),
+    pipelines: prepareQuery<'ws'>((p) =>
+      db
+        .selectFrom('pipelines')
+        .select(['id', 'name', 'kind'])
+        .where('workspace_id', '=', p('ws'))
+        .orderBy('position')
+        .orderBy('id'),
+    ),
+    stages: prepareQuery<'ws'>((p) =>
+      db
+        .selectFrom('pipeline_stages')
+        .select(['id', 'name', 'pipeline_id'])
+        .where('workspace_id', '=', p('ws'))
+        .orderBy('position')
+        .orderBy('id'),
+    ),
+    fields: prepareQuery<'ws'>((p) =>
+      db
+        .selectFrom('custom_fields')
+        .selectAll()
+        .where('workspace_id', '=', p('ws'))
+        .orderBy('record_type')
+        .orderBy('position')
+        .orderBy('id'),
+    ),
+    members: prepareQuery<'ws'>((p) =>
+      db
+        .selectFrom('team_members')
+        .select(['user_id', 'team_id'])
+        .where('workspace_id', '=', p('ws'))
+        .orderBy('user_id')
+        .orderBy('team_id'),
+    ),
+    subscriptions: prepareQuery<'ws'>((p) =>
+      db
+        .selectFrom('webhooks')
+        .select(['id', 'object_types', 'events', 'fields'])
+        .where('workspace_id', '=', p('ws'))
+        .where('status', '=', 'active')
+        .orderBy('id'),
+    ),
+  };
+}
+type CatalogQueries = ReturnType<typeof compileCatalogQueries>;
+
+/** The catalog's compiled queries of each dialect (by its adapter's class). */
+const compiledQueries = new WeakMap<object, CatalogQueries>();
+
+function catalogQueries(db: Executor): CatalogQueries {
+  const dialect = db.getExecutor().adapter.constructor;
+  let queries = compiledQueries.get(dialect);
+  if (!queries) {
+    queries = compileCatalogQueries(db);
+    compiledQueries.set(dialect, queries);
+  }
+  return queries;
+}
+
+/** Runs one of the catalog's compiled queries for `workspaceId` on `db`. */
+async function rowsOf<R>(
+  db: Executor,
+  query: (values: { ws: string }) => CompiledQuery<unknown>,
+  workspaceId: string,
+): Promise<R[]> {
+  return (await db.executeQuery(query({ ws: workspaceId }) as CompiledQuery<R>)).rows;
+}
+
+interface PipelineRow {
+  id: string;
+  name: string;
+  kind: string;
+}
+interface StageRow {
+  id: string;
+  name: string;
+  pipeline_id: string;
+}
+
+/** A workspace's pipelines, in their order, and its stages, in theirs. */
+async function pipelinesAndStages(
+  db: Executor,
+  workspaceId: string,
+): Promise<{ pipelines: PipelineRow[]; stages: StageRow[] }> {
+  const queries = catalogQueries(db);
+  const pipelines = await rowsOf<PipelineRow>(db, queries.pipelines, workspaceId);
+  const stages = await rowsOf<StageRow>(db, queries.stages, workspaceId);
+  return { pipelines, stages };
+}
+
+/**
+ * The stage timing keys of deals and of leads: the pipelines in their order (position, id),
+ * each one's stages in theirs (position, id); a stage of no pipeline has none.
+ */
+function stageKeysFrom(
+  pipelines: readonly PipelineRow[],
+  stages: readonly StageRow[],
+): Map<'deal' | 'lead', StageKeys[]> {
+  const stagesOf = new Map<string, StageRow[]>();
+  for (const s of stages) {
+    const list = stagesOf.get(s.pipeline_id);
+    if (list) list.push(s);
+    else stagesOf.set(s.pipeline_id, [s]);
+  }
+  const out = new Map<'deal' | 'lead', StageKeys[]>([
+    ['deal', []],
+    ['lead', []],
+  ]);
+  for (const p of pipelines) {
+    const keys = out.get(p.kind as 'deal' | 'lead');
+    if (!keys) continue;
+    for (const s of stagesOf.get(p.id) ?? []) keys.push(stageKeysOf(s.id, s.name, p.name));
+  }
+  return out;
+}
+
 /** Reads a workspace's catalog (at `version`, the number it was read with). */
 export async function loadCatalog(
   db: Executor,
   workspaceId: string,
   version: number,
 ): Promise<Catalog> {
+  const queries = catalogQueries(db);
   const names = new Map<CatalogTarget, Map<string, string>>();
-  for (const [target, table] of NAMED_TABLES) {
-    const rows = await db
-      .selectFrom(table)
-      .select(['id', 'name'])
-      .where('workspace_id', '=', workspaceId)
-      .execute();
+  for (const [target, query] of queries.names) {
+    const rows = await rowsOf<{ id: string; name: string }>(db, query, workspaceId);
     names.set(target, new Map(rows.map((r) => [r.id, r.name])));
   }
+  const { pipelines, stages } = await pipelinesAndStages(db, workspaceId);
+  names.set('pipeline', new Map(pipelines.map((r) => [r.id, r.name])));
+  names.set('pipelineStage', new Map(stages.map((r) => [r.id, r.name])));
   const fields = new Map<CustomFieldRecordType, CustomFieldDefinition[]>();
-  const defs = await db
-    .selectFrom('custom_fields')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .orderBy('record_type')
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
+  const defs = await rowsOf<Selectable<CustomFieldTable>>(db, queries.fields, workspaceId);
   for (const d of defs) {
     const recordType = d.record_type as CustomFieldRecordType;
     const def = customFieldOfRow(d);
@@ -150,20 +280,18 @@ export async function loadCatalog(
     else fields.set(recordType, [def]);
   }
   const teamsOfUser = new Map<string, string[]>();
-  const members = await db
-    .selectFrom('team_members')
-    .select(['user_id', 'team_id'])
-    .where('workspace_id', '=', workspaceId)
-    .orderBy('user_id')
-    .orderBy('team_id')
-    .execute();
+  const members = await rowsOf<{ user_id: string; team_id: string }>(
+    db,
+    queries.members,
+    workspaceId,
+  );
   for (const m of members) {
     const list = teamsOfUser.get(m.user_id);
     if (list) list.push(m.team_id);
     else teamsOfUser.set(m.user_id, [m.team_id]);
   }
   const subscriptions = await activeSubscriptions(db, workspaceId);
-  const stageKeys = await stageKeysOfWorkspace(db, workspaceId);
+  const stageKeys = stageKeysFrom(pipelines, stages);
   return { version, names, fields, teamsOfUser, subscriptions, stageKeys };
 }
 
@@ -175,25 +303,8 @@ export async function stageKeysOfWorkspace(
   db: Executor,
   workspaceId: string,
 ): Promise<Map<'deal' | 'lead', StageKeys[]>> {
-  const rows = await db
-    .selectFrom('pipeline_stages as s')
-    .innerJoin('pipelines as p', (j) =>
-      j.onRef('p.workspace_id', '=', 's.workspace_id').onRef('p.id', '=', 's.pipeline_id'),
-    )
-    .select(['p.kind', 'p.name as pipeline', 's.id', 's.name as stage'])
-    .where('s.workspace_id', '=', workspaceId)
-    .orderBy('p.position')
-    .orderBy('p.id')
-    .orderBy('s.position')
-    .orderBy('s.id')
-    .execute();
-  const out = new Map<'deal' | 'lead', StageKeys[]>([
-    ['deal', []],
-    ['lead', []],
-  ]);
-  for (const r of rows)
-    out.get(r.kind as 'deal' | 'lead')?.push(stageKeysOf(r.id, r.stage, r.pipeline));
-  return out;
+  const { pipelines, stages } = await pipelinesAndStages(db, workspaceId);
+  return stageKeysFrom(pipelines, stages);
 }
 
 /**
@@ -248,13 +359,12 @@ export async function activeSubscriptions(
   db: Executor,
   workspaceId: string,
 ): Promise<Subscription[]> {
-  const rows = await db
-    .selectFrom('webhooks')
-    .select(['id', 'object_types', 'events', 'fields'])
-    .where('workspace_id', '=', workspaceId)
-    .where('status', '=', 'active')
-    .orderBy('id')
-    .execute();
+  const rows = await rowsOf<{
+    id: string;
+    object_types: string;
+    events: string;
+    fields: string | null;
+  }>(db, catalogQueries(db).subscriptions, workspaceId);
   return rows.map((r) => ({
     id: r.id,
     objectTypes: new Set(JSON.parse(r.object_types) as string[]),
