@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { errorFromResponse } from '../src/client/errors.ts';
 import {
   ConnectionError,
@@ -10,6 +10,7 @@ import {
   ServerError,
   ValidationError,
 } from '../src/client/index.ts';
+import { START_MS } from './budgets.ts';
 import {
   answer,
   listen,
@@ -230,7 +231,9 @@ describe('client abort and timeout', () => {
     );
     const controller = new AbortController();
     const pending = crm.users.me({ signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('enough')), 100);
+    // Aborted once the first try was answered (a timer could fire before it was even sent).
+    await vi.waitFor(() => expect(stub.calls).toHaveLength(1), { timeout: START_MS });
+    controller.abort(new Error('enough'));
     await expect(pending).rejects.toThrow('enough');
     expect(stub.calls).toHaveLength(1);
   });

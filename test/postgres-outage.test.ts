@@ -228,6 +228,8 @@ describe.skipIf(TEST_DIALECT !== 'postgres')('PostgreSQL going away and coming b
       return rows[0].n as number;
     });
     expect(after).toBeGreaterThan(0);
-    expect(after).toBeLessThanOrEqual(4);
+    // The pool's 4 at the most, and the connection that listens for commits (it reconnects
+    // once cut, sooner or later: on a loaded machine it was back before this count).
+    expect(after).toBeLessThanOrEqual(4 + 1);
   });
 });
