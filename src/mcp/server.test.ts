@@ -24,8 +24,8 @@ describe('tools/list', () => {
   it('lists no tool that writes to a read-only token', async () => {
     const all = (await toolList(false)).tools;
     const reads = (await toolList(true)).tools;
-    expect(all).toHaveLength(24);
-    expect(reads).toHaveLength(15);
+    expect(all).toHaveLength(25);
+    expect(reads).toHaveLength(16);
     expect(reads.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
     expect(reads).toEqual(all.filter((tool) => tool.annotations?.readOnlyHint === true));
   });
