@@ -4,7 +4,8 @@
  * webhooks (a receiver of the pull's own, registered on the source), or by its event feed.
  * After the first pull, creates, updates, deletes and a merge on the source arrive in the copy
  * as they are applied, without a walk, and the copy then answers the reads the same as the
- * source; a check walk after a quiet spell leaves it exact.
+ * source; a check walk after a quiet spell leaves it exact. A source without the registration
+ * API gets the URL to register by hand.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -259,5 +260,52 @@ describe('pull --follow, change by change', () => {
     expect(differences.slice(0, 5).map(firstDifference)).toEqual([]);
     f.stop.abort();
     await f.done;
+  }, 180_000);
+
+  it('by webhooks registered by hand, on a source without the registration API: one line says what to register', async () => {
+    // The source as the live service is: no POST /v2/webhook.
+    const noRegistration: typeof fetch = async (input, init) =>
+      init?.method === 'POST' && new URL(String(input)).pathname === '/v2/webhook'
+        ? new Response(
+            JSON.stringify({ success: false, message: 'Not Found', reason: 'Not Found' }),
+            { status: 404, headers: { 'content-type': 'application/json' } },
+          )
+        : fetch(input, init);
+    const f = following({
+      listen: { host: '127.0.0.1', port: 0 },
+      checkMs: 3_600_000,
+      fetch: noRegistration,
+    });
+    await waitFor(
+      () => f.pulled.length === 1,
+      60_000,
+      () => f.notices.join('\n'),
+    );
+    const copy: Side = {
+      app: targetApp,
+      token: f.pulled[0]!.token!,
+      workspaceId: f.pulled[0]!.workspaceId,
+    };
+    const line =
+      /^register a webhook on the source by hand: URL (http:\/\/127\.0\.0\.1:\d+\/), record types people, organization, lead, deal, topics 생성, 수정, 삭제, 병합$/.exec(
+        f.notices[0] ?? '',
+      );
+    expect(line, f.notices.join('\n')).not.toBeNull();
+    const hook = (await write('/v2/webhook', { url: line![1], objectTypeList: ['people'] }, 201))
+      .webhook as Rec;
+    const renamed = (await get(sourceApp, source.token, '/v2/people?limit=1')).json.data
+      .peopleList[0] as Rec;
+    await write(`/v2/people/${renamed.id}`, { name: '손으로 등록한 웹훅' });
+    await waitFor(
+      async () =>
+        (await get(targetApp, copy.token, `/v2/people/${renamed.id}`)).json?.data?.people?.[0]
+          ?.이름 === '손으로 등록한 웹훅',
+      60_000,
+      () => f.notices.join('\n'),
+    );
+    expect(f.pulled).toHaveLength(1);
+    f.stop.abort();
+    await f.done;
+    await write(`/v2/webhook/${hook.id}/delete`);
   }, 180_000);
 });
