@@ -124,7 +124,7 @@ export async function runPull(config: Config, values: PullOptions): Promise<numb
               onApplied: (change) => {
                 if (!values.json)
                   console.error(
-                    `applied: ${change.kind} ${change.id} ${change.is} (${change.events} events)`,
+                    `applied: ${change.kind} ${change.id} ${change.is} (${change.events} event${change.events === 1 ? '' : 's'})`,
                   );
               },
               onNotice: (line) => console.error(`salescrm: pull: ${line}`),

@@ -18,7 +18,10 @@ export function pullCommand(program: Command): void {
       'copy a workspace from another server of this API (the live service, or a salescrm), or bring a copy up to date (docs/pull.md)',
     )
     .requiredOption('--from <URL>', "the source API's base URL, the part before /v2")
-    .requiredOption('--token <TOKEN>', "a token of the source's workspace (only read with)")
+    .requiredOption(
+      '--token <TOKEN>',
+      "a token of the source's workspace (only read with, but for the webhook of --listen)",
+    )
     .option('--workspace <ID>', 'the copy to bring up to date (default: make a new workspace)')
     .option(
       '--pace <N>',
