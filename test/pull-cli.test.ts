@@ -124,4 +124,27 @@ describe('salescrm pull', { timeout: 120_000 }, () => {
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe("salescrm: no workspace 'nope'");
   });
+
+  it('--listen: a usage error without --follow or with a bad address; a webhook URL the source refuses in one line', async () => {
+    const alone = await run(['--from', url, '--token', token, '--listen', '127.0.0.1:0']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr.trim()).toBe('salescrm: pull: --listen and --public-url go with --follow');
+    const bad = await run(['--from', url, '--token', token, '--follow', '--listen', 'nowhere']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('It must be HOST:PORT');
+    // The source does not post to loopback addresses (no WEBHOOK_ALLOW_PRIVATE).
+    const refused = await run([
+      '--from',
+      url,
+      '--token',
+      token,
+      '--follow',
+      '--listen',
+      '127.0.0.1:0',
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split('\n')[0]).toMatch(
+      /^salescrm: pull: the source refused to register a webhook for http:\/\/127\.0\.0\.1:\d+\/ \(400\): /,
+    );
+  });
 });

@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
-import { follow } from '../src/ingest/pull/follow.ts';
-import { type PullResult, pull } from '../src/ingest/pull/run-pull.ts';
+import { pull } from '../src/ingest/pull/run-pull.ts';
 import { listen } from './client-server.ts';
 import { get, post, type TestStore, testApp, testStore } from './helpers.ts';
 import { compareWorkspaces, firstDifference, type Side } from './pull-compare.ts';
@@ -152,44 +151,6 @@ describe('pull from another server into a new workspace', () => {
     });
     expect([second.leftOut, second.rateLimited, second.retried]).toEqual([0, 0, 0]);
     const { differences } = await compareWorkspaces(source, copy, { idsPerRead: 8 });
-    expect(differences.slice(0, 5).map(firstDifference)).toEqual([]);
-  }, 120_000);
-
-  it("--follow: pulls again once the source's event feed has events, until stopped", async () => {
-    const stop = new AbortController();
-    const pulled: PullResult[] = [];
-    let wake = () => {};
-    const next = (count: number) =>
-      new Promise<void>((resolve) => {
-        wake = () => pulled.length >= count && resolve();
-        wake();
-      });
-    const following = follow(targetStore, {
-      from: url,
-      token: source.token,
-      stateDir,
-      pollMs: 20,
-      signal: stop.signal,
-      onPulled: (r) => {
-        pulled.push(r);
-        wake();
-      },
-    });
-    await next(1);
-    const followed: Side = {
-      app: targetApp,
-      token: pulled[0]!.token!,
-      workspaceId: pulled[0]!.workspaceId,
-    };
-    const created = await post(sourceApp, source.token, '/v2/organization', {
-      name: '따라가며 가져온 회사',
-    });
-    expect(created.status, created.text).toBe(201);
-    await next(2);
-    stop.abort();
-    await following;
-    expect(pulled[1]!.workspaceId).toBe(followed.workspaceId);
-    const { differences } = await compareWorkspaces(source, followed, { idsPerRead: 8 });
     expect(differences.slice(0, 5).map(firstDifference)).toEqual([]);
   }, 120_000);
 

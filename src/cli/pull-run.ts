@@ -14,7 +14,10 @@ export interface PullOptions {
   state: string;
   json?: boolean;
   follow?: boolean;
+  listen?: { host: string; port: number };
+  publicUrl?: string;
   pollSeconds: number;
+  checkSeconds: number;
 }
 
 /** The summary of a pull, lines for standard error. */
@@ -43,8 +46,8 @@ export function pullSummary(r: PullResult): string[] {
 }
 
 /**
- * `salescrm pull --from URL --token TOKEN [--workspace ID] [--follow [--poll-seconds N]]
- * [--pace N] [--state DIR] [--json]`.
+ * `salescrm pull --from URL --token TOKEN [--workspace ID] [--follow [--listen HOST:PORT
+ * [--public-url URL]] [--poll-seconds N] [--check-seconds N]] [--pace N] [--state DIR] [--json]`.
  */
 export async function runPull(config: Config, values: PullOptions): Promise<number> {
   let from: URL;
@@ -53,6 +56,18 @@ export async function runPull(config: Config, values: PullOptions): Promise<numb
     if (from.protocol !== 'http:' && from.protocol !== 'https:') throw new TypeError();
   } catch {
     console.error(`salescrm: pull: --from is not an http(s) URL: ${values.from}`);
+    return 2;
+  }
+  if ((values.listen || values.publicUrl !== undefined) && !values.follow) {
+    console.error('salescrm: pull: --listen and --public-url go with --follow');
+    return 2;
+  }
+  if (values.publicUrl !== undefined && !values.listen) {
+    console.error('salescrm: pull: --public-url goes with --listen');
+    return 2;
+  }
+  if (values.publicUrl !== undefined && !/^https?:\/\/[^/\s]/.test(values.publicUrl)) {
+    console.error(`salescrm: pull: --public-url is not an http(s) URL: ${values.publicUrl}`);
     return 2;
   }
   if (values.token.trim() === '') {
@@ -97,11 +112,22 @@ export async function runPull(config: Config, values: PullOptions): Promise<numb
               ...options,
               signal: stop.signal,
               pollMs: values.pollSeconds * 1000,
+              checkMs: values.checkSeconds * 1000,
+              ...(values.listen ? { listen: values.listen } : {}),
+              ...(values.publicUrl !== undefined ? { publicUrl: values.publicUrl } : {}),
               onPulled: (result) => {
                 print(result);
-                if (!values.json) console.error('following the source: waiting for its events');
+                if (!values.json)
+                  console.error('following the source: applying its changes as they come');
                 progress = progressReporter('pull', values.json === true);
               },
+              onApplied: (change) => {
+                if (!values.json)
+                  console.error(
+                    `applied: ${change.kind} ${change.id} ${change.is} (${change.events} event${change.events === 1 ? '' : 's'})`,
+                  );
+              },
+              onNotice: (line) => console.error(`salescrm: pull: ${line}`),
             });
           } finally {
             process.off('SIGINT', onSignal);

@@ -61,7 +61,10 @@ function subjectOf(r: Rec): [string, string] | undefined {
  * Builds the lines of everything in `spool`, in the format's line order, handing each to
  * `emit`; answers what the source served that the lines leave out.
  */
-export function pulledLines(spool: Spool, emit: (line: Line) => void): Skipped {
+export function pulledLines(
+  spool: Pick<Spool, 'values' | 'progress'>,
+  emit: (line: Line) => void,
+): Skipped {
   const skipped: Skipped = {};
   const skip = (what: string, n = 1) => {
     if (n > 0) skipped[what] = (skipped[what] ?? 0) + n;
