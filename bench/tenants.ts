@@ -1,5 +1,6 @@
 // `npm run bench:tenants [-- --workspaces 10,1000,10000] [--people 20] [--seconds 8]
-// [--stores sqlite,postgres] [--webhooks 100] [--repeat 2] [--before DIR] [--reuse]`: one server, many
+// [--stores sqlite,postgres] [--webhooks 100] [--repeat 2] [--before DIR] [--reuse]
+// [--only webhooks]`: one server, many
 // workspaces. For each N, a database of N demo workspaces of `people` each
 // (`salescrm demo --workspaces N --json`, which also gives their tokens), and a real
 // `salescrm serve` on it (RATE_LIMIT_MAX=0, OVERLOAD_DELAY_MS=0; pinned to the last core, wrk on the other):
@@ -17,6 +18,7 @@
 // With `--before DIR` (a checkout of the code before, its node_modules beside it), every
 // figure is measured with that code's server too, on the same databases, in the same run;
 // the databases are built by this code (migration 023 is forgotten for the old server).
+// `--only webhooks` runs the webhook part alone (on the largest N).
 // `--reuse` keeps the databases built (under the temp dir, and PostgreSQL databases named
 // salescrm_bench_tenants_*) and uses them again. PostgreSQL: BENCH_DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432/postgres.
@@ -58,6 +60,7 @@ const { values } = parseArgs({
     repeat: { type: 'string', default: '2' },
     before: { type: 'string' },
     reuse: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 const sizes = values.workspaces.split(',').map((n) => countArg('workspaces', n));
@@ -67,6 +70,11 @@ const connections = countArg('connections', values.connections);
 const stores = values.stores.split(',') as ('sqlite' | 'postgres')[];
 const hooked = values.webhooks === '0' ? 0 : countArg('webhooks', values.webhooks);
 const repeat = countArg('repeat', values.repeat);
+if (values.only !== undefined && values.only !== 'webhooks') {
+  console.error(`--only: webhooks is the one part that runs alone, not ${values.only}`);
+  process.exit(2);
+}
+const onlyWebhooks = values.only === 'webhooks';
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const HERE = resolve('.');
 const variants: { name: string; dir: string }[] = [
@@ -517,6 +525,7 @@ for (const store of stores) {
   for (const n of sizes) {
     const built = await build(store, n);
     if (n >= 2 * hooked) largest = built;
+    if (onlyWebhooks) continue;
     for (const variant of variants) {
       if (variant.name === 'before') await forgetNotifications(store, built.url);
       rows.push(await measure(store, built, variant));
@@ -591,9 +600,10 @@ if (stores.length === 2) {
     ),
   ]);
 }
-console.log(
-  `\n${values.before ? 'before → after, ' : ''}${people} people a workspace\n${table(['', ...sizes.map((n) => `N = ${n.toLocaleString('en')}`)], out)}`,
-);
+if (rows.length > 0)
+  console.log(
+    `\n${values.before ? 'before → after, ' : ''}${people} people a workspace\n${table(['', ...sizes.map((n) => `N = ${n.toLocaleString('en')}`)], out)}`,
+  );
 if (hookRows.length > 0) {
   console.log(
     `\n${table(
