@@ -37,6 +37,12 @@ export type StoreLocation =
   | { dialect: 'sqlite'; path: string }
   | { dialect: 'postgres'; url: string };
 
+/** How a write transaction ends. */
+export interface TransactionOptions {
+  /** SQLite: wait for the WAL's sync after the commit (default true). */
+  durable?: boolean;
+}
+
 /** A write transaction, or the database itself outside one. */
 export type Executor = Kysely<Database>;
 
@@ -81,8 +87,13 @@ export interface Store {
    * whose `changeStamp` is read in the process.
    */
   changes?(): ChangeListener;
-  /** Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE`, so writers queue, never deadlock). */
-  transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE`, so writers queue, never
+   * deadlock). SQLite: resolves once the WAL is synced after the commit, unless
+   * `durable: false` (bookkeeping that a power cut may lose: its commit is synced with the
+   * next durable write's; PostgreSQL's equivalent is `synchronous_commit = off`).
+   */
+  transaction<T>(fn: (trx: Executor) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * PostgreSQL: runs `fn` in a write transaction that holds the write lock of `workspaceId`
    * (its row, `for update`) from its first round trip, which sends `begin` and the lock
@@ -318,7 +329,10 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   const commit = writer.prepare('commit');
   const rollback = writer.prepare('rollback');
 
-  async function transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
+  async function transaction<T>(
+    fn: (trx: Executor) => Promise<T>,
+    options?: TransactionOptions,
+  ): Promise<T> {
     if (stopped) throw stopped;
     const result = await db.connection().execute(async (conn) => {
       bindWriter(conn, writer);
@@ -343,6 +357,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
         throw error;
       }
     });
+    if (options?.durable === false) return result;
     // Durable before it is acknowledged; the writer is free for the next write meanwhile.
     try {
       await walSync?.afterCommit();
