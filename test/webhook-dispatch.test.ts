@@ -546,6 +546,17 @@ describe('one webhook POST', () => {
     }
   });
 
+  it("sends nothing to the Fetch standard's bad ports (SMTP's, say), as when deliveries went through fetch", async () => {
+    for (const url of ['http://127.0.0.1:25/hook', 'https://example.com:6667/hook']) {
+      const answer = await postWebhook(
+        { url, body: '{}', headers: {} },
+        { timeoutMs: 2_000, allowPrivate: true },
+      );
+      expect(answer.statusCode, url).toBeNull();
+      expect(answer.error, url).toMatch(/bad port/);
+    }
+  });
+
   it('names an address that is not a URL', async () => {
     const answer = await postWebhook(
       { url: 'not a url', body: '{}', headers: {} },
