@@ -39,8 +39,18 @@ export type StoreLocation =
 
 /** How a write transaction ends. */
 export interface TransactionOptions {
-  /** SQLite: wait for the WAL's sync after the commit (default true). */
+  /**
+   * False for bookkeeping that a crash may lose: SQLite does not wait for the WAL's sync
+   * after the commit (the next durable write's sync covers it); PostgreSQL commits with
+   * `synchronous_commit = off`, set with its `begin` in one round trip. Default true.
+   */
   durable?: boolean;
+  /**
+   * PostgreSQL: the one workspace whose rows the transaction writes, when it writes no
+   * token and no catalogued row (say, webhook deliveries): only that workspace's kept
+   * lookups go stale at its commit, not every one.
+   */
+  workspaceId?: string;
 }
 
 /** A write transaction, or the database itself outside one. */
@@ -89,9 +99,8 @@ export interface Store {
   changes?(): ChangeListener;
   /**
    * Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE`, so writers queue, never
-   * deadlock). SQLite: resolves once the WAL is synced after the commit, unless
-   * `durable: false` (bookkeeping that a power cut may lose: its commit is synced with the
-   * next durable write's; PostgreSQL's equivalent is `synchronous_commit = off`).
+   * deadlock), resolving once the commit is durable unless `durable: false` (see
+   * `TransactionOptions`).
    */
   transaction<T>(fn: (trx: Executor) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**

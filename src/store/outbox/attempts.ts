@@ -75,7 +75,7 @@ export async function recordAttempts(
   }
   const workspaces = [...byWorkspace];
   if (store.dialect === 'sqlite') {
-    return bookkeeping(store, async (trx) => {
+    return bookkeeping(store, undefined, async (trx) => {
       const disabled: WebhookKey[] = [];
       for (const [workspaceId, list] of workspaces)
         disabled.push(...(await recordIn(trx, store.dialect, workspaceId, list, policy)));
@@ -88,7 +88,9 @@ export async function recordAttempts(
       workspaces
         .slice(i, i + PARALLEL_WORKSPACES)
         .map(([workspaceId, list]) =>
-          bookkeeping(store, (trx) => recordIn(trx, store.dialect, workspaceId, list, policy)),
+          bookkeeping(store, workspaceId, (trx) =>
+            recordIn(trx, store.dialect, workspaceId, list, policy),
+          ),
         ),
     );
     for (const list of done) disabled.push(...list);

@@ -22,15 +22,17 @@ const KEYS_PER_STATEMENT = 1000;
  * commits: a database crash (SQLite: a power cut) may lose the last few leases and records,
  * and so send those deliveries again, which at-least-once allows. The deliveries themselves
  * are written durably by the writes that make them.
+ *
+ * PostgreSQL: in `workspaceId`'s rows alone, none of them a token or catalogued, except a
+ * webhook that a record disables, whose catalog version's bump the workspace's notification
+ * announces: the process's kept token lookups of other workspaces stay.
  */
-export async function bookkeeping<T>(store: Store, fn: (trx: Executor) => Promise<T>): Promise<T> {
-  return store.transaction(
-    async (trx) => {
-      if (store.dialect === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
-      return fn(trx);
-    },
-    { durable: false },
-  );
+export async function bookkeeping<T>(
+  store: Store,
+  workspaceId: string | undefined,
+  fn: (trx: Executor) => Promise<T>,
+): Promise<T> {
+  return store.transaction(fn, { durable: false, workspaceId });
 }
 
 /**

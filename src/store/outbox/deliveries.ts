@@ -163,13 +163,15 @@ async function claimInPostgres(
   if (!request.likely) {
     const found = await postgresCandidates(store.db, workspaceId, request);
     if (found.length === 0) {
-      await bookkeeping(store, (trx) => settleDueWorkspace(trx, store.dialect, workspaceId));
+      await bookkeeping(store, workspaceId, (trx) =>
+        settleDueWorkspace(trx, store.dialect, workspaceId),
+      );
       return { deliveries: [], more: false, leaseHeld: true };
     }
     const look = choose(found, request);
     if (look.chosen.length === 0) return { deliveries: [], more: look.more, leaseHeld: true };
   }
-  return bookkeeping(store, async (trx) => {
+  return bookkeeping(store, workspaceId, async (trx) => {
     const locked = await lockDueWebhooks(trx, workspaceId, request.now);
     if (locked.size === 0) {
       // Nothing due (or all of it another claim's): the mark put back, else a stale mark
@@ -224,7 +226,7 @@ async function claimOnSqlite(
     chosenCount += look.chosen.length;
   }
   if (chosenIn.length === 0 && idle.length === 0) return { deliveries: [], more, leaseHeld: true };
-  return bookkeeping(store, async (trx) => {
+  return bookkeeping(store, undefined, async (trx) => {
     const lease = request.lease;
     if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now))) {
       return { deliveries: [], more: false, leaseHeld: false };
@@ -510,7 +512,7 @@ async function readSends(
  */
 export async function releaseDeliveries(store: Store, keys: readonly DeliveryKey[]): Promise<void> {
   for (const [workspaceId, ids] of idsByWorkspace(keys)) {
-    await bookkeeping(store, (trx) =>
+    await bookkeeping(store, workspaceId, (trx) =>
       releaseWith(
         trx,
         ids.map((id) => ({ workspaceId, id })),
@@ -539,7 +541,7 @@ export async function renewDeliveryLeases(
   until: string,
 ): Promise<void> {
   for (const [workspaceId, ids] of idsByWorkspace(keys)) {
-    await bookkeeping(store, async (trx) => {
+    await bookkeeping(store, workspaceId, async (trx) => {
       for (const part of chunks(ids)) {
         await sql`update webhook_deliveries set leased_until = ${until}
           where workspace_id = ${workspaceId} and id in ${idList(part)}`.execute(trx);
