@@ -43,6 +43,11 @@ export interface ClaimRequest {
   mostHeldOfOne: number;
   /** Deliveries are likely due (a write just committed, the last claim left some): no lock-free look first. */
   likely?: boolean;
+  /**
+   * The workspaces to look in (at most `WORKSPACES_PER_CLAIM`), say those a write of this
+   * process just gave deliveries, instead of those whose mark is due.
+   */
+  workspaces?: readonly string[];
   /** SQLite: the dispatch lease, checked in the claim's transaction (no claim without it). */
   lease?: { name: string; holder: string };
 }
@@ -78,7 +83,7 @@ const CANDIDATE_COLUMNS = [
 ] as const;
 
 /** Workspaces a claim looks in at most; past them, it says there is more. */
-const WORKSPACES_PER_CLAIM = 64;
+export const WORKSPACES_PER_CLAIM = 64;
 
 /**
  * PostgreSQL: workspaces claimed in at once, each in its own transaction on its own
@@ -112,12 +117,14 @@ const PARALLEL_WORKSPACES = 4;
  */
 export async function claimDeliveries(store: Store, request: ClaimRequest): Promise<Claim> {
   if (request.limit <= 0) return { deliveries: [], more: true, leaseHeld: true };
-  const due = await listDueWorkspaces(store.db, request.now, WORKSPACES_PER_CLAIM);
+  const due =
+    request.workspaces?.slice(0, WORKSPACES_PER_CLAIM) ??
+    (await listDueWorkspaces(store.db, request.now, WORKSPACES_PER_CLAIM));
   const claim =
     store.dialect === 'postgres'
       ? await claimOnPostgres(store, due, request)
       : await claimOnSqlite(store, due, request);
-  if (due.length === WORKSPACES_PER_CLAIM) claim.more = true;
+  if (due.length === WORKSPACES_PER_CLAIM && !request.workspaces) claim.more = true;
   return claim;
 }
 
