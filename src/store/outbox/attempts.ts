@@ -11,6 +11,7 @@ import {
 import { bumpCatalogVersion } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
 import { bookkeeping, chunks, type DeliveryKey, idList } from './bookkeeping.ts';
+import { settleDueWorkspace } from './due-workspaces.ts';
 
 /**
  * Webhook deliveries' tries as dispatchers record them (docs/webhooks.md, Delivery and signatures):
@@ -60,7 +61,8 @@ const PARALLEL_WORKSPACES = 4;
  * dispatcher finished it) only gets its try logged. Returns the webhooks it disabled.
  *
  * PostgreSQL: a transaction per workspace (a few at once), so none spans workspaces.
- * SQLite (one file, one writer): one transaction for them all.
+ * SQLite (one file, one writer): one transaction for them all, which also puts each
+ * workspace's mark back to its earliest pending delivery (`due-workspaces.ts`).
  */
 export async function recordAttempts(
   store: Store,
@@ -77,8 +79,13 @@ export async function recordAttempts(
   if (store.dialect === 'sqlite') {
     return bookkeeping(store, undefined, async (trx) => {
       const disabled: WebhookKey[] = [];
-      for (const [workspaceId, list] of workspaces)
+      for (const [workspaceId, list] of workspaces) {
         disabled.push(...(await recordIn(trx, store.dialect, workspaceId, list, policy)));
+        // The mark put back here rather than by the next look finding nothing due: while
+        // writes stream in, each look at every due workspace would otherwise read the
+        // candidates of all those whose deliveries were all just delivered.
+        await settleDueWorkspace(trx, store.dialect, workspaceId);
+      }
       return disabled;
     });
   }
