@@ -193,9 +193,13 @@ export class Dispatcher {
     let backoff = 0;
     while (!this.stopRequested) {
       try {
-        if (this.recordDue()) await this.flush();
-        await this.keepLeases();
-        if (this.shouldClaim()) await this.claim();
+        // Recording and claiming side by side (on PostgreSQL, on connections of their own):
+        // a claim skips what is held, and a try is held until recorded.
+        const results = await Promise.allSettled([
+          this.recordDue() ? this.flush() : undefined,
+          this.keepLeases().then(() => (this.shouldClaim() ? this.claim() : undefined)),
+        ]);
+        for (const result of results) if (result.status === 'rejected') throw result.reason;
         backoff = 0;
       } catch (error) {
         backoff = Math.min(Math.max(2 * backoff, this.options.pollMs, 100), MAX_BACKOFF_MS);
