@@ -1,5 +1,6 @@
 // `npm run bench:tenants [-- --workspaces 10,1000,10000] [--people 20] [--seconds 8]
-// [--stores sqlite,postgres] [--webhooks 100] [--repeat 2] [--before DIR] [--reuse] [--only writes]`: one server, many
+// [--stores sqlite,postgres] [--webhooks 100] [--repeat 2] [--before DIR] [--reuse]
+// [--only writes|webhooks]`: one server, many
 // workspaces. For each N, a database of N demo workspaces of `people` each
 // (`salescrm demo --workspaces N --json`, which also gives their tokens), and a real
 // `salescrm serve` on it (RATE_LIMIT_MAX=0, OVERLOAD_DELAY_MS=0; pinned to the last core, wrk on the other):
@@ -20,7 +21,8 @@
 // With `--before DIR` (a checkout of the code before, its node_modules beside it), every
 // figure is measured with that code's server too, on the same databases, in the same run;
 // the databases are built by this code (migration 026 is forgotten for an old server without it).
-// `--only writes` measures the creates alone (no reads, no webhooks).
+// `--only writes` measures the creates alone (no reads, no webhooks); `--only webhooks` runs
+// the webhook part alone (on the largest N).
 // `--reuse` keeps the databases built (under the temp dir, and PostgreSQL databases named
 // salescrm_bench_tenants_*) and uses them again; BENCH_TENANTS_TAG=x ends their names with x
 // (two runs at once on one machine). PostgreSQL: BENCH_DATABASE_URL, default
@@ -66,11 +68,14 @@ const { values } = parseArgs({
     only: { type: 'string' },
   },
 });
-if (values.only !== undefined && values.only !== 'writes') {
-  console.error('--only takes writes (the creates alone, no reads, no webhooks)');
+if (values.only !== undefined && values.only !== 'writes' && values.only !== 'webhooks') {
+  console.error(
+    '--only takes writes (the creates alone, no reads, no webhooks) or webhooks (the webhook part alone, on the largest N)',
+  );
   process.exit(2);
 }
 const writesOnly = values.only === 'writes';
+const onlyWebhooks = values.only === 'webhooks';
 const sizes = values.workspaces.split(',').map((n) => countArg('workspaces', n));
 const people = countArg('people', values.people);
 const seconds = countArg('seconds', values.seconds);
@@ -560,6 +565,7 @@ for (const store of stores) {
   for (const n of sizes) {
     const built = await build(store, n);
     if (n >= 2 * hooked) largest = built;
+    if (onlyWebhooks) continue;
     for (const variant of variants) {
       if (variant.name === 'before') await forgetNotifications(store, built.url, variant.dir);
       rows.push(await measure(store, built, variant));
@@ -642,9 +648,10 @@ if (stores.length === 2 && !writesOnly) {
     ),
   ]);
 }
-console.log(
-  `\n${values.before ? 'before → after, ' : ''}${people} people a workspace\n${table(['', ...sizes.map((n) => `N = ${n.toLocaleString('en')}`)], out)}`,
-);
+if (rows.length > 0)
+  console.log(
+    `\n${values.before ? 'before → after, ' : ''}${people} people a workspace\n${table(['', ...sizes.map((n) => `N = ${n.toLocaleString('en')}`)], out)}`,
+  );
 if (hookRows.length > 0) {
   console.log(
     `\n${table(

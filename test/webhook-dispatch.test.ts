@@ -202,6 +202,27 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
     expect(r.receipts).toHaveLength(2);
   });
 
+  it("woken for a workspace, looks in that one; another's deliveries wait for a look at every workspace", async () => {
+    const woken = await receiver();
+    const elsewhere = await receiver();
+    const other = await testWorkspace(store);
+    await insertWebhook(store, ws.workspaceId, { url: woken.url });
+    await insertWebhook(store, other.workspaceId, { url: elsewhere.url });
+    const d = dispatch({ pollMs: 600_000 });
+    // Its first claim looks in every workspace (nothing is due yet).
+    await waitFor(() => d.stats.claims >= 1);
+    await other.write((w) => makePerson(w));
+    await createPeople(1);
+    d.wake(ws.workspaceId);
+    await waitFor(async () => (await statuses()).join() === 'delivered');
+    expect(woken.receipts).toHaveLength(1);
+    expect(elsewhere.receipts).toHaveLength(0);
+    // Woken without a workspace: every workspace whose mark is due.
+    d.wake();
+    await waitFor(() => elsewhere.receipts.length === 1);
+    expect(woken.receipts).toHaveLength(1);
+  });
+
   it('signs with both secrets during a rotation, and with the new one alone after it', async () => {
     const r = await receiver();
     const old = 'whsec_' + Buffer.alloc(24, 7).toString('base64');
@@ -543,6 +564,17 @@ describe('one webhook POST', () => {
     } finally {
       await r.close();
       await target.close();
+    }
+  });
+
+  it("sends nothing to the Fetch standard's bad ports (SMTP's, say), as when deliveries went through fetch", async () => {
+    for (const url of ['http://127.0.0.1:25/hook', 'https://example.com:6667/hook']) {
+      const answer = await postWebhook(
+        { url, body: '{}', headers: {} },
+        { timeoutMs: 2_000, allowPrivate: true },
+      );
+      expect(answer.statusCode, url).toBeNull();
+      expect(answer.error, url).toMatch(/bad port/);
     }
   });
 

@@ -116,7 +116,7 @@ async function runServeProcess(
       // A write's deliveries go out at once rather than at the next poll, whatever made the
       // write (a request, an MCP tool, a batch).
       stopWaking = afterWrite(store, (write) => {
-        if (write.delivers) wakeable.wake();
+        if (write.delivers) wakeable.wake(write.workspaceId);
       });
     }
     stopped = untilStopped(app, config.shutdownGraceMs, () => void dispatcher?.stop());

@@ -8,6 +8,7 @@ import {
   type Delivery,
   releaseDeliveries,
   renewDeliveryLeases,
+  WORKSPACES_PER_CLAIM,
 } from '../store/outbox/deliveries.ts';
 import { WEBHOOKS_LEASE } from '../store/outbox/dispatch-lease.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
@@ -123,6 +124,14 @@ export class Dispatcher {
   private stopRequested = false;
   private signal: (() => void) | undefined;
   private woken = false;
+  /**
+   * The workspaces `wake` named since the last claim: a claim that only a wake asks for looks
+   * in them alone, not in every workspace whose mark is due (most of which, while writes
+   * stream in, hold nothing but deliveries this dispatcher is sending or has yet to record).
+   */
+  private readonly wokenIn = new Set<string>();
+  /** `wake` named no workspace: the next claim looks in every due one. */
+  private wokenAll = false;
   /** The last claim left due deliveries behind. */
   private more = false;
   /** Deliveries recorded (so no longer held) since the last claim. */
@@ -130,6 +139,8 @@ export class Dispatcher {
   /** When the oldest try not yet recorded ended (`performance.now()`). */
   private firstOutcomeAt = 0;
   private lastClaim = 0;
+  /** When a claim last looked in every workspace whose mark is due. */
+  private lastFullClaim = 0;
   /** SQLite: the dispatch lease, which one dispatcher per database holds to claim. */
   private readonly dispatchLease: DispatchLeaseHolder;
 
@@ -156,9 +167,15 @@ export class Dispatcher {
     this.running ??= this.loop();
   }
 
-  /** Looks for due deliveries now rather than at the next poll (say, after a commit). */
-  wake(): void {
+  /**
+   * Looks for due deliveries now rather than at the next poll (say, after a commit): in
+   * `workspaceId` when given (the workspace a write of this process gave deliveries), else in
+   * every workspace whose mark is due. Every workspace is still looked in at each poll.
+   */
+  wake(workspaceId?: string): void {
     this.woken = true;
+    if (workspaceId === undefined) this.wokenAll = true;
+    else this.wokenIn.add(workspaceId);
     this.signal?.();
   }
 
@@ -176,9 +193,13 @@ export class Dispatcher {
     let backoff = 0;
     while (!this.stopRequested) {
       try {
-        if (this.recordDue()) await this.flush();
-        await this.keepLeases();
-        if (this.shouldClaim()) await this.claim();
+        // Recording and claiming side by side (on PostgreSQL, on connections of their own):
+        // a claim skips what is held, and a try is held until recorded.
+        const results = await Promise.allSettled([
+          this.recordDue() ? this.flush() : undefined,
+          this.keepLeases().then(() => (this.shouldClaim() ? this.claim() : undefined)),
+        ]);
+        for (const result of results) if (result.status === 'rejected') throw result.reason;
         backoff = 0;
       } catch (error) {
         backoff = Math.min(Math.max(2 * backoff, this.options.pollMs, 100), MAX_BACKOFF_MS);
@@ -211,10 +232,10 @@ export class Dispatcher {
    */
   private shouldClaim(): boolean {
     if (this.queues.held.size >= this.heldCap) return false;
-    const sinceClaim = Date.now() - this.lastClaim;
-    if (this.woken && sinceClaim >= WAKE_GAP_MS) return true;
+    const now = Date.now();
+    if (this.woken && now - this.lastClaim >= WAKE_GAP_MS) return true;
     if (this.more && this.freed >= this.refill()) return true;
-    return sinceClaim >= this.options.pollMs;
+    return now - this.lastFullClaim >= this.options.pollMs;
   }
 
   private refill(): number {
@@ -231,9 +252,10 @@ export class Dispatcher {
     // Full: nothing to claim until a POST ends (which signals), but leases need renewing.
     if (this.queues.held.size >= this.heldCap) return wait;
     if (this.more && this.freed >= this.refill()) return 0;
-    const sinceClaim = Date.now() - this.lastClaim;
-    const next = this.woken ? WAKE_GAP_MS : this.options.pollMs;
-    return Math.min(wait, Math.max(0, next - sinceClaim));
+    const now = Date.now();
+    const poll = this.options.pollMs - (now - this.lastFullClaim);
+    const next = this.woken ? Math.min(poll, WAKE_GAP_MS - (now - this.lastClaim)) : poll;
+    return Math.min(wait, Math.max(0, next));
   }
 
   /**
@@ -262,7 +284,23 @@ export class Dispatcher {
     this.lastClaim = nowMs;
     // Deliveries are likely there: after a write, or when the last claim left some.
     const likely = this.woken || this.more;
-    this.woken = false;
+    // Only woken for named workspaces: those alone (the rest of them, past a claim's
+    // number, at the next claim). Otherwise every workspace whose mark is due.
+    const full = this.wokenAll || this.more || nowMs - this.lastFullClaim >= this.options.pollMs;
+    let workspaces: string[] | undefined;
+    if (full) {
+      this.lastFullClaim = nowMs;
+      this.wokenIn.clear();
+    } else {
+      workspaces = [];
+      for (const id of this.wokenIn) {
+        if (workspaces.length === WORKSPACES_PER_CLAIM) break;
+        workspaces.push(id);
+        this.wokenIn.delete(id);
+      }
+    }
+    this.woken = this.wokenIn.size > 0;
+    this.wokenAll = false;
     this.more = false;
     this.freed = 0;
     const sqlite = this.store.dialect === 'sqlite';
@@ -278,6 +316,7 @@ export class Dispatcher {
       heldOf: (workspaceId, webhookId) => this.queues.heldOf(workspaceId, webhookId),
       mostHeldOfOne: this.queues.mostHeldOfOne(),
       likely,
+      workspaces,
       lease: sqlite ? { name: WEBHOOKS_LEASE, holder: this.id } : undefined,
     });
     if (!claim.leaseHeld) {

@@ -37,6 +37,22 @@ export type StoreLocation =
   | { dialect: 'sqlite'; path: string }
   | { dialect: 'postgres'; url: string };
 
+/** How a write transaction ends. */
+export interface TransactionOptions {
+  /**
+   * False for bookkeeping that a crash may lose: SQLite does not wait for the WAL's sync
+   * after the commit (the next durable write's sync covers it); PostgreSQL commits with
+   * `synchronous_commit = off`, set with its `begin` in one round trip. Default true.
+   */
+  durable?: boolean;
+  /**
+   * PostgreSQL: the one workspace whose rows the transaction writes, when it writes no
+   * token and no catalogued row (say, webhook deliveries): only that workspace's kept
+   * lookups go stale at its commit, not every one.
+   */
+  workspaceId?: string;
+}
+
 /** A write transaction, or the database itself outside one. */
 export type Executor = Kysely<Database>;
 
@@ -81,8 +97,12 @@ export interface Store {
    * whose `changeStamp` is read in the process.
    */
   changes?(): ChangeListener;
-  /** Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE`, so writers queue, never deadlock). */
-  transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE`, so writers queue, never
+   * deadlock), resolving once the commit is durable unless `durable: false` (see
+   * `TransactionOptions`).
+   */
+  transaction<T>(fn: (trx: Executor) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * PostgreSQL: runs `fn` in a write transaction that holds the write lock of `workspaceId`
    * (its row, `for update`) from its first round trip, which sends `begin` and the lock
@@ -318,7 +338,10 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   const commit = writer.prepare('commit');
   const rollback = writer.prepare('rollback');
 
-  async function transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
+  async function transaction<T>(
+    fn: (trx: Executor) => Promise<T>,
+    options?: TransactionOptions,
+  ): Promise<T> {
     if (stopped) throw stopped;
     const result = await db.connection().execute(async (conn) => {
       bindWriter(conn, writer);
@@ -343,6 +366,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
         throw error;
       }
     });
+    if (options?.durable === false) return result;
     // Durable before it is acknowledged; the writer is free for the next write meanwhile.
     try {
       await walSync?.afterCommit();

@@ -4,7 +4,7 @@ import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { ConfigError } from '../config.ts';
 import type { Database } from '../model/tables.ts';
-import type { PoolStats, RenderedTable, Store } from './database.ts';
+import type { Executor, PoolStats, RenderedTable, Store, TransactionOptions } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 import { OwnCommits } from './own-commits.ts';
 import { HostPool } from './postgres-host-pool.ts';
@@ -264,6 +264,46 @@ export function openPostgresStore(
     return listener;
   };
 
+  /**
+   * A transaction as `TransactionOptions` asks: `begin` (with `synchronous_commit = off`
+   * when not durable) in one round trip, and at its commit only its workspace's kept lookups
+   * stale, when it names one.
+   */
+  async function bookkeepingTransaction<T>(
+    fn: (trx: Executor) => Promise<T>,
+    options: TransactionOptions,
+  ): Promise<T> {
+    let failure: unknown;
+    let open = false;
+    try {
+      return await db.connection().execute(async (conn) => {
+        try {
+          open = true;
+          await sql
+            .raw(options.durable === false ? 'begin; set local synchronous_commit = off' : 'begin')
+            .execute(conn);
+          const result = await ownCommits.within(() => fn(conn));
+          open = false;
+          await sql`commit`.execute(conn);
+          if (options.workspaceId === undefined) listener?.feed.changedAll();
+          else listener?.feed.changed(options.workspaceId);
+          return result;
+        } catch (error) {
+          failure ??= error;
+          if (open) {
+            open = false;
+            await sql`rollback`.execute(conn);
+          }
+          throw error;
+        }
+      });
+    } catch (error) {
+      // The rollback can fail too (the connection went away): the error that caused it is
+      // the one to answer and log.
+      throw failure ?? error;
+    }
+  }
+
   return {
     dialect: 'postgres',
     ...(options.listenUrl === false ? {} : { changes }),
@@ -323,7 +363,9 @@ export function openPostgresStore(
       stamp += 1;
       return stamp;
     },
-    async transaction(fn) {
+    async transaction(fn, options) {
+      if (options?.durable === false || options?.workspaceId !== undefined)
+        return bookkeepingTransaction(fn, options);
       let failure: unknown;
       try {
         const result = await db.transaction().execute(async (trx) => {

@@ -7,6 +7,8 @@ export interface CommittedWrite {
    * False for the rest, which a dispatcher need not be woken for.
    */
   delivers: boolean;
+  /** The workspace written. */
+  workspaceId: string;
 }
 
 /** Listeners of each store's committed writes. */

@@ -122,7 +122,7 @@ export async function writeWorkspace<T>(
     delivers = subscriptions.length > 0;
     return result;
   });
-  writeCommitted(store, { delivers });
+  writeCommitted(store, { delivers, workspaceId });
   return result;
 }
 

@@ -11,6 +11,7 @@ import {
 import { bumpCatalogVersion } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
 import { bookkeeping, chunks, type DeliveryKey, idList } from './bookkeeping.ts';
+import { settleDueWorkspace } from './due-workspaces.ts';
 
 /**
  * Webhook deliveries' tries as dispatchers record them (docs/webhooks.md, Delivery and signatures):
@@ -46,12 +47,22 @@ export interface WebhookKey {
 }
 
 /**
- * Records tries, in the order they ended, in one transaction per workspace: a `webhook_attempts` row for
- * each; a 2xx makes its delivery `delivered` and clears its webhook's failure streak;
- * anything else schedules the next try after the policy's next delay (with jitter), or when
- * the schedule is spent makes it `failed` and adds one to the streak, which at ten disables
- * the webhook. A delivery no longer pending (another dispatcher finished it) only gets its
- * try logged. Returns the webhooks it disabled.
+ * PostgreSQL: workspaces whose tries are recorded at once, each in its own transaction on
+ * its own connection (a few: the pool is shared with the API).
+ */
+const PARALLEL_WORKSPACES = 4;
+
+/**
+ * Records tries, in the order they ended, each workspace's in statements of its own: a
+ * `webhook_attempts` row for each; a 2xx makes its delivery `delivered` and clears its
+ * webhook's failure streak; anything else schedules the next try after the policy's next
+ * delay (with jitter), or when the schedule is spent makes it `failed` and adds one to the
+ * streak, which at ten disables the webhook. A delivery no longer pending (another
+ * dispatcher finished it) only gets its try logged. Returns the webhooks it disabled.
+ *
+ * PostgreSQL: a transaction per workspace (a few at once), so none spans workspaces.
+ * SQLite (one file, one writer): one transaction for them all, which also puts each
+ * workspace's mark back to its earliest pending delivery (`due-workspaces.ts`).
  */
 export async function recordAttempts(
   store: Store,
@@ -64,136 +75,156 @@ export async function recordAttempts(
     if (list) list.push(o);
     else byWorkspace.set(o.workspaceId, [o]);
   }
+  const workspaces = [...byWorkspace];
+  if (store.dialect === 'sqlite') {
+    return bookkeeping(store, undefined, async (trx) => {
+      const disabled: WebhookKey[] = [];
+      for (const [workspaceId, list] of workspaces) {
+        disabled.push(...(await recordIn(trx, store.dialect, workspaceId, list, policy)));
+        // The mark put back here rather than by the next look finding nothing due: while
+        // writes stream in, each look at every due workspace would otherwise read the
+        // candidates of all those whose deliveries were all just delivered.
+        await settleDueWorkspace(trx, store.dialect, workspaceId);
+      }
+      return disabled;
+    });
+  }
   const disabled: WebhookKey[] = [];
-  for (const [workspaceId, list] of byWorkspace) {
-    disabled.push(...(await recordIn(store, workspaceId, list, policy)));
+  for (let i = 0; i < workspaces.length; i += PARALLEL_WORKSPACES) {
+    const done = await Promise.all(
+      workspaces
+        .slice(i, i + PARALLEL_WORKSPACES)
+        .map(([workspaceId, list]) =>
+          bookkeeping(store, workspaceId, (trx) =>
+            recordIn(trx, store.dialect, workspaceId, list, policy),
+          ),
+        ),
+    );
+    for (const list of done) disabled.push(...list);
   }
   return disabled;
 }
 
-/** `recordAttempts` in one workspace, in a transaction of its own. */
-function recordIn(
-  store: Store,
+/** `recordAttempts` in one workspace, in the caller's transaction. */
+async function recordIn(
+  trx: Executor,
+  dialect: Store['dialect'],
   workspaceId: string,
   outcomes: readonly AttemptOutcome[],
   policy: RetryPolicy,
 ): Promise<WebhookKey[]> {
-  return bookkeeping(store, async (trx) => {
-    const nowMs = Date.now();
-    const now = new Date(nowMs).toISOString();
-    const current = new Map<string, { status: string; attempt_count: number }>();
-    for (const part of chunks(outcomes)) {
-      const lock = store.dialect === 'postgres' ? sql` for update` : sql``;
-      const result = await sql<{
-        workspace_id: string;
-        id: string;
-        status: string;
-        attempt_count: number;
-      }>`select workspace_id, id, status, attempt_count from webhook_deliveries
-        where workspace_id = ${workspaceId} and id in ${idList(part.map((o) => o.id))}${lock}`.execute(
-        trx,
-      );
-      for (const r of result.rows) {
-        current.set(workspaceKey(r.workspace_id, r.id), {
-          status: r.status,
-          attempt_count: Number(r.attempt_count),
-        });
-      }
-    }
-
-    const attempts: Record<string, unknown>[] = [];
-    const delivered = new Map<number, DeliveryKey[]>();
-    const logOnly: DeliveryKey[] = [];
-    const retried: { key: DeliveryKey; outcome: AttemptOutcome; next: string | null }[] = [];
-    // Per webhook: what the batch does to its failure streak.
-    const streaks = new Map<string, WebhookKey & StreakChange>();
-
-    for (const o of outcomes) {
-      const row = current.get(workspaceKey(o.workspaceId, o.id));
-      if (!row) continue; // deleted with its webhook meanwhile
-      row.attempt_count += 1;
-      attempts.push({
-        workspace_id: o.workspaceId,
-        delivery_id: o.id,
-        attempt: row.attempt_count,
-        started_at: o.startedAt,
-        duration_ms: Math.max(0, Math.round(o.durationMs)),
-        status_code: o.statusCode,
-        error: o.error,
-      });
-      const key = { workspaceId: o.workspaceId, id: o.id };
-      const effect = effectOfAttempt(
-        row.status,
-        row.attempt_count,
-        o.statusCode,
-        policy.retryDelays,
-        nowMs,
-        policy.jitter ?? RETRY_JITTER,
-      );
-      if (effect.kind === 'logged') {
-        logOnly.push(key);
-        continue;
-      }
-      const webhook = workspaceKey(o.workspaceId, o.webhookId);
-      const before = streaks.get(webhook) ?? NO_STREAK_CHANGE;
-      const after = streakAfter(before, effect);
-      if (after !== before)
-        streaks.set(webhook, { workspaceId: o.workspaceId, webhookId: o.webhookId, ...after });
-      if (effect.kind === 'delivered') {
-        row.status = 'delivered';
-        const list = delivered.get(o.statusCode!);
-        if (list) list.push(key);
-        else delivered.set(o.statusCode!, [key]);
-        continue;
-      }
-      if (effect.kind === 'failed') row.status = 'failed';
-      retried.push({
-        key,
-        outcome: o,
-        next: effect.kind === 'retry' ? new Date(effect.nextMs).toISOString() : null,
+  const nowMs = Date.now();
+  const now = new Date(nowMs).toISOString();
+  const current = new Map<string, { status: string; attempt_count: number }>();
+  for (const part of chunks(outcomes)) {
+    const lock = dialect === 'postgres' ? sql` for update` : sql``;
+    const result = await sql<{
+      workspace_id: string;
+      id: string;
+      status: string;
+      attempt_count: number;
+    }>`select workspace_id, id, status, attempt_count from webhook_deliveries
+      where workspace_id = ${workspaceId} and id in ${idList(part.map((o) => o.id))}${lock}`.execute(
+      trx,
+    );
+    for (const r of result.rows) {
+      current.set(workspaceKey(r.workspace_id, r.id), {
+        status: r.status,
+        attempt_count: Number(r.attempt_count),
       });
     }
+  }
 
-    for (const [statusCode, keys] of delivered) {
-      for (const part of chunks(keys)) {
-        await sql`update webhook_deliveries set status = 'delivered',
-            attempt_count = attempt_count + 1, last_status_code = ${statusCode},
-            last_error = null, next_attempt_at = null, leased_until = null, delivered_at = ${now}
-          where workspace_id = ${workspaceId} and id in ${idList(part.map((k) => k.id))}`.execute(
-          trx,
-        );
-      }
+  const attempts: Record<string, unknown>[] = [];
+  const delivered = new Map<number, DeliveryKey[]>();
+  const logOnly: DeliveryKey[] = [];
+  const retried: { key: DeliveryKey; outcome: AttemptOutcome; next: string | null }[] = [];
+  // Per webhook: what the batch does to its failure streak.
+  const streaks = new Map<string, WebhookKey & StreakChange>();
+
+  for (const o of outcomes) {
+    const row = current.get(workspaceKey(o.workspaceId, o.id));
+    if (!row) continue; // deleted with its webhook meanwhile
+    row.attempt_count += 1;
+    attempts.push({
+      workspace_id: o.workspaceId,
+      delivery_id: o.id,
+      attempt: row.attempt_count,
+      started_at: o.startedAt,
+      duration_ms: Math.max(0, Math.round(o.durationMs)),
+      status_code: o.statusCode,
+      error: o.error,
+    });
+    const key = { workspaceId: o.workspaceId, id: o.id };
+    const effect = effectOfAttempt(
+      row.status,
+      row.attempt_count,
+      o.statusCode,
+      policy.retryDelays,
+      nowMs,
+      policy.jitter ?? RETRY_JITTER,
+    );
+    if (effect.kind === 'logged') {
+      logOnly.push(key);
+      continue;
     }
-    for (const { key, outcome, next } of retried) {
-      await trx
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({
-          status: next === null ? 'failed' : 'pending',
-          attempt_count: eb('attempt_count', '+', 1),
-          last_status_code: outcome.statusCode,
-          last_error: outcome.error,
-          next_attempt_at: next,
-          leased_until: null,
-        }))
-        .where('workspace_id', '=', key.workspaceId)
-        .where('id', '=', key.id)
-        .execute();
+    const webhook = workspaceKey(o.workspaceId, o.webhookId);
+    const before = streaks.get(webhook) ?? NO_STREAK_CHANGE;
+    const after = streakAfter(before, effect);
+    if (after !== before)
+      streaks.set(webhook, { workspaceId: o.workspaceId, webhookId: o.webhookId, ...after });
+    if (effect.kind === 'delivered') {
+      row.status = 'delivered';
+      const list = delivered.get(o.statusCode!);
+      if (list) list.push(key);
+      else delivered.set(o.statusCode!, [key]);
+      continue;
     }
-    for (const part of chunks(logOnly)) {
-      await sql`update webhook_deliveries set attempt_count = attempt_count + 1
+    if (effect.kind === 'failed') row.status = 'failed';
+    retried.push({
+      key,
+      outcome: o,
+      next: effect.kind === 'retry' ? new Date(effect.nextMs).toISOString() : null,
+    });
+  }
+
+  for (const [statusCode, keys] of delivered) {
+    for (const part of chunks(keys)) {
+      await sql`update webhook_deliveries set status = 'delivered',
+          attempt_count = attempt_count + 1, last_status_code = ${statusCode},
+          last_error = null, next_attempt_at = null, leased_until = null, delivered_at = ${now}
         where workspace_id = ${workspaceId} and id in ${idList(part.map((k) => k.id))}`.execute(
         trx,
       );
     }
-    for (const part of chunks(attempts, 500)) {
-      await trx
-        .insertInto('webhook_attempts')
-        .values(part as never)
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-    }
-    return updateStreaks(trx, [...streaks.values()], now);
-  });
+  }
+  for (const { key, outcome, next } of retried) {
+    await trx
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        status: next === null ? 'failed' : 'pending',
+        attempt_count: eb('attempt_count', '+', 1),
+        last_status_code: outcome.statusCode,
+        last_error: outcome.error,
+        next_attempt_at: next,
+        leased_until: null,
+      }))
+      .where('workspace_id', '=', key.workspaceId)
+      .where('id', '=', key.id)
+      .execute();
+  }
+  for (const part of chunks(logOnly)) {
+    await sql`update webhook_deliveries set attempt_count = attempt_count + 1
+      where workspace_id = ${workspaceId} and id in ${idList(part.map((k) => k.id))}`.execute(trx);
+  }
+  for (const part of chunks(attempts, 500)) {
+    await trx
+      .insertInto('webhook_attempts')
+      .values(part as never)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+  return updateStreaks(trx, [...streaks.values()], now);
 }
 
 /**

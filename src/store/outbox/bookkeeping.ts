@@ -16,17 +16,23 @@ export interface DeliveryKey {
 const KEYS_PER_STATEMENT = 1000;
 
 /**
- * A transaction of the dispatcher's bookkeeping. On PostgreSQL its commit does not wait for
- * the WAL to reach the disk (`synchronous_commit = off`), so dispatching does not queue up
- * behind, nor slow, the API's commits: a database crash may lose the last few leases and
- * records, and so send those deliveries again, which at-least-once allows. The deliveries
- * themselves are written durably by the writes that make them.
+ * A transaction of the dispatcher's bookkeeping. Its commit does not wait for the WAL to
+ * reach the disk (PostgreSQL: `synchronous_commit = off`; SQLite: no sync awaited, the next
+ * API write's sync covers it), so dispatching does not queue up behind, nor slow, the API's
+ * commits: a database crash (SQLite: a power cut) may lose the last few leases and records,
+ * and so send those deliveries again, which at-least-once allows. The deliveries themselves
+ * are written durably by the writes that make them.
+ *
+ * PostgreSQL: in `workspaceId`'s rows alone, none of them a token or catalogued, except a
+ * webhook that a record disables, whose catalog version's bump the workspace's notification
+ * announces: the process's kept token lookups of other workspaces stay.
  */
-export async function bookkeeping<T>(store: Store, fn: (trx: Executor) => Promise<T>): Promise<T> {
-  return store.transaction(async (trx) => {
-    if (store.dialect === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
-    return fn(trx);
-  });
+export async function bookkeeping<T>(
+  store: Store,
+  workspaceId: string | undefined,
+  fn: (trx: Executor) => Promise<T>,
+): Promise<T> {
+  return store.transaction(fn, { durable: false, workspaceId });
 }
 
 /**

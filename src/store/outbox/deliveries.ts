@@ -43,6 +43,11 @@ export interface ClaimRequest {
   mostHeldOfOne: number;
   /** Deliveries are likely due (a write just committed, the last claim left some): no lock-free look first. */
   likely?: boolean;
+  /**
+   * The workspaces to look in (at most `WORKSPACES_PER_CLAIM`), say those a write of this
+   * process just gave deliveries, instead of those whose mark is due.
+   */
+  workspaces?: readonly string[];
   /** SQLite: the dispatch lease, checked in the claim's transaction (no claim without it). */
   lease?: { name: string; holder: string };
 }
@@ -78,7 +83,14 @@ const CANDIDATE_COLUMNS = [
 ] as const;
 
 /** Workspaces a claim looks in at most; past them, it says there is more. */
-const WORKSPACES_PER_CLAIM = 64;
+export const WORKSPACES_PER_CLAIM = 64;
+
+/**
+ * PostgreSQL: workspaces claimed in at once, each in its own transaction on its own
+ * connection, so that a claim over many workspaces takes a few round trips' time rather
+ * than the sum of theirs (the pool is shared with the API: a few, not all).
+ */
+const PARALLEL_WORKSPACES = 4;
 
 /**
  * Claims due deliveries: pending, due by `now`, not leased, of active webhooks; per webhook
@@ -90,91 +102,149 @@ const WORKSPACES_PER_CLAIM = 64;
  * deliveries whose webhook is no longer active are let go (left pending), those whose
  * webhook or event is gone end `failed`.
  *
- * One workspace at a time, the earliest due first (`due-workspaces.ts`), each in statements
- * and a transaction of its own, so no statement locks or writes rows of two workspaces. A
+ * The workspaces with due deliveries, the earliest due first (`due-workspaces.ts`), each in
+ * statements of its own, so no statement locks or writes rows of two workspaces. A
  * workspace where nothing is due gets its mark put back.
  *
- * PostgreSQL: a claim first looks without locking anything (an idle look writes nothing),
- * unless deliveries are `likely`; when there is something to take, it locks the workspace's
- * webhooks that have due deliveries (`skip locked`: those another claim holds are left to
- * it), then reads their deliveries afresh, so concurrent dispatchers never claim the same
- * delivery and each sees the leases of the claims before it. SQLite: one dispatcher at a
- * time holds the dispatch lease, checked in the claim's transaction.
+ * PostgreSQL: each workspace in a transaction of its own (a few at once), so no transaction
+ * spans workspaces either. A claim first looks without locking anything (an idle look writes
+ * nothing), unless deliveries are `likely`; when there is something to take, it locks the
+ * workspace's webhooks that have due deliveries (`skip locked`: those another claim holds
+ * are left to it), then reads their deliveries afresh, so concurrent dispatchers never claim
+ * the same delivery and each sees the leases of the claims before it. SQLite (one file, one
+ * writer): one dispatcher at a time holds the dispatch lease, checked in the claim's one
+ * transaction, which leases in every workspace of the claim.
  */
 export async function claimDeliveries(store: Store, request: ClaimRequest): Promise<Claim> {
   if (request.limit <= 0) return { deliveries: [], more: true, leaseHeld: true };
-  const due = await listDueWorkspaces(store.db, request.now, WORKSPACES_PER_CLAIM);
+  const due =
+    request.workspaces?.slice(0, WORKSPACES_PER_CLAIM) ??
+    (await listDueWorkspaces(store.db, request.now, WORKSPACES_PER_CLAIM));
+  const claim =
+    store.dialect === 'postgres'
+      ? await claimOnPostgres(store, due, request)
+      : await claimOnSqlite(store, due, request);
+  if (due.length === WORKSPACES_PER_CLAIM && !request.workspaces) claim.more = true;
+  return claim;
+}
+
+/** PostgreSQL: a claim in each workspace, a few at once, the claim's limit shared among them. */
+async function claimOnPostgres(
+  store: Store,
+  due: readonly string[],
+  request: ClaimRequest,
+): Promise<Claim> {
   const deliveries: Delivery[] = [];
-  let more = due.length === WORKSPACES_PER_CLAIM;
-  for (const workspaceId of due) {
-    const limit = request.limit - deliveries.length;
-    if (limit <= 0) {
+  let more = false;
+  let next = 0;
+  while (next < due.length) {
+    const room = request.limit - deliveries.length;
+    if (room <= 0) {
       more = true;
       break;
     }
-    const claim = await claimIn(store, workspaceId, { ...request, limit });
-    if (!claim.leaseHeld) return { deliveries, more: false, leaseHeld: false };
-    deliveries.push(...claim.deliveries);
-    if (claim.more) more = true;
+    const group = due.slice(next, next + Math.min(PARALLEL_WORKSPACES, room));
+    next += group.length;
+    // Each its share of the room; the first ones the rest of it.
+    const share = Math.floor(room / group.length);
+    const extra = room - share * group.length;
+    const claims = await Promise.all(
+      group.map((workspaceId, i) =>
+        claimInPostgres(store, workspaceId, { ...request, limit: share + (i < extra ? 1 : 0) }),
+      ),
+    );
+    for (const claim of claims) {
+      deliveries.push(...claim.deliveries);
+      if (claim.more) more = true;
+    }
   }
   return { deliveries, more, leaseHeld: true };
 }
 
-/** A claim in one workspace. */
-async function claimIn(store: Store, workspaceId: string, request: ClaimRequest): Promise<Claim> {
-  if (store.dialect === 'postgres') {
-    if (!request.likely) {
-      const found = await postgresCandidates(store.db, workspaceId, request);
-      if (found.length === 0) {
-        await bookkeeping(store, (trx) => settleDueWorkspace(trx, store.dialect, workspaceId));
-        return { deliveries: [], more: false, leaseHeld: true };
-      }
-      const look = choose(found, request);
-      if (look.chosen.length === 0) return { deliveries: [], more: look.more, leaseHeld: true };
-    }
-    return bookkeeping(store, async (trx) => {
-      const locked = await lockDueWebhooks(trx, workspaceId, request.now);
-      if (locked.size === 0) return { deliveries: [], more: false, leaseHeld: true };
-      // A statement of its own, after the locks: its snapshot has every earlier claim's leases.
-      const candidates = (await postgresCandidates(trx, workspaceId, request)).filter((c) =>
-        locked.has(c.webhook_id),
+/** A claim in one workspace (PostgreSQL), in a transaction of its own. */
+async function claimInPostgres(
+  store: Store,
+  workspaceId: string,
+  request: ClaimRequest,
+): Promise<Claim> {
+  if (!request.likely) {
+    const found = await postgresCandidates(store.db, workspaceId, request);
+    if (found.length === 0) {
+      await bookkeeping(store, workspaceId, (trx) =>
+        settleDueWorkspace(trx, store.dialect, workspaceId),
       );
-      const { chosen, more } = choose(candidates, request);
-      if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true };
-      const leased = await leaseRows(trx, workspaceId, chosen, request, true);
-      return {
-        deliveries: await readSends(trx, workspaceId, leased, request.now),
-        more,
-        leaseHeld: true,
-      };
-    });
+      return { deliveries: [], more: false, leaseHeld: true };
+    }
+    const look = choose(found, request);
+    if (look.chosen.length === 0) return { deliveries: [], more: look.more, leaseHeld: true };
   }
-  // SQLite: the lease holder alone claims, so the candidates are read outside the write
-  // transaction; an idle poll writes nothing but a mark to put back.
-  const found = await sqliteCandidates(store.db, workspaceId, request);
-  if (found.length === 0) {
-    return bookkeeping(store, async (trx) => {
-      const lease = request.lease;
-      if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now))) {
-        return { deliveries: [], more: false, leaseHeld: false };
-      }
+  return bookkeeping(store, workspaceId, async (trx) => {
+    const locked = await lockDueWebhooks(trx, workspaceId, request.now);
+    if (locked.size === 0) {
+      // Nothing due (or all of it another claim's): the mark put back, else a stale mark
+      // would keep the workspace first in every claim's list while writes keep them likely.
       await settleDueWorkspace(trx, store.dialect, workspaceId);
       return { deliveries: [], more: false, leaseHeld: true };
-    });
-  }
-  const { chosen, more } = choose(found, request);
-  if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true };
-  return bookkeeping(store, async (trx) => {
-    const lease = request.lease;
-    if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now))) {
-      return { deliveries: [], more: false, leaseHeld: false };
     }
-    const leased = await leaseRows(trx, workspaceId, chosen, request, false);
+    // A statement of its own, after the locks: its snapshot has every earlier claim's leases.
+    const candidates = (await postgresCandidates(trx, workspaceId, request)).filter((c) =>
+      locked.has(c.webhook_id),
+    );
+    const { chosen, more } = choose(candidates, request);
+    if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true };
+    const leased = await leaseRows(trx, workspaceId, chosen, request, true);
     return {
       deliveries: await readSends(trx, workspaceId, leased, request.now),
       more,
       leaseHeld: true,
     };
+  });
+}
+
+/**
+ * SQLite: the lease holder alone claims, so the candidates are read outside the write
+ * transaction; then one transaction leases those chosen in every workspace, and puts back
+ * the marks of the workspaces where nothing was due.
+ */
+async function claimOnSqlite(
+  store: Store,
+  due: readonly string[],
+  request: ClaimRequest,
+): Promise<Claim> {
+  const chosenIn: { workspaceId: string; chosen: Candidate[] }[] = [];
+  const idle: string[] = [];
+  let chosenCount = 0;
+  let more = false;
+  for (const workspaceId of due) {
+    const limit = request.limit - chosenCount;
+    if (limit <= 0) {
+      more = true;
+      break;
+    }
+    const found = await sqliteCandidates(store.db, workspaceId, { ...request, limit });
+    if (found.length === 0) {
+      idle.push(workspaceId);
+      continue;
+    }
+    const look = choose(found, { ...request, limit });
+    if (look.more) more = true;
+    if (look.chosen.length === 0) continue;
+    chosenIn.push({ workspaceId, chosen: look.chosen });
+    chosenCount += look.chosen.length;
+  }
+  if (chosenIn.length === 0 && idle.length === 0) return { deliveries: [], more, leaseHeld: true };
+  return bookkeeping(store, undefined, async (trx) => {
+    const lease = request.lease;
+    if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now))) {
+      return { deliveries: [], more: false, leaseHeld: false };
+    }
+    for (const workspaceId of idle) await settleDueWorkspace(trx, store.dialect, workspaceId);
+    const deliveries: Delivery[] = [];
+    for (const { workspaceId, chosen } of chosenIn) {
+      const leased = await leaseRows(trx, workspaceId, chosen, request, false);
+      deliveries.push(...(await readSends(trx, workspaceId, leased, request.now)));
+    }
+    return { deliveries, more, leaseHeld: true };
   });
 }
 
@@ -449,7 +519,7 @@ async function readSends(
  */
 export async function releaseDeliveries(store: Store, keys: readonly DeliveryKey[]): Promise<void> {
   for (const [workspaceId, ids] of idsByWorkspace(keys)) {
-    await bookkeeping(store, (trx) =>
+    await bookkeeping(store, workspaceId, (trx) =>
       releaseWith(
         trx,
         ids.map((id) => ({ workspaceId, id })),
@@ -478,7 +548,7 @@ export async function renewDeliveryLeases(
   until: string,
 ): Promise<void> {
   for (const [workspaceId, ids] of idsByWorkspace(keys)) {
-    await bookkeeping(store, async (trx) => {
+    await bookkeeping(store, workspaceId, async (trx) => {
       for (const part of chunks(ids)) {
         await sql`update webhook_deliveries set leased_until = ${until}
           where workspace_id = ${workspaceId} and id in ${idList(part)}`.execute(trx);
