@@ -27,8 +27,10 @@ export async function download(source: Source, path: string, file: string): Prom
   const part = `${file}.part`;
   for (let attempt = 0; ; attempt++) {
     let wait: number;
+    let answered = false;
     try {
       const answer = await source.open(path);
+      answered = true;
       if (answer.status >= 200 && answer.status <= 299 && answer.body) {
         await pipeline(
           Readable.fromWeb(answer.body as WebReadableStream<Uint8Array>),
@@ -65,7 +67,9 @@ export async function download(source: Source, path: string, file: string): Prom
     } catch (error) {
       rmSync(part, { force: true });
       if (error instanceof PullError || error instanceof CrmApiError) throw error;
-      // The connection failed, before or during the body: asked again after a backoff.
+      // The connection failed, before or during the body: asked again after a backoff (a
+      // failure before any answer the source's fetch has counted already).
+      if (answered) source.counts.retried++;
       if (attempt + 1 >= TRIES)
         throw new PullError(`${path}: ${(error as Error).message.split('\n')[0]}`);
       wait = backoff(attempt);
