@@ -4,7 +4,7 @@
  * the workspace has, page by page, byte for byte. What may differ is named here: the
  * workspace's id (and its name in `room`), cursors (signed with each workspace's secret;
  * a note's `cursorId` is one); the reads of what a pull does not carry over are left out
- * by name (`NOT_COMPARED`).
+ * by name (`NOT_COMPARED`). A file's bytes are compared with their headers.
  */
 import type { FastifyInstance } from 'fastify';
 import { OPERATIONS } from '../src/api-schema/operations/index.ts';
@@ -18,37 +18,15 @@ export interface Side {
 }
 
 /**
- * Reads not compared, and why: custom objects, files, e-mails and recordings are not
- * carried over by a pull (`docs/pull.md`); the event feed and webhooks are each
- * workspace's own.
+ * Reads not compared, and why: the event feed and webhooks are each workspace's own
+ * (`docs/pull.md`).
  */
 export const NOT_COMPARED: Record<string, string> = {
-  '/v2/custom-object-definitions': 'custom objects are not pulled',
-  '/v2/custom-object': 'custom objects are not pulled',
-  '/v2/custom-object/{customObjectId}': 'custom objects are not pulled',
-  '/v2/custom-object/activity': 'custom objects are not pulled',
-  '/v2/custom-object/history': 'custom objects are not pulled',
-  '/v2/file': 'files are not pulled',
-  '/v2/file/{fileId}/content': 'files are not pulled',
-  '/v2/email/{emailId}': 'e-mails are not pulled',
   '/v2/event': "each workspace's own feed",
   '/v2/webhook': "each workspace's own webhooks",
   '/v2/webhook/{webhookId}': "each workspace's own webhooks",
   '/v2/webhook/{webhookId}/delivery': "each workspace's own webhooks",
 };
-
-/** An association list's answer without the entries that link custom objects. */
-function withoutCustomObjects(text: string): string {
-  const answer = JSON.parse(text) as {
-    data?: { associationList?: { name: string; fieldOn: string }[] };
-  };
-  const list = answer.data?.associationList;
-  if (!list) return text;
-  answer.data!.associationList = list.filter(
-    (e) => e.name !== 'customObject' && e.fieldOn !== 'customObject',
-  );
-  return JSON.stringify(answer);
-}
 
 /** A page's text with what may differ masked. */
 function masked(side: Side, text: string): string {
@@ -114,25 +92,81 @@ export async function compareWorkspaces(
     memoId: (await all(a, '/v2/memo', 'memoList')).map((r) => r.id as string),
     webFormId: (await all(a, '/v2/webForm', 'webFormList')).map((r) => r.id as string),
     sequenceId: (await all(a, '/v2/sequence', 'sequenceList')).map((r) => r._id as string),
+    customObjectId: (await all(a, '/v2/custom-object', 'customObjectList')).map(
+      (r) => r.id as string,
+    ),
+    productId: (await all(a, '/v2/product', 'productList')).map((r) => r.id as string),
     enrollId: [] as string[],
-    type: ['people', 'organization', 'deal', 'lead', 'product', 'quote', 'quote-product', 'todo'],
+    fileId: [] as string[],
+    emailId: [] as string[],
+    recordingId: [] as string[],
+    type: [
+      'people',
+      'organization',
+      'deal',
+      'lead',
+      'product',
+      'quote',
+      'quote-product',
+      'todo',
+      'custom-object',
+    ],
   };
   for (const s of ids.sequenceId) {
     const list = await all(a, `/v2/sequence/${s}/enrollment`, 'sequenceEnrollmentList');
     ids.enrollId.push(...list.map((e) => e._id as string));
   }
+  // The e-mails and recordings the activities name; the files of every record.
+  const emails = new Set<string>();
+  for (const [url, key] of [
+    ['/v2/deal/activity', 'dealActivityList'],
+    ['/v2/people/activity', 'peopleActivityList'],
+    ['/v2/organization/activity', 'organizationActivityList'],
+    ['/v2/custom-object/activity', 'customObjectActivityList'],
+  ] as const) {
+    for (const act of await all(a, url, key)) {
+      for (const k of ['emailMessageId', 'emailId'])
+        if (typeof act[k] === 'string') emails.add(act[k] as string);
+      if (typeof act.recordingId === 'string') ids.recordingId.push(act.recordingId);
+    }
+  }
+  ids.emailId = [...emails];
+  const fileLists: string[] = [];
+  for (const [type, key] of [
+    ['people', 'peopleId'],
+    ['organization', 'organizationId'],
+    ['deal', 'dealId'],
+    ['lead', 'leadId'],
+    ['product', 'productId'],
+    ['customObject', 'customObjectId'],
+  ] as const) {
+    for (const id of ids[key]) {
+      const url = `/v2/file?objectType=${type}&objectId=${id}`;
+      fileLists.push(url);
+      for (const f of await all(a, url, 'fileList')) ids.fileId.push(f.id as string);
+    }
+  }
+  const definitions = (
+    await all(a, '/v2/custom-object-definitions', 'customObjectDefinitionList')
+  ).map((d) => d.id as string);
   const urls: string[] = [];
+  const contents: string[] = [];
   for (const op of OPERATIONS) {
     if (op.method !== 'GET' || !op.api || NOT_COMPARED[op.path]) continue;
+    if (op.path === '/v2/file') {
+      urls.push(...fileLists);
+      continue;
+    }
     if (op.path.includes('/association/')) {
       for (const [type, key] of [
         ['people', 'peopleId'],
         ['organization', 'organizationId'],
         ['deal', 'dealId'],
         ['lead', 'leadId'],
+        ['custom-object', 'customObjectId'],
       ] as const) {
         for (const id of ids[key].slice(0, 10)) {
-          for (const to of ['people', 'organization', 'deal', 'lead']) {
+          for (const to of ['people', 'organization', 'deal', 'lead', 'custom-object', 'memo']) {
             if (to === type) continue;
             urls.push(
               op.path
@@ -149,7 +183,14 @@ export async function compareWorkspaces(
     if (params.length === 0) {
       urls.push(op.path);
       // Each record's activities and history, filtered by its id.
-      const filter = op.query.find((q) => /^(people|organization|deal|lead)Id$/.test(q.name));
+      const filter = op.query.find((q) =>
+        /^(people|organization|deal|lead|customObject)Id$/.test(q.name),
+      );
+      // A custom object's notes, and each definition's records and fields.
+      if (op.path === '/v2/memo')
+        for (const id of some(ids.customObjectId)) urls.push(`/v2/memo?customObjectId=${id}`);
+      if (op.path === '/v2/custom-object')
+        for (const d of definitions) urls.push(`/v2/custom-object?customObjectDefinitionId=${d}`);
       if (filter && !op.path.startsWith('/v2/memo')) {
         const key = filter.name as 'peopleId';
         for (const id of some(ids[key])) urls.push(`${op.path}?${key}=${id}`);
@@ -157,9 +198,31 @@ export async function compareWorkspaces(
       continue;
     }
     const param = params[0] as keyof typeof ids;
-    for (const id of some(ids[param] ?? [])) urls.push(op.path.replace(`{${param}}`, id));
+    for (const id of some(ids[param] ?? [])) {
+      const url = op.path.replace(`{${param}}`, id);
+      if (param === 'type' && id === 'custom-object')
+        for (const d of definitions) urls.push(`${url}?customObjectDefinitionId=${d}`);
+      if (param === 'fileId') contents.push(url);
+      else urls.push(url);
+    }
   }
   const differences: Difference[] = [];
+  // Each file's bytes, with the headers that say what they are.
+  for (const url of contents) {
+    const [ra, rb] = await Promise.all(
+      [a, b].map((side) =>
+        side.app.inject({
+          method: 'GET',
+          url,
+          headers: { authorization: `Bearer ${side.token}` },
+        }),
+      ),
+    );
+    const bytes = (r: typeof ra) =>
+      `${r!.statusCode} ${['content-type', 'content-length', 'content-disposition'].map((h) => r!.headers[h]).join(' ')} ${r!.rawPayload.toString('base64')}`;
+    const [ta, tb] = [bytes(ra), bytes(rb)];
+    if (ta !== tb) differences.push({ url, a: ta, b: tb });
+  }
   for (const url of urls) {
     const [pa, pb] = [await pages(a, url), await pages(b, url)];
     const at = pa.findIndex((p, i) => p !== pb[i]);
@@ -175,6 +238,7 @@ export async function compareWorkspaces(
     ['organization', 'organizationId'],
     ['deal', 'dealId'],
     ['lead', 'leadId'],
+    ['customObject', 'customObjectId'],
   ] as const) {
     for (let i = 0; i < ids[key].length; i += 500) {
       posts.push(['/v3/object/read', { objectType: type, idList: ids[key].slice(i, i + 500) }]);
@@ -184,18 +248,11 @@ export async function compareWorkspaces(
   for (const type of ['deal', 'lead']) posts.push(['/v3/pipeline/list', { objectType: type }]);
   for (const [url, body] of posts) {
     const [ra, rb] = [await post(a.app, a.token, url, body), await post(b.app, b.token, url, body)];
-    // Custom objects are not pulled (`NOT_COMPARED`): the links their definitions' fields
-    // make to the other types are left out of the association lists on both sides.
-    const kept = (text: string) =>
-      url === '/v3/association/list' ? withoutCustomObjects(text) : text;
-    const [ta, tb] = [
-      `${ra.status} ${masked(a, kept(ra.text))}`,
-      `${rb.status} ${masked(b, kept(rb.text))}`,
-    ];
+    const [ta, tb] = [`${ra.status} ${masked(a, ra.text)}`, `${rb.status} ${masked(b, rb.text)}`];
     if (ta !== tb)
       differences.push({ url: `POST ${url} ${JSON.stringify(body).slice(0, 80)}`, a: ta, b: tb });
   }
-  return { reads: urls.length + posts.length, differences };
+  return { reads: urls.length + contents.length + posts.length, differences };
 }
 
 /** Where two texts first differ, with a little of each around it. */

@@ -1,8 +1,9 @@
 /**
  * `salescrm pull` killed (`kill -9`) at several points, then run again: each run goes on
  * from where the last stopped, and the copy ends equal to the source, in the one workspace
- * the first run made. The source has a rate limit, so that the pull takes its time (and
- * meets a `429` when a new run starts inside a window the last one used up).
+ * the first run made, files and their bytes included. The source has a rate limit, so that
+ * the pull takes its time (and meets a `429` when a new run starts inside a window the last
+ * one used up).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -131,15 +132,20 @@ describe('pull killed and run again', { timeout: 240_000 }, () => {
         ),
       ),
       await killWhen((s) => s.reads.peopleActivities?.done === true),
+      // In the files of each deal, and among the files' bytes.
+      await killWhen(
+        (s) => (s.reads['files-deal']?.index ?? 0) > 5 && !s.reads['files-deal']!.done,
+      ),
+      await killWhen((s) => (s.reads.fileContents?.index ?? 0) > 0 && !s.reads.fileContents!.done),
       await killWhen((_s, dir) => existsSync(join(dir, 'import.ndjson'))),
     ];
-    expect(kills.slice(0, 3), endings.join('\n')).toEqual([true, true, true]);
+    expect(kills.slice(0, 5), endings.join('\n')).toEqual([true, true, true, true, true]);
     const last = await start().done;
     expect(last.code, last.err).toBe(0);
     const { workspaceId, token } = JSON.parse(last.out.trim().split('\n').at(-1)!);
     // Each run went on with the workspace the first one made.
     const workspaces = await targetStore.db.selectFrom('workspaces').select('id').execute();
-    if (kills[3]) expect(workspaces.map((w) => w.id)).toEqual([workspaceId]);
+    if (kills[5]) expect(workspaces.map((w) => w.id)).toEqual([workspaceId]);
     expect(state()).toBeUndefined();
     const targetApp = await testApp(targetStore);
     // The source read again without its rate limit, to compare.

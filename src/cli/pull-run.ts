@@ -34,9 +34,10 @@ export function pullSummary(r: PullResult): string[] {
   // What a pull never copies (docs/pull.md), named whether the source has any or not.
   const skipped = list(r.skipped);
   lines.push(
-    `not carried over: ${skipped ? `${skipped}; ` : ''}files, e-mails, recordings, custom field settings no read shows`,
+    `not carried over: ${skipped ? `${skipped}; ` : ''}custom field settings, e-mails' senders, idempotency keys and attachment lists, files' memos: no read shows them`,
   );
-  for (const refused of r.refused) lines.push(`missing (the source refused it): ${refused}`);
+  for (const refused of r.refused)
+    lines.push(`missing (the source refused it or does not serve it): ${refused}`);
   if (r.leftOut > 0) {
     lines.push(
       `left out ${r.leftOut} records the copy refused (changed on the source while it was read; the next pull brings them), written to ${r.leftOutPath}: ${r.leftOutReasons.join('; ')}`,

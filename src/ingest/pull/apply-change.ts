@@ -91,6 +91,9 @@ export class SourceCatalog {
 
 /** A few reads held in memory, read by `pulledLines` as it reads a walk's spool. */
 class HeldReads {
+  /** A change brings no file's bytes: nothing is read from a folder. */
+  readonly dir = '';
+
   constructor(private readonly reads: Map<string, unknown[]>) {}
 
   *values<T = Rec>(name: string): Generator<T> {

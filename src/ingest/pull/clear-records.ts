@@ -11,6 +11,7 @@ export const RECORD_TABLES = [
   'search_values',
   'history',
   'activities',
+  'recordings',
   'sequence_timeline',
   'sequence_steps',
   'sequence_enrollments',

@@ -38,6 +38,8 @@ export class Source {
   readonly counts: SourceCounts = { requests: 0, rateLimited: 0, retried: 0 };
   readonly pacer: Pacer;
   private readonly transport: Transport;
+  private readonly paced: FetchLike;
+  private readonly token: string;
 
   constructor(options: SourceOptions) {
     this.pacer = new Pacer(options.pace ?? 0);
@@ -58,6 +60,8 @@ export class Source {
       else if (response.status >= 500) this.counts.retried++;
       return response as unknown as FetchResponse;
     };
+    this.paced = paced;
+    this.token = options.token;
     this.transport = new Transport({
       baseUrl: options.url,
       token: options.token,
@@ -94,6 +98,19 @@ export class Source {
     if (!Array.isArray(items)) throw new PullError(`${path}: the answer has no '${key}' list`);
     const next = data.nextCursor ?? data.nextCurosr;
     return { items, next: typeof next === 'string' && next !== '' ? next : null };
+  }
+
+  /**
+   * One `GET path` as it answers, paced and counted, not retried and its body not read: a
+   * file's bytes, streamed (`download.ts` retries it).
+   */
+  async open(path: string): Promise<Response> {
+    const answer = await this.paced(this.transport.url(path), {
+      method: 'GET',
+      headers: { Authorization: `Bearer ${this.token}`, Accept: '*/*' },
+      signal: new AbortController().signal,
+    });
+    return answer as unknown as Response;
   }
 
   /**

@@ -6,10 +6,26 @@
  * only order them: times a millisecond apart in the source's order), the ids of web-form
  * submissions and sequence timeline events (the API shows none: ids from their record and
  * their place, in the source's order), and which deal or lead a sequence enrollment holds
- * (from the records' sequence keys). `docs/pull.md` lists what is not carried over.
+ * (from the records' sequence keys). Custom objects, files, e-mails and recordings are
+ * `content-lines.ts`'s. `docs/pull.md` lists what is not carried over.
  */
-import { ATTACHMENT_TYPE, type CustomFieldType, refTargetOf } from '../../domain/custom-fields.ts';
+import {
+  ATTACHMENT_TYPE,
+  type CustomFieldType,
+  type RefTarget,
+  refTargetOf,
+} from '../../domain/custom-fields.ts';
 import { SOURCE_IMPORT } from '../../resources/owned.ts';
+import {
+  customObjectActivityLine,
+  customObjectLine,
+  customObjectOfTodos,
+  definitionLines,
+  emailLines,
+  fileLines,
+  filesRead,
+  recordingLines,
+} from './content-lines.ts';
 import { dealOutcomes, OUTCOMES } from './deal-outcomes.ts';
 import { enrollmentLines } from './enrollments.ts';
 import { type Line, type Rec, refId, refIds } from './refs.ts';
@@ -62,7 +78,7 @@ function subjectOf(r: Rec): [string, string] | undefined {
  * `emit`; answers what the source served that the lines leave out.
  */
 export function pulledLines(
-  spool: Pick<Spool, 'values' | 'progress'>,
+  spool: Pick<Spool, 'values' | 'progress' | 'dir'>,
   emit: (line: Line) => void,
 ): Skipped {
   const skipped: Skipped = {};
@@ -101,17 +117,18 @@ export function pulledLines(
     });
   }
 
-  // Pipelines and stages: those of deals and of leads (custom objects' are not carried).
+  // Pipelines and stages: those of deals, of leads and of custom objects.
   const kindOf = new Map<string, 'deal' | 'lead'>();
   for (const p of values('dealPipelines')) kindOf.set(p.id as string, 'deal');
   for (const p of values('leadPipelines')) kindOf.set(p.id as string, 'lead');
   /** Stage timing key prefix (`<stage>(<pipeline>)`) → stage id, per record type. */
   const stageByKey = { deal: new Map<string, string>(), lead: new Map<string, string>() };
   const stageLines: Line[] = [];
+  const customPipelines: string[] = [];
   values('pipelines').forEach((p, position) => {
-    // Neither a deal's nor a lead's: a custom object's (whose records are not carried, but
-    // whose pipeline the list of every pipeline shows).
+    // Neither a deal's nor a lead's: a custom object's.
     const kind = kindOf.get(p._id as string);
+    if (!kind) customPipelines.push(p._id as string);
     emit({
       type: 'pipeline',
       id: p._id,
@@ -132,6 +149,7 @@ export function pulledLines(
     }
   });
   for (const s of stageLines) emit(s);
+  for (const d of definitionLines(spool, customPipelines, () => orderTime(order++))) emit(d);
 
   // Custom fields: the fields of each list whose id is not their name (built-in fields'
   // ids are their names).
@@ -165,19 +183,79 @@ export function pulledLines(
       });
     }
   }
-  skip('customObjectDefinition', spool.progress('customObjectDefinitions').records);
+  // The custom objects' fields, each of its definition (`customObject:<definition id>`).
+  let customObjectFields = 0;
+  for (const f of values('fields-custom-object')) {
+    if (f.id === f.name || typeof f.customObjectDefinitionId !== 'string') continue;
+    const key = `customObject:${f.customObjectDefinitionId}`;
+    const defs = fieldsOf.get(key) ?? [];
+    fieldsOf.set(key, defs);
+    const def: FieldDef = {
+      id: f.id as string,
+      name: f.name as string,
+      type: f.type as CustomFieldType,
+      ...(typeof f.formula === 'string' ? { formula: f.formula } : {}),
+    };
+    defs.push(def);
+    emit({
+      type: 'customField',
+      id: def.id,
+      record_type: 'customObject',
+      custom_object_definition_id: f.customObjectDefinitionId,
+      name: def.name,
+      kind: def.type,
+      position: customObjectFields++,
+      required: f.required === true,
+      options: Array.isArray(f.optionList)
+        ? (f.optionList as Rec[]).map((o) => ({ id: o.id, value: o.value }))
+        : null,
+      created_at: orderTime(order++),
+      formula: def.formula ?? null,
+    });
+  }
 
-  /** A record's custom values in stored form: by field id, Refs as ids. */
+  // What a custom value may name: the files whose bytes the walk has, and the records it
+  // read. An id of another (a record deleted on the source keeps its id in the Refs that
+  // named it, with an empty name) is left out of the value, not the record out of the copy.
+  const files = filesRead(spool);
+  const fileIds = new Set(files.filter((f) => f.size > 0).map((f) => f.id));
+  const customObjects = values('customObjects');
+  const customObjectIds = new Set(customObjects.map((o) => o.id as string));
+  const idsOf = (name: string, key = 'id') => new Set(values(name).map((r) => String(r[key])));
+  const known: Record<RefTarget, Set<string>> = {
+    user: idsOf('users'),
+    people: idsOf('people'),
+    organization: idsOf('organizations'),
+    deal: idsOf('deals'),
+    pipeline: idsOf('pipelines', '_id'),
+    pipelineStage: new Set(
+      values('pipelines').flatMap((p) => (p.pipelineStageList as Rec[]).map((s) => String(s._id))),
+    ),
+    webForm: idsOf('webForms'),
+    sequence: idsOf('sequences', '_id'),
+    customObject: customObjectIds,
+  };
+
+  /** A record's custom values in stored form: by field id, Refs and files as ids. */
   const custom = (recordType: string, r: Rec): Rec => {
     const out: Rec = {};
     for (const def of fieldsOf.get(recordType) ?? []) {
       const v = r[def.name];
       if (def.formula !== undefined || v === null || v === undefined) continue;
-      // Files are not carried over, nor the custom objects a Ref may name.
-      if (def.type === ATTACHMENT_TYPE) continue;
+      if (def.type === ATTACHMENT_TYPE) {
+        const ids = refIds(v).filter((id) => fileIds.has(id));
+        if (ids.length > 0) out[def.id] = ids;
+        continue;
+      }
       const ref = refTargetOf(def.type);
-      if (ref?.target === 'customObject') continue;
-      out[def.id] = ref ? (ref.multi ? refIds(v) : refId(v)) : v;
+      if (!ref) {
+        out[def.id] = v;
+        continue;
+      }
+      const named = ref.multi ? refIds(v) : [refId(v)];
+      const ids = named.filter((id): id is string => id !== null && known[ref.target].has(id));
+      skip('customValueNamingAnUnreadRecord', named.length - ids.length);
+      if (ids.length > 0) out[def.id] = ref.multi ? ids : ids[0];
     }
     return out;
   };
@@ -342,13 +420,16 @@ export function pulledLines(
   }
   for (const l of quoteLines) emit(l);
 
-  // Notes and todos (those of custom objects, which name no record of these, are left out).
-  for (const m of values('memos')) {
-    const subject = subjectOf(m);
-    if (!subject) {
-      skip('customObjectNote');
-      continue;
-    }
+  // Custom objects.
+  for (const o of customObjects) {
+    emit(customObjectLine(o, custom(`customObject:${o.customObjectDefinitionId}`, o)));
+  }
+
+  // Notes and todos. Those of custom objects name no record in their lists: a custom object's
+  // notes are its own read's, its todos placed as `customObjectOfTodos` says.
+  const customObjectNotes = values<[string, Rec]>('customObjectNotes');
+  const notesPlaced = new Set(customObjectNotes.map(([, m]) => m.id as string));
+  const note = (m: Rec, subject: [string, string]) =>
     emit({
       type: 'note',
       id: m.id,
@@ -363,9 +444,23 @@ export function pulledLines(
       created_at: m.createdAt,
       updated_at: m.updatedAt,
     });
+  for (const m of values('memos')) {
+    const subject = subjectOf(m);
+    if (subject) note(m, subject);
+    else if (!notesPlaced.has(m.id as string)) skip('customObjectNote');
   }
-  for (const t of values('todos')) {
-    const subject = subjectOf(t);
+  for (const [of, m] of customObjectNotes) {
+    if (customObjectIds.has(of)) note(m, ['customObject', of]);
+  }
+  const todos = values('todos');
+  const todoPlace = customObjectOfTodos(
+    spool,
+    todos.filter((t) => !subjectOf(t)),
+  );
+  for (const t of todos) {
+    const of = todoPlace.get(t.id as string);
+    const subject =
+      subjectOf(t) ?? (of !== undefined ? (['customObject', of] as const) : undefined);
     if (!subject) {
       skip('customObjectTodo');
       continue;
@@ -491,6 +586,20 @@ export function pulledLines(
   for (const a of values('peopleActivities')) activity('people', a.peopleId as string, a, null);
   for (const a of values('organizationActivities'))
     activity('organization', a.organizationId as string, a, null);
+  const recordings = recordingLines(spool, files, skip);
+  const recordingIds = new Set(recordings.map((r) => r.id as string));
+  for (const a of values('customObjectActivities')) {
+    if (seenActivities.has(a.id as string)) continue;
+    seenActivities.add(a.id as string);
+    emit(customObjectActivityLine(a, recordingIds));
+  }
+  // The other activity lists do not name a recording: theirs are not carried.
+  skip(
+    'recordingNotNamedByItsActivity',
+    [...dealActivities, ...values('peopleActivities'), ...values('organizationActivities')].filter(
+      (a) => a.type === 'recordingCreate',
+    ).length,
+  );
 
   // History.
   for (const h of values('peopleHistory')) {
@@ -505,6 +614,14 @@ export function pulledLines(
   for (const h of values('leadHistory')) {
     emit(historyLine('lead', h.leadId, h, refId(h.people), refId(h.organization)));
   }
+  for (const h of values('customObjectHistory')) {
+    emit(historyLine('customObject', h.customObjectId, h, null, null));
+  }
+
+  // Files and their bytes, sent e-mails, recordings.
+  fileLines(spool, files, emit, () => orderTime(order++), skip);
+  emailLines(spool, emit);
+  for (const r of recordings) emit(r);
   return skipped;
 }
 

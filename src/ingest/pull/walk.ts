@@ -4,6 +4,7 @@
  * submissions, an enrollment's timeline) id by id, every step recorded so that a stopped
  * walk goes on where it stopped.
  */
+import { CONTENT_READS } from './content-reads.ts';
 import { CrmApiError, type Source } from './source.ts';
 import type { ReadProgress, Spool } from './spool.ts';
 
@@ -31,6 +32,18 @@ export type Read =
       path: (id: string) => string;
       key: string;
       paged: boolean;
+      /** The query of each id's read (a list filtered by the record). */
+      query?: (id: string) => Record<string, string>;
+      /**
+       * Reads one id itself (a file's bytes, streamed to the state folder) instead of a GET
+       * of `path`'s JSON: the records it answers.
+       */
+      fetch?: (source: Source, id: string, spool: Spool) => Promise<Record<string, unknown>[]>;
+      /**
+       * A `404` or `405` of the first id is the source not serving this read at all (named
+       * in the summary, as a refused list is), not a record gone since its list was read.
+       */
+      notServed404?: boolean;
     };
 
 const list = (name: string, path: string, key: string, paged = true): Read => ({
@@ -133,6 +146,7 @@ export const READS: readonly Read[] = [
   list('organizationHistory', '/v2/organization/history', 'organizationHistoryList'),
   list('dealHistory', '/v2/deal/history', 'dealHistoryList'),
   list('leadHistory', '/v2/lead/history', 'leadHistoryList'),
+  ...CONTENT_READS,
 ];
 
 /**
@@ -226,14 +240,31 @@ async function walkEach(
     const id = ids[p.index]!;
     let page: Awaited<ReturnType<Source['page']>>;
     try {
-      page = read.paged
-        ? await source.page(read.path(id), read.key, p.cursor)
-        : { items: listOf(await source.get(read.path(id)), read.path(id), read.key), next: null };
+      const query = read.query?.(id);
+      page = read.fetch
+        ? { items: await read.fetch(source, id, spool), next: null }
+        : read.paged
+          ? await source.page(read.path(id), read.key, p.cursor, query)
+          : {
+              items: listOf(await source.get(read.path(id), query), read.path(id), read.key),
+              next: null,
+            };
     } catch (error) {
       // A record gone since its list was read (404), or one the read has nothing of (an
       // enrollment that has run no step answers 400, as the live API does), gives nothing;
-      // another refusal of a read per record refuses them all.
-      if (error instanceof CrmApiError && (error.status === 404 || error.status === 400))
+      // another refusal of a read per record refuses them all, as does a 404 or 405 of the
+      // first record of a read the source may not serve.
+      const notServed =
+        read.notServed404 &&
+        p.index === 0 &&
+        p.records === 0 &&
+        error instanceof CrmApiError &&
+        (error.status === 404 || error.status === 405);
+      if (
+        !notServed &&
+        error instanceof CrmApiError &&
+        (error.status === 404 || error.status === 400)
+      )
         page = { items: [], next: null };
       else {
         const why = refusal(error);
