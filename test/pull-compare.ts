@@ -261,3 +261,25 @@ export function firstDifference(d: Difference): string {
   while (i < d.a.length && d.a[i] === d.b[i]) i++;
   return `${d.url} at ${i}:\n  source: …${d.a.slice(Math.max(0, i - 150), i + 150)}\n  copy:   …${d.b.slice(Math.max(0, i - 150), i + 150)}`;
 }
+
+/**
+ * A deal of `deals` whose delete on the source the copy can follow exactly: in no running
+ * sequence, named by no custom object (a deleted record keeps its id in the Refs that named it,
+ * which the copy cannot hold: docs/pull.md, What is not carried over), and without quotes (the
+ * source keeps the notes of a deleted deal's quotes, naming a quote no read shows).
+ */
+export async function dealToDelete(
+  app: FastifyInstance,
+  token: string,
+  deals: readonly Record<string, unknown>[],
+): Promise<Record<string, unknown>> {
+  const customObjects = JSON.stringify(
+    (await get(app, token, '/v2/custom-object?limit=100')).json.data,
+  );
+  for (const d of deals) {
+    if (d['현재 진행중인 시퀀스 여부'] || customObjects.includes(String(d.id))) continue;
+    const quotes = await get(app, token, `/v2/deal/${d.id}/quote`);
+    if (quotes.json.data.quoteList.length === 0) return d;
+  }
+  throw new Error('no deal the copy can follow the delete of');
+}

@@ -18,7 +18,7 @@ import { type AppliedChange, type FollowOptions, follow } from '../src/ingest/pu
 import type { PullResult } from '../src/ingest/pull/run-pull.ts';
 import { listen } from './client-server.ts';
 import { get, post, type TestStore, testApp, testStore } from './helpers.ts';
-import { compareWorkspaces, firstDifference, type Side } from './pull-compare.ts';
+import { compareWorkspaces, dealToDelete, firstDifference, type Side } from './pull-compare.ts';
 import { waitFor } from './webhook-fixtures.ts';
 
 type Rec = Record<string, unknown>;
@@ -115,7 +115,11 @@ describe('pull --follow, change by change', () => {
       )
     ).deal as Rec;
     await write(`/v2/deal/${deal.id}`, { status: 'Won' });
-    const gone = deals.find((d) => !d['현재 진행중인 시퀀스 여부'] && d.id !== deals[0]!.id)!;
+    const gone = await dealToDelete(
+      sourceApp,
+      source.token,
+      deals.filter((d) => d.id !== deals[0]!.id),
+    );
     await write(`/v2/deal/${gone.id}/delete`);
     await write(`/v2/people/${people[1]!.id}/merge`, { mergedId: people[2]!.id });
     return {

@@ -18,7 +18,7 @@ import { CHUNK_BYTES } from '../src/resources/files/writes.ts';
 import { listen } from './client-server.ts';
 import { get, post, type TestStore, testApp, testStore } from './helpers.ts';
 import { type FormPart, multipartBody, SAMPLE_FILES } from './multipart.ts';
-import { compareWorkspaces, firstDifference, type Side } from './pull-compare.ts';
+import { compareWorkspaces, dealToDelete, firstDifference, type Side } from './pull-compare.ts';
 
 describe('pull from another server into a new workspace', () => {
   let sourceStore: TestStore;
@@ -90,21 +90,7 @@ describe('pull from another server into a new workspace', () => {
       memo: '이름 변경',
     });
     expect(updated.status, updated.text).toBe(200);
-    // A deal no custom object names: a deleted record keeps its id in the Refs that named it,
-    // which the copy cannot hold (docs/pull.md, What is not carried over).
-    const customObjects = JSON.stringify(
-      (await get(sourceApp, source.token, '/v2/custom-object?limit=100')).json.data,
-    );
-    // Nor one with quotes: the source keeps the notes of a deleted deal's quotes, naming a
-    // quote no read shows.
-    const quoted = new Set<string>();
-    for (const d of deals) {
-      const quotes = await get(sourceApp, source.token, `/v2/deal/${d.id}/quote`);
-      if (quotes.json.data.quoteList.length > 0) quoted.add(d.id);
-    }
-    const gone = deals.find(
-      (d) => !d['현재 진행중인 시퀀스 여부'] && !customObjects.includes(d.id) && !quoted.has(d.id),
-    )!;
+    const gone = await dealToDelete(sourceApp, source.token, deals);
     const deleted = await post(sourceApp, source.token, `/v2/deal/${gone.id}/delete`);
     expect(deleted.status, deleted.text).toBe(200);
     const merged = await post(sourceApp, source.token, `/v2/people/${people[1]!.id}/merge`, {
