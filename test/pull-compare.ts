@@ -264,9 +264,8 @@ export function firstDifference(d: Difference): string {
 
 /**
  * A deal of `deals` whose delete on the source the copy can follow exactly: in no running
- * sequence, named by no custom object (a deleted record keeps its id in the Refs that named it,
- * which the copy cannot hold: docs/pull.md, What is not carried over), and without quotes (the
- * source keeps the notes of a deleted deal's quotes, naming a quote no read shows).
+ * sequence, and named by no custom object (a deleted record keeps its id in the Refs that named
+ * it, which the copy cannot hold: docs/pull.md, What is not carried over).
  */
 export async function dealToDelete(
   app: FastifyInstance,
@@ -276,10 +275,9 @@ export async function dealToDelete(
   const customObjects = JSON.stringify(
     (await get(app, token, '/v2/custom-object?limit=100')).json.data,
   );
-  for (const d of deals) {
-    if (d['현재 진행중인 시퀀스 여부'] || customObjects.includes(String(d.id))) continue;
-    const quotes = await get(app, token, `/v2/deal/${d.id}/quote`);
-    if (quotes.json.data.quoteList.length === 0) return d;
-  }
-  throw new Error('no deal the copy can follow the delete of');
+  const gone = deals.find(
+    (d) => !d['현재 진행중인 시퀀스 여부'] && !customObjects.includes(String(d.id)),
+  );
+  if (gone === undefined) throw new Error('no deal the copy can follow the delete of');
+  return gone;
 }

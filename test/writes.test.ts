@@ -525,11 +525,13 @@ describe('deals', () => {
     }));
     const id = await newDeal({ peopleId: p, organizationId: o, memo: '메모', status: 'Won' });
     await write(`/v2/deal/${id}`, { name: '이름 변경' });
-    await write(
+    const quote = await write(
       '/v2/quote',
       { name: '견적', dealId: id, isMainQuote: true, quoteProductList: [{ productId: product }] },
       201,
     );
+    const quoteId = (quote.quote as Rec).id as string;
+    await write(`/v2/quote/${quoteId}/memo`, { text: '견적 메모' }, 201);
     const submission = await ws.write((w) =>
       makeSubmission(w, { webFormId: form, dealId: id, peopleId: p }),
     );
@@ -557,6 +559,15 @@ describe('deals', () => {
         .execute();
       expect(rows, table).toEqual([]);
     }
+    // Its quote's notes went with the quote: none is left naming a quote no read shows.
+    const quoteNotes = await store.db
+      .selectFrom('notes')
+      .select('id')
+      .where('workspace_id', '=', ws.workspaceId)
+      .where('subject_type', '=', 'quote')
+      .where('subject_id', '=', quoteId)
+      .execute();
+    expect(quoteNotes).toEqual([]);
     const kept = await store.db
       .selectFrom('web_form_submissions')
       .select(['deal_id', 'people_id'])

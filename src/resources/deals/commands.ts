@@ -291,7 +291,11 @@ export async function deletePipelineRecord(
     .select('id')
     .where('workspace_id', '=', ws)
     .where(column, '=', id);
-  for (const quote of await quotes.execute()) await deleteFilesOf(w, 'quote', quote.id);
+  // A quote goes with its deal or lead, and with it what it owns (its notes, files, ...).
+  for (const quote of await quotes.execute()) {
+    await deleteOwnedRows(w, 'quote', quote.id);
+    await deleteFilesOf(w, 'quote', quote.id);
+  }
   await w.trx
     .deleteFrom('quote_products')
     .where('workspace_id', '=', ws)
