@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { workspaceKey } from '../../domain/ids.ts';
 import {
   effectOfAttempt,
@@ -188,6 +188,11 @@ async function recordIn(
     });
   }
 
+  const changes = [...streaks.values()];
+  if (dialect === 'postgres' && writesAtOnce(outcomes, attempts, changes)) {
+    await writeAtOnce(trx, workspaceId, now, { delivered, retried, logOnly, attempts, changes });
+    return [];
+  }
   for (const [statusCode, keys] of delivered) {
     for (const part of chunks(keys)) {
       await sql`update webhook_deliveries set status = 'delivered',
@@ -224,7 +229,76 @@ async function recordIn(
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
-  return updateStreaks(trx, [...streaks.values()], now);
+  return updateStreaks(trx, changes, now);
+}
+
+/** Tries whose writes go in one statement at most (below both statements' limits of keys). */
+const AT_ONCE = 500;
+
+/**
+ * Whether a record's writes may go in one statement (PostgreSQL): a try of each delivery at
+ * most (a statement changes a row once), not too many, and no webhook's streak growing (a
+ * webhook that may be disabled is updated apart, in key order, by `updateStreaks`).
+ */
+function writesAtOnce(
+  outcomes: readonly AttemptOutcome[],
+  attempts: readonly unknown[],
+  changes: readonly StreakChange[],
+): boolean {
+  if (attempts.length === 0 || attempts.length > AT_ONCE) return false;
+  if (changes.some((c) => !c.reset || c.failed !== 0)) return false;
+  return new Set(outcomes.map((o) => o.id)).size === outcomes.length;
+}
+
+/**
+ * A record's writes in one workspace in one statement (PostgreSQL; one round trip where
+ * they take one per kind of write and one per webhook): each update a data-modifying `with`
+ * of the `insert` of the tries, on distinct rows. The streaks are only cleared, of the
+ * webhooks in key order.
+ */
+async function writeAtOnce(
+  trx: Executor,
+  workspaceId: string,
+  now: string,
+  writes: {
+    delivered: ReadonlyMap<number, readonly DeliveryKey[]>;
+    retried: readonly { key: DeliveryKey; outcome: AttemptOutcome; next: string | null }[];
+    logOnly: readonly DeliveryKey[];
+    attempts: readonly Record<string, unknown>[];
+    changes: readonly WebhookKey[];
+  },
+): Promise<void> {
+  const ids = (keys: readonly DeliveryKey[]) => idList(keys.map((k) => k.id));
+  const updates: RawBuilder<unknown>[] = [];
+  for (const [statusCode, keys] of writes.delivered) {
+    updates.push(sql`update webhook_deliveries set status = 'delivered',
+        attempt_count = attempt_count + 1, last_status_code = ${statusCode},
+        last_error = null, next_attempt_at = null, leased_until = null, delivered_at = ${now}
+      where workspace_id = ${workspaceId} and id in ${ids(keys)}`);
+  }
+  for (const { key, outcome, next } of writes.retried) {
+    updates.push(sql`update webhook_deliveries set status = ${next === null ? 'failed' : 'pending'},
+        attempt_count = attempt_count + 1, last_status_code = ${outcome.statusCode},
+        last_error = ${outcome.error}, next_attempt_at = ${next}, leased_until = null
+      where workspace_id = ${workspaceId} and id = ${key.id}`);
+  }
+  if (writes.logOnly.length > 0) {
+    updates.push(sql`update webhook_deliveries set attempt_count = attempt_count + 1
+      where workspace_id = ${workspaceId} and id in ${ids(writes.logOnly)}`);
+  }
+  const webhooks = writes.changes.map((c) => c.webhookId).sort();
+  if (webhooks.length > 0) {
+    updates.push(sql`update webhooks set failure_streak = 0
+      where workspace_id = ${workspaceId} and id in ${idList(webhooks)} and failure_streak <> 0`);
+  }
+  const rows = writes.attempts.map(
+    (a) =>
+      sql`(${a.workspace_id}, ${a.delivery_id}, ${a.attempt}, ${a.started_at}, ${a.duration_ms}, ${a.status_code}, ${a.error})`,
+  );
+  const withs = updates.map((u, i) => sql`${sql.raw(`w${i}`)} as (${u})`);
+  await sql`${updates.length > 0 ? sql`with ${sql.join(withs)} ` : sql``}insert into webhook_attempts
+      (workspace_id, delivery_id, attempt, started_at, duration_ms, status_code, error)
+    values ${sql.join(rows)} on conflict do nothing`.execute(trx);
 }
 
 /**
