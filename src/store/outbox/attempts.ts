@@ -10,7 +10,7 @@ import {
 } from '../../domain/webhook-retry.ts';
 import { bumpCatalogVersion } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
-import { bookkeeping, chunks, type DeliveryKey, idList } from './bookkeeping.ts';
+import { bookkeeping, chunks, type DeliveryKey, idList, literal } from './bookkeeping.ts';
 import { settleDueWorkspace } from './due-workspaces.ts';
 
 /**
@@ -92,47 +92,82 @@ export async function recordAttempts(
   const disabled: WebhookKey[] = [];
   for (let i = 0; i < workspaces.length; i += PARALLEL_WORKSPACES) {
     const done = await Promise.all(
-      workspaces
-        .slice(i, i + PARALLEL_WORKSPACES)
-        .map(([workspaceId, list]) =>
-          bookkeeping(store, workspaceId, (trx) =>
-            recordIn(trx, store.dialect, workspaceId, list, policy),
-          ),
-        ),
+      workspaces.slice(i, i + PARALLEL_WORKSPACES).map(([workspaceId, list]) => {
+        const lock = list.length <= KEYS_AT_ONCE ? lockDeliveries(workspaceId, list) : undefined;
+        return bookkeeping(
+          store,
+          workspaceId,
+          (trx, opened) =>
+            recordIn(
+              trx,
+              store.dialect,
+              workspaceId,
+              list,
+              policy,
+              opened as Current[] | undefined,
+            ),
+          lock,
+        );
+      }),
     );
     for (const list of done) disabled.push(...list);
   }
   return disabled;
 }
 
-/** `recordAttempts` in one workspace, in the caller's transaction. */
+/** Deliveries' ids a record locks in its `begin`'s round trip at most (PostgreSQL). */
+const KEYS_AT_ONCE = 1000;
+
+/** A delivery as a record reads it before its tries are written. */
+interface Current {
+  workspace_id: string;
+  id: string;
+  status: string;
+  attempt_count: number;
+}
+
+/**
+ * PostgreSQL: the statement that locks and reads the deliveries whose tries are recorded,
+ * its values written in its text, so that it goes with the record's `begin` in one round trip.
+ */
+function lockDeliveries(workspaceId: string, outcomes: readonly AttemptOutcome[]): string {
+  const ids = [...new Set(outcomes.map((o) => literal(o.id)))].join(', ');
+  return `select workspace_id, id, status, attempt_count from webhook_deliveries
+    where workspace_id = ${literal(workspaceId)} and id in (${ids}) for update`;
+}
+
+/**
+ * `recordAttempts` in one workspace, in the caller's transaction; `opened`, the deliveries
+ * read and locked already (`lockDeliveries`), if they were.
+ */
 async function recordIn(
   trx: Executor,
   dialect: Store['dialect'],
   workspaceId: string,
   outcomes: readonly AttemptOutcome[],
   policy: RetryPolicy,
+  opened?: Current[],
 ): Promise<WebhookKey[]> {
   const nowMs = Date.now();
   const now = new Date(nowMs).toISOString();
   const current = new Map<string, { status: string; attempt_count: number }>();
-  for (const part of chunks(outcomes)) {
-    const lock = dialect === 'postgres' ? sql` for update` : sql``;
-    const result = await sql<{
-      workspace_id: string;
-      id: string;
-      status: string;
-      attempt_count: number;
-    }>`select workspace_id, id, status, attempt_count from webhook_deliveries
-      where workspace_id = ${workspaceId} and id in ${idList(part.map((o) => o.id))}${lock}`.execute(
-      trx,
-    );
-    for (const r of result.rows) {
-      current.set(workspaceKey(r.workspace_id, r.id), {
-        status: r.status,
-        attempt_count: Number(r.attempt_count),
-      });
+  const read: Current[] = opened ?? [];
+  if (!opened) {
+    for (const part of chunks(outcomes)) {
+      const lock = dialect === 'postgres' ? sql` for update` : sql``;
+      const result = await sql<Current>`select workspace_id, id, status, attempt_count
+        from webhook_deliveries
+        where workspace_id = ${workspaceId} and id in ${idList(part.map((o) => o.id))}${lock}`.execute(
+        trx,
+      );
+      read.push(...result.rows);
     }
+  }
+  for (const r of read) {
+    current.set(workspaceKey(r.workspace_id, r.id), {
+      status: r.status,
+      attempt_count: Number(r.attempt_count),
+    });
   }
 
   const attempts: Record<string, unknown>[] = [];

@@ -1,7 +1,14 @@
 import { sql } from 'kysely';
 import { workspaceKey } from '../../domain/ids.ts';
 import type { Executor, Store } from '../database.ts';
-import { bookkeeping, chunks, type DeliveryKey, idList, idsByWorkspace } from './bookkeeping.ts';
+import {
+  bookkeeping,
+  chunks,
+  type DeliveryKey,
+  idList,
+  idsByWorkspace,
+  literal,
+} from './bookkeeping.ts';
 import { holdsLease } from './dispatch-lease.ts';
 import { listDueWorkspaces, settleDueWorkspace } from './due-workspaces.ts';
 
@@ -178,26 +185,33 @@ async function claimInPostgres(
     const look = choose(found, request);
     if (look.chosen.length === 0) return { deliveries: [], more: look.more, leaseHeld: true };
   }
-  return bookkeeping(store, workspaceId, async (trx) => {
-    const locked = await lockDueWebhooks(trx, workspaceId, request.now);
-    if (locked.size === 0) {
-      // Nothing due (or all of it another claim's): the mark put back, else a stale mark
-      // would keep the workspace first in every claim's list while writes keep them likely.
-      await settleDueWorkspace(trx, store.dialect, workspaceId);
-      return { deliveries: [], more: false, leaseHeld: true };
-    }
-    // A statement of its own, after the locks: its snapshot has every earlier claim's leases.
-    const candidates = (await postgresCandidates(trx, workspaceId, request)).filter((c) =>
-      locked.has(c.webhook_id),
-    );
-    const { chosen, more } = choose(candidates, request);
-    if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true };
-    return {
-      deliveries: await leaseAndReadOnPostgres(trx, workspaceId, chosen, request),
-      more,
-      leaseHeld: true,
-    };
-  });
+  const lock = lockDueWebhooks(workspaceId, request.now);
+  return bookkeeping(
+    store,
+    workspaceId,
+    async (trx, opened) => {
+      const rows = opened ?? (await sql.raw<{ id: string }>(lock).execute(trx)).rows;
+      const locked = new Set(rows.map((r) => String(r.id)));
+      if (locked.size === 0) {
+        // Nothing due (or all of it another claim's): the mark put back, else a stale mark
+        // would keep the workspace first in every claim's list while writes keep them likely.
+        await settleDueWorkspace(trx, store.dialect, workspaceId);
+        return { deliveries: [], more: false, leaseHeld: true };
+      }
+      // A statement of its own, after the locks: its snapshot has every earlier claim's leases.
+      const candidates = (await postgresCandidates(trx, workspaceId, request)).filter((c) =>
+        locked.has(c.webhook_id),
+      );
+      const { chosen, more } = choose(candidates, request);
+      if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true };
+      return {
+        deliveries: await leaseAndReadOnPostgres(trx, workspaceId, chosen, request),
+        more,
+        leaseHeld: true,
+      };
+    },
+    lock,
+  );
 }
 
 /**
@@ -290,27 +304,24 @@ async function claimOnSqlite(
 }
 
 /**
- * Locks the workspace's active webhooks that have due pending deliveries, skipping those
- * another transaction holds (PostgreSQL); their ids. The test is a `lateral … limit 1` rather
- * than `exists`: with statistics from a moment nothing was pending (a queue table's are always
- * stale), the planner made `exists` a join that read every pending delivery once per webhook.
+ * The statement that locks the workspace's active webhooks that have due pending deliveries,
+ * skipping those another transaction holds (PostgreSQL), and reads their ids: its values
+ * written in its text, so that it goes with the claim's `begin` in one round trip. The test
+ * is a `lateral … limit 1` rather than `exists`: with statistics from a moment nothing was
+ * pending (a queue table's are always stale), the planner made `exists` a join that read
+ * every pending delivery once per webhook.
  */
-async function lockDueWebhooks(
-  trx: Executor,
-  workspaceId: string,
-  now: string,
-): Promise<Set<string>> {
-  const result = await sql<{ id: string }>`
-    select w.id from webhooks w
+function lockDueWebhooks(workspaceId: string, now: string): string {
+  const workspace = literal(workspaceId);
+  return `select w.id from webhooks w
     cross join lateral (
       select 1 from webhook_deliveries d
-      where d.workspace_id = ${workspaceId} and d.webhook_id = w.id and d.status = 'pending'
-        and d.next_attempt_at <= ${now}
+      where d.workspace_id = ${workspace} and d.webhook_id = w.id and d.status = 'pending'
+        and d.next_attempt_at <= ${literal(now)}
       limit 1
     ) due
-    where w.workspace_id = ${workspaceId} and w.status = 'active'
-    for no key update of w skip locked`.execute(trx);
-  return new Set(result.rows.map((r) => r.id));
+    where w.workspace_id = ${workspace} and w.status = 'active'
+    for no key update of w skip locked`;
 }
 
 /** The workspace's active webhooks' first due pending deliveries (PostgreSQL), in one statement. */
