@@ -57,6 +57,14 @@ export interface ClaimRequest {
   workspaces?: readonly string[];
   /** SQLite: the dispatch lease, checked in the claim's transaction (no claim without it). */
   lease?: { name: string; holder: string };
+  /**
+   * When the dispatcher last looked in a workspace (a number that grows with each claim; -1
+   * never): of the due workspaces, those looked in longest ago go first, so that while writes
+   * keep more workspaces due than a claim looks in, each is looked in in turn (a workspace's
+   * mark is only put back when a look finds nothing due, so the order of the marks alone
+   * would look in the same ones every time).
+   */
+  lookedIn?(workspaceId: string): number;
 }
 
 /** What a claim got. */
@@ -66,6 +74,8 @@ export interface Claim {
   more: boolean;
   /** False when the dispatch lease was another's: nothing was claimed. */
   leaseHeld: boolean;
+  /** The workspaces the claim looked in. */
+  looked: string[];
 }
 
 /** A pending due delivery, as a claim considers it. */
@@ -91,6 +101,9 @@ const CANDIDATE_COLUMNS = [
 
 /** Workspaces a claim looks in at most; past them, it says there is more. */
 export const WORKSPACES_PER_CLAIM = 64;
+
+/** Due workspaces a claim chooses its `WORKSPACES_PER_CLAIM` among (see `lookedIn`). */
+const WORKSPACES_LISTED = 16 * WORKSPACES_PER_CLAIM;
 
 /**
  * PostgreSQL: workspaces claimed in at once, each in its own transaction on its own
@@ -123,15 +136,22 @@ const PARALLEL_WORKSPACES = 4;
  * transaction, which leases in every workspace of the claim.
  */
 export async function claimDeliveries(store: Store, request: ClaimRequest): Promise<Claim> {
-  if (request.limit <= 0) return { deliveries: [], more: true, leaseHeld: true };
-  const due =
-    request.workspaces?.slice(0, WORKSPACES_PER_CLAIM) ??
-    (await listDueWorkspaces(store.db, request.now, WORKSPACES_PER_CLAIM));
+  if (request.limit <= 0) return { deliveries: [], more: true, leaseHeld: true, looked: [] };
+  let due = request.workspaces?.slice(0, WORKSPACES_PER_CLAIM);
+  let left = false;
+  if (!due) {
+    const listed = await listDueWorkspaces(store.db, request.now, WORKSPACES_LISTED);
+    const lookedIn = request.lookedIn;
+    // Stable: among those looked in alike, the earliest mark first.
+    if (lookedIn) listed.sort((a, b) => lookedIn(a) - lookedIn(b));
+    due = listed.slice(0, WORKSPACES_PER_CLAIM);
+    left = listed.length > due.length;
+  }
   const claim =
     store.dialect === 'postgres'
       ? await claimOnPostgres(store, due, request)
       : await claimOnSqlite(store, due, request);
-  if (due.length === WORKSPACES_PER_CLAIM && !request.workspaces) claim.more = true;
+  if (left) claim.more = true;
   return claim;
 }
 
@@ -165,7 +185,7 @@ async function claimOnPostgres(
       if (claim.more) more = true;
     }
   }
-  return { deliveries, more, leaseHeld: true };
+  return { deliveries, more, leaseHeld: true, looked: due.slice(0, next) };
 }
 
 /** A claim in one workspace (PostgreSQL), in a transaction of its own. */
@@ -180,10 +200,11 @@ async function claimInPostgres(
       await bookkeeping(store, workspaceId, (trx) =>
         settleDueWorkspace(trx, store.dialect, workspaceId),
       );
-      return { deliveries: [], more: false, leaseHeld: true };
+      return { deliveries: [], more: false, leaseHeld: true, looked: [] };
     }
     const look = choose(found, request);
-    if (look.chosen.length === 0) return { deliveries: [], more: look.more, leaseHeld: true };
+    if (look.chosen.length === 0)
+      return { deliveries: [], more: look.more, leaseHeld: true, looked: [] };
   }
   const lock = lockDueWebhooks(workspaceId, request.now);
   return bookkeeping(
@@ -196,18 +217,19 @@ async function claimInPostgres(
         // Nothing due (or all of it another claim's): the mark put back, else a stale mark
         // would keep the workspace first in every claim's list while writes keep them likely.
         await settleDueWorkspace(trx, store.dialect, workspaceId);
-        return { deliveries: [], more: false, leaseHeld: true };
+        return { deliveries: [], more: false, leaseHeld: true, looked: [] };
       }
       // A statement of its own, after the locks: its snapshot has every earlier claim's leases.
       const candidates = (await postgresCandidates(trx, workspaceId, request)).filter((c) =>
         locked.has(c.webhook_id),
       );
       const { chosen, more } = choose(candidates, request);
-      if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true };
+      if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true, looked: [] };
       return {
         deliveries: await leaseAndReadOnPostgres(trx, workspaceId, chosen, request),
         more,
         leaseHeld: true,
+        looked: [],
       };
     },
     lock,
@@ -270,12 +292,14 @@ async function claimOnSqlite(
   const idle: string[] = [];
   let chosenCount = 0;
   let more = false;
+  const looked: string[] = [];
   for (const workspaceId of due) {
     const limit = request.limit - chosenCount;
     if (limit <= 0) {
       more = true;
       break;
     }
+    looked.push(workspaceId);
     const found = await sqliteCandidates(store.db, workspaceId, { ...request, limit });
     if (found.length === 0) {
       idle.push(workspaceId);
@@ -287,11 +311,12 @@ async function claimOnSqlite(
     chosenIn.push({ workspaceId, chosen: look.chosen });
     chosenCount += look.chosen.length;
   }
-  if (chosenIn.length === 0 && idle.length === 0) return { deliveries: [], more, leaseHeld: true };
+  if (chosenIn.length === 0 && idle.length === 0)
+    return { deliveries: [], more, leaseHeld: true, looked };
   return bookkeeping(store, undefined, async (trx) => {
     const lease = request.lease;
     if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now))) {
-      return { deliveries: [], more: false, leaseHeld: false };
+      return { deliveries: [], more: false, leaseHeld: false, looked: [] };
     }
     for (const workspaceId of idle) await settleDueWorkspace(trx, store.dialect, workspaceId);
     const deliveries: Delivery[] = [];
@@ -299,7 +324,7 @@ async function claimOnSqlite(
       const leased = await leaseRows(trx, workspaceId, chosen, request);
       deliveries.push(...(await readSends(trx, workspaceId, leased, request.now)));
     }
-    return { deliveries, more, leaseHeld: true };
+    return { deliveries, more, leaseHeld: true, looked };
   });
 }
 
