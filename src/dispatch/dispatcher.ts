@@ -163,7 +163,10 @@ export class Dispatcher {
     // Deep enough that a webhook's queue does not run dry between claims (its first attempts
     // go one at a time), bounded so that one webhook cannot take every place.
     this.perWebhookHeld = Math.max(64, 4 * options.perWebhook);
-    this.heldCap = Math.max(4 * options.concurrency, this.perWebhookHeld);
+    // In all, enough that while many workspaces' writes stream in, a claim takes what is due
+    // in each rather than waiting for the last claim's deliveries to be recorded (on
+    // PostgreSQL a claim and a record cost round trips per workspace, not per delivery).
+    this.heldCap = Math.max(16 * options.concurrency, this.perWebhookHeld);
   }
 
   /** Starts the loop (once). */

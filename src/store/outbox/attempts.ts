@@ -50,7 +50,7 @@ export interface WebhookKey {
  * PostgreSQL: workspaces whose tries are recorded at once, each in its own transaction on
  * its own connection (a few: the pool is shared with the API).
  */
-const PARALLEL_WORKSPACES = 4;
+const PARALLEL_WORKSPACES = 8;
 
 /**
  * Records tries, in the order they ended, each workspace's in statements of its own: a

@@ -110,7 +110,7 @@ const WORKSPACES_LISTED = 16 * WORKSPACES_PER_CLAIM;
  * connection, so that a claim over many workspaces takes a few round trips' time rather
  * than the sum of theirs (the pool is shared with the API: a few, not all).
  */
-const PARALLEL_WORKSPACES = 4;
+const PARALLEL_WORKSPACES = 8;
 
 /**
  * Claims due deliveries: pending, due by `now`, not leased, of active webhooks; per webhook
