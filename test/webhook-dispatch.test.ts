@@ -14,6 +14,7 @@ import type { DispatchLog } from '../src/dispatch/log.ts';
 import { MAX_ANSWER_BYTES, postWebhook } from '../src/dispatch/send.ts';
 import { bumpCatalogVersion } from '../src/store/catalog.ts';
 import { openStore, type Store } from '../src/store/database.ts';
+import { claimDeliveries, WORKSPACES_PER_CLAIM } from '../src/store/outbox/deliveries.ts';
 import { afterWrite } from '../src/store/write-commits.ts';
 import { START_MS } from './budgets.ts';
 import { makePerson } from './factories.ts';
@@ -221,6 +222,42 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
     d.wake();
     await waitFor(() => elsewhere.receipts.length === 1);
     expect(woken.receipts).toHaveLength(1);
+  });
+
+  it('takes turns among more due workspaces than a claim looks in: those looked in longest ago first', async () => {
+    const ids = [ws.workspaceId];
+    for (let i = 0; i < WORKSPACES_PER_CLAIM; i += 1)
+      ids.push((await testWorkspace(store)).workspaceId);
+    // Every mark due, the first workspace's the earliest.
+    const start = Date.now() - 60_000;
+    for (const [i, id] of ids.entries()) {
+      await store.db
+        .updateTable('workspaces')
+        .set({ deliveries_due_at: new Date(start + i * 10).toISOString() })
+        .where('id', '=', id)
+        .execute();
+    }
+    const now = new Date().toISOString();
+    const claim = (lookedIn: (id: string) => number) =>
+      claimDeliveries(store, {
+        now,
+        leaseUntil: new Date(Date.now() + 30_000).toISOString(),
+        limit: 100,
+        perWebhook: 64,
+        held: new Set<string>(),
+        heldOf: () => 0,
+        mostHeldOfOne: 0,
+        likely: true,
+        lookedIn,
+      });
+    // The earliest mark was looked in last: the one left for the next claim.
+    const first = await claim((id) => (id === ids[0] ? 1 : -1));
+    expect(first.more).toBe(true);
+    expect(first.looked).toHaveLength(WORKSPACES_PER_CLAIM);
+    expect(first.looked).not.toContain(ids[0]);
+    // Nothing was due in those: their marks put back, the one left is looked in next.
+    const second = await claim(() => -1);
+    expect(second.looked).toEqual([ids[0]]);
   });
 
   it('signs with both secrets during a rotation, and with the new one alone after it', async () => {

@@ -93,6 +93,8 @@ const RECORD_BATCH = 64;
  * once would cost a transaction per delivery, and nobody waits for the record.
  */
 const RECORD_DELAY_MS = 50;
+/** Workspaces whose last look a dispatcher remembers at most; beyond, it starts over. */
+const MAX_LOOKED_IN = 100_000;
 /**
  * Claims that `wake()` asks for are this far apart at least: a lone write's deliveries go
  * at once, a stream of writes costs a claim per this many ms rather than one per write.
@@ -143,6 +145,8 @@ export class Dispatcher {
   private lastFullClaim = 0;
   /** SQLite: the dispatch lease, which one dispatcher per database holds to claim. */
   private readonly dispatchLease: DispatchLeaseHolder;
+  /** The claim (`stats.claims`) that last looked in each workspace: they take turns. */
+  private readonly lookedIn = new Map<string, number>();
 
   constructor(
     private readonly store: Store,
@@ -159,7 +163,10 @@ export class Dispatcher {
     // Deep enough that a webhook's queue does not run dry between claims (its first attempts
     // go one at a time), bounded so that one webhook cannot take every place.
     this.perWebhookHeld = Math.max(64, 4 * options.perWebhook);
-    this.heldCap = Math.max(4 * options.concurrency, this.perWebhookHeld);
+    // In all, enough that while many workspaces' writes stream in, a claim takes what is due
+    // in each rather than waiting for the last claim's deliveries to be recorded (on
+    // PostgreSQL a claim and a record cost round trips per workspace, not per delivery).
+    this.heldCap = Math.max(16 * options.concurrency, this.perWebhookHeld);
   }
 
   /** Starts the loop (once). */
@@ -318,7 +325,10 @@ export class Dispatcher {
       likely,
       workspaces,
       lease: sqlite ? { name: WEBHOOKS_LEASE, holder: this.id } : undefined,
+      lookedIn: (workspaceId) => this.lookedIn.get(workspaceId) ?? -1,
     });
+    if (this.lookedIn.size > MAX_LOOKED_IN) this.lookedIn.clear();
+    for (const workspaceId of claim.looked) this.lookedIn.set(workspaceId, this.stats.claims);
     if (!claim.leaseHeld) {
       this.dispatchLease.lost();
       return;

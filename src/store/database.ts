@@ -51,7 +51,17 @@ export interface TransactionOptions {
    * lookups go stale at its commit, not every one.
    */
   workspaceId?: string;
+  /**
+   * PostgreSQL, bookkeeping (`durable: false` or `workspaceId`): a first statement, its values
+   * written in its text, sent with `begin` in one round trip; its rows are the function's
+   * second argument. SQLite (whose statements take no round trip) leaves it to the function:
+   * the second argument is undefined.
+   */
+  opening?: string;
 }
+
+/** What a transaction runs: on PostgreSQL, given the rows of `TransactionOptions.opening`. */
+export type TransactionFn<T> = (trx: Executor, opened?: Record<string, unknown>[]) => Promise<T>;
 
 /** A write transaction, or the database itself outside one. */
 export type Executor = Kysely<Database>;
@@ -102,7 +112,7 @@ export interface Store {
    * deadlock), resolving once the commit is durable unless `durable: false` (see
    * `TransactionOptions`).
    */
-  transaction<T>(fn: (trx: Executor) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  transaction<T>(fn: TransactionFn<T>, options?: TransactionOptions): Promise<T>;
   /**
    * PostgreSQL: runs `fn` in a write transaction that holds the write lock of `workspaceId`
    * (its row, `for update`) from its first round trip, which sends `begin` and the lock

@@ -4,7 +4,13 @@ import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { ConfigError } from '../config.ts';
 import type { Database } from '../model/tables.ts';
-import type { Executor, PoolStats, RenderedTable, Store, TransactionOptions } from './database.ts';
+import type {
+  PoolStats,
+  RenderedTable,
+  Store,
+  TransactionFn,
+  TransactionOptions,
+} from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 import { OwnCommits } from './own-commits.ts';
 import { HostPool } from './postgres-host-pool.ts';
@@ -270,7 +276,7 @@ export function openPostgresStore(
    * stale, when it names one.
    */
   async function bookkeepingTransaction<T>(
-    fn: (trx: Executor) => Promise<T>,
+    fn: TransactionFn<T>,
     options: TransactionOptions,
   ): Promise<T> {
     let failure: unknown;
@@ -279,10 +285,16 @@ export function openPostgresStore(
       return await db.connection().execute(async (conn) => {
         try {
           open = true;
-          await sql
-            .raw(options.durable === false ? 'begin; set local synchronous_commit = off' : 'begin')
+          const begin =
+            options.durable === false ? 'begin; set local synchronous_commit = off' : 'begin';
+          const opened = await sql
+            .raw<Record<string, unknown>>(
+              options.opening === undefined ? begin : `${begin}; ${options.opening}`,
+            )
             .execute(conn);
-          const result = await ownCommits.within(() => fn(conn));
+          const result = await ownCommits.within(() =>
+            fn(conn, options.opening === undefined ? undefined : opened.rows),
+          );
           open = false;
           await sql`commit`.execute(conn);
           if (options.workspaceId === undefined) listener?.feed.changedAll();

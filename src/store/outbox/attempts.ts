@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { workspaceKey } from '../../domain/ids.ts';
 import {
   effectOfAttempt,
@@ -10,7 +10,7 @@ import {
 } from '../../domain/webhook-retry.ts';
 import { bumpCatalogVersion } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
-import { bookkeeping, chunks, type DeliveryKey, idList } from './bookkeeping.ts';
+import { bookkeeping, chunks, type DeliveryKey, idList, literal } from './bookkeeping.ts';
 import { settleDueWorkspace } from './due-workspaces.ts';
 
 /**
@@ -50,7 +50,7 @@ export interface WebhookKey {
  * PostgreSQL: workspaces whose tries are recorded at once, each in its own transaction on
  * its own connection (a few: the pool is shared with the API).
  */
-const PARALLEL_WORKSPACES = 4;
+const PARALLEL_WORKSPACES = 8;
 
 /**
  * Records tries, in the order they ended, each workspace's in statements of its own: a
@@ -92,47 +92,82 @@ export async function recordAttempts(
   const disabled: WebhookKey[] = [];
   for (let i = 0; i < workspaces.length; i += PARALLEL_WORKSPACES) {
     const done = await Promise.all(
-      workspaces
-        .slice(i, i + PARALLEL_WORKSPACES)
-        .map(([workspaceId, list]) =>
-          bookkeeping(store, workspaceId, (trx) =>
-            recordIn(trx, store.dialect, workspaceId, list, policy),
-          ),
-        ),
+      workspaces.slice(i, i + PARALLEL_WORKSPACES).map(([workspaceId, list]) => {
+        const lock = list.length <= KEYS_AT_ONCE ? lockDeliveries(workspaceId, list) : undefined;
+        return bookkeeping(
+          store,
+          workspaceId,
+          (trx, opened) =>
+            recordIn(
+              trx,
+              store.dialect,
+              workspaceId,
+              list,
+              policy,
+              opened as Current[] | undefined,
+            ),
+          lock,
+        );
+      }),
     );
     for (const list of done) disabled.push(...list);
   }
   return disabled;
 }
 
-/** `recordAttempts` in one workspace, in the caller's transaction. */
+/** Deliveries' ids a record locks in its `begin`'s round trip at most (PostgreSQL). */
+const KEYS_AT_ONCE = 1000;
+
+/** A delivery as a record reads it before its tries are written. */
+interface Current {
+  workspace_id: string;
+  id: string;
+  status: string;
+  attempt_count: number;
+}
+
+/**
+ * PostgreSQL: the statement that locks and reads the deliveries whose tries are recorded,
+ * its values written in its text, so that it goes with the record's `begin` in one round trip.
+ */
+function lockDeliveries(workspaceId: string, outcomes: readonly AttemptOutcome[]): string {
+  const ids = [...new Set(outcomes.map((o) => literal(o.id)))].join(', ');
+  return `select workspace_id, id, status, attempt_count from webhook_deliveries
+    where workspace_id = ${literal(workspaceId)} and id in (${ids}) for update`;
+}
+
+/**
+ * `recordAttempts` in one workspace, in the caller's transaction; `opened`, the deliveries
+ * read and locked already (`lockDeliveries`), if they were.
+ */
 async function recordIn(
   trx: Executor,
   dialect: Store['dialect'],
   workspaceId: string,
   outcomes: readonly AttemptOutcome[],
   policy: RetryPolicy,
+  opened?: Current[],
 ): Promise<WebhookKey[]> {
   const nowMs = Date.now();
   const now = new Date(nowMs).toISOString();
   const current = new Map<string, { status: string; attempt_count: number }>();
-  for (const part of chunks(outcomes)) {
-    const lock = dialect === 'postgres' ? sql` for update` : sql``;
-    const result = await sql<{
-      workspace_id: string;
-      id: string;
-      status: string;
-      attempt_count: number;
-    }>`select workspace_id, id, status, attempt_count from webhook_deliveries
-      where workspace_id = ${workspaceId} and id in ${idList(part.map((o) => o.id))}${lock}`.execute(
-      trx,
-    );
-    for (const r of result.rows) {
-      current.set(workspaceKey(r.workspace_id, r.id), {
-        status: r.status,
-        attempt_count: Number(r.attempt_count),
-      });
+  const read: Current[] = opened ?? [];
+  if (!opened) {
+    for (const part of chunks(outcomes)) {
+      const lock = dialect === 'postgres' ? sql` for update` : sql``;
+      const result = await sql<Current>`select workspace_id, id, status, attempt_count
+        from webhook_deliveries
+        where workspace_id = ${workspaceId} and id in ${idList(part.map((o) => o.id))}${lock}`.execute(
+        trx,
+      );
+      read.push(...result.rows);
     }
+  }
+  for (const r of read) {
+    current.set(workspaceKey(r.workspace_id, r.id), {
+      status: r.status,
+      attempt_count: Number(r.attempt_count),
+    });
   }
 
   const attempts: Record<string, unknown>[] = [];
@@ -188,6 +223,11 @@ async function recordIn(
     });
   }
 
+  const changes = [...streaks.values()];
+  if (dialect === 'postgres' && writesAtOnce(outcomes, attempts, changes)) {
+    await writeAtOnce(trx, workspaceId, now, { delivered, retried, logOnly, attempts, changes });
+    return [];
+  }
   for (const [statusCode, keys] of delivered) {
     for (const part of chunks(keys)) {
       await sql`update webhook_deliveries set status = 'delivered',
@@ -224,7 +264,76 @@ async function recordIn(
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
-  return updateStreaks(trx, [...streaks.values()], now);
+  return updateStreaks(trx, changes, now);
+}
+
+/** Tries whose writes go in one statement at most (below both statements' limits of keys). */
+const AT_ONCE = 500;
+
+/**
+ * Whether a record's writes may go in one statement (PostgreSQL): a try of each delivery at
+ * most (a statement changes a row once), not too many, and no webhook's streak growing (a
+ * webhook that may be disabled is updated apart, in key order, by `updateStreaks`).
+ */
+function writesAtOnce(
+  outcomes: readonly AttemptOutcome[],
+  attempts: readonly unknown[],
+  changes: readonly StreakChange[],
+): boolean {
+  if (attempts.length === 0 || attempts.length > AT_ONCE) return false;
+  if (changes.some((c) => !c.reset || c.failed !== 0)) return false;
+  return new Set(outcomes.map((o) => o.id)).size === outcomes.length;
+}
+
+/**
+ * A record's writes in one workspace in one statement (PostgreSQL; one round trip where
+ * they take one per kind of write and one per webhook): each update a data-modifying `with`
+ * of the `insert` of the tries, on distinct rows. The streaks are only cleared, of the
+ * webhooks in key order.
+ */
+async function writeAtOnce(
+  trx: Executor,
+  workspaceId: string,
+  now: string,
+  writes: {
+    delivered: ReadonlyMap<number, readonly DeliveryKey[]>;
+    retried: readonly { key: DeliveryKey; outcome: AttemptOutcome; next: string | null }[];
+    logOnly: readonly DeliveryKey[];
+    attempts: readonly Record<string, unknown>[];
+    changes: readonly WebhookKey[];
+  },
+): Promise<void> {
+  const ids = (keys: readonly DeliveryKey[]) => idList(keys.map((k) => k.id));
+  const updates: RawBuilder<unknown>[] = [];
+  for (const [statusCode, keys] of writes.delivered) {
+    updates.push(sql`update webhook_deliveries set status = 'delivered',
+        attempt_count = attempt_count + 1, last_status_code = ${statusCode},
+        last_error = null, next_attempt_at = null, leased_until = null, delivered_at = ${now}
+      where workspace_id = ${workspaceId} and id in ${ids(keys)}`);
+  }
+  for (const { key, outcome, next } of writes.retried) {
+    updates.push(sql`update webhook_deliveries set status = ${next === null ? 'failed' : 'pending'},
+        attempt_count = attempt_count + 1, last_status_code = ${outcome.statusCode},
+        last_error = ${outcome.error}, next_attempt_at = ${next}, leased_until = null
+      where workspace_id = ${workspaceId} and id = ${key.id}`);
+  }
+  if (writes.logOnly.length > 0) {
+    updates.push(sql`update webhook_deliveries set attempt_count = attempt_count + 1
+      where workspace_id = ${workspaceId} and id in ${ids(writes.logOnly)}`);
+  }
+  const webhooks = writes.changes.map((c) => c.webhookId).sort();
+  if (webhooks.length > 0) {
+    updates.push(sql`update webhooks set failure_streak = 0
+      where workspace_id = ${workspaceId} and id in ${idList(webhooks)} and failure_streak <> 0`);
+  }
+  const rows = writes.attempts.map(
+    (a) =>
+      sql`(${a.workspace_id}, ${a.delivery_id}, ${a.attempt}, ${a.started_at}, ${a.duration_ms}, ${a.status_code}, ${a.error})`,
+  );
+  const withs = updates.map((u, i) => sql`${sql.raw(`w${i}`)} as (${u})`);
+  await sql`${updates.length > 0 ? sql`with ${sql.join(withs)} ` : sql``}insert into webhook_attempts
+      (workspace_id, delivery_id, attempt, started_at, duration_ms, status_code, error)
+    values ${sql.join(rows)} on conflict do nothing`.execute(trx);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { Executor, Store } from '../database.ts';
+import pg from 'pg';
+import type { Store, TransactionFn } from '../database.ts';
 
 /**
  * What the dispatcher's statements about deliveries share: their keys (grouped by
@@ -21,7 +22,8 @@ const KEYS_PER_STATEMENT = 1000;
  * API write's sync covers it), so dispatching does not queue up behind, nor slow, the API's
  * commits: a database crash (SQLite: a power cut) may lose the last few leases and records,
  * and so send those deliveries again, which at-least-once allows. The deliveries themselves
- * are written durably by the writes that make them.
+ * are written durably by the writes that make them. PostgreSQL: `opening`, a first statement
+ * sent with `begin` in one round trip (see `TransactionOptions`).
  *
  * PostgreSQL: in `workspaceId`'s rows alone, none of them a token or catalogued, except a
  * webhook that a record disables, whose catalog version's bump the workspace's notification
@@ -30,9 +32,15 @@ const KEYS_PER_STATEMENT = 1000;
 export async function bookkeeping<T>(
   store: Store,
   workspaceId: string | undefined,
-  fn: (trx: Executor) => Promise<T>,
+  fn: TransactionFn<T>,
+  opening?: string,
 ): Promise<T> {
-  return store.transaction(fn, { durable: false, workspaceId });
+  return store.transaction(fn, { durable: false, workspaceId, opening });
+}
+
+/** A value written into a statement's text (for `opening`, which takes no parameters). */
+export function literal(value: string): string {
+  return pg.escapeLiteral(value);
 }
 
 /**

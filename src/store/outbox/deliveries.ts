@@ -1,7 +1,14 @@
 import { sql } from 'kysely';
 import { workspaceKey } from '../../domain/ids.ts';
 import type { Executor, Store } from '../database.ts';
-import { bookkeeping, chunks, type DeliveryKey, idList, idsByWorkspace } from './bookkeeping.ts';
+import {
+  bookkeeping,
+  chunks,
+  type DeliveryKey,
+  idList,
+  idsByWorkspace,
+  literal,
+} from './bookkeeping.ts';
 import { holdsLease } from './dispatch-lease.ts';
 import { listDueWorkspaces, settleDueWorkspace } from './due-workspaces.ts';
 
@@ -50,6 +57,14 @@ export interface ClaimRequest {
   workspaces?: readonly string[];
   /** SQLite: the dispatch lease, checked in the claim's transaction (no claim without it). */
   lease?: { name: string; holder: string };
+  /**
+   * When the dispatcher last looked in a workspace (a number that grows with each claim; -1
+   * never): of the due workspaces, those looked in longest ago go first, so that while writes
+   * keep more workspaces due than a claim looks in, each is looked in in turn (a workspace's
+   * mark is only put back when a look finds nothing due, so the order of the marks alone
+   * would look in the same ones every time).
+   */
+  lookedIn?(workspaceId: string): number;
 }
 
 /** What a claim got. */
@@ -59,6 +74,8 @@ export interface Claim {
   more: boolean;
   /** False when the dispatch lease was another's: nothing was claimed. */
   leaseHeld: boolean;
+  /** The workspaces the claim looked in. */
+  looked: string[];
 }
 
 /** A pending due delivery, as a claim considers it. */
@@ -85,12 +102,15 @@ const CANDIDATE_COLUMNS = [
 /** Workspaces a claim looks in at most; past them, it says there is more. */
 export const WORKSPACES_PER_CLAIM = 64;
 
+/** Due workspaces a claim chooses its `WORKSPACES_PER_CLAIM` among (see `lookedIn`). */
+const WORKSPACES_LISTED = 16 * WORKSPACES_PER_CLAIM;
+
 /**
  * PostgreSQL: workspaces claimed in at once, each in its own transaction on its own
  * connection, so that a claim over many workspaces takes a few round trips' time rather
  * than the sum of theirs (the pool is shared with the API: a few, not all).
  */
-const PARALLEL_WORKSPACES = 4;
+const PARALLEL_WORKSPACES = 8;
 
 /**
  * Claims due deliveries: pending, due by `now`, not leased, of active webhooks; per webhook
@@ -116,15 +136,22 @@ const PARALLEL_WORKSPACES = 4;
  * transaction, which leases in every workspace of the claim.
  */
 export async function claimDeliveries(store: Store, request: ClaimRequest): Promise<Claim> {
-  if (request.limit <= 0) return { deliveries: [], more: true, leaseHeld: true };
-  const due =
-    request.workspaces?.slice(0, WORKSPACES_PER_CLAIM) ??
-    (await listDueWorkspaces(store.db, request.now, WORKSPACES_PER_CLAIM));
+  if (request.limit <= 0) return { deliveries: [], more: true, leaseHeld: true, looked: [] };
+  let due = request.workspaces?.slice(0, WORKSPACES_PER_CLAIM);
+  let left = false;
+  if (!due) {
+    const listed = await listDueWorkspaces(store.db, request.now, WORKSPACES_LISTED);
+    const lookedIn = request.lookedIn;
+    // Stable: among those looked in alike, the earliest mark first.
+    if (lookedIn) listed.sort((a, b) => lookedIn(a) - lookedIn(b));
+    due = listed.slice(0, WORKSPACES_PER_CLAIM);
+    left = listed.length > due.length;
+  }
   const claim =
     store.dialect === 'postgres'
       ? await claimOnPostgres(store, due, request)
       : await claimOnSqlite(store, due, request);
-  if (due.length === WORKSPACES_PER_CLAIM && !request.workspaces) claim.more = true;
+  if (left) claim.more = true;
   return claim;
 }
 
@@ -158,7 +185,7 @@ async function claimOnPostgres(
       if (claim.more) more = true;
     }
   }
-  return { deliveries, more, leaseHeld: true };
+  return { deliveries, more, leaseHeld: true, looked: due.slice(0, next) };
 }
 
 /** A claim in one workspace (PostgreSQL), in a transaction of its own. */
@@ -173,32 +200,82 @@ async function claimInPostgres(
       await bookkeeping(store, workspaceId, (trx) =>
         settleDueWorkspace(trx, store.dialect, workspaceId),
       );
-      return { deliveries: [], more: false, leaseHeld: true };
+      return { deliveries: [], more: false, leaseHeld: true, looked: [] };
     }
     const look = choose(found, request);
-    if (look.chosen.length === 0) return { deliveries: [], more: look.more, leaseHeld: true };
+    if (look.chosen.length === 0)
+      return { deliveries: [], more: look.more, leaseHeld: true, looked: [] };
   }
-  return bookkeeping(store, workspaceId, async (trx) => {
-    const locked = await lockDueWebhooks(trx, workspaceId, request.now);
-    if (locked.size === 0) {
-      // Nothing due (or all of it another claim's): the mark put back, else a stale mark
-      // would keep the workspace first in every claim's list while writes keep them likely.
-      await settleDueWorkspace(trx, store.dialect, workspaceId);
-      return { deliveries: [], more: false, leaseHeld: true };
-    }
-    // A statement of its own, after the locks: its snapshot has every earlier claim's leases.
-    const candidates = (await postgresCandidates(trx, workspaceId, request)).filter((c) =>
-      locked.has(c.webhook_id),
-    );
-    const { chosen, more } = choose(candidates, request);
-    if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true };
-    const leased = await leaseRows(trx, workspaceId, chosen, request, true);
-    return {
-      deliveries: await readSends(trx, workspaceId, leased, request.now),
-      more,
-      leaseHeld: true,
-    };
-  });
+  const lock = lockDueWebhooks(workspaceId, request.now);
+  return bookkeeping(
+    store,
+    workspaceId,
+    async (trx, opened) => {
+      const rows = opened ?? (await sql.raw<{ id: string }>(lock).execute(trx)).rows;
+      const locked = new Set(rows.map((r) => String(r.id)));
+      if (locked.size === 0) {
+        // Nothing due (or all of it another claim's): the mark put back, else a stale mark
+        // would keep the workspace first in every claim's list while writes keep them likely.
+        await settleDueWorkspace(trx, store.dialect, workspaceId);
+        return { deliveries: [], more: false, leaseHeld: true, looked: [] };
+      }
+      // A statement of its own, after the locks: its snapshot has every earlier claim's leases.
+      const candidates = (await postgresCandidates(trx, workspaceId, request)).filter((c) =>
+        locked.has(c.webhook_id),
+      );
+      const { chosen, more } = choose(candidates, request);
+      if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true, looked: [] };
+      return {
+        deliveries: await leaseAndReadOnPostgres(trx, workspaceId, chosen, request),
+        more,
+        leaseHeld: true,
+        looked: [],
+      };
+    },
+    lock,
+  );
+}
+
+/**
+ * PostgreSQL: leases the chosen deliveries that are still pending and free, and reads what
+ * sending them takes, in one statement (one round trip where `leaseRows` and `readSends`
+ * take three): rows another transaction has locked are skipped; a row another claim leased
+ * since the statement's snapshot is seen as it is now, since the `update` checks its
+ * condition again on the row's latest version. The condition is a `case` so that the
+ * planner, whose statistics of a queue table are always stale, finds the rows by key alone
+ * (see `leaseRows`).
+ */
+async function leaseAndReadOnPostgres(
+  trx: Executor,
+  workspaceId: string,
+  chosen: readonly Candidate[],
+  request: ClaimRequest,
+): Promise<Delivery[]> {
+  const rows: SendRow[] = [];
+  for (const part of chunks(chosen.map((c) => c.id))) {
+    const result = await sql<SendRow>`
+      with locked as (
+        select id from webhook_deliveries
+        where workspace_id = ${workspaceId} and id in ${idList(part)}
+        for update skip locked
+      ), leased as (
+        update webhook_deliveries d set leased_until = ${request.leaseUntil}
+        from locked
+        where d.workspace_id = ${workspaceId} and d.id = locked.id
+          and case when d.status = 'pending'
+            and (d.leased_until is null or d.leased_until < ${request.now}) then true else false end
+        returning d.workspace_id, d.id, d.webhook_id, d.event_seq, d.attempt_count,
+          d.next_attempt_at
+      )
+      select l.workspace_id, l.id, l.webhook_id, l.event_seq, l.attempt_count, l.next_attempt_at,
+        e.payload, w.url, w.status as webhook_status, w.secret, w.previous_secret,
+        w.previous_secret_until
+      from leased l
+      left join events e on e.workspace_id = ${workspaceId} and e.seq = l.event_seq
+      left join webhooks w on w.workspace_id = ${workspaceId} and w.id = l.webhook_id`.execute(trx);
+    rows.push(...result.rows);
+  }
+  return sendsOf(trx, rows, request.now);
 }
 
 /**
@@ -215,12 +292,14 @@ async function claimOnSqlite(
   const idle: string[] = [];
   let chosenCount = 0;
   let more = false;
+  const looked: string[] = [];
   for (const workspaceId of due) {
     const limit = request.limit - chosenCount;
     if (limit <= 0) {
       more = true;
       break;
     }
+    looked.push(workspaceId);
     const found = await sqliteCandidates(store.db, workspaceId, { ...request, limit });
     if (found.length === 0) {
       idle.push(workspaceId);
@@ -232,44 +311,42 @@ async function claimOnSqlite(
     chosenIn.push({ workspaceId, chosen: look.chosen });
     chosenCount += look.chosen.length;
   }
-  if (chosenIn.length === 0 && idle.length === 0) return { deliveries: [], more, leaseHeld: true };
+  if (chosenIn.length === 0 && idle.length === 0)
+    return { deliveries: [], more, leaseHeld: true, looked };
   return bookkeeping(store, undefined, async (trx) => {
     const lease = request.lease;
     if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now))) {
-      return { deliveries: [], more: false, leaseHeld: false };
+      return { deliveries: [], more: false, leaseHeld: false, looked: [] };
     }
     for (const workspaceId of idle) await settleDueWorkspace(trx, store.dialect, workspaceId);
     const deliveries: Delivery[] = [];
     for (const { workspaceId, chosen } of chosenIn) {
-      const leased = await leaseRows(trx, workspaceId, chosen, request, false);
+      const leased = await leaseRows(trx, workspaceId, chosen, request);
       deliveries.push(...(await readSends(trx, workspaceId, leased, request.now)));
     }
-    return { deliveries, more, leaseHeld: true };
+    return { deliveries, more, leaseHeld: true, looked };
   });
 }
 
 /**
- * Locks the workspace's active webhooks that have due pending deliveries, skipping those
- * another transaction holds (PostgreSQL); their ids. The test is a `lateral … limit 1` rather
- * than `exists`: with statistics from a moment nothing was pending (a queue table's are always
- * stale), the planner made `exists` a join that read every pending delivery once per webhook.
+ * The statement that locks the workspace's active webhooks that have due pending deliveries,
+ * skipping those another transaction holds (PostgreSQL), and reads their ids: its values
+ * written in its text, so that it goes with the claim's `begin` in one round trip. The test
+ * is a `lateral … limit 1` rather than `exists`: with statistics from a moment nothing was
+ * pending (a queue table's are always stale), the planner made `exists` a join that read
+ * every pending delivery once per webhook.
  */
-async function lockDueWebhooks(
-  trx: Executor,
-  workspaceId: string,
-  now: string,
-): Promise<Set<string>> {
-  const result = await sql<{ id: string }>`
-    select w.id from webhooks w
+function lockDueWebhooks(workspaceId: string, now: string): string {
+  const workspace = literal(workspaceId);
+  return `select w.id from webhooks w
     cross join lateral (
       select 1 from webhook_deliveries d
-      where d.workspace_id = ${workspaceId} and d.webhook_id = w.id and d.status = 'pending'
-        and d.next_attempt_at <= ${now}
+      where d.workspace_id = ${workspace} and d.webhook_id = w.id and d.status = 'pending'
+        and d.next_attempt_at <= ${literal(now)}
       limit 1
     ) due
-    where w.workspace_id = ${workspaceId} and w.status = 'active'
-    for no key update of w skip locked`.execute(trx);
-  return new Set(result.rows.map((r) => r.id));
+    where w.workspace_id = ${workspace} and w.status = 'active'
+    for no key update of w skip locked`;
 }
 
 /** The workspace's active webhooks' first due pending deliveries (PostgreSQL), in one statement. */
@@ -398,8 +475,8 @@ function dueOrder(a: Candidate, b: Candidate): number {
 }
 
 /**
- * Leases the chosen deliveries that are still pending and free; on PostgreSQL rows another
- * transaction has locked are skipped rather than waited for. Returns the keys it leased.
+ * SQLite: leases the chosen deliveries that are still pending and free (PostgreSQL:
+ * `leaseAndReadOnPostgres`). Returns the keys it leased.
  *
  * Rows are found by key alone, and whether they are pending is checked here: a `status`
  * condition lets PostgreSQL's planner, whose statistics of a queue table are always stale,
@@ -410,17 +487,15 @@ async function leaseRows(
   workspaceId: string,
   chosen: readonly Candidate[],
   request: ClaimRequest,
-  skipLocked: boolean,
 ): Promise<DeliveryKey[]> {
   const leased: DeliveryKey[] = [];
-  const lock = skipLocked ? sql` for update skip locked` : sql``;
   for (const part of chunks(chosen.map((c) => c.id))) {
     const rows = await sql<{
       id: string;
       status: string;
       leased_until: string | null;
     }>`select id, status, leased_until from webhook_deliveries
-      where workspace_id = ${workspaceId} and id in ${idList(part)}${lock}`.execute(trx);
+      where workspace_id = ${workspaceId} and id in ${idList(part)}`.execute(trx);
     const free = rows.rows
       .filter(
         (r) => r.status === 'pending' && (r.leased_until === null || r.leased_until < request.now),
@@ -434,7 +509,7 @@ async function leaseRows(
   return leased;
 }
 
-/** What sending the leased deliveries takes, in due order; lets go those that cannot go. */
+/** SQLite: what sending the leased deliveries takes, in due order; lets go those that cannot go. */
 async function readSends(
   trx: Executor,
   workspaceId: string,
@@ -442,22 +517,9 @@ async function readSends(
   now: string,
 ) {
   if (keys.length === 0) return [];
-  const rows: {
-    workspace_id: string;
-    id: string;
-    webhook_id: string;
-    event_seq: number;
-    attempt_count: number;
-    next_attempt_at: string;
-    payload: string | null;
-    url: string | null;
-    webhook_status: string | null;
-    secret: string | null;
-    previous_secret: string | null;
-    previous_secret_until: string | null;
-  }[] = [];
+  const rows: SendRow[] = [];
   for (const part of chunks(keys.map((k) => k.id))) {
-    const result = await sql<(typeof rows)[number]>`
+    const result = await sql<SendRow>`
       select d.workspace_id, d.id, d.webhook_id, d.event_seq, d.attempt_count, d.next_attempt_at,
         e.payload, w.url, w.status as webhook_status, w.secret, w.previous_secret,
         w.previous_secret_until
@@ -467,6 +529,27 @@ async function readSends(
       where d.workspace_id = ${workspaceId} and d.id in ${idList(part)}`.execute(trx);
     rows.push(...result.rows);
   }
+  return sendsOf(trx, rows, now);
+}
+
+/** A leased delivery with what sending it takes, as the claim reads it. */
+interface SendRow {
+  workspace_id: string;
+  id: string;
+  webhook_id: string;
+  event_seq: number;
+  attempt_count: number;
+  next_attempt_at: string;
+  payload: string | null;
+  url: string | null;
+  webhook_status: string | null;
+  secret: string | null;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+}
+
+/** The deliveries to send of the rows read, in due order; lets go those that cannot go. */
+async function sendsOf(trx: Executor, rows: SendRow[], now: string): Promise<Delivery[]> {
   rows.sort((a, b) =>
     a.next_attempt_at !== b.next_attempt_at
       ? a.next_attempt_at < b.next_attempt_at
@@ -501,7 +584,7 @@ async function readSends(
       });
     }
   }
-  await releaseWith(trx, inactive);
+  if (inactive.length > 0) await releaseWith(trx, inactive);
   for (const { key, reason } of gone) {
     await trx
       .updateTable('webhook_deliveries')
