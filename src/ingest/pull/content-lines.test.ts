@@ -11,8 +11,9 @@ afterEach(() => {
 });
 
 function spoolWith(reads: Record<string, unknown[]>): Spool {
-  const dir = join(mkdtempSync(join(tmpdir(), 'salescrm-content-')), 'state');
-  dirs.push(dir);
+  const parent = mkdtempSync(join(tmpdir(), 'salescrm-content-'));
+  dirs.push(parent);
+  const dir = join(parent, 'state');
   const spool = Spool.create(dir, {
     from: 'f',
     sourceRoomId: 'r',

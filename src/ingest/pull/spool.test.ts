@@ -10,8 +10,9 @@ afterEach(() => {
 });
 
 function fresh(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'salescrm-spool-')), 'state');
-  dirs.push(dir);
+  const parent = mkdtempSync(join(tmpdir(), 'salescrm-spool-'));
+  dirs.push(parent);
+  const dir = join(parent, 'state');
   return dir;
 }
 
