@@ -365,13 +365,23 @@ describe('a database path whose directory cannot be made', { timeout: 120_000 },
     chmodSync(locked, 0o555);
     const dbPath = join(locked, 'sub', 'x.db');
     const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    // A temporary directory the command may write in (tsx keeps its compile cache there),
+    // whoever owns the one this run was given.
+    const scratch = join(dir, 'tmp');
+    mkdirSync(scratch);
+    chmodSync(scratch, 0o1777);
     const run = await new Promise<Run>((resolve) => {
       execFile(
         process.execPath,
         ['--import', 'tsx', CLI, 'migrate'],
         {
           cwd: ROOT,
-          env: { ...process.env, DATABASE_URL: `sqlite:${dbPath}`, LOG_LEVEL: 'silent' },
+          env: {
+            ...process.env,
+            DATABASE_URL: `sqlite:${dbPath}`,
+            LOG_LEVEL: 'silent',
+            TMPDIR: scratch,
+          },
           timeout: 120_000,
           ...asNobody,
         },
