@@ -33,6 +33,9 @@ const SLOW = [
   // Two clusters, a primary killed and a standby promoted under four writers (`npm run bench:failover`).
   'test/postgres-failover.test.ts',
   'test/pull-resume.test.ts',
+  // Pulls through the CLI's processes, and a thousand workspaces made on each store.
+  'test/pull-cli.test.ts',
+  'test/tenants.test.ts',
 ];
 const FUZZ = ['test/fuzz-operations-*.test.ts'];
 /**
