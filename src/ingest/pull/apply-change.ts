@@ -34,12 +34,20 @@ import { READS } from './walk.ts';
 export type ChangedKind = 'people' | 'organization' | 'deal' | 'lead';
 
 /** The kind of each event `objectType`. */
-export const KIND_OF_OBJECT_TYPE: Readonly<Record<string, ChangedKind>> = {
-  고객: 'people',
-  회사: 'organization',
-  딜: 'deal',
-  리드: 'lead',
-};
+const KIND_OF_OBJECT_TYPE: ReadonlyMap<string, ChangedKind> = new Map([
+  ['고객', 'people'],
+  ['회사', 'organization'],
+  ['딜', 'deal'],
+  ['리드', 'lead'],
+]);
+
+/**
+ * The kind of an event's `objectType`, or undefined for any other value (a delivery's body is
+ * whatever was POSTed: `constructor` or `__proto__` name no kind).
+ */
+export function kindOfObjectType(objectType: unknown): ChangedKind | undefined {
+  return typeof objectType === 'string' ? KIND_OF_OBJECT_TYPE.get(objectType) : undefined;
+}
 
 /** The walk's read of each kind's list (the name `to-lines.ts` reads the records under). */
 const LIST_READ: Record<ChangedKind, string> = {

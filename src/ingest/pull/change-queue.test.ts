@@ -56,3 +56,14 @@ describe('ChangeQueue', () => {
     expect(q.ignored).toBe(1);
   });
 });
+
+describe('ChangeQueue and hostile payloads', () => {
+  it('takes no kind from the prototype of an object (constructor, __proto__, toString)', () => {
+    const q = new ChangeQueue();
+    for (const objectType of ['constructor', '__proto__', 'toString', 'hasOwnProperty'])
+      q.push(event('수정', 'a', `e-${objectType}`, objectType));
+    q.push({ event: '수정', objectType: ['고객'], objectId: 'b', eventId: 'e9' });
+    expect(q.size).toBe(0);
+    expect(q.ignored).toBe(5);
+  });
+});

@@ -6,7 +6,7 @@
  * order its first event came; a merge's `삭제` is paired with the `병합` of the same `eventId`
  * to merge in the copy rather than delete.
  */
-import { type ChangedKind, KIND_OF_OBJECT_TYPE } from './apply-change.ts';
+import { type ChangedKind, kindOfObjectType } from './apply-change.ts';
 
 /** What to do for one record. */
 export type QueuedChange =
@@ -36,7 +36,7 @@ export class ChangeQueue {
   push(payload: Record<string, unknown>): void {
     const { event, objectType, objectId, eventId } = payload;
     if (typeof objectId !== 'string' || typeof eventId !== 'string') return;
-    const kind = KIND_OF_OBJECT_TYPE[String(objectType)];
+    const kind = kindOfObjectType(objectType);
     if (kind === undefined) {
       this.ignored++;
       return;
