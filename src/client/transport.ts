@@ -307,7 +307,7 @@ export class Transport {
 }
 
 /** The file name of a `Content-Disposition`: its UTF-8 `filename*` (RFC 5987), else `filename`. */
-function fileNameOf(disposition: string | undefined): string | undefined {
+export function fileNameOf(disposition: string | undefined): string | undefined {
   if (!disposition) return undefined;
   const extended = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
   if (extended) {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -95,5 +95,31 @@ describe('download', () => {
     expect(failed).toBeInstanceOf(CrmApiError);
     expect((failed as CrmApiError).status).toBe(404);
     expect(asked).toBe(1);
+  });
+
+  it('refuses a file past the most a file may be here, asked once, leaving nothing on disk', async () => {
+    let asked = 0;
+    // An endless body: a source that never stops sending.
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new Uint8Array(1 << 20));
+      },
+    });
+    const source = new Source({
+      url: 'http://source',
+      token: 't',
+      fetch: async () => {
+        asked++;
+        return new Response(endless, { status: 200, headers: FILE_HEADERS });
+      },
+    });
+    const dir = fresh();
+    const failed = await download(source, '/v2/file/big/content', join(dir, 'big')).catch(
+      (e: unknown) => e,
+    );
+    expect(failed).toBeInstanceOf(CrmApiError);
+    expect((failed as CrmApiError).status).toBe(413);
+    expect(asked).toBe(1);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

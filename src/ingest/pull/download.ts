@@ -2,7 +2,9 @@
  * A file's bytes read from the source into a file of the pull's state, streamed: the answer's
  * body goes to disk as it arrives, so a large file is never held in memory. Asked again as
  * the rest of the pull asks again: a `429` waited out (`Retry-After`, or the `N초` of its
- * reason), a `5xx` or a failed connection after a backoff, up to 8 tries.
+ * reason), a `5xx`, a failed connection or a body that stalls after a backoff, up to 8 tries.
+ * A file larger than this service keeps (`MAX_FILE_BYTES`) is refused as the source's `413`
+ * would be: named in the summary, the rest of the pull goes on.
  */
 import { createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -10,6 +12,8 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AuthenticationError, errorFromResponse, reasonSeconds } from '../../client/errors.ts';
+import { fileNameOf } from '../../client/transport.ts';
+import { MAX_FILE_BYTES } from '../../resources/files/upload.ts';
 import { CrmApiError, PullError, type Source } from './source.ts';
 
 /** What a download brought: the file's media type, name and size as served. */
@@ -21,6 +25,28 @@ export interface Downloaded {
 
 const TRIES = 8;
 const MAX_WAIT_MS = 120_000;
+/** How long a body may send nothing before its try is given up (and asked again). */
+const STALL_MS = 60_000;
+
+/** The body's chunks, refused past `MAX_FILE_BYTES`; `onChunk` at each. */
+async function* heldToLimit(
+  body: AsyncIterable<Uint8Array>,
+  path: string,
+  onChunk: () => void,
+): AsyncGenerator<Uint8Array> {
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_FILE_BYTES) {
+      throw new CrmApiError({
+        status: 413,
+        message: `${path}: larger than ${MAX_FILE_BYTES} bytes, the most a file may be here`,
+      });
+    }
+    onChunk();
+    yield chunk;
+  }
+}
 
 /** Downloads `GET path` into `file` (written aside, then renamed over it). */
 export async function download(source: Source, path: string, file: string): Promise<Downloaded> {
@@ -28,19 +54,26 @@ export async function download(source: Source, path: string, file: string): Prom
   for (let attempt = 0; ; attempt++) {
     let wait: number;
     let answered = false;
+    const stalled = new AbortController();
+    let timer = setTimeout(() => stalled.abort(new Error('no bytes for 60 s')), STALL_MS);
+    const moved = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => stalled.abort(new Error('no bytes for 60 s')), STALL_MS);
+    };
     try {
-      const answer = await source.open(path);
+      const answer = await source.open(path, stalled.signal);
       answered = true;
       if (answer.status >= 200 && answer.status <= 299 && answer.body) {
         await pipeline(
           Readable.fromWeb(answer.body as WebReadableStream<Uint8Array>),
+          (body: AsyncIterable<Uint8Array>) => heldToLimit(body, path, moved),
           createWriteStream(part),
         );
         renameSync(part, file);
         const headers = answer.headers;
         return {
           contentType: headers.get('content-type') ?? 'application/octet-stream',
-          name: fileNameOf(headers.get('content-disposition')),
+          name: fileNameOf(headers.get('content-disposition') ?? undefined),
           size: statSync(file).size,
         };
       }
@@ -73,6 +106,8 @@ export async function download(source: Source, path: string, file: string): Prom
       if (attempt + 1 >= TRIES)
         throw new PullError(`${path}: ${(error as Error).message.split('\n')[0]}`);
       wait = backoff(attempt);
+    } finally {
+      clearTimeout(timer);
     }
     await sleep(wait);
   }
@@ -82,18 +117,4 @@ export async function download(source: Source, path: string, file: string): Prom
 function backoff(attempt: number): number {
   const cap = Math.min(30_000, 500 * 2 ** attempt);
   return cap / 2 + Math.random() * (cap / 2);
-}
-
-/** The name of a `Content-Disposition`: its UTF-8 `filename*`, else `filename`. */
-function fileNameOf(disposition: string | null): string | undefined {
-  if (!disposition) return undefined;
-  const extended = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
-  if (extended) {
-    try {
-      return decodeURIComponent(extended[1]!.trim());
-    } catch {
-      // Malformed: the plain name below.
-    }
-  }
-  return /filename="([^"]*)"/i.exec(disposition)?.[1];
 }

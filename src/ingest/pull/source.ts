@@ -104,11 +104,11 @@ export class Source {
    * One `GET path` as it answers, paced and counted, not retried and its body not read: a
    * file's bytes, streamed (`download.ts` retries it).
    */
-  async open(path: string): Promise<Response> {
+  async open(path: string, signal: AbortSignal = new AbortController().signal): Promise<Response> {
     const answer = await this.paced(this.transport.url(path), {
       method: 'GET',
       headers: { Authorization: `Bearer ${this.token}`, Accept: '*/*' },
-      signal: new AbortController().signal,
+      signal,
     });
     return answer as unknown as Response;
   }
