@@ -5,6 +5,7 @@ import pg from 'pg';
 import { ConfigError } from '../config.ts';
 import type { Database } from '../model/tables.ts';
 import type {
+  Executor,
   PoolStats,
   RenderedTable,
   Store,
@@ -271,13 +272,14 @@ export function openPostgresStore(
   };
 
   /**
-   * A transaction as `TransactionOptions` asks: `begin` (with `synchronous_commit = off`
-   * when not durable) in one round trip, and at its commit only its workspace's kept lookups
-   * stale, when it names one.
+   * A transaction whose `opening` text (`begin` and what must come with it: a setting, a lock,
+   * a first statement) is sent in one round trip, its rows handed to `fn`; at its commit the
+   * kept lookups of `workspaceId` stale (of every workspace when it names none).
    */
-  async function bookkeepingTransaction<T>(
-    fn: TransactionFn<T>,
-    options: TransactionOptions,
+  async function openedTransaction<T>(
+    opening: string,
+    fn: (conn: Executor, opened: Record<string, unknown>[]) => Promise<T>,
+    workspaceId: string | undefined,
   ): Promise<T> {
     let failure: unknown;
     let open = false;
@@ -285,20 +287,12 @@ export function openPostgresStore(
       return await db.connection().execute(async (conn) => {
         try {
           open = true;
-          const begin =
-            options.durable === false ? 'begin; set local synchronous_commit = off' : 'begin';
-          const opened = await sql
-            .raw<Record<string, unknown>>(
-              options.opening === undefined ? begin : `${begin}; ${options.opening}`,
-            )
-            .execute(conn);
-          const result = await ownCommits.within(() =>
-            fn(conn, options.opening === undefined ? undefined : opened.rows),
-          );
+          const opened = await sql.raw<Record<string, unknown>>(opening).execute(conn);
+          const result = await ownCommits.within(() => fn(conn, opened.rows));
           open = false;
           await sql`commit`.execute(conn);
-          if (options.workspaceId === undefined) listener?.feed.changedAll();
-          else listener?.feed.changed(options.workspaceId);
+          if (workspaceId === undefined) listener?.feed.changedAll();
+          else listener?.feed.changed(workspaceId);
           return result;
         } catch (error) {
           failure ??= error;
@@ -314,6 +308,23 @@ export function openPostgresStore(
       // the one to answer and log.
       throw failure ?? error;
     }
+  }
+
+  /**
+   * A transaction as `TransactionOptions` asks: `begin` (with `synchronous_commit = off`
+   * when not durable, and its `opening` statement) in one round trip, and at its commit only
+   * its workspace's kept lookups stale, when it names one.
+   */
+  function bookkeepingTransaction<T>(
+    fn: TransactionFn<T>,
+    options: TransactionOptions,
+  ): Promise<T> {
+    const begin = options.durable === false ? 'begin; set local synchronous_commit = off' : 'begin';
+    return openedTransaction(
+      options.opening === undefined ? begin : `${begin}; ${options.opening}`,
+      (conn, rows) => fn(conn, options.opening === undefined ? undefined : rows),
+      options.workspaceId,
+    );
   }
 
   return {
@@ -396,41 +407,14 @@ export function openPostgresStore(
         throw failure ?? error;
       }
     },
-    async workspaceTransaction(workspaceId, fn) {
-      let failure: unknown;
-      let open = false;
-      try {
-        return await db.connection().execute(async (conn) => {
-          try {
-            // One round trip: a text of two statements runs as a simple query, which takes no
-            // parameters, so the id is a literal (escaped, though ids are checked already).
-            open = true;
-            const { rows } = await sql
-              .raw<{ catalog_version: number }>(
-                `begin; select catalog_version from workspaces where id = ${pg.escapeLiteral(workspaceId)} for update`,
-              )
-              .execute(conn);
-            const result = await ownCommits.within(() =>
-              fn(conn, Number(rows[0]?.catalog_version ?? 0)),
-            );
-            open = false;
-            await sql`commit`.execute(conn);
-            listener?.feed.changed(workspaceId);
-            return result;
-          } catch (error) {
-            failure ??= error;
-            if (open) {
-              open = false;
-              await sql`rollback`.execute(conn);
-            }
-            throw error;
-          }
-        });
-      } catch (error) {
-        // The rollback can fail too (the connection went away): the error that caused it is
-        // the one to answer and log.
-        throw failure ?? error;
-      }
+    workspaceTransaction(workspaceId, fn) {
+      // One round trip: a text of two statements runs as a simple query, which takes no
+      // parameters, so the id is a literal (escaped, though ids are checked already).
+      return openedTransaction(
+        `begin; select catalog_version from workspaces where id = ${pg.escapeLiteral(workspaceId)} for update`,
+        (conn, rows) => fn(conn, Number(rows[0]?.catalog_version ?? 0)),
+        workspaceId,
+      );
     },
     encodeBody(json) {
       return json;
