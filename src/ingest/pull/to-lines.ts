@@ -160,27 +160,11 @@ export function pulledLines(
     fieldsOf.set(recordType, defs);
     for (const f of values(`fields-${t}`)) {
       if (f.id === f.name) continue;
-      const def: FieldDef = {
-        id: f.id as string,
-        name: f.name as string,
-        type: f.type as CustomFieldType,
-        ...(typeof f.formula === 'string' ? { formula: f.formula } : {}),
-      };
+      const def = fieldDefOf(f);
       defs.push(def);
-      emit({
-        type: 'customField',
-        id: def.id,
-        record_type: recordType,
-        name: def.name,
-        kind: def.type,
-        position: defs.length - 1,
-        required: f.required === true,
-        options: Array.isArray(f.optionList)
-          ? (f.optionList as Rec[]).map((o) => ({ id: o.id, value: o.value }))
-          : null,
-        created_at: orderTime(order++),
-        formula: def.formula ?? null,
-      });
+      emit(
+        customFieldLine(def, f, { record_type: recordType }, defs.length - 1, orderTime(order++)),
+      );
     }
   }
   // The custom objects' fields, each of its definition (`customObject:<definition id>`).
@@ -190,28 +174,13 @@ export function pulledLines(
     const key = `customObject:${f.customObjectDefinitionId}`;
     const defs = fieldsOf.get(key) ?? [];
     fieldsOf.set(key, defs);
-    const def: FieldDef = {
-      id: f.id as string,
-      name: f.name as string,
-      type: f.type as CustomFieldType,
-      ...(typeof f.formula === 'string' ? { formula: f.formula } : {}),
-    };
+    const def = fieldDefOf(f);
     defs.push(def);
-    emit({
-      type: 'customField',
-      id: def.id,
+    const of = {
       record_type: 'customObject',
       custom_object_definition_id: f.customObjectDefinitionId,
-      name: def.name,
-      kind: def.type,
-      position: customObjectFields++,
-      required: f.required === true,
-      options: Array.isArray(f.optionList)
-        ? (f.optionList as Rec[]).map((o) => ({ id: o.id, value: o.value }))
-        : null,
-      created_at: orderTime(order++),
-      formula: def.formula ?? null,
-    });
+    };
+    emit(customFieldLine(def, f, of, customObjectFields++, orderTime(order++)));
   }
 
   // What a custom value may name: the files whose bytes the walk has, and the records it
@@ -644,5 +613,39 @@ function historyLine(
     field_value: h.fieldValue,
     owner_id: h.ownerId,
     created_at: h.createdAt,
+  };
+}
+
+/** A field definition as the source's field list shows it. */
+function fieldDefOf(f: Rec): FieldDef {
+  return {
+    id: f.id as string,
+    name: f.name as string,
+    type: f.type as CustomFieldType,
+    ...(typeof f.formula === 'string' ? { formula: f.formula } : {}),
+  };
+}
+
+/** The `customField` line of a field, of the record type (and definition) `of` names. */
+function customFieldLine(
+  def: FieldDef,
+  f: Rec,
+  of: Record<string, unknown>,
+  position: number,
+  createdAt: string,
+): Line {
+  return {
+    type: 'customField',
+    id: def.id,
+    ...of,
+    name: def.name,
+    kind: def.type,
+    position,
+    required: f.required === true,
+    options: Array.isArray(f.optionList)
+      ? (f.optionList as Rec[]).map((o) => ({ id: o.id, value: o.value }))
+      : null,
+    created_at: createdAt,
+    formula: def.formula ?? null,
   };
 }
