@@ -6,6 +6,9 @@
  * with (its magic number; text: UTF-8 without NUL bytes).
  */
 
+/** The largest file taken (docs/decisions.md, Other resources). */
+export const MAX_FILE_BYTES = 25 * 1024 * 1024;
+
 /** The record types a file attaches to, as `objectType` names them (camelCase, as the live API). */
 export const FILE_OBJECT_TYPES = [
   'deal',

@@ -13,7 +13,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AuthenticationError, errorFromResponse, reasonSeconds } from '../../client/errors.ts';
 import { fileNameOf } from '../../client/transport.ts';
-import { MAX_FILE_BYTES } from '../../resources/files/upload.ts';
+import { MAX_FILE_BYTES } from '../../domain/file-types.ts';
 import { CrmApiError, PullError, type Source } from './source.ts';
 
 /** What a download brought: the file's media type, name and size as served. */

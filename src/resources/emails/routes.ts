@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { MAX_RECIPIENTS, SendEmailBody } from '../../api-schema/bodies/emails.ts';
 import { htmlToText } from '../../domain/email-text.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { MAX_FILE_BYTES } from '../../domain/file-types.ts';
 import { newId } from '../../domain/ids.ts';
 import { now } from '../../domain/time.ts';
 import { bodyReader } from '../../http/body.ts';
@@ -16,7 +17,6 @@ import { type EmailAddress, renderEmail } from '../../render/emails.ts';
 import type { Store } from '../../store/database.ts';
 import { writeWorkspace } from '../../store/write.ts';
 import { fileBytes, readyFile, type StoredFile } from '../files/queries.ts';
-import { MAX_FILE_BYTES } from '../files/upload.ts';
 import {
   claimEmail,
   type NewEmail,

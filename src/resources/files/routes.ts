@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
+import { MAX_FILE_BYTES } from '../../domain/file-types.ts';
 import { isValidId } from '../../domain/ids.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { readLimit, readQuery } from '../../http/query.ts';
@@ -21,7 +22,7 @@ import {
   targetNotFound,
 } from './commands.ts';
 import { fileBytes, readyFile, recordFilePage } from './queries.ts';
-import { MAX_FIELD_BYTES, MAX_FILE_BYTES, readUploadForm } from './upload.ts';
+import { MAX_FIELD_BYTES, readUploadForm } from './upload.ts';
 import { discardUpload, sweepStaleUploads } from './writes.ts';
 
 /**

@@ -7,6 +7,7 @@ import {
   extensionOf,
   FILE_EXTENSIONS,
   fileKindOf,
+  MAX_FILE_BYTES,
   SNIFF_BYTES,
 } from '../../domain/file-types.ts';
 import { isValidId } from '../../domain/ids.ts';
@@ -22,9 +23,6 @@ import {
   targetNotFound,
 } from './commands.ts';
 import { beginUpload, CHUNK_BYTES, discardUpload, insertChunk } from './writes.ts';
-
-/** The largest file taken (docs/decisions.md, Other resources). */
-export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 
 /** What a form may carry besides the file: its fields' text, at most this long. */
 export const MAX_FIELD_BYTES = 64 * 1024;
