@@ -9,12 +9,14 @@
  * (from the records' sequence keys). Custom objects, files, e-mails and recordings are
  * `content-lines.ts`'s. `docs/pull.md` lists what is not carried over.
  */
+
 import {
   ATTACHMENT_TYPE,
   type CustomFieldType,
   type RefTarget,
   refTargetOf,
 } from '../../domain/custom-fields.ts';
+import { FIELD_TYPE_OF_PATH } from '../../domain/field-catalogue.ts';
 import { SOURCE_IMPORT } from '../../resources/owned.ts';
 import {
   customObjectActivityLine,
@@ -34,18 +36,6 @@ import { FIELD_TYPES } from './walk.ts';
 
 /** Records the source serves that the copy does not carry (yet), by what they are. */
 export type Skipped = Record<string, number>;
-
-/** The record type of the field list of each `GET /v2/field/{type}`. */
-const FIELD_RECORD_TYPE: Record<(typeof FIELD_TYPES)[number], string> = {
-  people: 'people',
-  organization: 'organization',
-  deal: 'deal',
-  lead: 'lead',
-  product: 'product',
-  quote: 'quote',
-  'quote-product': 'quoteProduct',
-  todo: 'todo',
-};
 
 /** A made-up creation time: the n-th, a millisecond apart (they only order their records). */
 const ORDER_BASE = Date.parse('2000-01-01T00:00:00.000Z');
@@ -155,7 +145,7 @@ export function pulledLines(
   // ids are their names).
   const fieldsOf = new Map<string, FieldDef[]>();
   for (const t of FIELD_TYPES) {
-    const recordType = FIELD_RECORD_TYPE[t];
+    const recordType = FIELD_TYPE_OF_PATH[t];
     const defs: FieldDef[] = [];
     fieldsOf.set(recordType, defs);
     for (const f of values(`fields-${t}`)) {

@@ -4,21 +4,18 @@
  * submissions, an enrollment's timeline) id by id, every step recorded so that a stopped
  * walk goes on where it stopped.
  */
+import { FIELD_TYPE_OF_PATH } from '../../domain/field-catalogue.ts';
 import { CONTENT_READS } from './content-reads.ts';
 import { CrmApiError, type Source } from './source.ts';
 import type { ReadProgress, Spool } from './spool.ts';
 
-/** The record types whose fields `GET /v2/field/{type}` lists. */
-export const FIELD_TYPES = [
-  'people',
-  'organization',
-  'deal',
-  'lead',
-  'product',
-  'quote',
-  'quote-product',
-  'todo',
-] as const;
+/**
+ * The `{type}` of each `GET /v2/field/{type}` the walk reads here (`FIELD_TYPE_OF_PATH`); the
+ * custom objects' fields are read with them (`content-reads.ts`).
+ */
+export const FIELD_TYPES = (
+  Object.keys(FIELD_TYPE_OF_PATH) as (keyof typeof FIELD_TYPE_OF_PATH)[]
+).filter((t): t is Exclude<typeof t, 'custom-object'> => t !== 'custom-object');
 
 /** One read of the walk. */
 export type Read =
