@@ -66,6 +66,7 @@ const { values } = parseArgs({
     before: { type: 'string' },
     reuse: { type: 'boolean', default: false },
     only: { type: 'string' },
+    dispatch: { type: 'string', default: 'serve,process' },
   },
 });
 if (values.only !== undefined && values.only !== 'writes' && values.only !== 'webhooks') {
@@ -83,6 +84,13 @@ const connections = countArg('connections', values.connections);
 const stores = values.stores.split(',') as ('sqlite' | 'postgres')[];
 const hooked = values.webhooks === '0' || writesOnly ? 0 : countArg('webhooks', values.webhooks);
 const repeat = countArg('repeat', values.repeat);
+/** Where the webhook phase's dispatcher runs: in `serve`, or a `salescrm dispatch` of its own. */
+const placements = values.dispatch.split(',') as Placement[];
+type Placement = 'serve' | 'process';
+if (placements.some((p) => p !== 'serve' && p !== 'process')) {
+  console.error('--dispatch takes serve, process or both (serve,process)');
+  process.exit(2);
+}
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const HERE = resolve('.');
 const variants: { name: string; dir: string }[] = [
@@ -197,19 +205,20 @@ async function serve(
   dir: string,
   databaseUrl: string,
   env: Record<string, string>,
+  side: 'server' | 'client' = 'server',
+  command: 'serve' | 'dispatch' = 'serve',
 ): Promise<Server> {
   // `BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'` profiles the servers.
   const extra = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const [command, args] = onCores('server', process.execPath, [
+  const [program, args] = onCores(side, process.execPath, [
     ...extra,
     '--import',
     'tsx',
     'src/cli/main.ts',
-    'serve',
-    '--port',
-    '0',
+    command,
+    ...(command === 'serve' ? ['--port', '0'] : []),
   ]);
-  const child = spawn(command, args, {
+  const child = spawn(program, args, {
     cwd: dir,
     env: {
       ...process.env,
@@ -229,6 +238,8 @@ async function serve(
       out += d;
       const m = /salescrm is listening on (\S+)/.exec(out);
       if (m) resolveUrl(m[1]!);
+      if (command === 'dispatch' && out.includes('salescrm is dispatching webhooks'))
+        resolveUrl('');
       if (out.length > 100_000) out = out.slice(-1_000);
     });
     child.once('exit', (code) =>
@@ -459,6 +470,7 @@ async function receivers() {
 interface HookFigures {
   store: string;
   variant: string;
+  placement: Placement;
   without: LoadFigures;
   with: LoadFigures;
   /** Server CPU µs a create (with its delivery, where there is one). */
@@ -474,6 +486,7 @@ async function webhookPhase(
   store: 'sqlite' | 'postgres',
   built: Built,
   variant: { name: string; dir: string },
+  placement: Placement,
 ): Promise<HookFigures> {
   const hooks = await receivers();
   const s = openStore(built.url);
@@ -505,9 +518,25 @@ async function webhookPhase(
     .execute();
   await s.close();
   const server = await serve(variant.dir, built.url, {
-    WEBHOOK_DISPATCH: '1',
+    WEBHOOK_DISPATCH: placement === 'serve' ? '1' : '0',
     WEBHOOK_ALLOW_PRIVATE: '1',
   });
+  // A dispatcher of its own: on the clients' cores (the server's is the server's alone), as
+  // an operator runs `salescrm dispatch` beside `serve` on another core or machine.
+  const dispatcher =
+    placement === 'process'
+      ? await serve(
+          variant.dir,
+          built.url,
+          // Polling every 50 ms: it hears of no write (`serve` wakes its own dispatcher).
+          { WEBHOOK_ALLOW_PRIVATE: '1', LOG_LEVEL: 'info', WEBHOOK_POLL_MS: '50' },
+          'client',
+          'dispatch',
+        ).catch(async (error) => {
+          await stop(server);
+          throw error;
+        })
+      : undefined;
   try {
     const body = { TARGET: '/v2/people', METHOD: 'POST', BODY: personBody };
     const withTokens = firstTokens(built, 0, hooked);
@@ -532,6 +561,7 @@ async function webhookPhase(
     const figures: HookFigures = {
       store,
       variant: variant.name,
+      placement,
       without,
       with: withHooks,
       cpuWithout: plain.cpuUs,
@@ -542,10 +572,11 @@ async function webhookPhase(
       load: load(),
     };
     console.log(
-      `${store} webhooks ${variant.name}: creates ${Math.round(without.reqPerSec)}/s without, ${Math.round(withHooks.reqPerSec)}/s with (${(withHooks.reqPerSec / without.reqPerSec).toFixed(2)}; by CPU ${(plain.cpuUs / hookedCpuUs).toFixed(2)}); write→receipt p50 ${figures.receiptP50} ms, p99 ${figures.receiptP99} ms (${sorted.length} received), load ${figures.load}`,
+      `${store} webhooks ${variant.name}, dispatcher in ${placement}: creates ${Math.round(without.reqPerSec)}/s without, ${Math.round(withHooks.reqPerSec)}/s with (${(withHooks.reqPerSec / without.reqPerSec).toFixed(2)}; by CPU ${(plain.cpuUs / hookedCpuUs).toFixed(2)}); write→receipt p50 ${figures.receiptP50} ms, p99 ${figures.receiptP99} ms (${sorted.length} received), load ${figures.load}`,
     );
     return figures;
   } finally {
+    if (dispatcher) await stop(dispatcher);
     await stop(server);
     hooks.close();
     const c = openStore(built.url);
@@ -574,7 +605,8 @@ for (const store of stores) {
   if (hooked > 0 && largest) {
     for (const variant of variants) {
       if (variant.name === 'before') await forgetNotifications(store, largest.url, variant.dir);
-      hookRows.push(await webhookPhase(store, largest, variant));
+      for (const placement of placements)
+        hookRows.push(await webhookPhase(store, largest, variant, placement));
     }
   }
 }
@@ -666,7 +698,7 @@ if (hookRows.length > 0) {
         'load',
       ],
       hookRows.map((h) => [
-        `${h.store} ${h.variant}`,
+        `${h.store} ${h.variant}, dispatcher in ${h.placement === 'serve' ? 'serve' : 'its own process'}`,
         Math.round(h.without.reqPerSec),
         Math.round(h.with.reqPerSec),
         (h.with.reqPerSec / h.without.reqPerSec).toFixed(2),
