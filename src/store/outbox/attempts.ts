@@ -3,6 +3,7 @@ import { workspaceKey } from '../../domain/ids.ts';
 import {
   effectOfAttempt,
   FAILED_IN_A_ROW_TO_DISABLE,
+  isDelivered,
   NO_STREAK_CHANGE,
   RETRY_JITTER,
   type StreakChange,
@@ -92,7 +93,11 @@ export async function recordAttempts(
   const disabled: WebhookKey[] = [];
   for (let i = 0; i < workspaces.length; i += PARALLEL_WORKSPACES) {
     const done = await Promise.all(
-      workspaces.slice(i, i + PARALLEL_WORKSPACES).map(([workspaceId, list]) => {
+      workspaces.slice(i, i + PARALLEL_WORKSPACES).map(async ([workspaceId, list]) => {
+        if (allDelivered(list)) {
+          await recordDelivered(store, workspaceId, list);
+          return [];
+        }
         const lock = list.length <= KEYS_AT_ONCE ? lockDeliveries(workspaceId, list) : undefined;
         return bookkeeping(
           store,
@@ -113,6 +118,87 @@ export async function recordAttempts(
     for (const list of done) disabled.push(...list);
   }
   return disabled;
+}
+
+/**
+ * Whether a workspace's tries were all answered 2xx, each of another delivery, and not too
+ * many for one statement: what a record is while receivers keep up (`recordDelivered`).
+ */
+function allDelivered(outcomes: readonly AttemptOutcome[]): boolean {
+  if (outcomes.length === 0 || outcomes.length > AT_ONCE) return false;
+  if (!outcomes.every((o) => isDelivered(o.statusCode))) return false;
+  return new Set(outcomes.map((o) => o.id)).size === outcomes.length;
+}
+
+/**
+ * PostgreSQL: tries that were all answered 2xx, recorded in one statement, its own
+ * transaction (one round trip where `recordIn` takes three), not waiting for the WAL (as
+ * `bookkeeping`'s): what `recordIn` does with them. Each delivery is locked and read as it is
+ * now; a pending one becomes delivered, one that is no longer pending (another dispatcher
+ * finished it) only counts the try; each try is logged; the webhooks of those delivered get
+ * their failure streak cleared (in key order). And the workspace's due mark is put back to
+ * its earliest pending delivery besides these (as SQLite's record does), unless a write holds
+ * the workspace's row or committed since the statement began (its events' or its catalog's
+ * number moved: it may have added deliveries this statement does not see), so that the next
+ * claim does not look in a workspace whose deliveries were all delivered.
+ */
+async function recordDelivered(
+  store: Store,
+  workspaceId: string,
+  outcomes: readonly AttemptOutcome[],
+): Promise<void> {
+  const now = new Date().toISOString();
+  await sql`
+    with current as (
+      select id, status from webhook_deliveries
+      where workspace_id = ${workspaceId} and id = any(${outcomes.map((o) => o.id)}::text[])
+      for update
+    ), tries(id, started_at, duration_ms, status_code) as (
+      select * from unnest(${outcomes.map((o) => o.id)}::text[],
+        ${outcomes.map((o) => o.startedAt)}::text[],
+        ${outcomes.map((o) => Math.max(0, Math.round(o.durationMs)))}::int[],
+        ${outcomes.map((o) => o.statusCode)}::int[])
+    ), done as (
+      update webhook_deliveries d set
+        attempt_count = d.attempt_count + 1,
+        status = case when c.status = 'pending' then 'delivered' else d.status end,
+        last_status_code = case when c.status = 'pending' then t.status_code
+          else d.last_status_code end,
+        last_error = case when c.status = 'pending' then null else d.last_error end,
+        next_attempt_at = case when c.status = 'pending' then null else d.next_attempt_at end,
+        leased_until = case when c.status = 'pending' then null else d.leased_until end,
+        delivered_at = case when c.status = 'pending' then ${now} else d.delivered_at end
+      from current c join tries t on t.id = c.id
+      where d.workspace_id = ${workspaceId} and d.id = c.id
+      returning d.id, d.webhook_id, d.attempt_count, c.status = 'pending' as delivered
+    ), logged as (
+      insert into webhook_attempts
+        (workspace_id, delivery_id, attempt, started_at, duration_ms, status_code, error)
+      select ${workspaceId}, d.id, d.attempt_count, t.started_at, t.duration_ms, t.status_code, null
+      from done d join tries t on t.id = d.id
+      on conflict do nothing
+    ), streaks as (
+      select id from webhooks
+      where workspace_id = ${workspaceId} and failure_streak <> 0
+        and id in (select webhook_id from done where delivered)
+      order by id
+      for no key update
+    ), cleared as (
+      update webhooks w set failure_streak = 0 from streaks s
+      where w.workspace_id = ${workspaceId} and w.id = s.id
+    ), settled as (
+      update workspaces w set deliveries_due_at = (
+          select min(d.next_attempt_at) from webhook_deliveries d
+          join webhooks h on h.workspace_id = d.workspace_id and h.id = d.webhook_id
+          where d.workspace_id = ${workspaceId} and h.workspace_id = ${workspaceId}
+            and d.status = 'pending' and h.status = 'active'
+            and d.id not in (select id from done where delivered))
+      where w.id = ${workspaceId}
+        and w.id in (select id from workspaces where id = ${workspaceId} for update skip locked)
+        and (w.event_seq, w.catalog_version) = (
+          select event_seq, catalog_version from workspaces where id = ${workspaceId})
+    )
+    select set_config('synchronous_commit', 'off', true)`.execute(store.db);
 }
 
 /** Deliveries' ids a record locks in its `begin`'s round trip at most (PostgreSQL). */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Executor } from '../database.ts';
+import type { Executor, Store } from '../database.ts';
+import { bookkeeping, literal } from './bookkeeping.ts';
 
 /**
  * The workspaces with deliveries to send (`workspaces.deliveries_due_at`, docs/webhooks.md,
@@ -55,7 +56,9 @@ export function dueAtLeast(at: string) {
  * Puts the workspace's mark back to its earliest pending delivery of an active webhook (null
  * when none), after a look found nothing due there. PostgreSQL: the workspace's row is locked
  * first, so a write that adds deliveries either committed before the minimum is read, or
- * brings the mark forward after it is set (its own lock waits for this transaction).
+ * brings the mark forward after it is set (its own lock waits for this transaction); when a
+ * write holds the row, the mark is left as it is (a mark too early costs a look, and the
+ * write may be adding deliveries): a dispatcher never waits for the API's writes.
  */
 export async function settleDueWorkspace(
   trx: Executor,
@@ -63,8 +66,38 @@ export async function settleDueWorkspace(
   workspaceId: string,
 ): Promise<void> {
   if (dialect === 'postgres') {
-    await sql`select id from workspaces where id = ${workspaceId} for update`.execute(trx);
+    const { rows } = await sql`${sql.raw(lockUnlessWritten(workspaceId))}`.execute(trx);
+    if (rows.length === 0) return;
   }
+  await putMarkBack(trx, workspaceId);
+}
+
+/**
+ * `settleDueWorkspace` in a transaction of its own (PostgreSQL: the lock sent with its
+ * `begin`, one round trip fewer).
+ */
+export async function settleDueWorkspaceAlone(store: Store, workspaceId: string): Promise<void> {
+  if (store.dialect === 'sqlite') {
+    await bookkeeping(store, workspaceId, (trx) => settleDueWorkspace(trx, 'sqlite', workspaceId));
+    return;
+  }
+  await bookkeeping(
+    store,
+    workspaceId,
+    async (trx, locked) => {
+      if (locked && locked.length > 0) await putMarkBack(trx, workspaceId);
+    },
+    lockUnlessWritten(workspaceId),
+  );
+}
+
+/** PostgreSQL: locks the workspace's row unless a write holds it (then no row). */
+function lockUnlessWritten(workspaceId: string): string {
+  return `select id from workspaces where id = ${literal(workspaceId)} for update skip locked`;
+}
+
+/** The mark set to the earliest pending delivery of an active webhook (null when none). */
+async function putMarkBack(trx: Executor, workspaceId: string): Promise<void> {
   await sql`update workspaces set deliveries_due_at = (
       select min(d.next_attempt_at) from webhook_deliveries d
       join webhooks w on w.workspace_id = d.workspace_id and w.id = d.webhook_id
