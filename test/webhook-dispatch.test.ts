@@ -246,6 +246,7 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
         perWebhook: 64,
         held: new Set<string>(),
         heldOf: () => 0,
+        heldIn: () => [],
         mostHeldOfOne: 0,
         likely: true,
         lookedIn,
@@ -516,6 +517,120 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
       expect(a.stats.sent + b.stats.sent).toBe(120);
       expect(Math.min(a.stats.claims, b.stats.claims)).toBeGreaterThan(0);
     }
+  });
+
+  it('two dispatchers woken at each write send a webhook’s first attempts once each, in event order', async () => {
+    // Each write wakes both for its workspace: their claims race for the same webhook's
+    // deliveries, each seeing the other's leases (PostgreSQL: side by side; SQLite: the lease
+    // lets one claim).
+    const r = await receiver((req, res) => {
+      setTimeout(() => answerOk(req, res, r.receipts.at(-1)!), Math.random() * 3);
+    });
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const second = TEST_DIALECT === 'postgres' ? openStore(store.url) : store;
+    if (second !== store) stores.push(second);
+    const a = dispatch({ concurrency: 4, perWebhook: 2, pollMs: 600_000 });
+    const b = dispatch({ concurrency: 4, perWebhook: 2, pollMs: 600_000 }, second);
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      ids.push(...(await createPeople(1)));
+      a.wake(ws.workspaceId);
+      b.wake(ws.workspaceId);
+    }
+    await waitFor(
+      async () => (await statuses()).filter((s) => s === 'delivered').length === 30,
+      undefined,
+      () => `${r.receipts.length} receipts`,
+    );
+    expect(r.receipts.map((x) => JSON.parse(x.body).objectId)).toEqual(ids);
+  });
+
+  it('puts a workspace’s due mark back once its tries are recorded, and never waits for a write holding it', async () => {
+    const r = await receiver();
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const due = async () =>
+      (
+        await store.db
+          .selectFrom('workspaces')
+          .select('deliveries_due_at')
+          .where('id', '=', ws.workspaceId)
+          .executeTakeFirstOrThrow()
+      ).deliveries_due_at;
+    const d = dispatch({ pollMs: 600_000 });
+    await createPeople(2);
+    expect(await due()).not.toBeNull();
+    d.wake(ws.workspaceId);
+    // The record of the two tries puts the mark back: nothing is left to look in.
+    await waitFor(async () => (await statuses()).join() === 'delivered,delivered');
+    await waitFor(async () => (await due()) === null);
+    if (TEST_DIALECT !== 'postgres') return;
+    // A write in progress holds the workspace's row: the record goes on without it (the mark
+    // stays due, for a look to put back), rather than waiting for the write's commit.
+    const writer = openStore(store.url);
+    stores.push(writer);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const writing = writer.transaction(async (trx) => {
+      await trx
+        .selectFrom('workspaces')
+        .select('id')
+        .where('id', '=', ws.workspaceId)
+        .forUpdate()
+        .execute();
+      locked();
+      await held;
+    });
+    try {
+      await isLocked;
+      await store.db
+        .insertInto('webhook_deliveries')
+        .values({
+          workspace_id: ws.workspaceId,
+          id: 'held-row-delivery',
+          webhook_id: (await store.db.selectFrom('webhooks').select('id').executeTakeFirstOrThrow())
+            .id,
+          event_seq: 1,
+          status: 'pending',
+          attempt_count: 0,
+          last_status_code: null,
+          last_error: null,
+          next_attempt_at: new Date().toISOString(),
+          leased_until: null,
+          delivered_at: null,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      d.wake(ws.workspaceId);
+      await waitFor(async () => (await statuses()).every((s) => s === 'delivered'));
+      await waitFor(() => d.stats.delivered === 3 && r.receipts.length === 3);
+    } finally {
+      release();
+      await writing;
+    }
+  });
+
+  it('a claim over every due workspace passes over those the dispatcher says it just looked in', async () => {
+    const other = await testWorkspace(store);
+    await insertWebhook(store, ws.workspaceId, { url: 'http://127.0.0.1:9/a' });
+    await insertWebhook(store, other.workspaceId, { url: 'http://127.0.0.1:9/b' });
+    await createPeople(1);
+    await other.write((w) => makePerson(w));
+    const now = new Date().toISOString();
+    const claim = await claimDeliveries(store, {
+      now,
+      leaseUntil: new Date(Date.now() + 30_000).toISOString(),
+      limit: 100,
+      perWebhook: 64,
+      held: new Set<string>(),
+      heldOf: () => 0,
+      heldIn: () => [],
+      mostHeldOfOne: 0,
+      passOver: (id) => id === ws.workspaceId,
+    });
+    expect(claim.looked).toEqual([other.workspaceId]);
+    expect(claim.deliveries.map((x) => x.workspaceId)).toEqual([other.workspaceId]);
   });
 
   for (const perWebhook of [1, 4]) {

@@ -122,10 +122,18 @@ export class Dispatcher {
   private readonly inFlight = new Set<Promise<void>>();
   private outcomes: AttemptOutcome[] = [];
   private running: Promise<void> | undefined;
+  /**
+   * The loop's tasks while they run: recording the tries that ended; claiming in the
+   * workspaces `wake` named; claiming in every due workspace (and keeping the leases).
+   */
+  private recording: Promise<void> | undefined;
+  private claimingWoken: Promise<void> | undefined;
+  private claimingDue: Promise<void> | undefined;
+  /** An error of a task, for the loop to back off from. */
+  private failure: unknown;
   private stopped: Promise<void> | undefined;
   private stopRequested = false;
   private signal: (() => void) | undefined;
-  private woken = false;
   /**
    * The workspaces `wake` named since the last claim: a claim that only a wake asks for looks
    * in them alone, not in every workspace whose mark is due (most of which, while writes
@@ -140,13 +148,20 @@ export class Dispatcher {
   private freed = 0;
   /** When the oldest try not yet recorded ended (`performance.now()`). */
   private firstOutcomeAt = 0;
-  private lastClaim = 0;
+  /** When a claim in woken workspaces last began. */
+  private lastWokenClaim = 0;
   /** When a claim last looked in every workspace whose mark is due. */
   private lastFullClaim = 0;
   /** SQLite: the dispatch lease, which one dispatcher per database holds to claim. */
   private readonly dispatchLease: DispatchLeaseHolder;
   /** The claim (`stats.claims`) that last looked in each workspace: they take turns. */
   private readonly lookedIn = new Map<string, number>();
+  /**
+   * When a claim in woken workspaces last looked in each (Unix ms): a claim in every due
+   * workspace passes over those looked in within a poll (`ClaimRequest.passOver`), so each is
+   * looked in again one poll later at most.
+   */
+  private readonly wokenLookedAt = new Map<string, number>();
 
   constructor(
     private readonly store: Store,
@@ -180,7 +195,6 @@ export class Dispatcher {
    * every workspace whose mark is due. Every workspace is still looked in at each poll.
    */
   wake(workspaceId?: string): void {
-    this.woken = true;
     if (workspaceId === undefined) this.wokenAll = true;
     else this.wokenIn.add(workspaceId);
     this.signal?.();
@@ -199,16 +213,11 @@ export class Dispatcher {
   private async loop(): Promise<void> {
     let backoff = 0;
     while (!this.stopRequested) {
-      try {
-        // Recording and claiming side by side (on PostgreSQL, on connections of their own):
-        // a claim skips what is held, and a try is held until recorded.
-        const results = await Promise.allSettled([
-          this.recordDue() ? this.flush() : undefined,
-          this.keepLeases().then(() => (this.shouldClaim() ? this.claim() : undefined)),
-        ]);
-        for (const result of results) if (result.status === 'rejected') throw result.reason;
-        backoff = 0;
-      } catch (error) {
+      if (this.failure !== undefined) {
+        const error = this.failure;
+        this.failure = undefined;
+        // Both tasks settle first: a backoff pauses dispatching, not half of it.
+        await this.settled();
         backoff = Math.min(Math.max(2 * backoff, this.options.pollMs, 100), MAX_BACKOFF_MS);
         const unavailable = isStoreUnavailable(error);
         this.log.error(
@@ -220,8 +229,70 @@ export class Dispatcher {
         await this.idle(backoff, false);
         continue;
       }
+      // Recording and claiming each as a task of its own (on PostgreSQL, on connections of
+      // their own), none waiting for another: a write's wake is claimed while the last tries
+      // are still being recorded, and while a claim looks in every due workspace (a claim
+      // skips what is held, and a try is held until recorded). SQLite claims one at a time:
+      // there, two claims side by side could each lease a first attempt of one webhook
+      // and hold them out of order.
+      if (this.recording === undefined && this.recordDue())
+        this.recording = this.task(
+          () => this.flush(),
+          () => (this.recording = undefined),
+        );
+      const sqlite = this.store.dialect === 'sqlite';
+      if (
+        this.claimingDue === undefined &&
+        !(sqlite && this.claimingWoken) &&
+        (this.dueClaimDue() || this.leasesToRenew(Date.now()))
+      )
+        this.claimingDue = this.task(
+          async () => {
+            await this.keepLeases();
+            if (this.dueClaimDue()) await this.claim('due');
+          },
+          () => (this.claimingDue = undefined),
+        );
+      if (this.claimingWoken === undefined && !(sqlite && this.claimingDue) && this.wokenClaimDue())
+        this.claimingWoken = this.task(
+          () => this.claim('woken'),
+          () => (this.claimingWoken = undefined),
+        );
       await this.idle(this.untilNextLook(), true);
+      if (this.failure === undefined) backoff = 0;
     }
+    await this.settled();
+  }
+
+  /** The loop's tasks, once each has ended. */
+  private async settled(): Promise<void> {
+    await Promise.allSettled([this.recording, this.claimingWoken, this.claimingDue]);
+  }
+
+  /**
+   * Runs a task of the loop: its error is kept for the loop to back off from; its end
+   * (`done`, then a signal) lets the loop start the next.
+   */
+  private task(run: () => Promise<unknown>, done: () => void): Promise<void> {
+    return run().then(
+      () => {
+        done();
+        this.signal?.();
+      },
+      (error: unknown) => {
+        done();
+        this.failure ??= error;
+        this.signal?.();
+      },
+    );
+  }
+
+  /** Whether a lease this dispatcher holds is to be renewed (`keepLeases`). */
+  private leasesToRenew(nowMs: number): boolean {
+    return (
+      this.dispatchLease.due(nowMs) ||
+      this.queues.leasesEndingWithin(nowMs, (2 * this.leaseMs) / 3).length > 0
+    );
   }
 
   /** Whether the tries that ended are to be recorded now, or may wait for more. */
@@ -233,36 +304,50 @@ export class Dispatcher {
     );
   }
 
+  /** A claim in the workspaces `wake` named is due: some were named, not too soon after the last. */
+  private wokenClaimDue(): boolean {
+    return (
+      this.wokenIn.size > 0 &&
+      this.queues.held.size < this.heldCap &&
+      Date.now() - this.lastWokenClaim >= WAKE_GAP_MS
+    );
+  }
+
   /**
-   * Claims are made when woken, at each poll, and when the last claim left due deliveries
-   * behind and enough places have been freed since for the next to be worth it.
+   * A claim in every due workspace is due: at each poll, when `wake` named none, and when
+   * the last claim left due deliveries behind and enough places have been freed since for
+   * the next to be worth it.
    */
-  private shouldClaim(): boolean {
+  private dueClaimDue(): boolean {
     if (this.queues.held.size >= this.heldCap) return false;
-    const now = Date.now();
-    if (this.woken && now - this.lastClaim >= WAKE_GAP_MS) return true;
+    if (this.wokenAll) return true;
     if (this.more && this.freed >= this.refill()) return true;
-    return now - this.lastFullClaim >= this.options.pollMs;
+    return Date.now() - this.lastFullClaim >= this.options.pollMs;
   }
 
   private refill(): number {
     return Math.max(1, Math.floor(this.perWebhookHeld / 2));
   }
 
-  /** How long the loop may sleep before its next look (a POST ending or `wake()` cut it short). */
+  /**
+   * How long the loop may sleep before its next look (a POST ending, a task ending or
+   * `wake()` cut it short; leases are looked at once a second at least).
+   */
   private untilNextLook(): number {
     let wait = MAX_IDLE_MS;
-    if (this.outcomes.length > 0) {
+    // A running task's end signals: until then, nothing of its own to wait for.
+    if (this.outcomes.length > 0 && this.recording === undefined) {
       if (this.recordDue()) return 0;
       wait = Math.max(0, RECORD_DELAY_MS - (performance.now() - this.firstOutcomeAt));
     }
     // Full: nothing to claim until a POST ends (which signals), but leases need renewing.
     if (this.queues.held.size >= this.heldCap) return wait;
-    if (this.more && this.freed >= this.refill()) return 0;
     const now = Date.now();
-    const poll = this.options.pollMs - (now - this.lastFullClaim);
-    const next = this.woken ? Math.min(poll, WAKE_GAP_MS - (now - this.lastClaim)) : poll;
-    return Math.min(wait, Math.max(0, next));
+    if (this.claimingWoken === undefined && this.wokenIn.size > 0)
+      wait = Math.min(wait, Math.max(0, WAKE_GAP_MS - (now - this.lastWokenClaim)));
+    if (this.claimingDue !== undefined) return wait;
+    if (this.wokenAll || (this.more && this.freed >= this.refill())) return 0;
+    return Math.min(wait, Math.max(0, this.options.pollMs - (now - this.lastFullClaim)));
   }
 
   /**
@@ -286,33 +371,37 @@ export class Dispatcher {
     });
   }
 
-  private async claim(): Promise<void> {
+  /**
+   * Claims in the workspaces `wake` named (`woken`: at most a claim's number of them, the
+   * rest at the next), or in every workspace whose mark is due (`due`), and holds what it
+   * took, each workspace's as soon as it is claimed.
+   */
+  private async claim(kind: 'woken' | 'due'): Promise<void> {
     const nowMs = Date.now();
-    this.lastClaim = nowMs;
-    // Deliveries are likely there: after a write, or when the last claim left some.
-    const likely = this.woken || this.more;
-    // Only woken for named workspaces: those alone (the rest of them, past a claim's
-    // number, at the next claim). Otherwise every workspace whose mark is due.
-    const full = this.wokenAll || this.more || nowMs - this.lastFullClaim >= this.options.pollMs;
     let workspaces: string[] | undefined;
-    if (full) {
-      this.lastFullClaim = nowMs;
-      this.wokenIn.clear();
-    } else {
+    // Deliveries are likely there: after a write, or when the last claim left some.
+    let likely = true;
+    if (kind === 'woken') {
+      this.lastWokenClaim = nowMs;
       workspaces = [];
       for (const id of this.wokenIn) {
         if (workspaces.length === WORKSPACES_PER_CLAIM) break;
         workspaces.push(id);
         this.wokenIn.delete(id);
       }
+    } else {
+      // A look that locks nothing first in each (most due workspaces hold nothing but what
+      // this dispatcher sends, while writes stream in), unless a write named none.
+      likely = this.wokenAll;
+      this.lastFullClaim = nowMs;
+      this.wokenAll = false;
+      this.more = false;
+      this.freed = 0;
     }
-    this.woken = this.wokenIn.size > 0;
-    this.wokenAll = false;
-    this.more = false;
-    this.freed = 0;
     const sqlite = this.store.dialect === 'sqlite';
     if (sqlite && !(await this.dispatchLease.hold(nowMs))) return;
     this.stats.claims += 1;
+    const number = this.stats.claims;
     const leaseEnds = nowMs + this.leaseMs;
     const claim = await claimDeliveries(this.store, {
       now: new Date(nowMs).toISOString(),
@@ -321,21 +410,34 @@ export class Dispatcher {
       perWebhook: this.perWebhookHeld,
       held: this.queues.held,
       heldOf: (workspaceId, webhookId) => this.queues.heldOf(workspaceId, webhookId),
+      heldIn: (workspaceId) => this.queues.heldIn(workspaceId),
       mostHeldOfOne: this.queues.mostHeldOfOne(),
       likely,
       workspaces,
       lease: sqlite ? { name: WEBHOOKS_LEASE, holder: this.id } : undefined,
       lookedIn: (workspaceId) => this.lookedIn.get(workspaceId) ?? -1,
+      passOver: (workspaceId) =>
+        nowMs - (this.wokenLookedAt.get(workspaceId) ?? -Infinity) < this.options.pollMs,
+      claimed: (deliveries) => {
+        for (const delivery of deliveries) this.queues.hold(delivery, leaseEnds);
+        this.pump();
+      },
     });
     if (this.lookedIn.size > MAX_LOOKED_IN) this.lookedIn.clear();
-    for (const workspaceId of claim.looked) this.lookedIn.set(workspaceId, this.stats.claims);
+    for (const workspaceId of claim.looked) this.lookedIn.set(workspaceId, number);
+    if (kind === 'woken') {
+      if (this.wokenLookedAt.size > MAX_LOOKED_IN) this.wokenLookedAt.clear();
+      for (const workspaceId of claim.looked) this.wokenLookedAt.set(workspaceId, nowMs);
+    }
     if (!claim.leaseHeld) {
       this.dispatchLease.lost();
       return;
     }
-    this.more = claim.more;
-    for (const delivery of claim.deliveries) this.queues.hold(delivery, leaseEnds);
-    this.pump();
+    // More due than this claim took: the next comes once places are freed. Not when the
+    // claim only left workspaces unlooked at and took nothing: those wait for the poll (and
+    // are looked in first then), rather than a claim after each record looking in workspaces
+    // that hold nothing to take.
+    if (claim.more && (kind === 'woken' || claim.deliveries.length > 0)) this.more = true;
   }
 
   /** Renews the leases that would end within two thirds of their length. */

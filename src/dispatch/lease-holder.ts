@@ -44,7 +44,12 @@ export class DispatchLeaseHolder {
 
   /** Renews the lease when it would end within two thirds of its length. */
   async keep(nowMs: number): Promise<void> {
-    if (this.holds && this.ends - nowMs < (2 * this.ms) / 3) await this.renew(nowMs);
+    if (this.due(nowMs)) await this.renew(nowMs);
+  }
+
+  /** Whether `keep` would renew the lease now. */
+  due(nowMs: number): boolean {
+    return this.holds && this.ends - nowMs < (2 * this.ms) / 3;
   }
 
   /** Another dispatcher holds the lease (a claim found it so). */

@@ -65,6 +65,14 @@ export class WebhookQueues {
     return this.queues.get(workspaceKey(workspaceId, webhookId))?.held ?? 0;
   }
 
+  /** The deliveries held in a workspace, and their webhooks. */
+  heldIn(workspaceId: string): { id: string; webhookId: string }[] {
+    const out: { id: string; webhookId: string }[] = [];
+    for (const [id, { delivery }] of this.held)
+      if (delivery.workspaceId === workspaceId) out.push({ id, webhookId: delivery.webhookId });
+    return out;
+  }
+
   /** The most deliveries held of any one webhook. */
   mostHeldOfOne(): number {
     let most = 0;

@@ -1,16 +1,13 @@
 import { sql } from 'kysely';
 import { workspaceKey } from '../../domain/ids.ts';
 import type { Executor, Store } from '../database.ts';
-import {
-  bookkeeping,
-  chunks,
-  type DeliveryKey,
-  idList,
-  idsByWorkspace,
-  literal,
-} from './bookkeeping.ts';
+import { bookkeeping, chunks, type DeliveryKey, idList, idsByWorkspace } from './bookkeeping.ts';
 import { holdsLease } from './dispatch-lease.ts';
-import { listDueWorkspaces, settleDueWorkspace } from './due-workspaces.ts';
+import {
+  listDueWorkspaces,
+  settleDueWorkspace,
+  settleDueWorkspaceAlone,
+} from './due-workspaces.ts';
 
 /**
  * Webhook deliveries as dispatchers claim them (docs/webhooks.md, Delivery and signatures): a claim
@@ -46,6 +43,8 @@ export interface ClaimRequest {
   held: { has(id: string): boolean; readonly size: number };
   /** How many of a webhook's deliveries the dispatcher holds already. */
   heldOf(workspaceId: string, webhookId: string): number;
+  /** The deliveries the dispatcher holds in a workspace, and their webhooks. */
+  heldIn(workspaceId: string): readonly { id: string; webhookId: string }[];
   /** The most deliveries the dispatcher holds of any one webhook. */
   mostHeldOfOne: number;
   /** Deliveries are likely due (a write just committed, the last claim left some): no lock-free look first. */
@@ -65,6 +64,19 @@ export interface ClaimRequest {
    * would look in the same ones every time).
    */
   lookedIn?(workspaceId: string): number;
+  /**
+   * Due workspaces to pass over: those the dispatcher claimed in a moment ago, after a write
+   * there (it saw what was due then, and their marks are put back when their tries are
+   * recorded): a claim over every due workspace would otherwise look again in each workspace
+   * whose deliveries are on their way while writes stream in.
+   */
+  passOver?(workspaceId: string): boolean;
+  /**
+   * Called with the deliveries of each transaction of the claim once it committed (on
+   * PostgreSQL a workspace's, on SQLite all of them), so that they may go out before the
+   * claim's other workspaces are claimed; the claim also returns them all.
+   */
+  claimed?(deliveries: Delivery[]): void;
 }
 
 /** What a claim got. */
@@ -126,12 +138,14 @@ const PARALLEL_WORKSPACES = 8;
  * statements of its own, so no statement locks or writes rows of two workspaces. A
  * workspace where nothing is due gets its mark put back.
  *
- * PostgreSQL: each workspace in a transaction of its own (a few at once), so no transaction
- * spans workspaces either. A claim first looks without locking anything (an idle look writes
- * nothing), unless deliveries are `likely`; when there is something to take, it locks the
- * workspace's webhooks that have due deliveries (`skip locked`: those another claim holds
- * are left to it), then reads their deliveries afresh, so concurrent dispatchers never claim
- * the same delivery and each sees the leases of the claims before it. SQLite (one file, one
+ * PostgreSQL: each workspace in one statement of its own, its own transaction (a few
+ * workspaces at once), so no transaction spans workspaces either (`claimStatement`). A claim
+ * first looks without locking anything (an idle look writes nothing), unless deliveries are
+ * `likely`; when there is something to take, the statement locks the workspace's webhooks
+ * that have due deliveries (`skip locked`: those another claim holds are left to it), locks
+ * and reads their deliveries as they are now, chooses, leases and reads what sending them
+ * takes, so concurrent dispatchers never claim the same delivery and each sees the leases of
+ * the claims before it. SQLite (one file, one
  * writer): one dispatcher at a time holds the dispatch lease, checked in the claim's one
  * transaction, which leases in every workspace of the claim.
  */
@@ -140,7 +154,9 @@ export async function claimDeliveries(store: Store, request: ClaimRequest): Prom
   let due = request.workspaces?.slice(0, WORKSPACES_PER_CLAIM);
   let left = false;
   if (!due) {
-    const listed = await listDueWorkspaces(store.db, request.now, WORKSPACES_LISTED);
+    const passOver = request.passOver;
+    let listed = await listDueWorkspaces(store.db, request.now, WORKSPACES_LISTED);
+    if (passOver) listed = listed.filter((id) => !passOver(id));
     const lookedIn = request.lookedIn;
     // Stable: among those looked in alike, the earliest mark first.
     if (lookedIn) listed.sort((a, b) => lookedIn(a) - lookedIn(b));
@@ -188,94 +204,127 @@ async function claimOnPostgres(
   return { deliveries, more, leaseHeld: true, looked: due.slice(0, next) };
 }
 
-/** A claim in one workspace (PostgreSQL), in a transaction of its own. */
+/**
+ * A claim in one workspace (PostgreSQL): one statement (`claimStatement`), its own
+ * transaction, in one round trip. Unless deliveries are `likely`, a look that locks nothing
+ * comes first, so that an idle look writes nothing.
+ */
 async function claimInPostgres(
   store: Store,
   workspaceId: string,
   request: ClaimRequest,
 ): Promise<Claim> {
+  const none = (more: boolean): Claim => ({ deliveries: [], more, leaseHeld: true, looked: [] });
   if (!request.likely) {
     const found = await postgresCandidates(store.db, workspaceId, request);
     if (found.length === 0) {
-      await bookkeeping(store, workspaceId, (trx) =>
-        settleDueWorkspace(trx, store.dialect, workspaceId),
-      );
-      return { deliveries: [], more: false, leaseHeld: true, looked: [] };
+      await settleDueWorkspaceAlone(store, workspaceId);
+      return none(false);
     }
     const look = choose(found, request);
-    if (look.chosen.length === 0)
-      return { deliveries: [], more: look.more, leaseHeld: true, looked: [] };
+    if (look.chosen.length === 0) return none(look.more);
   }
-  const lock = lockDueWebhooks(workspaceId, request.now);
-  return bookkeeping(
-    store,
-    workspaceId,
-    async (trx, opened) => {
-      const rows = opened ?? (await sql.raw<{ id: string }>(lock).execute(trx)).rows;
-      const locked = new Set(rows.map((r) => String(r.id)));
-      if (locked.size === 0) {
-        // Nothing due (or all of it another claim's): the mark put back, else a stale mark
-        // would keep the workspace first in every claim's list while writes keep them likely.
-        await settleDueWorkspace(trx, store.dialect, workspaceId);
-        return { deliveries: [], more: false, leaseHeld: true, looked: [] };
-      }
-      // A statement of its own, after the locks: its snapshot has every earlier claim's leases.
-      const candidates = (await postgresCandidates(trx, workspaceId, request)).filter((c) =>
-        locked.has(c.webhook_id),
-      );
-      const { chosen, more } = choose(candidates, request);
-      if (chosen.length === 0) return { deliveries: [], more, leaseHeld: true, looked: [] };
-      return {
-        deliveries: await leaseAndReadOnPostgres(trx, workspaceId, chosen, request),
-        more,
-        leaseHeld: true,
-        looked: [],
-      };
-    },
-    lock,
-  );
+  const { rows } = await claimStatement(workspaceId, request).execute(store.db);
+  const head = rows[0];
+  if (!head || Number(head.locked) === 0) {
+    // Nothing due (or all of it another claim's): the mark put back, else a stale mark
+    // would keep the workspace first in every claim's list while writes keep them likely.
+    await settleDueWorkspaceAlone(store, workspaceId);
+    return none(false);
+  }
+  const leased = rows.filter((r): r is ClaimRow & SendRow => r.id !== null);
+  const deliveries = await sendsOf(store.db, leased, request.now);
+  if (deliveries.length > 0) request.claimed?.(deliveries);
+  return { ...none(head.more === true), deliveries };
 }
 
+/** A row of `claimStatement`: the claim's facts, and a leased delivery when `id` is not null. */
+type ClaimRow = { locked: number | string; more: boolean } & {
+  [K in keyof SendRow]: SendRow[K] | null;
+};
+
 /**
- * PostgreSQL: leases the chosen deliveries that are still pending and free, and reads what
- * sending them takes, in one statement (one round trip where `leaseRows` and `readSends`
- * take three): rows another transaction has locked are skipped; a row another claim leased
- * since the statement's snapshot is seen as it is now, since the `update` checks its
- * condition again on the row's latest version. The condition is a `case` so that the
- * planner, whose statistics of a queue table are always stale, finds the rows by key alone
- * (see `leaseRows`).
+ * The claim in one workspace as one statement (PostgreSQL), a transaction of its own whose
+ * commit does not wait for the WAL (`synchronous_commit` off for it, as `bookkeeping`'s):
+ * what `choose` does, in SQL, prepared once a connection.
+ *
+ * It locks the workspace's active webhooks that have due pending deliveries (`skip locked`:
+ * those another claim holds are left to it), then locks their first due deliveries (`for
+ * update skip locked`), whose rows it reads as they are now rather than as the statement's
+ * snapshot had them, so each claim sees the leases of the claims before it; a row locked by a
+ * record is a try that ended, and is skipped. Per webhook, in due order: those this
+ * dispatcher holds are passed over; one leased by another is passed over too, and when a
+ * first attempt, holds back the webhook's later first attempts; up to the webhook's room.
+ * Across webhooks, the earliest due first, up to the limit; those chosen are leased, and what
+ * sending them takes is read. It answers one row at least: `locked`, the webhooks locked;
+ * `more`, whether more were due than it took; then each leased delivery's columns.
  */
-async function leaseAndReadOnPostgres(
-  trx: Executor,
-  workspaceId: string,
-  chosen: readonly Candidate[],
-  request: ClaimRequest,
-): Promise<Delivery[]> {
-  const rows: SendRow[] = [];
-  for (const part of chunks(chosen.map((c) => c.id))) {
-    const result = await sql<SendRow>`
-      with locked as (
-        select id from webhook_deliveries
-        where workspace_id = ${workspaceId} and id in ${idList(part)}
+function claimStatement(workspaceId: string, request: ClaimRequest) {
+  const workspace = workspaceId;
+  const now = request.now;
+  const held = request.heldIn(workspaceId);
+  const limit = Math.max(0, Math.floor(request.limit));
+  return sql<ClaimRow>`
+    with held(id, webhook_id) as (
+      select * from unnest(${held.map((h) => h.id)}::text[], ${held.map((h) => h.webhookId)}::text[])
+    ), locked as (
+      select w.id from webhooks w
+      cross join lateral (
+        select 1 from webhook_deliveries d
+        where d.workspace_id = ${workspace} and d.webhook_id = w.id and d.status = 'pending'
+          and d.next_attempt_at <= ${now}
+        limit 1
+      ) due
+      where w.workspace_id = ${workspace} and w.status = 'active'
+      for no key update of w skip locked
+    ), candidates as (
+      select d.id, d.webhook_id, d.event_seq, d.attempt_count, d.next_attempt_at,
+        d.id in (select id from held) as held,
+        d.leased_until is not null and d.leased_until >= ${now} as leased
+      from locked w
+      cross join lateral (
+        select id, webhook_id, event_seq, attempt_count, next_attempt_at, leased_until
+        from webhook_deliveries
+        where workspace_id = ${workspace} and webhook_id = w.id and status = 'pending'
+          and next_attempt_at <= ${now}
+        order by next_attempt_at, event_seq
+        limit ${candidateWindow(request)}::int
         for update skip locked
-      ), leased as (
-        update webhook_deliveries d set leased_until = ${request.leaseUntil}
-        from locked
-        where d.workspace_id = ${workspaceId} and d.id = locked.id
-          and case when d.status = 'pending'
-            and (d.leased_until is null or d.leased_until < ${request.now}) then true else false end
-        returning d.workspace_id, d.id, d.webhook_id, d.event_seq, d.attempt_count,
-          d.next_attempt_at
-      )
-      select l.workspace_id, l.id, l.webhook_id, l.event_seq, l.attempt_count, l.next_attempt_at,
-        e.payload, w.url, w.status as webhook_status, w.secret, w.previous_secret,
-        w.previous_secret_until
-      from leased l
-      left join events e on e.workspace_id = ${workspaceId} and e.seq = l.event_seq
-      left join webhooks w on w.workspace_id = ${workspaceId} and w.id = l.webhook_id`.execute(trx);
-    rows.push(...result.rows);
-  }
-  return sendsOf(trx, rows, request.now);
+      ) d
+    ), ordered as (
+      select c.*, coalesce(bool_or(c.attempt_count = 0 and c.leased and not c.held) over (
+          partition by c.webhook_id order by c.next_attempt_at, c.event_seq
+          rows between unbounded preceding and 1 preceding), false) as after_leased_first
+      from candidates c
+    ), eligible as (
+      select o.id, o.next_attempt_at, o.event_seq,
+        row_number() over (partition by o.webhook_id order by o.next_attempt_at, o.event_seq) as n,
+        ${Math.floor(request.perWebhook)}::int
+          - (select count(*) from held h where h.webhook_id = o.webhook_id) as room
+      from ordered o
+      where not o.held and not o.leased and not (o.attempt_count = 0 and o.after_leased_first)
+    ), chosen as (
+      select e.id from eligible e where e.n <= e.room
+      order by e.next_attempt_at, e.event_seq
+      limit ${limit}::int
+    ), leased as (
+      update webhook_deliveries d set leased_until = ${request.leaseUntil}
+      from chosen c
+      where d.workspace_id = ${workspace} and d.id = c.id
+      returning d.workspace_id, d.id, d.webhook_id, d.event_seq, d.attempt_count,
+        d.next_attempt_at
+    )
+    select (select count(*) from locked) as locked,
+      exists (select 1 from eligible where n > room)
+        or (select count(*) from eligible where n <= room) > ${limit}::int as more,
+      l.workspace_id, l.id, l.webhook_id, l.event_seq, l.attempt_count, l.next_attempt_at,
+      e.payload, w.url, w.status as webhook_status, w.secret, w.previous_secret,
+      w.previous_secret_until
+    from (select 1) one
+    left join leased l on true
+    left join events e on e.workspace_id = ${workspace} and e.seq = l.event_seq
+    left join webhooks w on w.workspace_id = ${workspace} and w.id = l.webhook_id
+    cross join (select set_config('synchronous_commit', 'off', true)) as bookkeeping`;
 }
 
 /**
@@ -313,7 +362,7 @@ async function claimOnSqlite(
   }
   if (chosenIn.length === 0 && idle.length === 0)
     return { deliveries: [], more, leaseHeld: true, looked };
-  return bookkeeping(store, undefined, async (trx) => {
+  const claim = await bookkeeping(store, undefined, async (trx): Promise<Claim> => {
     const lease = request.lease;
     if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now))) {
       return { deliveries: [], more: false, leaseHeld: false, looked: [] };
@@ -326,27 +375,8 @@ async function claimOnSqlite(
     }
     return { deliveries, more, leaseHeld: true, looked };
   });
-}
-
-/**
- * The statement that locks the workspace's active webhooks that have due pending deliveries,
- * skipping those another transaction holds (PostgreSQL), and reads their ids: its values
- * written in its text, so that it goes with the claim's `begin` in one round trip. The test
- * is a `lateral … limit 1` rather than `exists`: with statistics from a moment nothing was
- * pending (a queue table's are always stale), the planner made `exists` a join that read
- * every pending delivery once per webhook.
- */
-function lockDueWebhooks(workspaceId: string, now: string): string {
-  const workspace = literal(workspaceId);
-  return `select w.id from webhooks w
-    cross join lateral (
-      select 1 from webhook_deliveries d
-      where d.workspace_id = ${workspace} and d.webhook_id = w.id and d.status = 'pending'
-        and d.next_attempt_at <= ${literal(now)}
-      limit 1
-    ) due
-    where w.workspace_id = ${workspace} and w.status = 'active'
-    for no key update of w skip locked`;
+  if (claim.deliveries.length > 0) request.claimed?.(claim.deliveries);
+  return claim;
 }
 
 /** The workspace's active webhooks' first due pending deliveries (PostgreSQL), in one statement. */
@@ -476,7 +506,7 @@ function dueOrder(a: Candidate, b: Candidate): number {
 
 /**
  * SQLite: leases the chosen deliveries that are still pending and free (PostgreSQL:
- * `leaseAndReadOnPostgres`). Returns the keys it leased.
+ * `claimStatement`). Returns the keys it leased.
  *
  * Rows are found by key alone, and whether they are pending is checked here: a `status`
  * condition lets PostgreSQL's planner, whose statistics of a queue table are always stale,
