@@ -425,7 +425,9 @@ export class Dispatcher {
     });
     if (this.lookedIn.size > MAX_LOOKED_IN) this.lookedIn.clear();
     for (const workspaceId of claim.looked) this.lookedIn.set(workspaceId, number);
-    if (kind === 'woken') {
+    // Passed over by the next looks at every due workspace, unless the claim left some
+    // behind (a backlog: those looks take the rest).
+    if (kind === 'woken' && !claim.more) {
       if (this.wokenLookedAt.size > MAX_LOOKED_IN) this.wokenLookedAt.clear();
       for (const workspaceId of claim.looked) this.wokenLookedAt.set(workspaceId, nowMs);
     }
