@@ -82,12 +82,18 @@ async function runServeProcess(
     config.readThreads > 0 ? new ReadThreads(config.databaseUrl, config.readThreads) : undefined;
   const limiter = await sharedRateLimiter(config);
   const pruning = startEventPruning(store, config.eventRetentionDays);
+  // PostgreSQL: the dispatcher's statements on a pool of their own (`DATABASE_POOL_MAX` too),
+  // so that under load the API's requests do not queue behind them for a connection, nor
+  // they behind the API's (SQLite: the one writer).
+  const dispatchStore =
+    config.webhookDispatch && store.dialect === 'postgres' ? openStore(config.databaseUrl) : store;
   let stopWaking: (() => void) | undefined;
   const release = async () => {
     stopWaking?.();
     pruning.stop();
     await readThreads?.close();
     await limiter?.close();
+    if (dispatchStore !== store) await dispatchStore.close();
     await store.close();
     // A worker's channel to the primary keeps it alive: let it go, so the process ends.
     cluster.worker?.disconnect();
@@ -111,7 +117,7 @@ async function runServeProcess(
     if (limiter) limiter.log = app.log;
     pruning.log = app.log;
     if (config.webhookDispatch) {
-      const wakeable = new Dispatcher(store, dispatcherOptions(config, app.log));
+      const wakeable = new Dispatcher(dispatchStore, dispatcherOptions(config, app.log));
       dispatcher = wakeable;
       // A write's deliveries go out at once rather than at the next poll, whatever made the
       // write (a request, an MCP tool, a batch).
