@@ -142,7 +142,8 @@ describe('METRICS_PORT', () => {
     const store = await testStore();
     try {
       const ws = await testWorkspace(store);
-      const server = await startServe(store.url, { METRICS_PORT: '0' });
+      // With its dispatcher (off by default in these tests), whose pool the gauges show too.
+      const server = await startServe(store.url, { METRICS_PORT: '0', WEBHOOK_DISPATCH: '1' });
       try {
         const line = /metrics on (\S+)/.exec(server.out());
         expect(line, server.out()).not.toBeNull();
@@ -160,6 +161,13 @@ describe('METRICS_PORT', () => {
           metrics.get('http_requests_total{method="GET",route="/v2/people",status="200"}'),
         ).toBe(1);
         expect((await fetch(new URL('/v2/people', metricsUrl))).status).toBe(404);
+        // PostgreSQL: the webhook dispatcher's pool of its own is shown beside the API's.
+        if (TEST_DIALECT === 'postgres') {
+          expect(metrics.has('salescrm_db_pool_connections{server="primary"}')).toBe(true);
+          expect(metrics.has('salescrm_db_pool_waiting{server="dispatcher"}')).toBe(true);
+        } else {
+          expect(metrics.has('salescrm_db_pool_connections{server="dispatcher"}')).toBe(false);
+        }
       } finally {
         await server.stop();
       }

@@ -103,7 +103,9 @@ async function runServeProcess(
   let dispatcher: Dispatcher | undefined;
   let metricsServer: MetricsServer | undefined;
   const metrics =
-    config.metrics || config.metricsPort !== undefined ? new Metrics(store) : undefined;
+    config.metrics || config.metricsPort !== undefined
+      ? new Metrics(store, dispatchStore)
+      : undefined;
   let app: FastifyInstance | undefined;
   try {
     app = await buildApp({

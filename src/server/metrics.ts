@@ -26,7 +26,14 @@ export class Metrics {
   private cache: PageCache | undefined;
   private shedder: LoadShedder | undefined;
 
-  constructor(private readonly store: Store) {
+  /**
+   * `dispatcherStore`: the store of `serve`'s webhook dispatcher when it has one of its own
+   * (PostgreSQL), whose pool the pool gauges show as `server="dispatcher"`.
+   */
+  constructor(
+    private readonly store: Store,
+    dispatcherStore?: Store,
+  ) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.requests = new Counter({
@@ -95,7 +102,17 @@ export class Metrics {
       },
     });
     if (store.poolStats) {
-      const poolStats = store.poolStats.bind(store);
+      const apiPools = store.poolStats.bind(store);
+      const dispatcherPools =
+        dispatcherStore && dispatcherStore !== store
+          ? dispatcherStore.poolStats?.bind(dispatcherStore)
+          : undefined;
+      const poolStats = (): PoolValues[] => [
+        ...apiPools(),
+        ...(dispatcherPools?.() ?? [])
+          .filter((s) => s.server === 'primary')
+          .map((s) => ({ ...s, server: 'dispatcher' as const })),
+      ];
       const poolGauge = (name: string, help: string, value: (s: PoolValues) => number) =>
         new Gauge({
           name,

@@ -68,7 +68,8 @@ export type Executor = Kysely<Database>;
 
 /** One connection pool's connections at a moment. */
 export interface PoolStats {
-  server: 'primary' | 'replica';
+  /** The primary's or the replica's pool of the API, or the primary's of `serve`'s dispatcher. */
+  server: 'primary' | 'replica' | 'dispatcher';
   /** Connections open, busy or idle. */
   total: number;
   idle: number;
