@@ -12,7 +12,7 @@ import {
 import { bumpCatalogVersion } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
 import { bookkeeping, chunks, type DeliveryKey, idList, literal } from './bookkeeping.ts';
-import { settleDueWorkspace } from './due-workspaces.ts';
+import { earliestPending, settleDueWorkspace } from './due-workspaces.ts';
 
 /**
  * Webhook deliveries' tries as dispatchers record them (docs/webhooks.md, Delivery and signatures):
@@ -85,7 +85,7 @@ export async function recordAttempts(
         // The mark put back here rather than by the next look finding nothing due: while
         // writes stream in, each look at every due workspace would otherwise read the
         // candidates of all those whose deliveries were all just delivered.
-        await settleDueWorkspace(trx, store.dialect, workspaceId);
+        await settleDueWorkspace(trx, workspaceId);
       }
       return disabled;
     });
@@ -187,12 +187,10 @@ async function recordDelivered(
       update webhooks w set failure_streak = 0 from streaks s
       where w.workspace_id = ${workspaceId} and w.id = s.id
     ), settled as (
-      update workspaces w set deliveries_due_at = (
-          select min(d.next_attempt_at) from webhook_deliveries d
-          join webhooks h on h.workspace_id = d.workspace_id and h.id = d.webhook_id
-          where d.workspace_id = ${workspaceId} and h.workspace_id = ${workspaceId}
-            and d.status = 'pending' and h.status = 'active'
-            and d.id not in (select id from done where delivered))
+      update workspaces w set deliveries_due_at = ${earliestPending(
+        workspaceId,
+        sql`(select id from done where delivered)`,
+      )}
       where w.id = ${workspaceId}
         and w.id in (select id from workspaces where id = ${workspaceId} for update skip locked)
         and (w.event_seq, w.catalog_version) = (

@@ -367,7 +367,7 @@ async function claimOnSqlite(
     if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now))) {
       return { deliveries: [], more: false, leaseHeld: false, looked: [] };
     }
-    for (const workspaceId of idle) await settleDueWorkspace(trx, store.dialect, workspaceId);
+    for (const workspaceId of idle) await settleDueWorkspace(trx, workspaceId);
     const deliveries: Delivery[] = [];
     for (const { workspaceId, chosen } of chosenIn) {
       const leased = await leaseRows(trx, workspaceId, chosen, request);

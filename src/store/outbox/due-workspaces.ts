@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Executor, Store } from '../database.ts';
 import { bookkeeping, literal } from './bookkeeping.ts';
 
@@ -53,55 +53,45 @@ export function dueAtLeast(at: string) {
 }
 
 /**
- * Puts the workspace's mark back to its earliest pending delivery of an active webhook (null
- * when none), after a look found nothing due there. PostgreSQL: the workspace's row is locked
- * first, so a write that adds deliveries either committed before the minimum is read, or
- * brings the mark forward after it is set (its own lock waits for this transaction); when a
- * write holds the row, the mark is left as it is (a mark too early costs a look, and the
- * write may be adding deliveries): a dispatcher never waits for the API's writes.
- */
-export async function settleDueWorkspace(
-  trx: Executor,
-  dialect: 'sqlite' | 'postgres',
-  workspaceId: string,
-): Promise<void> {
-  if (dialect === 'postgres') {
-    const { rows } = await sql`${sql.raw(lockUnlessWritten(workspaceId))}`.execute(trx);
-    if (rows.length === 0) return;
-  }
-  await putMarkBack(trx, workspaceId);
-}
-
-/**
- * `settleDueWorkspace` in a transaction of its own (PostgreSQL: the lock sent with its
- * `begin`, one round trip fewer).
+ * `settleDueWorkspace` in a transaction of its own, after a look found nothing due there.
+ * PostgreSQL: the workspace's row is locked first (with the `begin`, in one round trip), so a
+ * write that adds deliveries either committed before the minimum is read, or brings the mark
+ * forward after it is set (its own lock waits for this transaction); when a write holds the
+ * row, the mark is left as it is (a mark too early costs a look, and the write may be adding
+ * deliveries): a dispatcher never waits for the API's writes.
  */
 export async function settleDueWorkspaceAlone(store: Store, workspaceId: string): Promise<void> {
   if (store.dialect === 'sqlite') {
-    await bookkeeping(store, workspaceId, (trx) => settleDueWorkspace(trx, 'sqlite', workspaceId));
+    await bookkeeping(store, workspaceId, (trx) => settleDueWorkspace(trx, workspaceId));
     return;
   }
   await bookkeeping(
     store,
     workspaceId,
     async (trx, locked) => {
-      if (locked && locked.length > 0) await putMarkBack(trx, workspaceId);
+      if (locked && locked.length > 0) await settleDueWorkspace(trx, workspaceId);
     },
-    lockUnlessWritten(workspaceId),
+    `select id from workspaces where id = ${literal(workspaceId)} for update skip locked`,
   );
 }
 
-/** PostgreSQL: locks the workspace's row unless a write holds it (then no row). */
-function lockUnlessWritten(workspaceId: string): string {
-  return `select id from workspaces where id = ${literal(workspaceId)} for update skip locked`;
-}
-
-/** The mark set to the earliest pending delivery of an active webhook (null when none). */
-async function putMarkBack(trx: Executor, workspaceId: string): Promise<void> {
-  await sql`update workspaces set deliveries_due_at = (
-      select min(d.next_attempt_at) from webhook_deliveries d
+/**
+ * The workspace's earliest pending delivery of an active webhook (null when none), as a
+ * subquery; `except`, deliveries to leave out (a record's, delivered in the same statement).
+ */
+export function earliestPending(workspaceId: string, except?: RawBuilder<unknown>) {
+  return sql<string | null>`(select min(d.next_attempt_at) from webhook_deliveries d
       join webhooks w on w.workspace_id = d.workspace_id and w.id = d.webhook_id
       where d.workspace_id = ${workspaceId} and w.workspace_id = ${workspaceId}
-        and d.status = 'pending' and w.status = 'active')
+        and d.status = 'pending' and w.status = 'active'${except ? sql` and d.id not in ${except}` : sql``})`;
+}
+
+/**
+ * Puts the workspace's mark back to its earliest pending delivery of an active webhook (null
+ * when none): in a SQLite transaction (one writer: no write adds deliveries meanwhile), or
+ * after the workspace's row is locked (`settleDueWorkspaceAlone`).
+ */
+export async function settleDueWorkspace(trx: Executor, workspaceId: string): Promise<void> {
+  await sql`update workspaces set deliveries_due_at = ${earliestPending(workspaceId)}
     where id = ${workspaceId}`.execute(trx);
 }
