@@ -562,8 +562,17 @@ async function readSends(
   return sendsOf(trx, rows, now);
 }
 
+/** What sending to a webhook takes, as its row has it (all null when it is gone). */
+export interface WebhookSendRow {
+  url: string | null;
+  webhook_status: string | null;
+  secret: string | null;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+}
+
 /** A leased delivery with what sending it takes, as the claim reads it. */
-interface SendRow {
+interface SendRow extends WebhookSendRow {
   workspace_id: string;
   id: string;
   webhook_id: string;
@@ -571,11 +580,30 @@ interface SendRow {
   attempt_count: number;
   next_attempt_at: string;
   payload: string | null;
-  url: string | null;
-  webhook_status: string | null;
-  secret: string | null;
-  previous_secret: string | null;
-  previous_secret_until: string | null;
+}
+
+/**
+ * A delivery ready to send, signed by the webhook's secret and, during a rotation (until
+ * `previous_secret_until`, after `now`), the previous one too; undefined when its webhook
+ * or its event is gone.
+ */
+export function deliveryToSend(
+  r: Omit<SendRow, 'next_attempt_at'>,
+  now: string,
+): Delivery | undefined {
+  if (r.url === null || r.secret === null || r.payload === null) return undefined;
+  const rotating =
+    r.previous_secret !== null && r.previous_secret_until !== null && r.previous_secret_until > now;
+  return {
+    workspaceId: r.workspace_id,
+    id: r.id,
+    webhookId: r.webhook_id,
+    eventSeq: Number(r.event_seq),
+    attemptCount: Number(r.attempt_count),
+    url: r.url,
+    payload: r.payload,
+    secrets: rotating ? [r.secret, r.previous_secret!] : [r.secret],
+  };
 }
 
 /** The deliveries to send of the rows read, in due order; lets go those that cannot go. */
@@ -599,19 +627,7 @@ async function sendsOf(trx: Executor, rows: SendRow[], now: string): Promise<Del
     } else if (r.payload === null) {
       gone.push({ key, reason: 'the event is no longer stored' });
     } else {
-      const rotating =
-        r.previous_secret !== null &&
-        r.previous_secret_until !== null &&
-        r.previous_secret_until > now;
-      sends.push({
-        ...key,
-        webhookId: r.webhook_id,
-        eventSeq: Number(r.event_seq),
-        attemptCount: Number(r.attempt_count),
-        url: r.url,
-        payload: r.payload,
-        secrets: rotating ? [r.secret, r.previous_secret!] : [r.secret],
-      });
+      sends.push(deliveryToSend(r, now)!);
     }
   }
   if (inactive.length > 0) await releaseWith(trx, inactive);
