@@ -2,6 +2,7 @@
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import { attachToWrites } from '../dispatch/attach.ts';
 import { Dispatcher, dispatcherOptions } from '../dispatch/dispatcher.ts';
 import { createDemoWorkspace } from '../ingest/demo/create-workspace.ts';
 import { buildApp } from '../server/app.ts';
@@ -12,7 +13,6 @@ import { ReadThreads } from '../server/read-threads.ts';
 import { sharedRateLimiter } from '../server/redis-rate-limit.ts';
 import { checkWritable, openStore } from '../store/database.ts';
 import { databaseFileError } from '../store/sqlite-file.ts';
-import { afterWrite } from '../store/write-commits.ts';
 import { reportListening, runPrimary } from './cluster.ts';
 import { startEventPruning } from './event-pruning.ts';
 import { untilStopped } from './shutdown.ts';
@@ -121,11 +121,8 @@ async function runServeProcess(
     if (config.webhookDispatch) {
       const wakeable = new Dispatcher(dispatchStore, dispatcherOptions(config, app.log));
       dispatcher = wakeable;
-      // A write's deliveries go out at once rather than at the next poll, whatever made the
-      // write (a request, an MCP tool, a batch).
-      stopWaking = afterWrite(store, (write) => {
-        if (write.delivers) wakeable.wake(write.workspaceId);
-      });
+      // A write's deliveries go out at once rather than at the next poll.
+      stopWaking = attachToWrites(store, wakeable);
     }
     stopped = untilStopped(app, config.shutdownGraceMs, () => void dispatcher?.stop());
     const address = await app.listen({ port, host, backlog: LISTEN_BACKLOG });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
+import { workspaceKey } from '../domain/ids.ts';
 import { isDelivered } from '../domain/webhook-retry.ts';
 import type { Store } from '../store/database.ts';
 import { type AttemptOutcome, recordAttempts, type WebhookKey } from '../store/outbox/attempts.ts';
@@ -11,6 +12,7 @@ import {
   WORKSPACES_PER_CLAIM,
 } from '../store/outbox/deliveries.ts';
 import { WEBHOOKS_LEASE } from '../store/outbox/dispatch-lease.ts';
+import type { DeliveryTaker, Handover } from '../store/outbox/handover.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { attemptDelivery } from './attempt.ts';
 import { DispatchLeaseHolder } from './lease-holder.ts';
@@ -72,6 +74,8 @@ export function dispatcherOptions(
 /** What a dispatcher has done since it started. */
 export interface DispatchStats {
   claims: number;
+  /** Deliveries this process's writes leased to it (`outbox/handover.ts`), claimed by none. */
+  taken: number;
   sent: number;
   delivered: number;
   /** Tries answered other than 2xx, or not answered. */
@@ -96,6 +100,12 @@ const RECORD_DELAY_MS = 50;
 /** Workspaces whose last look a dispatcher remembers at most; beyond, it starts over. */
 const MAX_LOOKED_IN = 100_000;
 /**
+ * A workspace where this process's writes keep handing deliveries over is still looked in by
+ * a claim over every due workspace this often at least: a write saw only its own webhooks'
+ * first attempts, not a retry of another webhook due there.
+ */
+const HANDED_LOOK_MS = 1_000;
+/**
  * Claims that `wake()` asks for are this far apart at least: a lone write's deliveries go
  * at once, a stream of writes costs a claim per this many ms rather than one per write.
  */
@@ -107,14 +117,15 @@ const WAKE_GAP_MS = 25;
  * try. First attempts of one webhook go out one at a time in event order; retries may overtake. No
  * database transaction is open during a POST; a database error is logged and backed off from, never
  * thrown. On SQLite one dispatcher per database claims at a time (the dispatch lease); on
- * PostgreSQL any number claim side by side.
+ * PostgreSQL any number claim side by side. The writes of its own process may lease their
+ * deliveries to it as they commit (`DeliveryTaker`), which then need no claim.
  */
-export class Dispatcher {
+export class Dispatcher implements DeliveryTaker {
   /** This dispatcher's id, as holder of leases. */
   readonly id = randomUUID();
-  readonly stats: DispatchStats = { claims: 0, sent: 0, delivered: 0, failedTries: 0 };
+  readonly stats: DispatchStats = { claims: 0, taken: 0, sent: 0, delivered: 0, failedTries: 0 };
   private readonly log: DispatchLog;
-  private readonly leaseMs: number;
+  readonly leaseMs: number;
   private readonly heldCap: number;
   private readonly perWebhookHeld: number;
   /** Deliveries claimed and not yet recorded, per webhook, and when their leases end. */
@@ -162,6 +173,15 @@ export class Dispatcher {
    * looked in again one poll later at most.
    */
   private readonly wokenLookedAt = new Map<string, number>();
+  /** When a write last handed this dispatcher deliveries in each workspace (Unix ms). */
+  private readonly handedAt = new Map<string, number>();
+  /** When a claim over every due workspace last looked in each (Unix ms). */
+  private readonly dueLookedAt = new Map<string, number>();
+  /**
+   * When this dispatcher disabled each webhook (Unix ms): a write that saw it still active
+   * may lease it deliveries after, which are let go rather than sent.
+   */
+  private readonly disabledAt = new Map<string, number>();
 
   constructor(
     private readonly store: Store,
@@ -198,6 +218,45 @@ export class Dispatcher {
     if (workspaceId === undefined) this.wokenAll = true;
     else this.wokenIn.add(workspaceId);
     this.signal?.();
+  }
+
+  /**
+   * The ids of a webhook's deliveries this dispatcher holds, when a write may lease it more of
+   * them: it is running, and has room for them.
+   */
+  heldIdsOf(workspaceId: string, webhookId: string): readonly string[] | undefined {
+    if (this.running === undefined || this.stopRequested) return undefined;
+    if (this.queues.held.size >= this.heldCap) return undefined;
+    const ids = this.queues.heldIdsOf(workspaceId, webhookId);
+    return ids.length < this.perWebhookHeld ? ids : undefined;
+  }
+
+  /**
+   * Holds the deliveries a write of this process leased to it, as a claim's, once the write
+   * committed; lets them go when stopping, or when it disabled their webhook meanwhile.
+   */
+  take(handover: Handover): void {
+    const nowMs = Date.now();
+    const letGo: Delivery[] = [];
+    for (const delivery of handover.deliveries) {
+      const disabled = this.disabledAt.get(workspaceKey(delivery.workspaceId, delivery.webhookId));
+      if (this.stopRequested || (disabled !== undefined && nowMs - disabled < this.leaseMs)) {
+        letGo.push(delivery);
+        continue;
+      }
+      this.queues.hold(delivery, handover.leaseEndsMs);
+      this.stats.taken += 1;
+      // The next looks at every due workspace pass over it for a while (`passOver`).
+      remember(this.handedAt, delivery.workspaceId, nowMs);
+    }
+    if (letGo.length > 0) {
+      const released = this.quietly('letting go of deliveries a write leased', () =>
+        releaseDeliveries(this.store, letGo),
+      );
+      this.inFlight.add(released);
+      void released.finally(() => this.inFlight.delete(released));
+    }
+    this.pump();
   }
 
   /**
@@ -416,8 +475,7 @@ export class Dispatcher {
       workspaces,
       lease: sqlite ? { name: WEBHOOKS_LEASE, holder: this.id } : undefined,
       lookedIn: (workspaceId) => this.lookedIn.get(workspaceId) ?? -1,
-      passOver: (workspaceId) =>
-        nowMs - (this.wokenLookedAt.get(workspaceId) ?? -Infinity) < this.options.pollMs,
+      passOver: (workspaceId) => this.passOver(workspaceId, nowMs),
       claimed: (deliveries) => {
         for (const delivery of deliveries) this.queues.hold(delivery, leaseEnds);
         this.pump();
@@ -427,10 +485,10 @@ export class Dispatcher {
     for (const workspaceId of claim.looked) this.lookedIn.set(workspaceId, number);
     // Passed over by the next looks at every due workspace, unless the claim left some
     // behind (a backlog: those looks take the rest).
-    if (kind === 'woken' && !claim.more) {
-      if (this.wokenLookedAt.size > MAX_LOOKED_IN) this.wokenLookedAt.clear();
-      for (const workspaceId of claim.looked) this.wokenLookedAt.set(workspaceId, nowMs);
-    }
+    if (kind === 'woken' && !claim.more)
+      for (const workspaceId of claim.looked) remember(this.wokenLookedAt, workspaceId, nowMs);
+    if (kind === 'due')
+      for (const workspaceId of claim.looked) remember(this.dueLookedAt, workspaceId, nowMs);
     if (!claim.leaseHeld) {
       this.dispatchLease.lost();
       return;
@@ -440,6 +498,20 @@ export class Dispatcher {
     // are looked in first then), rather than a claim after each record looking in workspaces
     // that hold nothing to take.
     if (claim.more && (kind === 'woken' || claim.deliveries.length > 0)) this.more = true;
+  }
+
+  /**
+   * Whether a claim over every due workspace passes over one: claimed in after a write within
+   * the last poll (that claim saw what was due there), or handed deliveries by a write within
+   * the last poll and looked in by such a claim within `HANDED_LOOK_MS` (a write hands over
+   * its own deliveries alone). While writes stream in, most due workspaces hold only
+   * deliveries on their way, and their marks are put back once those are recorded.
+   */
+  private passOver(workspaceId: string, nowMs: number): boolean {
+    const within = (map: Map<string, number>, ms: number) =>
+      nowMs - (map.get(workspaceId) ?? -Infinity) < ms;
+    if (within(this.wokenLookedAt, this.options.pollMs)) return true;
+    return within(this.handedAt, this.options.pollMs) && within(this.dueLookedAt, HANDED_LOOK_MS);
   }
 
   /** Renews the leases that would end within two thirds of their length. */
@@ -546,6 +618,7 @@ export class Dispatcher {
 
   /** A webhook the record disabled: its waiting deliveries are let go (they stay pending). */
   private async disabled(webhook: WebhookKey): Promise<void> {
+    remember(this.disabledAt, workspaceKey(webhook.workspaceId, webhook.webhookId), Date.now());
     this.log.warn(
       { workspaceId: webhook.workspaceId, webhookId: webhook.webhookId },
       'webhook dispatch: webhook disabled after ten failed deliveries in a row',
@@ -574,4 +647,10 @@ export class Dispatcher {
       this.log.error({ err: error }, `webhook dispatch: stopping: ${what} failed`);
     }
   }
+}
+
+/** Sets a workspace's (or webhook's) time in one of the dispatcher's maps, which start over past their bound. */
+function remember(map: Map<string, number>, key: string, ms: number): void {
+  if (map.size > MAX_LOOKED_IN) map.clear();
+  map.set(key, ms);
 }

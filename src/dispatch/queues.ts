@@ -14,8 +14,8 @@ interface WebhookQueue {
   sending: number;
   /** A first attempt is in flight: the next waits for it. */
   firstSending: boolean;
-  /** Deliveries held: waiting, in flight, or sent and not yet recorded. */
-  held: number;
+  /** Deliveries held, by id: waiting, in flight, or sent and not yet recorded. */
+  held: Set<string>;
 }
 
 /**
@@ -45,11 +45,11 @@ export class WebhookQueues {
         retries: [],
         sending: 0,
         firstSending: false,
-        held: 0,
+        held: new Set(),
       };
       this.queues.set(key, queue);
     }
-    queue.held += 1;
+    queue.held.add(delivery.id);
     if (delivery.attemptCount > 0) {
       queue.retries.push(delivery);
       return;
@@ -62,7 +62,13 @@ export class WebhookQueues {
 
   /** How many of a webhook's deliveries are held. */
   heldOf(workspaceId: string, webhookId: string): number {
-    return this.queues.get(workspaceKey(workspaceId, webhookId))?.held ?? 0;
+    return this.queues.get(workspaceKey(workspaceId, webhookId))?.held.size ?? 0;
+  }
+
+  /** The ids of a webhook's deliveries held. */
+  heldIdsOf(workspaceId: string, webhookId: string): string[] {
+    const queue = this.queues.get(workspaceKey(workspaceId, webhookId));
+    return queue ? [...queue.held] : [];
   }
 
   /** The deliveries held in a workspace, and their webhooks. */
@@ -76,7 +82,7 @@ export class WebhookQueues {
   /** The most deliveries held of any one webhook. */
   mostHeldOfOne(): number {
     let most = 0;
-    for (const queue of this.queues.values()) most = Math.max(most, queue.held);
+    for (const queue of this.queues.values()) most = Math.max(most, queue.held.size);
     return most;
   }
 
@@ -124,8 +130,8 @@ export class WebhookQueues {
     const qk = workspaceKey(key.workspaceId, key.webhookId);
     const queue = this.queues.get(qk);
     if (!queue) return;
-    queue.held -= 1;
-    if (queue.held <= 0 && queue.sending === 0) this.queues.delete(qk);
+    queue.held.delete(key.id);
+    if (queue.held.size === 0 && queue.sending === 0) this.queues.delete(qk);
   }
 
   /**

@@ -1,12 +1,20 @@
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { EventFacts } from '../domain/events.ts';
 import type { Subscription } from './catalog.ts';
 import type { Executor, RenderedTable } from './database.ts';
 import { dueAtLeast, markDeliveriesDue } from './outbox/due-workspaces.ts';
 import {
+  type DeliveryTaker,
+  freeWebhooksCte,
+  type HandoverWebhook,
+  handedDeliveries,
+  handoverOffer,
+} from './outbox/handover.ts';
+import {
   deliveriesOf,
   EVENT_COLUMNS,
   eventValues,
+  type FannedOut,
   insertNumberedEvents,
   pendingDelivery,
 } from './outbox/write-events.ts';
@@ -88,6 +96,8 @@ export interface WriteClose {
   readonly catalogChanged: boolean;
   /** The write's time. */
   readonly now: string;
+  /** This process's dispatcher, which the write leases the deliveries it may take to (`outbox/handover.ts`). */
+  readonly taker?: DeliveryTaker;
 }
 
 /**
@@ -99,18 +109,16 @@ export interface WriteClose {
  * catalog. On PostgreSQL one statement with what the write kept (`closePostgresWrite`); on
  * SQLite, whose statements cost no round trip, cached statements one after the other.
  */
-export async function closeWrite(trx: Executor, close: WriteClose): Promise<void> {
+export async function closeWrite(trx: Executor, close: WriteClose): Promise<FannedOut> {
   const { workspaceId, events } = close;
   if (close.pending) {
-    await closePostgresWrite(trx, workspaceId, close.pending, events, close.subscriptions, close);
-    return;
+    return closePostgresWrite(trx, workspaceId, close.pending, events, close.subscriptions, close);
   }
   const first = await bumpSqliteWorkspace(trx, workspaceId, events.length, close.catalogChanged);
   // A change of the webhooks may make deliveries due again (new ones mark it themselves).
   if (close.catalogChanged) await markDeliveriesDue(trx, workspaceId, close.now);
-  if (events.length > 0) {
-    await insertNumberedEvents(trx, workspaceId, events, first, close.subscriptions);
-  }
+  if (events.length === 0) return { added: 0 };
+  return insertNumberedEvents(trx, workspaceId, events, first, close.subscriptions, close.taker);
 }
 
 /**
@@ -144,8 +152,9 @@ const BUMP_SQL =
  * deliveries' due mark (`outbox/due-workspaces.ts`) when it adds deliveries or changes the
  * catalog; numbers `events` after the workspace's last (the write holds the
  * workspace's row lock since its `begin`, so numbers follow commit order), inserts them, and
- * adds a pending delivery for each that an active webhook of `subscriptions` wants. The parts
- * are CTEs of one statement: they touch different rows (new rows, each record's body once,
+ * adds a pending delivery for each that an active webhook of `subscriptions` wants, leased to
+ * `taker` for the webhooks it is free to take (`outbox/handover.ts`). The parts are CTEs of
+ * one statement: they touch different rows (new rows, each record's body once,
  * index rows either deleted or added, the workspace row once), so they do not see or need
  * each other's effects.
  */
@@ -155,23 +164,37 @@ async function closePostgresWrite(
   pending: PendingWrites,
   events: readonly EventFacts[],
   subscriptions: readonly Subscription[],
-  options: { catalogChanged: boolean; now: string },
-): Promise<void> {
+  options: { catalogChanged: boolean; now: string; taker?: DeliveryTaker },
+): Promise<FannedOut> {
   const count = events.length;
   const deliveries = count > 0 ? deliveriesOf(events, subscriptions) : [];
   const catalog = options.catalogChanged ? sql`, catalog_version = catalog_version + 1` : sql``;
-  // New deliveries are due at once; a change of the webhooks may make old ones due again.
+  const offer =
+    deliveries.length > 0
+      ? handoverOffer(
+          options.taker,
+          workspaceId,
+          deliveries.map((d) => d.webhookId),
+        )
+      : undefined;
+  // New deliveries are due at once (at their lease's end when all are leased); a change of
+  // the webhooks may make old ones due again.
   const dueAt =
     deliveries.length > 0
-      ? events[0]!.occurredAt
+      ? offer && !options.catalogChanged
+        ? sql<string>`case when ${[...new Set(deliveries.map((d) => d.webhookId))]}::text[]
+              <@ array(select webhook_id from h where free)
+            then ${offer.leaseUntil} else ${events[0]!.occurredAt} end`
+        : events[0]!.occurredAt
       : options.catalogChanged
         ? options.now
         : undefined;
   const due = dueAt === undefined ? sql`` : sql`, deliveries_due_at = ${dueAtLeast(dueAt)}`;
-  const parts = [
+  const parts = offer ? [freeWebhooksCte(workspaceId, offer)] : [];
+  parts.push(
     sql`w as (update workspaces set data_version = data_version + 1, event_seq = event_seq + ${count}${catalog}${due}
       where id = ${workspaceId} returning event_seq - ${count} as base)`,
-  ];
+  );
   let n = 0;
   for (const [table, rows] of pending.inserts) {
     const columns = Object.keys(rows[0]!);
@@ -201,9 +224,9 @@ async function closePostgresWrite(
         ${column<string>(added, 2)}::text[], ${column<string>(added, 3)}::text[]) as g(type, id, field, value)
       on conflict do nothing)`);
   }
+  // Each event's values in `EVENT_COLUMNS` order, its number (`seq`) an offset from `base`.
+  const rows = events.map((e, i) => eventValues(workspaceId, i + 1, e));
   if (count > 0) {
-    // Each event's values in `EVENT_COLUMNS` order, its number (`seq`) an offset from `base`.
-    const rows = events.map((e, i) => eventValues(workspaceId, i + 1, e));
     const arrays = EVENT_COLUMNS.map((c, i) =>
       c === 'seq'
         ? sql`${column<number>(rows, i)}::int8[]`
@@ -213,13 +236,42 @@ async function closePostgresWrite(
       select ${sql.join(EVENT_COLUMNS.map((c) => (c === 'seq' ? sql`w.base + v.seq` : sql`v.${sql.id(c)}`)))}
       from w, unnest(${sql.join(arrays)}) as v(${sql.join(EVENT_COLUMNS.map((c) => sql.id(c)))}))`);
     if (deliveries.length > 0) {
-      const rest = Object.entries(pendingDelivery(events[0]!.occurredAt));
+      const rest = Object.entries(pendingDelivery(events[0]!.occurredAt)).map(([c, v]) => [
+        c,
+        c === 'leased_until' && offer
+          ? sql`case when v.webhook_id in (select webhook_id from h where free) then ${offer.leaseUntil} end`
+          : sql`${v}`,
+      ]) as [string, RawBuilder<unknown>][];
       parts.push(sql`d as (insert into webhook_deliveries (workspace_id, id, webhook_id, event_seq,
         ${sql.join(rest.map(([c]) => sql.id(c)))})
-        select ${workspaceId}, v.id, v.webhook_id, w.base + v.n, ${sql.join(rest.map(([, v]) => sql`${v}`))}
+        select ${workspaceId}, v.id, v.webhook_id, w.base + v.n, ${sql.join(rest.map(([, v]) => v))}
         from w, unnest(${deliveries.map((d) => d.id)}::text[], ${deliveries.map((d) => d.webhookId)}::text[],
           ${deliveries.map((d) => d.eventIndex + 1)}::int8[]) as v(id, webhook_id, n))`);
     }
   }
-  await sql`with ${sql.join(parts)} select base from w`.execute(trx);
+  const freeRows = offer
+    ? sql`, (select coalesce(json_agg(h), '[]'::json) from h where free) as free`
+    : sql``;
+  const result = await sql<{ base: string | number; free?: HandoverWebhook[] }>`with ${sql.join(
+    parts,
+  )} select base${freeRows} from w`.execute(trx);
+  const head = result.rows[0];
+  if (!offer || !head?.free || head.free.length === 0) return { added: deliveries.length };
+  const base = Number(head.base);
+  const payloadAt = EVENT_COLUMNS.indexOf('payload');
+  const handed = handedDeliveries(
+    workspaceId,
+    deliveries.map((d) => ({
+      id: d.id,
+      webhookId: d.webhookId,
+      eventSeq: base + d.eventIndex + 1,
+      payload: rows[d.eventIndex]![payloadAt] as string,
+    })),
+    new Map(head.free.map((h) => [h.webhook_id, h])),
+    options.now,
+  );
+  return {
+    added: deliveries.length,
+    handed: { deliveries: handed, leaseEndsMs: offer.leaseEndsMs },
+  };
 }

@@ -5,6 +5,7 @@ import { closeWrite, PendingWrites } from './close-write.ts';
 import type { Executor, Store } from './database.ts';
 import { insertMany, insertReturning } from './insert.ts';
 import { EventLog } from './outbox/event-log.ts';
+import { deliveryTakerOf, type Handover } from './outbox/handover.ts';
 import { Lookups } from './read-model/lookups.ts';
 import { refreshTouched } from './read-model/refresh.ts';
 import { type RenderedType, TABLE_OF } from './read-model/rendered-types.ts';
@@ -64,10 +65,15 @@ export async function writeWorkspace<T>(
   fn: (w: WorkspaceWrite) => Promise<T>,
   options: WriteOptions = {},
 ): Promise<T> {
-  // Whether the committed write left deliveries to send (set by its last attempt).
+  // This process's dispatcher, which takes the deliveries it may (`outbox/handover.ts`).
+  const taker = deliveryTakerOf(store);
+  // Whether the committed write left deliveries for a claim, and those it leased to the
+  // taker (set by its last attempt).
   let delivers = false;
+  let handed: Handover | undefined;
   const result = await inWorkspaceTransaction(store, workspaceId, async (outer, version) => {
     delivers = false;
+    handed = undefined;
     let catalog = await catalogAt(store, outer, workspaceId, version);
     const watch = new WriteWatch();
     const trx = watched(outer, watch);
@@ -111,17 +117,20 @@ export async function writeWorkspace<T>(
     }
     const closing = logged?.events ?? [];
     const subscriptions = closing.length > 0 ? (await currentCatalog()).subscriptions : [];
-    await closeWrite(trx, {
+    const fanned = await closeWrite(trx, {
       workspaceId,
       events: closing,
       subscriptions,
       pending,
       catalogChanged: watch.catalogWritten,
       now: at,
+      taker,
     });
-    delivers = subscriptions.length > 0;
+    delivers = fanned.added > (fanned.handed?.deliveries.length ?? 0);
+    handed = fanned.handed;
     return result;
   });
+  if (handed && taker) taker.take(handed);
   writeCommitted(store, { delivers, workspaceId });
   return result;
 }

@@ -48,7 +48,7 @@ export async function markDeliveriesDue(
 }
 
 /** `deliveries_due_at` brought forward to `at`: the same on both stores (their `least`/`min` differ on null). */
-export function dueAtLeast(at: string) {
+export function dueAtLeast(at: string | RawBuilder<string>) {
   return sql<string>`case when deliveries_due_at is null or deliveries_due_at > ${at} then ${at} else deliveries_due_at end`;
 }
 

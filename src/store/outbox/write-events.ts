@@ -4,6 +4,13 @@ import { activeSubscriptions, type Subscription } from '../catalog.ts';
 import type { Executor } from '../database.ts';
 import { insertMany } from '../insert.ts';
 import { markDeliveriesDue } from './due-workspaces.ts';
+import {
+  type DeliveryTaker,
+  freeWebhooks,
+  type Handover,
+  handedDeliveries,
+  handoverOffer,
+} from './handover.ts';
 
 /**
  * Writes a transaction's events: numbers them after the workspace's last (the caller holds
@@ -24,7 +31,8 @@ export async function writeEvents(
 
 /**
  * Inserts events numbered from `first` (numbers the caller took from the workspace's
- * `event_seq`) and their deliveries to `subscriptions` (read when not given).
+ * `event_seq`) and their deliveries to `subscriptions` (read when not given), those of
+ * webhooks `taker` is free to take leased to it (`handover.ts`).
  */
 export async function insertNumberedEvents(
   trx: Executor,
@@ -32,16 +40,16 @@ export async function insertNumberedEvents(
   events: readonly EventFacts[],
   first: number,
   subscriptions?: readonly Subscription[],
-): Promise<void> {
+  taker?: DeliveryTaker,
+): Promise<FannedOut> {
+  const rows = events.map((e, i) => eventValues(workspaceId, first + i, e));
   await insertMany(
     trx,
     'events',
-    events.map((e, i) => {
-      const values = eventValues(workspaceId, first + i, e);
-      return Object.fromEntries(EVENT_COLUMNS.map((c, j) => [c, values[j]]));
-    }),
+    rows.map((values) => Object.fromEntries(EVENT_COLUMNS.map((c, j) => [c, values[j]]))),
   );
-  await fanOut(trx, workspaceId, events, first, subscriptions);
+  const payloads = rows.map((values) => values[PAYLOAD_COLUMN] as string);
+  return fanOut(trx, workspaceId, events, first, subscriptions, taker, payloads);
 }
 
 /**
@@ -75,6 +83,9 @@ export const EVENT_COLUMNS = [
   'occurred_at',
   'payload',
 ] as const;
+
+/** Where an event's payload is among its row values. */
+const PAYLOAD_COLUMN = EVENT_COLUMNS.indexOf('payload');
 
 /** An event's row values, in `EVENT_COLUMNS` order. */
 export function eventValues(workspaceId: string, seq: number, e: EventFacts): unknown[] {
@@ -115,9 +126,17 @@ export function deliveriesOf(
   return out;
 }
 
+/** What a write's fan-out added: how many deliveries, and those leased to its taker. */
+export interface FannedOut {
+  added: number;
+  handed?: Handover;
+}
+
 /**
- * Adds the deliveries of `events` (numbered from `first`) to the webhooks that want them,
- * and brings the workspace's due mark forward to them.
+ * Adds the deliveries of `events` (numbered from `first`; `payloads`, their payloads when the
+ * caller made them already) to the webhooks that want them, those of the webhooks `taker` is
+ * free to take leased to it, and brings the workspace's due mark forward to them
+ * (to the lease's end when every one is leased).
  */
 export async function fanOut(
   trx: Executor,
@@ -125,20 +144,48 @@ export async function fanOut(
   events: readonly EventFacts[],
   first: number,
   subscriptions?: readonly Subscription[],
-): Promise<void> {
+  taker?: DeliveryTaker,
+  payloads?: readonly string[],
+): Promise<FannedOut> {
   const wanted = subscriptions ?? (await activeSubscriptions(trx, workspaceId));
-  if (wanted.length === 0) return;
-  const rest = pendingDelivery(events[0]!.occurredAt);
-  const deliveries = deliveriesOf(events, wanted).map((d) => ({
-    workspace_id: workspaceId,
-    id: d.id,
-    webhook_id: d.webhookId,
-    event_seq: first + d.eventIndex,
-    ...rest,
-  }));
-  if (deliveries.length === 0) return;
-  await insertMany(trx, 'webhook_deliveries', deliveries);
-  await markDeliveriesDue(trx, workspaceId, rest.created_at);
+  if (wanted.length === 0) return { added: 0 };
+  const made = deliveriesOf(events, wanted);
+  if (made.length === 0) return { added: 0 };
+  const offer = handoverOffer(
+    taker,
+    workspaceId,
+    made.map((d) => d.webhookId),
+  );
+  const free = offer ? await freeWebhooks(trx, workspaceId, offer) : new Map();
+  const createdAt = events[0]!.occurredAt;
+  const rest = pendingDelivery(createdAt);
+  await insertMany(
+    trx,
+    'webhook_deliveries',
+    made.map((d) => ({
+      workspace_id: workspaceId,
+      id: d.id,
+      webhook_id: d.webhookId,
+      event_seq: first + d.eventIndex,
+      ...rest,
+      leased_until: offer && free.has(d.webhookId) ? offer.leaseUntil : null,
+    })),
+  );
+  const allLeased = offer && made.every((d) => free.has(d.webhookId));
+  await markDeliveriesDue(trx, workspaceId, allLeased ? offer.leaseUntil : createdAt);
+  if (!offer || free.size === 0) return { added: made.length };
+  const handed = handedDeliveries(
+    workspaceId,
+    made.map((d) => ({
+      id: d.id,
+      webhookId: d.webhookId,
+      eventSeq: first + d.eventIndex,
+      payload: payloads?.[d.eventIndex] ?? eventPayload(events[d.eventIndex]!),
+    })),
+    free,
+    createdAt,
+  );
+  return { added: made.length, handed: { deliveries: handed, leaseEndsMs: offer.leaseEndsMs } };
 }
 
 /**

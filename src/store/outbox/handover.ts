@@ -1,0 +1,211 @@
+import { CompiledQuery, sql } from 'kysely';
+import type { Executor, Store } from '../database.ts';
+import { sqliteStatementOf } from '../sqlite-executors.ts';
+import { type Delivery, deliveryToSend, type WebhookSendRow } from './deliveries.ts';
+
+/**
+ * Deliveries a write hands to its own process's dispatcher (docs/deploy.md, Webhook
+ * delivery): the write's transaction leases the deliveries it adds to that dispatcher and
+ * reads what sending them takes, and once it commits the dispatcher holds them as if it had
+ * claimed them, so the common case, a write and its delivery in one process, costs no claim.
+ *
+ * The rule that first attempts of one webhook go out one at a time in event order holds as
+ * with claims: a write leases a webhook's new deliveries only when every pending first
+ * attempt of that webhook is one the dispatcher holds already (it queues the new ones behind
+ * them, in event order), and the webhook is active. Else it leaves them unleased, for a claim.
+ * The write holds the workspace's write lock, so no other write adds deliveries meanwhile; a
+ * claim elsewhere skips leased deliveries, and holds later first attempts behind them.
+ *
+ * Leased deliveries are due again when their lease ends (a dispatcher that stops without
+ * sending them lets them go; one that dies leaves them to that time): the write brings the
+ * workspace's due mark forward to the lease's end.
+ */
+
+/** Deliveries a write leased to its taker, until `leaseEndsMs` (Unix ms). */
+export interface Handover {
+  deliveries: Delivery[];
+  leaseEndsMs: number;
+}
+
+/** A dispatcher that takes the deliveries its process's writes add. */
+export interface DeliveryTaker {
+  /**
+   * The deliveries of the webhook the dispatcher holds (their ids), when it has room for
+   * more of them; undefined when it takes none now (stopping, or full).
+   */
+  heldIdsOf(workspaceId: string, webhookId: string): readonly string[] | undefined;
+  /** How long a taken delivery is leased (ms). */
+  readonly leaseMs: number;
+  /** After the write committed: the deliveries it leased to the taker. */
+  take(handover: Handover): void;
+}
+
+const takers = new WeakMap<Store, DeliveryTaker>();
+
+/**
+ * Makes the writes of `store` in this process lease the deliveries they add to `taker` (one
+ * per store). Returns the function that stops it.
+ */
+export function handDeliveriesTo(store: Store, taker: DeliveryTaker): () => void {
+  takers.set(store, taker);
+  return () => {
+    if (takers.get(store) === taker) takers.delete(store);
+  };
+}
+
+/** The dispatcher that the writes of `store` hand their deliveries to, if any. */
+export function deliveryTakerOf(store: Store): DeliveryTaker | undefined {
+  return takers.get(store);
+}
+
+/**
+ * What a write offers to lease: the webhooks of its deliveries that the taker has room for,
+ * the ids of their deliveries it holds already, and the lease.
+ */
+export interface HandoverOffer {
+  readonly taker: DeliveryTaker;
+  /** The webhooks offered, and the deliveries of each the taker holds. */
+  readonly held: ReadonlyMap<string, readonly string[]>;
+  /** Pending deliveries of a webhook read at most to see that the taker holds its first attempts. */
+  readonly window: number;
+  readonly leaseUntil: string;
+  readonly leaseEndsMs: number;
+}
+
+/**
+ * The offer of a write whose new deliveries go to `webhookIds`, or undefined when there is no
+ * taker or it has room for none of them.
+ */
+export function handoverOffer(
+  taker: DeliveryTaker | undefined,
+  workspaceId: string,
+  webhookIds: Iterable<string>,
+): HandoverOffer | undefined {
+  if (!taker) return undefined;
+  const held = new Map<string, readonly string[]>();
+  let most = 0;
+  for (const webhookId of webhookIds) {
+    if (held.has(webhookId)) continue;
+    const ids = taker.heldIdsOf(workspaceId, webhookId);
+    if (!ids) continue;
+    held.set(webhookId, ids);
+    most = Math.max(most, ids.length);
+  }
+  if (held.size === 0) return undefined;
+  const leaseEndsMs = Date.now() + taker.leaseMs;
+  return {
+    taker,
+    held,
+    // Past the held ones, a few more: a pending first attempt among them is not the taker's.
+    window: most + 8,
+    leaseUntil: new Date(leaseEndsMs).toISOString(),
+    leaseEndsMs,
+  };
+}
+
+/** An offered webhook's row, and whether its new deliveries are leased to the taker (`free`). */
+export interface HandoverWebhook extends WebhookSendRow {
+  webhook_id: string;
+  free: boolean | number;
+}
+
+/**
+ * The offered webhooks whose new deliveries the taker may take (SQLite): read in the write's
+ * transaction before its deliveries are inserted. A webhook is free when it is active and,
+ * of its first `window` pending deliveries, every first attempt is one the taker holds, and
+ * fewer than `window` are pending (else there may be more past them). Two plain lookups on
+ * keys (one statement joining them costs SQLite thirty times as much).
+ */
+export async function freeWebhooks(
+  trx: Executor,
+  workspaceId: string,
+  offer: HandoverOffer,
+): Promise<Map<string, HandoverWebhook>> {
+  const free = new Map<string, HandoverWebhook>();
+  for (const [webhookId, held] of offer.held) {
+    const webhook = (await rowsOf(trx, WEBHOOK_SQL, [workspaceId, webhookId]))[0] as
+      | HandoverWebhook
+      | undefined;
+    if (webhook?.webhook_status !== 'active') continue;
+    const pending = (await rowsOf(trx, PENDING_SQL, [workspaceId, webhookId, offer.window])) as {
+      id: string;
+      attempt_count: number;
+    }[];
+    if (pending.length >= offer.window) continue;
+    const holds = new Set(held);
+    if (pending.some((d) => Number(d.attempt_count) === 0 && !holds.has(d.id))) continue;
+    free.set(webhookId, { ...webhook, free: true });
+  }
+  return free;
+}
+
+/** A statement's rows: a statement cached on the writer, or else through Kysely. */
+async function rowsOf(trx: Executor, text: string, params: unknown[]): Promise<unknown[]> {
+  const cached = sqliteStatementOf(trx, text);
+  if (cached) return cached.all(params);
+  return (await trx.executeQuery(CompiledQuery.raw(text, params))).rows;
+}
+
+const WEBHOOK_SQL = `select id as webhook_id, url, status as webhook_status, secret, previous_secret,
+  previous_secret_until from webhooks where workspace_id = ? and id = ?`;
+
+const PENDING_SQL = `select id, attempt_count from webhook_deliveries
+  where workspace_id = ? and webhook_id = ? and status = 'pending'
+  order by next_attempt_at, event_seq limit ?`;
+
+/**
+ * The same as a part of a PostgreSQL write's last statement (`closePostgresWrite`): the CTE
+ * `h`, a row for each offered webhook with `free`, read before the statement's inserts.
+ */
+export function freeWebhooksCte(workspaceId: string, offer: HandoverOffer) {
+  const webhookIds = [...offer.held.keys()];
+  const held = [...offer.held.values()].flat();
+  return sql`h as (select w.id as webhook_id, w.url, w.status as webhook_status, w.secret,
+      w.previous_secret, w.previous_secret_until,
+      w.status = 'active' and p.blocking = 0 and p.seen < ${offer.window}::int as free
+    from webhooks w
+    cross join lateral (
+      select count(*) filter (where d.attempt_count = 0 and not (d.id = any(${held}::text[]))) as blocking,
+        count(*) as seen
+      from (select id, attempt_count from webhook_deliveries
+        where workspace_id = ${workspaceId} and webhook_id = w.id and status = 'pending'
+        order by next_attempt_at, event_seq limit ${offer.window}::int) d
+    ) p
+    where w.workspace_id = ${workspaceId} and w.id = any(${webhookIds}::text[]))`;
+}
+
+/** A new delivery as the write made it: its id, webhook, event number and payload. */
+export interface MadeDelivery {
+  id: string;
+  webhookId: string;
+  eventSeq: number;
+  payload: string;
+}
+
+/** The deliveries to hand over of those `made`: those of free webhooks, ready to send. */
+export function handedDeliveries(
+  workspaceId: string,
+  made: readonly MadeDelivery[],
+  free: ReadonlyMap<string, HandoverWebhook>,
+  now: string,
+): Delivery[] {
+  const handed: Delivery[] = [];
+  for (const d of made) {
+    const webhook = free.get(d.webhookId);
+    if (!webhook) continue;
+    const send = deliveryToSend(
+      {
+        ...webhook,
+        workspace_id: workspaceId,
+        id: d.id,
+        webhook_id: d.webhookId,
+        event_seq: d.eventSeq,
+        attempt_count: 0,
+        payload: d.payload,
+      },
+      now,
+    );
+    if (send) handed.push(send);
+  }
+  return handed;
+}

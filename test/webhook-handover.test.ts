@@ -1,0 +1,232 @@
+/**
+ * A write's deliveries leased to its own process's dispatcher in the write's transaction
+ * (docs/deploy.md, Webhook delivery): sent with no claim, in event order behind what
+ * the dispatcher holds, left to a claim when the webhook has a first attempt pending that the
+ * dispatcher does not hold, let go by a dispatcher that stops, and sent by another dispatcher
+ * once the lease of one that died ends.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { attachToWrites } from '../src/dispatch/attach.ts';
+import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
+import { openStore, type Store } from '../src/store/database.ts';
+import {
+  type DeliveryTaker,
+  type Handover,
+  handDeliveriesTo,
+} from '../src/store/outbox/handover.ts';
+import { makeOrganization, makePerson } from './factories.ts';
+import { TEST_DIALECT, type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
+import {
+  answerOk,
+  insertWebhook,
+  type Receiver,
+  startReceiver,
+  waitFor,
+} from './webhook-fixtures.ts';
+
+type TestStore = Awaited<ReturnType<typeof testStore>>;
+
+/** Short retries, no poll in the test's time unless asked, no jitter, 127.0.0.1 allowed. */
+const SETTINGS: DispatcherOptions = {
+  retryDelays: [0.05, 0.1],
+  timeoutMs: 20_000,
+  concurrency: 8,
+  perWebhook: 4,
+  pollMs: 600_000,
+  jitter: 0,
+  allowPrivate: true,
+};
+
+let store: TestStore;
+let ws: TestWorkspace;
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+
+beforeEach(async () => {
+  store = await testStore();
+  ws = await testWorkspace(store);
+});
+afterEach(async () => {
+  // Receivers first (pushed last): a POST waiting for one ends at once.
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await store.dispose();
+});
+
+function dispatcher(options: Partial<DispatcherOptions> = {}, on: Store = store): Dispatcher {
+  const d = new Dispatcher(on, { ...SETTINGS, ...options });
+  cleanups.push(() => d.stop());
+  d.start();
+  return d;
+}
+
+/** Joins `d` to this process's writes as `serve` does, until the test ends. */
+function attach(d: Dispatcher): void {
+  cleanups.push(attachToWrites(store, d));
+}
+
+/** Makes this process's writes lease their deliveries to `taker`, until the test ends. */
+function handTo(taker: DeliveryTaker): void {
+  cleanups.push(handDeliveriesTo(store, taker));
+}
+
+async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
+  const r = await startReceiver(...args);
+  cleanups.push(() => r.close().catch(() => {}));
+  return r;
+}
+
+async function createPeople(n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push(await ws.write((w) => makePerson(w)));
+  return ids;
+}
+
+async function rows() {
+  return store.db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'status', 'leased_until', 'event_seq'])
+    .where('workspace_id', '=', ws.workspaceId)
+    .orderBy('event_seq')
+    .execute();
+}
+
+async function statuses(): Promise<string> {
+  return (await rows()).map((r) => r.status).join();
+}
+
+/** A taker that keeps what it is handed and sends nothing: a process that dies after its write. */
+function keeper(leaseMs: number): DeliveryTaker & { handed: Handover[] } {
+  const handed: Handover[] = [];
+  return {
+    leaseMs,
+    handed,
+    heldIdsOf: () => handed.flatMap((h) => h.deliveries.map((d) => d.id)),
+    take: (h) => void handed.push(h),
+  };
+}
+
+describe(`deliveries a write hands to its process's dispatcher (${TEST_DIALECT})`, () => {
+  it('are leased in the write and sent with no claim, in event order', async () => {
+    const r = await receiver();
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const d = dispatcher();
+    attach(d);
+    // Its first look at every due workspace, at its start: nothing due.
+    await waitFor(() => d.stats.claims >= 1);
+    const claims = d.stats.claims;
+    const ids = await createPeople(5);
+    // Leased as the write committed, before anything was sent.
+    await waitFor(
+      async () => (await statuses()) === 'delivered,delivered,delivered,delivered,delivered',
+    );
+    expect(d.stats.taken).toBe(5);
+    expect(d.stats.claims).toBe(claims);
+    expect(r.receipts.map((x) => JSON.parse(x.body).objectId)).toEqual(ids);
+  });
+
+  it('leave a webhook to a claim while it has a first attempt pending that the dispatcher does not hold', async () => {
+    const r = await receiver();
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const early = await createPeople(1);
+    // Another process's dispatcher holds it.
+    const lease = (until: string | null) =>
+      store.db
+        .updateTable('webhook_deliveries')
+        .set({ leased_until: until })
+        .where('workspace_id', '=', ws.workspaceId)
+        .where('id', '=', first.id)
+        .execute();
+    const [first] = await rows();
+    await lease(new Date(Date.now() + 600_000).toISOString());
+    const d = dispatcher();
+    attach(d);
+    await waitFor(() => d.stats.claims >= 1);
+    const later = await createPeople(1);
+    expect((await rows())[1]!.leased_until).toBeNull();
+    expect(d.stats.taken).toBe(0);
+    // The other lets it go: a claim takes both, in event order.
+    await lease(null);
+    d.wake(ws.workspaceId);
+    await waitFor(async () => (await statuses()) === 'delivered,delivered');
+    expect(r.receipts.map((x) => JSON.parse(x.body).objectId)).toEqual([...early, ...later]);
+  });
+
+  it('queue behind the first attempts of the webhook the dispatcher holds, in event order', async () => {
+    // The receiver holds each answer a moment, so that writes come while earlier ones are held.
+    const r = await receiver((req, res) => {
+      setTimeout(() => answerOk(req, res, r.receipts.at(-1)!), 5 + Math.random() * 5);
+    });
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const d = dispatcher({ perWebhook: 2 });
+    attach(d);
+    await waitFor(() => d.stats.claims >= 1);
+    const ids = await Promise.all(Array.from({ length: 4 }, async () => createPeople(5))).then(
+      (lists) => lists.flat(),
+    );
+    await waitFor(async () => (await rows()).every((x) => x.status === 'delivered'));
+    expect(d.stats.taken).toBeGreaterThan(0);
+    // Event order, whatever order the writes committed in: by the events' numbers.
+    const bySeq = (await rows()).map((x) => x.id);
+    expect(r.receipts.map((x) => x.id)).toEqual(bySeq);
+    expect(new Set(r.receipts.map((x) => JSON.parse(x.body).objectId))).toEqual(new Set(ids));
+  });
+
+  it('do not keep a claim from a retry due in their workspace while writes keep handing them over', async () => {
+    const r = await receiver();
+    await insertWebhook(store, ws.workspaceId, { url: `${r.url}?people` });
+    await insertWebhook(store, ws.workspaceId, {
+      url: `${r.url}?organizations`,
+      objectTypes: ['organization'],
+    });
+    // Another webhook's delivery, whose first try failed: its retry is due in 100 ms.
+    await ws.write((w) => makeOrganization(w));
+    const [retry] = await rows();
+    await store.db
+      .updateTable('webhook_deliveries')
+      .set({ attempt_count: 1, next_attempt_at: new Date(Date.now() + 100).toISOString() })
+      .where('workspace_id', '=', ws.workspaceId)
+      .where('id', '=', retry!.id)
+      .execute();
+    const d = dispatcher({ pollMs: 50 });
+    attach(d);
+    // Writes of people, each handing its delivery over, faster than the dispatcher polls.
+    const retried = () => r.receipts.some((x) => x.id === retry!.id);
+    const until = Date.now() + 20_000;
+    while (!retried() && Date.now() < until) await createPeople(1);
+    expect(retried()).toBe(true);
+    expect(d.stats.taken).toBeGreaterThan(0);
+  });
+
+  it('are sent by another dispatcher once the lease of one that died ends', async () => {
+    const r = await receiver();
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const dead = keeper(400);
+    handTo(dead);
+    await createPeople(2);
+    expect(dead.handed.flatMap((h) => h.deliveries)).toHaveLength(2);
+    const leased = await rows();
+    expect(leased.every((x) => x.leased_until !== null)).toBe(true);
+    const taken = Date.now();
+    // Another process's dispatcher, polling: the workspace is due again when the lease ends.
+    const other = TEST_DIALECT === 'postgres' ? openStore(store.url) : store;
+    if (other !== store) cleanups.push(() => other.close());
+    dispatcher({ pollMs: 20 }, other);
+    await waitFor(async () => (await statuses()) === 'delivered,delivered');
+    expect(Date.now() - taken).toBeGreaterThanOrEqual(300);
+    expect(r.receipts).toHaveLength(2);
+  });
+
+  it('are let go, not sent, by a dispatcher that stopped before it took them', async () => {
+    const r = await receiver();
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const writer = keeper(60_000);
+    handTo(writer);
+    await createPeople(1);
+    expect((await rows())[0]!.leased_until).not.toBeNull();
+    const d = dispatcher();
+    await d.stop();
+    d.take(writer.handed[0]!);
+    await waitFor(async () => (await rows())[0]!.leased_until === null);
+    expect(await statuses()).toBe('pending');
+    expect(r.receipts).toHaveLength(0);
+  });
+});
