@@ -14,6 +14,7 @@ import {
   type Handover,
   handDeliveriesTo,
 } from '../src/store/outbox/handover.ts';
+import { writeWorkspace } from '../src/store/write.ts';
 import { makeOrganization, makePerson } from './factories.ts';
 import { TEST_DIALECT, type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
 import {
@@ -169,6 +170,39 @@ describe(`deliveries a write hands to its process's dispatcher (${TEST_DIALECT})
     expect(r.receipts.map((x) => x.id)).toEqual(bySeq);
     expect(new Set(r.receipts.map((x) => JSON.parse(x.body).objectId))).toEqual(new Set(ids));
   });
+
+  // Two processes in one: two pools on PostgreSQL (two SQLite connections in one process would
+  // wait for one another's locks with the event loop blocked).
+  it.skipIf(TEST_DIALECT !== 'postgres')(
+    'from two processes writing to one webhook go out once each, in event order',
+    async () => {
+      // Each process's writes hand over to its own dispatcher; a write that sees the other's
+      // first attempts pending leaves its own to a claim.
+      const r = await receiver((req, res) => {
+        setTimeout(() => answerOk(req, res, r.receipts.at(-1)!), Math.random() * 3);
+      });
+      await insertWebhook(store, ws.workspaceId, { url: r.url });
+      const other = openStore(store.url);
+      cleanups.push(() => other.close());
+      // A claim held back behind the other's first attempts waits for a poll.
+      const a = dispatcher({ perWebhook: 2, pollMs: 50 });
+      const b = dispatcher({ perWebhook: 2, pollMs: 50 }, other);
+      attach(a);
+      cleanups.push(attachToWrites(other, b));
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++) {
+        const on = i % 3 === 0 ? other : store;
+        ids.push(await writeWorkspace(on, ws.workspaceId, (w) => makePerson(w)));
+      }
+      await waitFor(
+        async () => (await rows()).every((x) => x.status === 'delivered'),
+        undefined,
+        () => `${r.receipts.length} receipts`,
+      );
+      expect(r.receipts.map((x) => JSON.parse(x.body).objectId)).toEqual(ids);
+      expect(a.stats.taken).toBeGreaterThan(0);
+    },
+  );
 
   it('do not keep a claim from a retry due in their workspace while writes keep handing them over', async () => {
     const r = await receiver();
