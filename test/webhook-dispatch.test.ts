@@ -33,6 +33,7 @@ import {
 import {
   answerOk,
   expectedSignature,
+  FAST_DISPATCH,
   insertWebhook,
   type Receiver,
   startReceiver,
@@ -40,22 +41,6 @@ import {
 } from './webhook-fixtures.ts';
 
 type TestStore = Awaited<ReturnType<typeof testStore>>;
-
-/**
- * Fast settings: short retries, short polls, no jitter. The time limit of a try only guards
- * against a hang (these receivers answer at once, which a loaded machine can make seconds);
- * the tests of the time limit set their own.
- */
-const FAST: DispatcherOptions = {
-  retryDelays: [0.05, 0.1],
-  timeoutMs: 20_000,
-  concurrency: 8,
-  perWebhook: 4,
-  pollMs: 20,
-  jitter: 0,
-  // The receivers of these tests listen on 127.0.0.1.
-  allowPrivate: true,
-};
 
 let store: TestStore;
 let ws: TestWorkspace;
@@ -79,7 +64,7 @@ function freshStore(): void {
 }
 
 function dispatch(options: Partial<DispatcherOptions> = {}, on: Store = store): Dispatcher {
-  const dispatcher = new Dispatcher(on, { ...FAST, ...options });
+  const dispatcher = new Dispatcher(on, { ...FAST_DISPATCH, ...options });
   dispatchers.push(dispatcher);
   dispatcher.start();
   return dispatcher;

@@ -12,6 +12,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { DispatcherOptions } from '../src/dispatch/dispatcher.ts';
 import { EVENT_TOPICS } from '../src/domain/events.ts';
 import { newId } from '../src/domain/ids.ts';
 import { newWebhookSecret } from '../src/domain/webhook-signature.ts';
@@ -172,3 +173,19 @@ export async function waitFor(
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/**
+ * Fast settings: short retries, short polls, no jitter. The time limit of a try only guards
+ * against a hang (these receivers answer at once, which a loaded machine can make seconds);
+ * the tests of the time limit set their own.
+ */
+export const FAST_DISPATCH: DispatcherOptions = {
+  retryDelays: [0.05, 0.1],
+  timeoutMs: 20_000,
+  concurrency: 8,
+  perWebhook: 4,
+  pollMs: 20,
+  jitter: 0,
+  // The receivers of these tests listen on 127.0.0.1.
+  allowPrivate: true,
+};

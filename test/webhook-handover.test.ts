@@ -19,6 +19,7 @@ import { makeOrganization, makePerson } from './factories.ts';
 import { TEST_DIALECT, type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
 import {
   answerOk,
+  FAST_DISPATCH,
   insertWebhook,
   type Receiver,
   startReceiver,
@@ -27,16 +28,8 @@ import {
 
 type TestStore = Awaited<ReturnType<typeof testStore>>;
 
-/** Short retries, no poll in the test's time unless asked, no jitter, 127.0.0.1 allowed. */
-const SETTINGS: DispatcherOptions = {
-  retryDelays: [0.05, 0.1],
-  timeoutMs: 20_000,
-  concurrency: 8,
-  perWebhook: 4,
-  pollMs: 600_000,
-  jitter: 0,
-  allowPrivate: true,
-};
+/** The fixtures' fast settings, with no poll in a test's time unless asked. */
+const SETTINGS: DispatcherOptions = { ...FAST_DISPATCH, pollMs: 600_000 };
 
 let store: TestStore;
 let ws: TestWorkspace;
