@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Executor, Store } from '../database.ts';
+import { sqliteStatementOf } from '../sqlite-executors.ts';
 import { bookkeeping, literal } from './bookkeeping.ts';
 
 /**
@@ -40,12 +41,22 @@ export async function markDeliveriesDue(
   workspaceId: string,
   at: string,
 ): Promise<void> {
+  // SQLite, in a write: a statement prepared once (Kysely's driver prepares each anew).
+  const cached = sqliteStatementOf(trx, MARK_SQL);
+  if (cached) {
+    cached.run(at, at, workspaceId);
+    return;
+  }
   await trx
     .updateTable('workspaces')
     .set({ deliveries_due_at: dueAtLeast(at) })
     .where('id', '=', workspaceId)
     .execute();
 }
+
+/** `markDeliveriesDue`'s statement on SQLite: `dueAtLeast`, its parameters the time twice. */
+const MARK_SQL = `update workspaces set deliveries_due_at = case when deliveries_due_at is null
+  or deliveries_due_at > ? then ? else deliveries_due_at end where id = ?`;
 
 /** `deliveries_due_at` brought forward to `at`: the same on both stores (their `least`/`min` differ on null). */
 export function dueAtLeast(at: string | RawBuilder<string>) {
