@@ -71,11 +71,13 @@ export class WebhookQueues {
     return queue ? [...queue.held] : [];
   }
 
-  /** The deliveries held in a workspace, and their webhooks. */
+  /** The deliveries held in a workspace, and their webhooks: from its webhooks' queues. */
   heldIn(workspaceId: string): { id: string; webhookId: string }[] {
     const out: { id: string; webhookId: string }[] = [];
-    for (const [id, { delivery }] of this.held)
-      if (delivery.workspaceId === workspaceId) out.push({ id, webhookId: delivery.webhookId });
+    for (const queue of this.queues.values()) {
+      if (queue.key.workspaceId !== workspaceId) continue;
+      for (const id of queue.held) out.push({ id, webhookId: queue.key.webhookId });
+    }
     return out;
   }
 

@@ -3,8 +3,9 @@ import type { Store } from './database.ts';
 /** What a listener hears of a committed write. */
 export interface CommittedWrite {
   /**
-   * The write logged events and its workspace has webhooks: deliveries may wait to be sent.
-   * False for the rest, which a dispatcher need not be woken for.
+   * The write added deliveries that wait for a claim: those it did not lease to this
+   * process's dispatcher (`outbox/handover.ts`). False for the rest, which a dispatcher need
+   * not be woken for.
    */
   delivers: boolean;
   /** The workspace written. */

@@ -41,7 +41,8 @@ export async function markDeliveriesDue(
   workspaceId: string,
   at: string,
 ): Promise<void> {
-  // SQLite, in a write: a statement prepared once (Kysely's driver prepares each anew).
+  // SQLite, in a write: the writer's cached statement, run at once (no query for Kysely to
+  // build and compile at every write with deliveries).
   const cached = sqliteStatementOf(trx, MARK_SQL);
   if (cached) {
     cached.run(at, at, workspaceId);
@@ -54,11 +55,14 @@ export async function markDeliveriesDue(
     .execute();
 }
 
-/** `markDeliveriesDue`'s statement on SQLite: `dueAtLeast`, its parameters the time twice. */
+/**
+ * `markDeliveriesDue`'s statement on SQLite: `dueAtLeast` spelled out, its parameters the time
+ * twice (a change to one is a change to both).
+ */
 const MARK_SQL = `update workspaces set deliveries_due_at = case when deliveries_due_at is null
   or deliveries_due_at > ? then ? else deliveries_due_at end where id = ?`;
 
-/** `deliveries_due_at` brought forward to `at`: the same on both stores (their `least`/`min` differ on null). */
+/** `deliveries_due_at` brought forward to `at`: the same on both stores (their `least`/`min` differ on null); `MARK_SQL` spells it for SQLite. */
 export function dueAtLeast(at: string | RawBuilder<string>) {
   return sql<string>`case when deliveries_due_at is null or deliveries_due_at > ${at} then ${at} else deliveries_due_at end`;
 }

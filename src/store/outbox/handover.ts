@@ -63,7 +63,6 @@ export function deliveryTakerOf(store: Store): DeliveryTaker | undefined {
  * the ids of their deliveries it holds already, and the lease.
  */
 export interface HandoverOffer {
-  readonly taker: DeliveryTaker;
   /** The webhooks offered, and the deliveries of each the taker holds. */
   readonly held: ReadonlyMap<string, readonly string[]>;
   /** Pending deliveries of a webhook read at most to see that the taker holds its first attempts. */
@@ -94,7 +93,6 @@ export function handoverOffer(
   if (held.size === 0) return undefined;
   const leaseEndsMs = Date.now() + taker.leaseMs;
   return {
-    taker,
     held,
     // Past the held ones, a few more: a pending first attempt among them is not the taker's.
     window: most + 8,
@@ -103,10 +101,9 @@ export function handoverOffer(
   };
 }
 
-/** An offered webhook's row, and whether its new deliveries are leased to the taker (`free`). */
+/** The row of an offered webhook whose new deliveries are leased to the taker. */
 export interface HandoverWebhook extends WebhookSendRow {
   webhook_id: string;
-  free: boolean | number;
 }
 
 /**
@@ -134,7 +131,7 @@ export async function freeWebhooks(
     if (pending.length >= offer.window) continue;
     const holds = new Set(held);
     if (pending.some((d) => Number(d.attempt_count) === 0 && !holds.has(d.id))) continue;
-    free.set(webhookId, { ...webhook, free: true });
+    free.set(webhookId, webhook);
   }
   return free;
 }
