@@ -17,7 +17,8 @@
 // `webhooks` workspaces (receivers in this process, the server's dispatcher on): creates
 // over those workspaces' tokens against creates over as many others', and the time from
 // each write to its delivery's receipt (from the event's `occurredAt`, set when the write
-// began: the commit-to-receipt time and a little more).
+// began: the commit-to-receipt time and a little more); each set of workspaces warmed up
+// alike, and the before and after servers alternated `repeat` times, each run shown.
 // With `--before DIR` (a checkout of the code before, its node_modules beside it), every
 // figure is measured with that code's server too, on the same databases, in the same run;
 // the databases are built by this code (migration 026 is forgotten for an old server without it).
@@ -480,6 +481,28 @@ interface HookFigures {
   receiptP99: number;
   received: number;
   load: string;
+  /** Which of the `repeat` runs. */
+  run?: number;
+}
+
+/** Slices of each kind the webhook phase alternates (`seconds` in all for each kind, about). */
+const SLICES = 4;
+
+/** Waits until `ms` holds `count` receipts, 30 s at most (deliveries still on their way). */
+async function received(ms: readonly number[], count: number): Promise<void> {
+  const until = Date.now() + 30_000;
+  while (ms.length < count && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** Slices of one load as one: their mean rate, their worst latencies, their errors. */
+function combined(slices: readonly LoadFigures[]): LoadFigures {
+  return {
+    ...slices[0]!,
+    reqPerSec: slices.reduce((sum, f) => sum + f.reqPerSec, 0) / slices.length,
+    p50: Math.max(...slices.map((f) => f.p50)),
+    p99: Math.max(...slices.map((f) => f.p99)),
+    errors: slices.reduce((sum, f) => sum + f.errors, 0),
+  };
 }
 
 async function webhookPhase(
@@ -541,22 +564,38 @@ async function webhookPhase(
     const body = { TARGET: '/v2/people', METHOD: 'POST', BODY: personBody };
     const withTokens = firstTokens(built, 0, hooked);
     const withoutTokens = firstTokens(built, hooked, hooked);
+    // Both sets of workspaces warmed up alike (their catalogs read, the paths compiled), the
+    // warm-up's deliveries received before the measure.
     await warmUp(server, withoutTokens, 10, true);
-    const plain = await timed(server, () =>
-      overTokens('creates, no webhook', server, withoutTokens, body),
-    );
-    const without = plain.figures;
+    await warmUp(server, withTokens, 10, true);
+    await received(hooks.ms, 10 * hooked);
     hooks.ms.length = 0;
-    const before = cpuMsOf(server.child.pid!);
-    const withHooks = await overTokens('creates, webhooks', server, withTokens, body);
-    const sent = Math.round(withHooks.reqPerSec * seconds);
-    // The deliveries still on their way when the load stopped.
-    const until = Date.now() + 30_000;
-    while (hooks.ms.length < sent * 0.99 && Date.now() < until)
-      await new Promise((r) => setTimeout(r, 100));
-    // The deliveries' CPU is the writes' too: counted until the last is received.
-    const hookedCpuUs =
-      ((cpuMsOf(server.child.pid!) - before) * 1000) / Math.max(1, withHooks.reqPerSec * seconds);
+    // Without and with alternate in slices, so that both meet the shared machine alike (the
+    // same code's CPU a create moves by half between runs here, within a run much less).
+    const pid = server.child.pid!;
+    const slice = Math.max(1, Math.round(seconds / SLICES));
+    const withoutSlices: LoadFigures[] = [];
+    const withSlices: LoadFigures[] = [];
+    let withoutCpuMs = 0;
+    let withCpuMs = 0;
+    for (let i = 0; i < SLICES; i++) {
+      let cpu = cpuMsOf(pid);
+      withoutSlices.push(
+        await overTokens('creates, no webhook', server, withoutTokens, body, slice),
+      );
+      withoutCpuMs += cpuMsOf(pid) - cpu;
+      const got = hooks.ms.length;
+      cpu = cpuMsOf(pid);
+      const part = await overTokens('creates, webhooks', server, withTokens, body, slice);
+      withSlices.push(part);
+      // The deliveries' CPU is the writes' too: counted until the last is received.
+      await received(hooks.ms, got + part.reqPerSec * slice * 0.99);
+      withCpuMs += cpuMsOf(pid) - cpu;
+    }
+    const without = combined(withoutSlices);
+    const withHooks = combined(withSlices);
+    const perCreateUs = (ms: number, f: LoadFigures) =>
+      (ms * 1000) / Math.max(1, f.reqPerSec * slice * SLICES);
     const sorted = [...hooks.ms].sort((a, b) => a - b);
     const figures: HookFigures = {
       store,
@@ -564,15 +603,15 @@ async function webhookPhase(
       placement,
       without,
       with: withHooks,
-      cpuWithout: plain.cpuUs,
-      cpuWith: hookedCpuUs,
+      cpuWithout: perCreateUs(withoutCpuMs, without),
+      cpuWith: perCreateUs(withCpuMs, withHooks),
       receiptP50: percentile(sorted, 50),
       receiptP99: percentile(sorted, 99),
       received: sorted.length,
       load: load(),
     };
     console.log(
-      `${store} webhooks ${variant.name}, dispatcher in ${placement}: creates ${Math.round(without.reqPerSec)}/s without, ${Math.round(withHooks.reqPerSec)}/s with (${(withHooks.reqPerSec / without.reqPerSec).toFixed(2)}; by CPU ${(plain.cpuUs / hookedCpuUs).toFixed(2)}); write→receipt p50 ${figures.receiptP50} ms, p99 ${figures.receiptP99} ms (${sorted.length} received), load ${figures.load}`,
+      `${store} webhooks ${variant.name}, dispatcher in ${placement}: creates ${Math.round(without.reqPerSec)}/s without, ${Math.round(withHooks.reqPerSec)}/s with (${(withHooks.reqPerSec / without.reqPerSec).toFixed(2)}; by CPU ${(figures.cpuWithout / figures.cpuWith).toFixed(2)}); write→receipt p50 ${figures.receiptP50} ms, p99 ${figures.receiptP99} ms (${sorted.length} received), load ${figures.load}`,
     );
     return figures;
   } finally {
@@ -603,10 +642,14 @@ for (const store of stores) {
     }
   }
   if (hooked > 0 && largest) {
-    for (const variant of variants) {
-      if (variant.name === 'before') await forgetNotifications(store, largest.url, variant.dir);
-      for (const placement of placements)
-        hookRows.push(await webhookPhase(store, largest, variant, placement));
+    // Alternated `repeat` times, each run shown: runs of the same code differ on this shared
+    // machine by more than some changes do.
+    for (let run = 1; run <= repeat; run++) {
+      for (const variant of variants) {
+        if (variant.name === 'before') await forgetNotifications(store, largest.url, variant.dir);
+        for (const placement of placements)
+          hookRows.push({ ...(await webhookPhase(store, largest, variant, placement)), run });
+      }
     }
   }
 }
@@ -698,7 +741,7 @@ if (hookRows.length > 0) {
         'load',
       ],
       hookRows.map((h) => [
-        `${h.store} ${h.variant}, dispatcher in ${h.placement === 'serve' ? 'serve' : 'its own process'}`,
+        `${h.store} ${h.variant}, dispatcher in ${h.placement === 'serve' ? 'serve' : 'its own process'}${repeat > 1 ? ` (run ${h.run})` : ''}`,
         Math.round(h.without.reqPerSec),
         Math.round(h.with.reqPerSec),
         (h.with.reqPerSec / h.without.reqPerSec).toFixed(2),

@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import type { KyselyPlugin } from 'kysely';
+import { CompiledQuery, type KyselyPlugin } from 'kysely';
 import type { Executor } from './database.ts';
 
 // The SQLite write connection behind the executors of a store's writes, and who is told of
@@ -87,4 +87,23 @@ export function withPlugin(
 /** Tells the observer of `executor`, if it has one, of a plain insert into `table` run as a cached statement. */
 export function sawInsert(executor: Executor, table: string): void {
   insertObservers.get(executor)?.saw(table, false);
+}
+
+/**
+ * Runs `text` (in `executor`'s dialect) in `executor`'s transaction: on SQLite, as a statement
+ * prepared once on the writer; elsewhere (PostgreSQL, or outside a transaction on the writer)
+ * through Kysely. The rows it returns, none for a statement that returns none. For statements
+ * a store runs by the thousand, whose text never changes: Kysely's SQLite driver prepares
+ * each anew.
+ */
+export async function sqliteRows<R = unknown>(
+  executor: Executor,
+  text: string,
+  params: readonly unknown[],
+): Promise<R[]> {
+  const cached = sqliteStatementOf(executor, text);
+  if (!cached) return (await executor.executeQuery<R>(CompiledQuery.raw(text, [...params]))).rows;
+  if (cached.reader) return cached.all(params) as R[];
+  cached.run(params);
+  return [];
 }

@@ -11,6 +11,7 @@ import {
 } from '../../domain/webhook-retry.ts';
 import { bumpCatalogVersion } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
+import { sqliteRows } from '../sqlite-executors.ts';
 import { bookkeeping, chunks, type DeliveryKey, idList, literal } from './bookkeeping.ts';
 import { earliestPending, settleDueWorkspace } from './due-workspaces.ts';
 
@@ -220,6 +221,26 @@ function lockDeliveries(workspaceId: string, outcomes: readonly AttemptOutcome[]
     where workspace_id = ${literal(workspaceId)} and id in (${ids}) for update`;
 }
 
+/** A try as `webhook_attempts` logs it. */
+interface AttemptRow {
+  workspace_id: string;
+  delivery_id: string;
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+}
+
+/** What a record writes in one workspace: each delivery's change, each try, each streak's. */
+interface RecordWrites {
+  delivered: Map<number, DeliveryKey[]>;
+  retried: { key: DeliveryKey; outcome: AttemptOutcome; next: string | null }[];
+  logOnly: DeliveryKey[];
+  attempts: AttemptRow[];
+  changes: (WebhookKey & StreakChange)[];
+}
+
 /**
  * `recordAttempts` in one workspace, in the caller's transaction; `opened`, the deliveries
  * read and locked already (`lockDeliveries`), if they were.
@@ -234,30 +255,103 @@ async function recordIn(
 ): Promise<WebhookKey[]> {
   const nowMs = Date.now();
   const now = new Date(nowMs).toISOString();
-  const current = new Map<string, { status: string; attempt_count: number }>();
-  const read: Current[] = opened ?? [];
-  if (!opened) {
-    for (const part of chunks(outcomes)) {
-      const lock = dialect === 'postgres' ? sql` for update` : sql``;
-      const result = await sql<Current>`select workspace_id, id, status, attempt_count
-        from webhook_deliveries
-        where workspace_id = ${workspaceId} and id in ${idList(part.map((o) => o.id))}${lock}`.execute(
+  const read = opened ?? (await readDeliveries(trx, dialect, workspaceId, outcomes));
+  const writes = recordWrites(read, outcomes, policy, nowMs);
+  if (dialect === 'sqlite') return writeEachRow(trx, workspaceId, now, writes);
+  if (writesAtOnce(outcomes, writes.attempts, writes.changes)) {
+    await writeAtOnce(trx, workspaceId, now, writes);
+    return [];
+  }
+  for (const [statusCode, keys] of writes.delivered) {
+    for (const part of chunks(keys)) {
+      await sql`update webhook_deliveries set status = 'delivered',
+          attempt_count = attempt_count + 1, last_status_code = ${statusCode},
+          last_error = null, next_attempt_at = null, leased_until = null, delivered_at = ${now}
+        where workspace_id = ${workspaceId} and id in ${idList(part.map((k) => k.id))}`.execute(
         trx,
       );
-      read.push(...result.rows);
     }
   }
+  for (const { key, outcome, next } of writes.retried) {
+    await trx
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        status: next === null ? 'failed' : 'pending',
+        attempt_count: eb('attempt_count', '+', 1),
+        last_status_code: outcome.statusCode,
+        last_error: outcome.error,
+        next_attempt_at: next,
+        leased_until: null,
+      }))
+      .where('workspace_id', '=', key.workspaceId)
+      .where('id', '=', key.id)
+      .execute();
+  }
+  for (const part of chunks(writes.logOnly)) {
+    await sql`update webhook_deliveries set attempt_count = attempt_count + 1
+      where workspace_id = ${workspaceId} and id in ${idList(part.map((k) => k.id))}`.execute(trx);
+  }
+  for (const part of chunks(writes.attempts, 500)) {
+    await trx
+      .insertInto('webhook_attempts')
+      .values(part)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+  return updateStreaks(trx, writes.changes, now);
+}
+
+/**
+ * The deliveries whose tries are recorded, as they are now (PostgreSQL: locked). SQLite
+ * reads each by key on a statement prepared once, the one writer's cheapest read.
+ */
+async function readDeliveries(
+  trx: Executor,
+  dialect: Store['dialect'],
+  workspaceId: string,
+  outcomes: readonly AttemptOutcome[],
+): Promise<Current[]> {
+  const read: Current[] = [];
+  if (dialect === 'sqlite') {
+    for (const id of new Set(outcomes.map((o) => o.id)))
+      read.push(...(await sqliteRows<Current>(trx, READ_SQL, [workspaceId, id])));
+    return read;
+  }
+  for (const part of chunks(outcomes)) {
+    const result = await sql<Current>`select workspace_id, id, status, attempt_count
+      from webhook_deliveries
+      where workspace_id = ${workspaceId} and id in ${idList(part.map((o) => o.id))} for update`.execute(
+      trx,
+    );
+    read.push(...result.rows);
+  }
+  return read;
+}
+
+/**
+ * What the tries do, in the order they ended, to the deliveries as `read` (`effectOfAttempt`),
+ * and to their webhooks' failure streaks (`streakAfter`).
+ */
+function recordWrites(
+  read: readonly Current[],
+  outcomes: readonly AttemptOutcome[],
+  policy: RetryPolicy,
+  nowMs: number,
+): RecordWrites {
+  const current = new Map<string, { status: string; attempt_count: number }>();
   for (const r of read) {
     current.set(workspaceKey(r.workspace_id, r.id), {
       status: r.status,
       attempt_count: Number(r.attempt_count),
     });
   }
-
-  const attempts: Record<string, unknown>[] = [];
-  const delivered = new Map<number, DeliveryKey[]>();
-  const logOnly: DeliveryKey[] = [];
-  const retried: { key: DeliveryKey; outcome: AttemptOutcome; next: string | null }[] = [];
+  const writes: RecordWrites = {
+    delivered: new Map(),
+    retried: [],
+    logOnly: [],
+    attempts: [],
+    changes: [],
+  };
   // Per webhook: what the batch does to its failure streak.
   const streaks = new Map<string, WebhookKey & StreakChange>();
 
@@ -265,7 +359,7 @@ async function recordIn(
     const row = current.get(workspaceKey(o.workspaceId, o.id));
     if (!row) continue; // deleted with its webhook meanwhile
     row.attempt_count += 1;
-    attempts.push({
+    writes.attempts.push({
       workspace_id: o.workspaceId,
       delivery_id: o.id,
       attempt: row.attempt_count,
@@ -284,7 +378,7 @@ async function recordIn(
       policy.jitter ?? RETRY_JITTER,
     );
     if (effect.kind === 'logged') {
-      logOnly.push(key);
+      writes.logOnly.push(key);
       continue;
     }
     const webhook = workspaceKey(o.workspaceId, o.webhookId);
@@ -294,62 +388,85 @@ async function recordIn(
       streaks.set(webhook, { workspaceId: o.workspaceId, webhookId: o.webhookId, ...after });
     if (effect.kind === 'delivered') {
       row.status = 'delivered';
-      const list = delivered.get(o.statusCode!);
+      const list = writes.delivered.get(o.statusCode!);
       if (list) list.push(key);
-      else delivered.set(o.statusCode!, [key]);
+      else writes.delivered.set(o.statusCode!, [key]);
       continue;
     }
     if (effect.kind === 'failed') row.status = 'failed';
-    retried.push({
+    writes.retried.push({
       key,
       outcome: o,
       next: effect.kind === 'retry' ? new Date(effect.nextMs).toISOString() : null,
     });
   }
-
-  const changes = [...streaks.values()];
-  if (dialect === 'postgres' && writesAtOnce(outcomes, attempts, changes)) {
-    await writeAtOnce(trx, workspaceId, now, { delivered, retried, logOnly, attempts, changes });
-    return [];
-  }
-  for (const [statusCode, keys] of delivered) {
-    for (const part of chunks(keys)) {
-      await sql`update webhook_deliveries set status = 'delivered',
-          attempt_count = attempt_count + 1, last_status_code = ${statusCode},
-          last_error = null, next_attempt_at = null, leased_until = null, delivered_at = ${now}
-        where workspace_id = ${workspaceId} and id in ${idList(part.map((k) => k.id))}`.execute(
-        trx,
-      );
-    }
-  }
-  for (const { key, outcome, next } of retried) {
-    await trx
-      .updateTable('webhook_deliveries')
-      .set((eb) => ({
-        status: next === null ? 'failed' : 'pending',
-        attempt_count: eb('attempt_count', '+', 1),
-        last_status_code: outcome.statusCode,
-        last_error: outcome.error,
-        next_attempt_at: next,
-        leased_until: null,
-      }))
-      .where('workspace_id', '=', key.workspaceId)
-      .where('id', '=', key.id)
-      .execute();
-  }
-  for (const part of chunks(logOnly)) {
-    await sql`update webhook_deliveries set attempt_count = attempt_count + 1
-      where workspace_id = ${workspaceId} and id in ${idList(part.map((k) => k.id))}`.execute(trx);
-  }
-  for (const part of chunks(attempts, 500)) {
-    await trx
-      .insertInto('webhook_attempts')
-      .values(part as never)
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-  }
-  return updateStreaks(trx, changes, now);
+  writes.changes = [...streaks.values()];
+  return writes;
 }
+
+/**
+ * A record's writes in one workspace on SQLite: a statement a row, each prepared once on the
+ * writer (`sqliteRows`): SQLite's cheapest writes, where Kysely would build, compile and
+ * prepare a statement for each. A streak that grows goes through `updateStreaks`, which may
+ * disable its webhook.
+ */
+async function writeEachRow(
+  trx: Executor,
+  workspaceId: string,
+  now: string,
+  writes: RecordWrites,
+): Promise<WebhookKey[]> {
+  for (const [statusCode, keys] of writes.delivered)
+    for (const k of keys)
+      await sqliteRows(trx, DELIVERED_SQL, [statusCode, now, workspaceId, k.id]);
+  for (const { key, outcome, next } of writes.retried) {
+    await sqliteRows(trx, RETRIED_SQL, [
+      next === null ? 'failed' : 'pending',
+      outcome.statusCode,
+      outcome.error,
+      next,
+      workspaceId,
+      key.id,
+    ]);
+  }
+  for (const k of writes.logOnly) await sqliteRows(trx, LOGGED_SQL, [workspaceId, k.id]);
+  for (const a of writes.attempts) {
+    await sqliteRows(trx, ATTEMPT_SQL, [
+      a.workspace_id,
+      a.delivery_id,
+      a.attempt,
+      a.started_at,
+      a.duration_ms,
+      a.status_code,
+      a.error,
+    ]);
+  }
+  const growing: (WebhookKey & StreakChange)[] = [];
+  for (const c of writes.changes) {
+    if (c.reset && c.failed === 0)
+      await sqliteRows(trx, STREAK_CLEARED_SQL, [c.workspaceId, c.webhookId]);
+    else growing.push(c);
+  }
+  return updateStreaks(trx, growing, now);
+}
+
+// `writeEachRow`'s statements (SQLite), the same writes as `recordIn`'s for PostgreSQL.
+const READ_SQL = `select workspace_id, id, status, attempt_count from webhook_deliveries
+  where workspace_id = ? and id = ?`;
+const DELIVERED_SQL = `update webhook_deliveries set status = 'delivered',
+  attempt_count = attempt_count + 1, last_status_code = ?, last_error = null,
+  next_attempt_at = null, leased_until = null, delivered_at = ?
+  where workspace_id = ? and id = ?`;
+const RETRIED_SQL = `update webhook_deliveries set status = ?, attempt_count = attempt_count + 1,
+  last_status_code = ?, last_error = ?, next_attempt_at = ?, leased_until = null
+  where workspace_id = ? and id = ?`;
+const LOGGED_SQL = `update webhook_deliveries set attempt_count = attempt_count + 1
+  where workspace_id = ? and id = ?`;
+const ATTEMPT_SQL = `insert into webhook_attempts
+  (workspace_id, delivery_id, attempt, started_at, duration_ms, status_code, error)
+  values (?, ?, ?, ?, ?, ?, ?) on conflict do nothing`;
+const STREAK_CLEARED_SQL = `update webhooks set failure_streak = 0
+  where workspace_id = ? and id = ? and failure_streak <> 0`;
 
 /** Tries whose writes go in one statement at most (below both statements' limits of keys). */
 const AT_ONCE = 500;
@@ -379,13 +496,7 @@ async function writeAtOnce(
   trx: Executor,
   workspaceId: string,
   now: string,
-  writes: {
-    delivered: ReadonlyMap<number, readonly DeliveryKey[]>;
-    retried: readonly { key: DeliveryKey; outcome: AttemptOutcome; next: string | null }[];
-    logOnly: readonly DeliveryKey[];
-    attempts: readonly Record<string, unknown>[];
-    changes: readonly WebhookKey[];
-  },
+  writes: RecordWrites,
 ): Promise<void> {
   const ids = (keys: readonly DeliveryKey[]) => idList(keys.map((k) => k.id));
   const updates: RawBuilder<unknown>[] = [];

@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Executor, Store } from '../database.ts';
-import { sqliteStatementOf } from '../sqlite-executors.ts';
+import { sqliteRows, sqliteStatementOf } from '../sqlite-executors.ts';
 import { bookkeeping, literal } from './bookkeeping.ts';
 
 /**
@@ -107,6 +107,9 @@ export function earliestPending(workspaceId: string, except?: RawBuilder<unknown
  * after the workspace's row is locked (`settleDueWorkspaceAlone`).
  */
 export async function settleDueWorkspace(trx: Executor, workspaceId: string): Promise<void> {
-  await sql`update workspaces set deliveries_due_at = ${earliestPending(workspaceId)}
-    where id = ${workspaceId}`.execute(trx);
+  // Its text is the same for every workspace: on SQLite, prepared once (as a record runs it
+  // for each workspace it records in).
+  const settle = sql`update workspaces set deliveries_due_at = ${earliestPending(workspaceId)}
+    where id = ${workspaceId}`.compile(trx);
+  await sqliteRows(trx, settle.sql, settle.parameters);
 }

@@ -1,6 +1,6 @@
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Executor, Store } from '../database.ts';
-import { sqliteStatementOf } from '../sqlite-executors.ts';
+import { sqliteRows } from '../sqlite-executors.ts';
 import { type Delivery, deliveryToSend, type WebhookSendRow } from './deliveries.ts';
 
 /**
@@ -120,27 +120,19 @@ export async function freeWebhooks(
 ): Promise<Map<string, HandoverWebhook>> {
   const free = new Map<string, HandoverWebhook>();
   for (const [webhookId, held] of offer.held) {
-    const webhook = (await rowsOf(trx, WEBHOOK_SQL, [workspaceId, webhookId]))[0] as
-      | HandoverWebhook
-      | undefined;
+    const [webhook] = await sqliteRows<HandoverWebhook>(trx, WEBHOOK_SQL, [workspaceId, webhookId]);
     if (webhook?.webhook_status !== 'active') continue;
-    const pending = (await rowsOf(trx, PENDING_SQL, [workspaceId, webhookId, offer.window])) as {
-      id: string;
-      attempt_count: number;
-    }[];
+    const pending = await sqliteRows<{ id: string; attempt_count: number }>(trx, PENDING_SQL, [
+      workspaceId,
+      webhookId,
+      offer.window,
+    ]);
     if (pending.length >= offer.window) continue;
     const holds = new Set(held);
     if (pending.some((d) => Number(d.attempt_count) === 0 && !holds.has(d.id))) continue;
     free.set(webhookId, webhook);
   }
   return free;
-}
-
-/** A statement's rows: a statement cached on the writer, or else through Kysely. */
-async function rowsOf(trx: Executor, text: string, params: unknown[]): Promise<unknown[]> {
-  const cached = sqliteStatementOf(trx, text);
-  if (cached) return cached.all(params);
-  return (await trx.executeQuery(CompiledQuery.raw(text, params))).rows;
 }
 
 const WEBHOOK_SQL = `select id as webhook_id, url, status as webhook_status, secret, previous_secret,
