@@ -5,15 +5,18 @@
  * the try's error.
  */
 
-import type { Readable } from 'node:stream';
-import { Agent, request as undiciRequest } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { blockedLiteral, publicOnlyLookup } from '../outbound/address-guard.ts';
 import { blockedTarget } from '../outbound/blocked-ports.ts';
 
+type DispatchController = Dispatcher.DispatchController;
+
 /**
- * POSTs go through undici's `request`, not `fetch`: the same connections (kept alive per
- * receiver by the agents below), for a fraction of `fetch`'s CPU a request (no Request and
- * Response objects, no web streams). Neither follows a redirect.
+ * POSTs go straight to undici's `dispatch` with a handler of their own: the connections kept
+ * alive per receiver by the agents below, and none of the objects `fetch` (a Request, a
+ * Response, web streams) or even `request` (a readable stream of the answer, an abort
+ * signal's listeners) makes for each: 135 µs of CPU a POST against `request`'s 220 and more
+ * (measured on loopback at two in flight). Neither follows a redirect.
  *
  * Connections whose host name is resolved by `publicOnlyLookup`: a name that resolves to a
  * private address fails to connect, whatever it resolved to when the webhook was saved
@@ -61,81 +64,96 @@ export interface SendLimits {
 }
 
 /** POSTs `request` and reports how it went; never throws. */
-export async function postWebhook(
-  request: WebhookRequest,
-  limits: SendLimits,
-): Promise<WebhookAnswer> {
+export function postWebhook(request: WebhookRequest, limits: SendLimits): Promise<WebhookAnswer> {
   const started = performance.now();
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, limits.timeoutMs);
-  let statusCode: number | null = null;
-  let error: string | null = null;
-  let bytesRead = 0;
-  try {
-    // Parsed here: a URL that is not one is the try's error, named as such.
-    const url = new URL(request.url);
-    const refused = blockedTarget(url);
-    if (refused) throw new Error(refused);
-    if (!limits.allowPrivate) {
-      // An IP address as the host is never looked up: checked here.
-      const blocked = blockedLiteral(url);
-      if (blocked) throw new Error(`${blocked.address} is a ${blocked.range} address: not sent`);
+  const max = limits.maxAnswerBytes ?? MAX_ANSWER_BYTES;
+  return new Promise((resolve) => {
+    let statusCode: number | null = null;
+    let location: string | string[] | undefined;
+    const chunks: Buffer[] = [];
+    let bytesRead = 0;
+    let controller: DispatchController | undefined;
+    let timedOut = false;
+    let enough = false;
+    let settled = false;
+    /** Ends the try: `failure` when no status came; else the status (and its body) stands. */
+    const settle = (failure: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      let error = statusCode === null ? failure : null;
+      if (statusCode !== null && (statusCode < 200 || statusCode > 299)) {
+        const text = Buffer.concat(chunks).toString('utf8').trim().slice(0, ANSWER_SNIPPET_CHARS);
+        const where = statusCode >= 300 && statusCode < 400 ? redirectNote(location) : '';
+        error = `HTTP ${statusCode}${where}${text ? `: ${text}` : ''}`;
+      }
+      resolve({
+        statusCode,
+        error: error === null ? null : error.slice(0, MAX_ERROR_CHARS),
+        durationMs: performance.now() - started,
+        bytesRead,
+      });
+    };
+    // The whole exchange: a try still waiting for its connection ends now, and is cut off
+    // when it gets one.
+    const timer = setTimeout(() => {
+      timedOut = true;
+      settle(`timed out after ${limits.timeoutMs} ms`);
+      controller?.abort(new Error('timed out'));
+    }, limits.timeoutMs);
+    try {
+      // Parsed here: a URL that is not one is the try's error, named as such.
+      const url = new URL(request.url);
+      const refused = blockedTarget(url);
+      if (refused) throw new Error(refused);
+      if (!limits.allowPrivate) {
+        // An IP address as the host is never looked up: checked here.
+        const blocked = blockedLiteral(url);
+        if (blocked) throw new Error(`${blocked.address} is a ${blocked.range} address: not sent`);
+      }
+      (limits.allowPrivate ? ANY_ADDRESS : PUBLIC_ONLY).dispatch(
+        {
+          origin: url.origin,
+          path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+          method: 'POST',
+          headers: request.headers,
+          body: request.body,
+        },
+        {
+          onRequestStart(c) {
+            controller = c;
+            if (timedOut) c.abort(new Error('timed out'));
+          },
+          onResponseStart(_c, status, headers) {
+            // The last wins: a 1xx comes before the answer.
+            statusCode = status;
+            location = headers.location;
+          },
+          onResponseData(c, chunk) {
+            const room = max - bytesRead;
+            const kept = chunk.byteLength > room ? chunk.subarray(0, room) : chunk;
+            chunks.push(kept);
+            bytesRead += kept.byteLength;
+            if (bytesRead >= max && !enough) {
+              // Enough read: the rest is not, and the connection is closed.
+              enough = true;
+              c.abort(new Error('answer read up to its limit'));
+            }
+          },
+          onResponseEnd() {
+            settle(null);
+          },
+          // After the status, a failure (the time limit, a reset, the cut at the limit) only
+          // ends the reading: the status stands, with what was read.
+          onResponseError(_c, error) {
+            settle(describe(error));
+          },
+        },
+      );
+    } catch (caught) {
+      settle(describe(caught));
     }
-    const response = await undiciRequest(url, {
-      dispatcher: limits.allowPrivate ? ANY_ADDRESS : PUBLIC_ONLY,
-      method: 'POST',
-      headers: request.headers,
-      body: request.body,
-      signal: controller.signal,
-    });
-    statusCode = response.statusCode;
-    const answer = await readPrefix(response.body, limits.maxAnswerBytes ?? MAX_ANSWER_BYTES);
-    bytesRead = answer.bytes;
-    if (statusCode < 200 || statusCode > 299) {
-      const text = answer.text.trim().slice(0, ANSWER_SNIPPET_CHARS);
-      const where =
-        statusCode >= 300 && statusCode < 400 ? redirectNote(response.headers.location) : '';
-      error = `HTTP ${statusCode}${where}${text ? `: ${text}` : ''}`;
-    }
-  } catch (caught) {
-    error = timedOut ? `timed out after ${limits.timeoutMs} ms` : describe(caught);
-  } finally {
-    clearTimeout(timer);
-  }
-  return {
-    statusCode,
-    error: error === null ? null : error.slice(0, MAX_ERROR_CHARS),
-    durationMs: performance.now() - started,
-    bytesRead,
-  };
-}
-
-/**
- * Reads at most `max` bytes of a body, then destroys the rest (closing the connection). A
- * failure while reading (the time limit, a reset) ends the reading: the status came, and it
- * stands.
- */
-async function readPrefix(body: Readable, max: number): Promise<{ bytes: number; text: string }> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      const room = max - bytes;
-      const kept = chunk.byteLength > room ? chunk.subarray(0, room) : chunk;
-      chunks.push(kept);
-      bytes += kept.byteLength;
-      // Leaving the loop destroys the stream.
-      if (bytes >= max) break;
-    }
-  } catch {
-    // The status stands; what was read is kept.
-  }
-  body.destroy();
-  return { bytes, text: Buffer.concat(chunks).toString('utf8') };
+  });
 }
 
 function redirectNote(location: string | string[] | undefined): string {
