@@ -27,6 +27,7 @@ import { catalogVersionByWrites } from './migrations/024-catalog-version-by-writ
 import { dueWorkspaces } from './migrations/025-due-workspaces.ts';
 import { changeNotifications } from './migrations/026-change-notifications.ts';
 import { recordings } from './migrations/027-recordings.ts';
+import { dueMarksUnannounced } from './migrations/028-due-marks-unannounced.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -61,6 +62,7 @@ export async function migrateToLatest(
     '025-due-workspaces': dueWorkspaces({ dialect }),
     '026-change-notifications': changeNotifications({ dialect }),
     '027-recordings': recordings({ dialect }),
+    '028-due-marks-unannounced': dueMarksUnannounced({ dialect }),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Branches merge in any order, so a database may have run a later migration (017) before an
