@@ -1,5 +1,12 @@
 import { type ChildProcess, fork, spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -404,6 +411,27 @@ export function cpuMsOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU ms of every process named `command` now running (the backends of a local PostgreSQL,
+ * say), from /proc: what a server's database did for it, where the database is on this
+ * machine. Processes that have ended are not counted.
+ */
+export function cpuMsOfCommand(command: string): number {
+  let ms = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== command) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ms += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return ms;
 }
 
 /** Memory of a process from /proc: peak and current resident set, and its anonymous part. */

@@ -36,13 +36,17 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Kysely } from 'kysely';
 import { EVENT_TOPICS } from '../src/domain/events.ts';
 import { newId } from '../src/domain/ids.ts';
 import { newWebhookSecret } from '../src/domain/webhook-signature.ts';
 import { openStore } from '../src/store/database.ts';
+import { changeNotifications } from '../src/store/migrations/026-change-notifications.ts';
+import { dueMarksUnannounced } from '../src/store/migrations/028-due-marks-unannounced.ts';
 import {
   countArg,
   cpuMsOf,
+  cpuMsOfCommand,
   hasWrk,
   type LoadFigures,
   loadWithWrk,
@@ -169,31 +173,37 @@ async function build(store: 'sqlite' | 'postgres', n: number): Promise<Built> {
 }
 
 /**
- * Makes the database look as code without the commits' notifications left it (migration 026
- * not run), when the code before is such code; nothing when it has them.
+ * Makes the database look as the code before left it, when that code lacks migrations this
+ * code ran (an old server refuses a database with migrations it does not know): each undone,
+ * the newest first, and forgotten. The server of this code runs them again when it starts.
  */
-async function forgetNotifications(
+async function forgetNewerMigrations(
   store: 'sqlite' | 'postgres',
   url: string,
   dir: string,
 ): Promise<void> {
-  if (existsSync(join(dir, 'src/store/migrations/026-change-notifications.ts'))) return;
-  const s = openStore(url);
-  try {
-    await s.db
-      .deleteFrom('kysely_migration' as never)
-      .where('name' as never, '=', '026-change-notifications' as never)
-      .execute();
-  } finally {
-    await s.close();
-  }
-  if (store === 'postgres') {
-    await onPostgres(
-      url,
-      `drop trigger if exists access_tokens_notify on access_tokens;
-       drop trigger if exists workspaces_notify on workspaces;
-       drop function if exists notify_token_change(); drop function if exists notify_workspace_change();`,
-    );
+  const newer = [
+    {
+      name: '028-due-marks-unannounced',
+      down: (db: Kysely<unknown>) => dueMarksUnannounced({ dialect: store }).down(db),
+    },
+    {
+      name: '026-change-notifications',
+      down: (db: Kysely<unknown>) => changeNotifications({ dialect: store }).down(db),
+    },
+  ];
+  for (const { name, down } of newer) {
+    if (existsSync(join(dir, `src/store/migrations/${name}.ts`))) continue;
+    const s = openStore(url);
+    try {
+      const ran = await s.db
+        .deleteFrom('kysely_migration' as never)
+        .where('name' as never, '=', name as never)
+        .executeTakeFirst();
+      if (Number(ran.numDeletedRows) > 0) await down(s.db as never);
+    } finally {
+      await s.close();
+    }
   }
 }
 
@@ -477,6 +487,9 @@ interface HookFigures {
   /** Server CPU µs a create (with its delivery, where there is one). */
   cpuWithout: number;
   cpuWith: number;
+  /** PostgreSQL's CPU µs a create (0 on SQLite, whose work is the server's). */
+  dbCpuWithout: number;
+  dbCpuWith: number;
   receiptP50: number;
   receiptP99: number;
   received: number;
@@ -578,19 +591,27 @@ async function webhookPhase(
     const withSlices: LoadFigures[] = [];
     let withoutCpuMs = 0;
     let withCpuMs = 0;
+    // PostgreSQL's own CPU (its backends on this machine), beside the server's.
+    const dbCpu = () => (store === 'postgres' ? cpuMsOfCommand('postgres') : 0);
+    let withoutDbMs = 0;
+    let withDbMs = 0;
     for (let i = 0; i < SLICES; i++) {
       let cpu = cpuMsOf(pid);
+      let db = dbCpu();
       withoutSlices.push(
         await overTokens('creates, no webhook', server, withoutTokens, body, slice),
       );
       withoutCpuMs += cpuMsOf(pid) - cpu;
+      withoutDbMs += dbCpu() - db;
       const got = hooks.ms.length;
       cpu = cpuMsOf(pid);
+      db = dbCpu();
       const part = await overTokens('creates, webhooks', server, withTokens, body, slice);
       withSlices.push(part);
       // The deliveries' CPU is the writes' too: counted until the last is received.
       await received(hooks.ms, got + part.reqPerSec * slice * 0.99);
       withCpuMs += cpuMsOf(pid) - cpu;
+      withDbMs += dbCpu() - db;
     }
     const without = combined(withoutSlices);
     const withHooks = combined(withSlices);
@@ -605,13 +626,15 @@ async function webhookPhase(
       with: withHooks,
       cpuWithout: perCreateUs(withoutCpuMs, without),
       cpuWith: perCreateUs(withCpuMs, withHooks),
+      dbCpuWithout: perCreateUs(withoutDbMs, without),
+      dbCpuWith: perCreateUs(withDbMs, withHooks),
       receiptP50: percentile(sorted, 50),
       receiptP99: percentile(sorted, 99),
       received: sorted.length,
       load: load(),
     };
     console.log(
-      `${store} webhooks ${variant.name}, dispatcher in ${placement}: creates ${Math.round(without.reqPerSec)}/s without, ${Math.round(withHooks.reqPerSec)}/s with (${(withHooks.reqPerSec / without.reqPerSec).toFixed(2)}; by CPU ${(figures.cpuWithout / figures.cpuWith).toFixed(2)}); write→receipt p50 ${figures.receiptP50} ms, p99 ${figures.receiptP99} ms (${sorted.length} received), load ${figures.load}`,
+      `${store} webhooks ${variant.name}, dispatcher in ${placement}: creates ${Math.round(without.reqPerSec)}/s without, ${Math.round(withHooks.reqPerSec)}/s with (${(withHooks.reqPerSec / without.reqPerSec).toFixed(2)}; by CPU ${(figures.cpuWithout / figures.cpuWith).toFixed(2)}); ${store === 'postgres' ? `PostgreSQL CPU a create ${Math.round(figures.dbCpuWithout)}/${Math.round(figures.dbCpuWith)} µs; ` : ''}write→receipt p50 ${figures.receiptP50} ms, p99 ${figures.receiptP99} ms (${sorted.length} received), load ${figures.load}`,
     );
     return figures;
   } finally {
@@ -637,7 +660,7 @@ for (const store of stores) {
     if (n >= 2 * hooked) largest = built;
     if (onlyWebhooks) continue;
     for (const variant of variants) {
-      if (variant.name === 'before') await forgetNotifications(store, built.url, variant.dir);
+      if (variant.name === 'before') await forgetNewerMigrations(store, built.url, variant.dir);
       rows.push(await measure(store, built, variant));
     }
   }
@@ -646,7 +669,7 @@ for (const store of stores) {
     // machine by more than some changes do.
     for (let run = 1; run <= repeat; run++) {
       for (const variant of variants) {
-        if (variant.name === 'before') await forgetNotifications(store, largest.url, variant.dir);
+        if (variant.name === 'before') await forgetNewerMigrations(store, largest.url, variant.dir);
         for (const placement of placements)
           hookRows.push({ ...(await webhookPhase(store, largest, variant, placement)), run });
       }
@@ -736,6 +759,7 @@ if (hookRows.length > 0) {
         'creates/s with',
         'ratio',
         'by CPU a create (µs without/with)',
+        'PostgreSQL CPU a create (µs without/with)',
         'write→receipt p50 ms',
         'p99 ms',
         'load',
@@ -746,6 +770,7 @@ if (hookRows.length > 0) {
         Math.round(h.with.reqPerSec),
         (h.with.reqPerSec / h.without.reqPerSec).toFixed(2),
         `${(h.cpuWithout / h.cpuWith).toFixed(2)} (${Math.round(h.cpuWithout)}/${Math.round(h.cpuWith)})`,
+        h.store === 'postgres' ? `${Math.round(h.dbCpuWithout)}/${Math.round(h.dbCpuWith)}` : '-',
         h.receiptP50,
         h.receiptP99,
         h.load,
