@@ -42,10 +42,8 @@ describe.skipIf(TEST_DIALECT !== 'postgres')('PostgreSQL change notifications', 
     await store?.dispose();
   });
 
-  /** What `change` notified: the payloads heard until a marker sent after it came back. */
-  async function notifiedBy(change: () => Promise<unknown>): Promise<string[]> {
-    heard.length = 0;
-    await change();
+  /** Sends a marker after every commit so far, and waits until it is heard. */
+  async function marked(): Promise<string> {
     const marker = `~marker-${++markers}`;
     await sql`select pg_notify(${CHANGES_CHANNEL}, ${marker})`.execute(store.db);
     const until = Date.now() + 30_000;
@@ -53,6 +51,16 @@ describe.skipIf(TEST_DIALECT !== 'postgres')('PostgreSQL change notifications', 
       if (Date.now() > until) throw new Error('the marker never came back');
       await new Promise((r) => setTimeout(r, 10));
     }
+    return marker;
+  }
+
+  /** What `change` notified: the payloads heard after the commits before it, until a marker sent after it. */
+  async function notifiedBy(change: () => Promise<unknown>): Promise<string[]> {
+    // The notifications of what the test did before are heard first, then forgotten.
+    await marked();
+    heard.length = 0;
+    await change();
+    const marker = await marked();
     return heard.slice(0, heard.indexOf(marker));
   }
 

@@ -149,17 +149,23 @@ async function recordDelivered(
   outcomes: readonly AttemptOutcome[],
 ): Promise<void> {
   const now = new Date().toISOString();
+  const ms = (o: AttemptOutcome) => Math.max(0, Math.round(o.durationMs));
+  // One try (a workspace's share of a record while writes stream in: the common case) by
+  // scalars, so that PostgreSQL plans the statement once a connection; with arrays it
+  // chose a custom plan at every record, whose planning cost as much as its run.
+  const [one] = outcomes.length === 1 ? outcomes : [];
+  const ids = one ? sql`id = ${one.id}` : sql`id = any(${outcomes.map((o) => o.id)}::text[])`;
+  const tries = one
+    ? sql`select ${one.id}::text, ${one.startedAt}::text, ${ms(one)}::int, ${one.statusCode}::int`
+    : sql`select * from unnest(${outcomes.map((o) => o.id)}::text[],
+        ${outcomes.map((o) => o.startedAt)}::text[], ${outcomes.map(ms)}::int[],
+        ${outcomes.map((o) => o.statusCode)}::int[])`;
   await sql`
     with current as (
       select id, status from webhook_deliveries
-      where workspace_id = ${workspaceId} and id = any(${outcomes.map((o) => o.id)}::text[])
+      where workspace_id = ${workspaceId} and ${ids}
       for update
-    ), tries(id, started_at, duration_ms, status_code) as (
-      select * from unnest(${outcomes.map((o) => o.id)}::text[],
-        ${outcomes.map((o) => o.startedAt)}::text[],
-        ${outcomes.map((o) => Math.max(0, Math.round(o.durationMs)))}::int[],
-        ${outcomes.map((o) => o.statusCode)}::int[])
-    ), done as (
+    ), tries(id, started_at, duration_ms, status_code) as (${tries}), done as (
       update webhook_deliveries d set
         attempt_count = d.attempt_count + 1,
         status = case when c.status = 'pending' then 'delivered' else d.status end,
