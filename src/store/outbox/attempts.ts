@@ -9,6 +9,7 @@ import {
   type StreakChange,
   streakAfter,
 } from '../../domain/webhook-retry.ts';
+import type { WebhookAttemptTable } from '../../model/tables.ts';
 import { bumpCatalogVersion } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
 import { sqliteRows } from '../sqlite-executors.ts';
@@ -227,23 +228,13 @@ function lockDeliveries(workspaceId: string, outcomes: readonly AttemptOutcome[]
     where workspace_id = ${literal(workspaceId)} and id in (${ids}) for update`;
 }
 
-/** A try as `webhook_attempts` logs it. */
-interface AttemptRow {
-  workspace_id: string;
-  delivery_id: string;
-  attempt: number;
-  started_at: string;
-  duration_ms: number;
-  status_code: number | null;
-  error: string | null;
-}
-
 /** What a record writes in one workspace: each delivery's change, each try, each streak's. */
 interface RecordWrites {
   delivered: Map<number, DeliveryKey[]>;
   retried: { key: DeliveryKey; outcome: AttemptOutcome; next: string | null }[];
   logOnly: DeliveryKey[];
-  attempts: AttemptRow[];
+  /** Each try, as `webhook_attempts` logs it. */
+  attempts: WebhookAttemptTable[];
   changes: (WebhookKey & StreakChange)[];
 }
 
