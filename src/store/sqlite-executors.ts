@@ -91,12 +91,12 @@ export function sawInsert(executor: Executor, table: string): void {
 
 /**
  * Runs `text` (in `executor`'s dialect) in `executor`'s transaction: on SQLite, as a statement
- * prepared once on the writer; elsewhere (PostgreSQL, or outside a transaction on the writer)
- * through Kysely. The rows it returns, none for a statement that returns none. For statements
+ * prepared once on the writer (`sqliteStatementOf`); elsewhere (PostgreSQL, or outside a
+ * transaction on the writer) through Kysely, which prepares it as that store does. The rows it returns, none for a statement that returns none. For statements
  * a store runs by the thousand, whose text never changes: Kysely's SQLite driver prepares
  * each anew.
  */
-export async function sqliteRows<R = unknown>(
+export async function preparedRows<R = unknown>(
   executor: Executor,
   text: string,
   params: readonly unknown[],

@@ -12,7 +12,7 @@ import {
 import type { WebhookAttemptTable } from '../../model/tables.ts';
 import { bumpCatalogVersion } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
-import { sqliteRows } from '../sqlite-executors.ts';
+import { preparedRows } from '../sqlite-executors.ts';
 import { bookkeeping, chunks, type DeliveryKey, idList, literal } from './bookkeeping.ts';
 import { earliestPending, settleDueWorkspace } from './due-workspaces.ts';
 
@@ -255,7 +255,7 @@ async function recordIn(
   const read = opened ?? (await readDeliveries(trx, dialect, workspaceId, outcomes));
   const writes = recordWrites(read, outcomes, policy, nowMs);
   if (dialect === 'sqlite') return writeEachRow(trx, workspaceId, now, writes);
-  if (writesAtOnce(outcomes, writes.attempts, writes.changes)) {
+  if (writesAtOnce(outcomes, writes)) {
     await writeAtOnce(trx, workspaceId, now, writes);
     return [];
   }
@@ -311,7 +311,7 @@ async function readDeliveries(
   const read: Current[] = [];
   if (dialect === 'sqlite') {
     for (const id of new Set(outcomes.map((o) => o.id)))
-      read.push(...(await sqliteRows<Current>(trx, READ_SQL, [workspaceId, id])));
+      read.push(...(await preparedRows<Current>(trx, READ_SQL, [workspaceId, id])));
     return read;
   }
   for (const part of chunks(outcomes)) {
@@ -403,7 +403,7 @@ function recordWrites(
 
 /**
  * A record's writes in one workspace on SQLite: a statement a row, each prepared once on the
- * writer (`sqliteRows`): SQLite's cheapest writes, where Kysely would build, compile and
+ * writer (`preparedRows`): SQLite's cheapest writes, where Kysely would build, compile and
  * prepare a statement for each. A streak that grows goes through `updateStreaks`, which may
  * disable its webhook.
  */
@@ -415,9 +415,9 @@ async function writeEachRow(
 ): Promise<WebhookKey[]> {
   for (const [statusCode, keys] of writes.delivered)
     for (const k of keys)
-      await sqliteRows(trx, DELIVERED_SQL, [statusCode, now, workspaceId, k.id]);
+      await preparedRows(trx, DELIVERED_SQL, [statusCode, now, workspaceId, k.id]);
   for (const { key, outcome, next } of writes.retried) {
-    await sqliteRows(trx, RETRIED_SQL, [
+    await preparedRows(trx, RETRIED_SQL, [
       next === null ? 'failed' : 'pending',
       outcome.statusCode,
       outcome.error,
@@ -426,9 +426,9 @@ async function writeEachRow(
       key.id,
     ]);
   }
-  for (const k of writes.logOnly) await sqliteRows(trx, LOGGED_SQL, [workspaceId, k.id]);
+  for (const k of writes.logOnly) await preparedRows(trx, LOGGED_SQL, [workspaceId, k.id]);
   for (const a of writes.attempts) {
-    await sqliteRows(trx, ATTEMPT_SQL, [
+    await preparedRows(trx, ATTEMPT_SQL, [
       a.workspace_id,
       a.delivery_id,
       a.attempt,
@@ -441,7 +441,7 @@ async function writeEachRow(
   const growing: (WebhookKey & StreakChange)[] = [];
   for (const c of writes.changes) {
     if (c.reset && c.failed === 0)
-      await sqliteRows(trx, STREAK_CLEARED_SQL, [c.workspaceId, c.webhookId]);
+      await preparedRows(trx, STREAK_CLEARED_SQL, [c.workspaceId, c.webhookId]);
     else growing.push(c);
   }
   return updateStreaks(trx, growing, now);
@@ -473,13 +473,9 @@ const AT_ONCE = 500;
  * most (a statement changes a row once), not too many, and no webhook's streak growing (a
  * webhook that may be disabled is updated apart, in key order, by `updateStreaks`).
  */
-function writesAtOnce(
-  outcomes: readonly AttemptOutcome[],
-  attempts: readonly unknown[],
-  changes: readonly StreakChange[],
-): boolean {
-  if (attempts.length === 0 || attempts.length > AT_ONCE) return false;
-  if (changes.some((c) => !c.reset || c.failed !== 0)) return false;
+function writesAtOnce(outcomes: readonly AttemptOutcome[], writes: RecordWrites): boolean {
+  if (writes.attempts.length === 0 || writes.attempts.length > AT_ONCE) return false;
+  if (writes.changes.some((c) => !c.reset || c.failed !== 0)) return false;
   return new Set(outcomes.map((o) => o.id)).size === outcomes.length;
 }
 

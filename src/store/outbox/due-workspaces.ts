@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Executor, Store } from '../database.ts';
-import { sqliteRows, sqliteStatementOf } from '../sqlite-executors.ts';
+import { preparedRows, sqliteStatementOf } from '../sqlite-executors.ts';
 import { bookkeeping, literal } from './bookkeeping.ts';
 
 /**
@@ -111,5 +111,5 @@ export async function settleDueWorkspace(trx: Executor, workspaceId: string): Pr
   // for each workspace it records in).
   const settle = sql`update workspaces set deliveries_due_at = ${earliestPending(workspaceId)}
     where id = ${workspaceId}`.compile(trx);
-  await sqliteRows(trx, settle.sql, settle.parameters);
+  await preparedRows(trx, settle.sql, settle.parameters);
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor, Store } from '../database.ts';
-import { sqliteRows } from '../sqlite-executors.ts';
+import { preparedRows } from '../sqlite-executors.ts';
 import { type Delivery, deliveryToSend, type WebhookSendRow } from './deliveries.ts';
 
 /**
@@ -120,9 +120,12 @@ export async function freeWebhooks(
 ): Promise<Map<string, HandoverWebhook>> {
   const free = new Map<string, HandoverWebhook>();
   for (const [webhookId, held] of offer.held) {
-    const [webhook] = await sqliteRows<HandoverWebhook>(trx, WEBHOOK_SQL, [workspaceId, webhookId]);
+    const [webhook] = await preparedRows<HandoverWebhook>(trx, WEBHOOK_SQL, [
+      workspaceId,
+      webhookId,
+    ]);
     if (webhook?.webhook_status !== 'active') continue;
-    const pending = await sqliteRows<{ id: string; attempt_count: number }>(trx, PENDING_SQL, [
+    const pending = await preparedRows<{ id: string; attempt_count: number }>(trx, PENDING_SQL, [
       workspaceId,
       webhookId,
       offer.window,
