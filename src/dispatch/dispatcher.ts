@@ -3,7 +3,12 @@ import type { Config } from '../config.ts';
 import { workspaceKey } from '../domain/ids.ts';
 import { isDelivered } from '../domain/webhook-retry.ts';
 import type { Store } from '../store/database.ts';
-import { type AttemptOutcome, recordAttempts, type WebhookKey } from '../store/outbox/attempts.ts';
+import {
+  type AttemptOutcome,
+  allDelivered,
+  recordAttempts,
+  type WebhookKey,
+} from '../store/outbox/attempts.ts';
 import {
   claimDeliveries,
   type Delivery,
@@ -18,6 +23,7 @@ import { attemptDelivery } from './attempt.ts';
 import { DispatchLeaseHolder } from './lease-holder.ts';
 import { type DispatchLog, SILENT_LOG } from './log.ts';
 import { WebhookQueues } from './queues.ts';
+import { TriesToRecord } from './tries-to-record.ts';
 
 /** How a dispatcher sends. */
 export interface DispatcherOptions {
@@ -45,6 +51,8 @@ export interface DispatcherOptions {
   maxAnswerBytes?: number;
   /** Share of a retry's delay it may move either way (default 10 %). */
   jitter?: number;
+  /** How long tries answered 2xx wait for a write to record them (`CARRY_MS` by default). */
+  carryMs?: number;
 }
 
 /** The dispatcher's options from the service's settings. */
@@ -80,6 +88,8 @@ export interface DispatchStats {
   delivered: number;
   /** Tries answered other than 2xx, or not answered. */
   failedTries: number;
+  /** Tries that writes of this process recorded in their last statement (`carryRecord`). */
+  carried: number;
 }
 
 /** Longest wait after a database error. */
@@ -97,6 +107,14 @@ const RECORD_BATCH = 64;
  * once would cost a transaction per delivery, and nobody waits for the record.
  */
 const RECORD_DELAY_MS = 50;
+/**
+ * PostgreSQL, with this process's writes carrying records (`carryRecord`): tries answered 2xx
+ * wait this long at most for the next write of their workspace to record them, before the
+ * dispatcher records them itself. A record of its own costs a round trip and a transaction
+ * (about 0.3 ms of the server's CPU, and a commit); while writes stream in, the next write
+ * comes sooner. The delivery reads as pending meanwhile; its receiver has it.
+ */
+const CARRY_MS = 500;
 /** Workspaces whose last look a dispatcher remembers at most; beyond, it starts over. */
 const MAX_LOOKED_IN = 100_000;
 /**
@@ -123,7 +141,14 @@ const WAKE_GAP_MS = 25;
 export class Dispatcher implements DeliveryTaker {
   /** This dispatcher's id, as holder of leases. */
   readonly id = randomUUID();
-  readonly stats: DispatchStats = { claims: 0, taken: 0, sent: 0, delivered: 0, failedTries: 0 };
+  readonly stats: DispatchStats = {
+    claims: 0,
+    taken: 0,
+    sent: 0,
+    delivered: 0,
+    failedTries: 0,
+    carried: 0,
+  };
   private readonly log: DispatchLog;
   readonly leaseMs: number;
   private readonly heldCap: number;
@@ -131,7 +156,10 @@ export class Dispatcher implements DeliveryTaker {
   /** Deliveries claimed and not yet recorded, per webhook, and when their leases end. */
   private readonly queues = new WebhookQueues();
   private readonly inFlight = new Set<Promise<void>>();
-  private outcomes: AttemptOutcome[] = [];
+  /** Tries that ended and are not yet recorded. */
+  private readonly tries: TriesToRecord;
+  /** PostgreSQL: whether this process's writes record tries (`carryRecordsInWrites`). */
+  private writesCarry = false;
   private running: Promise<void> | undefined;
   /**
    * The loop's tasks while they run: recording the tries that ended; claiming in the
@@ -157,8 +185,6 @@ export class Dispatcher implements DeliveryTaker {
   private more = false;
   /** Deliveries recorded (so no longer held) since the last claim. */
   private freed = 0;
-  /** When the oldest try not yet recorded ended (`performance.now()`). */
-  private firstOutcomeAt = 0;
   /** When a claim in woken workspaces last began. */
   private lastWokenClaim = 0;
   /** When a claim last looked in every workspace whose mark is due. */
@@ -202,6 +228,12 @@ export class Dispatcher implements DeliveryTaker {
     // in each rather than waiting for the last claim's deliveries to be recorded (on
     // PostgreSQL a claim and a record cost round trips per workspace, not per delivery).
     this.heldCap = Math.max(16 * options.concurrency, this.perWebhookHeld);
+    this.tries = new TriesToRecord({
+      recordMs: RECORD_DELAY_MS,
+      carryMs: options.carryMs ?? CARRY_MS,
+      // Waiting tries are held: while writes carry them, half the room is kept for more.
+      most: Math.max(RECORD_BATCH, this.heldCap / 2),
+    });
   }
 
   /** Starts the loop (once). */
@@ -356,11 +388,7 @@ export class Dispatcher implements DeliveryTaker {
 
   /** Whether the tries that ended are to be recorded now, or may wait for more. */
   private recordDue(): boolean {
-    if (this.outcomes.length === 0) return false;
-    return (
-      this.outcomes.length >= RECORD_BATCH ||
-      performance.now() - this.firstOutcomeAt >= RECORD_DELAY_MS
-    );
+    return this.tries.untilDue() === 0;
   }
 
   /** A claim in the workspaces `wake` named is due: some were named, not too soon after the last. */
@@ -395,9 +423,9 @@ export class Dispatcher implements DeliveryTaker {
   private untilNextLook(): number {
     let wait = MAX_IDLE_MS;
     // A running task's end signals: until then, nothing of its own to wait for.
-    if (this.outcomes.length > 0 && this.recording === undefined) {
-      if (this.recordDue()) return 0;
-      wait = Math.max(0, RECORD_DELAY_MS - (performance.now() - this.firstOutcomeAt));
+    if (this.recording === undefined) {
+      wait = Math.min(wait, this.tries.untilDue());
+      if (wait === 0) return 0;
     }
     // Full: nothing to claim until a POST ends (which signals), but leases need renewing.
     if (this.queues.held.size >= this.heldCap) return wait;
@@ -543,8 +571,7 @@ export class Dispatcher implements DeliveryTaker {
         this.queues.ended(delivery);
         if (isDelivered(outcome.statusCode)) this.stats.delivered += 1;
         else this.stats.failedTries += 1;
-        if (this.outcomes.length === 0) this.firstOutcomeAt = performance.now();
-        this.outcomes.push(outcome);
+        this.tries.add(outcome, this.writesCarry && isDelivered(outcome.statusCode));
         this.pump();
         this.signal?.();
       })
@@ -558,11 +585,52 @@ export class Dispatcher implements DeliveryTaker {
     void sent.finally(() => this.inFlight.delete(sent));
   }
 
+  /**
+   * PostgreSQL: makes this process's writes record the tries of their workspace that were
+   * answered 2xx (`carryRecord`), which then wait `CARRY_MS` for one. Returns the function
+   * that stops it. (SQLite records without a round trip: nothing to save there.)
+   */
+  carryRecordsInWrites(): () => void {
+    if (this.store.dialect !== 'postgres') return () => {};
+    this.writesCarry = true;
+    return () => {
+      this.writesCarry = false;
+      // Those waiting are recorded at the usual pace.
+      this.tries.uncarry();
+      this.signal?.();
+    };
+  }
+
+  /**
+   * The tries of a workspace's deliveries that were answered 2xx and wait to be recorded, for
+   * a write of this process to record in its last statement; they wait no longer, until
+   * `carried`.
+   */
+  carryRecord(workspaceId: string): readonly AttemptOutcome[] | undefined {
+    if (this.stopRequested) return undefined;
+    return this.tries.carry(workspaceId, allDelivered);
+  }
+
+  /**
+   * A write that carried `tries` committed (they are recorded), or did not: then the
+   * dispatcher records them itself, soon.
+   */
+  carried(tries: readonly AttemptOutcome[], committed: boolean): void {
+    if (!committed) {
+      this.tries.putBack(tries);
+    } else {
+      for (const outcome of tries) this.queues.forget(outcome);
+      this.freed += tries.length;
+      this.stats.carried += tries.length;
+    }
+    this.signal?.();
+  }
+
   /** Records the tries that ended, in the order they ended. */
-  private async flush(): Promise<void> {
-    while (this.outcomes.length > 0) {
-      const batch = this.outcomes;
-      this.outcomes = [];
+  private async flush(all = false): Promise<void> {
+    for (;;) {
+      const batch = this.tries.takeDue(all);
+      if (batch.length === 0) return;
       let disabled: WebhookKey[];
       try {
         disabled = await recordAttempts(this.store, batch, {
@@ -572,7 +640,7 @@ export class Dispatcher implements DeliveryTaker {
       } catch (error) {
         if (isStoreUnavailable(error)) {
           // Kept, in order, for when the database is back.
-          this.outcomes = batch.concat(this.outcomes);
+          this.tries.putBack(batch);
           throw error;
         }
         disabled = await this.recordOneByOne(batch, error);
@@ -604,7 +672,7 @@ export class Dispatcher implements DeliveryTaker {
         );
       } catch (error) {
         if (isStoreUnavailable(error)) {
-          this.outcomes.push(outcome);
+          this.tries.add(outcome, false);
           continue;
         }
         this.log.error(
@@ -635,7 +703,7 @@ export class Dispatcher implements DeliveryTaker {
       releaseDeliveries(this.store, waiting),
     );
     await Promise.allSettled([...this.inFlight]);
-    await this.quietly('recording the last tries', () => this.flush());
+    await this.quietly('recording the last tries', () => this.flush(true));
     if (this.dispatchLease.held)
       await this.quietly('giving up the dispatch lease', () => this.dispatchLease.release());
   }

@@ -2,6 +2,7 @@ import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { EventFacts } from '../domain/events.ts';
 import type { Subscription } from './catalog.ts';
 import type { Executor, RenderedTable } from './database.ts';
+import { type AttemptOutcome, deliveredParts } from './outbox/attempts.ts';
 import { dueAtLeast, markDeliveriesDue } from './outbox/due-workspaces.ts';
 import {
   type DeliveryTaker,
@@ -98,6 +99,11 @@ export interface WriteClose {
   readonly now: string;
   /** This process's dispatcher, which the write leases the deliveries it may take to (`outbox/handover.ts`). */
   readonly taker?: DeliveryTaker;
+  /**
+   * PostgreSQL: tries of the workspace's deliveries, all answered 2xx, that the write records
+   * (`DeliveryTaker.carryRecord`).
+   */
+  readonly tries?: readonly AttemptOutcome[];
 }
 
 /**
@@ -164,7 +170,12 @@ async function closePostgresWrite(
   pending: PendingWrites,
   events: readonly EventFacts[],
   subscriptions: readonly Subscription[],
-  options: { catalogChanged: boolean; now: string; taker?: DeliveryTaker },
+  options: {
+    catalogChanged: boolean;
+    now: string;
+    taker?: DeliveryTaker;
+    tries?: readonly AttemptOutcome[];
+  },
 ): Promise<FannedOut> {
   const count = events.length;
   const deliveries = count > 0 ? deliveriesOf(events, subscriptions) : [];
@@ -191,6 +202,11 @@ async function closePostgresWrite(
         : undefined;
   const due = dueAt === undefined ? sql`` : sql`, deliveries_due_at = ${dueAtLeast(dueAt)}`;
   const parts = offer ? [freeWebhooksCte(workspaceId, offer)] : [];
+  // Tries of earlier deliveries recorded here: their rows are not those this statement adds,
+  // and `h` reads the pending deliveries as they were before it (these among them, held by
+  // the taker until it hears that the write committed).
+  if (options.tries && options.tries.length > 0)
+    parts.push(...deliveredParts(workspaceId, options.tries, options.now));
   parts.push(
     sql`w as (update workspaces set data_version = data_version + 1, event_seq = event_seq + ${count}${catalog}${due}
       where id = ${workspaceId} returning event_seq - ${count} as base)`,

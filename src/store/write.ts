@@ -4,6 +4,7 @@ import { type Catalog, catalogAt, loadCatalog, readCatalogVersion } from './cata
 import { closeWrite, PendingWrites } from './close-write.ts';
 import type { Executor, Store } from './database.ts';
 import { insertMany, insertReturning } from './insert.ts';
+import type { AttemptOutcome } from './outbox/attempts.ts';
 import { EventLog } from './outbox/event-log.ts';
 import { deliveryTakerOf, type Handover } from './outbox/handover.ts';
 import { Lookups } from './read-model/lookups.ts';
@@ -71,9 +72,17 @@ export async function writeWorkspace<T>(
   // taker (set by its last attempt).
   let delivers = false;
   let handed: Handover | undefined;
+  // PostgreSQL: tries of earlier deliveries the taker sent that the write records (taken by
+  // its last attempt; an attempt that did not commit gives them back).
+  let tries: readonly AttemptOutcome[] | undefined;
+  const giveBack = () => {
+    if (tries) taker?.carried?.(tries, false);
+    tries = undefined;
+  };
   const result = await inWorkspaceTransaction(store, workspaceId, async (outer, version) => {
     delivers = false;
     handed = undefined;
+    giveBack();
     let catalog = await catalogAt(store, outer, workspaceId, version);
     const watch = new WriteWatch();
     const trx = watched(outer, watch);
@@ -117,6 +126,7 @@ export async function writeWorkspace<T>(
     }
     const closing = logged?.events ?? [];
     const subscriptions = closing.length > 0 ? (await currentCatalog()).subscriptions : [];
+    if (pending) tries = taker?.carryRecord?.(workspaceId);
     const fanned = await closeWrite(trx, {
       workspaceId,
       events: closing,
@@ -125,11 +135,16 @@ export async function writeWorkspace<T>(
       catalogChanged: watch.catalogWritten,
       now: at,
       taker,
+      tries,
     });
     delivers = fanned.added > (fanned.handed?.deliveries.length ?? 0);
     handed = fanned.handed;
     return result;
+  }).catch((error: unknown) => {
+    giveBack();
+    throw error;
   });
+  if (tries) taker?.carried?.(tries, true);
   if (handed && taker) taker.take(handed);
   writeCommitted(store, { delivers, workspaceId });
   return result;

@@ -124,9 +124,10 @@ export async function recordAttempts(
 
 /**
  * Whether a workspace's tries were all answered 2xx, each of another delivery, and not too
- * many for one statement: what a record is while receivers keep up (`recordDelivered`).
+ * many for one statement: what a record is while receivers keep up, which `deliveredParts`
+ * writes (in a statement of its own, `recordDelivered`, or in a write's last statement).
  */
-function allDelivered(outcomes: readonly AttemptOutcome[]): boolean {
+export function allDelivered(outcomes: readonly AttemptOutcome[]): boolean {
   if (outcomes.length === 0 || outcomes.length > AT_ONCE) return false;
   if (!outcomes.every((o) => isDelivered(o.statusCode))) return false;
   return new Set(outcomes.map((o) => o.id)).size === outcomes.length;
@@ -135,10 +136,7 @@ function allDelivered(outcomes: readonly AttemptOutcome[]): boolean {
 /**
  * PostgreSQL: tries that were all answered 2xx, recorded in one statement, its own
  * transaction (one round trip where `recordIn` takes three), not waiting for the WAL (as
- * `bookkeeping`'s): what `recordIn` does with them. Each delivery is locked and read as it is
- * now; a pending one becomes delivered, one that is no longer pending (another dispatcher
- * finished it) only counts the try; each try is logged; the webhooks of those delivered get
- * their failure streak cleared (in key order). And the workspace's due mark is put back to
+ * `bookkeeping`'s): what `recordIn` does with them (`deliveredParts`). And the workspace's due mark is put back to
  * its earliest pending delivery besides these (as SQLite's record does), unless a write holds
  * the workspace's row or committed since the statement began (its events' or its catalog's
  * number moved: it may have added deliveries this statement does not see), so that the next
@@ -149,7 +147,35 @@ async function recordDelivered(
   workspaceId: string,
   outcomes: readonly AttemptOutcome[],
 ): Promise<void> {
-  const now = new Date().toISOString();
+  await sql`
+    with ${sql.join(deliveredParts(workspaceId, outcomes, new Date().toISOString()))},
+    settled as (
+      update workspaces w set deliveries_due_at = ${earliestPending(
+        workspaceId,
+        sql`(select id from done where delivered)`,
+      )}
+      where w.id = ${workspaceId}
+        and w.id in (select id from workspaces where id = ${workspaceId} for update skip locked)
+        and (w.event_seq, w.catalog_version) = (
+          select event_seq, catalog_version from workspaces where id = ${workspaceId})
+    )
+    select set_config('synchronous_commit', 'off', true)`.execute(store.db);
+}
+
+/**
+ * PostgreSQL: what records tries that were all answered 2xx (`allDelivered`), as CTEs of
+ * one statement (`current`, `tries`, `took`, `done`, `logged`, `streaks`, `cleared`): each delivery
+ * locked and read as it is now; a pending one made delivered; one no longer pending (another
+ * dispatcher finished it), or replayed since its try began (its next attempt set after the
+ * try's start: the replay still goes out, once its lease ends), only counting the try; each
+ * try logged; the failure streaks of the webhooks of those delivered cleared (in key order).
+ * `done` returns each delivery's `id`, and `delivered` when this made it so.
+ */
+export function deliveredParts(
+  workspaceId: string,
+  outcomes: readonly AttemptOutcome[],
+  now: string,
+): RawBuilder<unknown>[] {
   const ms = (o: AttemptOutcome) => Math.max(0, Math.round(o.durationMs));
   // One try (a workspace's share of a record while writes stream in: the common case) by
   // scalars, so that PostgreSQL plans the statement once a connection; with arrays it
@@ -161,50 +187,50 @@ async function recordDelivered(
     : sql`select * from unnest(${outcomes.map((o) => o.id)}::text[],
         ${outcomes.map((o) => o.startedAt)}::text[], ${outcomes.map(ms)}::int[],
         ${outcomes.map((o) => o.statusCode)}::int[])`;
-  await sql`
-    with current as (
-      select id, status from webhook_deliveries
+  return [
+    sql`current as (
+      select id, status, next_attempt_at from webhook_deliveries
       where workspace_id = ${workspaceId} and ${ids}
       for update
-    ), tries(id, started_at, duration_ms, status_code) as (${tries}), done as (
+    )`,
+    sql`tries(id, started_at, duration_ms, status_code) as (${tries})`,
+    sql`took as (
+      select c.id, t.started_at, t.duration_ms, t.status_code,
+        c.status = 'pending' and not (c.next_attempt_at > t.started_at) as delivers
+      from current c join tries t on t.id = c.id
+    )`,
+    sql`done as (
       update webhook_deliveries d set
         attempt_count = d.attempt_count + 1,
-        status = case when c.status = 'pending' then 'delivered' else d.status end,
-        last_status_code = case when c.status = 'pending' then t.status_code
-          else d.last_status_code end,
-        last_error = case when c.status = 'pending' then null else d.last_error end,
-        next_attempt_at = case when c.status = 'pending' then null else d.next_attempt_at end,
-        leased_until = case when c.status = 'pending' then null else d.leased_until end,
-        delivered_at = case when c.status = 'pending' then ${now} else d.delivered_at end
-      from current c join tries t on t.id = c.id
-      where d.workspace_id = ${workspaceId} and d.id = c.id
-      returning d.id, d.webhook_id, d.attempt_count, c.status = 'pending' as delivered
-    ), logged as (
+        status = case when k.delivers then 'delivered' else d.status end,
+        last_status_code = case when k.delivers then k.status_code else d.last_status_code end,
+        last_error = case when k.delivers then null else d.last_error end,
+        next_attempt_at = case when k.delivers then null else d.next_attempt_at end,
+        leased_until = case when k.delivers then null else d.leased_until end,
+        delivered_at = case when k.delivers then ${now} else d.delivered_at end
+      from took k
+      where d.workspace_id = ${workspaceId} and d.id = k.id
+      returning d.id, d.webhook_id, d.attempt_count, k.delivers as delivered
+    )`,
+    sql`logged as (
       insert into webhook_attempts
         (workspace_id, delivery_id, attempt, started_at, duration_ms, status_code, error)
       select ${workspaceId}, d.id, d.attempt_count, t.started_at, t.duration_ms, t.status_code, null
       from done d join tries t on t.id = d.id
       on conflict do nothing
-    ), streaks as (
+    )`,
+    sql`streaks as (
       select id from webhooks
       where workspace_id = ${workspaceId} and failure_streak <> 0
         and id in (select webhook_id from done where delivered)
       order by id
       for no key update
-    ), cleared as (
+    )`,
+    sql`cleared as (
       update webhooks w set failure_streak = 0 from streaks s
       where w.workspace_id = ${workspaceId} and w.id = s.id
-    ), settled as (
-      update workspaces w set deliveries_due_at = ${earliestPending(
-        workspaceId,
-        sql`(select id from done where delivered)`,
-      )}
-      where w.id = ${workspaceId}
-        and w.id in (select id from workspaces where id = ${workspaceId} for update skip locked)
-        and (w.event_seq, w.catalog_version) = (
-          select event_seq, catalog_version from workspaces where id = ${workspaceId})
-    )
-    select set_config('synchronous_commit', 'off', true)`.execute(store.db);
+    )`,
+  ];
 }
 
 /** Deliveries' ids a record locks in its `begin`'s round trip at most (PostgreSQL). */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor, Store } from '../database.ts';
 import { preparedRows } from '../sqlite-executors.ts';
+import type { AttemptOutcome } from './attempts.ts';
 import { type Delivery, deliveryToSend, type WebhookSendRow } from './deliveries.ts';
 
 /**
@@ -38,6 +39,15 @@ export interface DeliveryTaker {
   readonly leaseMs: number;
   /** After the write committed: the deliveries it leased to the taker. */
   take(handover: Handover): void;
+  /**
+   * PostgreSQL: the tries of the workspace's deliveries that the taker sent, all answered 2xx
+   * and not yet recorded, for the write to record in its last statement (`attempts.ts`,
+   * `deliveredParts`): a record with no round trip of its own. Undefined when there are none.
+   * The write then owes `carried` its outcome.
+   */
+  carryRecord?(workspaceId: string): readonly AttemptOutcome[] | undefined;
+  /** Whether the write that carried `tries` committed; if not, the taker records them. */
+  carried?(tries: readonly AttemptOutcome[], committed: boolean): void;
 }
 
 const takers = new WeakMap<Store, DeliveryTaker>();

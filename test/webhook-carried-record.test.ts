@@ -1,0 +1,178 @@
+/**
+ * Tries that a write records (docs/deploy.md, Webhook delivery): on PostgreSQL, the tries of a
+ * workspace's deliveries that were answered 2xx wait for the next write of that workspace in
+ * the dispatcher's process, whose last statement records them (no round trip of their own);
+ * a write that does not commit gives them back to the dispatcher, which records them itself,
+ * as it does those no write came for. On SQLite the dispatcher records every try.
+ */
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { attachToWrites } from '../src/dispatch/attach.ts';
+import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
+import { replayDelivery } from '../src/resources/webhooks/commands.ts';
+import { writeWorkspace } from '../src/store/write.ts';
+import { makePerson } from './factories.ts';
+import { TEST_DIALECT, type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
+import {
+  type Answer,
+  FAST_DISPATCH,
+  insertWebhook,
+  type Receiver,
+  startReceiver,
+  waitFor,
+} from './webhook-fixtures.ts';
+
+type TestStore = Awaited<ReturnType<typeof testStore>>;
+
+let store: TestStore;
+let ws: TestWorkspace;
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+
+beforeEach(async () => {
+  store = await testStore();
+  ws = await testWorkspace(store);
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await store.dispose();
+});
+
+/** A dispatcher joined to this process's writes, as `serve` runs it; no poll in a test's time. */
+function attached(options: Partial<DispatcherOptions> = {}): Dispatcher {
+  const d = new Dispatcher(store, { ...FAST_DISPATCH, pollMs: 600_000, ...options });
+  cleanups.push(() => d.stop());
+  d.start();
+  cleanups.push(attachToWrites(store, d));
+  return d;
+}
+
+async function receiver(answer?: Answer): Promise<Receiver> {
+  const r = await startReceiver(answer);
+  cleanups.push(() => r.close().catch(() => {}));
+  return r;
+}
+
+/** Each delivery's status, attempts and logged tries (`status_code`s), in event order. */
+async function deliveries() {
+  const rows = await store.db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'status', 'attempt_count'])
+    .where('workspace_id', '=', ws.workspaceId)
+    .orderBy('event_seq')
+    .execute();
+  const tries = await store.db
+    .selectFrom('webhook_attempts')
+    .select(['delivery_id', 'attempt', 'status_code'])
+    .where('workspace_id', '=', ws.workspaceId)
+    .execute();
+  return rows.map((r) => ({
+    status: r.status,
+    attempts: Number(r.attempt_count),
+    logged: tries
+      .filter((t) => t.delivery_id === r.id)
+      .map((t) => `${t.attempt}:${t.status_code}`)
+      .join(),
+  }));
+}
+
+const DELIVERED = { status: 'delivered', attempts: 1, logged: '1:200' };
+const UNRECORDED = { status: 'pending', attempts: 0, logged: '' };
+
+describe.runIf(TEST_DIALECT === 'postgres')('tries a write records (postgres)', () => {
+  it("are those of the write's workspace answered 2xx, recorded by its last statement", async () => {
+    const r = await receiver();
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    // Tries wait for a write as long as the test runs.
+    const d = attached({ carryMs: 600_000 });
+    await ws.write((w) => makePerson(w));
+    await waitFor(() => r.receipts.length === 1);
+    // Received, and not recorded: it waits for the next write.
+    await waitFor(() => d.stats.delivered === 1);
+    expect(await deliveries()).toEqual([UNRECORDED]);
+    await ws.write((w) => makePerson(w));
+    // The write's commit recorded the first, and handed the second over.
+    expect((await deliveries())[0]).toEqual(DELIVERED);
+    expect(d.stats.carried).toBe(1);
+    await waitFor(() => r.receipts.length === 2);
+    // A dispatcher that stops records what no write carried.
+    await d.stop();
+    expect(await deliveries()).toEqual([DELIVERED, DELIVERED]);
+    expect(d.stats.carried).toBe(1);
+  });
+
+  it('are given back by a write that does not commit, and recorded by the dispatcher', async () => {
+    const r = await receiver();
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const d = attached({ carryMs: 600_000 });
+    await ws.write((w) => makePerson(w));
+    await waitFor(() => d.stats.delivered === 1 && r.receipts.length === 1);
+    expect(await deliveries()).toEqual([UNRECORDED]);
+    // Its last statement fails: the transaction cannot write.
+    await expect(
+      writeWorkspace(store, ws.workspaceId, async (w) => {
+        await sql`set transaction read only`.execute(w.trx);
+      }),
+    ).rejects.toThrow(/read-only/);
+    // Given back, it waits for no write: the dispatcher records it.
+    await waitFor(async () => (await deliveries())[0]?.status === 'delivered');
+    expect(await deliveries()).toEqual([DELIVERED]);
+    expect(d.stats.carried).toBe(0);
+  });
+
+  it('leave a delivery replayed since its try began pending, so that the replay goes out', async () => {
+    const r = await receiver();
+    const webhook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const d = attached({ carryMs: 600_000 });
+    await ws.write((w) => makePerson(w));
+    await waitFor(() => d.stats.delivered === 1 && r.receipts.length === 1);
+    const [row] = await store.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('workspace_id', '=', ws.workspaceId)
+      .execute();
+    // The replay's own write records the try that began before it: the try counts, and the
+    // delivery waits to be sent again.
+    await writeWorkspace(store, ws.workspaceId, (w) => replayDelivery(w, webhook.id, row!.id));
+    expect(d.stats.carried).toBe(1);
+    expect(await deliveries()).toEqual([{ status: 'pending', attempts: 1, logged: '1:200' }]);
+  });
+
+  it('wait for a write only so long, then the dispatcher records them', async () => {
+    const r = await receiver();
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const d = attached({ carryMs: 50 });
+    await ws.write((w) => makePerson(w));
+    await waitFor(async () => (await deliveries())[0]?.status === 'delivered');
+    expect(await deliveries()).toEqual([DELIVERED]);
+    expect(d.stats.carried).toBe(0);
+    expect(r.receipts).toHaveLength(1);
+  });
+
+  it('are only those answered 2xx: a failed try is recorded by the dispatcher at once', async () => {
+    const r = await receiver((_req, res) => {
+      res.statusCode = 500;
+      res.end();
+    });
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const d = attached({ carryMs: 600_000, retryDelays: [600] });
+    await ws.write((w) => makePerson(w));
+    await waitFor(async () => (await deliveries())[0]?.attempts === 1);
+    expect(await deliveries()).toEqual([{ status: 'pending', attempts: 1, logged: '1:500' }]);
+    expect(d.stats.carried).toBe(0);
+  });
+});
+
+describe.runIf(TEST_DIALECT === 'sqlite')('tries a write records (sqlite)', () => {
+  it('are none: the dispatcher records each try, as the writes cost no round trip there', async () => {
+    const r = await receiver();
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const d = attached({ carryMs: 600_000 });
+    await ws.write((w) => makePerson(w));
+    await waitFor(async () => (await deliveries())[0]?.status === 'delivered');
+    await ws.write((w) => makePerson(w));
+    await waitFor(async () => (await deliveries())[1]?.status === 'delivered');
+    expect(await deliveries()).toEqual([DELIVERED, DELIVERED]);
+    expect(d.stats.carried).toBe(0);
+    expect(r.receipts).toHaveLength(2);
+  });
+});
