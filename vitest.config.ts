@@ -35,6 +35,10 @@ const SLOW = [
   'test/pull-resume.test.ts',
   // Pulls through the CLI's processes, and a thousand workspaces made on each store.
   'test/pull-cli.test.ts',
+  // Pulls of a demo workspace between two servers, and a pull following a source's writes:
+  // 30 to 70 s each on a store (two servers, every read compared).
+  'test/pull.test.ts',
+  'test/pull-follow.test.ts',
   'test/tenants.test.ts',
 ];
 const FUZZ = ['test/fuzz-operations-*.test.ts'];
