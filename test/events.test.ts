@@ -380,6 +380,27 @@ describe('the event feed', () => {
     expect((await feed()).map((e) => e.seq)).toEqual([2]);
   });
 
+  it('opens no transaction in a workspace whose first event is not old enough', async () => {
+    await created('/v2/people', { name: '홍길동' }, 'people');
+    const opened: (string | undefined)[] = [];
+    const transaction = store.transaction.bind(store);
+    store.transaction = (fn, options) => {
+      opened.push(options?.workspaceId);
+      return transaction(fn, options);
+    };
+    try {
+      expect(await pruneEvents(store, 30)).toEqual({ events: 0, deliveries: 0 });
+      expect(opened).toEqual([]);
+      expect(
+        (await pruneEvents(store, 30, Date.now() + 40 * 86_400_000)).events,
+      ).toBeGreaterThanOrEqual(1);
+      expect(opened.length).toBeGreaterThanOrEqual(1);
+      expect(await feed()).toEqual([]);
+    } finally {
+      store.transaction = transaction;
+    }
+  });
+
   it('needs a token', async () => {
     expect((await get(app, null, '/v2/event')).status).toBe(401);
   });

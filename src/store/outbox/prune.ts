@@ -12,7 +12,11 @@ export interface Pruned {
  * Deletes the events that occurred more than `retentionDays` ago, with their finished
  * deliveries and those deliveries' attempts. An event still waiting to be delivered is kept
  * until its delivery ends, so pruning never loses a pending delivery. One workspace at a
- * time, each in a transaction of its own (docs/deploy.md, Distributing by workspace).
+ * time, each in a transaction of its own (docs/deploy.md, Distributing by workspace), and
+ * only when its first event occurred before the cutoff: events are numbered in the order
+ * their writes committed, one workspace's writes one after the other, so the first is the
+ * oldest. A read by key, where a write transaction in each of 10,000 workspaces held
+ * SQLite's one writer for 1.8 s every hour with nothing to prune.
  */
 export async function pruneEvents(
   store: Store,
@@ -23,6 +27,14 @@ export async function pruneEvents(
   const pruned: Pruned = { events: 0, deliveries: 0 };
   const workspaces = await store.db.selectFrom('workspaces').select('id').orderBy('id').execute();
   for (const { id } of workspaces) {
+    const first = await store.db
+      .selectFrom('events')
+      .select('occurred_at')
+      .where('workspace_id', '=', id)
+      .orderBy('seq')
+      .limit(1)
+      .executeTakeFirst();
+    if (first === undefined || first.occurred_at >= cutoff) continue;
     const one = await pruneWorkspace(store, id, cutoff);
     pruned.events += one.events;
     pruned.deliveries += one.deliveries;
