@@ -48,6 +48,18 @@ export type AttemptEffect =
   | { kind: 'retry'; nextMs: number }
   | { kind: 'failed' };
 
+/** A try that only counts: its delivery is no longer its to settle. */
+export const LOGGED: AttemptEffect = Object.freeze({ kind: 'logged' });
+
+/**
+ * Whether a delivery was replayed after its try began: its next attempt is set later than the
+ * try's start (a try starts once its delivery is due, so never before it otherwise). The try
+ * then only counts, whatever its answer, and the replay still goes out.
+ */
+export function replayedSince(nextAttemptAt: string | null, startedAt: string): boolean {
+  return nextAttemptAt !== null && nextAttemptAt > startedAt;
+}
+
 /**
  * The effect of the `attempt`-th try (1 for the first) of a delivery in `status`, answered
  * with `statusCode` (null: no answer) at `nowMs`, under the schedule `delaysSeconds`.

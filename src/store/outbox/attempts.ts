@@ -4,8 +4,10 @@ import {
   effectOfAttempt,
   FAILED_IN_A_ROW_TO_DISABLE,
   isDelivered,
+  LOGGED,
   NO_STREAK_CHANGE,
   RETRY_JITTER,
+  replayedSince,
   type StreakChange,
   streakAfter,
 } from '../../domain/webhook-retry.ts';
@@ -166,8 +168,9 @@ async function recordDelivered(
  * PostgreSQL: what records tries that were all answered 2xx (`allDelivered`), as CTEs of
  * one statement (`current`, `tries`, `took`, `done`, `logged`, `streaks`, `cleared`): each delivery
  * locked and read as it is now; a pending one made delivered; one no longer pending (another
- * dispatcher finished it), or replayed since its try began (its next attempt set after the
- * try's start: the replay still goes out, once its lease ends), only counting the try; each
+ * dispatcher finished it), or replayed since its try began (`replayedSince` of
+ * `src/domain/webhook-retry.ts`, here in SQL: the replay still goes out, once its lease ends),
+ * only counting the try; each
  * try logged; the failure streaks of the webhooks of those delivered cleared (in key order).
  * `done` returns each delivery's `id`, and `delivered` when this made it so.
  */
@@ -242,6 +245,7 @@ interface Current {
   id: string;
   status: string;
   attempt_count: number;
+  next_attempt_at: string | null;
 }
 
 /**
@@ -250,7 +254,7 @@ interface Current {
  */
 function lockDeliveries(workspaceId: string, outcomes: readonly AttemptOutcome[]): string {
   const ids = [...new Set(outcomes.map((o) => literal(o.id)))].join(', ');
-  return `select workspace_id, id, status, attempt_count from webhook_deliveries
+  return `select workspace_id, id, status, attempt_count, next_attempt_at from webhook_deliveries
     where workspace_id = ${literal(workspaceId)} and id in (${ids}) for update`;
 }
 
@@ -341,11 +345,12 @@ async function readDeliveries(
     return read;
   }
   for (const part of chunks(outcomes)) {
-    const result = await sql<Current>`select workspace_id, id, status, attempt_count
+    const result =
+      await sql<Current>`select workspace_id, id, status, attempt_count, next_attempt_at
       from webhook_deliveries
       where workspace_id = ${workspaceId} and id in ${idList(part.map((o) => o.id))} for update`.execute(
-      trx,
-    );
+        trx,
+      );
     read.push(...result.rows);
   }
   return read;
@@ -361,11 +366,15 @@ function recordWrites(
   policy: RetryPolicy,
   nowMs: number,
 ): RecordWrites {
-  const current = new Map<string, { status: string; attempt_count: number }>();
+  const current = new Map<
+    string,
+    { status: string; attempt_count: number; next_attempt_at: string | null }
+  >();
   for (const r of read) {
     current.set(workspaceKey(r.workspace_id, r.id), {
       status: r.status,
       attempt_count: Number(r.attempt_count),
+      next_attempt_at: r.next_attempt_at,
     });
   }
   const writes: RecordWrites = {
@@ -392,14 +401,16 @@ function recordWrites(
       error: o.error,
     });
     const key = { workspaceId: o.workspaceId, id: o.id };
-    const effect = effectOfAttempt(
-      row.status,
-      row.attempt_count,
-      o.statusCode,
-      policy.retryDelays,
-      nowMs,
-      policy.jitter ?? RETRY_JITTER,
-    );
+    const effect = replayedSince(row.next_attempt_at, o.startedAt)
+      ? LOGGED
+      : effectOfAttempt(
+          row.status,
+          row.attempt_count,
+          o.statusCode,
+          policy.retryDelays,
+          nowMs,
+          policy.jitter ?? RETRY_JITTER,
+        );
     if (effect.kind === 'logged') {
       writes.logOnly.push(key);
       continue;
@@ -474,7 +485,8 @@ async function writeEachRow(
 }
 
 // `writeEachRow`'s statements (SQLite), the same writes as `recordIn`'s for PostgreSQL.
-const READ_SQL = `select workspace_id, id, status, attempt_count from webhook_deliveries
+const READ_SQL = `select workspace_id, id, status, attempt_count, next_attempt_at
+  from webhook_deliveries
   where workspace_id = ? and id = ?`;
 const DELIVERED_SQL = `update webhook_deliveries set status = 'delivered',
   attempt_count = attempt_count + 1, last_status_code = ?, last_error = null,
