@@ -231,7 +231,7 @@ export class Dispatcher implements DeliveryTaker {
     this.tries = new TriesToRecord({
       recordMs: RECORD_DELAY_MS,
       carryMs: options.carryMs ?? CARRY_MS,
-      // Waiting tries are held: while writes carry them, half the room is kept for more.
+      // Tries waiting to be recorded are still held: past half of what may be held, all go.
       most: Math.max(RECORD_BATCH, this.heldCap / 2),
     });
   }
