@@ -17,7 +17,6 @@ import {
   type Answer,
   FAST_DISPATCH,
   insertWebhook,
-  type Receiver,
   startReceiver,
   waitFor,
 } from './webhook-fixtures.ts';
@@ -46,10 +45,15 @@ function attached(options: Partial<DispatcherOptions> = {}): Dispatcher {
   return d;
 }
 
-async function receiver(answer?: Answer): Promise<Receiver> {
+/**
+ * A receiver (answering `answer`), a webhook of the workspace to it, and a dispatcher joined
+ * to the writes (`options`).
+ */
+async function hooked(options: Partial<DispatcherOptions>, answer?: Answer) {
   const r = await startReceiver(answer);
   cleanups.push(() => r.close().catch(() => {}));
-  return r;
+  const webhook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+  return { r, webhook, d: attached(options) };
 }
 
 /** Each delivery's status, attempts and logged tries (`status_code`s), in event order. */
@@ -80,10 +84,8 @@ const UNRECORDED = { status: 'pending', attempts: 0, logged: '' };
 
 describe.runIf(TEST_DIALECT === 'postgres')('tries a write records (postgres)', () => {
   it("are those of the write's workspace answered 2xx, recorded by its last statement", async () => {
-    const r = await receiver();
-    await insertWebhook(store, ws.workspaceId, { url: r.url });
     // Tries wait for a write as long as the test runs.
-    const d = attached({ carryMs: 600_000 });
+    const { r, d } = await hooked({ carryMs: 600_000 });
     await ws.write((w) => makePerson(w));
     await waitFor(() => r.receipts.length === 1);
     // Received, and not recorded: it waits for the next write.
@@ -101,9 +103,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('tries a write records (postgres)', 
   });
 
   it('are given back by a write that does not commit, and recorded by the dispatcher', async () => {
-    const r = await receiver();
-    await insertWebhook(store, ws.workspaceId, { url: r.url });
-    const d = attached({ carryMs: 600_000 });
+    const { r, d } = await hooked({ carryMs: 600_000 });
     await ws.write((w) => makePerson(w));
     await waitFor(() => d.stats.delivered === 1 && r.receipts.length === 1);
     expect(await deliveries()).toEqual([UNRECORDED]);
@@ -120,9 +120,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('tries a write records (postgres)', 
   });
 
   it('leave a delivery replayed since its try began pending, so that the replay goes out', async () => {
-    const r = await receiver();
-    const webhook = await insertWebhook(store, ws.workspaceId, { url: r.url });
-    const d = attached({ carryMs: 600_000 });
+    const { r, d, webhook } = await hooked({ carryMs: 600_000 });
     await ws.write((w) => makePerson(w));
     await waitFor(() => d.stats.delivered === 1 && r.receipts.length === 1);
     const [row] = await store.db
@@ -138,9 +136,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('tries a write records (postgres)', 
   });
 
   it('wait for a write only so long, then the dispatcher records them', async () => {
-    const r = await receiver();
-    await insertWebhook(store, ws.workspaceId, { url: r.url });
-    const d = attached({ carryMs: 50 });
+    const { r, d } = await hooked({ carryMs: 50 });
     await ws.write((w) => makePerson(w));
     await waitFor(async () => (await deliveries())[0]?.status === 'delivered');
     expect(await deliveries()).toEqual([DELIVERED]);
@@ -149,12 +145,10 @@ describe.runIf(TEST_DIALECT === 'postgres')('tries a write records (postgres)', 
   });
 
   it('are only those answered 2xx: a failed try is recorded by the dispatcher at once', async () => {
-    const r = await receiver((_req, res) => {
+    const { d } = await hooked({ carryMs: 600_000, retryDelays: [600] }, (_req, res) => {
       res.statusCode = 500;
       res.end();
     });
-    await insertWebhook(store, ws.workspaceId, { url: r.url });
-    const d = attached({ carryMs: 600_000, retryDelays: [600] });
     await ws.write((w) => makePerson(w));
     await waitFor(async () => (await deliveries())[0]?.attempts === 1);
     expect(await deliveries()).toEqual([{ status: 'pending', attempts: 1, logged: '1:500' }]);
@@ -164,9 +158,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('tries a write records (postgres)', 
 
 describe.runIf(TEST_DIALECT === 'sqlite')('tries a write records (sqlite)', () => {
   it('are none: the dispatcher records each try, as the writes cost no round trip there', async () => {
-    const r = await receiver();
-    await insertWebhook(store, ws.workspaceId, { url: r.url });
-    const d = attached({ carryMs: 600_000 });
+    const { r, d } = await hooked({ carryMs: 600_000 });
     await ws.write((w) => makePerson(w));
     await waitFor(async () => (await deliveries())[0]?.status === 'delivered');
     await ws.write((w) => makePerson(w));

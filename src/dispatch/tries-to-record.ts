@@ -41,7 +41,10 @@ export class TriesToRecord {
     if (carriable) this.countCarriable(outcome.workspaceId);
   }
 
-  /** Puts tries back before those waiting, for the dispatcher to record (a record that failed). */
+  /**
+   * Puts tries back before those waiting, for the dispatcher to record (a record that failed,
+   * a write that did not commit): they wait as if they had just ended.
+   */
   putBack(outcomes: readonly AttemptOutcome[], at = performance.now()): void {
     this.waiting = [
       ...outcomes.map((outcome) => ({ outcome, at, carriable: false })),
@@ -78,19 +81,18 @@ export class TriesToRecord {
   /** Milliseconds until some try is due to be recorded from `now` (0: now; Infinity: none waits). */
   untilDue(now = performance.now()): number {
     if (this.waiting.length >= this.pace.most) return 0;
-    // The oldest of each kind decides (each kind waits in the order it ended).
-    let until = Number.POSITIVE_INFINITY;
-    let carriable = this.carriable > 0;
-    let uncarriable = this.waiting.length > this.carriable;
-    for (const w of this.waiting) {
-      if (!carriable && !uncarriable) break;
-      if (w.carriable ? !carriable : !uncarriable) continue;
-      if (w.carriable) carriable = false;
-      else uncarriable = false;
-      const wait = w.carriable ? this.pace.carryMs : this.pace.recordMs;
-      until = Math.min(until, Math.max(0, w.at + wait - now));
-    }
-    return until;
+    // The first of each kind decides (they wait in the order they ended, those put back
+    // first); the counts say which kinds wait, so neither search runs past the end.
+    const until = (carriable: boolean, wait: number) => {
+      const oldest = this.waiting.find((w) => w.carriable === carriable)!;
+      return Math.max(0, oldest.at + wait - now);
+    };
+    return Math.min(
+      this.carriable > 0 ? until(true, this.pace.carryMs) : Number.POSITIVE_INFINITY,
+      this.waiting.length > this.carriable
+        ? until(false, this.pace.recordMs)
+        : Number.POSITIVE_INFINITY,
+    );
   }
 
   /**

@@ -73,7 +73,7 @@ export function effectOfAttempt(
   jitter: number = RETRY_JITTER,
   random: () => number = Math.random,
 ): AttemptEffect {
-  if (status !== 'pending') return { kind: 'logged' };
+  if (status !== 'pending') return LOGGED;
   if (isDelivered(statusCode)) return { kind: 'delivered' };
   const nextMs = nextAttemptMs(attempt, delaysSeconds, nowMs, jitter, random);
   return nextMs === null ? { kind: 'failed' } : { kind: 'retry', nextMs };

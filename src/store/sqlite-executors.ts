@@ -92,7 +92,8 @@ export function sawInsert(executor: Executor, table: string): void {
 /**
  * Runs `text` (in `executor`'s dialect) in `executor`'s transaction: on SQLite, as a statement
  * prepared once on the writer (`sqliteStatementOf`); elsewhere (PostgreSQL, or outside a
- * transaction on the writer) through Kysely, which prepares it as that store does. The rows it returns, none for a statement that returns none. For statements
+ * transaction on the writer) through Kysely, which prepares it as that store does. The rows
+ * it returns, none for a statement that returns none. For statements
  * a store runs by the thousand, whose text never changes: Kysely's SQLite driver prepares
  * each anew.
  */

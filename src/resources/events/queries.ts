@@ -1,6 +1,7 @@
 import { DomainError } from '../../domain/errors.ts';
 import type { EventObjectType } from '../../domain/events.ts';
 import type { Store } from '../../store/database.ts';
+import { firstKeptEvent } from '../../store/outbox/prune.ts';
 
 /** A page of the event feed: events after a number, and where the feed stands. */
 export interface EventPage {
@@ -45,13 +46,7 @@ export async function eventsAfter(
 
 /** Fails when events right after `after` were already pruned. */
 async function checkKept(store: Store, workspaceId: string, after: number): Promise<void> {
-  const first = await store.reader
-    .selectFrom('events')
-    .select('seq')
-    .where('workspace_id', '=', workspaceId)
-    .orderBy('seq')
-    .limit(1)
-    .executeTakeFirst();
+  const first = await firstKeptEvent(store, workspaceId);
   let firstKept: number;
   if (first) firstKept = Number(first.seq);
   else {

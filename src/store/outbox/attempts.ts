@@ -138,8 +138,8 @@ export function allDelivered(outcomes: readonly AttemptOutcome[]): boolean {
 /**
  * PostgreSQL: tries that were all answered 2xx, recorded in one statement, its own
  * transaction (one round trip where `recordIn` takes three), not waiting for the WAL (as
- * `bookkeeping`'s): what `recordIn` does with them (`deliveredParts`). And the workspace's due mark is put back to
- * its earliest pending delivery besides these (as SQLite's record does), unless a write holds
+ * `bookkeeping`'s): what `recordIn` does with them (`deliveredParts`). And the workspace's
+ * due mark is put back to its earliest pending delivery besides these (as SQLite's record does), unless a write holds
  * the workspace's row or committed since the statement began (its events' or its catalog's
  * number moved: it may have added deliveries this statement does not see), so that the next
  * claim does not look in a workspace whose deliveries were all delivered.
@@ -165,14 +165,14 @@ async function recordDelivered(
 }
 
 /**
- * PostgreSQL: what records tries that were all answered 2xx (`allDelivered`), as CTEs of
- * one statement (`current`, `tries`, `took`, `done`, `logged`, `streaks`, `cleared`): each delivery
- * locked and read as it is now; a pending one made delivered; one no longer pending (another
- * dispatcher finished it), or replayed since its try began (`replayedSince` of
- * `src/domain/webhook-retry.ts`, here in SQL: the replay still goes out, once its lease ends),
- * only counting the try; each
- * try logged; the failure streaks of the webhooks of those delivered cleared (in key order).
- * `done` returns each delivery's `id`, and `delivered` when this made it so.
+ * PostgreSQL: what records tries that were all answered 2xx (`allDelivered`), as CTEs of one
+ * statement (`current`, `tries`, `took`, `done`, `logged`, `streaks`, `cleared`): each
+ * delivery locked and read as it is now; a pending one made delivered; one no longer pending
+ * (another dispatcher finished it), or replayed since its try began (`replayedSince` of
+ * `src/domain/webhook-retry.ts`, here in SQL: the replay still goes out, once its lease
+ * ends), only counting the try; each try logged; the failure streaks of the webhooks of those
+ * delivered cleared (in key order). `done` returns each delivery's `id`, and `delivered` when
+ * this made it so.
  */
 export function deliveredParts(
   workspaceId: string,
@@ -366,10 +366,7 @@ function recordWrites(
   policy: RetryPolicy,
   nowMs: number,
 ): RecordWrites {
-  const current = new Map<
-    string,
-    { status: string; attempt_count: number; next_attempt_at: string | null }
-  >();
+  const current = new Map<string, Pick<Current, 'status' | 'attempt_count' | 'next_attempt_at'>>();
   for (const r of read) {
     current.set(workspaceKey(r.workspace_id, r.id), {
       status: r.status,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { DAY_MS, toTimestamp } from '../../domain/time.ts';
-import type { Store } from '../database.ts';
+import type { ReadSide, Store } from '../database.ts';
 
 /** What a pruning removed. */
 export interface Pruned {
@@ -25,21 +25,36 @@ export async function pruneEvents(
 ): Promise<Pruned> {
   const cutoff = toTimestamp(nowMs - retentionDays * DAY_MS);
   const pruned: Pruned = { events: 0, deliveries: 0 };
-  const workspaces = await store.db.selectFrom('workspaces').select('id').orderBy('id').execute();
+  const workspaces = await store.reader
+    .selectFrom('workspaces')
+    .select('id')
+    .orderBy('id')
+    .execute();
   for (const { id } of workspaces) {
-    const first = await store.db
-      .selectFrom('events')
-      .select('occurred_at')
-      .where('workspace_id', '=', id)
-      .orderBy('seq')
-      .limit(1)
-      .executeTakeFirst();
+    const first = await firstKeptEvent(store, id);
     if (first === undefined || first.occurred_at >= cutoff) continue;
     const one = await pruneWorkspace(store, id, cutoff);
     pruned.events += one.events;
     pruned.deliveries += one.deliveries;
   }
   return pruned;
+}
+
+/**
+ * A workspace's first event that pruning kept (its oldest, the lowest number), on the read
+ * side: undefined when it has none.
+ */
+export function firstKeptEvent(
+  store: Pick<ReadSide, 'reader'>,
+  workspaceId: string,
+): Promise<{ seq: number | string; occurred_at: string } | undefined> {
+  return store.reader
+    .selectFrom('events')
+    .select(['seq', 'occurred_at'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('seq')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** `pruneEvents` in one workspace: what occurred before `cutoff`. */
