@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { attachToWrites } from '../src/dispatch/attach.ts';
 import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
+import { changeWebhook, rotateWebhookSecret } from '../src/resources/webhooks/commands.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import {
   type DeliveryTaker,
@@ -19,6 +20,7 @@ import { makeOrganization, makePerson } from './factories.ts';
 import { TEST_DIALECT, type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
 import {
   answerOk,
+  expectedSignature,
   FAST_DISPATCH,
   insertWebhook,
   type Receiver,
@@ -115,6 +117,29 @@ describe(`deliveries a write hands to its process's dispatcher (${TEST_DIALECT})
     expect(d.stats.taken).toBe(5);
     expect(d.stats.claims).toBe(claims);
     expect(r.receipts.map((x) => JSON.parse(x.body).objectId)).toEqual(ids);
+  });
+
+  it("go where the webhook is now, signed by its secrets now: a new URL and a rotation reach the next write's", async () => {
+    const before = await receiver();
+    const after = await receiver();
+    const hook = await insertWebhook(store, ws.workspaceId, { url: before.url });
+    const d = dispatcher();
+    attach(d);
+    await createPeople(1);
+    await waitFor(() => before.receipts.length === 1);
+    expect(before.receipts[0]!.signature).toBe(expectedSignature(hook.secret, before.receipts[0]!));
+    await ws.write((w) => changeWebhook(w, hook.id, { url: after.url }));
+    const rotated = await ws.write((w) => rotateWebhookSecret(w, hook.id));
+    await createPeople(1);
+    await waitFor(() => after.receipts.length === 1);
+    const receipt = after.receipts[0]!;
+    // The new secret's signature, then the previous one's while it still signs.
+    expect(receipt.signature).toBe(
+      `${expectedSignature(rotated.secret, receipt)} ${expectedSignature(hook.secret, receipt)}`,
+    );
+    expect(before.receipts).toHaveLength(1);
+    // Both handed over by their writes, neither claimed.
+    expect(d.stats.taken).toBe(2);
   });
 
   it('leave a webhook to a claim while it has a first attempt pending that the dispatcher does not hold', async () => {

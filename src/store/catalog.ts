@@ -23,13 +23,22 @@ export type CatalogTarget =
   | 'sequence'
   | 'product';
 
-/** A webhook's subscription, as an event's fan-out reads it. */
+/**
+ * An active webhook, as an event's fan-out reads it and as a write hands its new deliveries
+ * to its process's dispatcher (`outbox/handover.ts`): what it wants, and where and how its
+ * deliveries are sent.
+ */
 export interface Subscription {
   id: string;
   objectTypes: ReadonlySet<string>;
   events: ReadonlySet<string>;
   /** Field names whose `수정` fire; undefined for all. */
   fields: ReadonlySet<string> | undefined;
+  url: string;
+  secret: string;
+  /** The secret rotated out, which signs beside the new one until `previousSecretUntil`. */
+  previousSecret: string | null;
+  previousSecretUntil: string | null;
 }
 
 /**
@@ -82,7 +91,19 @@ export const CATALOG_TABLES: ReadonlySet<string> = new Set([
  */
 export const CATALOG_COLUMNS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['products', new Set(['name'])],
-  ['webhooks', new Set(['object_types', 'events', 'fields', 'status'])],
+  [
+    'webhooks',
+    new Set([
+      'object_types',
+      'events',
+      'fields',
+      'status',
+      'url',
+      'secret',
+      'previous_secret',
+      'previous_secret_until',
+    ]),
+  ],
 ]);
 
 /**
@@ -176,7 +197,16 @@ function compileCatalogQueries(db: Executor) {
     subscriptions: prepareQuery<'ws'>((p) =>
       db
         .selectFrom('webhooks')
-        .select(['id', 'object_types', 'events', 'fields'])
+        .select([
+          'id',
+          'object_types',
+          'events',
+          'fields',
+          'url',
+          'secret',
+          'previous_secret',
+          'previous_secret_until',
+        ])
         .where('workspace_id', '=', p('ws'))
         .where('status', '=', 'active')
         .orderBy('id'),
@@ -364,12 +394,20 @@ export async function activeSubscriptions(
     object_types: string;
     events: string;
     fields: string | null;
+    url: string;
+    secret: string;
+    previous_secret: string | null;
+    previous_secret_until: string | null;
   }>(db, catalogQueries(db).subscriptions, workspaceId);
   return rows.map((r) => ({
     id: r.id,
     objectTypes: new Set(JSON.parse(r.object_types) as string[]),
     events: new Set(JSON.parse(r.events) as string[]),
     fields: r.fields === null ? undefined : new Set(JSON.parse(r.fields) as string[]),
+    url: r.url,
+    secret: r.secret,
+    previousSecret: r.previous_secret,
+    previousSecretUntil: r.previous_secret_until,
   }));
 }
 

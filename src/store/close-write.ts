@@ -7,7 +7,6 @@ import { dueAtLeast, markDeliveriesDue } from './outbox/due-workspaces.ts';
 import {
   type DeliveryTaker,
   freeWebhooksCte,
-  type HandoverWebhook,
   handedDeliveries,
   handoverOffer,
 } from './outbox/handover.ts';
@@ -265,12 +264,10 @@ async function closePostgresWrite(
           ${deliveries.map((d) => d.eventIndex + 1)}::int8[]) as v(id, webhook_id, n))`);
     }
   }
-  const freeRows = offer
-    ? sql`, (select coalesce(json_agg(h), '[]'::json) from h where free) as free`
-    : sql``;
-  const result = await sql<{ base: string | number; free?: HandoverWebhook[] }>`with ${sql.join(
+  const freeIds = offer ? sql`, array(select webhook_id from h where free) as free` : sql``;
+  const result = await sql<{ base: string | number; free?: string[] }>`with ${sql.join(
     parts,
-  )} select base${freeRows} from w`.execute(trx);
+  )} select base${freeIds} from w`.execute(trx);
   const head = result.rows[0];
   if (!offer || !head?.free || head.free.length === 0) return { added: deliveries.length };
   const base = Number(head.base);
@@ -283,7 +280,8 @@ async function closePostgresWrite(
       eventSeq: base + d.eventIndex + 1,
       payload: rows[d.eventIndex]![payloadAt] as string,
     })),
-    new Map(head.free.map((h) => [h.webhook_id, h])),
+    new Set(head.free),
+    subscriptions,
     options.now,
   );
   return {

@@ -563,7 +563,7 @@ async function readSends(
 }
 
 /** What sending to a webhook takes, as its row has it (all null when it is gone). */
-export interface WebhookSendRow {
+interface WebhookSendRow {
   url: string | null;
   webhook_status: string | null;
   secret: string | null;
@@ -592,8 +592,6 @@ export function deliveryToSend(
   now: string,
 ): Delivery | undefined {
   if (r.url === null || r.secret === null || r.payload === null) return undefined;
-  const rotating =
-    r.previous_secret !== null && r.previous_secret_until !== null && r.previous_secret_until > now;
   return {
     workspaceId: r.workspace_id,
     id: r.id,
@@ -602,8 +600,23 @@ export function deliveryToSend(
     attemptCount: Number(r.attempt_count),
     url: r.url,
     payload: r.payload,
-    secrets: rotating ? [r.secret, r.previous_secret!] : [r.secret],
+    secrets: signingSecrets(r.secret, r.previous_secret, r.previous_secret_until, now),
   };
+}
+
+/**
+ * The secrets that sign a delivery sent at `now`: the webhook's, and during a rotation (until
+ * `previousUntil`, after `now`) the previous one too.
+ */
+export function signingSecrets(
+  secret: string,
+  previous: string | null,
+  previousUntil: string | null,
+  now: string,
+): string[] {
+  return previous !== null && previousUntil !== null && previousUntil > now
+    ? [secret, previous]
+    : [secret];
 }
 
 /** The deliveries to send of the rows read, in due order; lets go those that cannot go. */

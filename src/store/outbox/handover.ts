@@ -1,14 +1,16 @@
 import { sql } from 'kysely';
+import type { Subscription } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
 import { preparedRows } from '../sqlite-executors.ts';
 import type { AttemptOutcome } from './attempts.ts';
-import { type Delivery, deliveryToSend, type WebhookSendRow } from './deliveries.ts';
+import { type Delivery, signingSecrets } from './deliveries.ts';
 
 /**
  * Deliveries a write hands to its own process's dispatcher (docs/deploy.md, Webhook
- * delivery): the write's transaction leases the deliveries it adds to that dispatcher and
- * reads what sending them takes, and once it commits the dispatcher holds them as if it had
- * claimed them, so the common case, a write and its delivery in one process, costs no claim.
+ * delivery): the write's transaction leases the deliveries it adds to that dispatcher, which
+ * its catalog tells where and how to send, and once it commits the dispatcher holds them as if
+ * it had claimed them, so the common case, a write and its delivery in one process, costs no
+ * claim.
  *
  * The rule that first attempts of one webhook go out one at a time in event order holds as
  * with claims: a write leases a webhook's new deliveries only when every pending first
@@ -111,30 +113,20 @@ export function handoverOffer(
   };
 }
 
-/** The row of an offered webhook whose new deliveries are leased to the taker. */
-export interface HandoverWebhook extends WebhookSendRow {
-  webhook_id: string;
-}
-
 /**
  * The offered webhooks whose new deliveries the taker may take (SQLite): read in the write's
- * transaction before its deliveries are inserted. A webhook is free when it is active and,
- * of its first `window` pending deliveries, every first attempt is one the taker holds, and
- * fewer than `window` are pending (else there may be more past them). Two plain lookups on
- * keys (one statement joining them costs SQLite thirty times as much).
+ * transaction before its deliveries are inserted. The offered webhooks are active ones of the
+ * write's catalog (which the write reads under its lock): one is free when, of its first
+ * `window` pending deliveries, every first attempt is one the taker holds, and fewer than
+ * `window` are pending (else there may be more past them). A plain lookup on keys for each.
  */
 export async function freeWebhooks(
   trx: Executor,
   workspaceId: string,
   offer: HandoverOffer,
-): Promise<Map<string, HandoverWebhook>> {
-  const free = new Map<string, HandoverWebhook>();
+): Promise<Set<string>> {
+  const free = new Set<string>();
   for (const [webhookId, held] of offer.held) {
-    const [webhook] = await preparedRows<HandoverWebhook>(trx, WEBHOOK_SQL, [
-      workspaceId,
-      webhookId,
-    ]);
-    if (webhook?.webhook_status !== 'active') continue;
     const pending = await preparedRows<{ id: string; attempt_count: number }>(trx, PENDING_SQL, [
       workspaceId,
       webhookId,
@@ -143,13 +135,10 @@ export async function freeWebhooks(
     if (pending.length >= offer.window) continue;
     const holds = new Set(held);
     if (pending.some((d) => Number(d.attempt_count) === 0 && !holds.has(d.id))) continue;
-    free.set(webhookId, webhook);
+    free.add(webhookId);
   }
   return free;
 }
-
-const WEBHOOK_SQL = `select id as webhook_id, url, status as webhook_status, secret, previous_secret,
-  previous_secret_until from webhooks where workspace_id = ? and id = ?`;
 
 const PENDING_SQL = `select id, attempt_count from webhook_deliveries
   where workspace_id = ? and webhook_id = ? and status = 'pending'
@@ -162,18 +151,15 @@ const PENDING_SQL = `select id, attempt_count from webhook_deliveries
 export function freeWebhooksCte(workspaceId: string, offer: HandoverOffer) {
   const webhookIds = [...offer.held.keys()];
   const held = [...offer.held.values()].flat();
-  return sql`h as (select w.id as webhook_id, w.url, w.status as webhook_status, w.secret,
-      w.previous_secret, w.previous_secret_until,
-      w.status = 'active' and p.blocking = 0 and p.seen < ${offer.window}::int as free
-    from webhooks w
+  return sql`h as (select o.webhook_id, p.blocking = 0 and p.seen < ${offer.window}::int as free
+    from unnest(${webhookIds}::text[]) as o(webhook_id)
     cross join lateral (
       select count(*) filter (where d.attempt_count = 0 and not (d.id = any(${held}::text[]))) as blocking,
         count(*) as seen
       from (select id, attempt_count from webhook_deliveries
-        where workspace_id = ${workspaceId} and webhook_id = w.id and status = 'pending'
+        where workspace_id = ${workspaceId} and webhook_id = o.webhook_id and status = 'pending'
         order by next_attempt_at, event_seq limit ${offer.window}::int) d
-    ) p
-    where w.workspace_id = ${workspaceId} and w.id = any(${webhookIds}::text[]))`;
+    ) p)`;
 }
 
 /** A new delivery as the write made it: its id, webhook, event number and payload. */
@@ -184,30 +170,37 @@ export interface MadeDelivery {
   payload: string;
 }
 
-/** The deliveries to hand over of those `made`: those of free webhooks, ready to send. */
+/**
+ * The deliveries to hand over of those `made`: those of the `free` webhooks, ready to send
+ * as the write's catalog has them (`subscriptions`).
+ */
 export function handedDeliveries(
   workspaceId: string,
   made: readonly MadeDelivery[],
-  free: ReadonlyMap<string, HandoverWebhook>,
+  free: ReadonlySet<string>,
+  subscriptions: readonly Subscription[],
   now: string,
 ): Delivery[] {
   const handed: Delivery[] = [];
   for (const d of made) {
-    const webhook = free.get(d.webhookId);
+    if (!free.has(d.webhookId)) continue;
+    const webhook = subscriptions.find((s) => s.id === d.webhookId);
     if (!webhook) continue;
-    const send = deliveryToSend(
-      {
-        ...webhook,
-        workspace_id: workspaceId,
-        id: d.id,
-        webhook_id: d.webhookId,
-        event_seq: d.eventSeq,
-        attempt_count: 0,
-        payload: d.payload,
-      },
-      now,
-    );
-    if (send) handed.push(send);
+    handed.push({
+      workspaceId,
+      id: d.id,
+      webhookId: d.webhookId,
+      eventSeq: d.eventSeq,
+      attemptCount: 0,
+      url: webhook.url,
+      payload: d.payload,
+      secrets: signingSecrets(
+        webhook.secret,
+        webhook.previousSecret,
+        webhook.previousSecretUntil,
+        now,
+      ),
+    });
   }
   return handed;
 }

@@ -156,7 +156,7 @@ export async function fanOut(
     workspaceId,
     made.map((d) => d.webhookId),
   );
-  const free = offer ? await freeWebhooks(trx, workspaceId, offer) : new Map();
+  const free = offer ? await freeWebhooks(trx, workspaceId, offer) : new Set<string>();
   const createdAt = events[0]!.occurredAt;
   const rest = pendingDelivery(createdAt);
   await insertMany(
@@ -183,6 +183,7 @@ export async function fanOut(
       payload: payloads?.[d.eventIndex] ?? eventPayload(events[d.eventIndex]!),
     })),
     free,
+    wanted,
     createdAt,
   );
   return { added: made.length, handed: { deliveries: handed, leaseEndsMs: offer.leaseEndsMs } };
