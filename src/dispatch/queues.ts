@@ -28,6 +28,11 @@ export class WebhookQueues {
   /** Deliveries held, and when their leases end (Unix ms), by id. */
   readonly held = new Map<string, { delivery: Delivery; leaseEnds: number }>();
   private readonly queues = new Map<string, WebhookQueue>();
+  /**
+   * The queues with a delivery waiting to start: those `start` looks at (most held
+   * deliveries are in flight, or sent and waiting to be recorded).
+   */
+  private readonly waiting = new Set<WebhookQueue>();
   /** POSTs in flight, in all. */
   sending = 0;
   private turn = 0;
@@ -50,6 +55,7 @@ export class WebhookQueues {
       this.queues.set(key, queue);
     }
     queue.held.add(delivery.id);
+    this.waiting.add(queue);
     if (delivery.attemptCount > 0) {
       queue.retries.push(delivery);
       return;
@@ -94,8 +100,8 @@ export class WebhookQueues {
    */
   start(concurrency: number, perWebhook: number): Delivery[] {
     const starting: Delivery[] = [];
-    // The webhooks' queues once: starting a delivery adds none and removes none.
-    const queues = [...this.queues.values()];
+    // The queues with deliveries waiting, once: starting a delivery adds none.
+    const queues = [...this.waiting];
     let started = true;
     while (started && this.sending < concurrency) {
       started = false;
@@ -106,6 +112,7 @@ export class WebhookQueues {
         if (queue.firsts.length > 0 && !queue.firstSending) delivery = queue.firsts.shift();
         else delivery = queue.retries.shift();
         if (!delivery) continue;
+        if (queue.firsts.length === 0 && queue.retries.length === 0) this.waiting.delete(queue);
         queue.sending += 1;
         if (delivery.attemptCount === 0) queue.firstSending = true;
         this.sending += 1;
@@ -133,7 +140,10 @@ export class WebhookQueues {
     const queue = this.queues.get(qk);
     if (!queue) return;
     queue.held.delete(key.id);
-    if (queue.held.size === 0 && queue.sending === 0) this.queues.delete(qk);
+    if (queue.held.size === 0 && queue.sending === 0) {
+      this.queues.delete(qk);
+      this.waiting.delete(queue);
+    }
   }
 
   /**
@@ -151,6 +161,7 @@ export class WebhookQueues {
       waiting.push(...queue.firsts, ...queue.retries);
       queue.firsts = [];
       queue.retries = [];
+      this.waiting.delete(queue);
     }
     for (const delivery of waiting) this.forget(delivery);
     return waiting;
