@@ -43,6 +43,7 @@ import { newWebhookSecret } from '../src/domain/webhook-signature.ts';
 import { openStore } from '../src/store/database.ts';
 import { changeNotifications } from '../src/store/migrations/026-change-notifications.ts';
 import { dueMarksUnannounced } from '../src/store/migrations/028-due-marks-unannounced.ts';
+import { versionsNotified } from '../src/store/migrations/029-versions-notified.ts';
 import {
   countArg,
   cpuMsOf,
@@ -183,6 +184,10 @@ async function forgetNewerMigrations(
   dir: string,
 ): Promise<void> {
   const newer = [
+    {
+      name: '029-versions-notified',
+      down: (db: Kysely<unknown>) => versionsNotified({ dialect: store }).down(db),
+    },
     {
       name: '028-due-marks-unannounced',
       down: (db: Kysely<unknown>) => dueMarksUnannounced({ dialect: store }).down(db),

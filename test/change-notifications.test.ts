@@ -1,9 +1,10 @@
 /**
  * PostgreSQL: which changes to a workspace's row notify the servers that listen
- * (`salescrm_changes`, migrations 026 and 028): a write does, and so does a workspace
- * deleted; a dispatcher's record of tries, which only moves the workspace's due mark, does
- * not (nobody keeps anything the mark changes, and each notification made every server drop
- * its token lookups of that workspace). Notifications come in commit order, so a marker sent
+ * (`salescrm_changes`, migrations 026, 028 and 029): a write does, naming the versions it
+ * left; a workspace deleted, or another change of its row, names the workspace alone; a
+ * dispatcher's record of tries, which only moves the workspace's due mark, does not notify
+ * (nobody keeps anything the mark changes, and each notification made every server drop its
+ * token lookups of that workspace). Notifications come in commit order, so a marker sent
  * after a change, once heard, says whether the change notified.
  */
 import { sql } from 'kysely';
@@ -64,8 +65,29 @@ describe.skipIf(TEST_DIALECT !== 'postgres')('PostgreSQL change notifications', 
     return heard.slice(0, heard.indexOf(marker));
   }
 
-  it('a write notifies its workspace', async () => {
-    expect(await notifiedBy(() => ws.write((w) => makePerson(w)))).toEqual([ws.workspaceId]);
+  /** The workspace's versions now. */
+  async function versions(): Promise<string> {
+    const row = await store.db
+      .selectFrom('workspaces')
+      .select(['data_version', 'catalog_version'])
+      .where('id', '=', ws.workspaceId)
+      .executeTakeFirstOrThrow();
+    return `${row.data_version} ${row.catalog_version}`;
+  }
+
+  it('a write notifies its workspace with the versions it left', async () => {
+    const heard = await notifiedBy(() => ws.write((w) => makePerson(w)));
+    expect(heard).toEqual([`${ws.workspaceId} ${await versions()}`]);
+  });
+
+  it("another change of the workspace's row names the workspace alone", async () => {
+    const rotated = () =>
+      store.db
+        .updateTable('workspaces')
+        .set({ cursor_secret: 'another secret' })
+        .where('id', '=', ws.workspaceId)
+        .execute();
+    expect(await notifiedBy(rotated)).toEqual([ws.workspaceId]);
   });
 
   it('a due mark put back notifies nobody', async () => {

@@ -178,12 +178,14 @@ describe.runIf(TEST_DIALECT === 'postgres')(
       }
     });
 
-    it('a write through the server is read back by its next request, the page kept before or not', async () => {
+    it('a write through the server is read back by its next request, the page kept before or not, with no token lookup', async () => {
       const [w] = await createDemoWorkspaces(store, { workspaces: 1, people: 2 });
-      const app = await testApp(store);
+      const counted = countingTokenLookups(store);
+      const app = await testApp(counted.store);
       await waitFor(() => store.changes!().feed.live);
       const list = '/v2/people?limit=100';
       for (let i = 0; i < 3; i++) expect((await get(app, w!.token, list)).status).toBe(200);
+      counted.lookups = 0;
       for (let i = 0; i < 5; i++) {
         const made = await post(app, w!.token, '/v2/people', { name: `바로 읽기 ${i}` });
         expect(made.status).toBe(201);
@@ -192,6 +194,31 @@ describe.runIf(TEST_DIALECT === 'postgres')(
         // Asked again, the page is kept, until the next write.
         expect((await get(app, w!.token, list)).text).toBe(page.text);
       }
+      // Each write named the versions it left: the token's lookup stayed kept, with them.
+      expect(counted.lookups).toBe(0);
+      await app.close();
+    });
+
+    it("another process's write is read back once its commit is notified, with no token lookup", async () => {
+      const [w] = await createDemoWorkspaces(store, { workspaces: 1, people: 2 });
+      const counted = countingTokenLookups(store);
+      const app = await testApp(counted.store);
+      await waitFor(() => store.changes!().feed.live);
+      const list = '/v2/people?limit=100';
+      const count = async () => (await get(app, w!.token, list)).json.data.peopleList.length;
+      expect(await count()).toBe(2);
+      counted.lookups = 0;
+      const other = openStore(store.url);
+      try {
+        for (let i = 0; i < 3; i++) {
+          await writeWorkspace(other, w!.workspaceId, (x) => makePerson(x));
+          // The commit's notification names the versions it left (migration 029).
+          await waitForAsync(async () => (await count()) === 3 + i);
+        }
+      } finally {
+        await other.close();
+      }
+      expect(counted.lookups).toBe(0);
       await app.close();
     });
 
@@ -214,6 +241,20 @@ describe.runIf(TEST_DIALECT === 'postgres')(
     });
   },
 );
+
+/** `store` with its token lookups counted (the queries of `access_tokens`). */
+function countingTokenLookups(store: Store): { store: Store; lookups: number } {
+  const counted = { store, lookups: 0 };
+  counted.store = Object.create(store, {
+    rows: {
+      value: (query: Parameters<Store['rows']>[0]) => {
+        if ('sql' in query && query.sql.includes('"access_tokens"')) counted.lookups += 1;
+        return store.rows(query);
+      },
+    },
+  }) as Store;
+  return counted;
+}
 
 async function waitFor(condition: () => boolean): Promise<void> {
   await waitForAsync(async () => condition());

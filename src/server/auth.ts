@@ -3,7 +3,7 @@ import { hashToken } from '../domain/tokens.ts';
 import { HttpError } from '../http/errors.ts';
 import type { AuthContext } from '../http/route-deps.ts';
 import type { Database } from '../model/tables.ts';
-import { type FeedMark, TOKENS_ADDED } from '../store/change-feed.ts';
+import { type FeedMark, TOKENS_ADDED, type WorkspaceVersions } from '../store/change-feed.ts';
 import type { Store } from '../store/database.ts';
 import { prepareQuery } from '../store/prepared.ts';
 import { TokenCache } from './token-cache.ts';
@@ -24,6 +24,26 @@ interface Remembered {
   mark?: FeedMark;
 }
 
+/**
+ * A kept context with the versions its workspace moved to since its lookup (never back: the
+ * lookup may have read them after the notification's commit); updated in place, so that a
+ * token asked again finds it current.
+ */
+function movedOn(kept: Remembered, moved: WorkspaceVersions | undefined): AuthContext {
+  const context = kept.context!;
+  if (
+    moved === undefined ||
+    (moved.dataVersion <= context.dataVersion && moved.catalogVersion <= context.catalogVersion)
+  )
+    return context;
+  kept.context = {
+    ...context,
+    dataVersion: Math.max(context.dataVersion, moved.dataVersion),
+    catalogVersion: Math.max(context.catalogVersion, moved.catalogVersion),
+  };
+  return kept.context;
+}
+
 /** A well-formed token that no workspace has, or one revoked: a 401 that counts as a guess. */
 export class UnknownTokenError extends HttpError {
   constructor() {
@@ -40,8 +60,10 @@ export class UnknownTokenError extends HttpError {
  *   commit by any connection or process, and costs no round trip) is the one read with it;
  * - PostgreSQL: while the store's change feed (`store.changes()`: the notifications every
  *   commit sends, migration 026) is live and has named neither the token's workspace nor,
- *   for a token not found, a token added since the lookup began. While the feed is not
- *   live (starting, or its connection lost), every request looks its token up.
+ *   for a token not found, a token added since the lookup began. A commit that only moved
+ *   the workspace's versions (a write) names them (migration 029): the lookup stays kept,
+ *   with the highest versions named since. While the feed is not live (starting, or its
+ *   connection lost), every request looks its token up.
  * Kept lookups are one a token, least recently used out first past `REMEMBERED_TOKENS`: a
  * commit in one workspace does not make the tokens of the others look themselves up again.
  */
@@ -109,7 +131,7 @@ export function tokenAuthenticator(store: Store) {
     const kept = remembered.get(token);
     if (feed?.live) {
       if (kept?.mark && feed.unchangedSince(kept.context?.workspaceId ?? TOKENS_ADDED, kept.mark))
-        return kept.context;
+        return kept.context && movedOn(kept, feed.movedSince(kept.context.workspaceId, kept.mark));
       // Taken before the read: a change notified while it runs makes the lookup stale.
       const mark = feed.mark();
       const context = await lookUp(token);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChangeFeed, TOKENS_ADDED } from './change-feed.ts';
+import { notified } from './postgres-listener.ts';
 
 describe('ChangeFeed', () => {
   it('holds nothing until it listens', () => {
@@ -54,5 +55,50 @@ describe('ChangeFeed', () => {
     expect(feed.unchangedSince('never changed', mark)).toBe(false);
     expect(feed.unchangedSince('never changed', late)).toBe(false);
     expect(feed.unchangedSince('never changed', feed.mark())).toBe(true);
+  });
+
+  it("a commit that moved only a workspace's versions keeps what was read of it, with the highest versions named since", () => {
+    const feed = new ChangeFeed();
+    feed.started();
+    const mark = feed.mark();
+    expect(feed.movedSince('a', mark)).toBeUndefined();
+    feed.moved('a', { dataVersion: 7, catalogVersion: 2 });
+    // Two processes' commits, notified out of their order: the versions never go back.
+    feed.moved('a', { dataVersion: 6, catalogVersion: 3 });
+    expect(feed.unchangedSince('a', mark)).toBe(true);
+    expect(feed.movedSince('a', mark)).toEqual({ dataVersion: 7, catalogVersion: 3 });
+    expect(feed.movedSince('b', mark)).toBeUndefined();
+    // Read after them: nothing moved since.
+    expect(feed.movedSince('a', feed.mark())).toBeUndefined();
+    // Any other change stales it, moved or not.
+    feed.changed('a');
+    expect(feed.unchangedSince('a', mark)).toBe(false);
+  });
+
+  it('forgets the versions it remembers past 100,000 workspaces, and then holds nothing read before', () => {
+    const feed = new ChangeFeed();
+    feed.started();
+    const mark = feed.mark();
+    for (let i = 0; i < 100_000; i++) feed.moved(`w${i}`, { dataVersion: 1, catalogVersion: 1 });
+    feed.moved('one more', { dataVersion: 1, catalogVersion: 1 });
+    expect(feed.unchangedSince('w0', mark)).toBe(false);
+    expect(feed.unchangedSince('never changed', mark)).toBe(false);
+  });
+
+  it("reads a notification's payload: a workspace, its versions, or a token added", () => {
+    const feed = new ChangeFeed();
+    feed.started();
+    const mark = feed.mark();
+    notified(feed, 'a 12 4');
+    notified(feed, 'b');
+    notified(feed, 'c 12');
+    notified(feed, 'd x 4');
+    expect(feed.unchangedSince('a', mark)).toBe(true);
+    expect(feed.movedSince('a', mark)).toEqual({ dataVersion: 12, catalogVersion: 4 });
+    // A workspace alone, or versions that are not both numbers: a change of the workspace.
+    for (const key of ['b', 'c', 'd']) expect(feed.unchangedSince(key, mark)).toBe(false);
+    expect(feed.unchangedSince(TOKENS_ADDED, mark)).toBe(true);
+    notified(feed, '');
+    expect(feed.unchangedSince(TOKENS_ADDED, mark)).toBe(false);
   });
 });

@@ -208,7 +208,7 @@ async function closePostgresWrite(
     parts.push(...deliveredParts(workspaceId, options.tries, options.now));
   parts.push(
     sql`w as (update workspaces set data_version = data_version + 1, event_seq = event_seq + ${count}${catalog}${due}
-      where id = ${workspaceId} returning event_seq - ${count} as base)`,
+      where id = ${workspaceId} returning event_seq - ${count} as base, data_version, catalog_version)`,
   );
   let n = 0;
   for (const [table, rows] of pending.inserts) {
@@ -265,11 +265,21 @@ async function closePostgresWrite(
     }
   }
   const freeIds = offer ? sql`, array(select webhook_id from h where free) as free` : sql``;
-  const result = await sql<{ base: string | number; free?: string[] }>`with ${sql.join(
-    parts,
-  )} select base${freeIds} from w`.execute(trx);
+  const result = await sql<{
+    base: string | number;
+    data_version: string | number;
+    catalog_version: string | number;
+    free?: string[];
+  }>`with ${sql.join(parts)} select base, data_version, catalog_version${freeIds} from w`.execute(
+    trx,
+  );
   const head = result.rows[0];
-  if (!offer || !head?.free || head.free.length === 0) return { added: deliveries.length };
+  const versions = head && {
+    dataVersion: Number(head.data_version),
+    catalogVersion: Number(head.catalog_version),
+  };
+  if (!offer || !head?.free || head.free.length === 0)
+    return { added: deliveries.length, versions };
   const base = Number(head.base);
   const payloadAt = EVENT_COLUMNS.indexOf('payload');
   const handed = handedDeliveries(
@@ -287,5 +297,6 @@ async function closePostgresWrite(
   return {
     added: deliveries.length,
     handed: { deliveries: handed, leaseEndsMs: offer.leaseEndsMs },
+    versions,
   };
 }

@@ -9,6 +9,7 @@ import {
 } from 'kysely';
 import { pgPartitions } from '../config.ts';
 import type { Body, Database } from '../model/tables.ts';
+import type { WorkspaceVersions } from './change-feed.ts';
 import { makeDatabaseDir } from './database-dir.ts';
 import { migrateToLatest } from './migrate.ts';
 import { partitionByWorkspace } from './partitions.ts';
@@ -38,6 +39,16 @@ export type StoreLocation =
   | { dialect: 'postgres'; url: string };
 
 /** How a write transaction ends. */
+/**
+ * What a workspace's write tells its store of what it committed (`workspaceTransaction`): the
+ * versions it left the workspace at, when it changed nothing else of the workspace's row and
+ * no token, so that this process's token lookups of the workspace stay kept with them
+ * (`change-feed.ts`); left empty, its commit stales them.
+ */
+export interface CommitNote {
+  versions?: WorkspaceVersions;
+}
+
 export interface TransactionOptions {
   /**
    * False for bookkeeping that a crash may lose: SQLite does not wait for the WAL's sync
@@ -118,11 +129,12 @@ export interface Store {
    * PostgreSQL: runs `fn` in a write transaction that holds the write lock of `workspaceId`
    * (its row, `for update`) from its first round trip, which sends `begin` and the lock
    * together; `fn` gets the workspace's `catalog_version` (0 for an unknown workspace), read
-   * under the lock. Undefined on SQLite, whose `BEGIN IMMEDIATE` lets one writer in at a time.
+   * under the lock, and a `CommitNote` to fill. Undefined on SQLite, whose `BEGIN IMMEDIATE`
+   * lets one writer in at a time.
    */
   workspaceTransaction?<T>(
     workspaceId: string,
-    fn: (trx: Executor, catalogVersion: number) => Promise<T>,
+    fn: (trx: Executor, catalogVersion: number, note: CommitNote) => Promise<T>,
   ): Promise<T>;
   /**
    * Stores rendered record JSON. Call it inside `transaction`, passing its executor: on

@@ -28,6 +28,7 @@ import { dueWorkspaces } from './migrations/025-due-workspaces.ts';
 import { changeNotifications } from './migrations/026-change-notifications.ts';
 import { recordings } from './migrations/027-recordings.ts';
 import { dueMarksUnannounced } from './migrations/028-due-marks-unannounced.ts';
+import { versionsNotified } from './migrations/029-versions-notified.ts';
 
 /** Runs every migration not yet applied to `db`. */
 export async function migrateToLatest(
@@ -63,6 +64,7 @@ export async function migrateToLatest(
     '026-change-notifications': changeNotifications({ dialect }),
     '027-recordings': recordings({ dialect }),
     '028-due-marks-unannounced': dueMarksUnannounced({ dialect }),
+    '029-versions-notified': versionsNotified({ dialect }),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Branches merge in any order, so a database may have run a later migration (017) before an

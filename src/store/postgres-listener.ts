@@ -5,14 +5,29 @@ import { ChangeFeed } from './change-feed.ts';
 /**
  * The channel migration 026's triggers notify on PostgreSQL, in the transaction that changes
  * a workspace's row (its data or catalog version: every write bumps one) or a token: the
- * payload is the workspace's id, or '' for a token added. PostgreSQL sends a notification to
- * every listening connection at commit, before the committing client hears of the commit,
- * and drops the duplicates of one transaction.
+ * payload is the workspace's id, or '' for a token added; since migration 029, a change of
+ * the row that only moved its versions names them too: `id data_version catalog_version`.
+ * PostgreSQL sends a notification to every listening connection at commit, before the
+ * committing client hears of the commit, and drops the duplicates of one transaction.
  */
 export const CHANGES_CHANNEL = 'salescrm_changes';
 
 /** Payloads that start with this are `sync`'s, not changes (ids never start with it). */
 const SYNC_PREFIX = '~';
+
+/** Tells `feed` of a change notification's `payload` (`CHANGES_CHANNEL`). */
+export function notified(feed: ChangeFeed, payload: string): void {
+  const [workspaceId, data, catalog] = payload.split(' ');
+  const dataVersion = Number(data);
+  const catalogVersion = Number(catalog);
+  if (
+    catalog !== undefined &&
+    Number.isSafeInteger(dataVersion) &&
+    Number.isSafeInteger(catalogVersion)
+  )
+    feed.moved(workspaceId!, { dataVersion, catalogVersion });
+  else feed.changed(workspaceId!);
+}
 
 /** How long a lost listening connection waits before it connects again. */
 const RECONNECT_MS = 1_000;
@@ -69,7 +84,7 @@ export function listenForChanges(
       if (payload.startsWith(SYNC_PREFIX)) {
         waiting.get(payload)?.();
         waiting.delete(payload);
-      } else feed.changed(payload);
+      } else notified(feed, payload);
     });
     c.connect()
       .then(() => c.query(`listen ${CHANGES_CHANNEL}`))

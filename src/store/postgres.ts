@@ -5,6 +5,7 @@ import pg from 'pg';
 import { ConfigError } from '../config.ts';
 import type { Database } from '../model/tables.ts';
 import type {
+  CommitNote,
   Executor,
   PoolStats,
   RenderedTable,
@@ -274,11 +275,12 @@ export function openPostgresStore(
   /**
    * A transaction whose `opening` text (`begin` and what must come with it: a setting, a lock,
    * a first statement) is sent in one round trip, its rows handed to `fn`; at its commit the
-   * kept lookups of `workspaceId` stale (of every workspace when it names none).
+   * kept lookups of `workspaceId` stale (of every workspace when it names none), or move to
+   * the versions `fn` noted.
    */
   async function openedTransaction<T>(
     opening: string,
-    fn: (conn: Executor, opened: Record<string, unknown>[]) => Promise<T>,
+    fn: (conn: Executor, opened: Record<string, unknown>[], note: CommitNote) => Promise<T>,
     workspaceId: string | undefined,
   ): Promise<T> {
     let failure: unknown;
@@ -288,10 +290,12 @@ export function openPostgresStore(
         try {
           open = true;
           const opened = await sql.raw<Record<string, unknown>>(opening).execute(conn);
-          const result = await ownCommits.within(() => fn(conn, opened.rows));
+          const note: CommitNote = {};
+          const result = await ownCommits.within(() => fn(conn, opened.rows, note));
           open = false;
           await sql`commit`.execute(conn);
           if (workspaceId === undefined) listener?.feed.changedAll();
+          else if (note.versions) listener?.feed.moved(workspaceId, note.versions);
           else listener?.feed.changed(workspaceId);
           return result;
         } catch (error) {
@@ -416,7 +420,7 @@ export function openPostgresStore(
       // transaction alone: reads keep PostgreSQL's choice.
       return openedTransaction(
         `begin; set local plan_cache_mode = force_generic_plan; select catalog_version from workspaces where id = ${pg.escapeLiteral(workspaceId)} for update`,
-        (conn, rows) => fn(conn, Number(rows[0]?.catalog_version ?? 0)),
+        (conn, rows, note) => fn(conn, Number(rows[0]?.catalog_version ?? 0), note),
         workspaceId,
       );
     },

@@ -2,7 +2,7 @@ import { type EventActor, SYSTEM_ACTOR } from '../domain/events.ts';
 import { now } from '../domain/time.ts';
 import { type Catalog, catalogAt, loadCatalog, readCatalogVersion } from './catalog.ts';
 import { closeWrite, PendingWrites } from './close-write.ts';
-import type { Executor, Store } from './database.ts';
+import type { CommitNote, Executor, Store } from './database.ts';
 import { insertMany, insertReturning } from './insert.ts';
 import type { AttemptOutcome } from './outbox/attempts.ts';
 import { EventLog } from './outbox/event-log.ts';
@@ -79,7 +79,7 @@ export async function writeWorkspace<T>(
     if (tries) taker?.carried?.(tries, false);
     tries = undefined;
   };
-  const result = await inWorkspaceTransaction(store, workspaceId, async (outer, version) => {
+  const result = await inWorkspaceTransaction(store, workspaceId, async (outer, version, note) => {
     delivers = false;
     handed = undefined;
     giveBack();
@@ -139,6 +139,10 @@ export async function writeWorkspace<T>(
     });
     delivers = fanned.added > (fanned.handed?.deliveries.length ?? 0);
     handed = fanned.handed;
+    // The workspace's token lookups stay kept with its new versions, unless the write
+    // changed its row otherwise or a token (each of those stales them).
+    if (note && !STALES_TOKENS.some((table) => watch.written.has(table)))
+      note.versions = fanned.versions;
     return result;
   }).catch((error: unknown) => {
     giveBack();
@@ -151,6 +155,13 @@ export async function writeWorkspace<T>(
 }
 
 /**
+ * Tables whose change by a write's own statements changes what a kept token lookup holds
+ * (the workspace's row beyond its versions, a token): such a write stales the lookups of
+ * its workspace.
+ */
+const STALES_TOKENS = ['workspaces', 'access_tokens', 'token_workspaces'] as const;
+
+/**
  * Runs `fn` in a transaction that serializes the writers of a workspace, with its catalog
  * version. SQLite's `BEGIN IMMEDIATE` already lets one writer in at a time; on PostgreSQL
  * the workspace row is locked first (in the round trip of `begin`), so checks such as "at
@@ -160,7 +171,7 @@ export async function writeWorkspace<T>(
 function inWorkspaceTransaction<T>(
   store: Store,
   workspaceId: string,
-  fn: (trx: Executor, catalogVersion: number) => Promise<T>,
+  fn: (trx: Executor, catalogVersion: number, note?: CommitNote) => Promise<T>,
 ): Promise<T> {
   if (store.workspaceTransaction) return store.workspaceTransaction(workspaceId, fn);
   return store.transaction(async (trx) => fn(trx, await readCatalogVersion(trx, workspaceId)));

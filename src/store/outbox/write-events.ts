@@ -1,6 +1,7 @@
 import { type EventFacts, eventPayload } from '../../domain/events.ts';
 import { newId } from '../../domain/ids.ts';
 import { activeSubscriptions, type Subscription } from '../catalog.ts';
+import type { WorkspaceVersions } from '../change-feed.ts';
 import type { Executor } from '../database.ts';
 import { insertMany } from '../insert.ts';
 import { markDeliveriesDue } from './due-workspaces.ts';
@@ -130,6 +131,8 @@ export function deliveriesOf(
 export interface FannedOut {
   added: number;
   handed?: Handover;
+  /** PostgreSQL: the versions the write's last statement left the workspace at. */
+  versions?: WorkspaceVersions;
 }
 
 /**
