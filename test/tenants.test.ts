@@ -178,21 +178,27 @@ describe.runIf(TEST_DIALECT === 'postgres')(
       }
     });
 
-    it('a write through the server is read back by its next request, the page kept before or not, with no token lookup', async () => {
+    /** A workspace of two people, and an app on `store` (its token lookups counted) that listens. */
+    async function listeningApp() {
       const [w] = await createDemoWorkspaces(store, { workspaces: 1, people: 2 });
       const counted = countingTokenLookups(store);
       const app = await testApp(counted.store);
       await waitFor(() => store.changes!().feed.live);
+      return { w: w!, app, counted };
+    }
+
+    it('a write through the server is read back by its next request, the page kept before or not, with no token lookup', async () => {
+      const { w, app, counted } = await listeningApp();
       const list = '/v2/people?limit=100';
-      for (let i = 0; i < 3; i++) expect((await get(app, w!.token, list)).status).toBe(200);
+      for (let i = 0; i < 3; i++) expect((await get(app, w.token, list)).status).toBe(200);
       counted.lookups = 0;
       for (let i = 0; i < 5; i++) {
-        const made = await post(app, w!.token, '/v2/people', { name: `바로 읽기 ${i}` });
+        const made = await post(app, w.token, '/v2/people', { name: `바로 읽기 ${i}` });
         expect(made.status).toBe(201);
-        const page = await get(app, w!.token, list);
+        const page = await get(app, w.token, list);
         expect(page.json.data.peopleList).toHaveLength(3 + i);
         // Asked again, the page is kept, until the next write.
-        expect((await get(app, w!.token, list)).text).toBe(page.text);
+        expect((await get(app, w.token, list)).text).toBe(page.text);
       }
       // Each write named the versions it left: the token's lookup stayed kept, with them.
       expect(counted.lookups).toBe(0);
@@ -200,18 +206,15 @@ describe.runIf(TEST_DIALECT === 'postgres')(
     });
 
     it("another process's write is read back once its commit is notified, with no token lookup", async () => {
-      const [w] = await createDemoWorkspaces(store, { workspaces: 1, people: 2 });
-      const counted = countingTokenLookups(store);
-      const app = await testApp(counted.store);
-      await waitFor(() => store.changes!().feed.live);
+      const { w, app, counted } = await listeningApp();
       const list = '/v2/people?limit=100';
-      const count = async () => (await get(app, w!.token, list)).json.data.peopleList.length;
+      const count = async () => (await get(app, w.token, list)).json.data.peopleList.length;
       expect(await count()).toBe(2);
       counted.lookups = 0;
       const other = openStore(store.url);
       try {
         for (let i = 0; i < 3; i++) {
-          await writeWorkspace(other, w!.workspaceId, (x) => makePerson(x));
+          await writeWorkspace(other, w.workspaceId, (x) => makePerson(x));
           // The commit's notification names the versions it left (migration 029).
           await waitForAsync(async () => (await count()) === 3 + i);
         }
@@ -227,7 +230,7 @@ describe.runIf(TEST_DIALECT === 'postgres')(
       const app = await testApp(store);
       const { feed } = store.changes!();
       await waitFor(() => feed.live);
-      expect((await get(app, w!.token, '/v2/people')).status).toBe(200);
+      expect((await get(app, w.token, '/v2/people')).status).toBe(200);
       await sql`select pg_terminate_backend(pid) from pg_stat_activity
         where datname = current_database() and query = 'listen salescrm_changes'`.execute(store.db);
       await waitFor(() => !feed.live);
@@ -235,7 +238,7 @@ describe.runIf(TEST_DIALECT === 'postgres')(
         .updateTable('access_tokens')
         .set({ revoked_at: '2026-01-01T00:00:00.000Z' })
         .execute();
-      expect((await get(app, w!.token, '/v2/people')).status).toBe(401);
+      expect((await get(app, w.token, '/v2/people')).status).toBe(401);
       await waitFor(() => feed.live);
       await app.close();
     });
