@@ -18,6 +18,21 @@ export function secretKey(secret: string): Buffer {
   return Buffer.from(encoded, 'base64');
 }
 
+/**
+ * The secrets that sign a webhook's requests at `at`: its own, and during a rotation (until
+ * `previousUntil`, after `at`) the previous one too.
+ */
+export function signingSecrets(
+  secret: string,
+  previous: string | null,
+  previousUntil: string | null,
+  at: string,
+): string[] {
+  return previous !== null && previousUntil !== null && previousUntil > at
+    ? [secret, previous]
+    : [secret];
+}
+
 /** The `webhook-signature` header for a delivery: one `v1,…` per secret, space separated. */
 export function signWebhook(
   id: string,

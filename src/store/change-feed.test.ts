@@ -93,10 +93,14 @@ describe('ChangeFeed', () => {
     notified(feed, 'b');
     notified(feed, 'c 12');
     notified(feed, 'd x 4');
+    notified(feed, 'e  4');
+    notified(feed, 'f 1 2 3');
+    notified(feed, 'g -1 4');
     expect(feed.unchangedSince('a', mark)).toBe(true);
     expect(feed.movedSince('a', mark)).toEqual({ dataVersion: 12, catalogVersion: 4 });
     // A workspace alone, or versions that are not both numbers: a change of the workspace.
     for (const key of ['b', 'c', 'd']) expect(feed.unchangedSince(key, mark)).toBe(false);
+    for (const key of ['e', 'f', 'g']) expect(feed.unchangedSince(key, mark)).toBe(false);
     expect(feed.unchangedSince(TOKENS_ADDED, mark)).toBe(true);
     notified(feed, '');
     expect(feed.unchangedSince(TOKENS_ADDED, mark)).toBe(false);

@@ -6,7 +6,7 @@
 import type { CreateWebhookBody, UpdateWebhookBody } from '../../api-schema/bodies/webhooks.ts';
 import { newId } from '../../domain/ids.ts';
 import { now } from '../../domain/time.ts';
-import { newWebhookSecret } from '../../domain/webhook-signature.ts';
+import { newWebhookSecret, signingSecrets } from '../../domain/webhook-signature.ts';
 import { parseWebhookUrl } from '../../domain/webhook-url.ts';
 import type { WebhookRow } from '../../render/webhooks.ts';
 import type { Store } from '../../store/database.ts';
@@ -64,14 +64,11 @@ export async function updateWebhook(
   if (!current) throw webhookNotFound(id);
   if (body.url !== undefined && body.url !== current.url) {
     parseWebhookUrl(body.url);
-    await verifier.verify(body.url, id, signingSecrets(current, now()));
+    await verifier.verify(
+      body.url,
+      id,
+      signingSecrets(current.secret, current.previous_secret, current.previous_secret_until, now()),
+    );
   }
   return writeWorkspace(store, workspaceId, (w) => changeWebhook(w, id, body));
-}
-
-/** The secrets that sign a webhook's requests at `at`: its own, and the previous while it lasts. */
-function signingSecrets(row: WebhookRow, at: string): string[] {
-  const previous = row.previous_secret;
-  const until = row.previous_secret_until;
-  return previous !== null && until !== null && until > at ? [row.secret, previous] : [row.secret];
 }

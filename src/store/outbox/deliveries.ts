@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { workspaceKey } from '../../domain/ids.ts';
+import { signingSecrets } from '../../domain/webhook-signature.ts';
 import type { Executor, Store } from '../database.ts';
 import { bookkeeping, chunks, type DeliveryKey, idList, idsByWorkspace } from './bookkeeping.ts';
 import { holdsLease } from './dispatch-lease.ts';
@@ -602,21 +603,6 @@ export function deliveryToSend(
     payload: r.payload,
     secrets: signingSecrets(r.secret, r.previous_secret, r.previous_secret_until, now),
   };
-}
-
-/**
- * The secrets that sign a delivery sent at `now`: the webhook's, and during a rotation (until
- * `previousUntil`, after `now`) the previous one too.
- */
-export function signingSecrets(
-  secret: string,
-  previous: string | null,
-  previousUntil: string | null,
-  now: string,
-): string[] {
-  return previous !== null && previousUntil !== null && previousUntil > now
-    ? [secret, previous]
-    : [secret];
 }
 
 /** The deliveries to send of the rows read, in due order; lets go those that cannot go. */

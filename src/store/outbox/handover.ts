@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
+import { signingSecrets } from '../../domain/webhook-signature.ts';
 import type { Subscription } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
 import { preparedRows } from '../sqlite-executors.ts';
 import type { AttemptOutcome } from './attempts.ts';
-import { type Delivery, signingSecrets } from './deliveries.ts';
+import type { Delivery } from './deliveries.ts';
 
 /**
  * Deliveries a write hands to its own process's dispatcher (docs/deploy.md, Webhook
