@@ -11,6 +11,7 @@ import type { CustomFieldTable } from '../model/tables.ts';
 import type { Executor, Store } from './database.ts';
 import { dueAtLeast } from './outbox/due-workspaces.ts';
 import { prepareQuery } from './prepared.ts';
+import { inKysely } from './sql-text.ts';
 import { sqliteStatementOf } from './sqlite-executors.ts';
 
 /** What a catalogued name belongs to. */
@@ -116,7 +117,7 @@ export async function bumpCatalogVersion(trx: Executor, workspaceId: string): Pr
     .updateTable('workspaces')
     .set((eb) => ({
       catalog_version: eb('catalog_version', '+', 1),
-      deliveries_due_at: dueAtLeast(new Date().toISOString()),
+      deliveries_due_at: inKysely<string>(dueAtLeast(new Date().toISOString())),
     }))
     .where('id', '=', workspaceId)
     .execute();

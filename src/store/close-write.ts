@@ -1,4 +1,4 @@
-import { CompiledQuery, type RawBuilder, sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { EventFacts } from '../domain/events.ts';
 import type { Subscription } from './catalog.ts';
 import type { Executor, RenderedTable } from './database.ts';
@@ -18,6 +18,7 @@ import {
   insertNumberedEvents,
   pendingDelivery,
 } from './outbox/write-events.ts';
+import { compiledText, identifier, joinText, rawText, type SqlText, sqlText } from './sql-text.ts';
 import { sqliteStatementOf } from './sqlite-executors.ts';
 
 /** A search index row: record type, record id, field key, value. */
@@ -78,6 +79,17 @@ export class PendingWrites {
     for (const [id, field, value] of added) this.indexAdded.push([type, id, field, value]);
   }
 }
+
+/** No text. */
+const NONE = rawText('');
+
+/** The event columns, as the closing statement's insert names them. */
+const EVENT_COLUMN_LIST = joinText(EVENT_COLUMNS.map(identifier));
+
+/** Each event column's value from `unnest` (`v`), its number an offset from the write's `base`. */
+const EVENT_VALUES_FROM_V = joinText(
+  EVENT_COLUMNS.map((c) => (c === 'seq' ? rawText('w.base + v.seq') : rawText(`v."${c}"`))),
+);
 
 /** Column `i` of `rows`, as an array to bind (PostgreSQL's `unnest`). */
 function column<T>(rows: readonly (readonly unknown[])[], i: number): T[] {
@@ -178,7 +190,9 @@ async function closePostgresWrite(
 ): Promise<FannedOut> {
   const count = events.length;
   const deliveries = count > 0 ? deliveriesOf(events, subscriptions) : [];
-  const catalog = options.catalogChanged ? sql`, catalog_version = catalog_version + 1` : sql``;
+  const catalog = options.catalogChanged
+    ? rawText(', catalog_version = catalog_version + 1')
+    : NONE;
   const offer =
     deliveries.length > 0
       ? handoverOffer(
@@ -192,14 +206,14 @@ async function closePostgresWrite(
   const dueAt =
     deliveries.length > 0
       ? offer && !options.catalogChanged
-        ? sql<string>`case when ${[...new Set(deliveries.map((d) => d.webhookId))]}::text[]
+        ? sqlText`case when ${[...new Set(deliveries.map((d) => d.webhookId))]}::text[]
               <@ array(select webhook_id from h where free)
             then ${offer.leaseUntil} else ${events[0]!.occurredAt} end`
         : events[0]!.occurredAt
       : options.catalogChanged
         ? options.now
         : undefined;
-  const due = dueAt === undefined ? sql`` : sql`, deliveries_due_at = ${dueAtLeast(dueAt)}`;
+  const due = dueAt === undefined ? NONE : sqlText`, deliveries_due_at = ${dueAtLeast(dueAt)}`;
   const parts = offer ? [freeWebhooksCte(workspaceId, offer)] : [];
   // Tries of earlier deliveries recorded here: their rows are not those this statement adds,
   // and `h` reads the pending deliveries as they were before it (these among them, held by
@@ -207,23 +221,23 @@ async function closePostgresWrite(
   if (options.tries && options.tries.length > 0)
     parts.push(...deliveredParts(workspaceId, options.tries, options.now));
   parts.push(
-    sql`w as (update workspaces set data_version = data_version + 1, event_seq = event_seq + ${count}${catalog}${due}
+    sqlText`w as (update workspaces set data_version = data_version + 1, event_seq = event_seq + ${count}${catalog}${due}
       where id = ${workspaceId} returning event_seq - ${count} as base, data_version, catalog_version)`,
   );
   let n = 0;
   for (const [table, rows] of pending.inserts) {
     const columns = Object.keys(rows[0]!);
-    parts.push(sql`${sql.raw(`i${n++}`)} as (insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.id(c)))})
-      select * from unnest(${sql.join(columns.map((c) => sql`${rows.map((r) => r[c] ?? null)}::text[]`))}))`);
+    parts.push(sqlText`${rawText(`i${n++}`)} as (insert into ${identifier(table)} (${joinText(columns.map(identifier))})
+      select * from unnest(${joinText(columns.map((c) => sqlText`${rows.map((r) => r[c] ?? null)}::text[]`))}))`);
   }
   for (const [table, entries] of pending.bodies) {
-    parts.push(sql`${sql.raw(`b${n++}`)} as (update ${sql.table(table)} as t set body = v.body
+    parts.push(sqlText`${rawText(`b${n++}`)} as (update ${identifier(table)} as t set body = v.body
       from unnest(${column<string>(entries, 0)}::text[], ${column<string>(entries, 1)}::text[]) as v(id, body)
       where t.workspace_id = ${workspaceId} and t.id = v.id collate "C")`);
   }
   const gone = pending.indexGone;
   if (gone.length > 0) {
-    parts.push(sql`ig as (delete from search_values as s
+    parts.push(sqlText`ig as (delete from search_values as s
       using unnest(${column<string>(gone, 0)}::text[], ${column<string>(gone, 1)}::text[],
         ${column<string>(gone, 2)}::text[], ${column<string>(gone, 3)}::text[]) as g(type, id, field, value)
       where s.workspace_id = ${workspaceId} and s.record_type = g.type and s.field = g.field
@@ -233,7 +247,7 @@ async function closePostgresWrite(
   if (added.length > 0) {
     // A record's rows are distinct, and written once a write: no conflict to expect, but a
     // row already there (an index repaired by hand) is no error.
-    parts.push(sql`ia as (insert into search_values (workspace_id, record_type, field, value, record_id)
+    parts.push(sqlText`ia as (insert into search_values (workspace_id, record_type, field, value, record_id)
       select ${workspaceId}, g.type, g.field, g.value, g.id
       from unnest(${column<string>(added, 0)}::text[], ${column<string>(added, 1)}::text[],
         ${column<string>(added, 2)}::text[], ${column<string>(added, 3)}::text[]) as g(type, id, field, value)
@@ -244,34 +258,36 @@ async function closePostgresWrite(
   if (count > 0) {
     const arrays = EVENT_COLUMNS.map((c, i) =>
       c === 'seq'
-        ? sql`${column<number>(rows, i)}::int8[]`
-        : sql`${column<string>(rows, i)}::text[]`,
+        ? sqlText`${column<number>(rows, i)}::int8[]`
+        : sqlText`${column<string>(rows, i)}::text[]`,
     );
-    parts.push(sql`e as (insert into events (${sql.join(EVENT_COLUMNS.map((c) => sql.id(c)))})
-      select ${sql.join(EVENT_COLUMNS.map((c) => (c === 'seq' ? sql`w.base + v.seq` : sql`v.${sql.id(c)}`)))}
-      from w, unnest(${sql.join(arrays)}) as v(${sql.join(EVENT_COLUMNS.map((c) => sql.id(c)))}))`);
+    parts.push(sqlText`e as (insert into events (${EVENT_COLUMN_LIST})
+      select ${EVENT_VALUES_FROM_V}
+      from w, unnest(${joinText(arrays)}) as v(${EVENT_COLUMN_LIST}))`);
     if (deliveries.length > 0) {
       const rest = Object.entries(pendingDelivery(events[0]!.occurredAt)).map(([c, v]) => [
         c,
         c === 'leased_until' && offer
-          ? sql`case when v.webhook_id in (select webhook_id from h where free) then ${offer.leaseUntil} end`
-          : sql`${v}`,
-      ]) as [string, RawBuilder<unknown>][];
-      parts.push(sql`d as (insert into webhook_deliveries (workspace_id, id, webhook_id, event_seq,
-        ${sql.join(rest.map(([c]) => sql.id(c)))})
-        select ${workspaceId}, v.id, v.webhook_id, w.base + v.n, ${sql.join(rest.map(([, v]) => v))}
+          ? sqlText`case when v.webhook_id in (select webhook_id from h where free) then ${offer.leaseUntil} end`
+          : sqlText`${v}`,
+      ]) as [string, SqlText][];
+      parts.push(sqlText`d as (insert into webhook_deliveries (workspace_id, id, webhook_id, event_seq,
+        ${joinText(rest.map(([c]) => identifier(c)))})
+        select ${workspaceId}, v.id, v.webhook_id, w.base + v.n, ${joinText(rest.map(([, v]) => v))}
         from w, unnest(${deliveries.map((d) => d.id)}::text[], ${deliveries.map((d) => d.webhookId)}::text[],
           ${deliveries.map((d) => d.eventIndex + 1)}::int8[]) as v(id, webhook_id, n))`);
     }
   }
-  const freeIds = offer ? sql`, array(select webhook_id from h where free) as free` : sql``;
-  const result = await sql<{
+  const freeIds = offer ? rawText(', array(select webhook_id from h where free) as free') : NONE;
+  const result = await trx.executeQuery<{
     base: string | number;
     data_version: string | number;
     catalog_version: string | number;
     free?: string[];
-  }>`with ${sql.join(parts)} select base, data_version, catalog_version${freeIds} from w`.execute(
-    trx,
+  }>(
+    compiledText(
+      sqlText`with ${joinText(parts)} select base, data_version, catalog_version${freeIds} from w`,
+    ),
   );
   const head = result.rows[0];
   const versions = head && {

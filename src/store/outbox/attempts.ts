@@ -14,6 +14,7 @@ import {
 import type { WebhookAttemptTable } from '../../model/tables.ts';
 import { bumpCatalogVersion } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
+import { compiledText, joinText, rawText, type SqlText, sqlText } from '../sql-text.ts';
 import { preparedRows } from '../sqlite-executors.ts';
 import { bookkeeping, chunks, type DeliveryKey, idList, literal } from './bookkeeping.ts';
 import { earliestPending, settleDueWorkspace } from './due-workspaces.ts';
@@ -149,19 +150,20 @@ async function recordDelivered(
   workspaceId: string,
   outcomes: readonly AttemptOutcome[],
 ): Promise<void> {
-  await sql`
-    with ${sql.join(deliveredParts(workspaceId, outcomes, new Date().toISOString()))},
+  const statement = sqlText`
+    with ${joinText(deliveredParts(workspaceId, outcomes, new Date().toISOString()))},
     settled as (
       update workspaces w set deliveries_due_at = ${earliestPending(
         workspaceId,
-        sql`(select id from done where delivered)`,
+        rawText('(select id from done where delivered)'),
       )}
       where w.id = ${workspaceId}
         and w.id in (select id from workspaces where id = ${workspaceId} for update skip locked)
         and (w.event_seq, w.catalog_version) = (
           select event_seq, catalog_version from workspaces where id = ${workspaceId})
     )
-    select set_config('synchronous_commit', 'off', true)`.execute(store.db);
+    select set_config('synchronous_commit', 'off', true)`;
+  await store.db.executeQuery(compiledText(statement));
 }
 
 /**
@@ -178,31 +180,33 @@ export function deliveredParts(
   workspaceId: string,
   outcomes: readonly AttemptOutcome[],
   now: string,
-): RawBuilder<unknown>[] {
+): SqlText[] {
   const ms = (o: AttemptOutcome) => Math.max(0, Math.round(o.durationMs));
   // One try (a workspace's share of a record while writes stream in: the common case) by
   // scalars, so that PostgreSQL plans the statement once a connection; with arrays it
   // chose a custom plan at every record, whose planning cost as much as its run.
   const [one] = outcomes.length === 1 ? outcomes : [];
-  const ids = one ? sql`id = ${one.id}` : sql`id = any(${outcomes.map((o) => o.id)}::text[])`;
+  const ids = one
+    ? sqlText`id = ${one.id}`
+    : sqlText`id = any(${outcomes.map((o) => o.id)}::text[])`;
   const tries = one
-    ? sql`select ${one.id}::text, ${one.startedAt}::text, ${ms(one)}::int, ${one.statusCode}::int`
-    : sql`select * from unnest(${outcomes.map((o) => o.id)}::text[],
+    ? sqlText`select ${one.id}::text, ${one.startedAt}::text, ${ms(one)}::int, ${one.statusCode}::int`
+    : sqlText`select * from unnest(${outcomes.map((o) => o.id)}::text[],
         ${outcomes.map((o) => o.startedAt)}::text[], ${outcomes.map(ms)}::int[],
         ${outcomes.map((o) => o.statusCode)}::int[])`;
   return [
-    sql`current as (
+    sqlText`current as (
       select id, status, next_attempt_at from webhook_deliveries
       where workspace_id = ${workspaceId} and ${ids}
       for update
     )`,
-    sql`tries(id, started_at, duration_ms, status_code) as (${tries})`,
-    sql`took as (
+    sqlText`tries(id, started_at, duration_ms, status_code) as (${tries})`,
+    sqlText`took as (
       select c.id, t.started_at, t.duration_ms, t.status_code,
         c.status = 'pending' and not (c.next_attempt_at > t.started_at) as delivers
       from current c join tries t on t.id = c.id
     )`,
-    sql`done as (
+    sqlText`done as (
       update webhook_deliveries d set
         attempt_count = d.attempt_count + 1,
         status = case when k.delivers then 'delivered' else d.status end,
@@ -215,21 +219,21 @@ export function deliveredParts(
       where d.workspace_id = ${workspaceId} and d.id = k.id
       returning d.id, d.webhook_id, d.attempt_count, k.delivers as delivered
     )`,
-    sql`logged as (
+    sqlText`logged as (
       insert into webhook_attempts
         (workspace_id, delivery_id, attempt, started_at, duration_ms, status_code, error)
       select ${workspaceId}, d.id, d.attempt_count, t.started_at, t.duration_ms, t.status_code, null
       from done d join tries t on t.id = d.id
       on conflict do nothing
     )`,
-    sql`streaks as (
+    sqlText`streaks as (
       select id from webhooks
       where workspace_id = ${workspaceId} and failure_streak <> 0
         and id in (select webhook_id from done where delivered)
       order by id
       for no key update
     )`,
-    sql`cleared as (
+    sqlText`cleared as (
       update webhooks w set failure_streak = 0 from streaks s
       where w.workspace_id = ${workspaceId} and w.id = s.id
     )`,

@@ -1,5 +1,5 @@
-import { type RawBuilder, sql } from 'kysely';
 import type { Executor, Store } from '../database.ts';
+import { inKysely, type SqlText, sqlText } from '../sql-text.ts';
 import { preparedRows, sqliteStatementOf } from '../sqlite-executors.ts';
 import { bookkeeping, literal } from './bookkeeping.ts';
 
@@ -50,7 +50,7 @@ export async function markDeliveriesDue(
   }
   await trx
     .updateTable('workspaces')
-    .set({ deliveries_due_at: dueAtLeast(at) })
+    .set({ deliveries_due_at: inKysely<string>(dueAtLeast(at)) })
     .where('id', '=', workspaceId)
     .execute();
 }
@@ -63,8 +63,8 @@ const MARK_SQL = `update workspaces set deliveries_due_at = case when deliveries
   or deliveries_due_at > ? then ? else deliveries_due_at end where id = ?`;
 
 /** `deliveries_due_at` brought forward to `at`: the same on both stores (their `least`/`min` differ on null); `MARK_SQL` spells it for SQLite. */
-export function dueAtLeast(at: string | RawBuilder<string>) {
-  return sql<string>`case when deliveries_due_at is null or deliveries_due_at > ${at} then ${at} else deliveries_due_at end`;
+export function dueAtLeast(at: string | SqlText): SqlText {
+  return sqlText`case when deliveries_due_at is null or deliveries_due_at > ${at} then ${at} else deliveries_due_at end`;
 }
 
 /**
@@ -94,11 +94,11 @@ export async function settleDueWorkspaceAlone(store: Store, workspaceId: string)
  * The workspace's earliest pending delivery of an active webhook (null when none), as a
  * subquery; `except`, deliveries to leave out (a record's, delivered in the same statement).
  */
-export function earliestPending(workspaceId: string, except?: RawBuilder<unknown>) {
-  return sql<string | null>`(select min(d.next_attempt_at) from webhook_deliveries d
+export function earliestPending(workspaceId: string, except?: SqlText): SqlText {
+  return sqlText`(select min(d.next_attempt_at) from webhook_deliveries d
       join webhooks w on w.workspace_id = d.workspace_id and w.id = d.webhook_id
       where d.workspace_id = ${workspaceId} and w.workspace_id = ${workspaceId}
-        and d.status = 'pending' and w.status = 'active'${except ? sql` and d.id not in ${except}` : sql``})`;
+        and d.status = 'pending' and w.status = 'active'${except ? sqlText` and d.id not in ${except}` : sqlText``})`;
 }
 
 /**
@@ -107,9 +107,10 @@ export function earliestPending(workspaceId: string, except?: RawBuilder<unknown
  * after the workspace's row is locked (`settleDueWorkspaceAlone`).
  */
 export async function settleDueWorkspace(trx: Executor, workspaceId: string): Promise<void> {
-  // Its text is the same for every workspace: on SQLite, prepared once (as a record runs it
-  // for each workspace it records in).
-  const settle = sql`update workspaces set deliveries_due_at = ${earliestPending(workspaceId)}
-    where id = ${workspaceId}`.compile(trx);
+  // Compiled for the store's dialect, its text the same for every workspace: on SQLite,
+  // prepared once (as a record runs it for each workspace it records in).
+  const settle =
+    inKysely(sqlText`update workspaces set deliveries_due_at = ${earliestPending(workspaceId)}
+    where id = ${workspaceId}`).compile(trx);
   await preparedRows(trx, settle.sql, settle.parameters);
 }

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import { signingSecrets } from '../../domain/webhook-signature.ts';
 import type { Subscription } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
+import { type SqlText, sqlText } from '../sql-text.ts';
 import { preparedRows } from '../sqlite-executors.ts';
 import type { AttemptOutcome } from './attempts.ts';
 import type { Delivery } from './deliveries.ts';
@@ -149,10 +149,10 @@ const PENDING_SQL = `select id, attempt_count from webhook_deliveries
  * The same as a part of a PostgreSQL write's last statement (`closePostgresWrite`): the CTE
  * `h`, a row for each offered webhook with `free`, read before the statement's inserts.
  */
-export function freeWebhooksCte(workspaceId: string, offer: HandoverOffer) {
+export function freeWebhooksCte(workspaceId: string, offer: HandoverOffer): SqlText {
   const webhookIds = [...offer.held.keys()];
   const held = [...offer.held.values()].flat();
-  return sql`h as (select o.webhook_id, p.blocking = 0 and p.seen < ${offer.window}::int as free
+  return sqlText`h as (select o.webhook_id, p.blocking = 0 and p.seen < ${offer.window}::int as free
     from unnest(${webhookIds}::text[]) as o(webhook_id)
     cross join lateral (
       select count(*) filter (where d.attempt_count = 0 and not (d.id = any(${held}::text[]))) as blocking,
