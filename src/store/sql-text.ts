@@ -3,8 +3,8 @@ import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 /**
  * SQL text and the values it binds, as Kysely's `sql` tag takes them, without the query tree
  * Kysely builds and compiles from it: for the statement every PostgreSQL write runs last
- * (`close-write.ts`), whose tree of a few hundred nodes cost the server more to build and
- * compile at each write than the rest of its work on the statement (docs/benchmarks.md).
+ * (`close-write.ts`), whose tree of a few hundred nodes, built and compiled at each write, was
+ * about a third of the server's work on the statement (docs/benchmarks.md).
  *
  * `strings` has one more entry than `values`: the text runs `strings[0]`, `values[0]`,
  * `strings[1]`, ... A value that is itself `SqlText` is text, merged in where it stands;
