@@ -37,7 +37,7 @@ describe('PageCache', () => {
     expect(cache.bytes).toBe(20);
   });
 
-  it('drops the least recently used pages past its byte budget', () => {
+  it('past its byte budget, puts a new page in place of the least recently used once that one is idle', () => {
     const cache = new PageCache(800);
     const keys = ['k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7'];
     for (const key of keys) {
@@ -45,12 +45,41 @@ describe('PageCache', () => {
       ask(cache, key, 1, page(100));
     }
     expect(cache.bytes).toBe(800);
-    expect(cache.get('k0', 1)).toBeDefined(); // k0 is now the most recently used
+    // Every page held was asked for lately: a new one is not kept in place of one.
     ask(cache, 'k8', 1, page(100));
     ask(cache, 'k8', 1, page(100));
+    expect(cache.has('k8')).toBe(false);
+    expect(keys.every((k) => cache.has(k))).toBe(true);
+    // A window of asks (8,192, the least) for other pages, k0 among the last: now k1 is the
+    // least recently used, and idle.
+    for (let i = 0; i < 8_192; i++) cache.get(`other${i % 100}`, 1);
+    expect(cache.get('k0', 1)).toBeDefined();
+    ask(cache, 'k8', 1, page(100));
+    expect(cache.has('k8')).toBe(true);
     expect(cache.has('k1')).toBe(false);
     expect([...keys.filter((k) => k !== 'k1'), 'k8'].every((k) => cache.has(k))).toBe(true);
     expect(cache.bytes).toBe(800);
+  });
+
+  it('serves most of a round over more pages than its budget holds, where plain LRU would serve none', () => {
+    const cache = new PageCache(1_000_000);
+    // 1,100 pages of 1,000 bytes, asked for in turn: a tenth more than the budget holds.
+    const keys = Array.from({ length: 1_100 }, (_, i) => `workspace${i}`);
+    const round = () => keys.filter((key) => ask(cache, key, 1, page(1_000)) === 'hit').length;
+    round();
+    round();
+    expect(cache.bytes).toBe(1_000_000);
+    for (let r = 0; r < 5; r++) expect(round()).toBe(1_000);
+  });
+
+  it('a page made stale by a write keeps its place at its new version, the budget spent', () => {
+    const cache = new PageCache(1_000);
+    const keys = Array.from({ length: 10 }, (_, i) => `k${i}`);
+    for (const key of keys) ask(cache, key, 1, page(100));
+    for (const key of keys) ask(cache, key, 1, page(100));
+    expect(cache.bytes).toBe(1_000);
+    expect(ask(cache, 'k3', 2, page(100))).toBe('miss');
+    expect(cache.get('k3', 2)).toBeDefined();
   });
 
   it('does not keep a page larger than an eighth of the budget', () => {
@@ -94,13 +123,18 @@ describe('PageCache', () => {
     expect(cache.has('second')).toBe(false); // past them: asked "once" again
   });
 
-  it('past its budget, keeps the most recently used pages of many workspaces', () => {
+  it('past its budget, keeps the pages it holds while in use, and lets others in as they go idle', () => {
     const cache = new PageCache(1_000_000);
     const keys = Array.from({ length: 5_000 }, (_, i) => `workspace${i}`);
     for (const key of keys) ask(cache, key, 1, page(1_000));
     for (const key of keys) ask(cache, key, 1, page(1_000));
     expect(cache.bytes).toBe(1_000_000);
-    expect(keys.slice(-1_000).every((k) => cache.has(k))).toBe(true);
+    // The first to earn a place hold it; the traffic then moves to the last thousand.
+    expect(keys.slice(0, 1_000).every((k) => cache.has(k))).toBe(true);
+    const last = keys.slice(-1_000);
+    for (let r = 0; r < 12; r++) for (const key of last) ask(cache, key, 1, page(1_000));
+    expect(last.every((k) => cache.has(k))).toBe(true);
     expect(cache.has(keys[0]!)).toBe(false);
+    expect(cache.bytes).toBe(1_000_000);
   });
 });
