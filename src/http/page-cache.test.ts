@@ -10,6 +10,15 @@ function ask(cache: PageCache, key: string, version: number, bytes = page(10)): 
   return 'miss';
 }
 
+/** A cache of `budget` bytes after `count` keys were each asked for twice, pages of `size` bytes. */
+function askedTwice(budget: number, count: number, size: number) {
+  const cache = new PageCache(budget);
+  const keys = Array.from({ length: count }, (_, i) => `workspace${i}`);
+  for (const key of keys) ask(cache, key, 1, page(size));
+  for (const key of keys) ask(cache, key, 1, page(size));
+  return { cache, keys };
+}
+
 describe('PageCache', () => {
   it('keeps a page from its second request on', () => {
     const cache = new PageCache(1_000);
@@ -73,13 +82,10 @@ describe('PageCache', () => {
   });
 
   it('a page made stale by a write keeps its place at its new version, the budget spent', () => {
-    const cache = new PageCache(1_000);
-    const keys = Array.from({ length: 10 }, (_, i) => `k${i}`);
-    for (const key of keys) ask(cache, key, 1, page(100));
-    for (const key of keys) ask(cache, key, 1, page(100));
+    const { cache } = askedTwice(1_000, 10, 100);
     expect(cache.bytes).toBe(1_000);
-    expect(ask(cache, 'k3', 2, page(100))).toBe('miss');
-    expect(cache.get('k3', 2)).toBeDefined();
+    expect(ask(cache, 'workspace3', 2, page(100))).toBe('miss');
+    expect(cache.get('workspace3', 2)).toBeDefined();
   });
 
   it('does not keep a page larger than an eighth of the budget', () => {
@@ -124,10 +130,7 @@ describe('PageCache', () => {
   });
 
   it('past its budget, keeps the pages it holds while in use, and lets others in as they go idle', () => {
-    const cache = new PageCache(1_000_000);
-    const keys = Array.from({ length: 5_000 }, (_, i) => `workspace${i}`);
-    for (const key of keys) ask(cache, key, 1, page(1_000));
-    for (const key of keys) ask(cache, key, 1, page(1_000));
+    const { cache, keys } = askedTwice(1_000_000, 5_000, 1_000);
     expect(cache.bytes).toBe(1_000_000);
     // The first to earn a place hold it; the traffic then moves to the last thousand.
     expect(keys.slice(0, 1_000).every((k) => cache.has(k))).toBe(true);
