@@ -18,7 +18,7 @@ import {
   insertNumberedEvents,
   pendingDelivery,
 } from './outbox/write-events.ts';
-import { compiledText, identifier, joinText, rawText, type SqlText, sqlText } from './sql-text.ts';
+import { compiledText, identifier, joinText, rawText, sqlText } from './sql-text.ts';
 import { sqliteStatementOf } from './sqlite-executors.ts';
 
 /** A search index row: record type, record id, field key, value. */
@@ -88,8 +88,16 @@ const EVENT_COLUMN_LIST = joinText(EVENT_COLUMNS.map(identifier));
 
 /** Each event column's value from `unnest` (`v`), its number an offset from the write's `base`. */
 const EVENT_VALUES_FROM_V = joinText(
-  EVENT_COLUMNS.map((c) => (c === 'seq' ? rawText('w.base + v.seq') : rawText(`v."${c}"`))),
+  EVENT_COLUMNS.map((c) => (c === 'seq' ? rawText('w.base + v.seq') : sqlText`v.${identifier(c)}`)),
 );
+
+/** A new delivery's columns besides its workspace, id, webhook and event (`pendingDelivery`). */
+const DELIVERY_COLUMNS = Object.keys(pendingDelivery('')) as (keyof ReturnType<
+  typeof pendingDelivery
+>)[];
+
+/** `DELIVERY_COLUMNS`, as the closing statement's insert names them. */
+const DELIVERY_COLUMN_LIST = joinText(DELIVERY_COLUMNS.map(identifier));
 
 /** Column `i` of `rows`, as an array to bind (PostgreSQL's `unnest`). */
 function column<T>(rows: readonly (readonly unknown[])[], i: number): T[] {
@@ -265,15 +273,15 @@ async function closePostgresWrite(
       select ${EVENT_VALUES_FROM_V}
       from w, unnest(${joinText(arrays)}) as v(${EVENT_COLUMN_LIST}))`);
     if (deliveries.length > 0) {
-      const rest = Object.entries(pendingDelivery(events[0]!.occurredAt)).map(([c, v]) => [
-        c,
+      const rest = pendingDelivery(events[0]!.occurredAt);
+      const values = DELIVERY_COLUMNS.map((c) =>
         c === 'leased_until' && offer
           ? sqlText`case when v.webhook_id in (select webhook_id from h where free) then ${offer.leaseUntil} end`
-          : sqlText`${v}`,
-      ]) as [string, SqlText][];
+          : sqlText`${rest[c]}`,
+      );
       parts.push(sqlText`d as (insert into webhook_deliveries (workspace_id, id, webhook_id, event_seq,
-        ${joinText(rest.map(([c]) => identifier(c)))})
-        select ${workspaceId}, v.id, v.webhook_id, w.base + v.n, ${joinText(rest.map(([, v]) => v))}
+        ${DELIVERY_COLUMN_LIST})
+        select ${workspaceId}, v.id, v.webhook_id, w.base + v.n, ${joinText(values)}
         from w, unnest(${deliveries.map((d) => d.id)}::text[], ${deliveries.map((d) => d.webhookId)}::text[],
           ${deliveries.map((d) => d.eventIndex + 1)}::int8[]) as v(id, webhook_id, n))`);
     }

@@ -18,16 +18,17 @@ const SYNC_PREFIX = '~';
 /** Tells `feed` of a change notification's `payload` (`CHANGES_CHANNEL`). */
 export function notified(feed: ChangeFeed, payload: string): void {
   const moved = MOVED.exec(payload);
-  const dataVersion = Number(moved?.[2]);
-  const catalogVersion = Number(moved?.[3]);
-  if (moved && Number.isSafeInteger(dataVersion) && Number.isSafeInteger(catalogVersion))
-    feed.moved(moved[1]!, { dataVersion, catalogVersion });
+  if (moved)
+    feed.moved(moved[1]!, { dataVersion: Number(moved[2]), catalogVersion: Number(moved[3]) });
   // Anything else (a workspace alone, '' for a token added, or a payload not ours) stales
   // what was read of the key it names.
   else feed.changed(payload.split(' ')[0]!);
 }
 
-/** A payload naming a workspace's versions: `id data_version catalog_version`, digits only. */
+/**
+ * A payload naming a workspace's versions: `id data_version catalog_version`, digits only,
+ * 15 at most (so each is a safe integer).
+ */
 const MOVED = /^(\S+) (\d{1,15}) (\d{1,15})$/;
 
 /** How long a lost listening connection waits before it connects again. */
