@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type {
   KyselyPlugin,
   PluginTransformQueryArgs,
@@ -17,27 +16,23 @@ const CHANGES = new Set([
 ]);
 
 /**
- * A Kysely plugin that calls `committed` after each insert, update or delete that commits on
- * its own (outside `within`): this process changed something in the database, it may not
- * know what, and its caches learn it at once rather than when the database's notification
- * comes back (a CLI command, a test, a route writing outside the write path). Statements of
- * a transaction run `within` it, and its runner says what it changed once it commits.
+ * A Kysely plugin that calls `committed` after each insert, update or delete that runs
+ * through it: this process changed something in the database, it may not know what, and its
+ * caches learn it at once rather than when the database's notification comes back (a CLI
+ * command, a test, a route writing outside the write path).
+ *
+ * Only statements that commit on their own run through it: a transaction's body gets its
+ * executor without the plugin (`inTransaction`), and its runner says what it changed once it
+ * commits. The executor says which is which, not an `AsyncLocalStorage`: one of those makes
+ * Node.js run a hook at every promise of the process, about a tenth of a write's CPU.
  */
 export class OwnCommits implements KyselyPlugin {
-  private readonly inTransaction = new AsyncLocalStorage<true>();
   private readonly changes = new WeakSet<QueryId>();
 
   constructor(private readonly committed: () => void) {}
 
-  /** Runs a transaction's body: its statements commit with the transaction, not each alone. */
-  within<T>(fn: () => Promise<T>): Promise<T> {
-    return this.inTransaction.run(true, fn);
-  }
-
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    if (CHANGES.has(args.node.kind) && !this.inTransaction.getStore()) {
-      this.changes.add(args.queryId);
-    }
+    if (CHANGES.has(args.node.kind)) this.changes.add(args.queryId);
     return args.node;
   }
 
@@ -45,4 +40,13 @@ export class OwnCommits implements KyselyPlugin {
     if (this.changes.has(args.queryId)) this.committed();
     return args.result;
   }
+}
+
+/**
+ * The executor a transaction's body runs its statements on: the transaction's own, without
+ * the store's plugins (`OwnCommits` is the only one), so that none of them counts as a
+ * commit of its own.
+ */
+export function inTransaction<E extends { withoutPlugins(): E }>(executor: E): E {
+  return executor.withoutPlugins();
 }

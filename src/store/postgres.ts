@@ -14,7 +14,7 @@ import type {
   TransactionOptions,
 } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
-import { OwnCommits } from './own-commits.ts';
+import { inTransaction, OwnCommits } from './own-commits.ts';
 import { HostPool } from './postgres-host-pool.ts';
 import { type ChangeListener, listenForChanges } from './postgres-listener.ts';
 import { refuseUnreplicatedCommits } from './postgres-unreplicated-commit.ts';
@@ -291,7 +291,7 @@ export function openPostgresStore(
           open = true;
           const opened = await sql.raw<Record<string, unknown>>(opening).execute(conn);
           const note: CommitNote = {};
-          const result = await ownCommits.within(() => fn(conn, opened.rows, note));
+          const result = await fn(inTransaction(conn), opened.rows, note);
           open = false;
           await sql`commit`.execute(conn);
           if (workspaceId === undefined) listener?.feed.changedAll();
@@ -397,7 +397,7 @@ export function openPostgresStore(
       try {
         const result = await db.transaction().execute(async (trx) => {
           try {
-            return await ownCommits.within(() => fn(trx));
+            return await fn(inTransaction(trx));
           } catch (error) {
             failure = error;
             throw error;
