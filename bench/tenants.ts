@@ -495,6 +495,8 @@ interface HookFigures {
   /** PostgreSQL's CPU µs a create (0 on SQLite, whose work is the server's). */
   dbCpuWithout: number;
   dbCpuWith: number;
+  /** The receivers' CPU µs a delivery (this process, on the clients' core). */
+  receiverCpu: number;
   receiptP50: number;
   receiptP99: number;
   received: number;
@@ -600,6 +602,9 @@ async function webhookPhase(
     const dbCpu = () => (store === 'postgres' ? cpuMsOfCommand('postgres') : 0);
     let withoutDbMs = 0;
     let withDbMs = 0;
+    // The receivers' CPU (this process's, on the clients' core): a receiver stands for another
+    // machine, but here it shares the core PostgreSQL and wrk run on.
+    let receiverUs = 0;
     for (let i = 0; i < SLICES; i++) {
       let cpu = cpuMsOf(pid);
       let db = dbCpu();
@@ -611,12 +616,15 @@ async function webhookPhase(
       const got = hooks.ms.length;
       cpu = cpuMsOf(pid);
       db = dbCpu();
+      const own = process.cpuUsage();
       const part = await overTokens('creates, webhooks', server, withTokens, body, slice);
       withSlices.push(part);
       // The deliveries' CPU is the writes' too: counted until the last is received.
       await received(hooks.ms, got + part.reqPerSec * slice * 0.99);
       withCpuMs += cpuMsOf(pid) - cpu;
       withDbMs += dbCpu() - db;
+      const spent = process.cpuUsage(own);
+      receiverUs += spent.user + spent.system;
     }
     const without = combined(withoutSlices);
     const withHooks = combined(withSlices);
@@ -633,13 +641,14 @@ async function webhookPhase(
       cpuWith: perCreateUs(withCpuMs, withHooks),
       dbCpuWithout: perCreateUs(withoutDbMs, without),
       dbCpuWith: perCreateUs(withDbMs, withHooks),
+      receiverCpu: perCreateUs(receiverUs / 1000, withHooks),
       receiptP50: percentile(sorted, 50),
       receiptP99: percentile(sorted, 99),
       received: sorted.length,
       load: load(),
     };
     console.log(
-      `${store} webhooks ${variant.name}, dispatcher in ${placement}: creates ${Math.round(without.reqPerSec)}/s without, ${Math.round(withHooks.reqPerSec)}/s with (${(withHooks.reqPerSec / without.reqPerSec).toFixed(2)}; by CPU ${(figures.cpuWithout / figures.cpuWith).toFixed(2)}); ${store === 'postgres' ? `PostgreSQL CPU a create ${Math.round(figures.dbCpuWithout)}/${Math.round(figures.dbCpuWith)} µs; ` : ''}write→receipt p50 ${figures.receiptP50} ms, p99 ${figures.receiptP99} ms (${sorted.length} received), load ${figures.load}`,
+      `${store} webhooks ${variant.name}, dispatcher in ${placement}: creates ${Math.round(without.reqPerSec)}/s without, ${Math.round(withHooks.reqPerSec)}/s with (${(withHooks.reqPerSec / without.reqPerSec).toFixed(2)}; by CPU ${(figures.cpuWithout / figures.cpuWith).toFixed(2)}); ${store === 'postgres' ? `PostgreSQL CPU a create ${Math.round(figures.dbCpuWithout)}/${Math.round(figures.dbCpuWith)} µs; ` : ''}receivers' CPU a delivery ${Math.round(figures.receiverCpu)} µs; write→receipt p50 ${figures.receiptP50} ms, p99 ${figures.receiptP99} ms (${sorted.length} received), load ${figures.load}`,
     );
     return figures;
   } finally {
@@ -765,6 +774,7 @@ if (hookRows.length > 0) {
         'ratio',
         'by CPU a create (µs without/with)',
         'PostgreSQL CPU a create (µs without/with)',
+        "receivers' CPU a delivery (µs)",
         'write→receipt p50 ms',
         'p99 ms',
         'load',
@@ -776,6 +786,7 @@ if (hookRows.length > 0) {
         (h.with.reqPerSec / h.without.reqPerSec).toFixed(2),
         `${(h.cpuWithout / h.cpuWith).toFixed(2)} (${Math.round(h.cpuWithout)}/${Math.round(h.cpuWith)})`,
         h.store === 'postgres' ? `${Math.round(h.dbCpuWithout)}/${Math.round(h.dbCpuWith)}` : '-',
+        Math.round(h.receiverCpu),
         h.receiptP50,
         h.receiptP99,
         h.load,
