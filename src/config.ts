@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 
 /** Settings of the service, read from the environment once at boot. */
 export interface Config {
@@ -25,7 +25,10 @@ export interface Config {
    * connection's peer.
    */
   trustProxy?: string[] | undefined;
-  /** Bytes of rendered list pages kept in memory; 0 turns the cache off. */
+  /**
+   * Bytes of rendered list pages kept in memory by each serving process; 0 turns the cache
+   * off. By default an eighth of the memory the process may use (`defaultPageCacheBytes`).
+   */
   pageCacheBytes: number;
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
   logLevel: string;
@@ -212,8 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 10_000, 1, 86_400_000),
     authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 30, 0, 1_000_000_000),
     trustProxy: trustProxy(env.TRUST_PROXY),
-    // The first page of ten thousand workspaces of 20 people (25 KB each): 239 MiB.
-    pageCacheBytes: integer(env, 'PAGE_CACHE_BYTES', 256 * 1024 * 1024, 0, 16 * 1024 ** 3),
+    pageCacheBytes: integer(env, 'PAGE_CACHE_BYTES', defaultPageCacheBytes(), 0, 16 * GiB),
     logLevel,
     logRequests: env.LOG_REQUESTS === '1' || env.LOG_REQUESTS === 'true',
     slowRequestMs: integer(env, 'SLOW_REQUEST_MS', 500, 0, 3_600_000),
@@ -293,6 +295,44 @@ function checkRedisUrl(url: string): void {
       `REDIS_URL must look like redis://HOST:6379 or rediss://HOST:6380 (${shown})`,
     );
   }
+}
+
+const MiB = 1024 ** 2;
+const GiB = 1024 ** 3;
+
+/**
+ * The memory this process may use: the machine's, or its container's limit (its cgroup's)
+ * when that is lower. Node.js gives 0 when it knows of no limit and a huge number for an
+ * unlimited cgroup: both leave the machine's.
+ */
+export function memoryLimit(): number {
+  const total = totalmem();
+  const constrained = process.constrainedMemory?.() ?? 0;
+  return constrained > 0 && constrained < total ? constrained : total;
+}
+
+/**
+ * `PAGE_CACHE_BYTES` by default: an eighth of `limit` (the memory the process may use), 64 MiB
+ * at least and 1 GiB at most. Workspaces' first pages are what the cache holds when many
+ * workspaces are read in turn (25 to 31 KB for 20 to 24 people): 1 GiB holds those of about
+ * 35,000 workspaces, 256 MiB (a 2 GiB machine's) of about 9,000. Past its budget the cache
+ * serves the share it holds, and each page it does not costs a database read (docs/settings.md).
+ */
+export function defaultPageCacheBytes(limit = memoryLimit()): number {
+  return Math.min(GiB, Math.max(64 * MiB, Math.floor(limit / 8)));
+}
+
+/**
+ * What the workers of `serve --workers N` are told of the page cache: each keeps one of its
+ * own, so a budget left to its default is shared among them (a budget set applies to each).
+ */
+export function workersPageCache(
+  env: NodeJS.ProcessEnv,
+  budget: number,
+  workers: number,
+): Record<string, string> {
+  if (env.PAGE_CACHE_BYTES) return {};
+  return { PAGE_CACHE_BYTES: String(Math.floor(budget / workers)) };
 }
 
 /** One reader thread fewer than the cores, at least one: the event loop keeps a core. */

@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import {
+  ConfigError,
+  defaultPageCacheBytes,
+  loadConfig,
+  memoryLimit,
+  workersPageCache,
+} from '../src/config.ts';
 import { createToken } from '../src/resources/workspaces/writes.ts';
 import { buildApp } from '../src/server/app.ts';
 import { MemoryRateLimiter } from '../src/server/rate-limit.ts';
@@ -262,7 +268,7 @@ describe('loadConfig', () => {
       rateLimitMax: 100,
       rateLimitWindowMs: 10_000,
       authFailureLimit: 30,
-      pageCacheBytes: 256 * 1024 * 1024,
+      pageCacheBytes: defaultPageCacheBytes(memoryLimit()),
       logLevel: 'info',
       logRequests: false,
       slowRequestMs: 500,
@@ -284,6 +290,27 @@ describe('loadConfig', () => {
       webhookConcurrencyPerWebhook: 4,
       webhookPollMs: 250,
     });
+  });
+
+  it('sizes the page cache by the memory the process may use, unless PAGE_CACHE_BYTES says', () => {
+    const MiB = 1024 ** 2;
+    expect(defaultPageCacheBytes(512 * MiB)).toBe(64 * MiB);
+    expect(defaultPageCacheBytes(2048 * MiB)).toBe(256 * MiB);
+    expect(defaultPageCacheBytes(4096 * MiB)).toBe(512 * MiB);
+    expect(defaultPageCacheBytes(24 * 1024 * MiB)).toBe(1024 * MiB);
+    // The machine's memory, or less under a container's limit; never Node's "unlimited".
+    expect(memoryLimit()).toBeGreaterThan(0);
+    expect(memoryLimit()).toBeLessThanOrEqual(totalmem());
+    expect(loadConfig({ PAGE_CACHE_BYTES: '1000' }).pageCacheBytes).toBe(1000);
+    expect(loadConfig({ PAGE_CACHE_BYTES: '0' }).pageCacheBytes).toBe(0);
+  });
+
+  it('shares a default page cache budget among the workers of serve --workers, not a set one', () => {
+    expect(workersPageCache({}, 1024 ** 3, 4)).toEqual({
+      PAGE_CACHE_BYTES: String(256 * 1024 ** 2),
+    });
+    expect(workersPageCache({ PAGE_CACHE_BYTES: '' }, 999, 2)).toEqual({ PAGE_CACHE_BYTES: '499' });
+    expect(workersPageCache({ PAGE_CACHE_BYTES: '1000' }, 1000, 4)).toEqual({});
   });
 
   it('refuses a DATABASE_URL of a scheme it does not serve, rather than make a file of it', () => {

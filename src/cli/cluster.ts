@@ -11,6 +11,8 @@ export interface PrimaryOptions {
   workers: number;
   /** How long workers get to finish in-flight requests after SIGTERM, before SIGKILL. */
   graceMs: number;
+  /** Settings the workers get beside this process's environment. */
+  env?: Record<string, string>;
   /** Called once, when every first worker listens. */
   onListening(address: string, pids: number[]): void;
 }
@@ -50,7 +52,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
 
   return new Promise<number>((resolve) => {
     const fork = () => {
-      const worker = cluster.fork();
+      const worker = cluster.fork(options.env);
       startedAt.set(worker, Date.now());
       worker.on('message', (message: ListeningMessage) => {
         if (message?.salescrm !== 'listening') return;

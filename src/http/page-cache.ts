@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { ReadAhead } from './read-ahead.ts';
 
 /**
- * Keys remembered for admission: one every 4 KiB of the budget (65,536 for the default
+ * Keys remembered for admission: one every 4 KiB of the budget (65,536 for
  * 256 MiB), 8,192 at least and 262,144 at most. A page is kept when it is asked for again
  * within that many other keys, so the window must be wider than the pages the budget holds:
  * traffic spread evenly over ten thousand workspaces asks for each one's page once in ten
