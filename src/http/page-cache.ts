@@ -105,10 +105,8 @@ export class PageCache {
    */
   private hasRoomFor(key: string, size: number): boolean {
     if (this.pages.calculatedSize + size <= this.maxBytes || this.pages.has(key)) return true;
-    for (const oldest of this.pages.rvalues()) {
-      return oldest === undefined || this.asks - oldest.lastAsk >= this.idleAsks;
-    }
-    return true;
+    const oldest = this.pages.rvalues().next().value;
+    return !oldest || this.asks - oldest.lastAsk >= this.idleAsks;
   }
 
   /** Whether a page is kept for `key` (at any version). */
