@@ -285,3 +285,66 @@ describe(`deliveries a write hands to its process's dispatcher (${TEST_DIALECT})
     expect(r.receipts).toHaveLength(0);
   });
 });
+
+describe(`the due mark a write leaves (${TEST_DIALECT})`, () => {
+  async function mark(): Promise<string | null> {
+    const row = await store.db
+      .selectFrom('workspaces')
+      .select('deliveries_due_at')
+      .where('id', '=', ws.workspaceId)
+      .executeTakeFirstOrThrow();
+    return row.deliveries_due_at;
+  }
+
+  async function setMark(at: string | null): Promise<void> {
+    await store.db
+      .updateTable('workspaces')
+      .set({ deliveries_due_at: at })
+      .where('id', '=', ws.workspaceId)
+      .execute();
+  }
+
+  it('is its deliveries’ time when it leases none, and the lease’s end when it leases them all', async () => {
+    await insertWebhook(store, ws.workspaceId, { url: 'http://127.0.0.1:9/hook' });
+    await setMark(null);
+    await createPeople(1);
+    const [unleased] = await rows();
+    expect(unleased!.leased_until).toBeNull();
+    const created = await store.db
+      .selectFrom('webhook_deliveries')
+      .select('created_at')
+      .where('id', '=', unleased!.id)
+      .executeTakeFirstOrThrow();
+    expect(await mark()).toBe(created.created_at);
+
+    // Sent (as far as the write can tell), so nothing of the webhook's is pending.
+    await store.db.deleteFrom('webhook_deliveries').execute();
+    await setMark(null);
+    handTo(keeper(60_000));
+    await createPeople(1);
+    const [leased] = await rows();
+    expect(leased!.leased_until).not.toBeNull();
+    expect(await mark()).toBe(leased!.leased_until);
+  });
+
+  it('is never moved later, and is brought forward to now by a change of the webhooks', async () => {
+    const hook = await insertWebhook(store, ws.workspaceId, { url: 'http://127.0.0.1:9/hook' });
+    const earlier = '2001-01-01T00:00:00.000Z';
+    await setMark(earlier);
+    await createPeople(1);
+    expect(await mark()).toBe(earlier);
+
+    await setMark(null);
+    const before = new Date().toISOString();
+    await ws.write((w) => changeWebhook(w, hook.id, { url: 'http://127.0.0.1:9/other' }));
+    const now = await mark();
+    expect(now).not.toBeNull();
+    expect(now! >= before && now! <= new Date().toISOString()).toBe(true);
+
+    // A write with no webhook that wants its events leaves the mark as it is.
+    await store.db.deleteFrom('webhooks').execute();
+    await setMark(null);
+    await createPeople(1);
+    expect(await mark()).toBeNull();
+  });
+});

@@ -3,7 +3,7 @@ import type { EventFacts } from '../domain/events.ts';
 import type { Subscription } from './catalog.ts';
 import type { Executor, RenderedTable } from './database.ts';
 import { type AttemptOutcome, deliveredParts } from './outbox/attempts.ts';
-import { dueAtLeast, markDeliveriesDue } from './outbox/due-workspaces.ts';
+import { DUE_AT_LEAST_SQL, dueAtLeast } from './outbox/due-workspaces.ts';
 import {
   type DeliveryTaker,
   freeWebhooksCte,
@@ -15,8 +15,10 @@ import {
   EVENT_COLUMNS,
   eventValues,
   type FannedOut,
-  insertNumberedEvents,
+  insertDeliveries,
+  insertEvents,
   pendingDelivery,
+  planDeliveries,
 } from './outbox/write-events.ts';
 import { compiledText, identifier, joinText, rawText, sqlText } from './sql-text.ts';
 import { sqliteStatementOf } from './sqlite-executors.ts';
@@ -139,36 +141,61 @@ export async function closeWrite(trx: Executor, close: WriteClose): Promise<Fann
   if (close.pending) {
     return closePostgresWrite(trx, workspaceId, close.pending, events, close.subscriptions, close);
   }
-  const first = await bumpSqliteWorkspace(trx, workspaceId, events.length, close.catalogChanged);
-  // A change of the webhooks may make deliveries due again (new ones mark it themselves).
-  if (close.catalogChanged) await markDeliveriesDue(trx, workspaceId, close.now);
+  // The deliveries are planned first, so that the statement that bumps the versions also
+  // brings the due mark forward: to them, and to now when the catalog changed (a change of
+  // the webhooks may make deliveries due again).
+  const plan = await planDeliveries(trx, workspaceId, events, close.subscriptions, close.taker);
+  const dueAt = earlier(close.catalogChanged ? close.now : undefined, plan?.dueAt);
+  const first = await bumpSqliteWorkspace(
+    trx,
+    workspaceId,
+    events.length,
+    close.catalogChanged,
+    dueAt,
+  );
   if (events.length === 0) return { added: 0 };
-  return insertNumberedEvents(trx, workspaceId, events, first, close.subscriptions, close.taker);
+  const payloads = await insertEvents(trx, workspaceId, events, first);
+  return plan ? insertDeliveries(trx, workspaceId, events, first, plan, payloads) : { added: 0 };
+}
+
+/** The earlier of two ISO times, either of which may be missing. */
+function earlier(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return b < a ? b : a;
 }
 
 /**
  * SQLite: bumps the workspace's data version, its catalog version when the write changed the
- * catalog, and takes the numbers of its `eventCount` events; returns the first.
+ * catalog, brings its due mark forward to `dueAt` when given (`dueAtLeast`), and takes the
+ * numbers of its `eventCount` events; returns the first.
  */
 async function bumpSqliteWorkspace(
   trx: Executor,
   workspaceId: string,
   eventCount: number,
   catalogChanged: boolean,
+  dueAt: string | undefined,
 ): Promise<number> {
-  const params = [eventCount, catalogChanged ? 1 : 0, workspaceId];
-  const cached = sqliteStatementOf(trx, BUMP_SQL);
+  const [text, params] =
+    dueAt === undefined
+      ? [BUMP_SQL, [eventCount, catalogChanged ? 1 : 0, workspaceId]]
+      : [BUMP_DUE_SQL, [eventCount, catalogChanged ? 1 : 0, dueAt, dueAt, workspaceId]];
+  const cached = sqliteStatementOf(trx, text);
   // Elsewhere (the connection of an import's writer thread), the same statement through Kysely.
   const seq = cached
     ? cached.pluck().get(params)
-    : (await trx.executeQuery<{ event_seq: number }>(CompiledQuery.raw(BUMP_SQL, params))).rows[0]
+    : (await trx.executeQuery<{ event_seq: number }>(CompiledQuery.raw(text, params))).rows[0]
         ?.event_seq;
   return Number(seq ?? 0) - eventCount + 1;
 }
 
-/** `bumpSqliteWorkspace`'s statement, prepared once on the writer. */
-const BUMP_SQL =
-  'update "workspaces" set "data_version" = "data_version" + 1, "event_seq" = "event_seq" + ?, "catalog_version" = "catalog_version" + ? where "id" = ? returning "event_seq"';
+/** `bumpSqliteWorkspace`'s statements, prepared once on the writer: without a due mark, and with. */
+const BUMP_SET =
+  'update "workspaces" set "data_version" = "data_version" + 1, "event_seq" = "event_seq" + ?, "catalog_version" = "catalog_version" + ?';
+const BUMP_WHERE = ' where "id" = ? returning "event_seq"';
+const BUMP_SQL = `${BUMP_SET}${BUMP_WHERE}`;
+const BUMP_DUE_SQL = `${BUMP_SET}, "deliveries_due_at" = ${DUE_AT_LEAST_SQL}${BUMP_WHERE}`;
 
 /**
  * The last statement of a PostgreSQL write, one round trip: stores what `pending` kept (new

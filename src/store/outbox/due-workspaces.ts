@@ -56,13 +56,16 @@ export async function markDeliveriesDue(
 }
 
 /**
- * `markDeliveriesDue`'s statement on SQLite: `dueAtLeast` spelled out, its parameters the time
- * twice (a change to one is a change to both).
+ * `dueAtLeast` spelled out for SQLite's cached statements, its parameters the time twice (a
+ * change to one is a change to both).
  */
-const MARK_SQL = `update workspaces set deliveries_due_at = case when deliveries_due_at is null
-  or deliveries_due_at > ? then ? else deliveries_due_at end where id = ?`;
+export const DUE_AT_LEAST_SQL =
+  'case when deliveries_due_at is null or deliveries_due_at > ? then ? else deliveries_due_at end';
 
-/** `deliveries_due_at` brought forward to `at`: the same on both stores (their `least`/`min` differ on null); `MARK_SQL` spells it for SQLite. */
+/** `markDeliveriesDue`'s statement on SQLite. */
+const MARK_SQL = `update workspaces set deliveries_due_at = ${DUE_AT_LEAST_SQL} where id = ?`;
+
+/** `deliveries_due_at` brought forward to `at`: the same on both stores (their `least`/`min` differ on null); `DUE_AT_LEAST_SQL` spells it for SQLite. */
 export function dueAtLeast(at: string | SqlText): SqlText {
   return sqlText`case when deliveries_due_at is null or deliveries_due_at > ${at} then ${at} else deliveries_due_at end`;
 }

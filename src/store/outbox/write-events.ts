@@ -9,6 +9,7 @@ import {
   type DeliveryTaker,
   freeWebhooks,
   type Handover,
+  type HandoverOffer,
   handedDeliveries,
   handoverOffer,
 } from './handover.ts';
@@ -43,14 +44,24 @@ export async function insertNumberedEvents(
   subscriptions?: readonly Subscription[],
   taker?: DeliveryTaker,
 ): Promise<FannedOut> {
+  const payloads = await insertEvents(trx, workspaceId, events, first);
+  return fanOut(trx, workspaceId, events, first, subscriptions, taker, payloads);
+}
+
+/** Inserts events numbered from `first`; returns their payloads, in order. */
+export async function insertEvents(
+  trx: Executor,
+  workspaceId: string,
+  events: readonly EventFacts[],
+  first: number,
+): Promise<string[]> {
   const rows = events.map((e, i) => eventValues(workspaceId, first + i, e));
   await insertMany(
     trx,
     'events',
     rows.map((values) => Object.fromEntries(EVENT_COLUMNS.map((c, j) => [c, values[j]]))),
   );
-  const payloads = rows.map((values) => values[PAYLOAD_COLUMN] as string);
-  return fanOut(trx, workspaceId, events, first, subscriptions, taker, payloads);
+  return rows.map((values) => values[PAYLOAD_COLUMN] as string);
 }
 
 /**
@@ -150,17 +161,66 @@ export async function fanOut(
   taker?: DeliveryTaker,
   payloads?: readonly string[],
 ): Promise<FannedOut> {
+  const plan = await planDeliveries(trx, workspaceId, events, subscriptions, taker);
+  if (!plan) return { added: 0 };
+  const fannedOut = await insertDeliveries(trx, workspaceId, events, first, plan, payloads);
+  await markDeliveriesDue(trx, workspaceId, plan.dueAt);
+  return fannedOut;
+}
+
+/**
+ * The deliveries a write's events make, planned before anything of the write's close is
+ * written (so that a SQLite write brings the due mark forward in the statement that bumps its
+ * versions): which webhooks want which event, and which of them the taker is free to take.
+ */
+export interface PlannedDeliveries {
+  readonly made: readonly NewDelivery[];
+  /** The active webhooks the deliveries go to, as the write's catalog has them. */
+  readonly wanted: readonly Subscription[];
+  readonly offer: HandoverOffer | undefined;
+  /** The offered webhooks whose new deliveries the taker may take (`freeWebhooks`). */
+  readonly free: ReadonlySet<string>;
+  /** When the deliveries are due: at once, or when their lease ends if every one is leased. */
+  readonly dueAt: string;
+}
+
+/** The deliveries `events` make, or undefined when no active webhook wants any (`PlannedDeliveries`). */
+export async function planDeliveries(
+  trx: Executor,
+  workspaceId: string,
+  events: readonly EventFacts[],
+  subscriptions?: readonly Subscription[],
+  taker?: DeliveryTaker,
+): Promise<PlannedDeliveries | undefined> {
+  if (events.length === 0) return undefined;
   const wanted = subscriptions ?? (await activeSubscriptions(trx, workspaceId));
-  if (wanted.length === 0) return { added: 0 };
+  if (wanted.length === 0) return undefined;
   const made = deliveriesOf(events, wanted);
-  if (made.length === 0) return { added: 0 };
+  if (made.length === 0) return undefined;
   const offer = handoverOffer(
     taker,
     workspaceId,
     made.map((d) => d.webhookId),
   );
   const free = offer ? await freeWebhooks(trx, workspaceId, offer) : new Set<string>();
-  const createdAt = events[0]!.occurredAt;
+  const allLeased = offer && made.every((d) => free.has(d.webhookId));
+  return { made, wanted, offer, free, dueAt: allLeased ? offer.leaseUntil : createdAtOf(events) };
+}
+
+/**
+ * Inserts the deliveries `plan` made for `events` (numbered from `first`), those to the free
+ * webhooks leased to the taker; the caller brings the due mark forward to `plan.dueAt`.
+ */
+export async function insertDeliveries(
+  trx: Executor,
+  workspaceId: string,
+  events: readonly EventFacts[],
+  first: number,
+  plan: PlannedDeliveries,
+  payloads?: readonly string[],
+): Promise<FannedOut> {
+  const { made, offer, free } = plan;
+  const createdAt = createdAtOf(events);
   const rest = pendingDelivery(createdAt);
   await insertMany(
     trx,
@@ -174,8 +234,6 @@ export async function fanOut(
       leased_until: offer && free.has(d.webhookId) ? offer.leaseUntil : null,
     })),
   );
-  const allLeased = offer && made.every((d) => free.has(d.webhookId));
-  await markDeliveriesDue(trx, workspaceId, allLeased ? offer.leaseUntil : createdAt);
   if (!offer || free.size === 0) return { added: made.length };
   const handed = handedDeliveries(
     workspaceId,
@@ -186,10 +244,15 @@ export async function fanOut(
       payload: payloads?.[d.eventIndex] ?? eventPayload(events[d.eventIndex]!),
     })),
     free,
-    wanted,
+    plan.wanted,
     createdAt,
   );
   return { added: made.length, handed: { deliveries: handed, leaseEndsMs: offer.leaseEndsMs } };
+}
+
+/** The time of a write's deliveries: that of its first event. */
+function createdAtOf(events: readonly EventFacts[]): string {
+  return events[0]!.occurredAt;
 }
 
 /**
