@@ -1,6 +1,6 @@
 /**
  * PostgreSQL: which changes to a workspace's row notify the servers that listen
- * (`salescrm_changes`, migrations 026, 028 and 029): a write does, naming the versions it
+ * (`salescrm_changes`, migrations 026, 028, 029 and 030): a write does, naming the versions it
  * left; a workspace deleted, or another change of its row, names the workspace alone; a
  * dispatcher's record of tries, which only moves the workspace's due mark, does not notify
  * (nobody keeps anything the mark changes, and each notification made every server drop its
@@ -88,6 +88,16 @@ describe.skipIf(TEST_DIALECT !== 'postgres')('PostgreSQL change notifications', 
         .where('id', '=', ws.workspaceId)
         .execute();
     expect(await notifiedBy(rotated)).toEqual([ws.workspaceId]);
+  });
+
+  it('a change of another column with the versions names the workspace alone', async () => {
+    const renamedAndBumped = () =>
+      store.db
+        .updateTable('workspaces')
+        .set((eb) => ({ name: 'renamed', data_version: eb('data_version', '+', 1) }))
+        .where('id', '=', ws.workspaceId)
+        .execute();
+    expect(await notifiedBy(renamedAndBumped)).toEqual([ws.workspaceId]);
   });
 
   it('a due mark put back notifies nobody', async () => {

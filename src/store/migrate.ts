@@ -29,13 +29,11 @@ import { changeNotifications } from './migrations/026-change-notifications.ts';
 import { recordings } from './migrations/027-recordings.ts';
 import { dueMarksUnannounced } from './migrations/028-due-marks-unannounced.ts';
 import { versionsNotified } from './migrations/029-versions-notified.ts';
+import { notifyWithoutJson } from './migrations/030-notify-without-json.ts';
 
-/** Runs every migration not yet applied to `db`. */
-export async function migrateToLatest(
-  db: Kysely<Database>,
-  dialect: 'sqlite' | 'postgres',
-): Promise<void> {
-  const migrations: Record<string, Migration> = {
+/** The schema's migrations for `dialect`, by name, in their order. */
+export function schemaMigrations(dialect: 'sqlite' | 'postgres'): Record<string, Migration> {
+  return {
     '001-initial': initialSchema({ dialect }),
     '002-activity-subject-bodies': activitySubjectBodies({ dialect }),
     '003-workspace-reads': workspaceReads({ dialect }),
@@ -65,7 +63,16 @@ export async function migrateToLatest(
     '027-recordings': recordings({ dialect }),
     '028-due-marks-unannounced': dueMarksUnannounced({ dialect }),
     '029-versions-notified': versionsNotified({ dialect }),
+    '030-notify-without-json': notifyWithoutJson({ dialect }),
   };
+}
+
+/** Runs every migration not yet applied to `db`. */
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  dialect: 'sqlite' | 'postgres',
+): Promise<void> {
+  const migrations = schemaMigrations(dialect);
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Branches merge in any order, so a database may have run a later migration (017) before an
   // earlier one (015) was added: the missing ones then run after it, in their order.
