@@ -12,6 +12,7 @@ import { USER_AGENT } from '../src/dispatch/attempt.ts';
 import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
 import type { DispatchLog } from '../src/dispatch/log.ts';
 import { MAX_ANSWER_BYTES, postWebhook } from '../src/dispatch/send.ts';
+import { replayDelivery } from '../src/resources/webhooks/commands.ts';
 import { bumpCatalogVersion } from '../src/store/catalog.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import {
@@ -19,6 +20,7 @@ import {
   claimDeliveries,
   WORKSPACES_PER_CLAIM,
 } from '../src/store/outbox/deliveries.ts';
+import { writeWorkspace } from '../src/store/write.ts';
 import { afterWrite } from '../src/store/write-commits.ts';
 import { START_MS } from './budgets.ts';
 import { makePerson } from './factories.ts';
@@ -301,6 +303,40 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
       [2, 200],
     ]);
     expect(tries[0]!.error).toBe('HTTP 500: busy');
+  });
+
+  it('sends a replayed delivery again at its next look, the same webhook-id', async () => {
+    const r = await receiver();
+    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+    await createPeople(1);
+    dispatch();
+    await waitFor(async () => (await statuses()).join() === 'delivered');
+    const [sent] = await deliveries();
+    await writeWorkspace(store, ws.workspaceId, (w) => replayDelivery(w, hook.id, sent!.id));
+    await waitFor(async () => r.receipts.length === 2 && (await statuses()).join() === 'delivered');
+    expect(r.receipts.map((x) => x.id)).toEqual([sent!.id, sent!.id]);
+    expect((await deliveries())[0]).toMatchObject({ attempt_count: 2, leased_until: null });
+  });
+
+  it('sends a replay that came during a try once that try ends, not once its lease would', async () => {
+    let answerFirst: (() => void) | undefined;
+    const r = await receiver((_req, res) => {
+      if (r.receipts.length === 1) answerFirst = () => res.writeHead(200).end();
+      else res.writeHead(200).end();
+    });
+    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+    await createPeople(1);
+    const d = dispatch();
+    await waitFor(() => answerFirst !== undefined);
+    const [sending] = await deliveries();
+    await writeWorkspace(store, ws.workspaceId, (w) => replayDelivery(w, hook.id, sending!.id));
+    answerFirst!();
+    // The lease runs 50 s (twice the fixtures' time limit, and 10 s): the wait is shorter.
+    expect(d.leaseMs).toBeGreaterThan(40_000);
+    await waitFor(async () => r.receipts.length === 2 && (await statuses()).join() === 'delivered');
+    expect(r.receipts.map((x) => x.id)).toEqual([sending!.id, sending!.id]);
+    // The first try only counted; the replay's delivered.
+    expect((await attempts(sending!.id)).map((t) => t.status_code)).toEqual([200, 200]);
   });
 
   it('records a refused connection and delivers once the receiver is back', async () => {

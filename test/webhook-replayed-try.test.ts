@@ -1,7 +1,8 @@
 /**
  * A try recorded after its delivery was replayed (docs/webhooks.md, The delivery log and
  * replay): the try began before the replay, so it only counts, whatever its receiver
- * answered; the delivery stays pending for the replay to go out. Every record path: a record
+ * answered; the delivery stays pending, its lease let go, for the replay to go out at the next
+ * look. Every record path: a record
  * of 2xx tries alone (PostgreSQL's one statement), of failed ones, and SQLite's.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -81,6 +82,31 @@ describe(`a try recorded after its delivery was replayed (${TEST_DIALECT})`, () 
         nextAttemptAt: replayed.nextAttemptAt,
         logged: `1:${statusCode}`,
       });
+    });
+  }
+
+  for (const statusCode of [200, 500]) {
+    it(`lets go of the try's lease, answered ${statusCode}, so that the replay is claimed at once`, async () => {
+      await ws.write((w) => makePerson(w));
+      const { id } = await delivery();
+      // Leased to the dispatcher whose try is under way.
+      const leasedUntil = new Date(Date.now() + 60_000).toISOString();
+      await store.db
+        .updateTable('webhook_deliveries')
+        .set({ leased_until: leasedUntil })
+        .where('workspace_id', '=', ws.workspaceId)
+        .where('id', '=', id)
+        .execute();
+      const startedAt = new Date(Date.now() - 1_000).toISOString();
+      await writeWorkspace(store, ws.workspaceId, (w) => replayDelivery(w, webhook.id, id));
+      await recordAttempts(store, [tried(id, startedAt, statusCode)], POLICY);
+      const row = await store.db
+        .selectFrom('webhook_deliveries')
+        .select(['status', 'leased_until'])
+        .where('workspace_id', '=', ws.workspaceId)
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ status: 'pending', leased_until: null });
     });
   }
 

@@ -2,6 +2,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { EVENT_TOPICS } from '../../domain/events.ts';
 import { newWebhookSecret } from '../../domain/webhook-signature.ts';
 import type { WebhookRow } from '../../render/webhooks.ts';
+import { markDeliveriesDue } from '../../store/outbox/due-workspaces.ts';
 import type { WorkspaceWrite } from '../../store/write.ts';
 import { deliveryOf, webhookById, webhookCount } from './queries.ts';
 
@@ -172,4 +173,6 @@ export async function replayDelivery(
     .where('workspace_id', '=', w.workspaceId)
     .where('id', '=', deliveryId)
     .execute();
+  // Due now: dispatchers look only in workspaces whose mark is due (`outbox/due-workspaces.ts`).
+  await markDeliveriesDue(w.trx, w.workspaceId, w.now);
 }

@@ -171,8 +171,8 @@ async function recordDelivered(
  * statement (`current`, `tries`, `took`, `done`, `logged`, `streaks`, `cleared`): each
  * delivery locked and read as it is now; a pending one made delivered; one no longer pending
  * (another dispatcher finished it), or replayed since its try began (`replayedSince` of
- * `src/domain/webhook-retry.ts`, here in SQL: the replay still goes out, once its lease
- * ends), only counting the try; each try logged; the failure streaks of the webhooks of those
+ * `src/domain/webhook-retry.ts`, here in SQL: its lease let go, so that the replay goes out
+ * at the next look), only counting the try; each try logged; the failure streaks of the webhooks of those
  * delivered cleared (in key order). `done` returns each delivery's `id`, and `delivered` when
  * this made it so.
  */
@@ -213,7 +213,7 @@ export function deliveredParts(
         last_status_code = case when k.delivers then k.status_code else d.last_status_code end,
         last_error = case when k.delivers then null else d.last_error end,
         next_attempt_at = case when k.delivers then null else d.next_attempt_at end,
-        leased_until = case when k.delivers then null else d.leased_until end,
+        leased_until = null,
         delivered_at = case when k.delivers then ${now} else d.delivered_at end
       from took k
       where d.workspace_id = ${workspaceId} and d.id = k.id
@@ -319,7 +319,7 @@ async function recordIn(
       .execute();
   }
   for (const part of chunks(writes.logOnly)) {
-    await sql`update webhook_deliveries set attempt_count = attempt_count + 1
+    await sql`update webhook_deliveries set attempt_count = attempt_count + 1, leased_until = null
       where workspace_id = ${workspaceId} and id in ${idList(part.map((k) => k.id))}`.execute(trx);
   }
   for (const part of chunks(writes.attempts, 500)) {
@@ -496,7 +496,7 @@ const DELIVERED_SQL = `update webhook_deliveries set status = 'delivered',
 const RETRIED_SQL = `update webhook_deliveries set status = ?, attempt_count = attempt_count + 1,
   last_status_code = ?, last_error = ?, next_attempt_at = ?, leased_until = null
   where workspace_id = ? and id = ?`;
-const LOGGED_SQL = `update webhook_deliveries set attempt_count = attempt_count + 1
+const LOGGED_SQL = `update webhook_deliveries set attempt_count = attempt_count + 1, leased_until = null
   where workspace_id = ? and id = ?`;
 const ATTEMPT_SQL = `insert into webhook_attempts
   (workspace_id, delivery_id, attempt, started_at, duration_ms, status_code, error)
@@ -545,7 +545,7 @@ async function writeAtOnce(
       where workspace_id = ${workspaceId} and id = ${key.id}`);
   }
   if (writes.logOnly.length > 0) {
-    updates.push(sql`update webhook_deliveries set attempt_count = attempt_count + 1
+    updates.push(sql`update webhook_deliveries set attempt_count = attempt_count + 1, leased_until = null
       where workspace_id = ${workspaceId} and id in ${ids(writes.logOnly)}`);
   }
   const webhooks = writes.changes.map((c) => c.webhookId).sort();
