@@ -275,14 +275,32 @@ describe(`deliveries a write hands to its process's dispatcher (${TEST_DIALECT})
     await insertWebhook(store, ws.workspaceId, { url: r.url });
     const writer = keeper(60_000);
     handTo(writer);
+    // No mark yet (the webhook's insert marked the workspace due now).
+    await store.db
+      .updateTable('workspaces')
+      .set({ deliveries_due_at: null })
+      .where('id', '=', ws.workspaceId)
+      .execute();
     await createPeople(1);
     expect((await rows())[0]!.leased_until).not.toBeNull();
+    // Every delivery of the write leased: its workspace is due when the lease ends.
+    const dueAt = async () =>
+      (
+        await store.db
+          .selectFrom('workspaces')
+          .select('deliveries_due_at')
+          .where('id', '=', ws.workspaceId)
+          .executeTakeFirstOrThrow()
+      ).deliveries_due_at;
+    expect((await dueAt())! > new Date(Date.now() + 30_000).toISOString()).toBe(true);
     const d = dispatcher();
     await d.stop();
     d.take(writer.handed[0]!);
     await waitFor(async () => (await rows())[0]!.leased_until === null);
     expect(await statuses()).toBe('pending');
     expect(r.receipts).toHaveLength(0);
+    // Let go: due now, for another dispatcher's next look rather than at the lease's end.
+    expect((await dueAt())! <= new Date().toISOString()).toBe(true);
   });
 });
 

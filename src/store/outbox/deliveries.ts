@@ -6,6 +6,7 @@ import { bookkeeping, chunks, type DeliveryKey, idList, idsByWorkspace } from '.
 import { holdsLease } from './dispatch-lease.ts';
 import {
   listDueWorkspaces,
+  markDeliveriesDue,
   settleDueWorkspace,
   settleDueWorkspaceAlone,
 } from './due-workspaces.ts';
@@ -642,17 +643,22 @@ async function sendsOf(trx: Executor, rows: SendRow[], now: string): Promise<Del
 }
 
 /**
- * Lets deliveries go that were claimed but not sent: free to claim at once. By key alone
- * (see `leaseRows`); a finished delivery's lease is null already, and stays so.
+ * Lets deliveries go that were claimed but not sent: free to claim at once, their workspace's
+ * mark due now (a write that leased them all set it to their lease's end, `handover.ts`). By
+ * key alone (see `leaseRows`); a finished delivery's lease is null already, and stays so.
+ * The mark first: the workspace's row, then its deliveries, as a write locks them, so that a
+ * write carrying a record of the same deliveries is waited for rather than deadlocked with
+ * (a dispatcher lets go only when it stops or a webhook is disabled, never on its hot path).
  */
 export async function releaseDeliveries(store: Store, keys: readonly DeliveryKey[]): Promise<void> {
   for (const [workspaceId, ids] of idsByWorkspace(keys)) {
-    await bookkeeping(store, workspaceId, (trx) =>
-      releaseWith(
+    await bookkeeping(store, workspaceId, async (trx) => {
+      await markDeliveriesDue(trx, workspaceId, new Date().toISOString());
+      await releaseWith(
         trx,
         ids.map((id) => ({ workspaceId, id })),
-      ),
-    );
+      );
+    });
   }
 }
 
