@@ -41,9 +41,7 @@ import { EVENT_TOPICS } from '../src/domain/events.ts';
 import { newId } from '../src/domain/ids.ts';
 import { newWebhookSecret } from '../src/domain/webhook-signature.ts';
 import { openStore } from '../src/store/database.ts';
-import { changeNotifications } from '../src/store/migrations/026-change-notifications.ts';
-import { dueMarksUnannounced } from '../src/store/migrations/028-due-marks-unannounced.ts';
-import { versionsNotified } from '../src/store/migrations/029-versions-notified.ts';
+import { schemaMigrations } from '../src/store/migrate.ts';
 import {
   countArg,
   cpuMsOf,
@@ -183,20 +181,9 @@ async function forgetNewerMigrations(
   url: string,
   dir: string,
 ): Promise<void> {
-  const newer = [
-    {
-      name: '029-versions-notified',
-      down: (db: Kysely<unknown>) => versionsNotified({ dialect: store }).down(db),
-    },
-    {
-      name: '028-due-marks-unannounced',
-      down: (db: Kysely<unknown>) => dueMarksUnannounced({ dialect: store }).down(db),
-    },
-    {
-      name: '026-change-notifications',
-      down: (db: Kysely<unknown>) => changeNotifications({ dialect: store }).down(db),
-    },
-  ];
+  const newer = Object.entries(schemaMigrations(store))
+    .reverse()
+    .map(([name, migration]) => ({ name, down: migration.down! }));
   for (const { name, down } of newer) {
     if (existsSync(join(dir, `src/store/migrations/${name}.ts`))) continue;
     const s = openStore(url);
