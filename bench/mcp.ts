@@ -5,7 +5,9 @@
 // the API call(s) it wraps, sent with fetch; the two alternate, round after round. Also
 // prints the tool count and how many bytes of descriptions and of `tools/list` a model reads,
 // and what one JSON-RPC batch of 100 `tools/list` costs the server: its time, the server
-// process's CPU (from /proc) and the answer's size.
+// process's CPU (from /proc) and the answer's size. Last, the API's list read before any tool
+// call and after 2,000 more, each in a request of its own: serving tool calls must not make
+// the rest of the server slower.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -126,7 +128,47 @@ async function toolsListBatch(pid: number, batches: number): Promise<BatchFigure
   return { batches, ms: median(times), cpuMs, bytes, shed };
 }
 
+/** Tool calls sent apart, after the cases: each its own `/mcp` request, as most assistants send. */
+const TOOL_CALLS_APART = 2_000;
+
+/** The median time of a list read (`GET /v2/people?limit=20`), over `n` reads after 20 to warm up. */
+async function listReadMs(n: number): Promise<number> {
+  const read: Request = { method: 'GET', path: '/v2/people?limit=20' };
+  for (let i = 0; i < 20; i++) await api(read);
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    await api(read);
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+/** `n` `tools/call` requests of `list_pipelines`, one a POST, one after another. */
+async function toolCallsApart(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(`${BASE}/mcp`, {
+      method: 'POST',
+      headers: {
+        ...auth,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: i + 1,
+        method: 'tools/call',
+        params: { name: 'list_pipelines', arguments: { type: 'deal' } },
+      }),
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`tools/call: ${res.status} ${text.slice(0, 200)}`);
+  }
+}
+
 try {
+  // The API's reads before the server has answered any tool call, to compare with after.
+  const readsBefore = await listReadMs(200);
   const client = new Client({ name: 'salescrm-bench', version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), { requestInit: { headers: auth } }),
@@ -225,6 +267,9 @@ try {
   }
   await client.close();
   const batch = await toolsListBatch(server.pid!, Math.min(rounds, 20));
+  const readsAfterCases = await listReadMs(200);
+  await toolCallsApart(TOOL_CALLS_APART);
+  const readsAfterMore = await listReadMs(200);
 
   console.log(
     `\n${tools.length} tools; descriptions ${descriptionBytes} bytes; tools/list ${listBytes} bytes (names, descriptions, input schemas, annotations)`,
@@ -235,6 +280,9 @@ try {
   console.log(table(['call', 'MCP tool over HTTP', 'API call(s) it wraps', 'difference'], rows));
   console.log(
     `\none JSON-RPC batch of ${BATCH} tools/list, ${batch.batches} batches: median ${batch.ms.toFixed(1)} ms, server CPU ${batch.cpuMs.toFixed(0)} ms a batch, ${batch.bytes} bytes answered; ${batch.shed} shed (503) and sent again`,
+  );
+  console.log(
+    `a list read of the API (median of 200): ${readsBefore.toFixed(2)} ms before any tool call, ${readsAfterCases.toFixed(2)} ms after the calls above, ${readsAfterMore.toFixed(2)} ms after ${TOOL_CALLS_APART} more tool calls each in its own request (${(readsAfterMore / readsBefore).toFixed(2)} of before)`,
   );
 } finally {
   await stopChild(server);
