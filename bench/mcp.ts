@@ -70,6 +70,19 @@ async function api(request: Request): Promise<Json> {
 
 const BATCH = 100;
 
+/** POSTs a JSON-RPC message (or batch) to `/mcp`, with the headers the protocol asks for. */
+function postMcp(body: string): Promise<Response> {
+  return fetch(`${BASE}/mcp`, {
+    method: 'POST',
+    headers: {
+      ...auth,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body,
+  });
+}
+
 /** What the batches of `tools/list` cost. */
 interface BatchFigures {
   batches: number;
@@ -92,15 +105,7 @@ async function toolsListBatch(pid: number, batches: number): Promise<BatchFigure
   // The time and size of the answered attempt.
   const send = async (): Promise<{ ms: number; bytes: number }> => {
     const started = performance.now();
-    const res = await fetch(`${BASE}/mcp`, {
-      method: 'POST',
-      headers: {
-        ...auth,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body,
-    });
+    const res = await postMcp(body);
     const text = await res.text();
     const ms = performance.now() - started;
     if (res.status === 503) {
@@ -147,20 +152,14 @@ async function listReadMs(n: number): Promise<number> {
 /** `n` `tools/call` requests of `list_pipelines`, one a POST, one after another. */
 async function toolCallsApart(n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
-    const res = await fetch(`${BASE}/mcp`, {
-      method: 'POST',
-      headers: {
-        ...auth,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
+    const res = await postMcp(
+      JSON.stringify({
         jsonrpc: '2.0',
         id: i + 1,
         method: 'tools/call',
         params: { name: 'list_pipelines', arguments: { type: 'deal' } },
       }),
-    });
+    );
     const text = await res.text();
     if (res.status !== 200) throw new Error(`tools/call: ${res.status} ${text.slice(0, 200)}`);
   }

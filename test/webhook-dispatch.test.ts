@@ -34,6 +34,7 @@ import {
 } from './helpers.ts';
 import {
   answerOk,
+  dueMarkOf,
   expectedSignature,
   FAST_DISPATCH,
   insertWebhook,
@@ -577,14 +578,7 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
   it('puts a workspace’s due mark back once its tries are recorded, and never waits for a write holding it', async () => {
     const r = await receiver();
     await insertWebhook(store, ws.workspaceId, { url: r.url });
-    const due = async () =>
-      (
-        await store.db
-          .selectFrom('workspaces')
-          .select('deliveries_due_at')
-          .where('id', '=', ws.workspaceId)
-          .executeTakeFirstOrThrow()
-      ).deliveries_due_at;
+    const due = () => dueMarkOf(store, ws.workspaceId);
     const d = dispatch({ pollMs: 600_000 });
     await createPeople(2);
     expect(await due()).not.toBeNull();

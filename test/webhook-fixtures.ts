@@ -157,6 +157,16 @@ export function expectedSignature(secret: string, receipt: Receipt): string {
   return `v1,${mac}`;
 }
 
+/** A workspace's due mark (`workspaces.deliveries_due_at`): where dispatchers look. */
+export async function dueMarkOf(store: Store, workspaceId: string): Promise<string | null> {
+  const row = await store.db
+    .selectFrom('workspaces')
+    .select('deliveries_due_at')
+    .where('id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return row.deliveries_due_at;
+}
+
 /**
  * Polls `check` every 10 ms until it is true; fails after `ms` with `why()`. The time is a
  * guard against a hang, not a measure: by default most of a test's 30 s, which a loaded

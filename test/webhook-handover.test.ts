@@ -20,6 +20,7 @@ import { makeOrganization, makePerson } from './factories.ts';
 import { TEST_DIALECT, type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
 import {
   answerOk,
+  dueMarkOf,
   expectedSignature,
   FAST_DISPATCH,
   insertWebhook,
@@ -284,14 +285,7 @@ describe(`deliveries a write hands to its process's dispatcher (${TEST_DIALECT})
     await createPeople(1);
     expect((await rows())[0]!.leased_until).not.toBeNull();
     // Every delivery of the write leased: its workspace is due when the lease ends.
-    const dueAt = async () =>
-      (
-        await store.db
-          .selectFrom('workspaces')
-          .select('deliveries_due_at')
-          .where('id', '=', ws.workspaceId)
-          .executeTakeFirstOrThrow()
-      ).deliveries_due_at;
+    const dueAt = () => dueMarkOf(store, ws.workspaceId);
     expect((await dueAt())! > new Date(Date.now() + 30_000).toISOString()).toBe(true);
     const d = dispatcher();
     await d.stop();
@@ -305,14 +299,7 @@ describe(`deliveries a write hands to its process's dispatcher (${TEST_DIALECT})
 });
 
 describe(`the due mark a write leaves (${TEST_DIALECT})`, () => {
-  async function mark(): Promise<string | null> {
-    const row = await store.db
-      .selectFrom('workspaces')
-      .select('deliveries_due_at')
-      .where('id', '=', ws.workspaceId)
-      .executeTakeFirstOrThrow();
-    return row.deliveries_due_at;
-  }
+  const mark = () => dueMarkOf(store, ws.workspaceId);
 
   async function setMark(at: string | null): Promise<void> {
     await store.db

@@ -1,4 +1,6 @@
 import { type Kysely, sql } from 'kysely';
+import { dueMarksUnannounced } from './028-due-marks-unannounced.ts';
+import { versionsNotified } from './029-versions-notified.ts';
 
 /**
  * PostgreSQL: the notification of a change to a workspace's row (migrations 026, 028 and 029)
@@ -46,29 +48,12 @@ export function notifyWithoutJson({ dialect }: { dialect: 'sqlite' | 'postgres' 
         create trigger workspaces_notify_update after update on workspaces
         for each row execute function notify_workspace_change()`.execute(db);
     },
+    // Back to the triggers of 028 (which drops and makes both) and the function of 029.
     async down(db: Kysely<unknown>): Promise<void> {
       if (dialect !== 'postgres') return;
       await sql`drop trigger workspaces_notify_update on workspaces`.execute(db);
-      await sql`
-        create trigger workspaces_notify_update after update on workspaces
-        for each row when (
-          (to_jsonb(old) - 'deliveries_due_at') is distinct from
-          (to_jsonb(new) - 'deliveries_due_at'))
-        execute function notify_workspace_change()`.execute(db);
-      await sql`
-        create or replace function notify_workspace_change() returns trigger language plpgsql as $$
-        begin
-          if tg_op = 'UPDATE' and
-            (to_jsonb(old) - array['data_version', 'event_seq', 'catalog_version', 'deliveries_due_at'])
-              = (to_jsonb(new) - array['data_version', 'event_seq', 'catalog_version', 'deliveries_due_at'])
-          then
-            perform pg_notify('salescrm_changes',
-              old.id || ' ' || new.data_version || ' ' || new.catalog_version);
-          else
-            perform pg_notify('salescrm_changes', old.id);
-          end if;
-          return null;
-        end $$`.execute(db);
+      await dueMarksUnannounced({ dialect }).up(db);
+      await versionsNotified({ dialect }).up(db);
     },
   };
 }
