@@ -172,9 +172,9 @@ async function recordDelivered(
  * delivery locked and read as it is now; a pending one made delivered; one no longer pending
  * (another dispatcher finished it), or replayed since its try began (`replayedSince` of
  * `src/domain/webhook-retry.ts`, here in SQL: its lease let go, so that the replay goes out
- * at the next look), only counting the try; each try logged; the failure streaks of the webhooks of those
- * delivered cleared (in key order). `done` returns each delivery's `id`, and `delivered` when
- * this made it so.
+ * at the next look), only counting the try; each try logged; the failure streaks of the
+ * webhooks of those delivered cleared (in key order). `done` returns each delivery's `id`,
+ * and `delivered` when this made it so.
  */
 export function deliveredParts(
   workspaceId: string,
