@@ -1,24 +1,11 @@
 import { LRUCache } from 'lru-cache';
+import { BudgetCache, idleUsesFor } from '../cache/budget-cache.ts';
 import { ReadAhead } from './read-ahead.ts';
 
-/**
- * Keys remembered for admission: one every 4 KiB of the budget (65,536 for
- * 256 MiB), 8,192 at least and 262,144 at most. A page is kept when it is asked for again
- * within that many other keys, so the window must be wider than the pages the budget holds:
- * traffic spread evenly over ten thousand workspaces asks for each one's page once in ten
- * thousand keys, and with a narrower window no page of theirs would ever be kept (a list
- * page of 20 records is about 25 KB). A remembered key costs about a tenth of a KiB.
- */
-function admissionKeys(maxBytes: number): number {
-  return Math.min(262_144, Math.max(8_192, Math.floor(maxBytes / 4096)));
-}
-
-/** A page kept: the data version it was rendered at, its bytes, when it was last asked for. */
+/** A page kept: the data version it was rendered at, and its bytes. */
 interface KeptPage {
   version: number;
   bytes: Buffer;
-  /** The cache's count of asks when the page was kept or last served. */
-  lastAsk: number;
 }
 
 /**
@@ -31,42 +18,31 @@ interface KeptPage {
  * pages out and give the garbage collector a budget's worth of buffers to chase.
  *
  * Once the byte budget is spent, a new page takes the place of the least recently used one
- * only if that one has not been asked for within the last asks of the admission window (one
- * per key it remembers); else the new page is not kept this time. Traffic that goes round
- * more pages than the budget holds (requests spread evenly over ten thousand workspaces
- * whose pages outgrew it) so keeps the pages it holds and is served from them: with plain
- * least-recently-used eviction each page would be dropped just before it was asked for
- * again, and none would ever be served. Pages that stop being asked for still make room
- * within a window's asks.
+ * only if that one has not been asked for within the admission window (`BudgetCache`); else
+ * the new page is not kept this time. Traffic that goes round more pages than the budget
+ * holds (requests spread evenly over ten thousand workspaces whose pages outgrew it) so keeps
+ * the pages it holds and is served from them.
  */
 export class PageCache {
-  private readonly pages: LRUCache<string, KeptPage>;
-  /** Keys asked for once and not kept yet, least recently asked first; `true` once asked again. */
+  private readonly pages: BudgetCache<KeptPage>;
+  /**
+   * Keys asked for once and not kept yet, least recently asked first; `true` once asked
+   * again. As many as the window of `pages`: a page is kept when it is asked for again
+   * within that many other keys. A remembered key costs about a tenth of a KiB.
+   */
   private readonly asked: LRUCache<string, boolean>;
   /** Pages read ahead of cursor walks, which are never asked for twice. */
   readonly readAhead = new ReadAhead();
   /** Lookups answered with a kept page, and those that were not (for metrics). */
   hits = 0;
   misses = 0;
-  /** Lookups so far: the clock of `KeptPage.lastAsk`. */
-  private asks = 0;
-  /** Asks a page kept goes without being asked for before a new page may take its place. */
-  private readonly idleAsks: number;
 
-  // Both are `lru-cache`s: dropping a Map's oldest key (`keys().next()`) walks past every key
-  // dropped before it until the Map is rebuilt, which made each new key cost 9 µs at 8,192
-  // keys and 58 µs at 65,536.
   constructor(private readonly maxBytes: number) {
-    this.pages = new LRUCache({
-      maxSize: maxBytes,
-      sizeCalculation: (page) => Math.max(1, page.bytes.length),
-    });
-    this.idleAsks = admissionKeys(maxBytes);
-    this.asked = new LRUCache({ max: this.idleAsks });
+    this.pages = new BudgetCache(maxBytes);
+    this.asked = new LRUCache({ max: idleUsesFor(maxBytes) });
   }
 
   get(key: string, version: number): Buffer | undefined {
-    this.asks += 1;
     // Marks the page as the most recently used.
     const page = this.pages.get(key);
     if (!page) {
@@ -81,7 +57,6 @@ export class PageCache {
       return undefined;
     }
     this.hits += 1;
-    page.lastAsk = this.asks;
     return page.bytes;
   }
 
@@ -94,19 +69,7 @@ export class PageCache {
     }
     // Not kept while the pages held are in use: still asked twice, it tries again at its
     // next rendering.
-    if (!this.hasRoomFor(key, bytes.length)) return;
-    this.asked.delete(key);
-    this.pages.set(key, { version, bytes, lastAsk: this.asks });
-  }
-
-  /**
-   * Whether a page of `size` bytes for `key` may be kept: there is room in the budget, or
-   * the least recently used page has not been asked for in `idleAsks` asks.
-   */
-  private hasRoomFor(key: string, size: number): boolean {
-    if (this.pages.calculatedSize + size <= this.maxBytes || this.pages.has(key)) return true;
-    const oldest = this.pages.rvalues().next().value;
-    return !oldest || this.asks - oldest.lastAsk >= this.idleAsks;
+    if (this.pages.set(key, { version, bytes }, bytes.length)) this.asked.delete(key);
   }
 
   /** Whether a page is kept for `key` (at any version). */
@@ -115,6 +78,6 @@ export class PageCache {
   }
 
   get bytes(): number {
-    return this.pages.calculatedSize;
+    return this.pages.bytes;
   }
 }

@@ -18,7 +18,7 @@ export const TIERS: readonly (readonly string[])[] = [
   ['store', 'api-schema', 'outbound'],
   ['render'],
   ['model'],
-  ['domain', 'config'],
+  ['domain', 'config', 'cache'],
 ];
 
 /** The SDK stands apart: it may take types (only) from these layers, and nothing else. */
@@ -34,6 +34,7 @@ export const HTTP_FREE: readonly string[] = [
   'model',
   'domain',
   'config',
+  'cache',
 ];
 
 /** The pull (`src/ingest/pull/`): the one part of the service that calls another server of the API. */
