@@ -30,6 +30,8 @@ export interface Config {
    * off. By default an eighth of the memory the process may use (`defaultPageCacheBytes`).
    */
   pageCacheBytes: number;
+  /** Memory for the workspaces' catalogs a store keeps (`src/store/catalog.ts`). */
+  catalogCacheBytes: number;
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
   logLevel: string;
   /** Log every request (off by default: it costs throughput). */
@@ -216,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 30, 0, 1_000_000_000),
     trustProxy: trustProxy(env.TRUST_PROXY),
     pageCacheBytes: integer(env, 'PAGE_CACHE_BYTES', defaultPageCacheBytes(), 0, 16 * GiB),
+    catalogCacheBytes: catalogCacheBytes(env),
     logLevel,
     logRequests: env.LOG_REQUESTS === '1' || env.LOG_REQUESTS === 'true',
     slowRequestMs: integer(env, 'SLOW_REQUEST_MS', 500, 0, 3_600_000),
@@ -323,16 +326,37 @@ export function defaultPageCacheBytes(limit = memoryLimit()): number {
 }
 
 /**
- * What the workers of `serve --workers N` are told of the page cache: each keeps one of its
- * own, so a budget left to its default is shared among them (a budget set applies to each).
+ * `CATALOG_CACHE_BYTES` by default: a sixteenth of `limit` (the memory the process may use),
+ * 32 MiB at least and 512 MiB at most. A workspace's catalog is what its every write reads
+ * (a demo workspace's takes about 31 KiB): 512 MiB holds those of about 16,000 such
+ * workspaces, 128 MiB (a 2 GiB machine's) of about 4,000. Past its budget the cache keeps
+ * the catalogs in use, and each write of a workspace it does not hold reads the catalog's
+ * tables again (docs/settings.md).
  */
-export function workersPageCache(
+export function defaultCatalogCacheBytes(limit = memoryLimit()): number {
+  return Math.min(512 * MiB, Math.max(32 * MiB, Math.floor(limit / 16)));
+}
+
+/** `CATALOG_CACHE_BYTES`: its default unless set; each store reads it at its first write. */
+export function catalogCacheBytes(env: NodeJS.ProcessEnv = process.env): number {
+  return integer(env, 'CATALOG_CACHE_BYTES', defaultCatalogCacheBytes(), 0, 16 * GiB);
+}
+
+/**
+ * What the workers of `serve --workers N` are told of the caches each keeps of its own (the
+ * pages', the catalogs'): a budget left to its default is shared among them (a budget set
+ * applies to each).
+ */
+export function workersCaches(
   env: NodeJS.ProcessEnv,
-  budget: number,
+  config: Pick<Config, 'pageCacheBytes' | 'catalogCacheBytes'>,
   workers: number,
 ): Record<string, string> {
-  if (env.PAGE_CACHE_BYTES) return {};
-  return { PAGE_CACHE_BYTES: String(Math.floor(budget / workers)) };
+  const share = (budget: number) => String(Math.floor(budget / workers));
+  return {
+    ...(env.PAGE_CACHE_BYTES ? {} : { PAGE_CACHE_BYTES: share(config.pageCacheBytes) }),
+    ...(env.CATALOG_CACHE_BYTES ? {} : { CATALOG_CACHE_BYTES: share(config.catalogCacheBytes) }),
+  };
 }
 
 /** One reader thread fewer than the cores, at least one: the event loop keeps a core. */

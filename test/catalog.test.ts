@@ -6,8 +6,15 @@
  * tables.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { heapBytes } from '../src/cache/heap-size.ts';
 import { createPerson } from '../src/resources/people/commands.ts';
-import { loadCatalog, stageKeysOfWorkspace } from '../src/store/catalog.ts';
+import {
+  catalogAt,
+  keepCatalogs,
+  loadCatalog,
+  readCatalogVersion,
+  stageKeysOfWorkspace,
+} from '../src/store/catalog.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import { makeCustomField, makePipeline, makeProduct, makeTeam, makeUser } from './factories.ts';
@@ -206,5 +213,52 @@ describe('the stage keys of the catalog', () => {
     expect(catalog.names.get('pipelineStage')?.get(second.stageIds[0]!)).toBe('넷');
     // The same keys where they are read without the rest of the catalog.
     expect(await stageKeysOfWorkspace(store.reader, ws.workspaceId)).toEqual(catalog.stageKeys);
+  });
+
+  describe('kept within CATALOG_CACHE_BYTES', () => {
+    afterAll(() => keepCatalogs(store, 64 * 1024 ** 2));
+
+    /** The catalog a write of each workspace would get now, in turn. */
+    async function catalogsOf(ids: string[]) {
+      const out = [];
+      for (const id of ids) {
+        out.push(await catalogAt(store, store.db, id, await readCatalogVersion(store.db, id)));
+      }
+      return out;
+    }
+
+    it('keeps the catalogs it holds when writes go round more workspaces than fit', async () => {
+      const ids = [ws.workspaceId];
+      for (let i = 1; i < 6; i++) ids.push((await testWorkspace(store)).workspaceId);
+      const size = heapBytes(await loadCatalog(store.db, ws.workspaceId, 0));
+      // Room for three of the six (test workspaces' catalogs are alike in size).
+      keepCatalogs(store, Math.floor(size * 3.5));
+      const first = await catalogsOf(ids);
+      const second = await catalogsOf(ids);
+      const third = await catalogsOf(ids);
+      // The first three kept and used again; the other three read again at each turn. Least
+      // recently used eviction would read all six every time.
+      const same = (a: object[], b: object[]) => a.map((c, i) => c === b[i]);
+      expect(same(first, second)).toEqual([true, true, true, false, false, false]);
+      expect(same(second, third)).toEqual([true, true, true, false, false, false]);
+      expect(third.map((c) => c.version)).toEqual(first.map((c) => c.version));
+    });
+
+    it('keeps none with a budget of 0, and reads a catalog again once its version moves', async () => {
+      keepCatalogs(store, 0);
+      const version = await readCatalogVersion(store.db, ws.workspaceId);
+      const [a] = await catalogsOf([ws.workspaceId]);
+      const [b] = await catalogsOf([ws.workspaceId]);
+      expect(a).not.toBe(b);
+      expect(b).toEqual(a);
+      keepCatalogs(store, 64 * 1024 ** 2);
+      const [c] = await catalogsOf([ws.workspaceId]);
+      expect((await catalogsOf([ws.workspaceId]))[0]).toBe(c);
+      await ws.write((w) => makeTeam(w, '새 팀', []));
+      const [d] = await catalogsOf([ws.workspaceId]);
+      expect(d).not.toBe(c);
+      expect(d?.version).toBeGreaterThan(version);
+      expect([...(d?.names.get('team')?.values() ?? [])]).toContain('새 팀');
+    });
   });
 });

@@ -4,10 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ConfigError,
+  defaultCatalogCacheBytes,
   defaultPageCacheBytes,
   loadConfig,
   memoryLimit,
-  workersPageCache,
+  workersCaches,
 } from '../src/config.ts';
 import { createToken } from '../src/resources/workspaces/writes.ts';
 import { buildApp } from '../src/server/app.ts';
@@ -269,6 +270,7 @@ describe('loadConfig', () => {
       rateLimitWindowMs: 10_000,
       authFailureLimit: 30,
       pageCacheBytes: defaultPageCacheBytes(memoryLimit()),
+      catalogCacheBytes: defaultCatalogCacheBytes(memoryLimit()),
       logLevel: 'info',
       logRequests: false,
       slowRequestMs: 500,
@@ -305,12 +307,32 @@ describe('loadConfig', () => {
     expect(loadConfig({ PAGE_CACHE_BYTES: '0' }).pageCacheBytes).toBe(0);
   });
 
-  it('shares a default page cache budget among the workers of serve --workers, not a set one', () => {
-    expect(workersPageCache({}, 1024 ** 3, 4)).toEqual({
+  it('sizes the catalog cache by the memory the process may use, unless CATALOG_CACHE_BYTES says', () => {
+    const MiB = 1024 ** 2;
+    expect(defaultCatalogCacheBytes(256 * MiB)).toBe(32 * MiB);
+    expect(defaultCatalogCacheBytes(2048 * MiB)).toBe(128 * MiB);
+    expect(defaultCatalogCacheBytes(24 * 1024 * MiB)).toBe(512 * MiB);
+    expect(loadConfig({}).catalogCacheBytes).toBe(defaultCatalogCacheBytes());
+    expect(loadConfig({ CATALOG_CACHE_BYTES: '1000' }).catalogCacheBytes).toBe(1000);
+    expect(loadConfig({ CATALOG_CACHE_BYTES: '0' }).catalogCacheBytes).toBe(0);
+  });
+
+  it('shares the default cache budgets among the workers of serve --workers, not set ones', () => {
+    const budgets = { pageCacheBytes: 1024 ** 3, catalogCacheBytes: 512 * 1024 ** 2 };
+    expect(workersCaches({}, budgets, 4)).toEqual({
       PAGE_CACHE_BYTES: String(256 * 1024 ** 2),
+      CATALOG_CACHE_BYTES: String(128 * 1024 ** 2),
     });
-    expect(workersPageCache({ PAGE_CACHE_BYTES: '' }, 999, 2)).toEqual({ PAGE_CACHE_BYTES: '499' });
-    expect(workersPageCache({ PAGE_CACHE_BYTES: '1000' }, 1000, 4)).toEqual({});
+    expect(
+      workersCaches({ PAGE_CACHE_BYTES: '' }, { pageCacheBytes: 999, catalogCacheBytes: 5 }, 2),
+    ).toEqual({ PAGE_CACHE_BYTES: '499', CATALOG_CACHE_BYTES: '2' });
+    expect(
+      workersCaches(
+        { PAGE_CACHE_BYTES: '1000', CATALOG_CACHE_BYTES: '77' },
+        { pageCacheBytes: 1000, catalogCacheBytes: 77 },
+        4,
+      ),
+    ).toEqual({});
   });
 
   it('refuses a DATABASE_URL of a scheme it does not serve, rather than make a file of it', () => {
@@ -349,6 +371,7 @@ describe('loadConfig', () => {
       TRUST_PROXY: 'loopback,10.0.0.0/8',
       PG_PARTITIONS: '8',
       PAGE_CACHE_BYTES: '0',
+      CATALOG_CACHE_BYTES: '1048576',
       LOG_LEVEL: 'silent',
       LOG_REQUESTS: 'true',
       SLOW_REQUEST_MS: '0',
@@ -372,6 +395,7 @@ describe('loadConfig', () => {
       authFailureLimit: 0,
       trustProxy: ['loopback', '10.0.0.0/8'],
       pageCacheBytes: 0,
+      catalogCacheBytes: 1_048_576,
       logLevel: 'silent',
       logRequests: true,
       slowRequestMs: 0,
@@ -419,6 +443,8 @@ describe('loadConfig', () => {
     ['AUTH_FAILURE_LIMIT', 'lots'],
     ['PAGE_CACHE_BYTES', '-5'],
     ['PAGE_CACHE_BYTES', 'lots'],
+    ['CATALOG_CACHE_BYTES', '-1'],
+    ['CATALOG_CACHE_BYTES', '1.5'],
     ['LOG_LEVEL', 'verbose'],
     ['LOG_LEVEL', 'INFO'],
     ['BASE_PATH', 'api'],

@@ -1,7 +1,7 @@
 /** What `salescrm serve` and `start` do (`serve.ts` declares them; imported when one runs). */
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
-import { type Config, workersPageCache } from '../config.ts';
+import { type Config, workersCaches } from '../config.ts';
 import { attachToWrites } from '../dispatch/attach.ts';
 import { Dispatcher, dispatcherOptions } from '../dispatch/dispatcher.ts';
 import { createDemoWorkspace } from '../ingest/demo/create-workspace.ts';
@@ -69,7 +69,7 @@ async function runServeProcess(
     return runPrimary({
       workers,
       graceMs: config.shutdownGraceMs,
-      env: workersPageCache(process.env, config.pageCacheBytes, workers),
+      env: workersCaches(process.env, config, workers),
       onListening: (address, pids) =>
         printBanner(`${address}${config.basePath}`, prepared, ` (${pids.length} workers)`),
     });

@@ -1,5 +1,7 @@
 import type { CompiledQuery, Selectable } from 'kysely';
-import { LRUCache } from 'lru-cache';
+import { BudgetCache } from '../cache/budget-cache.ts';
+import { heapBytes } from '../cache/heap-size.ts';
+import { catalogCacheBytes } from '../config.ts';
 import type {
   CustomFieldDefinition,
   CustomFieldRecordType,
@@ -339,12 +341,18 @@ export async function stageKeysOfWorkspace(
 }
 
 /**
- * Workspaces whose catalog a store keeps; the least recently used beyond it are dropped. A
- * demo workspace's catalog (7 users, 30 products, 26 stages and 26 fields) takes 33 KiB of
- * heap, so at most about 68 MiB; writes spread over a thousand workspaces read none again.
+ * The catalogs each store keeps, within `CATALOG_CACHE_BYTES` (a demo workspace's takes about
+ * 31 KiB of heap, so the default of a machine of 8 GiB or more, 512 MiB, holds those of about
+ * 16,000 workspaces). Past the budget, the catalogs in use keep their place (`BudgetCache`):
+ * writes spread evenly over more workspaces than it holds read the catalogs of those it does
+ * not, not of every one.
  */
-const KEPT_WORKSPACES = 2_048;
-const kept = new WeakMap<Store, LRUCache<string, Catalog>>();
+const kept = new WeakMap<Store, BudgetCache<Catalog>>();
+
+/** Keeps the catalogs of `store` within `maxBytes` from now on (0: none is kept). */
+export function keepCatalogs(store: Store, maxBytes: number): void {
+  kept.set(store, new BudgetCache(maxBytes));
+}
 
 /**
  * The workspace's catalog at `version` (its `catalog_version`, read in the transaction
@@ -359,14 +367,14 @@ export async function catalogAt(
 ): Promise<Catalog> {
   let byWorkspace = kept.get(store);
   if (!byWorkspace) {
-    byWorkspace = new LRUCache({ max: KEPT_WORKSPACES });
+    byWorkspace = new BudgetCache(catalogCacheBytes());
     kept.set(store, byWorkspace);
   }
   // Marks it the most recently used.
   const known = byWorkspace.get(workspaceId);
   if (known?.version === version) return known;
   const catalog = await loadCatalog(db, workspaceId, version);
-  byWorkspace.set(workspaceId, catalog);
+  byWorkspace.set(workspaceId, catalog, heapBytes(catalog));
   return catalog;
 }
 

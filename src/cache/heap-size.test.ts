@@ -1,0 +1,80 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { heapBytes } from './heap-size.ts';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** What the heap grows by, a value, for `count` values made by `make` and kept. */
+function measured(make: (i: number) => unknown, count = 2_000): number {
+  const kept: unknown[] = [];
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < count; i++) kept.push(make(i));
+  gc();
+  const grown = process.memoryUsage().heapUsed - before;
+  expect(kept).toHaveLength(count);
+  return grown / count;
+}
+
+/**
+ * A string laid out flat, as a database driver's are: one built by concatenation is a chain
+ * of its parts until it is read whole, which takes more of the heap.
+ */
+const flat = (text: string) => Buffer.from(text).toString();
+
+const id = (i: number, j: number) =>
+  flat(`0187cc3d-9280-7a36-${String(i).padStart(4, '0')}-${String(j).padStart(12, '0')}`);
+
+/** Shaped as a workspace's catalog: maps of ids to Korean names, field definitions, sets. */
+function catalogLike(i: number, names: number) {
+  return {
+    version: i,
+    names: new Map([
+      [
+        'product',
+        new Map(Array.from({ length: names }, (_, j) => [id(i, j), flat(`상품 ${i}-${j}`)])),
+      ],
+      [
+        'user',
+        new Map(Array.from({ length: 7 }, (_, j) => [id(i, j + names), flat(`사용자 ${j}`)])),
+      ],
+    ]),
+    fields: new Map([
+      [
+        'deal',
+        Array.from({ length: 10 }, (_, j) => ({
+          id: id(i, j + 5_000),
+          recordType: 'deal',
+          name: flat(`필드 ${i}-${j}`),
+          type: 'singleSelect',
+          required: false,
+          options: [{ id: id(i, j + 6_000), value: flat(`선택 ${j}`) }],
+        })),
+      ],
+    ]),
+    subscriptions: [
+      { id: id(i, 9_000), events: new Set(['생성', '수정']), url: flat(`https://x/${i}`) },
+    ],
+  };
+}
+
+describe('heapBytes', () => {
+  // Within a fifth either way: the catalogs' budget is set by it.
+  it.each([
+    ['a small catalog', 5],
+    ['a demo-sized catalog', 30],
+    ['a catalog of a thousand products', 1_000],
+  ])('counts %s close to what it takes', (_, names) => {
+    const estimate = heapBytes(catalogLike(7, names));
+    const real = measured((i) => catalogLike(i, names), names > 100 ? 200 : 2_000);
+    expect(estimate / real).toBeGreaterThan(0.8);
+    expect(estimate / real).toBeLessThan(1.25);
+  });
+
+  it('counts a Latin-1 string one byte a character and another two', () => {
+    expect(heapBytes('a'.repeat(100))).toBe(116);
+    expect(heapBytes('가'.repeat(100))).toBe(216);
+  });
+});
