@@ -8,7 +8,7 @@
 //     warm-up that asks for each workspace's page twice), alternated `repeat` times, the best
 //     of each counting, and their ratio; the server's RSS;
 //   - POST /v2/people (a person created) round robin over the N tokens, `repeat` times, the
-//     best counting: creates/s and p99,
+//     best counting: creates/s and p99, and the server's RSS after them,
 //     after a person created in every workspace (whose first write reads its catalog: that
 //     first create's CPU is a figure of its own).
 // Beside each rate, the server's CPU a request (from /proc, µs): the machine is shared, and
@@ -351,6 +351,8 @@ interface Figures {
   oneTokenCpu: number;
   overTokensCpu: number;
   rssMB: number;
+  /** After the creates: every workspace written in, so every catalog read. */
+  rssAfterCreatesMB: number;
   creates: LoadFigures;
   createsCpu: number;
   /** Server CPU µs of a workspace's first create (its catalog read); 0 when none was measured. */
@@ -421,6 +423,7 @@ async function measure(
       );
     }
     const creates = best(createRuns);
+    const rssAfterCreatesMB = memoryOf(server.child.pid!).rssMB;
     const figures: Figures = {
       store,
       n: built.count,
@@ -430,13 +433,14 @@ async function measure(
       oneTokenCpu: single.cpuUs,
       overTokensCpu: spread.cpuUs,
       rssMB,
+      rssAfterCreatesMB,
       creates: creates.figures,
       createsCpu: creates.cpuUs,
       firstCreateCpu,
       load: load(),
     };
     console.log(
-      `${store} N=${built.count} ${variant.name}: one token ${Math.round(figures.oneToken)}/s ${Math.round(figures.oneTokenCpu)} µs CPU, over tokens ${Math.round(figures.overTokens)}/s ${Math.round(figures.overTokensCpu)} µs CPU (${(figures.overTokens / figures.oneToken).toFixed(2)}; by CPU ${(figures.oneTokenCpu / figures.overTokensCpu).toFixed(2)}), RSS ${rssMB} MB, creates ${Math.round(figures.creates.reqPerSec)}/s ${Math.round(figures.createsCpu)} µs CPU p99 ${figures.creates.p99.toFixed(0)} ms, a workspace's first create ${Math.round(firstCreateCpu)} µs CPU (errors ${spread.figures.errors + figures.creates.errors}), load ${figures.load}`,
+      `${store} N=${built.count} ${variant.name}: one token ${Math.round(figures.oneToken)}/s ${Math.round(figures.oneTokenCpu)} µs CPU, over tokens ${Math.round(figures.overTokens)}/s ${Math.round(figures.overTokensCpu)} µs CPU (${(figures.overTokens / figures.oneToken).toFixed(2)}; by CPU ${(figures.oneTokenCpu / figures.overTokensCpu).toFixed(2)}), RSS ${rssMB} MB, creates ${Math.round(figures.creates.reqPerSec)}/s ${Math.round(figures.createsCpu)} µs CPU p99 ${figures.creates.p99.toFixed(0)} ms, RSS after ${rssAfterCreatesMB} MB, a workspace's first create ${Math.round(firstCreateCpu)} µs CPU (errors ${spread.figures.errors + figures.creates.errors}), load ${figures.load}`,
     );
     return figures;
   } finally {
@@ -721,6 +725,10 @@ for (const store of stores) {
   out.push([
     `${label} server CPU a create, µs`,
     ...sizes.map((n) => cell((r) => String(Math.round(r.createsCpu)), store, n)),
+  ]);
+  out.push([
+    `${label} server RSS after the creates, MB`,
+    ...sizes.map((n) => cell((r) => String(r.rssAfterCreatesMB), store, n)),
   ]);
   out.push([
     `${label} server CPU of a workspace's first create, µs`,
