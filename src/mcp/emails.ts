@@ -1,9 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ApiCall } from './api.ts';
 import { READS } from './read-tools.ts';
 import { recordId } from './record-types.ts';
 import { answer, apiError, succeeded } from './results.ts';
+import { apiCallOf } from './tool-call.ts';
 import { written } from './write-tools.ts';
 
 /** `get_email`: its description, input schema and annotations, built once. */
@@ -41,8 +41,9 @@ const SEND_EMAIL_TOOL = {
 };
 
 /** Registers `get_email`. */
-export function registerEmailReads(server: McpServer, call: ApiCall): void {
-  server.registerTool('get_email', GET_EMAIL_TOOL, async ({ id }) => {
+export function registerEmailReads(server: McpServer): void {
+  server.registerTool('get_email', GET_EMAIL_TOOL, async ({ id }, extra) => {
+    const call = apiCallOf(extra);
     const res = await call('GET', `/v2/email/${encodeURIComponent(id)}`);
     if (!succeeded(res)) return apiError(res);
     return answer(res.json.data.email);
@@ -50,8 +51,9 @@ export function registerEmailReads(server: McpServer, call: ApiCall): void {
 }
 
 /** Registers `send_email`. */
-export function registerEmailWrites(server: McpServer, call: ApiCall): void {
-  server.registerTool('send_email', SEND_EMAIL_TOOL, async (args) => {
+export function registerEmailWrites(server: McpServer): void {
+  server.registerTool('send_email', SEND_EMAIL_TOOL, async (args, extra) => {
+    const call = apiCallOf(extra);
     const { to, cc, bcc, subject, htmlBody, attachmentIds, idempotencyKey } = args;
     const body = {
       emailProvider: 'gmail',

@@ -2,10 +2,11 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { parse as parseDisposition } from 'content-disposition';
 import { z } from 'zod';
-import { type ApiCall, query } from './api.ts';
+import { query } from './api.ts';
 import { READS } from './read-tools.ts';
 import { cursorArg, recordId } from './record-types.ts';
 import { answer, apiError, succeeded } from './results.ts';
+import { apiCallOf } from './tool-call.ts';
 import { WRITES, written } from './write-tools.ts';
 
 /** Record types with files, as the tools name them, and as `objectType` of the API does. */
@@ -109,15 +110,17 @@ async function uploadForm(fields: Record<string, string | undefined>, name: stri
 }
 
 /** Registers the reads of files: a record's list, one file. */
-export function registerFileReads(server: McpServer, call: ApiCall): void {
-  server.registerTool('list_files', LIST_FILES_TOOL, async ({ type, id, cursor }) => {
+export function registerFileReads(server: McpServer): void {
+  server.registerTool('list_files', LIST_FILES_TOOL, async ({ type, id, cursor }, extra) => {
+    const call = apiCallOf(extra);
     const path = `/v2/file${query({ objectType: FILE_TYPES[type], objectId: id, cursor })}`;
     const res = await call('GET', path);
     if (!succeeded(res)) return apiError(res);
     return answer(page(res.json.data.fileList, res.json.data.nextCursor));
   });
 
-  server.registerTool('get_file', GET_FILE_TOOL, async ({ id }) => {
+  server.registerTool('get_file', GET_FILE_TOOL, async ({ id }, extra) => {
+    const call = apiCallOf(extra);
     const res = await call('GET', `/v2/file/${encodeURIComponent(id)}/content`, undefined, {
       raw: true,
     });
@@ -127,8 +130,9 @@ export function registerFileReads(server: McpServer, call: ApiCall): void {
 }
 
 /** Registers `upload_file`. */
-export function registerFileWrites(server: McpServer, call: ApiCall): void {
-  server.registerTool('upload_file', UPLOAD_FILE_TOOL, async (args) => {
+export function registerFileWrites(server: McpServer): void {
+  server.registerTool('upload_file', UPLOAD_FILE_TOOL, async (args, extra) => {
+    const call = apiCallOf(extra);
     const { name, contentBase64, type, id, memo } = args;
     const objectType = type === undefined ? undefined : FILE_TYPES[type];
     const form = await uploadForm(

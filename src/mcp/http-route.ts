@@ -1,7 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { unstorableText } from '../http/nul-text.ts';
-import { type ApiCall, injectCall } from './api.ts';
+import { injectCall } from './api.ts';
 import { MAX_BATCH, messageCost } from './message-cost.ts';
 import { createMcpServer } from './server.ts';
 import { ToolMeter } from './tool-meter.ts';
@@ -49,11 +49,7 @@ export function registerMcpRoute(
         const message = `Invalid params: ${bad.char} in ${bad.path || 'the message'}`;
         return reply.code(400).send(rpcError(requestId(request.body), -32602, message));
       }
-      const inject = injectCall(app, base, request.headers.authorization ?? '');
-      const call: ApiCall = (method, path, body, options) => {
-        meter.apiCall();
-        return inject(method, path, body, options);
-      };
+      const call = injectCall(app, base, request.headers.authorization ?? '');
       const server = createMcpServer({ call, readOnly: request.auth.readOnly, meter });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

@@ -1,10 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { type ApiCall, query } from './api.ts';
+import { query } from './api.ts';
 import { READS } from './read-tools.ts';
 import { cursorArg, NOTED_TYPES, recordId } from './record-types.ts';
 import { answer, apiError, succeeded, toolError } from './results.ts';
+import { apiCallOf } from './tool-call.ts';
 
 /** `list_notes`: its description, input schema and annotations, built once. */
 const LIST_NOTES_TOOL = {
@@ -31,8 +32,9 @@ function noteFilter(type: (typeof NOTED_TYPES)[number], id: string): Record<stri
 }
 
 /** Registers `list_notes`. */
-export function registerNoteTools(server: McpServer, call: ApiCall): void {
-  server.registerTool('list_notes', LIST_NOTES_TOOL, async ({ type, id, limit, cursor }) => {
+export function registerNoteTools(server: McpServer): void {
+  server.registerTool('list_notes', LIST_NOTES_TOOL, async ({ type, id, limit, cursor }, extra) => {
+    const call = apiCallOf(extra);
     if ((type === undefined) !== (id === undefined)) {
       return toolError({ message: "'type' and 'id' go together: the record whose notes to list" });
     }

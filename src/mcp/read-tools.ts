@@ -21,6 +21,7 @@ import {
   TYPE_OPERATIONS,
 } from './record-types.ts';
 import { answer, apiError, succeeded, toolError } from './results.ts';
+import { apiCallOf } from './tool-call.ts';
 
 /** How many custom objects `get_records` reads in one call (each is an API call). */
 const MAX_CUSTOM_OBJECT_IDS = 10;
@@ -172,8 +173,9 @@ async function getCustomObjects(
 }
 
 /** Registers the tools that read: fields, search, lists, records, pipelines, users, quotes. */
-export function registerReadTools(server: McpServer, call: ApiCall): void {
-  server.registerTool('list_fields', LIST_FIELDS_TOOL, async ({ type, definition }) => {
+export function registerReadTools(server: McpServer): void {
+  server.registerTool('list_fields', LIST_FIELDS_TOOL, async ({ type, definition }, extra) => {
+    const call = apiCallOf(extra);
     if (type === undefined) {
       const definitions = await listDefinitions(call);
       if (isToolError(definitions)) return definitions;
@@ -202,16 +204,22 @@ export function registerReadTools(server: McpServer, call: ApiCall): void {
     return answer({ type, fields });
   });
 
-  server.registerTool('search_records', SEARCH_RECORDS_TOOL, async ({ type, cursor, ...body }) => {
-    const res = await call('POST', `/v2/object/${type}/search${query({ cursor })}`, body);
-    if (!succeeded(res)) return apiError(res, await unknownFieldHint(call, type, res));
-    return answer(page(res.json.data.objectList, res.json.data.nextCursor));
-  });
+  server.registerTool(
+    'search_records',
+    SEARCH_RECORDS_TOOL,
+    async ({ type, cursor, ...body }, extra) => {
+      const call = apiCallOf(extra);
+      const res = await call('POST', `/v2/object/${type}/search${query({ cursor })}`, body);
+      if (!succeeded(res)) return apiError(res, await unknownFieldHint(call, type, res));
+      return answer(page(res.json.data.objectList, res.json.data.nextCursor));
+    },
+  );
 
   server.registerTool(
     'list_records',
     LIST_RECORDS_TOOL,
-    async ({ type, definition, fieldList, limit, cursor }) => {
+    async ({ type, definition, fieldList, limit, cursor }, extra) => {
+      const call = apiCallOf(extra);
       let customObjectDefinitionId: string | undefined;
       if (type === 'custom-object' && definition !== undefined) {
         const named = await definitionNamed(call, definition);
@@ -232,7 +240,8 @@ export function registerReadTools(server: McpServer, call: ApiCall): void {
     },
   );
 
-  server.registerTool('get_records', GET_RECORDS_TOOL, async ({ type, ids, fieldList }) => {
+  server.registerTool('get_records', GET_RECORDS_TOOL, async ({ type, ids, fieldList }, extra) => {
+    const call = apiCallOf(extra);
     if (type === 'custom-object') return getCustomObjects(call, ids, fieldList);
     const body = { objectType: type, idList: ids, ...(fieldList ? { fieldList } : {}) };
     const res = await call('POST', '/v3/object/read', body);
@@ -242,19 +251,22 @@ export function registerReadTools(server: McpServer, call: ApiCall): void {
     return answer({ records, missingIds: ids.filter((id) => !found.has(id)) });
   });
 
-  server.registerTool('list_pipelines', LIST_PIPELINES_TOOL, async ({ type }) => {
+  server.registerTool('list_pipelines', LIST_PIPELINES_TOOL, async ({ type }, extra) => {
+    const call = apiCallOf(extra);
     const res = await call('POST', '/v3/pipeline/list', { objectType: type });
     if (!succeeded(res)) return apiError(res);
     return answer({ pipelines: res.json.data.pipelineList, hasMore: false });
   });
 
-  server.registerTool('list_users', LIST_USERS_TOOL, async ({ cursor }) => {
+  server.registerTool('list_users', LIST_USERS_TOOL, async ({ cursor }, extra) => {
+    const call = apiCallOf(extra);
     const res = await call('GET', `/v2/user${query({ cursor })}`);
     if (!succeeded(res)) return apiError(res);
     return answer(page(res.json.data.userList, res.json.data.nextCursor));
   });
 
-  server.registerTool('list_quotes', LIST_QUOTES_TOOL, async ({ type, id }) => {
+  server.registerTool('list_quotes', LIST_QUOTES_TOOL, async ({ type, id }, extra) => {
+    const call = apiCallOf(extra);
     const res = await call('GET', `/v2/${type}/${encodeURIComponent(id)}/quote`);
     if (!succeeded(res)) return apiError(res);
     return answer({ quotes: res.json.data.quoteList, hasMore: false });

@@ -1,9 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiCall } from './api.ts';
 import { READS } from './read-tools.ts';
 import { recordId } from './record-types.ts';
 import { answer, apiError, succeeded } from './results.ts';
+import { apiCallOf } from './tool-call.ts';
 
 /** The most characters of a transcript `get_recording` shows. */
 const MAX_TRANSCRIPT_CHARS = 100_000;
@@ -43,8 +43,9 @@ export function transcriptText(
 }
 
 /** Registers `get_recording`. */
-export function registerRecordingReads(server: McpServer, call: ApiCall): void {
-  server.registerTool('get_recording', GET_RECORDING_TOOL, async ({ id }) => {
+export function registerRecordingReads(server: McpServer): void {
+  server.registerTool('get_recording', GET_RECORDING_TOOL, async ({ id }, extra) => {
+    const call = apiCallOf(extra);
     const path = `/v2/recording/${encodeURIComponent(id)}`;
     const recording = await call('GET', path);
     if (!succeeded(recording)) return apiError(recording);

@@ -1,9 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { type ApiCall, query } from './api.ts';
+import { query } from './api.ts';
 import { READS } from './read-tools.ts';
 import { cursorArg, recordId } from './record-types.ts';
 import { answer, apiError, succeeded, toolError } from './results.ts';
+import { apiCallOf } from './tool-call.ts';
 import { WRITES, written } from './write-tools.ts';
 
 /** `list_sequences`: its description, input schema and annotations, built once. */
@@ -47,8 +48,9 @@ const ENROLL_TOOL = {
 };
 
 /** Registers `list_sequences`. */
-export function registerSequenceReads(server: McpServer, call: ApiCall): void {
-  server.registerTool('list_sequences', LIST_SEQUENCES_TOOL, async ({ cursor, ...args }) => {
+export function registerSequenceReads(server: McpServer): void {
+  server.registerTool('list_sequences', LIST_SEQUENCES_TOOL, async ({ cursor, ...args }, extra) => {
+    const call = apiCallOf(extra);
     if (args.enrollmentId !== undefined && (args.sequenceId !== undefined || args.steps)) {
       return toolError({
         message: "'enrollmentId' goes alone: the enrollment whose timeline to read",
@@ -66,11 +68,16 @@ export function registerSequenceReads(server: McpServer, call: ApiCall): void {
 }
 
 /** Registers `enroll_in_sequence` (unenrolling is `delete_record` of an enrollment). */
-export function registerSequenceWrites(server: McpServer, call: ApiCall): void {
-  server.registerTool('enroll_in_sequence', ENROLL_TOOL, async ({ sequenceId, peopleId }) => {
-    const path = `/v2/sequence/${encodeURIComponent(sequenceId)}/enrollment`;
-    const res = await call('POST', path, { peopleId });
-    if (!succeeded(res)) return apiError(res);
-    return written(res, res.ignored);
-  });
+export function registerSequenceWrites(server: McpServer): void {
+  server.registerTool(
+    'enroll_in_sequence',
+    ENROLL_TOOL,
+    async ({ sequenceId, peopleId }, extra) => {
+      const call = apiCallOf(extra);
+      const path = `/v2/sequence/${encodeURIComponent(sequenceId)}/enrollment`;
+      const res = await call('POST', path, { peopleId });
+      if (!succeeded(res)) return apiError(res);
+      return written(res, res.ignored);
+    },
+  );
 }

@@ -10,6 +10,7 @@ import { registerRecordingReads } from './recordings.ts';
 import { registerSequenceReads, registerSequenceWrites } from './sequences.ts';
 import { registerTimelineTool } from './timeline.ts';
 import { registerTodoTools } from './todos.ts';
+import { withApiCall } from './tool-call.ts';
 import { listedTools } from './tool-list.ts';
 import type { ToolMeter } from './tool-meter.ts';
 import { registerWebhookReads, registerWebhookWrites } from './webhooks.ts';
@@ -45,33 +46,42 @@ export function toolServer(call: ApiCall, readOnly: boolean, meter?: ToolMeter):
     { name: 'salescrm', version: VERSION },
     { instructions: INSTRUCTIONS },
   );
-  if (meter) metered(server, meter);
-  registerReadTools(server, call);
-  registerTimelineTool(server, call);
-  registerTodoTools(server, call);
-  registerNoteTools(server, call);
-  registerSequenceReads(server, call);
-  registerFileReads(server, call);
-  registerEmailReads(server, call);
-  registerRecordingReads(server, call);
-  registerWebhookReads(server, call);
+  givesApiCall(server, call, meter);
+  registerReadTools(server);
+  registerTimelineTool(server);
+  registerTodoTools(server);
+  registerNoteTools(server);
+  registerSequenceReads(server);
+  registerFileReads(server);
+  registerEmailReads(server);
+  registerRecordingReads(server);
+  registerWebhookReads(server);
   if (!readOnly) {
-    registerWriteTools(server, call);
-    registerSequenceWrites(server, call);
-    registerFileWrites(server, call);
-    registerEmailWrites(server, call);
-    registerWebhookWrites(server, call);
+    registerWriteTools(server);
+    registerSequenceWrites(server);
+    registerFileWrites(server);
+    registerEmailWrites(server);
+    registerWebhookWrites(server);
   }
   return server;
 }
 
-/** Registers every tool of `server` with its callback counted by `meter`. */
-function metered(server: McpServer, meter: ToolMeter): void {
+/**
+ * Makes every tool registered on `server` from now on get, with each call, its API caller in
+ * the SDK's context of the call (`apiCallOf(extra)`): `call`, or with a `meter` a caller of
+ * that tool call's own, which the meter counts apart from the others of its batch.
+ */
+function givesApiCall(server: McpServer, call: ApiCall, meter: ToolMeter | undefined): void {
   const register = server.registerTool.bind(server);
   // The SDK's signature is generic over each tool's schemas; the wrapper passes them through.
-  const counted = (name: string, config: never, callback: (...args: unknown[]) => unknown) =>
-    register(name, config, meter.wrap(callback) as never);
-  server.registerTool = counted as unknown as typeof server.registerTool;
+  // It calls a tool with its arguments, when it has an input schema, and then its context.
+  const giving = (name: string, config: never, callback: (...args: unknown[]) => unknown) =>
+    register(name, config, ((...args: unknown[]) => {
+      const extra = args.pop() as object;
+      const run = (caller: ApiCall) => callback(...args, withApiCall(extra, caller));
+      return meter ? meter.run(call, run) : run(call);
+    }) as never);
+  server.registerTool = giving as unknown as typeof server.registerTool;
 }
 
 const toolLists = new Map<boolean, Promise<ListToolsResult>>();

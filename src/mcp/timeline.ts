@@ -5,6 +5,7 @@ import { type ApiCall, query } from './api.ts';
 import { READS } from './read-tools.ts';
 import { CORE_TYPES, type CoreType, cursorArg, recordId } from './record-types.ts';
 import { answer, apiError, succeeded, toolError } from './results.ts';
+import { apiCallOf } from './tool-call.ts';
 
 /** The three lists a timeline merges, in the order they break ties. */
 const SOURCES = [
@@ -155,8 +156,11 @@ const GET_TIMELINE_TOOL = {
 };
 
 /** Registers `get_timeline`. */
-export function registerTimelineTool(server: McpServer, call: ApiCall): void {
-  server.registerTool('get_timeline', GET_TIMELINE_TOOL, async ({ type, id, limit, cursor }) =>
-    readTimeline(call, { type, id, limit: limit ?? 50, cursor }),
+export function registerTimelineTool(server: McpServer): void {
+  server.registerTool(
+    'get_timeline',
+    GET_TIMELINE_TOOL,
+    async ({ type, id, limit, cursor }, extra) =>
+      readTimeline(apiCallOf(extra), { type, id, limit: limit ?? 50, cursor }),
   );
 }

@@ -5,6 +5,7 @@ import { type ApiCall, query } from './api.ts';
 import { READS } from './read-tools.ts';
 import { CORE_TYPES, type CoreType, cursorArg, recordId } from './record-types.ts';
 import { answer, apiError, succeeded, toolError } from './results.ts';
+import { apiCallOf } from './tool-call.ts';
 
 /** Pages of the workspace's todos one call reads at most while looking for a record's. */
 const PAGES_PER_CALL = 10;
@@ -95,8 +96,9 @@ const LIST_TODOS_TOOL = {
 };
 
 /** Registers `list_todos`. */
-export function registerTodoTools(server: McpServer, call: ApiCall): void {
-  server.registerTool('list_todos', LIST_TODOS_TOOL, async ({ type, id, limit, cursor }) => {
+export function registerTodoTools(server: McpServer): void {
+  server.registerTool('list_todos', LIST_TODOS_TOOL, async ({ type, id, limit, cursor }, extra) => {
+    const call = apiCallOf(extra);
     if ((type === undefined) !== (id === undefined)) {
       return toolError({ message: "'type' and 'id' go together: the record whose todos to list" });
     }

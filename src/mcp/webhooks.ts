@@ -2,10 +2,11 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { WEBHOOK_OBJECT_TYPES } from '../api-schema/records/webhooks.ts';
 import { EVENT_TOPICS } from '../domain/events.ts';
-import { type ApiCall, query } from './api.ts';
+import { query } from './api.ts';
 import { READS } from './read-tools.ts';
 import { cursorArg, recordId } from './record-types.ts';
 import { answer, apiError, succeeded } from './results.ts';
+import { apiCallOf } from './tool-call.ts';
 import { written } from './write-tools.ts';
 
 /** `list_webhooks`: its description, input schema and annotations, built once. */
@@ -37,8 +38,9 @@ const CREATE_WEBHOOK_TOOL = {
 };
 
 /** Registers `list_webhooks`. */
-export function registerWebhookReads(server: McpServer, call: ApiCall): void {
-  server.registerTool('list_webhooks', LIST_WEBHOOKS_TOOL, async ({ webhookId, cursor }) => {
+export function registerWebhookReads(server: McpServer): void {
+  server.registerTool('list_webhooks', LIST_WEBHOOKS_TOOL, async ({ webhookId, cursor }, extra) => {
+    const call = apiCallOf(extra);
     if (webhookId === undefined) {
       const res = await call('GET', '/v2/webhook');
       if (!succeeded(res)) return apiError(res);
@@ -57,8 +59,9 @@ export function registerWebhookReads(server: McpServer, call: ApiCall): void {
 }
 
 /** Registers `create_webhook` (deleting one is `delete_record` of a webhook). */
-export function registerWebhookWrites(server: McpServer, call: ApiCall): void {
-  server.registerTool('create_webhook', CREATE_WEBHOOK_TOOL, async (body) => {
+export function registerWebhookWrites(server: McpServer): void {
+  server.registerTool('create_webhook', CREATE_WEBHOOK_TOOL, async (body, extra) => {
+    const call = apiCallOf(extra);
     const res = await call('POST', '/v2/webhook', body);
     if (!succeeded(res)) return apiError(res);
     return written(res, res.ignored);

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ApiAnswer, ApiCall } from './api.ts';
+import type { ApiAnswer } from './api.ts';
 import { definitionArg, definitionNamed, isToolError } from './definitions.ts';
 import { unknownFieldHint } from './field-hints.ts';
 import {
@@ -12,6 +12,7 @@ import {
   UPDATED_TYPES,
 } from './record-types.ts';
 import { answer, apiError, succeeded } from './results.ts';
+import { apiCallOf } from './tool-call.ts';
 
 /** Annotations of a tool that writes without destroying. */
 export const WRITES = {
@@ -152,11 +153,12 @@ const CREATE_QUOTE_TOOL = {
 };
 
 /** Registers the tools that write: create, update, delete, add a note, create a quote. */
-export function registerWriteTools(server: McpServer, call: ApiCall): void {
+export function registerWriteTools(server: McpServer): void {
   server.registerTool(
     'create_record',
     CREATE_RECORD_TOOL,
-    async ({ type, definition, ...args }) => {
+    async ({ type, definition, ...args }, extra) => {
+      const call = apiCallOf(extra);
       let body = bodyOf(type, args);
       let customObjectDefinitionId: string | undefined;
       if (type === 'custom-object') {
@@ -173,20 +175,23 @@ export function registerWriteTools(server: McpServer, call: ApiCall): void {
     },
   );
 
-  server.registerTool('update_record', UPDATE_RECORD_TOOL, async ({ type, id, ...args }) => {
+  server.registerTool('update_record', UPDATE_RECORD_TOOL, async ({ type, id, ...args }, extra) => {
+    const call = apiCallOf(extra);
     const res = await call('POST', `/v2/${type}/${encodeURIComponent(id)}`, bodyOf(type, args));
     if (!succeeded(res)) return apiError(res, await unknownFieldHint(call, type, res));
     return written(res, res.ignored);
   });
 
-  server.registerTool('add_note', ADD_NOTE_TOOL, async ({ type, id, text, parentId }) => {
+  server.registerTool('add_note', ADD_NOTE_TOOL, async ({ type, id, text, parentId }, extra) => {
+    const call = apiCallOf(extra);
     const path = `/v2/${type}/${encodeURIComponent(id)}/memo`;
     const res = await call('POST', path, { text, ...(parentId === undefined ? {} : { parentId }) });
     if (!succeeded(res)) return apiError(res);
     return written(res, undefined);
   });
 
-  server.registerTool('delete_record', DELETE_RECORD_TOOL, async ({ type, id, confirm }) => {
+  server.registerTool('delete_record', DELETE_RECORD_TOOL, async ({ type, id, confirm }, extra) => {
+    const call = apiCallOf(extra);
     const path = pathOf(type, id);
     if (confirm !== true) {
       // The API reads no single todo, enrollment or file's facts: the model shows what it listed.
@@ -212,7 +217,8 @@ export function registerWriteTools(server: McpServer, call: ApiCall): void {
     return answer({ deleted: true, type, id });
   });
 
-  server.registerTool('create_quote', CREATE_QUOTE_TOOL, async (body) => {
+  server.registerTool('create_quote', CREATE_QUOTE_TOOL, async (body, extra) => {
+    const call = apiCallOf(extra);
     const res = await call('POST', '/v2/quote', body);
     if (!succeeded(res)) return apiError(res, await unknownFieldHint(call, 'quote', res));
     return written(res, res.ignored);
