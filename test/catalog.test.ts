@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { heapBytes } from '../src/cache/heap-size.ts';
+import { catalogCacheBytes } from '../src/config.ts';
 import { createPerson } from '../src/resources/people/commands.ts';
 import {
   catalogAt,
@@ -216,7 +217,7 @@ describe('the stage keys of the catalog', () => {
   });
 
   describe('kept within CATALOG_CACHE_BYTES', () => {
-    afterAll(() => keepCatalogs(store, 64 * 1024 ** 2));
+    afterAll(() => keepCatalogs(store, catalogCacheBytes()));
 
     /** The catalog a write of each workspace would get now, in turn. */
     async function catalogsOf(ids: string[]) {

@@ -60,6 +60,8 @@ describe('BudgetCache', () => {
     const cache = new BudgetCache<string>(100);
     expect(cache.set('big', 'x', 101)).toBe(false);
     expect(cache.get('big')).toBeUndefined();
+    expect(cache.set('nan', 'x', Number.NaN)).toBe(false);
+    expect(cache.has('nan')).toBe(false);
     const none = new BudgetCache<string>(0);
     expect(none.set('a', 'a', 1)).toBe(false);
     expect(none.get('a')).toBeUndefined();

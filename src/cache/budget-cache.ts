@@ -62,11 +62,12 @@ export class BudgetCache<V> {
   /**
    * Keeps `value` (about `size` bytes) for `key` when there is room in the budget, the key
    * has a value kept already, or the least recently used value went unused for the window;
-   * says whether it did. A value larger than the whole budget is never kept.
+   * says whether it did. A value larger than the whole budget, or of no size that is a
+   * number, is never kept (`lru-cache` would throw on it).
    */
   set(key: string, value: V, size: number): boolean {
     const bytes = Math.max(1, Math.ceil(size));
-    if (bytes > this.maxBytes || !this.hasRoomFor(key, bytes)) return false;
+    if (!(bytes <= this.maxBytes) || !this.hasRoomFor(key, bytes)) return false;
     this.kept.set(key, { value, size: bytes, lastUse: this.uses });
     return true;
   }

@@ -4,7 +4,8 @@
  * and plain objects by their slots and a header, numbers, booleans and null by a slot. Meant
  * for budgets, not accounting: within about a fifth of what the heap grows by for a
  * workspace's catalog (`src/cache/heap-size.test.ts` measures it). A value reached twice is
- * counted twice.
+ * counted twice, so it is for trees such as the catalogs: a value that holds itself would
+ * never be done counting.
  */
 export function heapBytes(value: unknown): number {
   switch (typeof value) {

@@ -13,7 +13,7 @@ interface WithApiCall {
  * tool call gets its own, so that what one call makes is counted apart from the others of
  * its batch without an `AsyncLocalStorage`: once one has run, Node.js 20 runs its promise
  * hooks for every promise of the process, and after a single tool call the server's list
- * reads came 25 % fewer a second (docs/benchmarks.md, The MCP server).
+ * reads came 28 % fewer a second (docs/benchmarks.md, The MCP server).
  */
 export function withApiCall<E extends object>(extra: E, call: ApiCall): E {
   return { ...extra, [API_CALL]: call };
