@@ -22,8 +22,9 @@
 // With `--before DIR` (a checkout of the code before, its node_modules beside it), every
 // figure is measured with that code's server too, on the same databases, in the same run;
 // the databases are built by this code (migration 026 is forgotten for an old server without it).
-// `--only writes` measures the creates alone (no reads, no webhooks); `--only webhooks` runs
-// the webhook part alone (on the largest N).
+// `--only writes` measures the creates alone (no reads, no webhooks), every N's server up at
+// once and their creates taking turns in slices (`measureWritesSideBySide`), with each N's
+// rate against the first N's; `--only webhooks` runs the webhook part alone (on the largest N).
 // `--reuse` keeps the databases built (under the temp dir, and PostgreSQL databases named
 // salescrm_bench_tenants_*) and uses them again; BENCH_TENANTS_TAG=x ends their names with x
 // (two runs at once on one machine). PostgreSQL: BENCH_DATABASE_URL, default
@@ -360,6 +361,30 @@ interface Figures {
   load: string;
 }
 
+/** Creates that warm a server's code up before its creates are measured, at least. */
+const WARM_UP_CREATES = 2_000;
+
+/**
+ * Creates warming the server up for the creates measured: `WARM_UP_CREATES` over the first 100
+ * workspaces (five in each at least: the server's code compiled alike whatever N), then one
+ * in every other, as every page is asked for before the reads: a workspace's first write
+ * reads its catalog (docs/benchmarks.md), once. Returns the server's CPU µs of such a first
+ * create (0 when there are no others).
+ */
+async function firstCreates(server: Server, built: Built): Promise<number> {
+  const warmed = Math.min(built.count, 100);
+  await warmUp(
+    server,
+    firstTokens(built, 0, warmed),
+    Math.max(5, Math.ceil(WARM_UP_CREATES / warmed)),
+    true,
+  );
+  if (built.count <= warmed) return 0;
+  const cpuBefore = cpuMsOf(server.child.pid!);
+  await warmUp(server, firstTokens(built, warmed, built.count - warmed), 1, true);
+  return ((cpuMsOf(server.child.pid!) - cpuBefore) * 1000) / (built.count - warmed);
+}
+
 async function measure(
   store: 'sqlite' | 'postgres',
   built: Built,
@@ -398,17 +423,7 @@ async function measure(
     const single = writesOnly ? none : best(singles);
     const spread = writesOnly ? none : best(spreads);
     const rssMB = memoryOf(server.child.pid!).rssMB;
-    const warmed = Math.min(built.count, 100);
-    await warmUp(server, firstTokens(built, 0, warmed), 5, true);
-    // A person created in every other workspace too, as every page is asked for before the
-    // reads: a workspace's first write reads its catalog (docs/benchmarks.md), once. Its CPU
-    // a create is a figure of its own.
-    let firstCreateCpu = 0;
-    if (built.count > warmed) {
-      const cpuBefore = cpuMsOf(server.child.pid!);
-      await warmUp(server, firstTokens(built, warmed, built.count - warmed), 1, true);
-      firstCreateCpu = ((cpuMsOf(server.child.pid!) - cpuBefore) * 1000) / (built.count - warmed);
-    }
+    const firstCreateCpu = await firstCreates(server, built);
     // `repeat` times too, the best counting.
     const createRuns: Run[] = [];
     for (let i = 0; i < repeat; i++) {
@@ -513,6 +528,66 @@ function combined(slices: readonly LoadFigures[]): LoadFigures {
     p99: Math.max(...slices.map((f) => f.p99)),
     errors: slices.reduce((sum, f) => sum + f.errors, 0),
   };
+}
+
+/**
+ * `--only writes`: the creates of every N side by side, a server on each database (all on the
+ * server's core, one loaded at a time), in slices of `seconds / SLICES` that take turns,
+ * `repeat × SLICES` each, the first N of each round moving on by one. Every N meets the shared
+ * machine and the databases' growth alike, so their ratio is the code's and not the order's:
+ * measured one N after the other, whichever ran second was the slower on PostgreSQL.
+ */
+async function measureWritesSideBySide(
+  store: 'sqlite' | 'postgres',
+  builts: readonly Built[],
+  variant: { name: string; dir: string },
+): Promise<Figures[]> {
+  const servers: Server[] = [];
+  try {
+    for (const built of builts) servers.push(await serve(variant.dir, built.url, {}));
+    const firstCreateCpu: number[] = [];
+    for (const [i, built] of builts.entries())
+      firstCreateCpu.push(await firstCreates(servers[i]!, built));
+    const slice = Math.max(1, Math.round(seconds / SLICES));
+    const slices: LoadFigures[][] = builts.map(() => []);
+    const cpuMs = builts.map(() => 0);
+    const body = { TARGET: '/v2/people', METHOD: 'POST', BODY: personBody };
+    for (let round = 0; round < repeat * SLICES; round++) {
+      for (let k = 0; k < builts.length; k++) {
+        const i = (round + k) % builts.length;
+        const pid = servers[i]!.child.pid!;
+        const before = cpuMsOf(pid);
+        slices[i]!.push(await overTokens('creates', servers[i]!, builts[i]!.tokens, body, slice));
+        cpuMs[i]! += cpuMsOf(pid) - before;
+      }
+    }
+    return builts.map((built, i) => {
+      const creates = combined(slices[i]!);
+      const createsCpu =
+        (cpuMs[i]! * 1000) / Math.max(1, creates.reqPerSec * slice * slices[i]!.length);
+      const figures: Figures = {
+        store,
+        n: built.count,
+        variant: variant.name,
+        oneToken: 0,
+        overTokens: 0,
+        oneTokenCpu: 0,
+        overTokensCpu: 0,
+        rssMB: 0,
+        rssAfterCreatesMB: memoryOf(servers[i]!.child.pid!).rssMB,
+        creates,
+        createsCpu,
+        firstCreateCpu: firstCreateCpu[i]!,
+        load: load(),
+      };
+      console.log(
+        `${store} N=${built.count} ${variant.name}, creates side by side: ${Math.round(creates.reqPerSec)}/s ${Math.round(createsCpu)} µs CPU p99 ${creates.p99.toFixed(0)} ms (errors ${creates.errors}), load ${figures.load}`,
+      );
+      return figures;
+    });
+  } finally {
+    for (const server of servers) await stop(server);
+  }
 }
 
 async function webhookPhase(
@@ -659,13 +734,22 @@ console.log(
 );
 for (const store of stores) {
   let largest: Built | undefined;
+  const builts: Built[] = [];
   for (const n of sizes) {
     const built = await build(store, n);
+    builts.push(built);
     if (n >= 2 * hooked) largest = built;
-    if (onlyWebhooks) continue;
+    if (onlyWebhooks || writesOnly) continue;
     for (const variant of variants) {
       if (variant.name === 'before') await forgetNewerMigrations(store, built.url, variant.dir);
       rows.push(await measure(store, built, variant));
+    }
+  }
+  if (writesOnly) {
+    for (const variant of variants) {
+      if (variant.name === 'before')
+        for (const built of builts) await forgetNewerMigrations(store, built.url, variant.dir);
+      rows.push(...(await measureWritesSideBySide(store, builts, variant)));
     }
   }
   if (hooked > 0 && largest) {
@@ -722,6 +806,23 @@ for (const store of stores) {
       cell((r) => `${Math.round(r.creates.reqPerSec)} (${r.creates.p99.toFixed(0)})`, store, n),
     ),
   ]);
+  if (writesOnly) {
+    out.push([
+      `${label} creates/s against N = ${sizes[0]!.toLocaleString('en')}'s (side by side)`,
+      ...sizes.map((n) =>
+        cell(
+          (r) => {
+            const first = rows.find(
+              (f) => f.store === store && f.n === sizes[0] && f.variant === r.variant,
+            );
+            return first ? (r.creates.reqPerSec / first.creates.reqPerSec).toFixed(2) : '-';
+          },
+          store,
+          n,
+        ),
+      ),
+    ]);
+  }
   out.push([
     `${label} server CPU a create, µs`,
     ...sizes.map((n) => cell((r) => String(Math.round(r.createsCpu)), store, n)),
