@@ -105,6 +105,8 @@ const DIR = join(tmpdir(), 'salescrm-bench-tenants');
 mkdirSync(DIR, { recursive: true });
 const SCRIPT = join(HERE, 'bench/tenants.lua');
 const personBody = JSON.stringify({ name: '벤치 고객' });
+/** `bench/tenants.lua`'s settings for the creates: a person a request. */
+const CREATES = { TARGET: '/v2/people', METHOD: 'POST', BODY: personBody };
 
 if (!hasWrk()) {
   console.error('bench:tenants needs wrk (apt-get install -y wrk)');
@@ -428,13 +430,7 @@ async function measure(
     const createRuns: Run[] = [];
     for (let i = 0; i < repeat; i++) {
       createRuns.push(
-        await timed(server, () =>
-          overTokens('creates', server, built.tokens, {
-            TARGET: '/v2/people',
-            METHOD: 'POST',
-            BODY: personBody,
-          }),
-        ),
+        await timed(server, () => overTokens('creates', server, built.tokens, CREATES)),
       );
     }
     const creates = best(createRuns);
@@ -551,13 +547,14 @@ async function measureWritesSideBySide(
     const slice = Math.max(1, Math.round(seconds / SLICES));
     const slices: LoadFigures[][] = builts.map(() => []);
     const cpuMs = builts.map(() => 0);
-    const body = { TARGET: '/v2/people', METHOD: 'POST', BODY: personBody };
     for (let round = 0; round < repeat * SLICES; round++) {
       for (let k = 0; k < builts.length; k++) {
         const i = (round + k) % builts.length;
         const pid = servers[i]!.child.pid!;
         const before = cpuMsOf(pid);
-        slices[i]!.push(await overTokens('creates', servers[i]!, builts[i]!.tokens, body, slice));
+        slices[i]!.push(
+          await overTokens('creates', servers[i]!, builts[i]!.tokens, CREATES, slice),
+        );
         cpuMs[i]! += cpuMsOf(pid) - before;
       }
     }
@@ -646,7 +643,6 @@ async function webhookPhase(
         })
       : undefined;
   try {
-    const body = { TARGET: '/v2/people', METHOD: 'POST', BODY: personBody };
     const withTokens = firstTokens(built, 0, hooked);
     const withoutTokens = firstTokens(built, hooked, hooked);
     // Both sets of workspaces warmed up alike (their catalogs read, the paths compiled), the
@@ -674,7 +670,7 @@ async function webhookPhase(
       let cpu = cpuMsOf(pid);
       let db = dbCpu();
       withoutSlices.push(
-        await overTokens('creates, no webhook', server, withoutTokens, body, slice),
+        await overTokens('creates, no webhook', server, withoutTokens, CREATES, slice),
       );
       withoutCpuMs += cpuMsOf(pid) - cpu;
       withoutDbMs += dbCpu() - db;
@@ -682,7 +678,7 @@ async function webhookPhase(
       cpu = cpuMsOf(pid);
       db = dbCpu();
       const own = process.cpuUsage();
-      const part = await overTokens('creates, webhooks', server, withTokens, body, slice);
+      const part = await overTokens('creates, webhooks', server, withTokens, CREATES, slice);
       withSlices.push(part);
       // The deliveries' CPU is the writes' too: counted until the last is received.
       await received(hooks.ms, got + part.reqPerSec * slice * 0.99);
