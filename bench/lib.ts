@@ -413,6 +413,12 @@ export function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** CPU milliseconds a process has spent in the kernel so far (its system time), from /proc. */
+export function systemCpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[12]) * 10;
+}
+
 /**
  * CPU ms of every process named `command` now running (the backends of a local PostgreSQL,
  * say), from /proc: what a server's database did for it, where the database is on this

@@ -12,7 +12,9 @@
 //     after a person created in every workspace (whose first write reads its catalog: that
 //     first create's CPU is a figure of its own).
 // Beside each rate, the server's CPU a request (from /proc, µs): the machine is shared, and
-// a rate follows the CPU share the server gets, its CPU a request much less.
+// a rate follows the CPU share the server gets, its CPU a request much less. In the webhook
+// part, also the share of it spent in the kernel (the sockets; on loopback the kernel's
+// work for the receiving end is done in the sender's system call too).
 // Then, on the largest N (with 200 workspaces or more), a webhook in each of the first
 // `webhooks` workspaces (receivers in this process, the server's dispatcher on): creates
 // over those workspaces' tokens against creates over as many others', and the time from
@@ -55,6 +57,7 @@ import {
   onPostgres,
   percentile,
   pinCores,
+  systemCpuMsOf,
   table,
 } from './lib.ts';
 
@@ -493,6 +496,9 @@ interface HookFigures {
   /** Server CPU µs a create (with its delivery, where there is one). */
   cpuWithout: number;
   cpuWith: number;
+  /** Of which in the kernel (the sockets' writes and reads; on loopback, the receivers' side too). */
+  systemCpuWithout: number;
+  systemCpuWith: number;
   /** PostgreSQL's CPU µs a create (0 on SQLite, whose work is the server's). */
   dbCpuWithout: number;
   dbCpuWith: number;
@@ -659,6 +665,8 @@ async function webhookPhase(
     const withSlices: LoadFigures[] = [];
     let withoutCpuMs = 0;
     let withCpuMs = 0;
+    let withoutSystemMs = 0;
+    let withSystemMs = 0;
     // PostgreSQL's own CPU (its backends on this machine), beside the server's.
     const dbCpu = () => (store === 'postgres' ? cpuMsOfCommand('postgres') : 0);
     let withoutDbMs = 0;
@@ -668,14 +676,17 @@ async function webhookPhase(
     let receiverUs = 0;
     for (let i = 0; i < SLICES; i++) {
       let cpu = cpuMsOf(pid);
+      let system = systemCpuMsOf(pid);
       let db = dbCpu();
       withoutSlices.push(
         await overTokens('creates, no webhook', server, withoutTokens, CREATES, slice),
       );
       withoutCpuMs += cpuMsOf(pid) - cpu;
+      withoutSystemMs += systemCpuMsOf(pid) - system;
       withoutDbMs += dbCpu() - db;
       const got = hooks.ms.length;
       cpu = cpuMsOf(pid);
+      system = systemCpuMsOf(pid);
       db = dbCpu();
       const own = process.cpuUsage();
       const part = await overTokens('creates, webhooks', server, withTokens, CREATES, slice);
@@ -683,6 +694,7 @@ async function webhookPhase(
       // The deliveries' CPU is the writes' too: counted until the last is received.
       await received(hooks.ms, got + part.reqPerSec * slice * 0.99);
       withCpuMs += cpuMsOf(pid) - cpu;
+      withSystemMs += systemCpuMsOf(pid) - system;
       withDbMs += dbCpu() - db;
       const spent = process.cpuUsage(own);
       receiverUs += spent.user + spent.system;
@@ -700,6 +712,8 @@ async function webhookPhase(
       with: withHooks,
       cpuWithout: perCreateUs(withoutCpuMs, without),
       cpuWith: perCreateUs(withCpuMs, withHooks),
+      systemCpuWithout: perCreateUs(withoutSystemMs, without),
+      systemCpuWith: perCreateUs(withSystemMs, withHooks),
       dbCpuWithout: perCreateUs(withoutDbMs, without),
       dbCpuWith: perCreateUs(withDbMs, withHooks),
       receiverCpu: perCreateUs(receiverUs / 1000, withHooks),
@@ -709,7 +723,7 @@ async function webhookPhase(
       load: load(),
     };
     console.log(
-      `${store} webhooks ${variant.name}, dispatcher in ${placement}: creates ${Math.round(without.reqPerSec)}/s without, ${Math.round(withHooks.reqPerSec)}/s with (${(withHooks.reqPerSec / without.reqPerSec).toFixed(2)}; by CPU ${(figures.cpuWithout / figures.cpuWith).toFixed(2)}); ${store === 'postgres' ? `PostgreSQL CPU a create ${Math.round(figures.dbCpuWithout)}/${Math.round(figures.dbCpuWith)} µs; ` : ''}receivers' CPU a delivery ${Math.round(figures.receiverCpu)} µs; write→receipt p50 ${figures.receiptP50} ms, p99 ${figures.receiptP99} ms (${sorted.length} received), load ${figures.load}`,
+      `${store} webhooks ${variant.name}, dispatcher in ${placement}: creates ${Math.round(without.reqPerSec)}/s without, ${Math.round(withHooks.reqPerSec)}/s with (${(withHooks.reqPerSec / without.reqPerSec).toFixed(2)}; by CPU ${(figures.cpuWithout / figures.cpuWith).toFixed(2)}; server CPU a create ${Math.round(figures.cpuWithout)}/${Math.round(figures.cpuWith)} µs, in the kernel ${Math.round(figures.systemCpuWithout)}/${Math.round(figures.systemCpuWith)}); ${store === 'postgres' ? `PostgreSQL CPU a create ${Math.round(figures.dbCpuWithout)}/${Math.round(figures.dbCpuWith)} µs; ` : ''}receivers' CPU a delivery ${Math.round(figures.receiverCpu)} µs; write→receipt p50 ${figures.receiptP50} ms, p99 ${figures.receiptP99} ms (${sorted.length} received), load ${figures.load}`,
     );
     return figures;
   } finally {
@@ -864,6 +878,7 @@ if (hookRows.length > 0) {
         'creates/s with',
         'ratio',
         'by CPU a create (µs without/with)',
+        'of which in the kernel (µs)',
         'PostgreSQL CPU a create (µs without/with)',
         "receivers' CPU a delivery (µs)",
         'write→receipt p50 ms',
@@ -876,6 +891,7 @@ if (hookRows.length > 0) {
         Math.round(h.with.reqPerSec),
         (h.with.reqPerSec / h.without.reqPerSec).toFixed(2),
         `${(h.cpuWithout / h.cpuWith).toFixed(2)} (${Math.round(h.cpuWithout)}/${Math.round(h.cpuWith)})`,
+        `${Math.round(h.systemCpuWithout)}/${Math.round(h.systemCpuWith)}`,
         h.store === 'postgres' ? `${Math.round(h.dbCpuWithout)}/${Math.round(h.dbCpuWith)}` : '-',
         Math.round(h.receiverCpu),
         h.receiptP50,
