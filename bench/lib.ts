@@ -406,17 +406,24 @@ function parseWrk(name: string, out: string): LoadFigures {
   };
 }
 
-/** CPU milliseconds a process has used so far (user and system), from /proc (10 ms ticks). */
-export function cpuMsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** A process's CPU so far from its `/proc/PID/stat` text: user and system, in ms (10 ms ticks). */
+function cpuOfStat(stat: string): { ms: number; systemMs: number } {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  const systemMs = Number(fields[12]) * 10;
+  return { ms: Number(fields[11]) * 10 + systemMs, systemMs };
 }
 
-/** CPU milliseconds a process has spent in the kernel so far (its system time), from /proc. */
-export function systemCpuMsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[12]) * 10;
+/**
+ * CPU milliseconds a process has used so far (`ms`, user and system), and of it in the
+ * kernel (`systemMs`), from /proc.
+ */
+export function cpuOf(pid: number): { ms: number; systemMs: number } {
+  return cpuOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/** CPU milliseconds a process has used so far (user and system), from /proc (10 ms ticks). */
+export function cpuMsOf(pid: number): number {
+  return cpuOf(pid).ms;
 }
 
 /**
@@ -431,8 +438,7 @@ export function cpuMsOfCommand(command: string): number {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== command) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ms += (Number(fields[11]) + Number(fields[12])) * 10;
+      ms += cpuOfStat(stat).ms;
     } catch {
       // Ended meanwhile.
     }

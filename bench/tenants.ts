@@ -48,6 +48,7 @@ import {
   countArg,
   cpuMsOf,
   cpuMsOfCommand,
+  cpuOf,
   hasWrk,
   type LoadFigures,
   loadWithWrk,
@@ -57,7 +58,6 @@ import {
   onPostgres,
   percentile,
   pinCores,
-  systemCpuMsOf,
   table,
 } from './lib.ts';
 
@@ -663,10 +663,14 @@ async function webhookPhase(
     const slice = Math.max(1, Math.round(seconds / SLICES));
     const withoutSlices: LoadFigures[] = [];
     const withSlices: LoadFigures[] = [];
-    let withoutCpuMs = 0;
-    let withCpuMs = 0;
-    let withoutSystemMs = 0;
-    let withSystemMs = 0;
+    // The server's CPU (ms) over each kind of slice, and of it in the kernel.
+    const withoutCpu = { ms: 0, systemMs: 0 };
+    const withCpu = { ms: 0, systemMs: 0 };
+    const spentSince = (sum: typeof withCpu, before: typeof withCpu) => {
+      const now = cpuOf(pid);
+      sum.ms += now.ms - before.ms;
+      sum.systemMs += now.systemMs - before.systemMs;
+    };
     // PostgreSQL's own CPU (its backends on this machine), beside the server's.
     const dbCpu = () => (store === 'postgres' ? cpuMsOfCommand('postgres') : 0);
     let withoutDbMs = 0;
@@ -675,26 +679,22 @@ async function webhookPhase(
     // machine, but here it shares the core PostgreSQL and wrk run on.
     let receiverUs = 0;
     for (let i = 0; i < SLICES; i++) {
-      let cpu = cpuMsOf(pid);
-      let system = systemCpuMsOf(pid);
+      let cpu = cpuOf(pid);
       let db = dbCpu();
       withoutSlices.push(
         await overTokens('creates, no webhook', server, withoutTokens, CREATES, slice),
       );
-      withoutCpuMs += cpuMsOf(pid) - cpu;
-      withoutSystemMs += systemCpuMsOf(pid) - system;
+      spentSince(withoutCpu, cpu);
       withoutDbMs += dbCpu() - db;
       const got = hooks.ms.length;
-      cpu = cpuMsOf(pid);
-      system = systemCpuMsOf(pid);
+      cpu = cpuOf(pid);
       db = dbCpu();
       const own = process.cpuUsage();
       const part = await overTokens('creates, webhooks', server, withTokens, CREATES, slice);
       withSlices.push(part);
       // The deliveries' CPU is the writes' too: counted until the last is received.
       await received(hooks.ms, got + part.reqPerSec * slice * 0.99);
-      withCpuMs += cpuMsOf(pid) - cpu;
-      withSystemMs += systemCpuMsOf(pid) - system;
+      spentSince(withCpu, cpu);
       withDbMs += dbCpu() - db;
       const spent = process.cpuUsage(own);
       receiverUs += spent.user + spent.system;
@@ -710,10 +710,10 @@ async function webhookPhase(
       placement,
       without,
       with: withHooks,
-      cpuWithout: perCreateUs(withoutCpuMs, without),
-      cpuWith: perCreateUs(withCpuMs, withHooks),
-      systemCpuWithout: perCreateUs(withoutSystemMs, without),
-      systemCpuWith: perCreateUs(withSystemMs, withHooks),
+      cpuWithout: perCreateUs(withoutCpu.ms, without),
+      cpuWith: perCreateUs(withCpu.ms, withHooks),
+      systemCpuWithout: perCreateUs(withoutCpu.systemMs, without),
+      systemCpuWith: perCreateUs(withCpu.systemMs, withHooks),
       dbCpuWithout: perCreateUs(withoutDbMs, without),
       dbCpuWith: perCreateUs(withDbMs, withHooks),
       receiverCpu: perCreateUs(receiverUs / 1000, withHooks),
