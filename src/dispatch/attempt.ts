@@ -42,5 +42,8 @@ export async function attemptDelivery(
     durationMs,
     statusCode,
     error,
+    ...(delivery.streamedAt === undefined
+      ? {}
+      : { streamed: { eventSeq: delivery.eventSeq, at: delivery.streamedAt } }),
   };
 }

@@ -18,8 +18,15 @@ import {
 } from '../store/outbox/deliveries.ts';
 import { WEBHOOKS_LEASE } from '../store/outbox/dispatch-lease.ts';
 import type { DeliveryTaker, Handover } from '../store/outbox/handover.ts';
+import {
+  acquireStream,
+  makeDeliveryRows,
+  releaseStreams,
+  renewStreams,
+} from '../store/outbox/streams.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { attemptDelivery } from './attempt.ts';
+import { HeldStreams } from './held-streams.ts';
 import { DispatchLeaseHolder } from './lease-holder.ts';
 import { type DispatchLog, SILENT_LOG } from './log.ts';
 import { WebhookQueues } from './queues.ts';
@@ -90,6 +97,8 @@ export interface DispatchStats {
   failedTries: number;
   /** Tries that writes of this process recorded in their last statement (`carryRecord`). */
   carried: number;
+  /** First attempts this process's writes streamed to it, with no rows (`streams.ts`). */
+  streamed: number;
 }
 
 /** Longest wait after a database error. */
@@ -148,6 +157,7 @@ export class Dispatcher implements DeliveryTaker {
     delivered: 0,
     failedTries: 0,
     carried: 0,
+    streamed: 0,
   };
   private readonly log: DispatchLog;
   readonly leaseMs: number;
@@ -155,6 +165,8 @@ export class Dispatcher implements DeliveryTaker {
   private readonly perWebhookHeld: number;
   /** Deliveries claimed and not yet recorded, per webhook, and when their leases end. */
   private readonly queues = new WebhookQueues();
+  /** The webhooks' streams it holds or may take (SQLite: `outbox/streams.ts`). */
+  private readonly streamsHeld = new HeldStreams();
   private readonly inFlight = new Set<Promise<void>>();
   /** Tries that ended and are not yet recorded. */
   private readonly tries: TriesToRecord;
@@ -263,32 +275,113 @@ export class Dispatcher implements DeliveryTaker {
     return ids.length < this.perWebhookHeld ? ids : undefined;
   }
 
+  /** Whether it holds (or may take) a webhook's stream in the workspace (`streams.ts`). */
+  streamsIn(workspaceId: string): boolean {
+    return this.streamsHeld.in(workspaceId);
+  }
+
   /**
-   * Holds the deliveries a write of this process leased to it, as a claim's, once the write
-   * committed; lets them go when stopping, or when it disabled their webhook meanwhile.
+   * Whether a write may stream a webhook's first attempts to it with no rows: it holds the
+   * webhook's stream for a while yet, holds (or sent) every first attempt of the webhook's
+   * events before `first`, and has room. SQLite only, and while it holds the dispatch lease
+   * (the claimer and the streamer are then one: no claim elsewhere waits on its stream). The
+   * stream's lease end (Unix ms) when it may.
+   */
+  streams(workspaceId: string, webhookId: string, first: number): number | undefined {
+    if (this.running === undefined || this.stopRequested) return undefined;
+    if (this.store.dialect !== 'sqlite' || !this.dispatchLease.held) return undefined;
+    const state = this.streamsHeld.get(workspaceId, webhookId);
+    if (!state || state.position !== first - 1) return undefined;
+    if (state.leaseEnds - Date.now() < this.leaseMs / 3) return undefined;
+    if (this.queues.held.size >= this.heldCap) return undefined;
+    if (this.queues.heldOf(workspaceId, webhookId) >= this.perWebhookHeld) return undefined;
+    return state.leaseEnds;
+  }
+
+  /**
+   * Holds the deliveries a write of this process leased or streamed to it, as a claim's, once
+   * the write committed; lets them go when stopping, or when it disabled their webhook
+   * meanwhile. Then takes the streams of the webhooks it now holds every first attempt of.
    */
   take(handover: Handover): void {
     const nowMs = Date.now();
     const letGo: Delivery[] = [];
+    const taken = new Map<string, number>();
     for (const delivery of handover.deliveries) {
       const disabled = this.disabledAt.get(workspaceKey(delivery.workspaceId, delivery.webhookId));
       if (this.stopRequested || (disabled !== undefined && nowMs - disabled < this.leaseMs)) {
         letGo.push(delivery);
         continue;
       }
-      this.queues.hold(delivery, handover.leaseEndsMs);
+      const streamed = delivery.streamedAt !== undefined;
+      // A streamed one has no row, so no lease to renew.
+      this.queues.hold(delivery, streamed ? Number.POSITIVE_INFINITY : handover.leaseEndsMs);
       this.stats.taken += 1;
+      if (streamed) this.stats.streamed += 1;
+      taken.set(
+        delivery.webhookId,
+        Math.max(taken.get(delivery.webhookId) ?? 0, delivery.eventSeq),
+      );
       // The next looks at every due workspace pass over it for a while (`passOver`).
       remember(this.handedAt, delivery.workspaceId, nowMs);
     }
-    if (letGo.length > 0) {
-      const released = this.quietly('letting go of deliveries a write leased', () =>
-        releaseDeliveries(this.store, letGo),
-      );
-      this.inFlight.add(released);
-      void released.finally(() => this.inFlight.delete(released));
-    }
+    for (const delivery of letGo) taken.delete(delivery.webhookId);
+    const workspaceId = handover.events?.workspaceId ?? handover.deliveries[0]?.workspaceId;
+    if (workspaceId !== undefined && this.store.dialect === 'sqlite')
+      this.streamsHeld.written(workspaceId, taken, handover.events);
+    if (letGo.length > 0)
+      this.background('letting go of deliveries a write leased', () => this.letGoOf(letGo));
+    this.acquireStreams(nowMs);
     this.pump();
+  }
+
+  /** Runs `fn` beside the loop, its error logged; shutdown waits for it. */
+  private background(what: string, fn: () => Promise<unknown>): void {
+    const running = this.quietly(what, fn).then(() => {});
+    this.inFlight.add(running);
+    void running.finally(() => this.inFlight.delete(running));
+  }
+
+  /**
+   * Lets go of deliveries it will not send: the leases of those with rows, and rows for the
+   * streamed ones (pending, as a write would have made them).
+   */
+  private async letGoOf(deliveries: readonly Delivery[]): Promise<void> {
+    const rows = deliveries.filter((d) => d.streamedAt === undefined);
+    const streamed = deliveries.filter((d) => d.streamedAt !== undefined);
+    if (streamed.length > 0) await makeDeliveryRows(this.store, streamed);
+    if (rows.length > 0) await releaseDeliveries(this.store, rows);
+  }
+
+  /**
+   * Takes the streams of webhooks whose every first attempt it holds (SQLite, while it holds
+   * the dispatch lease), each in a transaction of its own beside the loop.
+   */
+  private acquireStreams(nowMs: number): void {
+    if (this.store.dialect !== 'sqlite' || this.stopRequested || !this.dispatchLease.held) return;
+    for (const state of this.streamsHeld.toAcquire(nowMs)) {
+      state.acquiring = true;
+      const until = nowMs + this.leaseMs;
+      this.background('taking a webhook stream', async () => {
+        try {
+          const ok = await acquireStream(
+            this.store,
+            state.key,
+            this.id,
+            state.position ?? 0,
+            new Date(until).toISOString(),
+            { name: WEBHOOKS_LEASE, now: new Date(nowMs).toISOString() },
+          );
+          if (ok) this.streamsHeld.taken(state, until);
+          else state.retryAt = Date.now() + this.leaseMs;
+        } catch (error) {
+          state.retryAt = Date.now() + this.leaseMs;
+          throw error;
+        } finally {
+          state.acquiring = false;
+        }
+      });
+    }
   }
 
   /**
@@ -382,7 +475,9 @@ export class Dispatcher implements DeliveryTaker {
   private leasesToRenew(nowMs: number): boolean {
     return (
       this.dispatchLease.due(nowMs) ||
-      this.queues.leasesEndingWithin(nowMs, (2 * this.leaseMs) / 3).length > 0
+      this.queues.leasesEndingWithin(nowMs, (2 * this.leaseMs) / 3).length > 0 ||
+      (this.streamsHeld.renewLookDue(nowMs) &&
+        this.streamsHeld.endingWithin(nowMs, (2 * this.leaseMs) / 3).length > 0)
     );
   }
 
@@ -546,11 +641,39 @@ export class Dispatcher implements DeliveryTaker {
   private async keepLeases(): Promise<void> {
     const nowMs = Date.now();
     await this.dispatchLease.keep(nowMs);
+    await this.keepStreams(nowMs);
     const due = this.queues.leasesEndingWithin(nowMs, (2 * this.leaseMs) / 3);
     if (due.length === 0) return;
     const ends = nowMs + this.leaseMs;
     await renewDeliveryLeases(this.store, due, new Date(ends).toISOString());
     this.queues.renewed(due, ends);
+  }
+
+  /**
+   * Renews the streams' leases that would end within two thirds of their length; forgets
+   * those another dispatcher recovered. Without the dispatch lease (SQLite), lets go of
+   * those whose streamed first attempts are all recorded instead (another process claims
+   * now, and would wait on them).
+   */
+  private async keepStreams(nowMs: number): Promise<void> {
+    const due = this.streamsHeld.endingWithin(nowMs, (2 * this.leaseMs) / 3);
+    if (due.length === 0) return;
+    const keys = due.map((s) => s.key);
+    if (!this.dispatchLease.held) {
+      const done = keys.filter((k) => this.queues.streamedOf(k.workspaceId, k.webhookId) === 0);
+      await releaseStreams(this.store, done, this.id);
+      for (const key of done) this.streamsHeld.drop(key);
+    }
+    const ends = nowMs + this.leaseMs;
+    const renewing = keys.filter((k) => this.streamsHeld.get(k.workspaceId, k.webhookId));
+    const kept = await renewStreams(this.store, renewing, this.id, new Date(ends).toISOString());
+    const still = new Set(kept.map((k) => workspaceKey(k.workspaceId, k.webhookId)));
+    for (const key of renewing) {
+      const state = this.streamsHeld.get(key.workspaceId, key.webhookId);
+      if (!state) continue;
+      if (still.has(workspaceKey(key.workspaceId, key.webhookId))) state.leaseEnds = ends;
+      else this.streamsHeld.drop(key);
+    }
   }
 
   /** Starts what may start: within the limits, a webhook at a time in turn. */
@@ -691,7 +814,12 @@ export class Dispatcher implements DeliveryTaker {
       { workspaceId: webhook.workspaceId, webhookId: webhook.webhookId },
       'webhook dispatch: webhook disabled after ten failed deliveries in a row',
     );
-    await releaseDeliveries(this.store, this.queues.letGo(webhook));
+    const key = { workspaceId: webhook.workspaceId, webhookId: webhook.webhookId };
+    await this.letGoOf(this.queues.letGo(webhook));
+    if (this.streamsHeld.get(key.workspaceId, key.webhookId)) {
+      await releaseStreams(this.store, [key], this.id);
+      this.streamsHeld.drop(key);
+    }
   }
 
   private async shutdown(): Promise<void> {
@@ -699,20 +827,34 @@ export class Dispatcher implements DeliveryTaker {
     this.signal?.();
     await this.running?.catch(() => {});
     const waiting = this.queues.letGo();
-    await this.quietly('letting go of waiting deliveries', () =>
-      releaseDeliveries(this.store, waiting),
+    const letGo = await this.quietly('stopping: letting go of waiting deliveries', () =>
+      this.letGoOf(waiting),
     );
     await Promise.allSettled([...this.inFlight]);
-    await this.quietly('recording the last tries', () => this.flush(true));
+    const recorded = await this.quietly('stopping: recording the last tries', () =>
+      this.flush(true),
+    );
+    // Its streams let go once what it was handed is recorded or has rows; else they lapse,
+    // and a claim recovers them.
+    const streams = this.streamsHeld.held().map((s) => s.key);
+    if (letGo && recorded && this.tries.size === 0 && streams.length > 0)
+      await this.quietly('stopping: letting go of webhook streams', () =>
+        releaseStreams(this.store, streams, this.id),
+      );
     if (this.dispatchLease.held)
-      await this.quietly('giving up the dispatch lease', () => this.dispatchLease.release());
+      await this.quietly('stopping: giving up the dispatch lease', () =>
+        this.dispatchLease.release(),
+      );
   }
 
-  private async quietly(what: string, fn: () => Promise<unknown>): Promise<void> {
+  /** Runs `fn`, its error logged rather than thrown; whether it succeeded. */
+  private async quietly(what: string, fn: () => Promise<unknown>): Promise<boolean> {
     try {
       await fn();
+      return true;
     } catch (error) {
-      this.log.error({ err: error }, `webhook dispatch: stopping: ${what} failed`);
+      this.log.error({ err: error }, `webhook dispatch: ${what} failed`);
+      return false;
     }
   }
 }

@@ -71,6 +71,14 @@ export class WebhookQueues {
     return this.queues.get(workspaceKey(workspaceId, webhookId))?.held.size ?? 0;
   }
 
+  /** How many of a webhook's held deliveries are streamed first attempts (no row). */
+  streamedOf(workspaceId: string, webhookId: string): number {
+    const queue = this.queues.get(workspaceKey(workspaceId, webhookId));
+    let n = 0;
+    for (const id of queue?.held ?? []) if (this.held.get(id)?.delivery.streamedAt) n += 1;
+    return n;
+  }
+
   /** The ids of a webhook's deliveries held. */
   heldIdsOf(workspaceId: string, webhookId: string): string[] {
     const queue = this.queues.get(workspaceKey(workspaceId, webhookId));

@@ -38,6 +38,8 @@ export interface Database {
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
+  webhook_streams: WebhookStreamTable;
+  webhook_sent: WebhookSentTable;
   dispatch_leases: DispatchLeaseTable;
   files: FileTable;
   file_chunks: FileChunkTable;
@@ -529,6 +531,31 @@ export interface WebhookAttemptTable {
 }
 
 /**
+ * A webhook's stream of first attempts (migration 031): the dispatcher that holds it sends
+ * them with no delivery row; `seq`, its mark, the event up to which each the webhook wants
+ * has a delivery row or a sent row.
+ */
+export interface WebhookStreamTable {
+  workspace_id: string;
+  webhook_id: string;
+  seq: number;
+  /** The dispatcher that holds it; null when none does. */
+  holder: string | null;
+  /** Its holder's lease ends then. */
+  leased_until: string | null;
+}
+
+/** A streamed first attempt answered 2xx (migration 031): a delivery delivered at once. */
+export interface WebhookSentTable {
+  workspace_id: string;
+  webhook_id: string;
+  event_seq: number;
+  id: string;
+  status_code: number;
+  delivered_at: string;
+}
+
+/**
  * The lease of the one dispatcher of an SQLite database. SQLite only: PostgreSQL's
  * dispatchers hold no lease (migration 025 drops the table there).
  */
@@ -653,6 +680,8 @@ export const WORKSPACE_TABLES = [
   'webhooks',
   'webhook_deliveries',
   'webhook_attempts',
+  'webhook_streams',
+  'webhook_sent',
   'files',
   'file_chunks',
   'emails',

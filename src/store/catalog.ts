@@ -408,7 +408,21 @@ export async function activeSubscriptions(
     previous_secret: string | null;
     previous_secret_until: string | null;
   }>(db, catalogQueries(db).subscriptions, workspaceId);
-  return rows.map((r) => ({
+  return rows.map(subscriptionOf);
+}
+
+/** A webhook's row as the events it wants and where and how they go. */
+export function subscriptionOf(r: {
+  id: string;
+  object_types: string;
+  events: string;
+  fields: string | null;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+}): Subscription {
+  return {
     id: r.id,
     objectTypes: new Set(JSON.parse(r.object_types) as string[]),
     events: new Set(JSON.parse(r.events) as string[]),
@@ -417,7 +431,7 @@ export async function activeSubscriptions(
     secret: r.secret,
     previousSecret: r.previous_secret,
     previousSecretUntil: r.previous_secret_until,
-  }));
+  };
 }
 
 const CATALOG_VERSION_SQL = 'select catalog_version from workspaces where id = ?';

@@ -144,7 +144,17 @@ export async function closeWrite(trx: Executor, close: WriteClose): Promise<Fann
   // The deliveries are planned first, so that the statement that bumps the versions also
   // brings the due mark forward: to them, and to now when the catalog changed (a change of
   // the webhooks may make deliveries due again).
-  const plan = await planDeliveries(trx, workspaceId, events, close.subscriptions, close.taker);
+  // A taker streaming in the workspace (`outbox/streams.ts`) needs the events' numbers first.
+  const streaming = events.length > 0 && close.taker?.streamsIn?.(workspaceId) === true;
+  const next = streaming ? await nextSqliteEvent(trx, workspaceId) : undefined;
+  const plan = await planDeliveries(
+    trx,
+    workspaceId,
+    events,
+    close.subscriptions,
+    close.taker,
+    next,
+  );
   const dueAt = earlier(close.catalogChanged ? close.now : undefined, plan?.dueAt);
   const first = await bumpSqliteWorkspace(
     trx,
@@ -155,8 +165,27 @@ export async function closeWrite(trx: Executor, close: WriteClose): Promise<Fann
   );
   if (events.length === 0) return { added: 0 };
   const payloads = await insertEvents(trx, workspaceId, events, first);
-  return plan ? insertDeliveries(trx, workspaceId, events, first, plan, payloads) : { added: 0 };
+  if (plan) return insertDeliveries(trx, workspaceId, events, first, plan, payloads);
+  if (!streaming) return { added: 0 };
+  const last = first + events.length - 1;
+  const written = { workspaceId, first, last, made: new Set<string>() };
+  return { added: 0, handed: { deliveries: [], leaseEndsMs: 0, events: written } };
 }
+
+/** SQLite: the number the workspace's next event takes (the writer alone numbers them). */
+async function nextSqliteEvent(trx: Executor, workspaceId: string): Promise<number> {
+  const cached = sqliteStatementOf(trx, NEXT_EVENT_SQL);
+  const seq = cached
+    ? cached.pluck().get(workspaceId)
+    : (
+        await trx.executeQuery<{ event_seq: number }>(
+          CompiledQuery.raw(NEXT_EVENT_SQL, [workspaceId]),
+        )
+      ).rows[0]?.event_seq;
+  return Number(seq ?? 0) + 1;
+}
+
+const NEXT_EVENT_SQL = 'select "event_seq" from "workspaces" where "id" = ?';
 
 /** The earlier of two ISO times, either of which may be missing. */
 function earlier(a: string | undefined, b: string | undefined): string | undefined {

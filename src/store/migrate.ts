@@ -30,6 +30,7 @@ import { recordings } from './migrations/027-recordings.ts';
 import { dueMarksUnannounced } from './migrations/028-due-marks-unannounced.ts';
 import { versionsNotified } from './migrations/029-versions-notified.ts';
 import { notifyWithoutJson } from './migrations/030-notify-without-json.ts';
+import { webhookStreams } from './migrations/031-webhook-streams.ts';
 
 /** The schema's migrations for `dialect`, by name, in their order. */
 export function schemaMigrations(dialect: 'sqlite' | 'postgres'): Record<string, Migration> {
@@ -64,6 +65,7 @@ export function schemaMigrations(dialect: 'sqlite' | 'postgres'): Record<string,
     '028-due-marks-unannounced': dueMarksUnannounced({ dialect }),
     '029-versions-notified': versionsNotified({ dialect }),
     '030-notify-without-json': notifyWithoutJson({ dialect }),
+    '031-webhook-streams': webhookStreams({ dialect }),
   };
 }
 

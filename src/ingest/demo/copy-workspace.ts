@@ -7,7 +7,7 @@ import type { Executor, Store } from '../../store/database.ts';
 
 /**
  * Tables a copy leaves out: a new workspace has no tokens of the one it copies, no events
- * (its feed starts with its first change), no webhooks or deliveries, and no files.
+ * (its feed starts with its first change), no webhooks, deliveries or streams, and no files.
  */
 const NOT_COPIED: ReadonlySet<string> = new Set([
   'access_tokens',
@@ -15,6 +15,8 @@ const NOT_COPIED: ReadonlySet<string> = new Set([
   'webhooks',
   'webhook_deliveries',
   'webhook_attempts',
+  'webhook_streams',
+  'webhook_sent',
   'files',
   'file_chunks',
 ]);

@@ -107,7 +107,7 @@ export async function changeWebhook(
   return { ...row, ...set };
 }
 
-/** Deletes a webhook with its deliveries and their attempts. */
+/** Deletes a webhook with its deliveries, their attempts, and its stream. */
 export async function deleteWebhook(w: WorkspaceWrite, id: string): Promise<void> {
   await pathWebhook(w, id);
   await w.trx
@@ -126,6 +126,13 @@ export async function deleteWebhook(w: WorkspaceWrite, id: string): Promise<void
     .where('workspace_id', '=', w.workspaceId)
     .where('webhook_id', '=', id)
     .execute();
+  for (const table of ['webhook_sent', 'webhook_streams'] as const) {
+    await w.trx
+      .deleteFrom(table)
+      .where('workspace_id', '=', w.workspaceId)
+      .where('webhook_id', '=', id)
+      .execute();
+  }
   await w.trx
     .deleteFrom('webhooks')
     .where('workspace_id', '=', w.workspaceId)
@@ -164,8 +171,37 @@ export async function replayDelivery(
   deliveryId: string,
 ): Promise<void> {
   await pathWebhook(w, webhookId);
-  if (!(await deliveryOf(w.trx, w.workspaceId, webhookId, deliveryId))) {
+  const found = await deliveryOf(w.trx, w.workspaceId, webhookId, deliveryId);
+  if (!found) {
     throw new DomainError('not_found', `웹훅 전송 기록을 찾을 수 없습니다: '${deliveryId}'`);
+  }
+  if (found.sent) {
+    // A streamed first attempt delivered at once (`outbox/streams.ts`) has no row yet: it gets
+    // one, as a delivery row delivered at its first try would read.
+    const sent = found.sent;
+    await w.trx
+      .insertInto('webhook_deliveries')
+      .values({
+        workspace_id: w.workspaceId,
+        id: sent.id,
+        webhook_id: webhookId,
+        event_seq: sent.event_seq,
+        status: 'delivered',
+        attempt_count: 1,
+        last_status_code: sent.status_code,
+        last_error: null,
+        next_attempt_at: null,
+        leased_until: null,
+        delivered_at: sent.delivered_at,
+        created_at: sent.delivered_at,
+      })
+      .execute();
+    await w.trx
+      .deleteFrom('webhook_sent')
+      .where('workspace_id', '=', w.workspaceId)
+      .where('webhook_id', '=', webhookId)
+      .where('event_seq', '=', sent.event_seq)
+      .execute();
   }
   await w.trx
     .updateTable('webhook_deliveries')

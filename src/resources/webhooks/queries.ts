@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../model/tables.ts';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Database, WebhookSentTable } from '../../model/tables.ts';
 import type { DeliveryRow, WebhookRow } from '../../render/webhooks.ts';
 import type { Position } from '../../store/keyset.ts';
 import { keysetPage } from '../../store/keyset-rows.ts';
@@ -60,8 +60,10 @@ export function deliveryPosition(row: DeliveryRow): Position {
 }
 
 /**
- * A page of a webhook's deliveries, newest event first (ties by id), after `after`: one
- * range of the delivery log index, each delivery with its event's id, topic and record.
+ * A page of a webhook's deliveries, newest event first (ties by id), after `after`, each
+ * with its event's id, topic and record: those with delivery rows, and the streamed first
+ * attempts answered 2xx (`webhook_sent`, docs/deploy.md, Streamed first attempts), which
+ * read as delivered at the first try. One range of each table's index, merged.
  */
 export async function deliveryPage(
   db: Kysely<Database>,
@@ -71,7 +73,8 @@ export async function deliveryPage(
   after: Position | undefined,
   limit: number,
 ): Promise<DeliveryPage> {
-  let query = db
+  const past = after && ([Number(after.sortKey), after.id] as const);
+  let rows = db
     .selectFrom('webhook_deliveries as d')
     .leftJoin('events as e', (join) =>
       join.onRef('e.workspace_id', '=', 'd.workspace_id').onRef('e.seq', '=', 'd.event_seq'),
@@ -92,23 +95,69 @@ export async function deliveryPage(
     ])
     .where('d.workspace_id', '=', workspaceId)
     .where('d.webhook_id', '=', webhookId);
-  if (filter.status !== undefined) query = query.where('d.status', '=', filter.status as never);
-  const past = after && ([Number(after.sortKey), after.id] as const);
-  return keysetPage(query, ['d.event_seq', 'd.id'], past, limit, 'desc');
+  if (filter.status !== undefined) rows = rows.where('d.status', '=', filter.status as never);
+  const withRows = await keysetPage(rows, ['d.event_seq', 'd.id'], past, limit, 'desc');
+  if (filter.status !== undefined && filter.status !== 'delivered') return withRows;
+  const sent = db
+    .selectFrom('webhook_sent as d')
+    .leftJoin('events as e', (join) =>
+      join.onRef('e.workspace_id', '=', 'd.workspace_id').onRef('e.seq', '=', 'd.event_seq'),
+    )
+    .select([
+      'd.id',
+      'd.event_seq',
+      sql<'delivered'>`'delivered'`.as('status'),
+      sql<number>`1`.as('attempt_count'),
+      'd.status_code as last_status_code',
+      sql<string | null>`null`.as('last_error'),
+      sql<string | null>`null`.as('next_attempt_at'),
+      'd.delivered_at',
+      'e.event_id',
+      'e.event',
+      'e.object_type',
+      'e.object_id',
+    ])
+    .where('d.workspace_id', '=', workspaceId)
+    .where('d.webhook_id', '=', webhookId);
+  const delivered = await keysetPage(sent, ['d.event_seq', 'd.id'], past, limit, 'desc');
+  const merged = [...withRows.rows, ...delivered.rows].sort(newestFirst);
+  return {
+    rows: merged.slice(0, limit),
+    more: merged.length > limit || withRows.more || delivered.more,
+  };
 }
 
-/** One delivery of a webhook in a workspace, or undefined when there is no such delivery. */
-export function deliveryOf(
+/** Newest event first, then the greater id: the delivery log's order. */
+function newestFirst(a: DeliveryRow, b: DeliveryRow): number {
+  const bySeq = Number(b.event_seq) - Number(a.event_seq);
+  if (bySeq !== 0) return bySeq;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/**
+ * A delivery of a webhook in a workspace, or undefined when there is no such delivery: its
+ * row, or a streamed first attempt's sent row (`sent`).
+ */
+export async function deliveryOf(
   db: Kysely<Database>,
   workspaceId: string,
   webhookId: string,
   deliveryId: string,
-): Promise<{ id: string } | undefined> {
-  return db
+): Promise<{ id: string; sent?: Selectable<WebhookSentTable> } | undefined> {
+  const row = await db
     .selectFrom('webhook_deliveries')
     .select('id')
     .where('workspace_id', '=', workspaceId)
     .where('webhook_id', '=', webhookId)
     .where('id', '=', deliveryId)
     .executeTakeFirst();
+  if (row) return row;
+  const sent = await db
+    .selectFrom('webhook_sent')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', deliveryId)
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirst();
+  return sent && { id: sent.id, sent };
 }

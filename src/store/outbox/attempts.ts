@@ -36,6 +36,11 @@ export interface AttemptOutcome extends DeliveryKey {
   statusCode: number | null;
   /** What went wrong, if anything did. */
   error: string | null;
+  /**
+   * A streamed first attempt's (no delivery row, `streams.ts`): its event and that event's
+   * time.
+   */
+  streamed?: { eventSeq: number; at: string };
 }
 
 /** The retry schedule a record applies. */
@@ -85,8 +90,10 @@ export async function recordAttempts(
   if (store.dialect === 'sqlite') {
     return bookkeeping(store, undefined, async (trx) => {
       const disabled: WebhookKey[] = [];
-      for (const [workspaceId, list] of workspaces) {
-        disabled.push(...(await recordIn(trx, store.dialect, workspaceId, list, policy)));
+      for (const [workspaceId, all] of workspaces) {
+        const list = await recordStreamed(trx, store.dialect, workspaceId, all);
+        if (list.length > 0)
+          disabled.push(...(await recordIn(trx, store.dialect, workspaceId, list, policy)));
         // The mark put back here rather than by the next look finding nothing due: while
         // writes stream in, each look at every due workspace would otherwise read the
         // candidates of all those whose deliveries were all just delivered.
@@ -102,6 +109,12 @@ export async function recordAttempts(
         if (allDelivered(list)) {
           await recordDelivered(store, workspaceId, list);
           return [];
+        }
+        if (list.some((o) => o.streamed)) {
+          return bookkeeping(store, workspaceId, async (trx) => {
+            const rest = await recordStreamed(trx, store.dialect, workspaceId, list);
+            return rest.length > 0 ? recordIn(trx, store.dialect, workspaceId, rest, policy) : [];
+          });
         }
         const lock = list.length <= KEYS_AT_ONCE ? lockDeliveries(workspaceId, list) : undefined;
         return bookkeeping(
@@ -132,6 +145,7 @@ export async function recordAttempts(
  */
 export function allDelivered(outcomes: readonly AttemptOutcome[]): boolean {
   if (outcomes.length === 0 || outcomes.length > AT_ONCE) return false;
+  if (outcomes.some((o) => o.streamed)) return false;
   if (!outcomes.every((o) => isDelivered(o.statusCode))) return false;
   return new Set(outcomes.map((o) => o.id)).size === outcomes.length;
 }
@@ -239,6 +253,68 @@ export function deliveredParts(
     )`,
   ];
 }
+
+/**
+ * Records a workspace's streamed first attempts (`streams.ts`), which have no delivery row:
+ * one answered 2xx becomes a sent row and clears its webhook's failure streak; any other gets
+ * a pending delivery row, its try then recorded as any other's. Each webhook's stream mark
+ * moves to its last event here (its first attempts go out one at a time, in event order, and
+ * are recorded in the order they ended). Returns the tries left to record (`recordIn`).
+ */
+async function recordStreamed(
+  trx: Executor,
+  dialect: Store['dialect'],
+  workspaceId: string,
+  outcomes: readonly AttemptOutcome[],
+): Promise<AttemptOutcome[]> {
+  if (!outcomes.some((o) => o.streamed)) return [...outcomes];
+  const rest: AttemptOutcome[] = [];
+  const marks = new Map<string, number>();
+  const now = new Date().toISOString();
+  const run = (text: string, params: unknown[]) =>
+    dialect === 'sqlite'
+      ? preparedRows(trx, text, params)
+      : trx.executeQuery(compiledText(placeholders(text, params))).then(() => []);
+  for (const o of outcomes) {
+    if (!o.streamed) {
+      rest.push(o);
+      continue;
+    }
+    const { eventSeq, at } = o.streamed;
+    marks.set(o.webhookId, Math.max(marks.get(o.webhookId) ?? 0, eventSeq));
+    if (isDelivered(o.statusCode)) {
+      await run(SENT_SQL, [eventSeq, o.id, o.statusCode, now, workspaceId, o.webhookId]);
+      await run(STREAK_CLEARED_SQL, [workspaceId, o.webhookId]);
+      continue;
+    }
+    await run(STREAMED_ROW_SQL, [o.id, eventSeq, at, at, workspaceId, o.webhookId]);
+    rest.push(o);
+  }
+  for (const [webhookId, seq] of marks) await run(MARK_SQL, [seq, seq, workspaceId, webhookId]);
+  return rest;
+}
+
+/** A statement's `?`s as PostgreSQL's numbered parameters, bound to `params`. */
+function placeholders(text: string, params: readonly unknown[]): SqlText {
+  const parts = text.split('?');
+  let out = sqlText`${rawText(parts[0]!)}`;
+  for (let i = 1; i < parts.length; i++) out = sqlText`${out}${params[i - 1]}${rawText(parts[i]!)}`;
+  return out;
+}
+
+// `recordStreamed`'s statements.
+// A sent row only while its webhook is there (one deleted meanwhile took its log along).
+const SENT_SQL = `insert into webhook_sent
+  (workspace_id, webhook_id, event_seq, id, status_code, delivered_at)
+  select w.workspace_id, w.id, ?, ?, ?, ? from webhooks w where w.workspace_id = ? and w.id = ?
+  on conflict do nothing`;
+const STREAMED_ROW_SQL = `insert into webhook_deliveries
+  (workspace_id, id, webhook_id, event_seq, status, attempt_count, next_attempt_at, created_at)
+  select w.workspace_id, ?, w.id, ?, 'pending', 0, ?, ? from webhooks w
+  where w.workspace_id = ? and w.id = ?
+  on conflict do nothing`;
+const MARK_SQL = `update webhook_streams set seq = case when seq > ? then seq else ? end
+  where workspace_id = ? and webhook_id = ?`;
 
 /** Deliveries' ids a record locks in its `begin`'s round trip at most (PostgreSQL). */
 const KEYS_AT_ONCE = 1000;

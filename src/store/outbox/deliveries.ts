@@ -10,6 +10,7 @@ import {
   settleDueWorkspace,
   settleDueWorkspaceAlone,
 } from './due-workspaces.ts';
+import { heldStreams, recoverStream } from './streams.ts';
 
 /**
  * Webhook deliveries as dispatchers claim them (docs/webhooks.md, Delivery and signatures): a claim
@@ -29,6 +30,11 @@ export interface Delivery extends DeliveryKey {
   payload: string;
   /** The secrets that sign it: the webhook's, then during a rotation the previous one. */
   secrets: string[];
+  /**
+   * A first attempt streamed with no delivery row (`streams.ts`): its event's time, which the
+   * row made for it has when it is not delivered at once.
+   */
+  streamedAt?: string;
 }
 
 /** What a dispatcher asks a claim for. */
@@ -351,12 +357,14 @@ async function claimOnSqlite(
       break;
     }
     looked.push(workspaceId);
+    const blocked = await streamsIn(store, workspaceId, request);
+    if (!blocked) return { deliveries: [], more: false, leaseHeld: false, looked: [] };
     const found = await sqliteCandidates(store.db, workspaceId, { ...request, limit });
     if (found.length === 0) {
       idle.push(workspaceId);
       continue;
     }
-    const look = choose(found, { ...request, limit });
+    const look = choose(found, { ...request, limit }, blocked);
     if (look.more) more = true;
     if (look.chosen.length === 0) continue;
     chosenIn.push({ workspaceId, chosen: look.chosen });
@@ -379,6 +387,34 @@ async function claimOnSqlite(
   });
   if (claim.deliveries.length > 0) request.claimed?.(claim.deliveries);
   return claim;
+}
+
+/**
+ * SQLite: the workspace's webhooks streamed by another dispatcher (`streams.ts`), whose first
+ * attempts a claim leaves to it; a stream whose holder's lease ended is recovered first
+ * (its first attempts get rows), in a transaction that holds the dispatch lease. Undefined
+ * when the lease is another's.
+ */
+async function streamsIn(
+  store: Store,
+  workspaceId: string,
+  request: ClaimRequest,
+): Promise<Set<string> | undefined> {
+  const held = await heldStreams(store.db, workspaceId);
+  const streamed = new Set<string>();
+  if (held.length === 0) return streamed;
+  const holder = request.lease?.holder;
+  const lapsed = held.filter((s) => s.holder !== holder && s.leased_until < request.now);
+  for (const s of held)
+    if (s.holder !== holder && s.leased_until >= request.now) streamed.add(s.webhook_id);
+  if (lapsed.length === 0) return streamed;
+  const recovered = await bookkeeping(store, workspaceId, async (trx) => {
+    const lease = request.lease;
+    if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now))) return false;
+    for (const s of lapsed) await recoverStream(trx, workspaceId, s.webhook_id, request.now);
+    return true;
+  });
+  return recovered ? streamed : undefined;
 }
 
 /** The workspace's active webhooks' first due pending deliveries (PostgreSQL), in one statement. */
@@ -464,6 +500,7 @@ function candidateWindow(request: ClaimRequest): number {
 function choose(
   candidates: readonly Candidate[],
   request: ClaimRequest,
+  streamed?: ReadonlySet<string>,
 ): { chosen: Candidate[]; more: boolean } {
   const byWebhook = new Map<string, Candidate[]>();
   for (const c of candidates) {
@@ -478,7 +515,8 @@ function choose(
     list.sort(dueOrder);
     const first = list[0]!;
     let room = request.perWebhook - request.heldOf(first.workspace_id, first.webhook_id);
-    let firstAttemptsBlocked = false;
+    // Another dispatcher streams the webhook: its first attempts may be in its memory alone.
+    let firstAttemptsBlocked = streamed?.has(first.webhook_id) === true;
     for (const c of list) {
       if (request.held.has(c.id)) continue;
       const attempt = Number(c.attempt_count);

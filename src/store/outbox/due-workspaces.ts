@@ -94,14 +94,17 @@ export async function settleDueWorkspaceAlone(store: Store, workspaceId: string)
 }
 
 /**
- * The workspace's earliest pending delivery of an active webhook (null when none), as a
- * subquery; `except`, deliveries to leave out (a record's, delivered in the same statement).
+ * The workspace's earliest pending delivery of an active webhook, or the end of a held
+ * stream's lease if earlier (`streams.ts`: a holder that dies is seen to then); null when
+ * neither; as a subquery; `except`, deliveries to leave out (a record's, delivered in the same statement).
  */
 export function earliestPending(workspaceId: string, except?: SqlText): SqlText {
-  return sqlText`(select min(d.next_attempt_at) from webhook_deliveries d
+  return sqlText`(select min(t) from (select min(d.next_attempt_at) as t from webhook_deliveries d
       join webhooks w on w.workspace_id = d.workspace_id and w.id = d.webhook_id
       where d.workspace_id = ${workspaceId} and w.workspace_id = ${workspaceId}
-        and d.status = 'pending' and w.status = 'active'${except ? sqlText` and d.id not in ${except}` : sqlText``})`;
+        and d.status = 'pending' and w.status = 'active'${except ? sqlText` and d.id not in ${except}` : sqlText``}
+      union all select min(leased_until) from webhook_streams
+      where workspace_id = ${workspaceId} and holder is not null) due)`;
 }
 
 /**

@@ -25,14 +25,34 @@ import type { Delivery } from './deliveries.ts';
  * workspace's due mark forward to the lease's end.
  */
 
-/** Deliveries a write leased to its taker, until `leaseEndsMs` (Unix ms). */
+/**
+ * Deliveries a write leased to its taker, until `leaseEndsMs` (Unix ms), and those it
+ * streamed (`streamedAt` set: no row, `streams.ts`).
+ */
 export interface Handover {
   deliveries: Delivery[];
   leaseEndsMs: number;
+  /**
+   * When the taker holds a stream in the workspace: the numbers of the write's events, and
+   * the webhooks they made deliveries for (so that it knows which of its streams the write
+   * left whole).
+   */
+  events?: WrittenEvents;
+}
+
+/** A write's events as a taker with streams in their workspace hears of them. */
+export interface WrittenEvents {
+  workspaceId: string;
+  first: number;
+  last: number;
+  /** The webhooks the events made deliveries for. */
+  made: ReadonlySet<string>;
 }
 
 /** A dispatcher that takes the deliveries its process's writes add. */
 export interface DeliveryTaker {
+  /** The taker's id, as the holder of leases. */
+  readonly id?: string;
   /**
    * The deliveries of the webhook the dispatcher holds (their ids), when it has room for
    * more of them; undefined when it takes none now (stopping, or full).
@@ -51,6 +71,14 @@ export interface DeliveryTaker {
   carryRecord?(workspaceId: string): readonly AttemptOutcome[] | undefined;
   /** Whether the write that carried `tries` committed; if not, the taker records them. */
   carried?(tries: readonly AttemptOutcome[], committed: boolean): void;
+  /** Whether the taker holds a webhook's stream in the workspace (`streams.ts`). */
+  streamsIn?(workspaceId: string): boolean;
+  /**
+   * Whether the taker streams the first attempts of a webhook's events numbered from `first`
+   * on, with no rows: it holds the webhook's stream, and holds (or sent) every first attempt
+   * of its events before `first`. The end of the stream's lease (Unix ms) when it does.
+   */
+  streams?(workspaceId: string, webhookId: string, first: number): number | undefined;
 }
 
 const takers = new WeakMap<Store, DeliveryTaker>();
@@ -82,6 +110,8 @@ export interface HandoverOffer {
   readonly window: number;
   readonly leaseUntil: string;
   readonly leaseEndsMs: number;
+  /** The taker's id (`DeliveryTaker.id`). */
+  readonly holder: string | undefined;
 }
 
 /**
@@ -111,6 +141,7 @@ export function handoverOffer(
     window: most + 8,
     leaseUntil: new Date(leaseEndsMs).toISOString(),
     leaseEndsMs,
+    holder: taker.id,
   };
 }
 
@@ -128,6 +159,12 @@ export async function freeWebhooks(
 ): Promise<Set<string>> {
   const free = new Set<string>();
   for (const [webhookId, held] of offer.held) {
+    // Another dispatcher's stream: its first attempts may be in its memory alone.
+    const streams = await preparedRows<{ holder: string }>(trx, STREAM_SQL, [
+      workspaceId,
+      webhookId,
+    ]);
+    if (streams.some((r) => r.holder !== offer.holder)) continue;
     const pending = await preparedRows<{ id: string; attempt_count: number }>(trx, PENDING_SQL, [
       workspaceId,
       webhookId,
@@ -140,6 +177,9 @@ export async function freeWebhooks(
   }
   return free;
 }
+
+const STREAM_SQL = `select holder from webhook_streams
+  where workspace_id = ? and webhook_id = ? and holder is not null`;
 
 const PENDING_SQL = `select id, attempt_count from webhook_deliveries
   where workspace_id = ? and webhook_id = ? and status = 'pending'

@@ -10,7 +10,7 @@ export interface Pruned {
 
 /**
  * Deletes the events that occurred more than `retentionDays` ago, with their finished
- * deliveries and those deliveries' attempts. An event still waiting to be delivered is kept
+ * deliveries (sent rows among them) and those deliveries' attempts. An event still waiting to be delivered is kept
  * until its delivery ends, so pruning never loses a pending delivery. One workspace at a
  * time, each in a transaction of its own (docs/deploy.md, Distributing by workspace), and
  * only when its first event occurred before the cutoff: events are numbered in the order
@@ -60,20 +60,25 @@ export function firstKeptEvent(
 /** `pruneEvents` in one workspace: what occurred before `cutoff`. */
 function pruneWorkspace(store: Store, workspaceId: string, cutoff: string): Promise<Pruned> {
   return store.transaction(async (trx) => {
+    // Nor past a held stream's mark: its first attempts there may have no rows yet.
     const gone = sql`(select e.seq from events e
       where e.workspace_id = ${workspaceId} and e.occurred_at < ${cutoff}
         and not exists (select 1 from webhook_deliveries p
-          where p.workspace_id = ${workspaceId} and p.event_seq = e.seq and p.status = 'pending'))`;
+          where p.workspace_id = ${workspaceId} and p.event_seq = e.seq and p.status = 'pending')
+        and not exists (select 1 from webhook_streams s
+          where s.workspace_id = ${workspaceId} and s.holder is not null and s.seq < e.seq))`;
     await sql`delete from webhook_attempts where workspace_id = ${workspaceId} and delivery_id in (
       select d.id from webhook_deliveries d
       where d.workspace_id = ${workspaceId} and d.event_seq in ${gone})`.execute(trx);
     const deliveries = await sql`delete from webhook_deliveries
       where workspace_id = ${workspaceId} and event_seq in ${gone}`.execute(trx);
+    const sent = await sql`delete from webhook_sent
+      where workspace_id = ${workspaceId} and event_seq in ${gone}`.execute(trx);
     const events = await sql`delete from events
       where workspace_id = ${workspaceId} and seq in ${gone}`.execute(trx);
     return {
       events: Number(events.numAffectedRows ?? 0),
-      deliveries: Number(deliveries.numAffectedRows ?? 0),
+      deliveries: Number(deliveries.numAffectedRows ?? 0) + Number(sent.numAffectedRows ?? 0),
     };
   });
 }

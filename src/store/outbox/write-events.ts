@@ -130,12 +130,22 @@ export function deliveriesOf(
   if (subscriptions.length === 0) return out;
   events.forEach((e, i) => {
     for (const s of subscriptions) {
-      if (!s.objectTypes.has(e.objectType) || !s.events.has(e.event)) continue;
-      if (e.field && s.fields && !s.fields.has(e.field.name)) continue;
-      out.push({ eventIndex: i, webhookId: s.id, id: newId() });
+      if (wants(s, e.event, e.objectType, e.field?.name))
+        out.push({ eventIndex: i, webhookId: s.id, id: newId() });
     }
   });
   return out;
+}
+
+/** Whether a webhook wants an event: its topic, its record's type, the field it changed. */
+export function wants(
+  s: Pick<Subscription, 'objectTypes' | 'events' | 'fields'>,
+  event: string,
+  objectType: string,
+  field: string | null | undefined,
+): boolean {
+  if (!s.objectTypes.has(objectType) || !s.events.has(event)) return false;
+  return !(field && s.fields && !s.fields.has(field));
 }
 
 /** What a write's fan-out added: how many deliveries, and those leased to its taker. */
@@ -180,7 +190,17 @@ export interface PlannedDeliveries {
   readonly offer: HandoverOffer | undefined;
   /** The offered webhooks whose new deliveries the taker may take (`freeWebhooks`). */
   readonly free: ReadonlySet<string>;
-  /** When the deliveries are due: at once, or when their lease ends if every one is leased. */
+  /**
+   * The webhooks whose deliveries the taker streams, with no rows (`streams.ts`), and when
+   * each stream's lease ends (Unix ms).
+   */
+  readonly streamed: ReadonlyMap<string, number>;
+  /** The number of the first event, when the taker holds a stream in the workspace. */
+  readonly first: number | undefined;
+  /**
+   * When the deliveries are due: at once, or when their lease (or stream's lease) ends if
+   * every one is leased or streamed.
+   */
   readonly dueAt: string;
 }
 
@@ -191,20 +211,38 @@ export async function planDeliveries(
   events: readonly EventFacts[],
   subscriptions?: readonly Subscription[],
   taker?: DeliveryTaker,
+  first?: number,
 ): Promise<PlannedDeliveries | undefined> {
   if (events.length === 0) return undefined;
   const wanted = subscriptions ?? (await activeSubscriptions(trx, workspaceId));
   if (wanted.length === 0) return undefined;
   const made = deliveriesOf(events, wanted);
   if (made.length === 0) return undefined;
-  const offer = handoverOffer(
-    taker,
-    workspaceId,
-    made.map((d) => d.webhookId),
-  );
+  const streamed = new Map<string, number>();
+  if (first !== undefined && taker?.streams) {
+    for (const { webhookId } of made) {
+      if (streamed.has(webhookId)) continue;
+      const ends = taker.streams(workspaceId, webhookId, first);
+      if (ends !== undefined) streamed.set(webhookId, ends);
+    }
+  }
+  const rest = made.filter((d) => !streamed.has(d.webhookId));
+  const offer =
+    rest.length > 0
+      ? handoverOffer(
+          taker,
+          workspaceId,
+          rest.map((d) => d.webhookId),
+        )
+      : undefined;
   const free = offer ? await freeWebhooks(trx, workspaceId, offer) : new Set<string>();
-  const allLeased = offer && made.every((d) => free.has(d.webhookId));
-  return { made, wanted, offer, free, dueAt: allLeased ? offer.leaseUntil : createdAtOf(events) };
+  const allTaken = rest.every((d) => free.has(d.webhookId));
+  let dueAt = createdAtOf(events);
+  if (allTaken) {
+    const ends = [...streamed.values(), ...(offer ? [offer.leaseEndsMs] : [])];
+    dueAt = new Date(Math.min(...ends)).toISOString();
+  }
+  return { made, wanted, offer, free, streamed, first, dueAt };
 }
 
 /**
@@ -219,22 +257,40 @@ export async function insertDeliveries(
   plan: PlannedDeliveries,
   payloads?: readonly string[],
 ): Promise<FannedOut> {
-  const { made, offer, free } = plan;
+  const { made, offer, free, streamed } = plan;
   const createdAt = createdAtOf(events);
   const rest = pendingDelivery(createdAt);
-  await insertMany(
-    trx,
-    'webhook_deliveries',
-    made.map((d) => ({
-      workspace_id: workspaceId,
-      id: d.id,
-      webhook_id: d.webhookId,
-      event_seq: first + d.eventIndex,
-      ...rest,
-      leased_until: offer && free.has(d.webhookId) ? offer.leaseUntil : null,
-    })),
-  );
-  if (!offer || free.size === 0) return { added: made.length };
+  const rows = made.filter((d) => !streamed.has(d.webhookId));
+  if (rows.length > 0) {
+    await insertMany(
+      trx,
+      'webhook_deliveries',
+      rows.map((d) => ({
+        workspace_id: workspaceId,
+        id: d.id,
+        webhook_id: d.webhookId,
+        event_seq: first + d.eventIndex,
+        ...rest,
+        leased_until: offer && free.has(d.webhookId) ? offer.leaseUntil : null,
+      })),
+    );
+  }
+  const writtenEvents =
+    plan.first === undefined
+      ? undefined
+      : {
+          workspaceId,
+          first,
+          last: first + events.length - 1,
+          made: new Set(made.map((d) => d.webhookId)),
+        };
+  if (free.size === 0 && streamed.size === 0) {
+    return {
+      added: made.length,
+      handed: writtenEvents && { deliveries: [], leaseEndsMs: 0, events: writtenEvents },
+    };
+  }
+  const taken = new Set([...free, ...streamed.keys()]);
   const handed = handedDeliveries(
     workspaceId,
     made.map((d) => ({
@@ -243,11 +299,15 @@ export async function insertDeliveries(
       eventSeq: first + d.eventIndex,
       payload: payloads?.[d.eventIndex] ?? eventPayload(events[d.eventIndex]!),
     })),
-    free,
+    taken,
     plan.wanted,
     createdAt,
   );
-  return { added: made.length, handed: { deliveries: handed, leaseEndsMs: offer.leaseEndsMs } };
+  for (const d of handed) if (streamed.has(d.webhookId)) d.streamedAt = createdAt;
+  return {
+    added: made.length,
+    handed: { deliveries: handed, leaseEndsMs: offer?.leaseEndsMs ?? 0, events: writtenEvents },
+  };
 }
 
 /** The time of a write's deliveries: that of its first event. */

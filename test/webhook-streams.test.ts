@@ -1,0 +1,316 @@
+/**
+ * Streamed first attempts (docs/webhooks.md, Streamed first attempts): once a dispatcher
+ * holds a webhook's stream, its process's writes hand it their first attempts with no
+ * delivery row; a try answered 2xx leaves one sent row, the delivery log and replay read it,
+ * any other answer makes a delivery row that is retried; a stream whose holder died is
+ * recovered by a claim once its lease ends; a dispatcher that stops lets its streams go;
+ * pruning keeps the events past a held stream's mark.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { attachToWrites } from '../src/dispatch/attach.ts';
+import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
+import { replayDelivery } from '../src/resources/webhooks/commands.ts';
+import { deliveryPage } from '../src/resources/webhooks/queries.ts';
+import type { DeliveryTaker, Handover } from '../src/store/outbox/handover.ts';
+import { handDeliveriesTo } from '../src/store/outbox/handover.ts';
+import { pruneEvents } from '../src/store/outbox/prune.ts';
+import { makePerson } from './factories.ts';
+import { TEST_DIALECT, type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
+import {
+  answerOk,
+  FAST_DISPATCH,
+  insertWebhook,
+  type Receiver,
+  startReceiver,
+  waitFor,
+} from './webhook-fixtures.ts';
+
+type TestStore = Awaited<ReturnType<typeof testStore>>;
+
+const SETTINGS: DispatcherOptions = { ...FAST_DISPATCH, pollMs: 600_000 };
+
+let store: TestStore;
+let ws: TestWorkspace;
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+
+beforeEach(async () => {
+  store = await testStore();
+  ws = await testWorkspace(store);
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await store.dispose();
+});
+
+function dispatcher(options: Partial<DispatcherOptions> = {}): Dispatcher {
+  const d = new Dispatcher(store, { ...SETTINGS, ...options });
+  cleanups.push(() => d.stop());
+  d.start();
+  return d;
+}
+
+async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
+  const r = await startReceiver(...args);
+  cleanups.push(() => r.close().catch(() => {}));
+  return r;
+}
+
+async function createPeople(n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push(await ws.write((w) => makePerson(w)));
+  return ids;
+}
+
+async function deliveryRows() {
+  return store.db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('workspace_id', '=', ws.workspaceId)
+    .orderBy('event_seq')
+    .execute();
+}
+
+async function stream(webhookId: string) {
+  return store.db
+    .selectFrom('webhook_streams')
+    .selectAll()
+    .where('workspace_id', '=', ws.workspaceId)
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirst();
+}
+
+async function lastEvent(): Promise<number> {
+  const row = await store.db
+    .selectFrom('workspaces')
+    .select('event_seq')
+    .where('id', '=', ws.workspaceId)
+    .executeTakeFirstOrThrow();
+  return Number(row.event_seq);
+}
+
+/** A dispatcher that writes stream to and that sends nothing: a process that dies after them. */
+function deadStreamer(id: string, leaseEndsMs: number): DeliveryTaker & { handed: Handover[] } {
+  const handed: Handover[] = [];
+  return {
+    id,
+    leaseMs: 60_000,
+    handed,
+    heldIdsOf: () => undefined,
+    streamsIn: () => true,
+    streams: () => leaseEndsMs,
+    take: (h) => void handed.push(h),
+  };
+}
+
+// Streams are SQLite's (the dispatch lease makes its one claimer the one streamer).
+describe.skipIf(TEST_DIALECT !== 'sqlite')('streamed first attempts', () => {
+  it('go with no delivery row once the dispatcher holds the stream, in event order, and read as delivered', async () => {
+    const r = await receiver();
+    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const d = dispatcher();
+    cleanups.push(attachToWrites(store, d));
+    const ids = await createPeople(1);
+    // The first write's delivery has a row, leased to the dispatcher, which then takes the stream.
+    await waitFor(async () => (await stream(hook.id))?.holder === d.id);
+    ids.push(...(await createPeople(5)));
+    await waitFor(() => r.receipts.length === 6);
+    expect(r.receipts.map((x) => JSON.parse(x.body).objectId)).toEqual(ids);
+    expect(d.stats.streamed).toBe(5);
+    expect(await deliveryRows()).toHaveLength(1);
+    // The mark follows the sent ones.
+    const last = await lastEvent();
+    await waitFor(async () => Number((await stream(hook.id))?.seq) === last);
+    const page = await deliveryPage(store.reader, ws.workspaceId, hook.id, {}, undefined, 10);
+    expect(page.more).toBe(false);
+    expect(page.rows.map((x) => x.object_id)).toEqual([...ids].reverse());
+    for (const row of page.rows) {
+      expect(row.status).toBe('delivered');
+      expect(Number(row.attempt_count)).toBe(1);
+      expect(Number(row.last_status_code)).toBe(200);
+      expect(row.delivered_at).not.toBeNull();
+    }
+    // Two pages of three, in the same order.
+    const first = await deliveryPage(store.reader, ws.workspaceId, hook.id, {}, undefined, 3);
+    const at = first.rows.at(-1)!;
+    const next = await deliveryPage(
+      store.reader,
+      ws.workspaceId,
+      hook.id,
+      {},
+      { sortKey: String(at.event_seq), id: at.id },
+      3,
+    );
+    expect([...first.rows, ...next.rows].map((x) => x.id)).toEqual(page.rows.map((x) => x.id));
+    expect(first.more).toBe(true);
+    expect(next.more).toBe(false);
+    // Sent receipts carry the ids the log lists.
+    expect(new Set(r.receipts.map((x) => x.id))).toEqual(new Set(page.rows.map((x) => x.id)));
+    const pending = await deliveryPage(
+      store.reader,
+      ws.workspaceId,
+      hook.id,
+      { status: 'pending' },
+      undefined,
+      10,
+    );
+    expect(pending.rows).toEqual([]);
+  });
+
+  it('that are not answered 2xx get a delivery row, and are retried', async () => {
+    let refuse = true;
+    const r = await receiver((req, res, receipt) => {
+      if (refuse && JSON.parse(receipt.body).objectId === target) {
+        refuse = false;
+        res.writeHead(503).end();
+        return;
+      }
+      answerOk(req, res, receipt);
+    });
+    let target = '';
+    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+    // Polling: the retry is due after its delay.
+    const d = dispatcher({ pollMs: 20 });
+    cleanups.push(attachToWrites(store, d));
+    await createPeople(1);
+    await waitFor(async () => (await stream(hook.id))?.holder === d.id);
+    target = (await createPeople(1))[0]!;
+    await waitFor(async () => {
+      const rows = await deliveryRows();
+      return rows.length === 2 && rows[1]!.status === 'delivered';
+    });
+    const retried = (await deliveryRows())[1]!;
+    expect(Number(retried.attempt_count)).toBe(2);
+    expect(r.receipts.filter((x) => JSON.parse(x.body).objectId === target)).toHaveLength(2);
+    expect(d.stats.streamed).toBe(1);
+    const attempts = await store.db
+      .selectFrom('webhook_attempts')
+      .select(['attempt', 'status_code'])
+      .where('delivery_id', '=', retried.id)
+      .orderBy('attempt')
+      .execute();
+    expect(attempts.map((a) => a.status_code)).toEqual([503, 200]);
+  });
+
+  it('that a dead dispatcher held are recovered by a claim once its lease ends, in event order', async () => {
+    const r = await receiver();
+    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const leaseEnds = Date.now() + 400;
+    await store.db
+      .insertInto('webhook_streams')
+      .values({
+        workspace_id: ws.workspaceId,
+        webhook_id: hook.id,
+        seq: await lastEvent(),
+        holder: 'dead',
+        leased_until: new Date(leaseEnds).toISOString(),
+      })
+      .execute();
+    const dead = deadStreamer('dead', leaseEnds);
+    cleanups.push(handDeliveriesTo(store, dead));
+    const ids = await createPeople(3);
+    expect(await deliveryRows()).toEqual([]);
+    expect(dead.handed.flatMap((h) => h.deliveries.map((x) => x.streamedAt !== undefined))).toEqual(
+      [true, true, true],
+    );
+    // Polling: the due mark is the stream's lease end.
+    const d = dispatcher({ pollMs: 20 });
+    await waitFor(() => r.receipts.length === 3);
+    expect(Date.now()).toBeGreaterThanOrEqual(leaseEnds);
+    expect(r.receipts.map((x) => JSON.parse(x.body).objectId)).toEqual(ids);
+    const freed = await stream(hook.id);
+    expect(freed?.holder).toBeNull();
+    expect(Number(freed?.seq)).toBe(await lastEvent());
+    await waitFor(async () => (await deliveryRows()).every((x) => x.status === 'delivered'));
+    expect(await deliveryRows()).toHaveLength(3);
+    expect(d.stats.streamed).toBe(0);
+  });
+
+  it('of a webhook another dispatcher streams are left to it by a claim, until its lease ends', async () => {
+    const r = await receiver();
+    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const leaseMs = 400;
+    const leaseEnds = performance.now() + leaseMs;
+    await store.db
+      .insertInto('webhook_streams')
+      .values({
+        workspace_id: ws.workspaceId,
+        webhook_id: hook.id,
+        seq: await lastEvent(),
+        holder: 'other',
+        leased_until: new Date(Date.now() + leaseMs).toISOString(),
+      })
+      .execute();
+    // No dispatcher of this process takes it: the write gives the delivery a row, for a claim.
+    await createPeople(1);
+    expect(await deliveryRows()).toHaveLength(1);
+    const d = dispatcher({ pollMs: 20 });
+    await waitFor(() => r.receipts.length === 1);
+    expect(r.receipts[0]!.at).toBeGreaterThanOrEqual(leaseEnds);
+    expect(d.stats.claims).toBeGreaterThan(1);
+    expect((await stream(hook.id))?.holder).toBeNull();
+  });
+
+  it('sent are replayed: the delivery gets a row and goes again', async () => {
+    const r = await receiver();
+    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+    // Polling: the replay is due now.
+    const d = dispatcher({ pollMs: 20 });
+    cleanups.push(attachToWrites(store, d));
+    await createPeople(1);
+    await waitFor(async () => (await stream(hook.id))?.holder === d.id);
+    await createPeople(1);
+    await waitFor(() => r.receipts.length === 2);
+    const sent = await waitFor(async () => {
+      const rows = await store.db.selectFrom('webhook_sent').selectAll().execute();
+      return rows.length === 1;
+    }).then(() => store.db.selectFrom('webhook_sent').selectAll().executeTakeFirstOrThrow());
+    await ws.write((w) => replayDelivery(w, hook.id, sent.id));
+    expect(await store.db.selectFrom('webhook_sent').selectAll().execute()).toEqual([]);
+    await waitFor(() => r.receipts.length === 3);
+    expect(r.receipts[2]!.id).toBe(sent.id);
+    await waitFor(async () => {
+      const row = (await deliveryRows()).find((x) => x.id === sent.id);
+      return row?.status === 'delivered' && Number(row.attempt_count) === 2;
+    });
+  });
+
+  it('are let go by a dispatcher that stops', async () => {
+    const r = await receiver();
+    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const d = dispatcher();
+    cleanups.push(attachToWrites(store, d));
+    await createPeople(1);
+    await waitFor(async () => (await stream(hook.id))?.holder === d.id);
+    await createPeople(2);
+    await d.stop();
+    expect((await stream(hook.id))?.holder).toBeNull();
+    // Each sent, or given a row for the next dispatcher.
+    const sent = await store.db.selectFrom('webhook_sent').selectAll().execute();
+    expect(sent.length + (await deliveryRows()).length).toBe(3);
+  });
+
+  it('keep pruning from the events past a held stream’s mark', async () => {
+    const r = await receiver();
+    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+    await createPeople(2);
+    const mark = (await lastEvent()) - 1;
+    await store.db
+      .insertInto('webhook_streams')
+      .values({
+        workspace_id: ws.workspaceId,
+        webhook_id: hook.id,
+        seq: mark,
+        holder: 'elsewhere',
+        leased_until: new Date(Date.now() + 60_000).toISOString(),
+      })
+      .execute();
+    await store.db.deleteFrom('webhook_deliveries').execute();
+    await pruneEvents(store, 30, Date.now() + 40 * 86_400_000);
+    const kept = await store.db
+      .selectFrom('events')
+      .select('seq')
+      .where('workspace_id', '=', ws.workspaceId)
+      .execute();
+    expect(kept.map((e) => Number(e.seq))).toEqual([mark + 1]);
+  });
+});
