@@ -79,6 +79,16 @@ async function deliveries() {
   }));
 }
 
+/** The streamed first attempts' sent rows (docs/deploy.md, Streamed first attempts). */
+function sent() {
+  return store.db
+    .selectFrom('webhook_sent')
+    .select(['id', 'status_code'])
+    .where('workspace_id', '=', ws.workspaceId)
+    .orderBy('event_seq')
+    .execute();
+}
+
 const DELIVERED = { status: 'delivered', attempts: 1, logged: '1:200' };
 const UNRECORDED = { status: 'pending', attempts: 0, logged: '' };
 
@@ -96,10 +106,38 @@ describe.runIf(TEST_DIALECT === 'postgres')('tries a write records (postgres)', 
     expect((await deliveries())[0]).toEqual(DELIVERED);
     expect(d.stats.carried).toBe(1);
     await waitFor(() => r.receipts.length === 2);
-    // A dispatcher that stops records what no write carried.
+    // A dispatcher that stops records what no write carried (the second as a row, or as a
+    // sent row when it went streamed: docs/deploy.md, Streamed first attempts).
     await d.stop();
-    expect(await deliveries()).toEqual([DELIVERED, DELIVERED]);
+    expect([...(await deliveries()), ...(await sent()).map(() => DELIVERED)]).toEqual([
+      DELIVERED,
+      DELIVERED,
+    ]);
     expect(d.stats.carried).toBe(1);
+  });
+
+  it('are those of streamed first attempts too: sent rows, and the stream’s mark moved', async () => {
+    const { r, d, webhook } = await hooked({ carryMs: 600_000 });
+    await ws.write((w) => makePerson(w));
+    const stream = () =>
+      store.db
+        .selectFrom('webhook_streams')
+        .selectAll()
+        .where('workspace_id', '=', ws.workspaceId)
+        .where('webhook_id', '=', webhook.id)
+        .executeTakeFirst();
+    await waitFor(async () => (await stream())?.holder === d.id);
+    await ws.write((w) => makePerson(w));
+    expect(d.stats.streamed).toBe(1);
+    await waitFor(() => d.stats.delivered === 2 && r.receipts.length === 2);
+    const carried = d.stats.carried;
+    // The next write records the streamed one's try.
+    await ws.write((w) => makePerson(w));
+    expect(d.stats.carried).toBeGreaterThan(carried);
+    expect(await sent()).toHaveLength(1);
+    expect(Number((await stream())?.seq)).toBeGreaterThanOrEqual(2);
+    await d.stop();
+    expect(await sent()).toHaveLength(2);
   });
 
   it('are given back by a write that does not commit, and recorded by the dispatcher', async () => {
@@ -164,7 +202,6 @@ describe.runIf(TEST_DIALECT === 'sqlite')('tries a write records (sqlite)', () =
     await ws.write((w) => makePerson(w));
     // The second has a row, or went streamed with none and left a sent row
     // (docs/deploy.md, Streamed first attempts): either way the dispatcher recorded it.
-    const sent = () => store.db.selectFrom('webhook_sent').select('id').execute();
     await waitFor(
       async () => (await deliveries())[1]?.status === 'delivered' || (await sent()).length === 1,
     );

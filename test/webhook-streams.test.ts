@@ -102,8 +102,7 @@ function deadStreamer(id: string, leaseEndsMs: number): DeliveryTaker & { handed
   };
 }
 
-// Streams are SQLite's (the dispatch lease makes its one claimer the one streamer).
-describe.skipIf(TEST_DIALECT !== 'sqlite')('streamed first attempts', () => {
+describe(`streamed first attempts (${TEST_DIALECT})`, () => {
   it('go with no delivery row once the dispatcher holds the stream, in event order, and read as delivered', async () => {
     const r = await receiver();
     const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
@@ -174,10 +173,16 @@ describe.skipIf(TEST_DIALECT !== 'sqlite')('streamed first attempts', () => {
     await createPeople(1);
     await waitFor(async () => (await stream(hook.id))?.holder === d.id);
     target = (await createPeople(1))[0]!;
-    await waitFor(async () => {
-      const rows = await deliveryRows();
-      return rows.length === 2 && rows[1]!.status === 'delivered';
-    });
+    let seen = '';
+    await waitFor(
+      async () => {
+        const rows = await deliveryRows();
+        seen = JSON.stringify(rows);
+        return rows.length === 2 && rows[1]!.status === 'delivered';
+      },
+      undefined,
+      () => `${seen}, ${r.receipts.length} receipts`,
+    );
     const retried = (await deliveryRows())[1]!;
     expect(Number(retried.attempt_count)).toBe(2);
     expect(r.receipts.filter((x) => JSON.parse(x.body).objectId === target)).toHaveLength(2);

@@ -5,7 +5,7 @@ import { isDelivered } from '../domain/webhook-retry.ts';
 import type { Store } from '../store/database.ts';
 import {
   type AttemptOutcome,
-  allDelivered,
+  carriable,
   recordAttempts,
   type WebhookKey,
 } from '../store/outbox/attempts.ts';
@@ -21,6 +21,7 @@ import type { DeliveryTaker, Handover } from '../store/outbox/handover.ts';
 import {
   acquireStream,
   makeDeliveryRows,
+  recoverLapsedStreams,
   releaseStreams,
   renewStreams,
 } from '../store/outbox/streams.ts';
@@ -145,7 +146,9 @@ const WAKE_GAP_MS = 25;
  * database transaction is open during a POST; a database error is logged and backed off from, never
  * thrown. On SQLite one dispatcher per database claims at a time (the dispatch lease); on
  * PostgreSQL any number claim side by side. The writes of its own process may lease their
- * deliveries to it as they commit (`DeliveryTaker`), which then need no claim.
+ * deliveries to it as they commit (`DeliveryTaker`), which then need no claim, and once it
+ * holds a webhook's stream, hand it that webhook's first attempts with no rows at all
+ * (`outbox/streams.ts`, docs/deploy.md, Streamed first attempts).
  */
 export class Dispatcher implements DeliveryTaker {
   /** This dispatcher's id, as holder of leases. */
@@ -165,7 +168,7 @@ export class Dispatcher implements DeliveryTaker {
   private readonly perWebhookHeld: number;
   /** Deliveries claimed and not yet recorded, per webhook, and when their leases end. */
   private readonly queues = new WebhookQueues();
-  /** The webhooks' streams it holds or may take (SQLite: `outbox/streams.ts`). */
+  /** The webhooks' streams it holds or may take (`outbox/streams.ts`). */
   private readonly streamsHeld = new HeldStreams();
   private readonly inFlight = new Set<Promise<void>>();
   /** Tries that ended and are not yet recorded. */
@@ -283,13 +286,13 @@ export class Dispatcher implements DeliveryTaker {
   /**
    * Whether a write may stream a webhook's first attempts to it with no rows: it holds the
    * webhook's stream for a while yet, holds (or sent) every first attempt of the webhook's
-   * events before `first`, and has room. SQLite only, and while it holds the dispatch lease
-   * (the claimer and the streamer are then one: no claim elsewhere waits on its stream). The
+   * events before `first`, and has room. SQLite: while it holds the dispatch lease (the
+   * claimer and the streamer are then one: no claim elsewhere waits on its stream). The
    * stream's lease end (Unix ms) when it may.
    */
   streams(workspaceId: string, webhookId: string, first: number): number | undefined {
     if (this.running === undefined || this.stopRequested) return undefined;
-    if (this.store.dialect !== 'sqlite' || !this.dispatchLease.held) return undefined;
+    if (this.store.dialect === 'sqlite' && !this.dispatchLease.held) return undefined;
     const state = this.streamsHeld.get(workspaceId, webhookId);
     if (!state || state.position !== first - 1) return undefined;
     if (state.leaseEnds - Date.now() < this.leaseMs / 3) return undefined;
@@ -327,8 +330,7 @@ export class Dispatcher implements DeliveryTaker {
     }
     for (const delivery of letGo) taken.delete(delivery.webhookId);
     const workspaceId = handover.events?.workspaceId ?? handover.deliveries[0]?.workspaceId;
-    if (workspaceId !== undefined && this.store.dialect === 'sqlite')
-      this.streamsHeld.written(workspaceId, taken, handover.events);
+    if (workspaceId !== undefined) this.streamsHeld.written(workspaceId, taken, handover.events);
     if (letGo.length > 0)
       this.background('letting go of deliveries a write leased', () => this.letGoOf(letGo));
     this.acquireStreams(nowMs);
@@ -354,11 +356,12 @@ export class Dispatcher implements DeliveryTaker {
   }
 
   /**
-   * Takes the streams of webhooks whose every first attempt it holds (SQLite, while it holds
+   * Takes the streams of webhooks whose every first attempt it holds (SQLite: while it holds
    * the dispatch lease), each in a transaction of its own beside the loop.
    */
   private acquireStreams(nowMs: number): void {
-    if (this.store.dialect !== 'sqlite' || this.stopRequested || !this.dispatchLease.held) return;
+    const sqlite = this.store.dialect === 'sqlite';
+    if (this.stopRequested || (sqlite && !this.dispatchLease.held)) return;
     for (const state of this.streamsHeld.toAcquire(nowMs)) {
       state.acquiring = true;
       const until = nowMs + this.leaseMs;
@@ -370,7 +373,7 @@ export class Dispatcher implements DeliveryTaker {
             this.id,
             state.position ?? 0,
             new Date(until).toISOString(),
-            { name: WEBHOOKS_LEASE, now: new Date(nowMs).toISOString() },
+            sqlite ? { name: WEBHOOKS_LEASE, now: new Date(nowMs).toISOString() } : undefined,
           );
           if (ok) this.streamsHeld.taken(state, until);
           else state.retryAt = Date.now() + this.leaseMs;
@@ -582,6 +585,10 @@ export class Dispatcher implements DeliveryTaker {
     }
     const sqlite = this.store.dialect === 'sqlite';
     if (sqlite && !(await this.dispatchLease.hold(nowMs))) return;
+    // PostgreSQL: streams whose holder died are recovered at each poll (SQLite: by the claim
+    // in their workspace, which holds the dispatch lease).
+    if (!sqlite && kind === 'due')
+      await recoverLapsedStreams(this.store, new Date(nowMs).toISOString());
     this.stats.claims += 1;
     const number = this.stats.claims;
     const leaseEnds = nowMs + this.leaseMs;
@@ -597,6 +604,7 @@ export class Dispatcher implements DeliveryTaker {
       likely,
       workspaces,
       lease: sqlite ? { name: WEBHOOKS_LEASE, holder: this.id } : undefined,
+      holder: this.id,
       lookedIn: (workspaceId) => this.lookedIn.get(workspaceId) ?? -1,
       passOver: (workspaceId) => this.passOver(workspaceId, nowMs),
       claimed: (deliveries) => {
@@ -659,7 +667,7 @@ export class Dispatcher implements DeliveryTaker {
     const due = this.streamsHeld.endingWithin(nowMs, (2 * this.leaseMs) / 3);
     if (due.length === 0) return;
     const keys = due.map((s) => s.key);
-    if (!this.dispatchLease.held) {
+    if (this.store.dialect === 'sqlite' && !this.dispatchLease.held) {
       const done = keys.filter((k) => this.queues.streamedOf(k.workspaceId, k.webhookId) === 0);
       await releaseStreams(this.store, done, this.id);
       for (const key of done) this.streamsHeld.drop(key);
@@ -731,7 +739,7 @@ export class Dispatcher implements DeliveryTaker {
    */
   carryRecord(workspaceId: string): readonly AttemptOutcome[] | undefined {
     if (this.stopRequested) return undefined;
-    return this.tries.carry(workspaceId, allDelivered);
+    return this.tries.carry(workspaceId, carriable);
   }
 
   /**

@@ -62,6 +62,11 @@ export class TriesToRecord {
   ): AttemptOutcome[] | undefined {
     const count = this.carriableIn.get(workspaceId);
     if (count === undefined) return undefined;
+    // A streamed try no write may record (not answered 2xx) goes first: the record of a later
+    // one moves its stream's mark past it, which only its own record may.
+    const streamedFirst = (w: Waiting) =>
+      !w.carriable && w.outcome.streamed !== undefined && w.outcome.workspaceId === workspaceId;
+    if (this.waiting.some(streamedFirst)) return undefined;
     const mine = (w: Waiting) => w.carriable && w.outcome.workspaceId === workspaceId;
     const tries = this.waiting.filter(mine).map((w) => w.outcome);
     if (!recordable(tries)) return undefined;

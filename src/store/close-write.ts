@@ -2,7 +2,7 @@ import { CompiledQuery } from 'kysely';
 import type { EventFacts } from '../domain/events.ts';
 import type { Subscription } from './catalog.ts';
 import type { Executor, RenderedTable } from './database.ts';
-import { type AttemptOutcome, deliveredParts } from './outbox/attempts.ts';
+import { type AttemptOutcome, carriedParts } from './outbox/attempts.ts';
 import { DUE_AT_LEAST_SQL, dueAtLeast } from './outbox/due-workspaces.ts';
 import {
   type DeliveryTaker,
@@ -20,7 +20,7 @@ import {
   pendingDelivery,
   planDeliveries,
 } from './outbox/write-events.ts';
-import { compiledText, identifier, joinText, rawText, sqlText } from './sql-text.ts';
+import { compiledText, identifier, joinText, rawText, type SqlText, sqlText } from './sql-text.ts';
 import { sqliteStatementOf } from './sqlite-executors.ts';
 
 /** A search index row: record type, record id, field key, value. */
@@ -125,6 +125,8 @@ export interface WriteClose {
    * (`DeliveryTaker.carryRecord`).
    */
   readonly tries?: readonly AttemptOutcome[];
+  /** PostgreSQL: the number of the workspace's last event, as the write's lock read it. */
+  readonly lastEvent?: number;
 }
 
 /**
@@ -250,40 +252,57 @@ async function closePostgresWrite(
     now: string;
     taker?: DeliveryTaker;
     tries?: readonly AttemptOutcome[];
+    lastEvent?: number;
   },
 ): Promise<FannedOut> {
   const count = events.length;
-  const deliveries = count > 0 ? deliveriesOf(events, subscriptions) : [];
+  const taker = options.taker;
+  const made = count > 0 ? deliveriesOf(events, subscriptions) : [];
+  // A taker streaming in the workspace (`outbox/streams.ts`) takes some webhooks' first
+  // attempts with no rows: the write's lock read the number its first event follows.
+  const streaming =
+    count > 0 && options.lastEvent !== undefined && taker?.streamsIn?.(workspaceId) === true;
+  const streamed = new Map<string, number>();
+  if (streaming && taker?.streams) {
+    for (const { webhookId } of made) {
+      if (streamed.has(webhookId)) continue;
+      const ends = taker.streams(workspaceId, webhookId, options.lastEvent! + 1);
+      if (ends !== undefined) streamed.set(webhookId, ends);
+    }
+  }
+  const deliveries = made.filter((d) => !streamed.has(d.webhookId));
   const catalog = options.catalogChanged
     ? rawText(', catalog_version = catalog_version + 1')
     : NONE;
   const offer =
     deliveries.length > 0
       ? handoverOffer(
-          options.taker,
+          taker,
           workspaceId,
           deliveries.map((d) => d.webhookId),
         )
       : undefined;
-  // New deliveries are due at once (at their lease's end when all are leased); a change of
-  // the webhooks may make old ones due again.
-  const dueAt =
-    deliveries.length > 0
-      ? offer && !options.catalogChanged
-        ? sqlText`case when ${[...new Set(deliveries.map((d) => d.webhookId))]}::text[]
+  // New deliveries are due at once (at their lease's end when all are leased, or streamed);
+  // a change of the webhooks may make old ones due again.
+  const streamEnds = streamed.size > 0 ? Math.min(...streamed.values()) : Number.POSITIVE_INFINITY;
+  const takenUntil = (leaseEndsMs: number) =>
+    new Date(Math.min(leaseEndsMs, streamEnds)).toISOString();
+  let dueAt: SqlText | string | undefined = options.catalogChanged ? options.now : undefined;
+  if (made.length > 0 && !options.catalogChanged) {
+    if (deliveries.length === 0) dueAt = takenUntil(Number.POSITIVE_INFINITY);
+    else if (offer)
+      dueAt = sqlText`case when ${[...new Set(deliveries.map((d) => d.webhookId))]}::text[]
               <@ array(select webhook_id from h where free)
-            then ${offer.leaseUntil} else ${events[0]!.occurredAt} end`
-        : events[0]!.occurredAt
-      : options.catalogChanged
-        ? options.now
-        : undefined;
+            then ${takenUntil(offer.leaseEndsMs)} else ${events[0]!.occurredAt} end`;
+    else dueAt = events[0]!.occurredAt;
+  } else if (made.length > 0) dueAt = events[0]!.occurredAt;
   const due = dueAt === undefined ? NONE : sqlText`, deliveries_due_at = ${dueAtLeast(dueAt)}`;
   const parts = offer ? [freeWebhooksCte(workspaceId, offer)] : [];
   // Tries of earlier deliveries recorded here: their rows are not those this statement adds,
   // and `h` reads the pending deliveries as they were before it (these among them, held by
   // the taker until it hears that the write committed).
   if (options.tries && options.tries.length > 0)
-    parts.push(...deliveredParts(workspaceId, options.tries, options.now));
+    parts.push(...carriedParts(workspaceId, options.tries, options.now));
   parts.push(
     sqlText`w as (update workspaces set data_version = data_version + 1, event_seq = event_seq + ${count}${catalog}${due}
       where id = ${workspaceId} returning event_seq - ${count} as base, data_version, catalog_version)`,
@@ -358,25 +377,41 @@ async function closePostgresWrite(
     dataVersion: Number(head.data_version),
     catalogVersion: Number(head.catalog_version),
   };
-  if (!offer || !head?.free || head.free.length === 0)
-    return { added: deliveries.length, versions };
-  const base = Number(head.base);
+  const base = Number(head?.base ?? 0);
+  const written = streaming
+    ? {
+        workspaceId,
+        first: base + 1,
+        last: base + count,
+        made: new Set(made.map((d) => d.webhookId)),
+      }
+    : undefined;
+  const free = new Set(head?.free ?? []);
+  if (free.size === 0 && streamed.size === 0) {
+    return {
+      added: made.length,
+      handed: written && { deliveries: [], leaseEndsMs: 0, events: written },
+      versions,
+    };
+  }
   const payloadAt = EVENT_COLUMNS.indexOf('payload');
   const handed = handedDeliveries(
     workspaceId,
-    deliveries.map((d) => ({
+    made.map((d) => ({
       id: d.id,
       webhookId: d.webhookId,
       eventSeq: base + d.eventIndex + 1,
       payload: rows[d.eventIndex]![payloadAt] as string,
     })),
-    new Set(head.free),
+    new Set([...free, ...streamed.keys()]),
     subscriptions,
     options.now,
   );
+  const createdAt = events[0]!.occurredAt;
+  for (const d of handed) if (streamed.has(d.webhookId)) d.streamedAt = createdAt;
   return {
-    added: deliveries.length,
-    handed: { deliveries: handed, leaseEndsMs: offer.leaseEndsMs },
+    added: made.length,
+    handed: { deliveries: handed, leaseEndsMs: offer?.leaseEndsMs ?? 0, events: written },
     versions,
   };
 }

@@ -134,7 +134,13 @@ export interface Store {
    */
   workspaceTransaction?<T>(
     workspaceId: string,
-    fn: (trx: Executor, catalogVersion: number, note: CommitNote) => Promise<T>,
+    fn: (
+      trx: Executor,
+      catalogVersion: number,
+      note: CommitNote,
+      /** The number of the workspace's last event, read with the lock. */
+      eventSeq: number,
+    ) => Promise<T>,
   ): Promise<T>;
   /**
    * Stores rendered record JSON. Call it inside `transaction`, passing its executor: on

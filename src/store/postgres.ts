@@ -419,8 +419,9 @@ export function openPostgresStore(
       // CPU), where each statement of a write finds its rows by workspace and key. For this
       // transaction alone: reads keep PostgreSQL's choice.
       return openedTransaction(
-        `begin; set local plan_cache_mode = force_generic_plan; select catalog_version from workspaces where id = ${pg.escapeLiteral(workspaceId)} for update`,
-        (conn, rows, note) => fn(conn, Number(rows[0]?.catalog_version ?? 0), note),
+        `begin; set local plan_cache_mode = force_generic_plan; select catalog_version, event_seq from workspaces where id = ${pg.escapeLiteral(workspaceId)} for update`,
+        (conn, rows, note) =>
+          fn(conn, Number(rows[0]?.catalog_version ?? 0), note, Number(rows[0]?.event_seq ?? 0)),
         workspaceId,
       );
     },

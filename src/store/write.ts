@@ -79,72 +79,77 @@ export async function writeWorkspace<T>(
     if (tries) taker?.carried?.(tries, false);
     tries = undefined;
   };
-  const result = await inWorkspaceTransaction(store, workspaceId, async (outer, version, note) => {
-    delivers = false;
-    handed = undefined;
-    giveBack();
-    let catalog = await catalogAt(store, outer, workspaceId, version);
-    const watch = new WriteWatch();
-    const trx = watched(outer, watch);
-    const currentCatalog = async () => {
-      if (watch.catalogChanged) {
-        // Not kept for other writes: this one has not committed.
-        watch.catalogChanged = false;
-        catalog = await loadCatalog(outer, workspaceId, -1);
-      }
-      return catalog;
-    };
-    const at = now();
-    const events = new EventLog(options.actor ?? SYSTEM_ACTOR, at);
-    // PostgreSQL: the refresh's writes wait for the last statement, one round trip.
-    const pending = store.dialect === 'postgres' ? new PendingWrites() : undefined;
-    const w: WorkspaceWrite = {
-      store,
-      trx,
-      workspaceId,
-      touched: new Touched(true),
-      now: at,
-      events,
-      catalog: currentCatalog,
-      pending,
-    };
-    const result = await fn(w);
-    const logged = options.events === false ? undefined : events;
-    if (!w.touched.isEmpty) {
-      const lookups = options.lookups ?? new Lookups(trx, workspaceId, await currentCatalog());
-      await refreshTouched({
+  const result = await inWorkspaceTransaction(
+    store,
+    workspaceId,
+    async (outer, version, note, eventSeq) => {
+      delivers = false;
+      handed = undefined;
+      giveBack();
+      let catalog = await catalogAt(store, outer, workspaceId, version);
+      const watch = new WriteWatch();
+      const trx = watched(outer, watch);
+      const currentCatalog = async () => {
+        if (watch.catalogChanged) {
+          // Not kept for other writes: this one has not committed.
+          watch.catalogChanged = false;
+          catalog = await loadCatalog(outer, workspaceId, -1);
+        }
+        return catalog;
+      };
+      const at = now();
+      const events = new EventLog(options.actor ?? SYSTEM_ACTOR, at);
+      // PostgreSQL: the refresh's writes wait for the last statement, one round trip.
+      const pending = store.dialect === 'postgres' ? new PendingWrites() : undefined;
+      const w: WorkspaceWrite = {
         store,
         trx,
         workspaceId,
-        touched: w.touched,
-        lookups,
-        events: logged,
-        written: watch.written,
+        touched: new Touched(true),
+        now: at,
+        events,
+        catalog: currentCatalog,
         pending,
-        changed: watch.changed,
+      };
+      const result = await fn(w);
+      const logged = options.events === false ? undefined : events;
+      if (!w.touched.isEmpty) {
+        const lookups = options.lookups ?? new Lookups(trx, workspaceId, await currentCatalog());
+        await refreshTouched({
+          store,
+          trx,
+          workspaceId,
+          touched: w.touched,
+          lookups,
+          events: logged,
+          written: watch.written,
+          pending,
+          changed: watch.changed,
+        });
+      }
+      const closing = logged?.events ?? [];
+      const subscriptions = closing.length > 0 ? (await currentCatalog()).subscriptions : [];
+      if (pending) tries = taker?.carryRecord?.(workspaceId);
+      const fanned = await closeWrite(trx, {
+        workspaceId,
+        events: closing,
+        subscriptions,
+        pending,
+        catalogChanged: watch.catalogWritten,
+        now: at,
+        taker,
+        tries,
+        lastEvent: eventSeq,
       });
-    }
-    const closing = logged?.events ?? [];
-    const subscriptions = closing.length > 0 ? (await currentCatalog()).subscriptions : [];
-    if (pending) tries = taker?.carryRecord?.(workspaceId);
-    const fanned = await closeWrite(trx, {
-      workspaceId,
-      events: closing,
-      subscriptions,
-      pending,
-      catalogChanged: watch.catalogWritten,
-      now: at,
-      taker,
-      tries,
-    });
-    delivers = fanned.added > (fanned.handed?.deliveries.length ?? 0);
-    handed = fanned.handed;
-    // The workspace's token lookups stay kept with its new versions, unless the write
-    // changed its row otherwise or a token (each of those stales them).
-    if (note && !STALES_TOKENS.some((table) => watch.written.has(table)))
-      note.versions = fanned.versions;
-    return result;
-  }).catch((error: unknown) => {
+      delivers = fanned.added > (fanned.handed?.deliveries.length ?? 0);
+      handed = fanned.handed;
+      // The workspace's token lookups stay kept with its new versions, unless the write
+      // changed its row otherwise or a token (each of those stales them).
+      if (note && !STALES_TOKENS.some((table) => watch.written.has(table)))
+        note.versions = fanned.versions;
+      return result;
+    },
+  ).catch((error: unknown) => {
     giveBack();
     throw error;
   });
@@ -171,7 +176,7 @@ const STALES_TOKENS = ['workspaces', 'access_tokens', 'token_workspaces'] as con
 function inWorkspaceTransaction<T>(
   store: Store,
   workspaceId: string,
-  fn: (trx: Executor, catalogVersion: number, note?: CommitNote) => Promise<T>,
+  fn: (trx: Executor, catalogVersion: number, note?: CommitNote, eventSeq?: number) => Promise<T>,
 ): Promise<T> {
   if (store.workspaceTransaction) return store.workspaceTransaction(workspaceId, fn);
   return store.transaction(async (trx) => fn(trx, await readCatalogVersion(trx, workspaceId)));

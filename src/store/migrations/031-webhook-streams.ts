@@ -23,6 +23,9 @@ export function webhookStreams({ dialect }: { dialect: 'sqlite' | 'postgres' }) 
         leased_until ${text},
         primary key (workspace_id, webhook_id)
       )${clustered}`.execute(db);
+      // The streams whose holder's lease ends first: those to recover once it has ended.
+      await sql`create index webhook_streams_lease on webhook_streams (leased_until)
+        where holder is not null`.execute(db);
       await sql`create table webhook_sent (
         workspace_id ${text} not null,
         webhook_id ${text} not null,

@@ -17,7 +17,7 @@ import type { Executor, Store } from '../database.ts';
 import { compiledText, joinText, rawText, type SqlText, sqlText } from '../sql-text.ts';
 import { preparedRows } from '../sqlite-executors.ts';
 import { bookkeeping, chunks, type DeliveryKey, idList, literal } from './bookkeeping.ts';
-import { earliestPending, settleDueWorkspace } from './due-workspaces.ts';
+import { earliestPending, markDeliveriesDue, settleDueWorkspace } from './due-workspaces.ts';
 
 /**
  * Webhook deliveries' tries as dispatchers record them (docs/webhooks.md, Delivery and signatures):
@@ -110,6 +110,10 @@ export async function recordAttempts(
           await recordDelivered(store, workspaceId, list);
           return [];
         }
+        if (list.length <= AT_ONCE && list.every((o) => o.streamed && isDelivered(o.statusCode))) {
+          await recordSent(store, workspaceId, list);
+          return [];
+        }
         if (list.some((o) => o.streamed)) {
           return bookkeeping(store, workspaceId, async (trx) => {
             const rest = await recordStreamed(trx, store.dialect, workspaceId, list);
@@ -148,6 +152,83 @@ export function allDelivered(outcomes: readonly AttemptOutcome[]): boolean {
   if (outcomes.some((o) => o.streamed)) return false;
   if (!outcomes.every((o) => isDelivered(o.statusCode))) return false;
   return new Set(outcomes.map((o) => o.id)).size === outcomes.length;
+}
+
+/**
+ * Whether a workspace's tries, all answered 2xx, may be recorded in one statement: those with
+ * delivery rows as `allDelivered` says, and any streamed ones (`sentParts`). What a write of
+ * the workspace records in its last statement (`carriedParts`).
+ */
+export function carriable(outcomes: readonly AttemptOutcome[]): boolean {
+  if (outcomes.length === 0 || outcomes.length > AT_ONCE) return false;
+  if (!outcomes.every((o) => isDelivered(o.statusCode))) return false;
+  const rows = outcomes.filter((o) => !o.streamed);
+  return rows.length === 0 || allDelivered(rows);
+}
+
+/**
+ * PostgreSQL: what records `carriable` tries, as CTEs of one statement: those with rows as
+ * `deliveredParts` does, the streamed ones as `sentParts` does.
+ */
+export function carriedParts(
+  workspaceId: string,
+  outcomes: readonly AttemptOutcome[],
+  now: string,
+): SqlText[] {
+  const rows = outcomes.filter((o) => !o.streamed);
+  const streamed = outcomes.filter((o) => o.streamed);
+  return [
+    ...(rows.length > 0 ? deliveredParts(workspaceId, rows, now) : []),
+    ...(streamed.length > 0 ? sentParts(workspaceId, streamed, now) : []),
+  ];
+}
+
+/**
+ * PostgreSQL: what records streamed first attempts answered 2xx (`streams.ts`), as CTEs of
+ * one statement (`sent_tries`, `sent`, `sent_marks`, `sent_cleared`): a sent row each (while
+ * its webhook is there), each webhook's stream mark moved to its last one (they went out one
+ * at a time, in event order), the webhooks' failure streaks cleared.
+ */
+export function sentParts(
+  workspaceId: string,
+  outcomes: readonly AttemptOutcome[],
+  now: string,
+): SqlText[] {
+  const webhooks = outcomes.map((o) => o.webhookId);
+  const seqs = outcomes.map((o) => o.streamed!.eventSeq);
+  return [
+    sqlText`sent_tries(webhook_id, event_seq, id, status_code) as (
+      select * from unnest(${webhooks}::text[], ${seqs}::int8[],
+        ${outcomes.map((o) => o.id)}::text[], ${outcomes.map((o) => o.statusCode)}::int[]))`,
+    sqlText`sent as (
+      insert into webhook_sent (workspace_id, webhook_id, event_seq, id, status_code, delivered_at)
+      select ${workspaceId}, t.webhook_id, t.event_seq, t.id, t.status_code, ${now}
+      from sent_tries t
+      where exists (select 1 from webhooks w where w.workspace_id = ${workspaceId} and w.id = t.webhook_id)
+      on conflict do nothing)`,
+    sqlText`sent_marks as (
+      update webhook_streams s set seq = greatest(s.seq, m.seq)
+      from (select webhook_id, max(event_seq) as seq from sent_tries group by webhook_id) m
+      where s.workspace_id = ${workspaceId} and s.webhook_id = m.webhook_id)`,
+    sqlText`sent_cleared as (
+      update webhooks w set failure_streak = 0
+      where w.workspace_id = ${workspaceId} and w.failure_streak <> 0
+        and w.id in (select webhook_id from sent_tries))`,
+  ];
+}
+
+/**
+ * PostgreSQL: streamed first attempts all answered 2xx, recorded in one statement of their
+ * own (`sentParts`), not waiting for the WAL (as `bookkeeping`'s).
+ */
+async function recordSent(
+  store: Store,
+  workspaceId: string,
+  outcomes: readonly AttemptOutcome[],
+): Promise<void> {
+  const statement = sqlText`with ${joinText(sentParts(workspaceId, outcomes, new Date().toISOString()))}
+    select set_config('synchronous_commit', 'off', true)`;
+  await store.db.executeQuery(compiledText(statement));
 }
 
 /**
@@ -291,6 +372,9 @@ async function recordStreamed(
     rest.push(o);
   }
   for (const [webhookId, seq] of marks) await run(MARK_SQL, [seq, seq, workspaceId, webhookId]);
+  // The new rows' retries are due later; until a look puts the mark back to them, now (the
+  // write had set it to the stream's lease end).
+  if (rest.some((o) => o.streamed)) await markDeliveriesDue(trx, workspaceId, now);
   return rest;
 }
 

@@ -65,6 +65,11 @@ export interface ClaimRequest {
   /** SQLite: the dispatch lease, checked in the claim's transaction (no claim without it). */
   lease?: { name: string; holder: string };
   /**
+   * The dispatcher's id: webhooks whose stream another holds (`streams.ts`) are left to that
+   * holder, whose first attempts may be in its memory alone.
+   */
+  holder?: string;
+  /**
    * When the dispatcher last looked in a workspace (a number that grows with each claim; -1
    * never): of the due workspaces, those looked in longest ago go first, so that while writes
    * keep more workspaces due than a claim looks in, each is looked in in turn (a workspace's
@@ -284,6 +289,7 @@ function claimStatement(workspaceId: string, request: ClaimRequest) {
         limit 1
       ) due
       where w.workspace_id = ${workspace} and w.status = 'active'
+        and ${notStreamedByAnother(workspace, request)}
       for no key update of w skip locked
     ), candidates as (
       select d.id, d.webhook_id, d.event_seq, d.attempt_count, d.next_attempt_at,
@@ -436,8 +442,20 @@ async function postgresCandidates(
       order by next_attempt_at, event_seq
       limit ${window}
     ) d
-    where w.workspace_id = ${workspaceId} and w.status = 'active'`.execute(db);
+    where w.workspace_id = ${workspaceId} and w.status = 'active'
+      and ${notStreamedByAnother(workspaceId, request)}`.execute(db);
   return result.rows;
+}
+
+/**
+ * PostgreSQL: that the webhook `w` is not streamed by another dispatcher (`streams.ts`): its
+ * holder claims the webhook's deliveries itself, and one whose lease ended is recovered by a
+ * poll (`recoverLapsedStreams`).
+ */
+function notStreamedByAnother(workspaceId: string, request: ClaimRequest) {
+  return sql<boolean>`not exists (select 1 from webhook_streams s
+    where s.workspace_id = ${workspaceId} and s.webhook_id = w.id and s.holder is not null
+      and s.holder <> ${request.holder ?? ''})`;
 }
 
 /** The workspace's active webhooks' first due pending deliveries (SQLite), one webhook at a time. */

@@ -192,7 +192,11 @@ const PENDING_SQL = `select id, attempt_count from webhook_deliveries
 export function freeWebhooksCte(workspaceId: string, offer: HandoverOffer): SqlText {
   const webhookIds = [...offer.held.keys()];
   const held = [...offer.held.values()].flat();
-  return sqlText`h as (select o.webhook_id, p.blocking = 0 and p.seen < ${offer.window}::int as free
+  // Not free either while another dispatcher holds the webhook's stream (`freeWebhooks`).
+  return sqlText`h as (select o.webhook_id, p.blocking = 0 and p.seen < ${offer.window}::int
+      and not exists (select 1 from webhook_streams s where s.workspace_id = ${workspaceId}
+        and s.webhook_id = o.webhook_id and s.holder is not null
+        and s.holder <> ${offer.holder ?? ''}) as free
     from unnest(${webhookIds}::text[]) as o(webhook_id)
     cross join lateral (
       select count(*) filter (where d.attempt_count = 0 and not (d.id = any(${held}::text[]))) as blocking,

@@ -16,8 +16,9 @@ import { pendingDelivery, wants } from './write-events.ts';
  * delivery row or a sent row (`webhook_sent`); those past it may be in the holder's memory
  * alone. A holder renews its lease while it holds the stream, and lets it go once what it
  * was handed is recorded (or made delivery rows). A stream whose lease ended with a holder
- * still named is recovered by the next claim in its workspace: each event past the mark that
- * the webhook wants and that has no row gets a pending delivery row.
+ * still named is recovered (SQLite: by the next claim in its workspace; PostgreSQL: by the
+ * next poll of any dispatcher, `recoverLapsedStreams`): each event past the mark that the
+ * webhook wants and that has no row gets a pending delivery row.
  */
 
 /** A webhook's stream. */
@@ -244,6 +245,40 @@ export async function recoverStream(
     .execute();
   if (made > 0) await markDeliveriesDue(trx, workspaceId, now);
   return made;
+}
+
+/** Streams a recovery pass takes at most. */
+const LAPSED_AT_ONCE = 100;
+
+/**
+ * Recovers the streams whose holder's lease ended by `now`, in every workspace (PostgreSQL,
+ * whose dispatchers claim side by side: each looks at each poll); each in a transaction of
+ * its own that locks the stream and finds it still lapsed (`recoverStream`). Returns how
+ * many it recovered.
+ */
+export async function recoverLapsedStreams(store: Store, now: string): Promise<number> {
+  const lapsed = await store.db
+    .selectFrom('webhook_streams')
+    .select(['workspace_id', 'webhook_id'])
+    .where('holder', 'is not', null)
+    .where('leased_until', '<', now)
+    .orderBy('leased_until')
+    .limit(LAPSED_AT_ONCE)
+    .execute();
+  let recovered = 0;
+  for (const s of lapsed) {
+    const done = await bookkeeping(store, s.workspace_id, async (trx) => {
+      const still = await sql<{ one: number }>`select 1 as one from webhook_streams
+        where workspace_id = ${s.workspace_id} and webhook_id = ${s.webhook_id}
+          and holder is not null and leased_until < ${now}
+        for update skip locked`.execute(trx);
+      if (still.rows.length === 0) return false;
+      await recoverStream(trx, s.workspace_id, s.webhook_id, now);
+      return true;
+    });
+    if (done) recovered += 1;
+  }
+  return recovered;
 }
 
 function byWorkspace(keys: readonly StreamKey[]): Map<string, string[]> {
