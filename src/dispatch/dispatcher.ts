@@ -702,9 +702,13 @@ export class Dispatcher implements DeliveryTaker {
         this.queues.ended(delivery);
         if (isDelivered(outcome.statusCode)) this.stats.delivered += 1;
         else this.stats.failedTries += 1;
+        const first = this.tries.size === 0;
         this.tries.add(outcome, this.writesCarry && isDelivered(outcome.statusCode));
         this.pump();
-        this.signal?.();
+        // The loop sets its timer by the oldest waiting try: it needs waking for the first
+        // (it may be asleep for a second), or once enough wait to record them now; not at
+        // every POST's end, which would cost a turn of the loop a delivery.
+        if (first || this.tries.size >= RECORD_BATCH) this.signal?.();
       })
       .catch((error: unknown) => {
         this.log.error(

@@ -20,6 +20,22 @@ const PACE = { recordMs: 50, carryMs: 500, most: 4 };
 const all = () => true;
 
 describe('TriesToRecord', () => {
+  it('carries no streamed try of a workspace while a streamed one no write may record waits there', () => {
+    const tries = new TriesToRecord(PACE);
+    const streamed = (o: AttemptOutcome, eventSeq: number) => ({
+      ...o,
+      streamed: { eventSeq, at: o.startedAt },
+    });
+    tries.add(streamed(tried('refused', 'w1', 503), 1), false, 0);
+    tries.add(streamed(tried('later', 'w1'), 2), true, 1);
+    tries.add(streamed(tried('elsewhere', 'w2'), 1), true, 1);
+    // The failed one's record comes first: it gives it a row before the mark passes it.
+    expect(tries.carry('w1', all)).toBeUndefined();
+    expect(ids(tries.carry('w2', all))).toEqual(['elsewhere']);
+    expect(ids(tries.takeDue(false, 60))).toEqual(['refused']);
+    expect(ids(tries.carry('w1', all))).toEqual(['later']);
+  });
+
   it('lets tries no write records wait the record delay, carriable ones the carry delay', () => {
     const tries = new TriesToRecord(PACE);
     expect(tries.untilDue(0)).toBe(Number.POSITIVE_INFINITY);

@@ -29,6 +29,8 @@ export class TriesToRecord {
   /** How many carriable tries wait, by workspace, and in all. */
   private readonly carriableIn = new Map<string, number>();
   private carriable = 0;
+  /** Streamed tries waiting that no write may record: while one waits, `carry` looks. */
+  private streamedUncarriable = 0;
 
   constructor(private readonly pace: RecordPace) {}
 
@@ -39,6 +41,7 @@ export class TriesToRecord {
   add(outcome: AttemptOutcome, carriable: boolean, at = performance.now()): void {
     this.waiting.push({ outcome, at, carriable });
     if (carriable) this.countCarriable(outcome.workspaceId);
+    else if (outcome.streamed) this.streamedUncarriable += 1;
   }
 
   /**
@@ -50,6 +53,7 @@ export class TriesToRecord {
       ...outcomes.map((outcome) => ({ outcome, at, carriable: false })),
       ...this.waiting,
     ];
+    this.streamedUncarriable += outcomes.filter((o) => o.streamed).length;
   }
 
   /**
@@ -66,7 +70,7 @@ export class TriesToRecord {
     // one moves its stream's mark past it, which only its own record may.
     const streamedFirst = (w: Waiting) =>
       !w.carriable && w.outcome.streamed !== undefined && w.outcome.workspaceId === workspaceId;
-    if (this.waiting.some(streamedFirst)) return undefined;
+    if (this.streamedUncarriable > 0 && this.waiting.some(streamedFirst)) return undefined;
     const mine = (w: Waiting) => w.carriable && w.outcome.workspaceId === workspaceId;
     const tries = this.waiting.filter(mine).map((w) => w.outcome);
     if (!recordable(tries)) return undefined;
@@ -79,6 +83,7 @@ export class TriesToRecord {
   /** Makes every waiting try one no write records (the writes stopped carrying). */
   uncarry(): void {
     for (const w of this.waiting) w.carriable = false;
+    this.streamedUncarriable = this.waiting.filter((w) => w.outcome.streamed).length;
     this.carriableIn.clear();
     this.carriable = 0;
   }
@@ -118,6 +123,7 @@ export class TriesToRecord {
     this.waiting = kept;
     this.carriableIn.clear();
     this.carriable = 0;
+    this.streamedUncarriable = 0;
     for (const w of kept) this.countCarriable(w.outcome.workspaceId);
     return taken;
   }
