@@ -279,6 +279,29 @@ describe(`streamed first attempts (${TEST_DIALECT})`, () => {
     });
   });
 
+  it('are let go, and not taken again for a while, once a write of another process comes between', async () => {
+    const r = await receiver();
+    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const d = dispatcher({ pollMs: 20 });
+    let detach = attachToWrites(store, d);
+    cleanups.push(() => detach());
+    await createPeople(1);
+    await waitFor(async () => (await stream(hook.id))?.holder === d.id);
+    // A write this dispatcher does not hear of, as another process's would be.
+    detach();
+    await createPeople(1);
+    detach = attachToWrites(store, d);
+    await createPeople(2);
+    await waitFor(async () => (await stream(hook.id))?.holder === null);
+    await waitFor(() => r.receipts.length === 4);
+    // Writes go by handover and claims meanwhile: rows, none streamed.
+    const streamed = d.stats.streamed;
+    await createPeople(2);
+    await waitFor(() => r.receipts.length === 6);
+    expect(d.stats.streamed).toBe(streamed);
+    expect((await stream(hook.id))?.holder).toBeNull();
+  });
+
   it('are let go by a dispatcher that stops', async () => {
     const r = await receiver();
     const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });

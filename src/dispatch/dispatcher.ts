@@ -125,6 +125,11 @@ const RECORD_DELAY_MS = 50;
  * comes sooner. The delivery reads as pending meanwhile; its receiver has it.
  */
 const CARRY_MS = 500;
+/**
+ * A stream that writes of another process broke is not taken again for this long: where
+ * several processes write to a webhook, its deliveries go by handover and claims.
+ */
+const BROKEN_STREAM_PAUSE_MS = 60_000;
 /** Workspaces whose last look a dispatcher remembers at most; beyond, it starts over. */
 const MAX_LOOKED_IN = 100_000;
 /**
@@ -479,6 +484,10 @@ export class Dispatcher implements DeliveryTaker {
     return (
       this.dispatchLease.due(nowMs) ||
       this.queues.leasesEndingWithin(nowMs, (2 * this.leaseMs) / 3).length > 0 ||
+      (this.streamsHeld.anyBroken &&
+        this.streamsHeld
+          .broken()
+          .some((s) => this.queues.streamedOf(s.key.workspaceId, s.key.webhookId) === 0)) ||
       (this.streamsHeld.renewLookDue(nowMs) &&
         this.streamsHeld.endingWithin(nowMs, (2 * this.leaseMs) / 3).length > 0)
     );
@@ -664,6 +673,20 @@ export class Dispatcher implements DeliveryTaker {
    * now, and would wait on them).
    */
   private async keepStreams(nowMs: number): Promise<void> {
+    // Streams that writes of other processes broke: let go once what they were handed is
+    // recorded (those writes' deliveries would wait for this holder's claims meanwhile), and
+    // not taken again for a while (several processes write to the webhook).
+    const broken = this.streamsHeld
+      .broken()
+      .filter((s) => this.queues.streamedOf(s.key.workspaceId, s.key.webhookId) === 0);
+    if (broken.length > 0) {
+      await releaseStreams(
+        this.store,
+        broken.map((s) => s.key),
+        this.id,
+      );
+      for (const state of broken) this.streamsHeld.letGo(state, nowMs + BROKEN_STREAM_PAUSE_MS);
+    }
     const due = this.streamsHeld.endingWithin(nowMs, (2 * this.leaseMs) / 3);
     if (due.length === 0) return;
     const keys = due.map((s) => s.key);
@@ -846,8 +869,10 @@ export class Dispatcher implements DeliveryTaker {
     const recorded = await this.quietly('stopping: recording the last tries', () =>
       this.flush(true),
     );
-    // Its streams let go once what it was handed is recorded or has rows; else they lapse,
-    // and a claim recovers them.
+    // Its streams let go once what it was handed is recorded or has rows (a write that
+    // streamed to it just before the stop hands over after it: those get rows in the
+    // background, awaited here); else they lapse, and a claim recovers them.
+    await Promise.allSettled([...this.inFlight]);
     const streams = this.streamsHeld.held().map((s) => s.key);
     if (letGo && recorded && this.tries.size === 0 && streams.length > 0)
       await this.quietly('stopping: letting go of webhook streams', () =>

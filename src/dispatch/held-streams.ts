@@ -15,8 +15,13 @@ export interface StreamState {
   leaseEnds: number;
   /** Its taking is under way. */
   acquiring: boolean;
-  /** Not to be taken before then (Unix ms): the last try found it another's. */
+  /** Not to be taken before then (Unix ms): the last try found it another's, or it was broken. */
   retryAt: number;
+  /**
+   * A write of another process came between two of this one's: writes elsewhere give the
+   * webhook deliveries too, which wait for this holder's claim while it holds the stream.
+   */
+  broken: boolean;
 }
 
 /** Streams a dispatcher tracks at most; past them, it takes no new ones. */
@@ -61,7 +66,13 @@ export class HeldStreams {
         if (taken.has(id)) state.position = events.last;
         else if (!events.made.has(id) && state.position === events.first - 1)
           state.position = events.last;
-        else state.position = undefined;
+        else {
+          if (state.position !== undefined && state.position !== events.first - 1) {
+            if (state.leaseEnds > 0 && !state.broken) this.brokenHeld += 1;
+            state.broken = true;
+          }
+          state.position = undefined;
+        }
       }
     }
     for (const [webhookId, lastSeq] of taken) {
@@ -73,6 +84,7 @@ export class HeldStreams {
         leaseEnds: 0,
         acquiring: false,
         retryAt: 0,
+        broken: false,
       };
       this.states.set(workspaceKey(workspaceId, webhookId), state);
       const inWorkspace = this.inWorkspace.get(workspaceId);
@@ -85,7 +97,32 @@ export class HeldStreams {
   /** The stream is held, its lease ending at `leaseEnds` (Unix ms). */
   taken(state: StreamState, leaseEnds: number): void {
     state.leaseEnds = leaseEnds;
+    state.broken = false;
     this.unheld.delete(state);
+  }
+
+  /** Held streams that writes of another process broke (`broken`): to let go. */
+  broken(): StreamState[] {
+    if (this.brokenHeld === 0) return [];
+    return this.held().filter((s) => s.broken);
+  }
+
+  /** How many held streams are broken. */
+  private brokenHeld = 0;
+
+  /** Whether a held stream is broken. */
+  get anyBroken(): boolean {
+    return this.brokenHeld > 0;
+  }
+
+  /** A broken stream let go: not taken again before `retryAt` (Unix ms). */
+  letGo(state: StreamState, retryAt: number): void {
+    if (state.leaseEnds > 0 && state.broken) this.brokenHeld -= 1;
+    state.leaseEnds = 0;
+    state.broken = false;
+    state.position = undefined;
+    state.retryAt = retryAt;
+    this.unheld.add(state);
   }
 
   /** The streams to take now: known positions, not held, not being taken, not refused lately. */
@@ -125,6 +162,7 @@ export class HeldStreams {
     const k = workspaceKey(key.workspaceId, key.webhookId);
     const state = this.states.get(k);
     if (!state) return;
+    if (state.leaseEnds > 0 && state.broken) this.brokenHeld -= 1;
     this.states.delete(k);
     this.unheld.delete(state);
     const inWorkspace = this.inWorkspace.get(key.workspaceId);
