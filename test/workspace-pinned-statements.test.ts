@@ -48,12 +48,15 @@ const DISTRIBUTED = new Set<string>(['workspaces', ...WORKSPACE_TABLES]);
 /** Tables copied whole to every node: read by any statement. */
 const REFERENCE = new Set<string>(REFERENCE_TABLES);
 /**
- * The reads that span workspaces, by their text: they read `workspaces` alone and lock
- * nothing (a distributed engine runs them on every node, as reads).
+ * The reads that span workspaces, by their text: they read one small table by an index
+ * (`workspaces`, the webhook streams' leases) and lock nothing (a distributed engine runs
+ * them on every node, as reads).
  */
 const READS_OF_EVERY_WORKSPACE = [
   // The dispatchers' workspaces with due deliveries (src/store/outbox/due-workspaces.ts).
   /^select "id" from "workspaces" where "deliveries_due_at" <= \$1 order by "deliveries_due_at", "id" limit \$2$/,
+  // The streams whose holder's lease ended, to recover (src/store/outbox/streams.ts).
+  /^select "workspace_id", "webhook_id" from "webhook_streams" where "holder" is not null and "leased_until" < \$1 order by "leased_until" limit \$2$/,
   // Pruning's list of workspaces (src/store/outbox/prune.ts).
   /^select "id" from "workspaces" order by "id"$/,
 ];
