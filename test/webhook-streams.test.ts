@@ -88,6 +88,20 @@ async function lastEvent(): Promise<number> {
   return Number(row.event_seq);
 }
 
+/** Makes `holder` hold the webhook's stream until `leaseEndsMs`, its mark `seq`. */
+async function holdStream(webhookId: string, holder: string, seq: number, leaseEndsMs: number) {
+  await store.db
+    .insertInto('webhook_streams')
+    .values({
+      workspace_id: ws.workspaceId,
+      webhook_id: webhookId,
+      seq,
+      holder,
+      leased_until: new Date(leaseEndsMs).toISOString(),
+    })
+    .execute();
+}
+
 /** A dispatcher that writes stream to and that sends nothing: a process that dies after them. */
 function deadStreamer(id: string, leaseEndsMs: number): DeliveryTaker & { handed: Handover[] } {
   const handed: Handover[] = [];
@@ -200,16 +214,7 @@ describe(`streamed first attempts (${TEST_DIALECT})`, () => {
     const r = await receiver();
     const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
     const leaseEnds = Date.now() + 400;
-    await store.db
-      .insertInto('webhook_streams')
-      .values({
-        workspace_id: ws.workspaceId,
-        webhook_id: hook.id,
-        seq: await lastEvent(),
-        holder: 'dead',
-        leased_until: new Date(leaseEnds).toISOString(),
-      })
-      .execute();
+    await holdStream(hook.id, 'dead', await lastEvent(), leaseEnds);
     const dead = deadStreamer('dead', leaseEnds);
     cleanups.push(handDeliveriesTo(store, dead));
     const ids = await createPeople(3);
@@ -235,16 +240,7 @@ describe(`streamed first attempts (${TEST_DIALECT})`, () => {
     const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
     const leaseMs = 400;
     const leaseEnds = performance.now() + leaseMs;
-    await store.db
-      .insertInto('webhook_streams')
-      .values({
-        workspace_id: ws.workspaceId,
-        webhook_id: hook.id,
-        seq: await lastEvent(),
-        holder: 'other',
-        leased_until: new Date(Date.now() + leaseMs).toISOString(),
-      })
-      .execute();
+    await holdStream(hook.id, 'other', await lastEvent(), Date.now() + leaseMs);
     // No dispatcher of this process takes it: the write gives the delivery a row, for a claim.
     await createPeople(1);
     expect(await deliveryRows()).toHaveLength(1);
@@ -322,16 +318,7 @@ describe(`streamed first attempts (${TEST_DIALECT})`, () => {
     const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
     await createPeople(2);
     const mark = (await lastEvent()) - 1;
-    await store.db
-      .insertInto('webhook_streams')
-      .values({
-        workspace_id: ws.workspaceId,
-        webhook_id: hook.id,
-        seq: mark,
-        holder: 'elsewhere',
-        leased_until: new Date(Date.now() + 60_000).toISOString(),
-      })
-      .execute();
+    await holdStream(hook.id, 'elsewhere', mark, Date.now() + 60_000);
     await store.db.deleteFrom('webhook_deliveries').execute();
     await pruneEvents(store, 30, Date.now() + 40 * 86_400_000);
     const kept = await store.db

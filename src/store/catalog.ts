@@ -398,21 +398,12 @@ export async function activeSubscriptions(
   db: Executor,
   workspaceId: string,
 ): Promise<Subscription[]> {
-  const rows = await rowsOf<{
-    id: string;
-    object_types: string;
-    events: string;
-    fields: string | null;
-    url: string;
-    secret: string;
-    previous_secret: string | null;
-    previous_secret_until: string | null;
-  }>(db, catalogQueries(db).subscriptions, workspaceId);
+  const rows = await rowsOf<SubscriptionRow>(db, catalogQueries(db).subscriptions, workspaceId);
   return rows.map(subscriptionOf);
 }
 
-/** A webhook's row as the events it wants and where and how they go. */
-export function subscriptionOf(r: {
+/** The columns of a webhook's row that make its subscription. */
+type SubscriptionRow = {
   id: string;
   object_types: string;
   events: string;
@@ -421,7 +412,10 @@ export function subscriptionOf(r: {
   secret: string;
   previous_secret: string | null;
   previous_secret_until: string | null;
-}): Subscription {
+};
+
+/** A webhook's row as the events it wants and where and how they go. */
+export function subscriptionOf(r: SubscriptionRow): Subscription {
   return {
     id: r.id,
     objectTypes: new Set(JSON.parse(r.object_types) as string[]),

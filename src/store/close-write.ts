@@ -9,6 +9,7 @@ import {
   freeWebhooksCte,
   handedDeliveries,
   handoverOffer,
+  streamedWebhooks,
 } from './outbox/handover.ts';
 import {
   deliveriesOf,
@@ -262,14 +263,14 @@ async function closePostgresWrite(
   // attempts with no rows: the write's lock read the number its first event follows.
   const streaming =
     count > 0 && options.lastEvent !== undefined && taker?.streamsIn?.(workspaceId) === true;
-  const streamed = new Map<string, number>();
-  if (streaming && taker?.streams) {
-    for (const { webhookId } of made) {
-      if (streamed.has(webhookId)) continue;
-      const ends = taker.streams(workspaceId, webhookId, options.lastEvent! + 1);
-      if (ends !== undefined) streamed.set(webhookId, ends);
-    }
-  }
+  const streamed = streaming
+    ? streamedWebhooks(
+        taker,
+        workspaceId,
+        made.map((d) => d.webhookId),
+        options.lastEvent! + 1,
+      )
+    : new Map<string, number>();
   const deliveries = made.filter((d) => !streamed.has(d.webhookId));
   const catalog = options.catalogChanged
     ? rawText(', catalog_version = catalog_version + 1')
@@ -403,12 +404,11 @@ async function closePostgresWrite(
       eventSeq: base + d.eventIndex + 1,
       payload: rows[d.eventIndex]![payloadAt] as string,
     })),
-    new Set([...free, ...streamed.keys()]),
+    free,
     subscriptions,
     options.now,
+    streamed,
   );
-  const createdAt = events[0]!.occurredAt;
-  for (const d of handed) if (streamed.has(d.webhookId)) d.streamedAt = createdAt;
   return {
     added: made.length,
     handed: { deliveries: handed, leaseEndsMs: offer?.leaseEndsMs ?? 0, events: written },

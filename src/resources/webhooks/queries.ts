@@ -88,10 +88,7 @@ export async function deliveryPage(
       'd.last_error',
       'd.next_attempt_at',
       'd.delivered_at',
-      'e.event_id',
-      'e.event',
-      'e.object_type',
-      'e.object_id',
+      ...EVENT_OF_DELIVERY,
     ])
     .where('d.workspace_id', '=', workspaceId)
     .where('d.webhook_id', '=', webhookId);
@@ -112,10 +109,7 @@ export async function deliveryPage(
       sql<string | null>`null`.as('last_error'),
       sql<string | null>`null`.as('next_attempt_at'),
       'd.delivered_at',
-      'e.event_id',
-      'e.event',
-      'e.object_type',
-      'e.object_id',
+      ...EVENT_OF_DELIVERY,
     ])
     .where('d.workspace_id', '=', workspaceId)
     .where('d.webhook_id', '=', webhookId);
@@ -126,6 +120,9 @@ export async function deliveryPage(
     more: merged.length > limit || withRows.more || delivered.more,
   };
 }
+
+/** What the delivery log shows of each delivery's event (`e`). */
+const EVENT_OF_DELIVERY = ['e.event_id', 'e.event', 'e.object_type', 'e.object_id'] as const;
 
 /** Newest event first, then the greater id: the delivery log's order. */
 function newestFirst(a: DeliveryRow, b: DeliveryRow): number {

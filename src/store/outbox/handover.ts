@@ -207,6 +207,27 @@ export function freeWebhooksCte(workspaceId: string, offer: HandoverOffer): SqlT
     ) p)`;
 }
 
+/**
+ * The webhooks of a write's deliveries whose first attempts the taker streams (no rows,
+ * `streams.ts`): those of `webhookIds` it holds the stream of, whole up to the write's
+ * `first` event; each with its stream's lease end (Unix ms).
+ */
+export function streamedWebhooks(
+  taker: DeliveryTaker | undefined,
+  workspaceId: string,
+  webhookIds: Iterable<string>,
+  first: number,
+): Map<string, number> {
+  const streamed = new Map<string, number>();
+  if (!taker?.streams) return streamed;
+  for (const webhookId of webhookIds) {
+    if (streamed.has(webhookId)) continue;
+    const ends = taker.streams(workspaceId, webhookId, first);
+    if (ends !== undefined) streamed.set(webhookId, ends);
+  }
+  return streamed;
+}
+
 /** A new delivery as the write made it: its id, webhook, event number and payload. */
 export interface MadeDelivery {
   id: string;
@@ -216,8 +237,9 @@ export interface MadeDelivery {
 }
 
 /**
- * The deliveries to hand over of those `made`: those of the `free` webhooks, ready to send
- * as the write's catalog has them (`subscriptions`).
+ * The deliveries to hand over of those `made`: those of the `free` webhooks, and those of the
+ * `streamed` ones (marked streamed, `streamedAt` the write's time), ready to send as the
+ * write's catalog has them (`subscriptions`).
  */
 export function handedDeliveries(
   workspaceId: string,
@@ -225,10 +247,12 @@ export function handedDeliveries(
   free: ReadonlySet<string>,
   subscriptions: readonly Subscription[],
   now: string,
+  streamed: ReadonlyMap<string, number> = new Map(),
 ): Delivery[] {
   const handed: Delivery[] = [];
   for (const d of made) {
-    if (!free.has(d.webhookId)) continue;
+    const isStreamed = streamed.has(d.webhookId);
+    if (!free.has(d.webhookId) && !isStreamed) continue;
     const webhook = subscriptions.find((s) => s.id === d.webhookId);
     if (!webhook) continue;
     handed.push({
@@ -245,6 +269,7 @@ export function handedDeliveries(
         webhook.previousSecretUntil,
         now,
       ),
+      ...(isStreamed ? { streamedAt: now } : {}),
     });
   }
   return handed;

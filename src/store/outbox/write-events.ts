@@ -12,6 +12,7 @@ import {
   type HandoverOffer,
   handedDeliveries,
   handoverOffer,
+  streamedWebhooks,
 } from './handover.ts';
 
 /**
@@ -218,14 +219,15 @@ export async function planDeliveries(
   if (wanted.length === 0) return undefined;
   const made = deliveriesOf(events, wanted);
   if (made.length === 0) return undefined;
-  const streamed = new Map<string, number>();
-  if (first !== undefined && taker?.streams) {
-    for (const { webhookId } of made) {
-      if (streamed.has(webhookId)) continue;
-      const ends = taker.streams(workspaceId, webhookId, first);
-      if (ends !== undefined) streamed.set(webhookId, ends);
-    }
-  }
+  const streamed =
+    first === undefined
+      ? new Map<string, number>()
+      : streamedWebhooks(
+          taker,
+          workspaceId,
+          made.map((d) => d.webhookId),
+          first,
+        );
   const rest = made.filter((d) => !streamed.has(d.webhookId));
   const offer =
     rest.length > 0
@@ -290,7 +292,6 @@ export async function insertDeliveries(
       handed: writtenEvents && { deliveries: [], leaseEndsMs: 0, events: writtenEvents },
     };
   }
-  const taken = new Set([...free, ...streamed.keys()]);
   const handed = handedDeliveries(
     workspaceId,
     made.map((d) => ({
@@ -299,11 +300,11 @@ export async function insertDeliveries(
       eventSeq: first + d.eventIndex,
       payload: payloads?.[d.eventIndex] ?? eventPayload(events[d.eventIndex]!),
     })),
-    taken,
+    free,
     plan.wanted,
     createdAt,
+    streamed,
   );
-  for (const d of handed) if (streamed.has(d.webhookId)) d.streamedAt = createdAt;
   return {
     added: made.length,
     handed: { deliveries: handed, leaseEndsMs: offer?.leaseEndsMs ?? 0, events: writtenEvents },
