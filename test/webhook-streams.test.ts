@@ -14,7 +14,8 @@ import { deliveryPage } from '../src/resources/webhooks/queries.ts';
 import type { DeliveryTaker, Handover } from '../src/store/outbox/handover.ts';
 import { handDeliveriesTo } from '../src/store/outbox/handover.ts';
 import { pruneEvents } from '../src/store/outbox/prune.ts';
-import { makePerson } from './factories.ts';
+import { recoverStream } from '../src/store/outbox/streams.ts';
+import { makeOrganization, makePerson } from './factories.ts';
 import { TEST_DIALECT, type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
 import {
   answerOk,
@@ -311,6 +312,49 @@ describe(`streamed first attempts (${TEST_DIALECT})`, () => {
     // Each sent, or given a row for the next dispatcher.
     const sent = await store.db.selectFrom('webhook_sent').selectAll().execute();
     expect(sent.length + (await deliveryRows()).length).toBe(3);
+  });
+
+  it('recovered give a row to each wanted event past the mark that has none, and to no other', async () => {
+    const r = await receiver();
+    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const mark = await lastEvent();
+    // Events past the mark: one with a delivery row (a write's), one sent while streamed, one
+    // in the dead holder's memory alone, and one the webhook does not want (an organization).
+    await createPeople(1);
+    const [withRow] = await deliveryRows();
+    await store.db.deleteFrom('webhook_deliveries').execute();
+    await store.db
+      .insertInto('webhook_deliveries')
+      .values({ ...withRow!, status: 'delivered', next_attempt_at: null })
+      .execute();
+    await holdStream(hook.id, 'dead', mark, Date.now() - 1);
+    cleanups.push(handDeliveriesTo(store, deadStreamer('dead', Date.now() + 60_000)));
+    await createPeople(2);
+    const [sentSeq, memorySeq] = [mark + 2, mark + 3];
+    await store.db
+      .insertInto('webhook_sent')
+      .values({
+        workspace_id: ws.workspaceId,
+        webhook_id: hook.id,
+        event_seq: sentSeq,
+        id: 'sent-one',
+        status_code: 200,
+        delivered_at: new Date().toISOString(),
+      })
+      .execute();
+    await ws.write((w) => makeOrganization(w));
+    const made = await store.transaction((trx) =>
+      recoverStream(trx, ws.workspaceId, hook.id, new Date().toISOString()),
+    );
+    expect(made).toBe(1);
+    const rows = await deliveryRows();
+    expect(rows.map((x) => [Number(x.event_seq), x.status])).toEqual([
+      [mark + 1, 'delivered'],
+      [memorySeq, 'pending'],
+    ]);
+    const freed = await stream(hook.id);
+    expect(freed?.holder).toBeNull();
+    expect(Number(freed?.seq)).toBe(await lastEvent());
   });
 
   it('keep pruning from the events past a held stream’s mark', async () => {
