@@ -6,6 +6,7 @@ import { type AttemptOutcome, carriedParts } from './outbox/attempts.ts';
 import { DUE_AT_LEAST_SQL, dueAtLeast } from './outbox/due-workspaces.ts';
 import {
   type DeliveryTaker,
+  eventsOnly,
   freeWebhooksCte,
   handedDeliveries,
   handoverOffer,
@@ -22,7 +23,7 @@ import {
   planDeliveries,
 } from './outbox/write-events.ts';
 import { compiledText, identifier, joinText, rawText, type SqlText, sqlText } from './sql-text.ts';
-import { sqliteStatementOf } from './sqlite-executors.ts';
+import { preparedRows, sqliteStatementOf } from './sqlite-executors.ts';
 
 /** A search index row: record type, record id, field key, value. */
 type IndexRow = [type: string, id: string, field: string, value: string];
@@ -171,21 +172,13 @@ export async function closeWrite(trx: Executor, close: WriteClose): Promise<Fann
   if (plan) return insertDeliveries(trx, workspaceId, events, first, plan, payloads);
   if (!streaming) return { added: 0 };
   const last = first + events.length - 1;
-  const written = { workspaceId, first, last, made: new Set<string>() };
-  return { added: 0, handed: { deliveries: [], leaseEndsMs: 0, events: written } };
+  return { added: 0, handed: eventsOnly({ workspaceId, first, last, made: new Set() }) };
 }
 
 /** SQLite: the number the workspace's next event takes (the writer alone numbers them). */
 async function nextSqliteEvent(trx: Executor, workspaceId: string): Promise<number> {
-  const cached = sqliteStatementOf(trx, NEXT_EVENT_SQL);
-  const seq = cached
-    ? cached.pluck().get(workspaceId)
-    : (
-        await trx.executeQuery<{ event_seq: number }>(
-          CompiledQuery.raw(NEXT_EVENT_SQL, [workspaceId]),
-        )
-      ).rows[0]?.event_seq;
-  return Number(seq ?? 0) + 1;
+  const [row] = await preparedRows<{ event_seq: number }>(trx, NEXT_EVENT_SQL, [workspaceId]);
+  return Number(row?.event_seq ?? 0) + 1;
 }
 
 const NEXT_EVENT_SQL = 'select "event_seq" from "workspaces" where "id" = ?';
@@ -391,7 +384,7 @@ async function closePostgresWrite(
   if (free.size === 0 && streamed.size === 0) {
     return {
       added: made.length,
-      handed: written && { deliveries: [], leaseEndsMs: 0, events: written },
+      handed: written && eventsOnly(written),
       versions,
     };
   }

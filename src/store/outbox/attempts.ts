@@ -16,7 +16,14 @@ import { bumpCatalogVersion } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
 import { compiledText, joinText, rawText, type SqlText, sqlText } from '../sql-text.ts';
 import { preparedRows } from '../sqlite-executors.ts';
-import { bookkeeping, chunks, type DeliveryKey, idList, literal } from './bookkeeping.ts';
+import {
+  bookkeeping,
+  byWorkspace,
+  chunks,
+  type DeliveryKey,
+  idList,
+  literal,
+} from './bookkeeping.ts';
 import { earliestPending, markDeliveriesDue, settleDueWorkspace } from './due-workspaces.ts';
 
 /**
@@ -80,13 +87,7 @@ export async function recordAttempts(
   outcomes: readonly AttemptOutcome[],
   policy: RetryPolicy,
 ): Promise<WebhookKey[]> {
-  const byWorkspace = new Map<string, AttemptOutcome[]>();
-  for (const o of outcomes) {
-    const list = byWorkspace.get(o.workspaceId);
-    if (list) list.push(o);
-    else byWorkspace.set(o.workspaceId, [o]);
-  }
-  const workspaces = [...byWorkspace];
+  const workspaces = [...byWorkspace(outcomes)];
   if (store.dialect === 'sqlite') {
     return bookkeeping(store, undefined, async (trx) => {
       const disabled: WebhookKey[] = [];

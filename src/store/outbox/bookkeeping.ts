@@ -49,10 +49,23 @@ export function literal(value: string): string {
  */
 export function idsByWorkspace(keys: readonly DeliveryKey[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const k of keys) {
-    const list = out.get(k.workspaceId);
-    if (list) list.push(k.id);
-    else out.set(k.workspaceId, [k.id]);
+  for (const [workspaceId, list] of byWorkspace(keys))
+    out.set(
+      workspaceId,
+      list.map((k) => k.id),
+    );
+  return out;
+}
+
+/** Items by their workspace, each workspace's in their order. */
+export function byWorkspace<T extends { workspaceId: string }>(
+  items: Iterable<T>,
+): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const list = out.get(item.workspaceId);
+    if (list) list.push(item);
+    else out.set(item.workspaceId, [item]);
   }
   return out;
 }

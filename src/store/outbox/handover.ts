@@ -40,6 +40,11 @@ export interface Handover {
   events?: WrittenEvents;
 }
 
+/** A handover of no delivery: the write's events alone, for the taker's streams. */
+export function eventsOnly(events: WrittenEvents): Handover {
+  return { deliveries: [], leaseEndsMs: 0, events };
+}
+
 /** A write's events as a taker with streams in their workspace hears of them. */
 export interface WrittenEvents {
   workspaceId: string;

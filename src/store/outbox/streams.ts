@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { newId } from '../../domain/ids.ts';
 import { subscriptionOf } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
-import { bookkeeping, chunks, idList } from './bookkeeping.ts';
+import { bookkeeping, byWorkspace, chunks, idList } from './bookkeeping.ts';
 import type { Delivery } from './deliveries.ts';
 import { holdsLease } from './dispatch-lease.ts';
 import { markDeliveriesDue } from './due-workspaces.ts';
@@ -77,9 +77,9 @@ export async function renewStreams(
   until: string,
 ): Promise<StreamKey[]> {
   const kept: StreamKey[] = [];
-  for (const [workspaceId, webhookIds] of byWorkspace(keys)) {
+  for (const [workspaceId, streams] of byWorkspace(keys)) {
     await bookkeeping(store, workspaceId, async (trx) => {
-      for (const part of chunks(webhookIds)) {
+      for (const part of chunks(streams.map((k) => k.webhookId))) {
         const { rows } = await sql<{ webhook_id: string }>`update webhook_streams
           set leased_until = ${until}
           where workspace_id = ${workspaceId} and webhook_id in ${idList(part)}
@@ -98,9 +98,9 @@ export async function releaseStreams(
   keys: readonly StreamKey[],
   holder: string,
 ): Promise<void> {
-  for (const [workspaceId, webhookIds] of byWorkspace(keys)) {
+  for (const [workspaceId, streams] of byWorkspace(keys)) {
     await bookkeeping(store, workspaceId, async (trx) => {
-      for (const part of chunks(webhookIds)) {
+      for (const part of chunks(streams.map((k) => k.webhookId))) {
         await sql`update webhook_streams set holder = null, leased_until = null
           where workspace_id = ${workspaceId} and webhook_id in ${idList(part)}
             and holder = ${holder}`.execute(trx);
@@ -118,13 +118,7 @@ export async function makeDeliveryRows(
   store: Store,
   deliveries: readonly Delivery[],
 ): Promise<void> {
-  const byWs = new Map<string, Delivery[]>();
-  for (const d of deliveries) {
-    const list = byWs.get(d.workspaceId);
-    if (list) list.push(d);
-    else byWs.set(d.workspaceId, [d]);
-  }
-  for (const [workspaceId, list] of byWs) {
+  for (const [workspaceId, list] of byWorkspace(deliveries)) {
     await bookkeeping(store, workspaceId, async (trx) => {
       await markDeliveriesDue(trx, workspaceId, new Date().toISOString());
       for (const part of chunks(list, 200)) {
@@ -279,14 +273,4 @@ export async function recoverLapsedStreams(store: Store, now: string): Promise<n
     if (done) recovered += 1;
   }
   return recovered;
-}
-
-function byWorkspace(keys: readonly StreamKey[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const k of keys) {
-    const list = out.get(k.workspaceId);
-    if (list) list.push(k.webhookId);
-    else out.set(k.workspaceId, [k.webhookId]);
-  }
-  return out;
 }

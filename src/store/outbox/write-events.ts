@@ -7,6 +7,7 @@ import { insertMany } from '../insert.ts';
 import { markDeliveriesDue } from './due-workspaces.ts';
 import {
   type DeliveryTaker,
+  eventsOnly,
   freeWebhooks,
   type Handover,
   type HandoverOffer,
@@ -289,7 +290,7 @@ export async function insertDeliveries(
   if (free.size === 0 && streamed.size === 0) {
     return {
       added: made.length,
-      handed: writtenEvents && { deliveries: [], leaseEndsMs: 0, events: writtenEvents },
+      handed: writtenEvents && eventsOnly(writtenEvents),
     };
   }
   const handed = handedDeliveries(
