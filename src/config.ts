@@ -76,6 +76,11 @@ export interface Config {
   webhookConcurrencyPerWebhook: number;
   /** Milliseconds between an idle dispatcher's looks for due deliveries (default 250). */
   webhookPollMs: number;
+  /**
+   * Milliseconds apart at least that a dispatcher starts the POSTs writes hand it, under a
+   * stream of writes; unset, the store's default (20 on PostgreSQL, 0 on SQLite).
+   */
+  webhookSendGapMs?: number | undefined;
   /** `smtp://…` or `smtps://…`: where `POST /v2/email` sends; unset, it answers 503. */
   smtpUrl?: string | undefined;
   /** The From of every e-mail sent (`SMTP_FROM`, `Name <addr>` or `addr`); unset, the token's user's. */
@@ -244,6 +249,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 4096),
     webhookConcurrencyPerWebhook: integer(env, 'WEBHOOK_CONCURRENCY_PER_WEBHOOK', 4, 1, 1024),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 250, 1, 60_000),
+    webhookSendGapMs:
+      env.WEBHOOK_SEND_GAP_MS === undefined || env.WEBHOOK_SEND_GAP_MS === ''
+        ? undefined
+        : integer(env, 'WEBHOOK_SEND_GAP_MS', 0, 0, 1_000),
     smtpUrl: smtpUrl(env.SMTP_URL),
     smtpFrom: smtpFrom(env.SMTP_FROM),
   };

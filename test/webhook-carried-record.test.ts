@@ -136,6 +136,8 @@ describe.runIf(TEST_DIALECT === 'postgres')('tries a write records (postgres)', 
     expect(d.stats.carried).toBeGreaterThan(carried);
     expect(await sent()).toHaveLength(1);
     expect(Number((await stream())?.seq)).toBeGreaterThanOrEqual(2);
+    // Sent (it may wait for its burst: `send-pacer.ts`), then recorded by the stop.
+    await waitFor(() => d.stats.delivered === 3);
     await d.stop();
     expect(await sent()).toHaveLength(2);
   });

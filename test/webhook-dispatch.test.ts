@@ -831,6 +831,11 @@ describe('webhook settings', () => {
     expect(() => loadConfig({ WEBHOOK_DISPATCH: 'yes' })).toThrow(ConfigError);
     expect(() => loadConfig({ WEBHOOK_CONCURRENCY: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: 'soon' })).toThrow(ConfigError);
+    expect(config.webhookSendGapMs).toBeUndefined();
+    expect(loadConfig({ WEBHOOK_SEND_GAP_MS: '5' }).webhookSendGapMs).toBe(5);
+    expect(loadConfig({ WEBHOOK_SEND_GAP_MS: '0' }).webhookSendGapMs).toBe(0);
+    expect(() => loadConfig({ WEBHOOK_SEND_GAP_MS: '-1' })).toThrow(ConfigError);
+    expect(() => loadConfig({ WEBHOOK_SEND_GAP_MS: '5000' })).toThrow(ConfigError);
   });
 });
 

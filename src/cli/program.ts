@@ -63,7 +63,8 @@ export const ENVIRONMENT = `Environment:
   REDIS_TIMEOUT_MS, SHUTDOWN_GRACE_MS, EVENT_RETENTION_DAYS,
   WEBHOOK_ALLOW_PRIVATE (1: webhook URLs may reach private networks), WEBHOOK_DISPATCH,
   WEBHOOK_RETRY_DELAYS, WEBHOOK_TIMEOUT_MS, WEBHOOK_CONCURRENCY,
-  WEBHOOK_CONCURRENCY_PER_WEBHOOK, WEBHOOK_POLL_MS, SMTP_URL (e-mail), SMTP_FROM`;
+  WEBHOOK_CONCURRENCY_PER_WEBHOOK, WEBHOOK_POLL_MS, WEBHOOK_SEND_GAP_MS, SMTP_URL (e-mail),
+  SMTP_FROM`;
 
 /** Where the program writes its help and its errors (tests capture them). */
 export interface CliOutput {

@@ -31,6 +31,7 @@ import { HeldStreams } from './held-streams.ts';
 import { DispatchLeaseHolder } from './lease-holder.ts';
 import { type DispatchLog, SILENT_LOG } from './log.ts';
 import { WebhookQueues } from './queues.ts';
+import { SendPacer } from './send-pacer.ts';
 import { TriesToRecord } from './tries-to-record.ts';
 
 /** How a dispatcher sends. */
@@ -45,6 +46,12 @@ export interface DispatcherOptions {
   perWebhook: number;
   /** How often an idle dispatcher looks for due deliveries (`WEBHOOK_POLL_MS`). */
   pollMs: number;
+  /**
+   * POSTs handed over within this many ms of a burst's start wait for the next burst
+   * (`WEBHOOK_SEND_GAP_MS`, `SendPacer`); by default `POSTGRES_SEND_GAP_MS` on PostgreSQL,
+   * 0 (each at once) on SQLite.
+   */
+  sendGapMs?: number;
   /**
    * Whether a delivery may reach loopback, private and link-local addresses
    * (`WEBHOOK_ALLOW_PRIVATE`); otherwise every send resolves the host again and refuses them.
@@ -73,6 +80,7 @@ export function dispatcherOptions(
     | 'webhookConcurrencyPerWebhook'
     | 'webhookPollMs'
     | 'webhookAllowPrivate'
+    | 'webhookSendGapMs'
   >,
   log?: DispatchLog,
 ): DispatcherOptions {
@@ -83,6 +91,7 @@ export function dispatcherOptions(
     perWebhook: config.webhookConcurrencyPerWebhook,
     pollMs: config.webhookPollMs,
     allowPrivate: config.webhookAllowPrivate,
+    sendGapMs: config.webhookSendGapMs,
     log,
   };
 }
@@ -130,6 +139,16 @@ const CARRY_MS = 500;
  * several processes write to a webhook, its deliveries go by handover and claims.
  */
 const BROKEN_STREAM_PAUSE_MS = 60_000;
+/**
+ * PostgreSQL: POSTs that writes hand over while others started within this many ms start
+ * together at its end (`SendPacer`): under a stream of writes a delivery waits this long at
+ * most for its burst; a lone write's goes at once. There each write's commit comes back on
+ * its own, and its POST went out alone. On SQLite the writes of one turn of the event loop
+ * run back to back and their POSTs already go out together (undici writes them once the turn
+ * ends), so pacing would add its wait and save nothing (docs/benchmarks.md, Webhooks in 100
+ * workspaces: POSTs in bursts).
+ */
+const POSTGRES_SEND_GAP_MS = 20;
 /** Workspaces whose last look a dispatcher remembers at most; beyond, it starts over. */
 const MAX_LOOKED_IN = 100_000;
 /**
@@ -173,6 +192,9 @@ export class Dispatcher implements DeliveryTaker {
   private readonly perWebhookHeld: number;
   /** Deliveries claimed and not yet recorded, per webhook, and when their leases end. */
   private readonly queues = new WebhookQueues();
+  /** When the POSTs waiting start (`send-pacer.ts`), and the timer of the next burst. */
+  private readonly pacer: SendPacer;
+  private burstTimer: NodeJS.Timeout | undefined;
   /** The webhooks' streams it holds or may take (`outbox/streams.ts`). */
   private readonly streamsHeld = new HeldStreams();
   private readonly inFlight = new Set<Promise<void>>();
@@ -234,6 +256,9 @@ export class Dispatcher implements DeliveryTaker {
     private readonly options: DispatcherOptions,
   ) {
     this.log = options.log ?? SILENT_LOG;
+    this.pacer = new SendPacer(
+      options.sendGapMs ?? (store.dialect === 'postgres' ? POSTGRES_SEND_GAP_MS : 0),
+    );
     this.leaseMs = options.leaseMs ?? Math.max(30_000, 2 * options.timeoutMs + 10_000);
     this.dispatchLease = new DispatchLeaseHolder(
       store.db,
@@ -707,11 +732,42 @@ export class Dispatcher implements DeliveryTaker {
     }
   }
 
-  /** Starts what may start: within the limits, a webhook at a time in turn. */
+  /**
+   * Starts what may start: within the limits, a webhook at a time in turn; at once, or with
+   * the next burst when one started within the gap (`SendPacer`).
+   */
   private pump(): void {
+    if (this.stopRequested || this.burstTimer !== undefined) return;
+    const nowMs = Date.now();
+    const wait = this.pacer.wait(nowMs);
+    if (wait > 0) {
+      this.burstTimer = setTimeout(() => {
+        this.burstTimer = undefined;
+        this.pump();
+      }, wait);
+      return;
+    }
+    this.startNow(nowMs);
+  }
+
+  /** Starts what may start now (of `webhook` alone when given), whatever the pacer says. */
+  private startNow(nowMs: number, webhook?: WebhookKey): void {
+    const starting = this.queues.start(this.options.concurrency, this.options.perWebhook, webhook);
+    if (webhook === undefined) this.pacer.started(nowMs, starting.length);
+    for (const delivery of starting) this.send(delivery);
+  }
+
+  /**
+   * A POST ended: its webhook's next starts at once (a webhook's first attempts go one at a
+   * time, each after the last's answer: a burst's pace would cap a webhook's backlog at one
+   * a gap); everything else waits for the next burst, unless every place was taken (a
+   * backlog: places free one by one, and waiting would leave them empty).
+   */
+  private afterPost(delivery: Delivery, wasFull: boolean): void {
     if (this.stopRequested) return;
-    for (const delivery of this.queues.start(this.options.concurrency, this.options.perWebhook))
-      this.send(delivery);
+    if (wasFull) this.startNow(Date.now());
+    else this.startNow(Date.now(), delivery);
+    if (this.queues.hasWaiting) this.pump();
   }
 
   private send(delivery: Delivery): void {
@@ -722,12 +778,13 @@ export class Dispatcher implements DeliveryTaker {
       allowPrivate: this.options.allowPrivate,
     })
       .then((outcome) => {
+        const wasFull = this.queues.sending >= this.options.concurrency;
         this.queues.ended(delivery);
         if (isDelivered(outcome.statusCode)) this.stats.delivered += 1;
         else this.stats.failedTries += 1;
         const first = this.tries.size === 0;
         this.tries.add(outcome, this.writesCarry && isDelivered(outcome.statusCode));
-        this.pump();
+        this.afterPost(delivery, wasFull);
         // The loop sets its timer by the oldest waiting try: it needs waking for the first
         // (it may be asleep for a second), or once enough wait to record them now; not at
         // every POST's end, which would cost a turn of the loop a delivery.
@@ -859,6 +916,8 @@ export class Dispatcher implements DeliveryTaker {
 
   private async shutdown(): Promise<void> {
     this.stopRequested = true;
+    clearTimeout(this.burstTimer);
+    this.burstTimer = undefined;
     this.signal?.();
     await this.running?.catch(() => {});
     const waiting = this.queues.letGo();

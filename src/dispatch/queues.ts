@@ -66,6 +66,11 @@ export class WebhookQueues {
     queue.firsts.splice(at, 0, delivery);
   }
 
+  /** Whether a delivery waits to start. */
+  get hasWaiting(): boolean {
+    return this.waiting.size > 0;
+  }
+
   /** How many of a webhook's deliveries are held. */
   heldOf(workspaceId: string, webhookId: string): number {
     return this.queues.get(workspaceKey(workspaceId, webhookId))?.held.size ?? 0;
@@ -104,12 +109,17 @@ export class WebhookQueues {
 
   /**
    * The deliveries to send now, each counted as in flight until `ended`: within
-   * `concurrency` POSTs in all and `perWebhook` per webhook, a webhook at a time in turn.
+   * `concurrency` POSTs in all and `perWebhook` per webhook, a webhook at a time in turn;
+   * only `webhook`'s when given.
    */
-  start(concurrency: number, perWebhook: number): Delivery[] {
+  start(concurrency: number, perWebhook: number, webhook?: WebhookKey): Delivery[] {
     const starting: Delivery[] = [];
     // The queues with deliveries waiting, once: starting a delivery adds none.
-    const queues = [...this.waiting];
+    let queues = [...this.waiting];
+    if (webhook !== undefined) {
+      const queue = this.queues.get(workspaceKey(webhook.workspaceId, webhook.webhookId));
+      queues = queue && this.waiting.has(queue) ? [queue] : [];
+    }
     let started = true;
     while (started && this.sending < concurrency) {
       started = false;
