@@ -6,6 +6,7 @@
  * recovered by a claim once its lease ends; a dispatcher that stops lets its streams go;
  * pruning keeps the events past a held stream's mark.
  */
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { attachToWrites } from '../src/dispatch/attach.ts';
 import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
@@ -101,6 +102,19 @@ async function holdStream(webhookId: string, holder: string, seq: number, leaseE
       leased_until: new Date(leaseEndsMs).toISOString(),
     })
     .execute();
+}
+
+/** Makes the database refuse every `webhook_sent` row (a record that fails, not for a lost connection). */
+async function refuseSentRows(): Promise<void> {
+  if (TEST_DIALECT === 'sqlite') {
+    await sql`create trigger refuse_sent before insert on webhook_sent
+      begin select raise(abort, 'refused by the test'); end`.execute(store.db);
+    return;
+  }
+  await sql`create function refuse_sent() returns trigger language plpgsql
+    as $$ begin raise exception 'refused by the test'; end $$`.execute(store.db);
+  await sql`create trigger refuse_sent before insert on webhook_sent
+    for each row execute function refuse_sent()`.execute(store.db);
 }
 
 /** A dispatcher that writes stream to and that sends nothing: a process that dies after them. */
@@ -209,6 +223,34 @@ describe(`streamed first attempts (${TEST_DIALECT})`, () => {
       .orderBy('attempt')
       .execute();
     expect(attempts.map((a) => a.status_code)).toEqual([503, 200]);
+  });
+
+  it('whose try the database refuses to record get a delivery row, and go again', async () => {
+    const r = await receiver();
+    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const d = dispatcher({ pollMs: 20 });
+    cleanups.push(attachToWrites(store, d));
+    await createPeople(1);
+    await waitFor(async () => (await stream(hook.id))?.holder === d.id);
+    // Every sent row refused from now on (not a lost connection: the try is not kept).
+    await refuseSentRows();
+    const [target] = await createPeople(1);
+    const ofTarget = () => r.receipts.filter((x) => JSON.parse(x.body).objectId === target);
+    let seen = '';
+    await waitFor(
+      async () => {
+        const rows = await deliveryRows();
+        seen = JSON.stringify(rows);
+        return rows.length === 2 && rows[1]!.status === 'delivered';
+      },
+      undefined,
+      () => `${seen}, ${r.receipts.length} receipts`,
+    );
+    expect(d.stats.streamed).toBe(1);
+    // Sent twice under one id (at least once): the streamed try, then the row's.
+    expect(ofTarget()).toHaveLength(2);
+    expect(new Set(ofTarget().map((x) => x.id)).size).toBe(1);
+    expect((await deliveryRows())[1]!.id).toBe(ofTarget()[0]!.id);
   });
 
   it('that a dead dispatcher held are recovered by a claim once its lease ends, in event order', async () => {

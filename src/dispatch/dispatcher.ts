@@ -869,7 +869,9 @@ export class Dispatcher implements DeliveryTaker {
   /**
    * A batch the database refused other than for being unreachable: each try on its own, so
    * one bad row does not hold back the rest. A try that still fails is logged and dropped;
-   * its delivery stays leased, and is sent again once the lease ends.
+   * its delivery stays leased, and is sent again once the lease ends. A streamed one has no
+   * row to stay leased (and a later record would move its stream's mark past it): it gets
+   * a pending row, and is sent again (`unrecordedStreamed`).
    */
   private async recordOneByOne(batch: AttemptOutcome[], cause: unknown): Promise<WebhookKey[]> {
     this.log.warn(
@@ -894,9 +896,19 @@ export class Dispatcher implements DeliveryTaker {
           { err: error, deliveryId: outcome.id },
           'webhook dispatch: could not record a try',
         );
+        if (outcome.streamed) await this.unrecordedStreamed(outcome);
       }
     }
     return disabled;
+  }
+
+  /** A streamed try that could not be recorded: a pending row, so that it is sent again. */
+  private async unrecordedStreamed(outcome: AttemptOutcome): Promise<void> {
+    const { eventSeq, at } = outcome.streamed!;
+    const row = { ...outcome, eventSeq, streamedAt: at };
+    await this.quietly('giving an unrecorded streamed try a row', () =>
+      makeDeliveryRows(this.store, [row]),
+    );
   }
 
   /** A webhook the record disabled: its waiting deliveries are let go (they stay pending). */

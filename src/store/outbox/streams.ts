@@ -111,12 +111,16 @@ export async function releaseStreams(
 
 /**
  * Gives streamed first attempts that will not be sent by their holder (it stops, their
- * webhook was disabled) delivery rows, pending and due at once, as a write would have: a
- * claim sends them, or they wait for their webhook to be active again.
+ * webhook was disabled, their try could not be recorded) delivery rows, pending and due at
+ * once, as a write would have: a claim sends them, or they wait for their webhook to be
+ * active again.
  */
 export async function makeDeliveryRows(
   store: Store,
-  deliveries: readonly Delivery[],
+  deliveries: readonly Pick<
+    Delivery,
+    'workspaceId' | 'id' | 'webhookId' | 'eventSeq' | 'streamedAt'
+  >[],
 ): Promise<void> {
   for (const [workspaceId, list] of byWorkspace(deliveries)) {
     await bookkeeping(store, workspaceId, async (trx) => {
