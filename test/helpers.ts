@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import type { Database } from '../src/model/tables.ts';
 import {
   createToken,
@@ -14,6 +14,29 @@ import { type AppOptions, buildApp } from '../src/server/app.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { type WorkspaceWrite, writeWorkspace } from '../src/store/write.ts';
 import { databaseUrl, ident, withAdmin } from './postgres.ts';
+
+/**
+ * Gives each test a store and a workspace of its own (handed to `use` before it), and returns
+ * the list of what the test leaves to undo: done after it, the last pushed first (so
+ * receivers pushed after their dispatchers close first, and a POST waiting for one ends at
+ * once), then the store disposed.
+ */
+export function storePerTest(
+  use: (store: TestStore, ws: TestWorkspace) => void,
+): (() => Promise<unknown> | unknown)[] {
+  const cleanups: (() => Promise<unknown> | unknown)[] = [];
+  let store: TestStore | undefined;
+  beforeEach(async () => {
+    store = await testStore();
+    use(store, await testWorkspace(store));
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    await store?.dispose();
+    store = undefined;
+  });
+  return cleanups;
+}
 
 /** The store the suite runs on: `SALESCRM_TEST_STORE=postgres` (the vitest project sets it) or SQLite. */
 export const TEST_DIALECT: Store['dialect'] =

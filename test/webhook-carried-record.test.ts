@@ -6,13 +6,13 @@
  * as it does those no write came for. On SQLite the dispatcher records every try.
  */
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { attachToWrites } from '../src/dispatch/attach.ts';
 import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
 import { replayDelivery } from '../src/resources/webhooks/commands.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import { makePerson } from './factories.ts';
-import { TEST_DIALECT, type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
+import { storePerTest, TEST_DIALECT, type TestStore, type TestWorkspace } from './helpers.ts';
 import {
   type Answer,
   FAST_DISPATCH,
@@ -21,19 +21,11 @@ import {
   waitFor,
 } from './webhook-fixtures.ts';
 
-type TestStore = Awaited<ReturnType<typeof testStore>>;
-
 let store: TestStore;
 let ws: TestWorkspace;
-const cleanups: (() => Promise<unknown> | unknown)[] = [];
-
-beforeEach(async () => {
-  store = await testStore();
-  ws = await testWorkspace(store);
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  await store.dispose();
+const cleanups = storePerTest((s, w) => {
+  store = s;
+  ws = w;
 });
 
 /** A dispatcher joined to this process's writes, as `serve` runs it; no poll in a test's time. */

@@ -5,7 +5,7 @@
  * dispatcher does not hold, let go by a dispatcher that stops, and sent by another dispatcher
  * once the lease of one that died ends.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { attachToWrites } from '../src/dispatch/attach.ts';
 import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
 import { changeWebhook, rotateWebhookSecret } from '../src/resources/webhooks/commands.ts';
@@ -17,7 +17,7 @@ import {
 } from '../src/store/outbox/handover.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import { makeOrganization, makePerson } from './factories.ts';
-import { TEST_DIALECT, type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
+import { storePerTest, TEST_DIALECT, type TestStore, type TestWorkspace } from './helpers.ts';
 import {
   answerOk,
   dueMarkOf,
@@ -29,23 +29,14 @@ import {
   waitFor,
 } from './webhook-fixtures.ts';
 
-type TestStore = Awaited<ReturnType<typeof testStore>>;
-
 /** The fixtures' fast settings, with no poll in a test's time unless asked. */
 const SETTINGS: DispatcherOptions = { ...FAST_DISPATCH, pollMs: 600_000 };
 
 let store: TestStore;
 let ws: TestWorkspace;
-const cleanups: (() => Promise<unknown> | unknown)[] = [];
-
-beforeEach(async () => {
-  store = await testStore();
-  ws = await testWorkspace(store);
-});
-afterEach(async () => {
-  // Receivers first (pushed last): a POST waiting for one ends at once.
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  await store.dispose();
+const cleanups = storePerTest((s, w) => {
+  store = s;
+  ws = w;
 });
 
 function dispatcher(options: Partial<DispatcherOptions> = {}, on: Store = store): Dispatcher {

@@ -5,11 +5,11 @@
  * at the next burst; a stop lets the waiting ones go, pending.
  */
 import type { ServerResponse } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { attachToWrites } from '../src/dispatch/attach.ts';
 import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
 import { makeOrganization, makePerson } from './factories.ts';
-import { TEST_DIALECT, type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
+import { storePerTest, TEST_DIALECT, type TestStore, type TestWorkspace } from './helpers.ts';
 import {
   answerOk,
   FAST_DISPATCH,
@@ -19,19 +19,11 @@ import {
   waitFor,
 } from './webhook-fixtures.ts';
 
-type TestStore = Awaited<ReturnType<typeof testStore>>;
-
 let store: TestStore;
 let ws: TestWorkspace;
-const cleanups: (() => Promise<unknown> | unknown)[] = [];
-
-beforeEach(async () => {
-  store = await testStore();
-  ws = await testWorkspace(store);
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  await store.dispose();
+const cleanups = storePerTest((s, w) => {
+  store = s;
+  ws = w;
 });
 
 function dispatcher(sendGapMs: number): Dispatcher {

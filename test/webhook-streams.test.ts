@@ -7,7 +7,7 @@
  * pruning keeps the events past a held stream's mark.
  */
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { attachToWrites } from '../src/dispatch/attach.ts';
 import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
 import { replayDelivery } from '../src/resources/webhooks/commands.ts';
@@ -17,7 +17,7 @@ import { handDeliveriesTo } from '../src/store/outbox/handover.ts';
 import { pruneEvents } from '../src/store/outbox/prune.ts';
 import { recoverStream } from '../src/store/outbox/streams.ts';
 import { makeOrganization, makePerson } from './factories.ts';
-import { TEST_DIALECT, type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
+import { storePerTest, TEST_DIALECT, type TestStore, type TestWorkspace } from './helpers.ts';
 import {
   answerOk,
   FAST_DISPATCH,
@@ -27,21 +27,13 @@ import {
   waitFor,
 } from './webhook-fixtures.ts';
 
-type TestStore = Awaited<ReturnType<typeof testStore>>;
-
 const SETTINGS: DispatcherOptions = { ...FAST_DISPATCH, pollMs: 600_000 };
 
 let store: TestStore;
 let ws: TestWorkspace;
-const cleanups: (() => Promise<unknown> | unknown)[] = [];
-
-beforeEach(async () => {
-  store = await testStore();
-  ws = await testWorkspace(store);
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  await store.dispose();
+const cleanups = storePerTest((s, w) => {
+  store = s;
+  ws = w;
 });
 
 function dispatcher(options: Partial<DispatcherOptions> = {}): Dispatcher {
@@ -70,6 +62,34 @@ async function deliveryRows() {
     .where('workspace_id', '=', ws.workspaceId)
     .orderBy('event_seq')
     .execute();
+}
+
+/**
+ * A webhook to `r`, and a polling dispatcher joined to the writes that holds its stream
+ * (after a first write, whose delivery has a row).
+ */
+async function streaming(r: Receiver) {
+  const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
+  // Polling: rows made later (retries, replays) are due at once or soon.
+  const d = dispatcher({ pollMs: 20 });
+  cleanups.push(attachToWrites(store, d));
+  await createPeople(1);
+  await waitFor(async () => (await stream(hook.id))?.holder === d.id);
+  return { hook, d };
+}
+
+/** Waits until the workspace has `count` delivery rows, the last delivered. */
+async function untilDelivered(count: number, r: Receiver): Promise<void> {
+  let seen = '';
+  await waitFor(
+    async () => {
+      const rows = await deliveryRows();
+      seen = JSON.stringify(rows);
+      return rows.length === count && rows[count - 1]!.status === 'delivered';
+    },
+    undefined,
+    () => `${seen}, ${r.receipts.length} receipts`,
+  );
 }
 
 async function stream(webhookId: string) {
@@ -195,23 +215,9 @@ describe(`streamed first attempts (${TEST_DIALECT})`, () => {
       answerOk(req, res, receipt);
     });
     let target = '';
-    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
-    // Polling: the retry is due after its delay.
-    const d = dispatcher({ pollMs: 20 });
-    cleanups.push(attachToWrites(store, d));
-    await createPeople(1);
-    await waitFor(async () => (await stream(hook.id))?.holder === d.id);
+    const { d } = await streaming(r);
     target = (await createPeople(1))[0]!;
-    let seen = '';
-    await waitFor(
-      async () => {
-        const rows = await deliveryRows();
-        seen = JSON.stringify(rows);
-        return rows.length === 2 && rows[1]!.status === 'delivered';
-      },
-      undefined,
-      () => `${seen}, ${r.receipts.length} receipts`,
-    );
+    await untilDelivered(2, r);
     const retried = (await deliveryRows())[1]!;
     expect(Number(retried.attempt_count)).toBe(2);
     expect(r.receipts.filter((x) => JSON.parse(x.body).objectId === target)).toHaveLength(2);
@@ -227,25 +233,12 @@ describe(`streamed first attempts (${TEST_DIALECT})`, () => {
 
   it('whose try the database refuses to record get a delivery row, and go again', async () => {
     const r = await receiver();
-    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
-    const d = dispatcher({ pollMs: 20 });
-    cleanups.push(attachToWrites(store, d));
-    await createPeople(1);
-    await waitFor(async () => (await stream(hook.id))?.holder === d.id);
+    const { d } = await streaming(r);
     // Every sent row refused from now on (not a lost connection: the try is not kept).
     await refuseSentRows();
     const [target] = await createPeople(1);
     const ofTarget = () => r.receipts.filter((x) => JSON.parse(x.body).objectId === target);
-    let seen = '';
-    await waitFor(
-      async () => {
-        const rows = await deliveryRows();
-        seen = JSON.stringify(rows);
-        return rows.length === 2 && rows[1]!.status === 'delivered';
-      },
-      undefined,
-      () => `${seen}, ${r.receipts.length} receipts`,
-    );
+    await untilDelivered(2, r);
     expect(d.stats.streamed).toBe(1);
     // Sent twice under one id (at least once): the streamed try, then the row's.
     expect(ofTarget()).toHaveLength(2);
@@ -296,12 +289,7 @@ describe(`streamed first attempts (${TEST_DIALECT})`, () => {
 
   it('sent are replayed: the delivery gets a row and goes again', async () => {
     const r = await receiver();
-    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
-    // Polling: the replay is due now.
-    const d = dispatcher({ pollMs: 20 });
-    cleanups.push(attachToWrites(store, d));
-    await createPeople(1);
-    await waitFor(async () => (await stream(hook.id))?.holder === d.id);
+    const { hook } = await streaming(r);
     await createPeople(1);
     await waitFor(() => r.receipts.length === 2);
     const sent = await waitFor(async () => {
