@@ -828,15 +828,20 @@ export class Dispatcher implements DeliveryTaker {
 
   /**
    * A write that carried `tries` committed (they are recorded), or did not: then the
-   * dispatcher records them itself, soon.
+   * dispatcher records them itself, soon (the loop is woken to set its timer by them).
+   * Recorded, they wake the loop only when a claim waits for the places they free: else its
+   * timer, set by the oldest try waiting then, at most makes it turn once early. (While
+   * writes stream in, one turn a write cost a scan of what is held, a timer and a promise.)
    */
   carried(tries: readonly AttemptOutcome[], committed: boolean): void {
     if (!committed) {
       this.tries.putBack(tries);
     } else {
+      const wasFull = this.queues.held.size >= this.heldCap;
       for (const outcome of tries) this.queues.forget(outcome);
       this.freed += tries.length;
       this.stats.carried += tries.length;
+      if (!wasFull && !(this.more && this.freed >= this.refill())) return;
     }
     this.signal?.();
   }
