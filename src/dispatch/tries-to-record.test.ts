@@ -94,6 +94,24 @@ describe('TriesToRecord', () => {
     expect(ids(tries.takeDue(false, 60))).toEqual(['a']);
   });
 
+  it('keeps the order and the timers of what is left once writes carried the rest', () => {
+    const tries = new TriesToRecord({ ...PACE, most: 100 });
+    for (const [i, ws] of ['w1', 'w2', 'w1', 'w3', 'w2', 'w3'].entries())
+      tries.add(tried(`t${i}`, ws), true, i * 10);
+    tries.add(tried('failed', 'w2', 500), false, 60);
+    expect(ids(tries.carry('w1', all))).toEqual(['t0', 't2']);
+    expect(tries.size).toBe(5);
+    // The oldest carriable left ended at 10.
+    expect(tries.untilDue(100)).toBe(Math.min(10 + 500 - 100, 60 + 50 - 100));
+    // Past half carried: the list is compacted, the rest as it was.
+    expect(ids(tries.carry('w2', all))).toEqual(['t1', 't4']);
+    expect(tries.size).toBe(3);
+    expect(tries.untilDue(200)).toBe(0);
+    expect(ids(tries.takeDue(true, 200))).toEqual(['t3', 't5', 'failed']);
+    expect(tries.size).toBe(0);
+    expect(tries.carry('w3', all)).toBeUndefined();
+  });
+
   it('makes every waiting try one for the dispatcher when writes stop carrying', () => {
     const tries = new TriesToRecord(PACE);
     tries.add(tried('a', 'w1'), true, 0);

@@ -16,32 +16,39 @@ interface Waiting {
   at: number;
   /** Whether a write of its workspace may record it (`carry`). */
   carriable: boolean;
+  /** A write carried it: it stays in the list, skipped, until the list is compacted. */
+  carried?: boolean;
 }
 
 /**
  * The tries a dispatcher sent that are not yet recorded, in the order they ended, until the
  * dispatcher records them (`takeDue`) or, on PostgreSQL, a write of their workspace records
  * them in its last statement (`carry`): a try that may be carried waits for a write a while,
- * the others only as long as it takes to gather a few into one record.
+ * the others only as long as it takes to gather a few into one record. A write's `carry`
+ * costs what its workspace's tries number, not what wait in all (it runs at every write).
  */
 export class TriesToRecord {
+  /** In the order they ended (those put back first), carried ones among them until compacted. */
   private waiting: Waiting[] = [];
-  /** How many carriable tries wait, by workspace, and in all. */
-  private readonly carriableIn = new Map<string, number>();
+  /** Of `waiting`, how many were carried. */
+  private carriedCount = 0;
+  /** The carriable tries waiting, by workspace, in the order they ended; and their number. */
+  private readonly carriableIn = new Map<string, Waiting[]>();
   private carriable = 0;
-  /** Streamed tries waiting that no write may record: while one waits, `carry` looks. */
-  private streamedUncarriable = 0;
+  /** Streamed tries waiting that no write may record, by workspace: while one waits, that workspace's writes carry nothing. */
+  private readonly streamedUncarriableIn = new Map<string, number>();
 
   constructor(private readonly pace: RecordPace) {}
 
   get size(): number {
-    return this.waiting.length;
+    return this.waiting.length - this.carriedCount;
   }
 
   add(outcome: AttemptOutcome, carriable: boolean, at = performance.now()): void {
-    this.waiting.push({ outcome, at, carriable });
-    if (carriable) this.countCarriable(outcome.workspaceId);
-    else if (outcome.streamed) this.streamedUncarriable += 1;
+    const waiting: Waiting = { outcome, at, carriable };
+    this.waiting.push(waiting);
+    if (carriable) this.countCarriable(waiting);
+    else if (outcome.streamed) this.countStreamedUncarriable(outcome.workspaceId);
   }
 
   /**
@@ -53,7 +60,8 @@ export class TriesToRecord {
       ...outcomes.map((outcome) => ({ outcome, at, carriable: false })),
       ...this.waiting,
     ];
-    this.streamedUncarriable += outcomes.filter((o) => o.streamed).length;
+    for (const outcome of outcomes)
+      if (outcome.streamed) this.countStreamedUncarriable(outcome.workspaceId);
   }
 
   /**
@@ -64,43 +72,53 @@ export class TriesToRecord {
     workspaceId: string,
     recordable: (tries: readonly AttemptOutcome[]) => boolean,
   ): AttemptOutcome[] | undefined {
-    const count = this.carriableIn.get(workspaceId);
-    if (count === undefined) return undefined;
+    const mine = this.carriableIn.get(workspaceId);
+    if (mine === undefined) return undefined;
     // A streamed try no write may record (not answered 2xx) goes first: the record of a later
     // one moves its stream's mark past it, which only its own record may.
-    const streamedFirst = (w: Waiting) =>
-      !w.carriable && w.outcome.streamed !== undefined && w.outcome.workspaceId === workspaceId;
-    if (this.streamedUncarriable > 0 && this.waiting.some(streamedFirst)) return undefined;
-    const mine = (w: Waiting) => w.carriable && w.outcome.workspaceId === workspaceId;
-    const tries = this.waiting.filter(mine).map((w) => w.outcome);
+    if (this.streamedUncarriableIn.has(workspaceId)) return undefined;
+    const tries = mine.map((w) => w.outcome);
     if (!recordable(tries)) return undefined;
-    this.waiting = this.waiting.filter((w) => !mine(w));
+    for (const w of mine) w.carried = true;
+    this.carriedCount += mine.length;
+    this.carriable -= mine.length;
     this.carriableIn.delete(workspaceId);
-    this.carriable -= count;
+    // Carried ones are dropped from the list once they are half of it.
+    if (this.carriedCount * 2 > this.waiting.length) {
+      this.waiting = this.waiting.filter((w) => !w.carried);
+      this.carriedCount = 0;
+    }
     return tries;
   }
 
   /** Makes every waiting try one no write records (the writes stopped carrying). */
   uncarry(): void {
-    for (const w of this.waiting) w.carriable = false;
-    this.streamedUncarriable = this.waiting.filter((w) => w.outcome.streamed).length;
+    this.waiting = this.waiting.filter((w) => !w.carried);
+    this.carriedCount = 0;
     this.carriableIn.clear();
     this.carriable = 0;
+    this.streamedUncarriableIn.clear();
+    for (const w of this.waiting) {
+      w.carriable = false;
+      if (w.outcome.streamed) this.countStreamedUncarriable(w.outcome.workspaceId);
+    }
   }
 
   /** Milliseconds until some try is due to be recorded from `now` (0: now; Infinity: none waits). */
   untilDue(now = performance.now()): number {
-    if (this.waiting.length >= this.pace.most) return 0;
+    if (this.size >= this.pace.most) return 0;
     // The first of each kind decides (they wait in the order they ended, those put back
     // first); the counts say which kinds wait, so neither search runs past the end.
-    const until = (carriable: boolean, wait: number) => {
-      const oldest = this.waiting.find((w) => w.carriable === carriable)!;
-      return Math.max(0, oldest.at + wait - now);
+    const oldest = (carriable: boolean) => {
+      for (const w of this.waiting) if (!w.carried && w.carriable === carriable) return w.at;
+      return Number.POSITIVE_INFINITY;
     };
     return Math.min(
-      this.carriable > 0 ? until(true, this.pace.carryMs) : Number.POSITIVE_INFINITY,
-      this.waiting.length > this.carriable
-        ? until(false, this.pace.recordMs)
+      this.carriable > 0
+        ? Math.max(0, oldest(true) + this.pace.carryMs - now)
+        : Number.POSITIVE_INFINITY,
+      this.size > this.carriable
+        ? Math.max(0, oldest(false) + this.pace.recordMs - now)
         : Number.POSITIVE_INFINITY,
     );
   }
@@ -115,21 +133,33 @@ export class TriesToRecord {
     if (!all && this.untilDue(now) > 0) return [];
     const kept: Waiting[] = [];
     const taken: AttemptOutcome[] = [];
-    const every = all || this.waiting.length >= this.pace.most;
+    const every = all || this.size >= this.pace.most;
     for (const w of this.waiting) {
+      if (w.carried) continue;
       if (!every && w.carriable && now - w.at < this.pace.carryMs) kept.push(w);
       else taken.push(w.outcome);
     }
+    // Those kept are all carriable: no streamed one that no write may record waits.
     this.waiting = kept;
+    this.carriedCount = 0;
     this.carriableIn.clear();
     this.carriable = 0;
-    this.streamedUncarriable = 0;
-    for (const w of kept) this.countCarriable(w.outcome.workspaceId);
+    this.streamedUncarriableIn.clear();
+    for (const w of kept) this.countCarriable(w);
     return taken;
   }
 
-  private countCarriable(workspaceId: string): void {
-    this.carriableIn.set(workspaceId, (this.carriableIn.get(workspaceId) ?? 0) + 1);
+  private countCarriable(waiting: Waiting): void {
+    const list = this.carriableIn.get(waiting.outcome.workspaceId);
+    if (list) list.push(waiting);
+    else this.carriableIn.set(waiting.outcome.workspaceId, [waiting]);
     this.carriable += 1;
+  }
+
+  private countStreamedUncarriable(workspaceId: string): void {
+    this.streamedUncarriableIn.set(
+      workspaceId,
+      (this.streamedUncarriableIn.get(workspaceId) ?? 0) + 1,
+    );
   }
 }
