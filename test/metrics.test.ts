@@ -1,5 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attachToWrites } from '../src/dispatch/attach.ts';
+import { Dispatcher } from '../src/dispatch/dispatcher.ts';
+import { Metrics } from '../src/server/metrics.ts';
+import { makePerson } from './factories.ts';
 import {
   get,
   post,
@@ -11,7 +15,13 @@ import {
   testWorkspace,
 } from './helpers.ts';
 import { startServe } from './serve-process.ts';
-import { insertWebhook } from './webhook-fixtures.ts';
+import {
+  answerOk,
+  FAST_DISPATCH,
+  insertWebhook,
+  startReceiver,
+  waitFor,
+} from './webhook-fixtures.ts';
 
 /**
  * Reads the Prometheus text format: every sample line is `name{labels} value`, every
@@ -134,6 +144,48 @@ describe('GET /metrics', () => {
     expect(metrics.has('salescrm_db_pool_idle{server="primary"}')).toBe(true);
     // The scrape's own backlog query may be waiting for a connection meanwhile.
     expect(metrics.get('salescrm_db_pool_waiting{server="primary"}')).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe("the webhook dispatcher's metrics", () => {
+  it('count its tries by outcome, the first attempts streamed to it, and what it holds', async () => {
+    const store = await testStore();
+    const receiver = await startReceiver((req, res, receipt) => {
+      // The second delivery is refused once: a failed try, then its retry delivers.
+      if (refused === 0 && receiver.receipts.length === 2) {
+        refused += 1;
+        res.writeHead(503).end();
+        return;
+      }
+      answerOk(req, res, receipt);
+    });
+    let refused = 0;
+    const dispatcher = new Dispatcher(store, { ...FAST_DISPATCH, pollMs: 20 });
+    const metrics = new Metrics(store);
+    metrics.watchDispatcher(dispatcher);
+    const detach = attachToWrites(store, dispatcher);
+    try {
+      const ws = await testWorkspace(store);
+      await insertWebhook(store, ws.workspaceId, { url: receiver.url });
+      const before = parseMetrics(await metrics.text());
+      expect(sample(before, 'salescrm_webhook_tries_total{outcome="delivered"}')).toBe(0);
+      expect(sample(before, 'salescrm_webhook_deliveries_held')).toBe(0);
+      dispatcher.start();
+      for (let i = 0; i < 4; i++) await ws.write((w) => makePerson(w));
+      await waitFor(() => dispatcher.stats.delivered === 4 && dispatcher.heldCount === 0);
+      const after = parseMetrics(await metrics.text());
+      expect(sample(after, 'salescrm_webhook_tries_total{outcome="delivered"}')).toBe(4);
+      expect(sample(after, 'salescrm_webhook_tries_total{outcome="failed"}')).toBe(1);
+      expect(sample(after, 'salescrm_webhook_deliveries_streamed_total')).toBe(
+        dispatcher.stats.streamed,
+      );
+      expect(sample(after, 'salescrm_webhook_deliveries_held')).toBe(0);
+    } finally {
+      detach();
+      await dispatcher.stop();
+      await receiver.close();
+      await store.dispose();
+    }
   });
 });
 

@@ -122,6 +122,7 @@ async function runServeProcess(
     if (config.webhookDispatch) {
       const wakeable = new Dispatcher(dispatchStore, dispatcherOptions(config, app.log));
       dispatcher = wakeable;
+      metrics?.watchDispatcher(wakeable);
       // A write's deliveries go out at once rather than at the next poll.
       stopWaking = attachToWrites(store, wakeable);
     }

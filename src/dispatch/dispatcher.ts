@@ -281,6 +281,11 @@ export class Dispatcher implements DeliveryTaker {
     });
   }
 
+  /** How many deliveries it holds: waiting to start, in flight, or sent and not yet recorded. */
+  get heldCount(): number {
+    return this.queues.held.size;
+  }
+
   /** Starts the loop (once). */
   start(): void {
     this.running ??= this.loop();

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { DispatchStats } from '../dispatch/dispatcher.ts';
 import type { PageCache } from '../http/page-cache.ts';
 import type { Store } from '../store/database.ts';
 import { countDueDeliveries } from '../store/outbox/deliveries.ts';
@@ -12,10 +13,17 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 /** The route label of a request that matched no route (a 404, a 405). */
 const UNMATCHED = 'unmatched';
 
+/** What the metrics read of this process's webhook dispatcher. */
+export interface WatchedDispatcher {
+  readonly stats: DispatchStats;
+  /** Deliveries it holds: waiting to start, in flight, or sent and not yet recorded. */
+  readonly heldCount: number;
+}
+
 /**
  * The service's metrics in the Prometheus text format (`prom-client`): requests by route
  * pattern and status, their durations, the page cache, writes in flight, the PostgreSQL
- * pools, the webhook backlog, and Node's own (event loop delay, memory, CPU). Each instance
+ * pools, the webhook backlog and this process's dispatcher, and Node's own (event loop delay, memory, CPU). Each instance
  * has a registry of its own, so apps in one process (tests) never share counters.
  */
 export class Metrics {
@@ -25,6 +33,7 @@ export class Metrics {
   private writesInFlight = 0;
   private cache: PageCache | undefined;
   private shedder: LoadShedder | undefined;
+  private dispatcher: WatchedDispatcher | undefined;
 
   /**
    * `dispatcherStore`: the store of `serve`'s webhook dispatcher when it has one of its own
@@ -101,6 +110,35 @@ export class Metrics {
         this.set(await countDueDeliveries(metrics.store.reader, new Date().toISOString()));
       },
     });
+    new Counter({
+      name: 'salescrm_webhook_tries_total',
+      help: "Webhook POSTs this process's dispatcher made, by outcome: delivered (answered 2xx) or failed (any other answer, or none).",
+      labelNames: ['outcome'],
+      registers,
+      collect() {
+        this.reset();
+        const stats = metrics.dispatcher?.stats;
+        this.inc({ outcome: 'delivered' }, stats?.delivered ?? 0);
+        this.inc({ outcome: 'failed' }, stats?.failedTries ?? 0);
+      },
+    });
+    new Counter({
+      name: 'salescrm_webhook_deliveries_streamed_total',
+      help: "First attempts this process's writes handed its dispatcher with no delivery row (streamed).",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(metrics.dispatcher?.stats.streamed ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'salescrm_webhook_deliveries_held',
+      help: "Webhook deliveries this process's dispatcher holds: waiting to start, in flight, or sent and not yet recorded.",
+      registers,
+      collect() {
+        this.set(metrics.dispatcher?.heldCount ?? 0);
+      },
+    });
     if (store.poolStats) {
       const apiPools = store.poolStats.bind(store);
       const dispatcherPools =
@@ -149,6 +187,11 @@ export class Metrics {
   /** Counts the requests load shedding answered (none while it is off). */
   watchShedder(shedder: LoadShedder | undefined): void {
     this.shedder = shedder;
+  }
+
+  /** Counts the tries and the deliveries held of this process's webhook dispatcher. */
+  watchDispatcher(dispatcher: WatchedDispatcher | undefined): void {
+    this.dispatcher = dispatcher;
   }
 
   /** Records every request of `app`: its route pattern (never the URL), status and time. */
