@@ -35,7 +35,10 @@ export class TriesToRecord {
   /** The carriable tries waiting, by workspace, in the order they ended; and their number. */
   private readonly carriableIn = new Map<string, Waiting[]>();
   private carriable = 0;
-  /** Streamed tries waiting that no write may record, by workspace: while one waits, that workspace's writes carry nothing. */
+  /**
+   * Streamed tries waiting that no write may record, by workspace: while one waits, that
+   * workspace's writes carry nothing.
+   */
   private readonly streamedUncarriableIn = new Map<string, number>();
 
   constructor(private readonly pace: RecordPace) {}
