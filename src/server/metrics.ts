@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { DispatchStats } from '../dispatch/dispatcher.ts';
 import type { PageCache } from '../http/page-cache.ts';
 import type { Store } from '../store/database.ts';
 import { countDueDeliveries } from '../store/outbox/deliveries.ts';
@@ -13,9 +12,17 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 /** The route label of a request that matched no route (a 404, a 405). */
 const UNMATCHED = 'unmatched';
 
-/** What the metrics read of this process's webhook dispatcher. */
+/**
+ * What the metrics read of this process's webhook dispatcher (`src/dispatch/dispatcher.ts`,
+ * which `serve` joins to them: the server does not import the dispatcher).
+ */
 export interface WatchedDispatcher {
-  readonly stats: DispatchStats;
+  /** Its tries answered 2xx, its other tries, and the first attempts streamed to it. */
+  readonly stats: {
+    readonly delivered: number;
+    readonly failedTries: number;
+    readonly streamed: number;
+  };
   /** Deliveries it holds: waiting to start, in flight, or sent and not yet recorded. */
   readonly heldCount: number;
 }
