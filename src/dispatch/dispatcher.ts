@@ -648,7 +648,11 @@ export class Dispatcher implements DeliveryTaker {
       passOver: (workspaceId) => this.passOver(workspaceId, nowMs),
       claimed: (deliveries) => {
         for (const delivery of deliveries) this.queues.hold(delivery, leaseEnds);
-        this.pump();
+        // A claim's deliveries go at once, not with the next burst: a claim takes many at a
+        // time already, and while this dispatcher holds a webhook's first attempts, another's
+        // claims leave that webhook's later ones until they are recorded (a wait for the
+        // burst made those wait for a poll more often).
+        if (!this.stopRequested) this.startNow(Date.now());
       },
     });
     if (this.lookedIn.size > MAX_LOOKED_IN) this.lookedIn.clear();
@@ -739,7 +743,8 @@ export class Dispatcher implements DeliveryTaker {
 
   /**
    * Starts what may start: within the limits, a webhook at a time in turn; at once, or with
-   * the next burst when one started within the gap (`SendPacer`).
+   * the next burst when one started within the gap (`SendPacer`). For the deliveries writes
+   * hand over, and those a POST's end leaves waiting.
    */
   private pump(): void {
     if (this.stopRequested || this.burstTimer !== undefined) return;
@@ -770,8 +775,7 @@ export class Dispatcher implements DeliveryTaker {
    */
   private afterPost(delivery: Delivery, wasFull: boolean): void {
     if (this.stopRequested) return;
-    if (wasFull) this.startNow(Date.now());
-    else this.startNow(Date.now(), delivery);
+    this.startNow(Date.now(), wasFull ? undefined : delivery);
     if (this.queues.hasWaiting) this.pump();
   }
 
