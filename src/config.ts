@@ -90,13 +90,14 @@ export interface Config {
 /** A setting with a value the service cannot run with. */
 export class ConfigError extends Error {}
 
-function integer(
+/** A whole number setting from `min` to `max`; unset or empty, `fallback` (undefined: none). */
+function integer<F extends number | undefined>(
   env: NodeJS.ProcessEnv,
   name: string,
-  fallback: number,
+  fallback: F,
   min: number,
   max: number,
-): number {
+): number | F {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -228,10 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRequests: env.LOG_REQUESTS === '1' || env.LOG_REQUESTS === 'true',
     slowRequestMs: integer(env, 'SLOW_REQUEST_MS', 500, 0, 3_600_000),
     metrics: flag(env, 'METRICS', false),
-    metricsPort:
-      env.METRICS_PORT === undefined || env.METRICS_PORT === ''
-        ? undefined
-        : integer(env, 'METRICS_PORT', 0, 0, 65535),
+    metricsPort: integer(env, 'METRICS_PORT', undefined, 0, 65535),
     redisUrl,
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'salescrm:',
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 250, 1, 60_000),
@@ -249,10 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 4096),
     webhookConcurrencyPerWebhook: integer(env, 'WEBHOOK_CONCURRENCY_PER_WEBHOOK', 4, 1, 1024),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 250, 1, 60_000),
-    webhookSendGapMs:
-      env.WEBHOOK_SEND_GAP_MS === undefined || env.WEBHOOK_SEND_GAP_MS === ''
-        ? undefined
-        : integer(env, 'WEBHOOK_SEND_GAP_MS', 0, 0, 1_000),
+    webhookSendGapMs: integer(env, 'WEBHOOK_SEND_GAP_MS', undefined, 0, 1_000),
     smtpUrl: smtpUrl(env.SMTP_URL),
     smtpFrom: smtpFrom(env.SMTP_FROM),
   };

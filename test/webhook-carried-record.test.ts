@@ -7,19 +7,12 @@
  */
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { attachToWrites } from '../src/dispatch/attach.ts';
-import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
+import type { Dispatcher, DispatcherOptions } from '../src/dispatch/dispatcher.ts';
 import { replayDelivery } from '../src/resources/webhooks/commands.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import { makePerson } from './factories.ts';
 import { storePerTest, TEST_DIALECT, type TestStore, type TestWorkspace } from './helpers.ts';
-import {
-  type Answer,
-  FAST_DISPATCH,
-  insertWebhook,
-  startReceiver,
-  waitFor,
-} from './webhook-fixtures.ts';
+import { type Answer, insertWebhook, perTestWebhooks, waitFor } from './webhook-fixtures.ts';
 
 let store: TestStore;
 let ws: TestWorkspace;
@@ -28,12 +21,12 @@ const cleanups = storePerTest((s, w) => {
   ws = w;
 });
 
+const webhooks = perTestWebhooks(cleanups, () => store);
+
 /** A dispatcher joined to this process's writes, as `serve` runs it; no poll in a test's time. */
 function attached(options: Partial<DispatcherOptions> = {}): Dispatcher {
-  const d = new Dispatcher(store, { ...FAST_DISPATCH, pollMs: 600_000, ...options });
-  cleanups.push(() => d.stop());
-  d.start();
-  cleanups.push(attachToWrites(store, d));
+  const d = webhooks.dispatcher(options);
+  webhooks.attach(d);
   return d;
 }
 
@@ -42,8 +35,7 @@ function attached(options: Partial<DispatcherOptions> = {}): Dispatcher {
  * to the writes (`options`).
  */
 async function hooked(options: Partial<DispatcherOptions>, answer?: Answer) {
-  const r = await startReceiver(answer);
-  cleanups.push(() => r.close().catch(() => {}));
+  const r = await webhooks.receiver(answer);
   const webhook = await insertWebhook(store, ws.workspaceId, { url: r.url });
   return { r, webhook, d: attached(options) };
 }

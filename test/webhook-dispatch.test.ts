@@ -836,6 +836,8 @@ describe('webhook settings', () => {
     expect(loadConfig({ WEBHOOK_SEND_GAP_MS: '0' }).webhookSendGapMs).toBe(0);
     expect(() => loadConfig({ WEBHOOK_SEND_GAP_MS: '-1' })).toThrow(ConfigError);
     expect(() => loadConfig({ WEBHOOK_SEND_GAP_MS: '5000' })).toThrow(ConfigError);
+    expect(() => loadConfig({ WEBHOOK_SEND_GAP_MS: 'soon' })).toThrow(ConfigError);
+    expect(() => loadConfig({ WEBHOOK_SEND_GAP_MS: '2.5' })).toThrow(ConfigError);
   });
 });
 

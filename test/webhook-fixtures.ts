@@ -1,7 +1,8 @@
 /**
  * Webhook fixtures: a registered webhook written straight into the store (the registration
- * API is built elsewhere), a receiver on 127.0.0.1 that keeps what it gets, and the check of
- * a Standard Webhooks signature as a receiver would make it.
+ * API is built elsewhere), a receiver on 127.0.0.1 that keeps what it gets, the check of
+ * a Standard Webhooks signature as a receiver would make it, and dispatchers and receivers
+ * that end with their test (`perTestWebhooks`).
  */
 import { createHmac } from 'node:crypto';
 import {
@@ -12,7 +13,8 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DispatcherOptions } from '../src/dispatch/dispatcher.ts';
+import { attachToWrites } from '../src/dispatch/attach.ts';
+import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
 import { EVENT_TOPICS } from '../src/domain/events.ts';
 import { newId } from '../src/domain/ids.ts';
 import { newWebhookSecret } from '../src/domain/webhook-signature.ts';
@@ -199,3 +201,31 @@ export const FAST_DISPATCH: DispatcherOptions = {
   // The receivers of these tests listen on 127.0.0.1.
   allowPrivate: true,
 };
+
+/**
+ * Dispatchers and receivers that end with their test (pushed on `cleanups`, the list of
+ * `storePerTest`, which undoes them last first): `dispatcher` starts one on `storeOf()` or
+ * `on` (`FAST_DISPATCH`, with no poll in a test's time unless `options` asks), `attach`
+ * joins one to this process's writes as `serve` does, `receiver` listens.
+ */
+export function perTestWebhooks(
+  cleanups: (() => Promise<unknown> | unknown)[],
+  storeOf: () => Store,
+) {
+  return {
+    dispatcher(options: Partial<DispatcherOptions> = {}, on: Store = storeOf()): Dispatcher {
+      const d = new Dispatcher(on, { ...FAST_DISPATCH, pollMs: 600_000, ...options });
+      cleanups.push(() => d.stop());
+      d.start();
+      return d;
+    },
+    attach(d: Dispatcher): void {
+      cleanups.push(attachToWrites(storeOf(), d));
+    },
+    async receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
+      const r = await startReceiver(...args);
+      cleanups.push(() => r.close().catch(() => {}));
+      return r;
+    },
+  };
+}

@@ -7,9 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { attachToWrites } from '../src/dispatch/attach.ts';
-import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
 import { changeWebhook, rotateWebhookSecret } from '../src/resources/webhooks/commands.ts';
-import { openStore, type Store } from '../src/store/database.ts';
+import { openStore } from '../src/store/database.ts';
 import {
   type DeliveryTaker,
   type Handover,
@@ -22,15 +21,10 @@ import {
   answerOk,
   dueMarkOf,
   expectedSignature,
-  FAST_DISPATCH,
   insertWebhook,
-  type Receiver,
-  startReceiver,
+  perTestWebhooks,
   waitFor,
 } from './webhook-fixtures.ts';
-
-/** The fixtures' fast settings, with no poll in a test's time unless asked. */
-const SETTINGS: DispatcherOptions = { ...FAST_DISPATCH, pollMs: 600_000 };
 
 let store: TestStore;
 let ws: TestWorkspace;
@@ -39,27 +33,11 @@ const cleanups = storePerTest((s, w) => {
   ws = w;
 });
 
-function dispatcher(options: Partial<DispatcherOptions> = {}, on: Store = store): Dispatcher {
-  const d = new Dispatcher(on, { ...SETTINGS, ...options });
-  cleanups.push(() => d.stop());
-  d.start();
-  return d;
-}
-
-/** Joins `d` to this process's writes as `serve` does, until the test ends. */
-function attach(d: Dispatcher): void {
-  cleanups.push(attachToWrites(store, d));
-}
+const { dispatcher, attach, receiver } = perTestWebhooks(cleanups, () => store);
 
 /** Makes this process's writes lease their deliveries to `taker`, until the test ends. */
 function handTo(taker: DeliveryTaker): void {
   cleanups.push(handDeliveriesTo(store, taker));
-}
-
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const r = await startReceiver(...args);
-  cleanups.push(() => r.close().catch(() => {}));
-  return r;
 }
 
 async function createPeople(n: number): Promise<string[]> {

@@ -6,18 +6,10 @@
  */
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { attachToWrites } from '../src/dispatch/attach.ts';
-import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
+import type { Dispatcher } from '../src/dispatch/dispatcher.ts';
 import { makeOrganization, makePerson } from './factories.ts';
 import { storePerTest, TEST_DIALECT, type TestStore, type TestWorkspace } from './helpers.ts';
-import {
-  answerOk,
-  FAST_DISPATCH,
-  insertWebhook,
-  type Receiver,
-  startReceiver,
-  waitFor,
-} from './webhook-fixtures.ts';
+import { answerOk, insertWebhook, perTestWebhooks, waitFor } from './webhook-fixtures.ts';
 
 let store: TestStore;
 let ws: TestWorkspace;
@@ -26,19 +18,14 @@ const cleanups = storePerTest((s, w) => {
   ws = w;
 });
 
-function dispatcher(sendGapMs: number): Dispatcher {
-  const options: DispatcherOptions = { ...FAST_DISPATCH, pollMs: 600_000, sendGapMs };
-  const d = new Dispatcher(store, options);
-  cleanups.push(() => d.stop());
-  d.start();
-  cleanups.push(attachToWrites(store, d));
-  return d;
-}
+const webhooks = perTestWebhooks(cleanups, () => store);
+const receiver = webhooks.receiver;
 
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const r = await startReceiver(...args);
-  cleanups.push(() => r.close().catch(() => {}));
-  return r;
+/** A dispatcher joined to this process's writes, its bursts `sendGapMs` apart. */
+function dispatcher(sendGapMs: number): Dispatcher {
+  const d = webhooks.dispatcher({ sendGapMs });
+  webhooks.attach(d);
+  return d;
 }
 
 describe(`webhook POSTs in bursts (${TEST_DIALECT})`, () => {

@@ -9,7 +9,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { attachToWrites } from '../src/dispatch/attach.ts';
-import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
 import { replayDelivery } from '../src/resources/webhooks/commands.ts';
 import { deliveryPage } from '../src/resources/webhooks/queries.ts';
 import type { DeliveryTaker, Handover } from '../src/store/outbox/handover.ts';
@@ -20,14 +19,11 @@ import { makeOrganization, makePerson } from './factories.ts';
 import { storePerTest, TEST_DIALECT, type TestStore, type TestWorkspace } from './helpers.ts';
 import {
   answerOk,
-  FAST_DISPATCH,
   insertWebhook,
+  perTestWebhooks,
   type Receiver,
-  startReceiver,
   waitFor,
 } from './webhook-fixtures.ts';
-
-const SETTINGS: DispatcherOptions = { ...FAST_DISPATCH, pollMs: 600_000 };
 
 let store: TestStore;
 let ws: TestWorkspace;
@@ -36,18 +32,7 @@ const cleanups = storePerTest((s, w) => {
   ws = w;
 });
 
-function dispatcher(options: Partial<DispatcherOptions> = {}): Dispatcher {
-  const d = new Dispatcher(store, { ...SETTINGS, ...options });
-  cleanups.push(() => d.stop());
-  d.start();
-  return d;
-}
-
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const r = await startReceiver(...args);
-  cleanups.push(() => r.close().catch(() => {}));
-  return r;
-}
+const { dispatcher, receiver } = perTestWebhooks(cleanups, () => store);
 
 async function createPeople(n: number): Promise<string[]> {
   const ids: string[] = [];

@@ -115,11 +115,7 @@ export class WebhookQueues {
   start(concurrency: number, perWebhook: number, webhook?: WebhookKey): Delivery[] {
     const starting: Delivery[] = [];
     // The queues with deliveries waiting, once: starting a delivery adds none.
-    let queues = [...this.waiting];
-    if (webhook !== undefined) {
-      const queue = this.queues.get(workspaceKey(webhook.workspaceId, webhook.webhookId));
-      queues = queue && this.waiting.has(queue) ? [queue] : [];
-    }
+    const queues = webhook === undefined ? [...this.waiting] : this.waitingOf(webhook);
     let started = true;
     while (started && this.sending < concurrency) {
       started = false;
@@ -140,6 +136,12 @@ export class WebhookQueues {
       this.turn += 1;
     }
     return starting;
+  }
+
+  /** A webhook's queue, when a delivery of it waits to start (else none). */
+  private waitingOf(webhook: WebhookKey): WebhookQueue[] {
+    const queue = this.queues.get(workspaceKey(webhook.workspaceId, webhook.webhookId));
+    return queue && this.waiting.has(queue) ? [queue] : [];
   }
 
   /** A POST `start` gave ended: its webhook may send again (the delivery stays held). */

@@ -36,10 +36,10 @@ export class TriesToRecord {
   private readonly carriableIn = new Map<string, Waiting[]>();
   private carriable = 0;
   /**
-   * Streamed tries waiting that no write may record, by workspace: while one waits, that
-   * workspace's writes carry nothing.
+   * The workspaces where a streamed try waits that no write may record: their writes carry
+   * nothing until it is recorded.
    */
-  private readonly streamedUncarriableIn = new Map<string, number>();
+  private readonly streamedUncarriableIn = new Set<string>();
 
   constructor(private readonly pace: RecordPace) {}
 
@@ -51,7 +51,7 @@ export class TriesToRecord {
     const waiting: Waiting = { outcome, at, carriable };
     this.waiting.push(waiting);
     if (carriable) this.countCarriable(waiting);
-    else if (outcome.streamed) this.countStreamedUncarriable(outcome.workspaceId);
+    else if (outcome.streamed) this.streamedUncarriableIn.add(outcome.workspaceId);
   }
 
   /**
@@ -64,7 +64,7 @@ export class TriesToRecord {
       ...this.waiting,
     ];
     for (const outcome of outcomes)
-      if (outcome.streamed) this.countStreamedUncarriable(outcome.workspaceId);
+      if (outcome.streamed) this.streamedUncarriableIn.add(outcome.workspaceId);
   }
 
   /**
@@ -103,7 +103,7 @@ export class TriesToRecord {
     this.streamedUncarriableIn.clear();
     for (const w of this.waiting) {
       w.carriable = false;
-      if (w.outcome.streamed) this.countStreamedUncarriable(w.outcome.workspaceId);
+      if (w.outcome.streamed) this.streamedUncarriableIn.add(w.outcome.workspaceId);
     }
   }
 
@@ -157,12 +157,5 @@ export class TriesToRecord {
     if (list) list.push(waiting);
     else this.carriableIn.set(waiting.outcome.workspaceId, [waiting]);
     this.carriable += 1;
-  }
-
-  private countStreamedUncarriable(workspaceId: string): void {
-    this.streamedUncarriableIn.set(
-      workspaceId,
-      (this.streamedUncarriableIn.get(workspaceId) ?? 0) + 1,
-    );
   }
 }

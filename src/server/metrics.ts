@@ -30,8 +30,9 @@ export interface WatchedDispatcher {
 /**
  * The service's metrics in the Prometheus text format (`prom-client`): requests by route
  * pattern and status, their durations, the page cache, writes in flight, the PostgreSQL
- * pools, the webhook backlog and this process's dispatcher, and Node's own (event loop delay, memory, CPU). Each instance
- * has a registry of its own, so apps in one process (tests) never share counters.
+ * pools, the webhook backlog and this process's dispatcher, and Node's own (event loop
+ * delay, memory, CPU). Each instance has a registry of its own, so apps in one process
+ * (tests) never share counters.
  */
 export class Metrics {
   readonly registry = new Registry();
