@@ -30,6 +30,7 @@ import { attemptDelivery } from './attempt.ts';
 import { HeldStreams } from './held-streams.ts';
 import { DispatchLeaseHolder } from './lease-holder.ts';
 import { type DispatchLog, SILENT_LOG } from './log.ts';
+import { LooksAgain } from './looks-again.ts';
 import { WebhookQueues } from './queues.ts';
 import { SendPacer } from './send-pacer.ts';
 import { TriesToRecord } from './tries-to-record.ts';
@@ -162,6 +163,12 @@ const HANDED_LOOK_MS = 1_000;
  * at once, a stream of writes costs a claim per this many ms rather than one per write.
  */
 const WAKE_GAP_MS = 25;
+/**
+ * A workspace where a claim left due deliveries to another dispatcher's claim or lease is
+ * looked in again this long after (then twice as long each time, up to a poll): about the time
+ * another dispatcher takes to send a first attempt and record it (`RECORD_DELAY_MS`).
+ */
+const BLOCKED_LOOK_MS = 60;
 
 /**
  * Sends webhook deliveries (docs/webhooks.md, Delivery and signatures): claims due deliveries in
@@ -221,6 +228,8 @@ export class Dispatcher implements DeliveryTaker {
    * stream in, hold nothing but deliveries this dispatcher is sending or has yet to record).
    */
   private readonly wokenIn = new Set<string>();
+  /** Where a claim left deliveries to another dispatcher: looked in again soon, as if woken. */
+  private readonly looksAgain: LooksAgain;
   /** `wake` named no workspace: the next claim looks in every due one. */
   private wokenAll = false;
   /** The last claim left due deliveries behind. */
@@ -256,6 +265,7 @@ export class Dispatcher implements DeliveryTaker {
     private readonly options: DispatcherOptions,
   ) {
     this.log = options.log ?? SILENT_LOG;
+    this.looksAgain = new LooksAgain(BLOCKED_LOOK_MS, Math.max(BLOCKED_LOOK_MS, options.pollMs));
     this.pacer = new SendPacer(
       options.sendGapMs ?? (store.dialect === 'postgres' ? POSTGRES_SEND_GAP_MS : 0),
     );
@@ -475,6 +485,7 @@ export class Dispatcher implements DeliveryTaker {
           },
           () => (this.claimingDue = undefined),
         );
+      for (const workspaceId of this.looksAgain.due(Date.now())) this.wokenIn.add(workspaceId);
       if (this.claimingWoken === undefined && !(sqlite && this.claimingDue) && this.wokenClaimDue())
         this.claimingWoken = this.task(
           () => this.claim('woken'),
@@ -567,6 +578,7 @@ export class Dispatcher implements DeliveryTaker {
     // Full: nothing to claim until a POST ends (which signals), but leases need renewing.
     if (this.queues.held.size >= this.heldCap) return wait;
     const now = Date.now();
+    wait = Math.min(wait, this.looksAgain.untilNext(now));
     if (this.claimingWoken === undefined && this.wokenIn.size > 0)
       wait = Math.min(wait, Math.max(0, WAKE_GAP_MS - (now - this.lastWokenClaim)));
     if (this.claimingDue !== undefined) return wait;
@@ -658,9 +670,16 @@ export class Dispatcher implements DeliveryTaker {
     if (this.lookedIn.size > MAX_LOOKED_IN) this.lookedIn.clear();
     for (const workspaceId of claim.looked) this.lookedIn.set(workspaceId, number);
     // Passed over by the next looks at every due workspace, unless the claim left some
-    // behind (a backlog: those looks take the rest).
-    if (kind === 'woken' && !claim.more)
-      for (const workspaceId of claim.looked) remember(this.wokenLookedAt, workspaceId, nowMs);
+    // behind (a backlog: those looks take the rest, so an earlier claim's mark goes too) or
+    // left some to another dispatcher (looked in again soon: `looksAgain`).
+    this.looksAgain.looked(claim.looked, claim.blocked, Date.now());
+    if (kind === 'woken') {
+      const blocked = new Set(claim.blocked);
+      for (const workspaceId of claim.looked) {
+        if (claim.more || blocked.has(workspaceId)) this.wokenLookedAt.delete(workspaceId);
+        else remember(this.wokenLookedAt, workspaceId, nowMs);
+      }
+    }
     if (kind === 'due')
       for (const workspaceId of claim.looked) remember(this.dueLookedAt, workspaceId, nowMs);
     if (!claim.leaseHeld) {

@@ -101,6 +101,13 @@ export interface Claim {
   leaseHeld: boolean;
   /** The workspaces the claim looked in. */
   looked: string[];
+  /**
+   * Workspaces where due deliveries were left to another dispatcher's claim or lease, which
+   * may end without it taking them: a first attempt it holds leased kept back its webhook's
+   * later ones, or its claim had the webhook locked. A dispatcher looks there again soon,
+   * since no write may wake it (not webhooks another streams: their holder sends them).
+   */
+  blocked: string[];
 }
 
 /** A pending due delivery, as a claim considers it. */
@@ -163,7 +170,8 @@ const PARALLEL_WORKSPACES = 8;
  * transaction, which leases in every workspace of the claim.
  */
 export async function claimDeliveries(store: Store, request: ClaimRequest): Promise<Claim> {
-  if (request.limit <= 0) return { deliveries: [], more: true, leaseHeld: true, looked: [] };
+  if (request.limit <= 0)
+    return { deliveries: [], more: true, leaseHeld: true, looked: [], blocked: [] };
   let due = request.workspaces?.slice(0, WORKSPACES_PER_CLAIM);
   let left = false;
   if (!due) {
@@ -191,6 +199,7 @@ async function claimOnPostgres(
   request: ClaimRequest,
 ): Promise<Claim> {
   const deliveries: Delivery[] = [];
+  const blocked: string[] = [];
   let more = false;
   let next = 0;
   while (next < due.length) {
@@ -211,10 +220,11 @@ async function claimOnPostgres(
     );
     for (const claim of claims) {
       deliveries.push(...claim.deliveries);
+      blocked.push(...claim.blocked);
       if (claim.more) more = true;
     }
   }
-  return { deliveries, more, leaseHeld: true, looked: due.slice(0, next) };
+  return { deliveries, more, leaseHeld: true, looked: due.slice(0, next), blocked };
 }
 
 /**
@@ -227,7 +237,13 @@ async function claimInPostgres(
   workspaceId: string,
   request: ClaimRequest,
 ): Promise<Claim> {
-  const none = (more: boolean): Claim => ({ deliveries: [], more, leaseHeld: true, looked: [] });
+  const none = (more: boolean, blocked = false): Claim => ({
+    deliveries: [],
+    more,
+    leaseHeld: true,
+    looked: [],
+    blocked: blocked ? [workspaceId] : [],
+  });
   if (!request.likely) {
     const found = await postgresCandidates(store.db, workspaceId, request);
     if (found.length === 0) {
@@ -235,7 +251,7 @@ async function claimInPostgres(
       return none(false);
     }
     const look = choose(found, request);
-    if (look.chosen.length === 0) return none(look.more);
+    if (look.chosen.length === 0) return none(look.more, look.blocked);
   }
   const { rows } = await claimStatement(workspaceId, request).execute(store.db);
   const head = rows[0];
@@ -243,16 +259,16 @@ async function claimInPostgres(
     // Nothing due (or all of it another claim's): the mark put back, else a stale mark
     // would keep the workspace first in every claim's list while writes keep them likely.
     await settleDueWorkspaceAlone(store, workspaceId);
-    return none(false);
+    return none(false, head?.blocked === true);
   }
   const leased = rows.filter((r): r is ClaimRow & SendRow => r.id !== null);
   const deliveries = await sendsOf(store.db, leased, request.now);
   if (deliveries.length > 0) request.claimed?.(deliveries);
-  return { ...none(head.more === true), deliveries };
+  return { ...none(head.more === true, head.blocked === true), deliveries };
 }
 
 /** A row of `claimStatement`: the claim's facts, and a leased delivery when `id` is not null. */
-type ClaimRow = { locked: number | string; more: boolean } & {
+type ClaimRow = { locked: number | string; more: boolean; blocked: boolean } & {
   [K in keyof SendRow]: SendRow[K] | null;
 };
 
@@ -270,7 +286,9 @@ type ClaimRow = { locked: number | string; more: boolean } & {
  * first attempt, holds back the webhook's later first attempts; up to the webhook's room.
  * Across webhooks, the earliest due first, up to the limit; those chosen are leased, and what
  * sending them takes is read. It answers one row at least: `locked`, the webhooks locked;
- * `more`, whether more were due than it took; then each leased delivery's columns.
+ * `more`, whether more were due than it took; `blocked`, whether another's claim had a
+ * webhook locked or another's lease held first attempts back (`Claim.blocked`); then each
+ * leased delivery's columns.
  */
 function claimStatement(workspaceId: string, request: ClaimRequest) {
   const workspace = workspaceId;
@@ -280,7 +298,7 @@ function claimStatement(workspaceId: string, request: ClaimRequest) {
   return sql<ClaimRow>`
     with held(id, webhook_id) as (
       select * from unnest(${held.map((h) => h.id)}::text[], ${held.map((h) => h.webhookId)}::text[])
-    ), locked as (
+    ), due_webhooks as (
       select w.id from webhooks w
       cross join lateral (
         select 1 from webhook_deliveries d
@@ -290,6 +308,9 @@ function claimStatement(workspaceId: string, request: ClaimRequest) {
       ) due
       where w.workspace_id = ${workspace} and w.status = 'active'
         and ${notStreamedByAnother(workspace, request)}
+    ), locked as (
+      select w.id from webhooks w
+      where w.workspace_id = ${workspace} and w.id in (select id from due_webhooks)
       for no key update of w skip locked
     ), candidates as (
       select d.id, d.webhook_id, d.event_seq, d.attempt_count, d.next_attempt_at,
@@ -331,6 +352,9 @@ function claimStatement(workspaceId: string, request: ClaimRequest) {
     select (select count(*) from locked) as locked,
       exists (select 1 from eligible where n > room)
         or (select count(*) from eligible where n <= room) > ${limit}::int as more,
+      (select count(*) from locked) < (select count(*) from due_webhooks)
+        or exists (select 1 from ordered o where not o.held and not o.leased
+          and o.attempt_count = 0 and o.after_leased_first) as blocked,
       l.workspace_id, l.id, l.webhook_id, l.event_seq, l.attempt_count, l.next_attempt_at,
       e.payload, w.url, w.status as webhook_status, w.secret, w.previous_secret,
       w.previous_secret_until
@@ -340,6 +364,15 @@ function claimStatement(workspaceId: string, request: ClaimRequest) {
     left join webhooks w on w.workspace_id = ${workspace} and w.id = l.webhook_id
     cross join (select set_config('synchronous_commit', 'off', true)) as bookkeeping`;
 }
+
+/** SQLite: the claim found the dispatch lease another's, and took nothing. */
+const LEASE_LOST: Claim = {
+  deliveries: [],
+  more: false,
+  leaseHeld: false,
+  looked: [],
+  blocked: [],
+};
 
 /**
  * SQLite: the lease holder alone claims, so the candidates are read outside the write
@@ -356,6 +389,7 @@ async function claimOnSqlite(
   let chosenCount = 0;
   let more = false;
   const looked: string[] = [];
+  const blocked: string[] = [];
   for (const workspaceId of due) {
     const limit = request.limit - chosenCount;
     if (limit <= 0) {
@@ -363,33 +397,32 @@ async function claimOnSqlite(
       break;
     }
     looked.push(workspaceId);
-    const blocked = await streamsIn(store, workspaceId, request);
-    if (!blocked) return { deliveries: [], more: false, leaseHeld: false, looked: [] };
+    const streamed = await streamsIn(store, workspaceId, request);
+    if (!streamed) return LEASE_LOST;
     const found = await sqliteCandidates(store.db, workspaceId, { ...request, limit });
     if (found.length === 0) {
       idle.push(workspaceId);
       continue;
     }
-    const look = choose(found, { ...request, limit }, blocked);
+    const look = choose(found, { ...request, limit }, streamed);
     if (look.more) more = true;
+    if (look.blocked) blocked.push(workspaceId);
     if (look.chosen.length === 0) continue;
     chosenIn.push({ workspaceId, chosen: look.chosen });
     chosenCount += look.chosen.length;
   }
   if (chosenIn.length === 0 && idle.length === 0)
-    return { deliveries: [], more, leaseHeld: true, looked };
+    return { deliveries: [], more, leaseHeld: true, looked, blocked };
   const claim = await bookkeeping(store, undefined, async (trx): Promise<Claim> => {
     const lease = request.lease;
-    if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now))) {
-      return { deliveries: [], more: false, leaseHeld: false, looked: [] };
-    }
+    if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now))) return LEASE_LOST;
     for (const workspaceId of idle) await settleDueWorkspace(trx, workspaceId);
     const deliveries: Delivery[] = [];
     for (const { workspaceId, chosen } of chosenIn) {
       const leased = await leaseRows(trx, workspaceId, chosen, request);
       deliveries.push(...(await readSends(trx, workspaceId, leased, request.now)));
     }
-    return { deliveries, more, leaseHeld: true, looked };
+    return { deliveries, more, leaseHeld: true, looked, blocked };
   });
   if (claim.deliveries.length > 0) request.claimed?.(claim.deliveries);
   return claim;
@@ -512,14 +545,15 @@ function candidateWindow(request: ClaimRequest): number {
 /**
  * The candidates a claim takes, and whether more were due: per webhook in due order, up to
  * its room, skipping those held by this dispatcher and those leased by another; a first
- * attempt leased by another dispatcher holds back the webhook's later first attempts.
+ * attempt leased by another dispatcher holds back the webhook's later first attempts
+ * (`blocked`), as does a stream another holds (`streamed`).
  * Across webhooks, the earliest due first, up to the limit.
  */
 function choose(
   candidates: readonly Candidate[],
   request: ClaimRequest,
   streamed?: ReadonlySet<string>,
-): { chosen: Candidate[]; more: boolean } {
+): { chosen: Candidate[]; more: boolean; blocked: boolean } {
   const byWebhook = new Map<string, Candidate[]>();
   for (const c of candidates) {
     const key = workspaceKey(c.workspace_id, c.webhook_id);
@@ -529,20 +563,27 @@ function choose(
   }
   const picked: Candidate[] = [];
   let more = false;
+  let blocked = false;
   for (const list of byWebhook.values()) {
     list.sort(dueOrder);
     const first = list[0]!;
     let room = request.perWebhook - request.heldOf(first.workspace_id, first.webhook_id);
-    // Another dispatcher streams the webhook: its first attempts may be in its memory alone.
-    let firstAttemptsBlocked = streamed?.has(first.webhook_id) === true;
+    // Another dispatcher streams the webhook: its first attempts may be in its memory alone,
+    // and it sends them.
+    const streamedByAnother = streamed?.has(first.webhook_id) === true;
+    let leasedFirstAttempt = false;
     for (const c of list) {
       if (request.held.has(c.id)) continue;
       const attempt = Number(c.attempt_count);
       if (c.leased_until !== null && c.leased_until >= request.now) {
-        if (attempt === 0) firstAttemptsBlocked = true;
+        if (attempt === 0) leasedFirstAttempt = true;
         continue;
       }
-      if (attempt === 0 && firstAttemptsBlocked) continue;
+      if (attempt === 0 && streamedByAnother) continue;
+      if (attempt === 0 && leasedFirstAttempt) {
+        blocked = true;
+        continue;
+      }
       if (room <= 0) {
         more = true;
         break;
@@ -553,7 +594,7 @@ function choose(
   }
   picked.sort(dueOrder);
   if (picked.length > request.limit) more = true;
-  return { chosen: picked.slice(0, request.limit), more };
+  return { chosen: picked.slice(0, request.limit), more, blocked };
 }
 
 function dueOrder(a: Candidate, b: Candidate): number {

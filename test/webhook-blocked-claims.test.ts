@@ -1,0 +1,171 @@
+/**
+ * Claims that leave deliveries to another dispatcher (docs/webhooks.md, Delivery and
+ * signatures): a claim says where another's leased first attempt held a webhook's later ones
+ * back, or (PostgreSQL) another's claim had the webhook locked; the dispatcher looks there
+ * again soon by itself, since no write may wake it, rather than at its next poll. And a claim
+ * that left a backlog behind is not passed over by the next look at every due workspace.
+ */
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../src/store/database.ts';
+import { type ClaimRequest, claimDeliveries } from '../src/store/outbox/deliveries.ts';
+import { makePerson } from './factories.ts';
+import { storePerTest, TEST_DIALECT, type TestStore, type TestWorkspace } from './helpers.ts';
+import { insertWebhook, perTestWebhooks, waitFor } from './webhook-fixtures.ts';
+
+let store: TestStore;
+let ws: TestWorkspace;
+const cleanups = storePerTest((s, w) => {
+  store = s;
+  ws = w;
+});
+const webhooks = perTestWebhooks(cleanups, () => store);
+
+/** `n` writes, each creating a person (a delivery row each: no dispatcher is joined to them). */
+async function createPeople(n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push(await ws.write((w) => makePerson(w)));
+  return ids;
+}
+
+/** A claim by a dispatcher holding nothing, in the test's workspace. */
+function claim(holder: string, request: Partial<ClaimRequest> = {}) {
+  return claimDeliveries(store, {
+    now: new Date().toISOString(),
+    leaseUntil: new Date(Date.now() + 30_000).toISOString(),
+    limit: 100,
+    perWebhook: 64,
+    held: new Set<string>(),
+    heldOf: () => 0,
+    heldIn: () => [],
+    mostHeldOfOne: 0,
+    likely: true,
+    workspaces: [ws.workspaceId],
+    holder,
+    ...request,
+  });
+}
+
+/** A receiver whose answers wait until the test sends them (`held`, in arrival order). */
+async function holdingReceiver() {
+  const held: ServerResponse[] = [];
+  const r = await webhooks.receiver((_req, res) => void held.push(res));
+  return { r, answerNext: () => held.shift()!.writeHead(200).end() };
+}
+
+/** A second pool on the same database (PostgreSQL), as another process's dispatcher has. */
+function anotherPool(): Store {
+  const other = openStore(store.url);
+  cleanups.push(() => other.close());
+  return other;
+}
+
+describe(`claims that leave deliveries to another dispatcher (${TEST_DIALECT})`, () => {
+  it('say where another’s leased first attempt held the later ones back, and take them once it is gone', async () => {
+    await insertWebhook(store, ws.workspaceId, { url: 'http://127.0.0.1:9/hook' });
+    await createPeople(2);
+    const first = await claim('a', { perWebhook: 1 });
+    expect(first.deliveries.map((d) => d.eventSeq)).toHaveLength(1);
+    expect(first.blocked).toEqual([]);
+    const second = await claim('b');
+    expect(second.deliveries).toEqual([]);
+    expect(second.blocked).toEqual([ws.workspaceId]);
+    // The first attempt's try ended (here: its lease let go): nothing holds the next back.
+    await store.db
+      .updateTable('webhook_deliveries')
+      .set({ leased_until: null, status: 'delivered' })
+      .where('workspace_id', '=', ws.workspaceId)
+      .where('id', '=', first.deliveries[0]!.id)
+      .execute();
+    const third = await claim('b');
+    expect(third.deliveries).toHaveLength(1);
+    expect(third.blocked).toEqual([]);
+  });
+
+  it.runIf(TEST_DIALECT === 'postgres')(
+    'say where another’s claim had the webhook locked (PostgreSQL)',
+    async () => {
+      const hook = await insertWebhook(store, ws.workspaceId, { url: 'http://127.0.0.1:9/hook' });
+      await createPeople(1);
+      const other = anotherPool();
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const holding = other.transaction(async (trx) => {
+        await trx
+          .selectFrom('webhooks')
+          .select('id')
+          .where('workspace_id', '=', ws.workspaceId)
+          .where('id', '=', hook.id)
+          .forNoKeyUpdate()
+          .execute();
+        locked();
+        await released;
+      });
+      await isLocked;
+      const blocked = await claim('a');
+      release();
+      await holding;
+      expect(blocked.deliveries).toEqual([]);
+      expect(blocked.blocked).toEqual([ws.workspaceId]);
+      const after = await claim('a');
+      expect(after.deliveries).toHaveLength(1);
+      expect(after.blocked).toEqual([]);
+    },
+  );
+
+  it.runIf(TEST_DIALECT === 'postgres')(
+    'a dispatcher held back by another’s first attempt sends the next once it ends, with no write to wake it and no poll',
+    async () => {
+      const { r, answerNext } = await holdingReceiver();
+      await insertWebhook(store, ws.workspaceId, { url: r.url });
+      const a = webhooks.dispatcher();
+      const b = webhooks.dispatcher({}, anotherPool());
+      // Each one's first look at every due workspace done, before there is anything to take.
+      await waitFor(() => a.stats.claims > 0 && b.stats.claims > 0);
+      const ids = await createPeople(1);
+      a.wake(ws.workspaceId);
+      await waitFor(() => r.receipts.length === 1);
+      // The next write wakes only the other dispatcher (as when the first's claim found the
+      // webhook locked by the other's): held back behind the first attempt in flight.
+      ids.push(...(await createPeople(1)));
+      const claims = b.stats.claims;
+      b.wake(ws.workspaceId);
+      await waitFor(() => b.stats.claims > claims);
+      expect(r.receipts).toHaveLength(1);
+      answerNext();
+      await waitFor(
+        () => r.receipts.length === 2,
+        undefined,
+        () => `${r.receipts.length} receipts`,
+      );
+      answerNext();
+      expect(r.receipts.map((x) => JSON.parse(x.body).objectId)).toEqual(ids);
+      expect(b.stats.sent).toBe(1);
+    },
+  );
+
+  it('a look at every due workspace after a claim that left a backlog behind takes the rest, with no poll', async () => {
+    // A webhook's deliveries held at most: 64 (a claim takes that many, and says there is more).
+    const { r, answerNext } = await holdingReceiver();
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const d = webhooks.dispatcher({ concurrency: 4 });
+    await waitFor(() => d.stats.claims > 0);
+    await createPeople(1);
+    d.wake(ws.workspaceId);
+    await waitFor(() => r.receipts.length === 1);
+    await createPeople(70);
+    const claims = d.stats.claims;
+    d.wake(ws.workspaceId);
+    await waitFor(() => d.stats.claims > claims);
+    r.answer = (_req, res) => res.writeHead(200).end();
+    answerNext();
+    await waitFor(
+      () => r.receipts.length === 71,
+      undefined,
+      () => `${r.receipts.length} receipts`,
+    );
+    expect(new Set(r.receipts.map((x) => x.id)).size).toBe(71);
+  });
+});
