@@ -906,7 +906,12 @@ describe(`a delivery committed before a crash (${TEST_DIALECT})`, () => {
     expect(r.receipts).toHaveLength(0);
 
     // The receiver listens on 127.0.0.1: the dispatcher may send there only with the setting.
-    const dispatcher = run(['dispatch'], { WEBHOOK_POLL_MS: '50', WEBHOOK_ALLOW_PRIVATE: '1' });
+    // Its metrics on a port of their own, as `serve`'s.
+    const dispatcher = run(['dispatch'], {
+      WEBHOOK_POLL_MS: '50',
+      WEBHOOK_ALLOW_PRIVATE: '1',
+      METRICS_PORT: '0',
+    });
     await waitFor(
       async () => (await statuses()).join() === 'delivered',
       START_MS,
@@ -914,6 +919,20 @@ describe(`a delivery committed before a crash (${TEST_DIALECT})`, () => {
     );
     expect(r.receipts).toHaveLength(1);
     expect(JSON.parse(r.receipts[0]!.body)).toMatchObject({ event: '생성', source: 'API' });
+    const metricsUrl = /metrics on (\S+)/.exec(dispatcher.out())?.[1];
+    expect(metricsUrl, dispatcher.out()).toBeDefined();
+    // The try is recorded (the row says so); its place is freed just after.
+    let metrics = '';
+    await waitFor(
+      async () => {
+        metrics = await (await fetch(metricsUrl!)).text();
+        return /^salescrm_webhook_deliveries_held 0$/m.test(metrics);
+      },
+      undefined,
+      () => metrics,
+    );
+    expect(metrics).toMatch(/^salescrm_webhook_tries_total\{outcome="delivered"\} 1$/m);
+    expect(metrics).toMatch(/^salescrm_webhook_deliveries_due 0$/m);
     dispatcher.child.kill('SIGTERM');
     expect(await dispatcher.exited).toBe(0);
   });

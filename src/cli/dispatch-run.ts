@@ -2,18 +2,29 @@
 import type { Config } from '../config.ts';
 import { Dispatcher, dispatcherOptions } from '../dispatch/dispatcher.ts';
 import { jsonLog } from '../dispatch/log.ts';
+import { Metrics } from '../server/metrics.ts';
+import { listenMetrics, type MetricsServer } from '../server/metrics-server.ts';
 import { withStore } from './with-store.ts';
 
 /**
  * `salescrm dispatch`: a webhook dispatcher on its own (no HTTP API). Migrates the database,
  * sends due deliveries until SIGTERM or SIGINT, then finishes the POSTs in flight (each
- * bounded by WEBHOOK_TIMEOUT_MS), records them, and returns 0.
+ * bounded by WEBHOOK_TIMEOUT_MS), records them, and returns 0. With METRICS_PORT, serves
+ * `GET /metrics` on that port (on HOST): its dispatcher's tries and holdings, the backlog,
+ * its pool and Node's own, as `serve`'s.
  */
 export async function runDispatch(config: Config): Promise<number> {
   const log = jsonLog(config.logLevel);
   return withStore(config, async (store) => {
     const dispatcher = new Dispatcher(store, dispatcherOptions(config, log));
     const signal = untilSignal();
+    let metricsServer: MetricsServer | undefined;
+    if (config.metricsPort !== undefined) {
+      const metrics = new Metrics(store);
+      metrics.watchDispatcher(dispatcher);
+      metricsServer = await listenMetrics(metrics, config.metricsPort, config.host);
+      console.log(`metrics on ${metricsServer.url}/metrics`);
+    }
     dispatcher.start();
     log.info(
       { dispatcher: dispatcher.id, concurrency: config.webhookConcurrency },
@@ -21,6 +32,7 @@ export async function runDispatch(config: Config): Promise<number> {
     );
     log.info({ signal: await signal }, 'stopping: finishing the deliveries in flight');
     await dispatcher.stop();
+    await metricsServer?.close();
     log.info(dispatcher.stats, 'stopped');
     return 0;
   });

@@ -5,6 +5,8 @@ import { lazyAction } from './command.ts';
 export function dispatchCommand(program: Command): void {
   program
     .command('dispatch')
-    .description('send webhook deliveries only (no API), until SIGTERM or SIGINT')
+    .description(
+      'send webhook deliveries only (no API), until SIGTERM or SIGINT; METRICS_PORT serves its metrics',
+    )
     .action(lazyAction(async () => (await import('./dispatch-run.ts')).runDispatch));
 }

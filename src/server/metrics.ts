@@ -14,7 +14,7 @@ const UNMATCHED = 'unmatched';
 
 /**
  * What the metrics read of this process's webhook dispatcher (`src/dispatch/dispatcher.ts`,
- * which `serve` joins to them: the server does not import the dispatcher).
+ * which `serve` and `salescrm dispatch` join to them: the server does not import it).
  */
 export interface WatchedDispatcher {
   /** Its tries answered 2xx, its other tries, and the first attempts streamed to it. */
