@@ -8,10 +8,15 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../src/store/database.ts';
-import { type ClaimRequest, claimDeliveries } from '../src/store/outbox/deliveries.ts';
+import type { ClaimRequest } from '../src/store/outbox/deliveries.ts';
 import { makePerson } from './factories.ts';
 import { storePerTest, TEST_DIALECT, type TestStore, type TestWorkspace } from './helpers.ts';
-import { insertWebhook, perTestWebhooks, waitFor } from './webhook-fixtures.ts';
+import {
+  claimHoldingNothing,
+  insertWebhook,
+  perTestWebhooks,
+  waitFor,
+} from './webhook-fixtures.ts';
 
 let store: TestStore;
 let ws: TestWorkspace;
@@ -28,17 +33,9 @@ async function createPeople(n: number): Promise<string[]> {
   return ids;
 }
 
-/** A claim by a dispatcher holding nothing, in the test's workspace. */
+/** A claim in the test's workspace by dispatcher `holder`, holding nothing. */
 function claim(holder: string, request: Partial<ClaimRequest> = {}) {
-  return claimDeliveries(store, {
-    now: new Date().toISOString(),
-    leaseUntil: new Date(Date.now() + 30_000).toISOString(),
-    limit: 100,
-    perWebhook: 64,
-    held: new Set<string>(),
-    heldOf: () => 0,
-    heldIn: () => [],
-    mostHeldOfOne: 0,
+  return claimHoldingNothing(store, {
     likely: true,
     workspaces: [ws.workspaceId],
     holder,

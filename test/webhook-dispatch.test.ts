@@ -15,11 +15,7 @@ import { MAX_ANSWER_BYTES, postWebhook } from '../src/dispatch/send.ts';
 import { replayDelivery } from '../src/resources/webhooks/commands.ts';
 import { bumpCatalogVersion } from '../src/store/catalog.ts';
 import { openStore, type Store } from '../src/store/database.ts';
-import {
-  type ClaimRequest,
-  claimDeliveries,
-  WORKSPACES_PER_CLAIM,
-} from '../src/store/outbox/deliveries.ts';
+import { WORKSPACES_PER_CLAIM } from '../src/store/outbox/deliveries.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import { afterWrite } from '../src/store/write-commits.ts';
 import { START_MS } from './budgets.ts';
@@ -34,6 +30,7 @@ import {
 } from './helpers.ts';
 import {
   answerOk,
+  claimHoldingNothing,
   dueMarkOf,
   expectedSignature,
   FAST_DISPATCH,
@@ -117,21 +114,6 @@ async function webhookRow(id: string) {
 
 async function statuses(webhookId?: string): Promise<string[]> {
   return (await deliveries(webhookId)).map((d) => d.status);
-}
-
-/** A claim by a dispatcher that holds nothing (up to 100 deliveries, 64 a webhook). */
-function claimHoldingNothing(request: Partial<ClaimRequest>) {
-  return claimDeliveries(store, {
-    now: new Date().toISOString(),
-    leaseUntil: new Date(Date.now() + 30_000).toISOString(),
-    limit: 100,
-    perWebhook: 64,
-    held: new Set<string>(),
-    heldOf: () => 0,
-    heldIn: () => [],
-    mostHeldOfOne: 0,
-    ...request,
-  });
 }
 
 /** Sets a webhook's status as its update route would (a change of the workspace's catalog). */
@@ -246,7 +228,7 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
     }
     const now = new Date().toISOString();
     const claim = (lookedIn: (id: string) => number) =>
-      claimHoldingNothing({ now, likely: true, lookedIn });
+      claimHoldingNothing(store, { now, likely: true, lookedIn });
     // The earliest mark was looked in last: the one left for the next claim.
     const first = await claim((id) => (id === ids[0] ? 1 : -1));
     expect(first.more).toBe(true);
@@ -640,7 +622,7 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
     await insertWebhook(store, other.workspaceId, { url: 'http://127.0.0.1:9/b' });
     await createPeople(1);
     await other.write((w) => makePerson(w));
-    const claim = await claimHoldingNothing({ passOver: (id) => id === ws.workspaceId });
+    const claim = await claimHoldingNothing(store, { passOver: (id) => id === ws.workspaceId });
     expect(claim.looked).toEqual([other.workspaceId]);
     expect(claim.deliveries.map((x) => x.workspaceId)).toEqual([other.workspaceId]);
   });

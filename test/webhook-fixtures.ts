@@ -1,8 +1,8 @@
 /**
  * Webhook fixtures: a registered webhook written straight into the store (the registration
  * API is built elsewhere), a receiver on 127.0.0.1 that keeps what it gets, the check of
- * a Standard Webhooks signature as a receiver would make it, and dispatchers and receivers
- * that end with their test (`perTestWebhooks`).
+ * a Standard Webhooks signature as a receiver would make it, dispatchers and receivers
+ * that end with their test (`perTestWebhooks`), and a claim by a dispatcher holding nothing.
  */
 import { createHmac } from 'node:crypto';
 import {
@@ -20,6 +20,7 @@ import { newId } from '../src/domain/ids.ts';
 import { newWebhookSecret } from '../src/domain/webhook-signature.ts';
 import { bumpCatalogVersion } from '../src/store/catalog.ts';
 import type { Store } from '../src/store/database.ts';
+import { type ClaimRequest, claimDeliveries } from '../src/store/outbox/deliveries.ts';
 
 /** A webhook as a test registers it. */
 export interface TestWebhook {
@@ -228,4 +229,19 @@ export function perTestWebhooks(
       return r;
     },
   };
+}
+
+/** A claim by a dispatcher that holds nothing (up to 100 deliveries, 64 a webhook). */
+export function claimHoldingNothing(store: Store, request: Partial<ClaimRequest>) {
+  return claimDeliveries(store, {
+    now: new Date().toISOString(),
+    leaseUntil: new Date(Date.now() + 30_000).toISOString(),
+    limit: 100,
+    perWebhook: 64,
+    held: new Set<string>(),
+    heldOf: () => 0,
+    heldIn: () => [],
+    mostHeldOfOne: 0,
+    ...request,
+  });
 }
