@@ -13,6 +13,7 @@ import { makePerson } from './factories.ts';
 import { storePerTest, TEST_DIALECT, type TestStore, type TestWorkspace } from './helpers.ts';
 import {
   claimHoldingNothing,
+  holdLock,
   insertWebhook,
   perTestWebhooks,
   waitFor,
@@ -85,25 +86,17 @@ describe(`claims that leave deliveries to another dispatcher (${TEST_DIALECT})`,
       const hook = await insertWebhook(store, ws.workspaceId, { url: 'http://127.0.0.1:9/hook' });
       await createPeople(1);
       const other = anotherPool();
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
-      const holding = other.transaction(async (trx) => {
-        await trx
+      const holding = await holdLock(other, (trx) =>
+        trx
           .selectFrom('webhooks')
           .select('id')
           .where('workspace_id', '=', ws.workspaceId)
           .where('id', '=', hook.id)
           .forNoKeyUpdate()
-          .execute();
-        locked();
-        await released;
-      });
-      await isLocked;
+          .execute(),
+      );
       const blocked = await claim('a');
-      release();
-      await holding;
+      await holding.release();
       expect(blocked.deliveries).toEqual([]);
       expect(blocked.blocked).toEqual([ws.workspaceId]);
       const after = await claim('a');

@@ -34,6 +34,7 @@ import {
   dueMarkOf,
   expectedSignature,
   FAST_DISPATCH,
+  holdLock,
   insertWebhook,
   type Receiver,
   startReceiver,
@@ -573,22 +574,15 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
     // stays due, for a look to put back), rather than waiting for the write's commit.
     const writer = openStore(store.url);
     stores.push(writer);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const writing = writer.transaction(async (trx) => {
-      await trx
+    const writing = await holdLock(writer, (trx) =>
+      trx
         .selectFrom('workspaces')
         .select('id')
         .where('id', '=', ws.workspaceId)
         .forUpdate()
-        .execute();
-      locked();
-      await held;
-    });
+        .execute(),
+    );
     try {
-      await isLocked;
       await store.db
         .insertInto('webhook_deliveries')
         .values({
@@ -611,8 +605,7 @@ describe(`webhook dispatch (${TEST_DIALECT})`, () => {
       await waitFor(async () => (await statuses()).every((s) => s === 'delivered'));
       await waitFor(() => d.stats.delivered === 3 && r.receipts.length === 3);
     } finally {
-      release();
-      await writing;
+      await writing.release();
     }
   });
 

@@ -2,7 +2,8 @@
  * Webhook fixtures: a registered webhook written straight into the store (the registration
  * API is built elsewhere), a receiver on 127.0.0.1 that keeps what it gets, the check of
  * a Standard Webhooks signature as a receiver would make it, dispatchers and receivers
- * that end with their test (`perTestWebhooks`), and a claim by a dispatcher holding nothing.
+ * that end with their test (`perTestWebhooks`), a claim by a dispatcher holding nothing, and
+ * a row lock held as another process's transaction would hold it (`holdLock`).
  */
 import { createHmac } from 'node:crypto';
 import {
@@ -19,7 +20,7 @@ import { EVENT_TOPICS } from '../src/domain/events.ts';
 import { newId } from '../src/domain/ids.ts';
 import { newWebhookSecret } from '../src/domain/webhook-signature.ts';
 import { bumpCatalogVersion } from '../src/store/catalog.ts';
-import type { Store } from '../src/store/database.ts';
+import type { Executor, Store } from '../src/store/database.ts';
 import { type ClaimRequest, claimDeliveries } from '../src/store/outbox/deliveries.ts';
 
 /** A webhook as a test registers it. */
@@ -244,4 +245,31 @@ export function claimHoldingNothing(store: Store, request: Partial<ClaimRequest>
     mostHeldOfOne: 0,
     ...request,
   });
+}
+
+/**
+ * Runs `lock` in a transaction of `on` (say, a `for update` of a row) and keeps the
+ * transaction open, so its locks are held, until `release`, which commits it.
+ */
+export async function holdLock(
+  on: Store,
+  lock: (trx: Executor) => Promise<unknown>,
+): Promise<{ release(): Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  const holding = on.transaction(async (trx) => {
+    await lock(trx);
+    locked();
+    await released;
+  });
+  // A lock that failed ends the transaction: say so rather than wait for `locked`.
+  await Promise.race([isLocked, holding]);
+  return {
+    async release() {
+      release();
+      await holding;
+    },
+  };
 }
