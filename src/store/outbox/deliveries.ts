@@ -366,13 +366,9 @@ function claimStatement(workspaceId: string, request: ClaimRequest) {
 }
 
 /** SQLite: the claim found the dispatch lease another's, and took nothing. */
-const LEASE_LOST: Claim = {
-  deliveries: [],
-  more: false,
-  leaseHeld: false,
-  looked: [],
-  blocked: [],
-};
+function leaseLost(): Claim {
+  return { deliveries: [], more: false, leaseHeld: false, looked: [], blocked: [] };
+}
 
 /**
  * SQLite: the lease holder alone claims, so the candidates are read outside the write
@@ -398,7 +394,7 @@ async function claimOnSqlite(
     }
     looked.push(workspaceId);
     const streamed = await streamsIn(store, workspaceId, request);
-    if (!streamed) return LEASE_LOST;
+    if (!streamed) return leaseLost();
     const found = await sqliteCandidates(store.db, workspaceId, { ...request, limit });
     if (found.length === 0) {
       idle.push(workspaceId);
@@ -415,7 +411,8 @@ async function claimOnSqlite(
     return { deliveries: [], more, leaseHeld: true, looked, blocked };
   const claim = await bookkeeping(store, undefined, async (trx): Promise<Claim> => {
     const lease = request.lease;
-    if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now))) return LEASE_LOST;
+    if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now)))
+      return leaseLost();
     for (const workspaceId of idle) await settleDueWorkspace(trx, workspaceId);
     const deliveries: Delivery[] = [];
     for (const { workspaceId, chosen } of chosenIn) {
