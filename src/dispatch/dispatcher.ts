@@ -674,9 +674,9 @@ export class Dispatcher implements DeliveryTaker {
     // left some to another dispatcher (looked in again soon: `looksAgain`).
     this.looksAgain.looked(claim.looked, claim.blocked, Date.now());
     if (kind === 'woken') {
-      const blocked = new Set(claim.blocked);
+      const blocked = claim.blocked.length > 0 ? new Set(claim.blocked) : undefined;
       for (const workspaceId of claim.looked) {
-        if (claim.more || blocked.has(workspaceId)) this.wokenLookedAt.delete(workspaceId);
+        if (claim.more || blocked?.has(workspaceId)) this.wokenLookedAt.delete(workspaceId);
         else remember(this.wokenLookedAt, workspaceId, nowMs);
       }
     }

@@ -1,3 +1,6 @@
+/** What `due` answers when no workspace is due (shared: the loop asks at every turn). */
+const NONE_DUE: readonly string[] = Object.freeze([]);
+
 /**
  * The workspaces a dispatcher looks in again soon, though no write wakes it there: those where
  * its claim left due deliveries to another dispatcher's claim or lease (`Claim.blocked`), which
@@ -35,9 +38,12 @@ export class LooksAgain {
     }
   }
 
-  /** The workspaces to look in again by `nowMs`, each handed out once per claim that blocked. */
-  due(nowMs: number): string[] {
-    if (nowMs < this.nextAtMs) return [];
+  /**
+   * The workspaces to look in again by `nowMs`, each handed out once per claim that blocked.
+   * The dispatcher's loop asks at every turn: when none is due, it allocates nothing.
+   */
+  due(nowMs: number): readonly string[] {
+    if (nowMs < this.nextAtMs) return NONE_DUE;
     const due: string[] = [];
     let next = Number.POSITIVE_INFINITY;
     for (const [id, wait] of this.waits) {
