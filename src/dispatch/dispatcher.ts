@@ -421,9 +421,9 @@ export class Dispatcher implements DeliveryTaker {
             sqlite ? { name: WEBHOOKS_LEASE, now: new Date(nowMs).toISOString() } : undefined,
           );
           if (ok) this.streamsHeld.taken(state, until);
-          else state.retryAt = Date.now() + this.leaseMs;
+          else this.streamsHeld.notTaken(state, Date.now() + this.leaseMs);
         } catch (error) {
-          state.retryAt = Date.now() + this.leaseMs;
+          this.streamsHeld.notTaken(state, Date.now() + this.leaseMs);
           throw error;
         } finally {
           state.acquiring = false;

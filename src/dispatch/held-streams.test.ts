@@ -35,6 +35,32 @@ describe('HeldStreams', () => {
     expect(s.toAcquire(0)).toEqual([]);
   });
 
+  it('breaks a stream that a write of another process came between while it was being taken', () => {
+    const s = new HeldStreams();
+    s.written('ws', new Map([['a', 1]]), events(1, 1, ['a']));
+    const [a] = s.toAcquire(0);
+    a!.acquiring = true;
+    s.written('ws', new Map(), events(3, 3));
+    s.taken(a!, 1_000);
+    a!.acquiring = false;
+    expect(s.anyBroken).toBe(true);
+    expect(s.broken()).toEqual([a]);
+    s.letGo(a!, 500);
+    expect(s.anyBroken).toBe(false);
+  });
+
+  it('does not break a stream it neither holds nor is taking', () => {
+    const s = new HeldStreams();
+    s.written('ws', new Map([['a', 1]]), events(1, 1, ['a']));
+    s.written('ws', new Map(), events(3, 3));
+    // Its own write's deliveries taken again: a position, and taking it leaves it whole.
+    s.written('ws', new Map([['a', 4]]), events(4, 4, ['a']));
+    const [a] = s.toAcquire(0);
+    s.taken(a!, 1_000);
+    expect(s.anyBroken).toBe(false);
+    expect(s.broken()).toEqual([]);
+  });
+
   it('offers each stream to take once, until it is taken, and forgets a dropped one', () => {
     const s = new HeldStreams();
     s.written('ws', new Map([['a', 1]]), events(1, 1, ['a']));

@@ -18,8 +18,9 @@ export interface StreamState {
   /** Not to be taken before then (Unix ms): the last try found it another's, or it was broken. */
   retryAt: number;
   /**
-   * A write of another process came between two of this one's: writes elsewhere give the
-   * webhook deliveries too, which wait for this holder's claim while it holds the stream.
+   * While held or being taken, a write of another process came between two of this one's:
+   * writes elsewhere give the webhook deliveries too, which wait for this holder's claim
+   * while it holds the stream.
    */
   broken: boolean;
 }
@@ -67,7 +68,8 @@ export class HeldStreams {
         else if (!events.made.has(id) && state.position === events.first - 1)
           state.position = events.last;
         else {
-          if (state.position !== undefined && state.position !== events.first - 1) {
+          const holding = state.leaseEnds > 0 || state.acquiring;
+          if (holding && state.position !== undefined && state.position !== events.first - 1) {
             if (state.leaseEnds > 0 && !state.broken) this.brokenHeld += 1;
             state.broken = true;
           }
@@ -94,11 +96,20 @@ export class HeldStreams {
     }
   }
 
-  /** The stream is held, its lease ending at `leaseEnds` (Unix ms). */
+  /**
+   * The stream is held, its lease ending at `leaseEnds` (Unix ms); broken at once if a write
+   * of another process came between while it was being taken.
+   */
   taken(state: StreamState, leaseEnds: number): void {
     state.leaseEnds = leaseEnds;
-    state.broken = false;
+    if (state.broken) this.brokenHeld += 1;
     this.unheld.delete(state);
+  }
+
+  /** Taking the stream failed: not tried again before `retryAt` (Unix ms). */
+  notTaken(state: StreamState, retryAt: number): void {
+    state.broken = false;
+    state.retryAt = retryAt;
   }
 
   /** Held streams that writes of another process broke (`broken`): to let go. */
