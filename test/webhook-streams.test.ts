@@ -294,10 +294,10 @@ describe(`streamed first attempts (${TEST_DIALECT})`, () => {
   it('are let go, and not taken again for a while, once a write of another process comes between', async () => {
     const r = await receiver();
     const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
-    // No polls: a claim of the unheard write's delivery before the next write would hold
-    // every first attempt again, and that write would rightly keep the stream whole. Writes
-    // heard of wake the dispatcher for their claims.
-    const d = dispatcher({ pollMs: 60_000 });
+    // No polls (the fixture's): a claim of the unheard write's delivery before the next write
+    // would hold every first attempt again, and that write would rightly keep the stream
+    // whole. Writes heard of wake the dispatcher for their claims.
+    const d = dispatcher();
     let detach = attachToWrites(store, d);
     cleanups.push(() => detach());
     await createPeople(1);
