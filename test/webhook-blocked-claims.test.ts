@@ -10,7 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../src/store/database.ts';
 import type { ClaimRequest } from '../src/store/outbox/deliveries.ts';
 import { makePerson } from './factories.ts';
-import { storePerTest, TEST_DIALECT, type TestStore, type TestWorkspace } from './helpers.ts';
+import {
+  storePerTest,
+  TEST_DIALECT,
+  type TestStore,
+  type TestWorkspace,
+  testWorkspace,
+} from './helpers.ts';
 import {
   claimHoldingNothing,
   holdLock,
@@ -157,5 +163,47 @@ describe(`claims that leave deliveries to another dispatcher (${TEST_DIALECT})`,
       () => `${r.receipts.length} receipts`,
     );
     expect(new Set(r.receipts.map((x) => x.id)).size).toBe(71);
+  });
+
+  it('say in which workspaces they left deliveries behind', async () => {
+    const other = await testWorkspace(store, '다른 워크스페이스');
+    await insertWebhook(store, ws.workspaceId, { url: 'http://127.0.0.1:9/hook' });
+    await insertWebhook(store, other.workspaceId, { url: 'http://127.0.0.1:9/hook' });
+    await createPeople(3);
+    await other.write((w) => makePerson(w));
+    const taken = await claim('a', {
+      perWebhook: 2,
+      workspaces: [ws.workspaceId, other.workspaceId],
+    });
+    expect(taken.deliveries).toHaveLength(3);
+    expect(taken.more).toBe(true);
+    expect(taken.left).toEqual([ws.workspaceId]);
+    expect(taken.looked.sort()).toEqual([ws.workspaceId, other.workspaceId].sort());
+  });
+
+  it('a woken workspace a claim had no room to look in is looked in once a place is free, with no poll', async () => {
+    // A dispatcher of four POSTs at once holds 64 deliveries at most: a webhook's 64 fill it
+    // (its first attempts go one at a time, leaving places to send others).
+    const { r, answerNext } = await holdingReceiver();
+    const otherReceiver = await webhooks.receiver();
+    const other = await testWorkspace(store, '다른 워크스페이스');
+    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    await insertWebhook(store, other.workspaceId, { url: otherReceiver.url });
+    const d = webhooks.dispatcher({ concurrency: 4 });
+    await waitFor(() => d.stats.claims > 0);
+    await createPeople(64);
+    await other.write((w) => makePerson(w));
+    // Woken in both at once: on SQLite the claim fills its room in the first (PostgreSQL
+    // shares the room among the workspaces it looks in together).
+    d.wake(ws.workspaceId);
+    d.wake(other.workspaceId);
+    await waitFor(() => r.receipts.length === 1);
+    // One place freed: far fewer than a look at every due workspace waits for.
+    answerNext();
+    await waitFor(
+      () => otherReceiver.receipts.length === 1,
+      undefined,
+      () => `${otherReceiver.receipts.length} receipts elsewhere, ${d.stats.claims} claims`,
+    );
   });
 });

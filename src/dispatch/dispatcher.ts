@@ -674,10 +674,20 @@ export class Dispatcher implements DeliveryTaker {
     // left some to another dispatcher (looked in again soon: `looksAgain`).
     this.looksAgain.looked(claim.looked, claim.blocked, Date.now());
     if (kind === 'woken') {
-      const blocked = claim.blocked.length > 0 ? new Set(claim.blocked) : undefined;
+      // Passed over by the next looks at every due workspace, unless the claim left some
+      // behind there or left them to another dispatcher. Those it had no room to look in are
+      // woken again: the next woken claim looks there.
+      const again =
+        claim.left.length + claim.blocked.length > 0
+          ? new Set([...claim.left, ...claim.blocked])
+          : undefined;
       for (const workspaceId of claim.looked) {
-        if (claim.more || blocked?.has(workspaceId)) this.wokenLookedAt.delete(workspaceId);
+        if (again?.has(workspaceId)) this.wokenLookedAt.delete(workspaceId);
         else remember(this.wokenLookedAt, workspaceId, nowMs);
+      }
+      if (claim.looked.length < workspaces!.length && claim.leaseHeld) {
+        const looked = new Set(claim.looked);
+        for (const id of workspaces!) if (!looked.has(id)) this.wokenIn.add(id);
       }
     }
     if (kind === 'due')

@@ -95,8 +95,13 @@ export interface ClaimRequest {
 /** What a claim got. */
 export interface Claim {
   deliveries: Delivery[];
-  /** More deliveries were due than the limits let this claim take. */
+  /**
+   * More deliveries were due than the limits let this claim take: in the workspaces `left`
+   * names, or in workspaces it did not look in for want of room or of looks.
+   */
   more: boolean;
+  /** The workspaces looked in where more deliveries were due than the claim took. */
+  left: string[];
   /** False when the dispatch lease was another's: nothing was claimed. */
   leaseHeld: boolean;
   /** The workspaces the claim looked in. */
@@ -171,7 +176,7 @@ const PARALLEL_WORKSPACES = 8;
  */
 export async function claimDeliveries(store: Store, request: ClaimRequest): Promise<Claim> {
   if (request.limit <= 0)
-    return { deliveries: [], more: true, leaseHeld: true, looked: [], blocked: [] };
+    return { deliveries: [], more: true, leaseHeld: true, looked: [], blocked: [], left: [] };
   let due = request.workspaces?.slice(0, WORKSPACES_PER_CLAIM);
   let left = false;
   if (!due) {
@@ -200,6 +205,7 @@ async function claimOnPostgres(
 ): Promise<Claim> {
   const deliveries: Delivery[] = [];
   const blocked: string[] = [];
+  const left: string[] = [];
   let more = false;
   let next = 0;
   while (next < due.length) {
@@ -221,10 +227,11 @@ async function claimOnPostgres(
     for (const claim of claims) {
       deliveries.push(...claim.deliveries);
       blocked.push(...claim.blocked);
+      left.push(...claim.left);
       if (claim.more) more = true;
     }
   }
-  return { deliveries, more, leaseHeld: true, looked: due.slice(0, next), blocked };
+  return { deliveries, more, leaseHeld: true, looked: due.slice(0, next), blocked, left };
 }
 
 /**
@@ -243,6 +250,7 @@ async function claimInPostgres(
     leaseHeld: true,
     looked: [],
     blocked: blocked ? [workspaceId] : [],
+    left: more ? [workspaceId] : [],
   });
   if (!request.likely) {
     const found = await postgresCandidates(store.db, workspaceId, request);
@@ -367,7 +375,7 @@ function claimStatement(workspaceId: string, request: ClaimRequest) {
 
 /** SQLite: the claim found the dispatch lease another's, and took nothing. */
 function leaseLost(): Claim {
-  return { deliveries: [], more: false, leaseHeld: false, looked: [], blocked: [] };
+  return { deliveries: [], more: false, leaseHeld: false, looked: [], blocked: [], left: [] };
 }
 
 /**
@@ -386,6 +394,7 @@ async function claimOnSqlite(
   let more = false;
   const looked: string[] = [];
   const blocked: string[] = [];
+  const left: string[] = [];
   for (const workspaceId of due) {
     const limit = request.limit - chosenCount;
     if (limit <= 0) {
@@ -401,14 +410,17 @@ async function claimOnSqlite(
       continue;
     }
     const look = choose(found, { ...request, limit }, streamed);
-    if (look.more) more = true;
+    if (look.more) {
+      more = true;
+      left.push(workspaceId);
+    }
     if (look.blocked) blocked.push(workspaceId);
     if (look.chosen.length === 0) continue;
     chosenIn.push({ workspaceId, chosen: look.chosen });
     chosenCount += look.chosen.length;
   }
   if (chosenIn.length === 0 && idle.length === 0)
-    return { deliveries: [], more, leaseHeld: true, looked, blocked };
+    return { deliveries: [], more, leaseHeld: true, looked, blocked, left };
   const claim = await bookkeeping(store, undefined, async (trx): Promise<Claim> => {
     const lease = request.lease;
     if (lease && !(await holdsLease(trx, lease.name, lease.holder, request.now)))
@@ -419,7 +431,7 @@ async function claimOnSqlite(
       const leased = await leaseRows(trx, workspaceId, chosen, request);
       deliveries.push(...(await readSends(trx, workspaceId, leased, request.now)));
     }
-    return { deliveries, more, leaseHeld: true, looked, blocked };
+    return { deliveries, more, leaseHeld: true, looked, blocked, left };
   });
   if (claim.deliveries.length > 0) request.claimed?.(claim.deliveries);
   return claim;
