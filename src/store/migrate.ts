@@ -31,6 +31,7 @@ import { dueMarksUnannounced } from './migrations/028-due-marks-unannounced.ts';
 import { versionsNotified } from './migrations/029-versions-notified.ts';
 import { notifyWithoutJson } from './migrations/030-notify-without-json.ts';
 import { webhookStreams } from './migrations/031-webhook-streams.ts';
+import { dueDeliveriesNotified } from './migrations/032-due-deliveries-notified.ts';
 
 /** The schema's migrations for `dialect`, by name, in their order. */
 export function schemaMigrations(dialect: 'sqlite' | 'postgres'): Record<string, Migration> {
@@ -66,6 +67,7 @@ export function schemaMigrations(dialect: 'sqlite' | 'postgres'): Record<string,
     '029-versions-notified': versionsNotified({ dialect }),
     '030-notify-without-json': notifyWithoutJson({ dialect }),
     '031-webhook-streams': webhookStreams({ dialect }),
+    '032-due-deliveries-notified': dueDeliveriesNotified({ dialect }),
   };
 }
 

@@ -12,6 +12,13 @@ import { ChangeFeed } from './change-feed.ts';
  */
 export const CHANGES_CHANNEL = 'salescrm_changes';
 
+/**
+ * The channel migration 032's trigger notifies when a change brings a workspace's due mark
+ * forward to about now: deliveries there wait for a claim. The payload is the workspace's id.
+ * Listened to only while a process asks (`onDeliveriesDue`).
+ */
+export const DELIVERIES_CHANNEL = 'salescrm_deliveries';
+
 /** Payloads that start with this are `sync`'s, not changes (ids never start with it). */
 const SYNC_PREFIX = '~';
 
@@ -38,6 +45,11 @@ const RECONNECT_MS = 1_000;
 export interface ChangeListener {
   readonly feed: ChangeFeed;
   /**
+   * Calls `due` with the workspace of each notification of `DELIVERIES_CHANNEL` from now on,
+   * until the returned function is called. None are heard while the connection is lost.
+   */
+  onDeliveriesDue(due: (workspaceId: string) => void): () => void;
+  /**
    * Resolves once the feed has every notification of the commits made before the call (a
    * notification of its own, sent after them, came back), or at once while not listening.
    */
@@ -56,6 +68,13 @@ export function listenForChanges(
 ): ChangeListener {
   const feed = new ChangeFeed();
   const waiting = new Map<string, () => void>();
+  const dueListeners = new Set<(workspaceId: string) => void>();
+  // Whether the connection listens to `DELIVERIES_CHANNEL` (once asked; for the connection's life).
+  let hearingDue = false;
+  const hearDue = (c: pg.Client) => {
+    hearingDue = true;
+    c.query(`listen ${DELIVERIES_CHANNEL}`).catch(() => lost(c));
+  };
   let client: pg.Client | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
@@ -83,16 +102,21 @@ export function listenForChanges(
     c.on('end', () => lost(c));
     c.on('notification', (message) => {
       const payload = message.payload ?? '';
-      if (payload.startsWith(SYNC_PREFIX)) {
+      if (message.channel === DELIVERIES_CHANNEL) {
+        for (const due of dueListeners) due(payload);
+      } else if (payload.startsWith(SYNC_PREFIX)) {
         waiting.get(payload)?.();
         waiting.delete(payload);
       } else notified(feed, payload);
     });
+    hearingDue = false;
     c.connect()
       .then(() => c.query(`listen ${CHANGES_CHANNEL}`))
       .then(
         () => {
-          if (client === c && !closed) feed.started();
+          if (client !== c || closed) return;
+          feed.started();
+          if (dueListeners.size > 0) hearDue(c);
         },
         () => lost(c),
       );
@@ -101,6 +125,13 @@ export function listenForChanges(
 
   return {
     feed,
+    onDeliveriesDue(due) {
+      dueListeners.add(due);
+      if (client && feed.live && !hearingDue) hearDue(client);
+      return () => {
+        dueListeners.delete(due);
+      };
+    },
     async sync() {
       if (!feed.live) return;
       const payload = `${SYNC_PREFIX}${randomUUID()}`;
