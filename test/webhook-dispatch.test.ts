@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { USER_AGENT } from '../src/dispatch/attempt.ts';
@@ -16,6 +17,7 @@ import { replayDelivery } from '../src/resources/webhooks/commands.ts';
 import { bumpCatalogVersion } from '../src/store/catalog.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { WORKSPACES_PER_CLAIM } from '../src/store/outbox/deliveries.ts';
+import { DELIVERIES_CHANNEL } from '../src/store/postgres-listener.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import { afterWrite } from '../src/store/write-commits.ts';
 import { START_MS } from './budgets.ts';
@@ -911,6 +913,46 @@ describe(`a delivery committed before a crash (${TEST_DIALECT})`, () => {
     dispatcher.child.kill('SIGTERM');
     expect(await dispatcher.exited).toBe(0);
   });
+
+  it.runIf(TEST_DIALECT === 'postgres')(
+    'claims at once, on PostgreSQL, where a write of another process left deliveries, with no poll',
+    { timeout: 2 * START_MS },
+    async () => {
+      const r = await receiver();
+      await insertWebhook(store, ws.workspaceId, { url: r.url });
+      // Due before it starts: sent by its first look, which is over once it is received.
+      await ws.write((w) => makePerson(w));
+      // Its next look a minute away, past the wait for the second delivery below.
+      const dispatcher = run(['dispatch'], {
+        WEBHOOK_POLL_MS: '60000',
+        WEBHOOK_ALLOW_PRIVATE: '1',
+      });
+      await waitFor(
+        () => r.receipts.length === 1,
+        START_MS,
+        () => dispatcher.out(),
+      );
+      await waitFor(
+        async () => {
+          const { rows } = await sql<{ n: number }>`select count(*)::int as n
+            from pg_stat_activity where datname = current_database()
+              and query = ${`listen ${DELIVERIES_CHANNEL}`}`.execute(store.db);
+          return rows[0]!.n > 0;
+        },
+        START_MS,
+        () => dispatcher.out(),
+      );
+      // This process runs no dispatcher: its write leaves the delivery to a claim.
+      await ws.write((w) => makePerson(w));
+      await waitFor(
+        () => r.receipts.length === 2,
+        undefined,
+        () => dispatcher.out(),
+      );
+      dispatcher.child.kill('SIGTERM');
+      expect(await dispatcher.exited).toBe(0);
+    },
+  );
 });
 
 // The API answers writes while a receiver hangs: the dispatcher holds no transaction.

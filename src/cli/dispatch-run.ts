@@ -9,7 +9,9 @@ import { withStore } from './with-store.ts';
 /**
  * `salescrm dispatch`: a webhook dispatcher on its own (no HTTP API). Migrates the database,
  * sends due deliveries until SIGTERM or SIGINT, then finishes the POSTs in flight (each
- * bounded by WEBHOOK_TIMEOUT_MS), records them, and returns 0. With METRICS_PORT, serves
+ * bounded by WEBHOOK_TIMEOUT_MS), records them, and returns 0. On PostgreSQL it hears where
+ * deliveries fall due (another process's write, a replay: `DELIVERIES_CHANNEL`) and claims
+ * there at once; otherwise at its looks every WEBHOOK_POLL_MS. With METRICS_PORT, serves
  * `GET /metrics` on that port (on HOST): its dispatcher's tries and holdings, the backlog,
  * its pool and Node's own, as `serve`'s.
  */
@@ -26,11 +28,15 @@ export async function runDispatch(config: Config): Promise<number> {
       console.log(`metrics on ${metricsServer.url}/metrics`);
     }
     dispatcher.start();
+    const stopHearing = store
+      .changes?.()
+      .onDeliveriesDue((workspaceId) => dispatcher.wake(workspaceId));
     log.info(
       { dispatcher: dispatcher.id, concurrency: config.webhookConcurrency },
       'salescrm is dispatching webhooks',
     );
     log.info({ signal: await signal }, 'stopping: finishing the deliveries in flight');
+    stopHearing?.();
     await dispatcher.stop();
     await metricsServer?.close();
     log.info(dispatcher.stats, 'stopped');
