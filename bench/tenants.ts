@@ -639,7 +639,8 @@ async function webhookPhase(
       ? await serve(
           variant.dir,
           built.url,
-          // Polling every 50 ms: it hears of no write (`serve` wakes its own dispatcher).
+          // Polling every 50 ms: on SQLite it hears of no write (on PostgreSQL it hears where
+          // deliveries fall due as well; `serve` wakes its own dispatcher).
           { WEBHOOK_ALLOW_PRIVATE: '1', LOG_LEVEL: 'info', WEBHOOK_POLL_MS: '50' },
           'client',
           'dispatch',
