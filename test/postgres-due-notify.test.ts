@@ -27,6 +27,15 @@ const cleanups = storePerTest((s, w) => {
 });
 const webhooks = perTestWebhooks(cleanups, () => store);
 
+/** The backends (their pids) whose last statement listened to `DELIVERIES_CHANNEL`. */
+async function listening(): Promise<number[]> {
+  const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity
+    where datname = current_database() and query = ${`listen ${DELIVERIES_CHANNEL}`}`.execute(
+    store.db,
+  );
+  return rows.map((r) => r.pid);
+}
+
 /**
  * The workspaces another process hears of on `DELIVERIES_CHANNEL`, in the order notified,
  * once its connection listens there.
@@ -36,13 +45,7 @@ async function hearing(): Promise<string[]> {
   cleanups.push(() => other.close());
   const heard: string[] = [];
   cleanups.push(other.changes!().onDeliveriesDue((workspaceId) => heard.push(workspaceId)));
-  await waitFor(async () => {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and query = ${`listen ${DELIVERIES_CHANNEL}`}`.execute(
-      store.db,
-    );
-    return rows[0]!.n > 0;
-  });
+  await waitFor(async () => (await listening()).length > 0);
   return heard;
 }
 
@@ -70,6 +73,19 @@ describe.runIf(TEST_DIALECT === 'postgres')('deliveries due, notified (postgres)
     await quiet.write((w) => makePerson(w));
     await mark(heard, 'after the next');
     expect(heard).toEqual([ws.workspaceId, 'after the writes', ws.workspaceId, 'after the next']);
+  });
+
+  it('is heard again once the listening connection, lost, is back', async () => {
+    await insertWebhook(store, ws.workspaceId, { url: 'http://127.0.0.1:9/hook' });
+    await store.db.updateTable('workspaces').set({ deliveries_due_at: null }).execute();
+    const heard = await hearing();
+    const [lost] = await listening();
+    await sql`select pg_terminate_backend(${lost})`.execute(store.db);
+    // A connection of its own again (a second later), listening there as before.
+    await waitFor(async () => (await listening()).some((pid) => pid !== lost));
+    await ws.write((w) => makePerson(w));
+    await mark(heard, 'after the write');
+    expect(heard).toEqual([ws.workspaceId, 'after the write']);
   });
 
   it('tells of none for deliveries a write hands to its own process’s dispatcher', async () => {
