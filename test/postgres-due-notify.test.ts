@@ -2,11 +2,13 @@
  * PostgreSQL: a write in a workspace whose due mark it leaves at about now (or a change that
  * brings the mark forward to it) notifies `salescrm_deliveries` (migration 032, docs/deploy.md,
  * Webhook delivery): a write whose deliveries no dispatcher of its process took. A write where
- * nothing is due, or that hands its deliveries to its own process's dispatcher, does not. A store's change listener passes the
+ * nothing is due, or that hands its deliveries to its own process's dispatcher, does not; a
+ * replay does. A store's change listener passes the
  * notifications on to whoever asks (`onDeliveriesDue`), as `salescrm dispatch` asks.
  */
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { replayDelivery } from '../src/resources/webhooks/commands.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { DELIVERIES_CHANNEL } from '../src/store/postgres-listener.ts';
 import { makePerson } from './factories.ts';
@@ -88,9 +90,9 @@ describe.runIf(TEST_DIALECT === 'postgres')('deliveries due, notified (postgres)
     expect(heard).toEqual([ws.workspaceId, 'after the write']);
   });
 
-  it('tells of none for deliveries a write hands to its own process’s dispatcher', async () => {
+  it('tells of none for deliveries a write hands to its own process’s dispatcher, and of a replay', async () => {
     const r = await webhooks.receiver();
-    await insertWebhook(store, ws.workspaceId, { url: r.url });
+    const hook = await insertWebhook(store, ws.workspaceId, { url: r.url });
     const d = webhooks.dispatcher();
     await waitFor(() => d.stats.claims > 0);
     webhooks.attach(d);
@@ -100,5 +102,18 @@ describe.runIf(TEST_DIALECT === 'postgres')('deliveries due, notified (postgres)
     await mark(heard, 'after the write');
     expect(d.stats.taken).toBe(1);
     expect(heard).toEqual(['after the write']);
+    // Its try recorded, a replay makes it due again: told of.
+    const [sent] = r.receipts;
+    await waitFor(async () => {
+      const row = await store.db
+        .selectFrom('webhook_deliveries')
+        .select('status')
+        .where('id', '=', sent!.id)
+        .executeTakeFirst();
+      return row?.status === 'delivered';
+    });
+    await ws.write((w) => replayDelivery(w, hook.id, sent!.id));
+    await mark(heard, 'after the replay');
+    expect(heard).toEqual(['after the write', ws.workspaceId, 'after the replay']);
   });
 });
