@@ -19,7 +19,7 @@ import {
   type TestWorkspace,
   testWorkspace,
 } from './helpers.ts';
-import { insertWebhook, perTestWebhooks, waitFor } from './webhook-fixtures.ts';
+import { insertWebhook, listeningTo, perTestWebhooks, waitFor } from './webhook-fixtures.ts';
 
 let store: TestStore;
 let ws: TestWorkspace;
@@ -29,13 +29,9 @@ const cleanups = storePerTest((s, w) => {
 });
 const webhooks = perTestWebhooks(cleanups, () => store);
 
-/** The backends (their pids) whose last statement listened to `DELIVERIES_CHANNEL`. */
-async function listening(): Promise<number[]> {
-  const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity
-    where datname = current_database() and query = ${`listen ${DELIVERIES_CHANNEL}`}`.execute(
-    store.db,
-  );
-  return rows.map((r) => r.pid);
+/** The backends (their pids) listening to `DELIVERIES_CHANNEL`. */
+function listening(): Promise<number[]> {
+  return listeningTo(store, DELIVERIES_CHANNEL);
 }
 
 /**

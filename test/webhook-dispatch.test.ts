@@ -6,7 +6,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { USER_AGENT } from '../src/dispatch/attempt.ts';
@@ -38,6 +37,7 @@ import {
   FAST_DISPATCH,
   holdLock,
   insertWebhook,
+  listeningTo,
   type Receiver,
   startReceiver,
   waitFor,
@@ -933,12 +933,7 @@ describe(`a delivery committed before a crash (${TEST_DIALECT})`, () => {
         () => dispatcher.out(),
       );
       await waitFor(
-        async () => {
-          const { rows } = await sql<{ n: number }>`select count(*)::int as n
-            from pg_stat_activity where datname = current_database()
-              and query = ${`listen ${DELIVERIES_CHANNEL}`}`.execute(store.db);
-          return rows[0]!.n > 0;
-        },
+        async () => (await listeningTo(store, DELIVERIES_CHANNEL)).length > 0,
         START_MS,
         () => dispatcher.out(),
       );

@@ -2,8 +2,9 @@
  * Webhook fixtures: a registered webhook written straight into the store (the registration
  * API is built elsewhere), a receiver on 127.0.0.1 that keeps what it gets, the check of
  * a Standard Webhooks signature as a receiver would make it, dispatchers and receivers
- * that end with their test (`perTestWebhooks`), a claim by a dispatcher holding nothing, and
- * a row lock held as another process's transaction would hold it (`holdLock`).
+ * that end with their test (`perTestWebhooks`), a claim by a dispatcher holding nothing, a
+ * row lock held as another process's transaction would hold it (`holdLock`), and the
+ * connections listening to a channel (`listeningTo`).
  */
 import { createHmac } from 'node:crypto';
 import {
@@ -14,6 +15,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { attachToWrites } from '../src/dispatch/attach.ts';
 import { Dispatcher, type DispatcherOptions } from '../src/dispatch/dispatcher.ts';
 import { EVENT_TOPICS } from '../src/domain/events.ts';
@@ -230,6 +232,16 @@ export function perTestWebhooks(
       return r;
     },
   };
+}
+
+/**
+ * PostgreSQL: the backends (their pids) of `store`'s database whose last statement was a
+ * LISTEN of `channel`: a process's listening connection, once it listens there.
+ */
+export async function listeningTo(store: Store, channel: string): Promise<number[]> {
+  const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity
+    where datname = current_database() and query = ${`listen ${channel}`}`.execute(store.db);
+  return rows.map((r) => r.pid);
 }
 
 /** A claim by a dispatcher that holds nothing (up to 100 deliveries, 64 a webhook). */

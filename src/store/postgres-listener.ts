@@ -69,10 +69,8 @@ export function listenForChanges(
   const feed = new ChangeFeed();
   const waiting = new Map<string, () => void>();
   const dueListeners = new Set<(workspaceId: string) => void>();
-  // Whether the connection listens to `DELIVERIES_CHANNEL` (once asked; for the connection's life).
-  let hearingDue = false;
+  // Once someone asks (a second LISTEN of a channel is no error, and costs nothing more).
   const hearDue = (c: pg.Client) => {
-    hearingDue = true;
     c.query(`listen ${DELIVERIES_CHANNEL}`).catch(() => lost(c));
   };
   let client: pg.Client | undefined;
@@ -103,13 +101,13 @@ export function listenForChanges(
     c.on('notification', (message) => {
       const payload = message.payload ?? '';
       if (message.channel === DELIVERIES_CHANNEL) {
-        for (const due of dueListeners) due(payload);
+        // A workspace's id; an empty payload (not the trigger's) names none.
+        if (payload) for (const due of dueListeners) due(payload);
       } else if (payload.startsWith(SYNC_PREFIX)) {
         waiting.get(payload)?.();
         waiting.delete(payload);
       } else notified(feed, payload);
     });
-    hearingDue = false;
     c.connect()
       .then(() => c.query(`listen ${CHANGES_CHANNEL}`))
       .then(
@@ -127,7 +125,8 @@ export function listenForChanges(
     feed,
     onDeliveriesDue(due) {
       dueListeners.add(due);
-      if (client && feed.live && !hearingDue) hearDue(client);
+      // While connecting, the connection listens once it is up.
+      if (dueListeners.size === 1 && client && feed.live) hearDue(client);
       return () => {
         dueListeners.delete(due);
       };
