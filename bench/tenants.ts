@@ -1,6 +1,6 @@
 // `npm run bench:tenants [-- --workspaces 10,1000,10000] [--people 20] [--seconds 8]
 // [--stores sqlite,postgres] [--webhooks 100] [--repeat 2] [--before DIR] [--reuse]
-// [--only writes|webhooks]`: one server, many
+// [--only writes|webhooks] [--control]`: one server, many
 // workspaces. For each N, a database of N demo workspaces of `people` each
 // (`salescrm demo --workspaces N --json`, which also gives their tokens), and a real
 // `salescrm serve` on it (RATE_LIMIT_MAX=0, OVERLOAD_DELAY_MS=0; pinned to the last core, wrk on the other):
@@ -21,6 +21,8 @@
 // each write to its delivery's receipt (from the event's `occurredAt`, set when the write
 // began: the commit-to-receipt time and a little more); each set of workspaces warmed up
 // alike, and the before and after servers alternated `repeat` times, each run shown.
+// `--control` runs that part with no webhook in either set of workspaces: the ratio's spread
+// about 1 is the measure's own noise on this machine, the margin a figure needs over a target.
 // With `--before DIR` (a checkout of the code before, its node_modules beside it), every
 // figure is measured with that code's server too, on the same databases, in the same run;
 // the databases are built by this code (migration 026 is forgotten for an old server without it).
@@ -74,6 +76,7 @@ const { values } = parseArgs({
     reuse: { type: 'boolean', default: false },
     only: { type: 'string' },
     dispatch: { type: 'string', default: 'serve,process' },
+    control: { type: 'boolean', default: false },
   },
 });
 if (values.only !== undefined && values.only !== 'writes' && values.only !== 'webhooks') {
@@ -91,6 +94,8 @@ const connections = countArg('connections', values.connections);
 const stores = values.stores.split(',') as ('sqlite' | 'postgres')[];
 const hooked = values.webhooks === '0' || writesOnly ? 0 : countArg('webhooks', values.webhooks);
 const repeat = countArg('repeat', values.repeat);
+/** The webhook part with no webhook at all: both sets of workspaces alike (its noise). */
+const control = values.control;
 /** Where the webhook phase's dispatcher runs: in `serve`, or a `salescrm dispatch` of its own. */
 const placements = values.dispatch.split(',') as Placement[];
 type Placement = 'serve' | 'process';
@@ -323,6 +328,15 @@ function firstTokens(built: Built, from: number, count: number): string {
   const all = readFileSync(built.tokens, 'utf8').trim().split('\n');
   const file = `${built.tokens}.${from}-${from + count}`;
   writeFileSync(file, `${all.slice(from, from + count).join('\n')}\n`);
+  return file;
+}
+
+/** A file of `count` tokens, every other one from the `first`th. */
+function everyOtherToken(built: Built, first: number, count: number): string {
+  const all = readFileSync(built.tokens, 'utf8').trim().split('\n');
+  const file = `${built.tokens}.every-other-from-${first}`;
+  const picked = all.filter((_, i) => i % 2 === first % 2 && i >= first).slice(0, count);
+  writeFileSync(file, `${picked.join('\n')}\n`);
   return file;
 }
 
@@ -607,26 +621,30 @@ async function webhookPhase(
   // The tokens file lists the workspaces in the order they were made: created_at, then id.
   const now = new Date().toISOString();
   await s.db.deleteFrom('webhooks').execute();
-  await s.db
-    .insertInto('webhooks')
-    .values(
-      ids.slice(0, hooked).map((workspaceId, i) => ({
-        workspace_id: workspaceId,
-        id: newId(),
-        url: hooks.url(i),
-        object_types: JSON.stringify(['people']),
-        events: JSON.stringify(EVENT_TOPICS),
-        fields: null,
-        status: 'active',
-        secret: newWebhookSecret(),
-        previous_secret: null,
-        previous_secret_until: null,
-        failure_streak: 0,
-        created_at: now,
-        updated_at: now,
-      })),
-    )
-    .execute();
+  if (!control)
+    await s.db
+      .insertInto('webhooks')
+      .values(
+        ids
+          .filter((_, i) => i % 2 === 0)
+          .slice(0, hooked)
+          .map((workspaceId, i) => ({
+            workspace_id: workspaceId,
+            id: newId(),
+            url: hooks.url(i),
+            object_types: JSON.stringify(['people']),
+            events: JSON.stringify(EVENT_TOPICS),
+            fields: null,
+            status: 'active',
+            secret: newWebhookSecret(),
+            previous_secret: null,
+            previous_secret_until: null,
+            failure_streak: 0,
+            created_at: now,
+            updated_at: now,
+          })),
+      )
+      .execute();
   await s.close();
   const server = await serve(variant.dir, built.url, {
     WEBHOOK_DISPATCH: placement === 'serve' ? '1' : '0',
@@ -650,13 +668,15 @@ async function webhookPhase(
         })
       : undefined;
   try {
-    const withTokens = firstTokens(built, 0, hooked);
-    const withoutTokens = firstTokens(built, hooked, hooked);
+    // The workspaces with a webhook and those without taken turn about in the order they
+    // were made (`--control` found the first made cheaper to write to than the next).
+    const withTokens = everyOtherToken(built, 0, hooked);
+    const withoutTokens = everyOtherToken(built, 1, hooked);
     // Both sets of workspaces warmed up alike (their catalogs read, the paths compiled), the
     // warm-up's deliveries received before the measure.
     await warmUp(server, withoutTokens, 10, true);
     await warmUp(server, withTokens, 10, true);
-    await received(hooks.ms, 10 * hooked);
+    if (!control) await received(hooks.ms, 10 * hooked);
     hooks.ms.length = 0;
     // Without and with alternate in slices, so that both meet the shared machine alike (the
     // same code's CPU a create moves by half between runs here, within a run much less).
@@ -679,26 +699,39 @@ async function webhookPhase(
     // The receivers' CPU (this process's, on the clients' core): a receiver stands for another
     // machine, but here it shares the core PostgreSQL and wrk run on.
     let receiverUs = 0;
-    for (let i = 0; i < SLICES; i++) {
-      let cpu = cpuOf(pid);
-      let db = dbCpu();
+    const sliceWithout = async () => {
+      const cpu = cpuOf(pid);
+      const db = dbCpu();
       withoutSlices.push(
         await overTokens('creates, no webhook', server, withoutTokens, CREATES, slice),
       );
       spentSince(withoutCpu, cpu);
       withoutDbMs += dbCpu() - db;
+    };
+    const sliceWith = async () => {
       const got = hooks.ms.length;
-      cpu = cpuOf(pid);
-      db = dbCpu();
+      const cpu = cpuOf(pid);
+      const db = dbCpu();
       const own = process.cpuUsage();
       const part = await overTokens('creates, webhooks', server, withTokens, CREATES, slice);
       withSlices.push(part);
       // The deliveries' CPU is the writes' too: counted until the last is received.
-      await received(hooks.ms, got + part.reqPerSec * slice * 0.99);
+      if (!control) await received(hooks.ms, got + part.reqPerSec * slice * 0.99);
       spentSince(withCpu, cpu);
       withDbMs += dbCpu() - db;
       const spent = process.cpuUsage(own);
       receiverUs += spent.user + spent.system;
+    };
+    // Each kind first in half the pairs: the first slice of a server, and a slice after
+    // another's, are not alike (measured with `--control`).
+    for (let i = 0; i < SLICES; i++) {
+      if (i % 2 === 0) {
+        await sliceWithout();
+        await sliceWith();
+      } else {
+        await sliceWith();
+        await sliceWithout();
+      }
     }
     const without = combined(withoutSlices);
     const withHooks = combined(withSlices);
@@ -724,7 +757,7 @@ async function webhookPhase(
       load: load(),
     };
     console.log(
-      `${store} webhooks ${variant.name}, dispatcher in ${placement}: creates ${Math.round(without.reqPerSec)}/s without, ${Math.round(withHooks.reqPerSec)}/s with (${(withHooks.reqPerSec / without.reqPerSec).toFixed(2)}; by CPU ${(figures.cpuWithout / figures.cpuWith).toFixed(2)}; server CPU a create ${Math.round(figures.cpuWithout)}/${Math.round(figures.cpuWith)} µs, in the kernel ${Math.round(figures.systemCpuWithout)}/${Math.round(figures.systemCpuWith)}); ${store === 'postgres' ? `PostgreSQL CPU a create ${Math.round(figures.dbCpuWithout)}/${Math.round(figures.dbCpuWith)} µs; ` : ''}receivers' CPU a delivery ${Math.round(figures.receiverCpu)} µs; write→receipt p50 ${figures.receiptP50} ms, p99 ${figures.receiptP99} ms (${sorted.length} received), load ${figures.load}`,
+      `${store} webhooks ${variant.name}, dispatcher in ${placement}: creates ${Math.round(without.reqPerSec)}/s without, ${Math.round(withHooks.reqPerSec)}/s with (${(withHooks.reqPerSec / without.reqPerSec).toFixed(2)}; by CPU ${(figures.cpuWithout / figures.cpuWith).toFixed(2)}; server CPU a create ${Math.round(figures.cpuWithout)}/${Math.round(figures.cpuWith)} µs, in the kernel ${Math.round(figures.systemCpuWithout)}/${Math.round(figures.systemCpuWith)}); ${store === 'postgres' ? `PostgreSQL CPU a create ${Math.round(figures.dbCpuWithout)}/${Math.round(figures.dbCpuWith)} µs; ` : ''}receivers' CPU a delivery ${Math.round(figures.receiverCpu)} µs; creates p99 ${Math.round(without.p99)}/${Math.round(withHooks.p99)} ms; write→receipt p50 ${figures.receiptP50} ms, p99 ${figures.receiptP99} ms (${sorted.length} received), load ${figures.load}`,
     );
     return figures;
   } finally {
@@ -882,12 +915,13 @@ if (hookRows.length > 0) {
         'of which in the kernel (µs)',
         'PostgreSQL CPU a create (µs without/with)',
         "receivers' CPU a delivery (µs)",
+        'creates p99 ms (without/with)',
         'write→receipt p50 ms',
         'p99 ms',
         'load',
       ],
       hookRows.map((h) => [
-        `${h.store} ${h.variant}, dispatcher in ${h.placement === 'serve' ? 'serve' : 'its own process'}${repeat > 1 ? ` (run ${h.run})` : ''}`,
+        `${h.store} ${h.variant}${control ? ', control (no webhooks)' : ''}, dispatcher in ${h.placement === 'serve' ? 'serve' : 'its own process'}${repeat > 1 ? ` (run ${h.run})` : ''}`,
         Math.round(h.without.reqPerSec),
         Math.round(h.with.reqPerSec),
         (h.with.reqPerSec / h.without.reqPerSec).toFixed(2),
@@ -895,8 +929,9 @@ if (hookRows.length > 0) {
         `${Math.round(h.systemCpuWithout)}/${Math.round(h.systemCpuWith)}`,
         h.store === 'postgres' ? `${Math.round(h.dbCpuWithout)}/${Math.round(h.dbCpuWith)}` : '-',
         Math.round(h.receiverCpu),
-        h.receiptP50,
-        h.receiptP99,
+        `${Math.round(h.without.p99)}/${Math.round(h.with.p99)}`,
+        Number.isNaN(h.receiptP50) ? '-' : h.receiptP50,
+        Number.isNaN(h.receiptP99) ? '-' : h.receiptP99,
         h.load,
       ]),
     )}`,
