@@ -148,7 +148,7 @@ describe('GET /metrics', () => {
 });
 
 describe("the webhook dispatcher's metrics", () => {
-  it('count its tries by outcome, the first attempts streamed to it, and what it holds', async () => {
+  it("count its tries by outcome, the first attempts streamed to it, what it holds, and each delivery's lag", async () => {
     const store = await testStore();
     const receiver = await startReceiver((req, res, receipt) => {
       // The second delivery is refused once: a failed try, then its retry delivers.
@@ -170,16 +170,28 @@ describe("the webhook dispatcher's metrics", () => {
       const before = parseMetrics(await metrics.text());
       expect(sample(before, 'salescrm_webhook_tries_total{outcome="delivered"}')).toBe(0);
       expect(sample(before, 'salescrm_webhook_deliveries_held')).toBe(0);
+      expect(sample(before, 'salescrm_webhook_delivery_lag_seconds_count')).toBe(0);
       dispatcher.start();
+      const firstWriteMs = Date.now();
       for (let i = 0; i < 4; i++) await ws.write((w) => makePerson(w));
       await waitFor(() => dispatcher.stats.delivered === 4 && dispatcher.heldCount === 0);
       const after = parseMetrics(await metrics.text());
+      const elapsedS = (Date.now() - firstWriteMs) / 1000;
       expect(sample(after, 'salescrm_webhook_tries_total{outcome="delivered"}')).toBe(4);
       expect(sample(after, 'salescrm_webhook_tries_total{outcome="failed"}')).toBe(1);
       expect(sample(after, 'salescrm_webhook_deliveries_streamed_total')).toBe(
         dispatcher.stats.streamed,
       );
       expect(sample(after, 'salescrm_webhook_deliveries_held')).toBe(0);
+      // A lag a delivery, from its event: the one refused once waited its retry's delay (50
+      // ms) at least, and none waited longer than the test.
+      const lag = (series: string) =>
+        sample(after, `salescrm_webhook_delivery_lag_seconds${series}`);
+      expect(lag('_count')).toBe(4);
+      expect(lag('_bucket{le="+Inf"}')).toBe(4);
+      expect(lag('_bucket{le="0.05"}')).toBeLessThanOrEqual(3);
+      expect(lag('_sum')).toBeGreaterThanOrEqual(0.05);
+      expect(lag('_sum')).toBeLessThanOrEqual(4 * elapsedS);
     } finally {
       detach();
       await dispatcher.stop();

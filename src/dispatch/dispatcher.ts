@@ -204,6 +204,8 @@ export class Dispatcher implements DeliveryTaker {
   private burstTimer: NodeJS.Timeout | undefined;
   /** The webhooks' streams it holds or may take (`outbox/streams.ts`). */
   private readonly streamsHeld = new HeldStreams();
+  /** Who hears of each try answered 2xx, with its delivery's lag (`onDelivered`). */
+  private readonly deliveredListeners = new Set<(lagSeconds: number) => void>();
   private readonly inFlight = new Set<Promise<void>>();
   /** Tries that ended and are not yet recorded. */
   private readonly tries: TriesToRecord;
@@ -808,6 +810,16 @@ export class Dispatcher implements DeliveryTaker {
     if (this.queues.hasWaiting) this.pump();
   }
 
+  /**
+   * Calls `listener` at each try answered 2xx with its delivery's lag: the seconds from its
+   * event (its write's time) to the answer, retries' waits included. Returns the function
+   * that stops it.
+   */
+  onDelivered(listener: (lagSeconds: number) => void): () => void {
+    this.deliveredListeners.add(listener);
+    return () => this.deliveredListeners.delete(listener);
+  }
+
   private send(delivery: Delivery): void {
     this.stats.sent += 1;
     const sent = attemptDelivery(delivery, {
@@ -818,8 +830,13 @@ export class Dispatcher implements DeliveryTaker {
       .then((outcome) => {
         const wasFull = this.queues.sending >= this.options.concurrency;
         this.queues.ended(delivery);
-        if (isDelivered(outcome.statusCode)) this.stats.delivered += 1;
-        else this.stats.failedTries += 1;
+        if (isDelivered(outcome.statusCode)) {
+          this.stats.delivered += 1;
+          if (this.deliveredListeners.size > 0) {
+            const lag = (Date.now() - Date.parse(delivery.occurredAt)) / 1000;
+            for (const listener of this.deliveredListeners) listener(lag);
+          }
+        } else this.stats.failedTries += 1;
         const first = this.tries.size === 0;
         this.tries.add(outcome, this.writesCarry && isDelivered(outcome.statusCode));
         this.afterPost(delivery, wasFull);

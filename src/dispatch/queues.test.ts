@@ -12,6 +12,7 @@ function delivery(id: string, webhookId: string, seq: number, attemptCount = 0):
     attemptCount,
     url: 'https://example.com/hook',
     payload: '{}',
+    occurredAt: '2026-01-01T00:00:00.000Z',
     secrets: ['s'],
   };
 }

@@ -9,6 +9,11 @@ import type { LoadShedder } from './overload.ts';
 const REQUEST_LABELS = ['method', 'route', 'status'] as const;
 /** Seconds: from a cached page (well under 1 ms) to a request cut by a timeout. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/**
+ * Seconds from an event to the 2xx answer that delivered it: from a first attempt streamed
+ * within tens of milliseconds to a retry hours later.
+ */
+const LAG_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60, 300, 1800, 3600, 21600];
 /** The route label of a request that matched no route (a 404, a 405). */
 const UNMATCHED = 'unmatched';
 
@@ -25,6 +30,8 @@ export interface WatchedDispatcher {
   };
   /** Deliveries it holds: waiting to start, in flight, or sent and not yet recorded. */
   readonly heldCount: number;
+  /** Tells `listener` of each try answered 2xx, with its delivery's lag in seconds. */
+  onDelivered(listener: (lagSeconds: number) => void): () => void;
 }
 
 /**
@@ -42,6 +49,8 @@ export class Metrics {
   private cache: PageCache | undefined;
   private shedder: LoadShedder | undefined;
   private dispatcher: WatchedDispatcher | undefined;
+  private readonly deliveryLag: Histogram;
+  private stopHearing: (() => void) | undefined;
 
   /**
    * `dispatcherStore`: the store of `serve`'s webhook dispatcher when it has one of its own
@@ -139,6 +148,12 @@ export class Metrics {
         this.inc(metrics.dispatcher?.stats.streamed ?? 0);
       },
     });
+    this.deliveryLag = new Histogram({
+      name: 'salescrm_webhook_delivery_lag_seconds',
+      help: "Seconds from an event (its write) to the 2xx answer that delivered it, at each such try of this process's dispatcher: first attempts and retries alike.",
+      buckets: LAG_BUCKETS,
+      registers,
+    });
     new Gauge({
       name: 'salescrm_webhook_deliveries_held',
       help: "Webhook deliveries this process's dispatcher holds: waiting to start, in flight, or sent and not yet recorded.",
@@ -197,9 +212,12 @@ export class Metrics {
     this.shedder = shedder;
   }
 
-  /** Counts the tries and the deliveries held of this process's webhook dispatcher. */
+  /** Counts the tries, the deliveries' lag and those held of this process's webhook dispatcher. */
   watchDispatcher(dispatcher: WatchedDispatcher | undefined): void {
+    this.stopHearing?.();
     this.dispatcher = dispatcher;
+    // A clock set back makes a lag below 0: counted as none.
+    this.stopHearing = dispatcher?.onDelivered((lag) => this.deliveryLag.observe(Math.max(0, lag)));
   }
 
   /** Records every request of `app`: its route pattern (never the URL), status and time. */

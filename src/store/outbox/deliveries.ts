@@ -28,6 +28,8 @@ export interface Delivery extends DeliveryKey {
   url: string;
   /** The event's payload, sent byte for byte. */
   payload: string;
+  /** The event's time (its write's, ISO 8601): what the delivery's lag is counted from. */
+  occurredAt: string;
   /** The secrets that sign it: the webhook's, then during a rotation the previous one. */
   secrets: string[];
   /**
@@ -364,8 +366,8 @@ function claimStatement(workspaceId: string, request: ClaimRequest) {
         or exists (select 1 from ordered o where not o.held and not o.leased
           and o.attempt_count = 0 and o.after_leased_first) as blocked,
       l.workspace_id, l.id, l.webhook_id, l.event_seq, l.attempt_count, l.next_attempt_at,
-      e.payload, w.url, w.status as webhook_status, w.secret, w.previous_secret,
-      w.previous_secret_until
+      e.payload, e.occurred_at, w.url, w.status as webhook_status, w.secret,
+      w.previous_secret, w.previous_secret_until
     from (select 1) one
     left join leased l on true
     left join events e on e.workspace_id = ${workspace} and e.seq = l.event_seq
@@ -659,8 +661,8 @@ async function readSends(
   for (const part of chunks(keys.map((k) => k.id))) {
     const result = await sql<SendRow>`
       select d.workspace_id, d.id, d.webhook_id, d.event_seq, d.attempt_count, d.next_attempt_at,
-        e.payload, w.url, w.status as webhook_status, w.secret, w.previous_secret,
-        w.previous_secret_until
+        e.payload, e.occurred_at, w.url, w.status as webhook_status, w.secret,
+        w.previous_secret, w.previous_secret_until
       from webhook_deliveries d
       left join events e on e.workspace_id = ${workspaceId} and e.seq = d.event_seq
       left join webhooks w on w.workspace_id = ${workspaceId} and w.id = d.webhook_id
@@ -688,6 +690,7 @@ interface SendRow extends WebhookSendRow {
   attempt_count: number;
   next_attempt_at: string;
   payload: string | null;
+  occurred_at: string | null;
 }
 
 /**
@@ -699,7 +702,8 @@ export function deliveryToSend(
   r: Omit<SendRow, 'next_attempt_at'>,
   now: string,
 ): Delivery | undefined {
-  if (r.url === null || r.secret === null || r.payload === null) return undefined;
+  if (r.url === null || r.secret === null || r.payload === null || r.occurred_at === null)
+    return undefined;
   return {
     workspaceId: r.workspace_id,
     id: r.id,
@@ -708,6 +712,7 @@ export function deliveryToSend(
     attemptCount: Number(r.attempt_count),
     url: r.url,
     payload: r.payload,
+    occurredAt: r.occurred_at,
     secrets: signingSecrets(r.secret, r.previous_secret, r.previous_secret_until, now),
   };
 }

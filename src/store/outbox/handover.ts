@@ -268,6 +268,7 @@ export function handedDeliveries(
       attemptCount: 0,
       url: webhook.url,
       payload: d.payload,
+      occurredAt: now,
       secrets: signingSecrets(
         webhook.secret,
         webhook.previousSecret,
