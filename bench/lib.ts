@@ -12,6 +12,9 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { EVENT_TOPICS } from '../src/domain/events.ts';
+import { newId } from '../src/domain/ids.ts';
+import { newWebhookSecret } from '../src/domain/webhook-signature.ts';
 import type { Position } from '../src/http/cursor.ts';
 import { positionOf, renderListPage } from '../src/http/list-page.ts';
 import { createToken } from '../src/resources/workspaces/writes.ts';
@@ -596,4 +599,26 @@ export async function onPostgres(url: string, statement: string): Promise<void> 
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The row of an active webhook of a workspace that wants every event of its people, POSTed
+ * to `url`: how the webhook benches register theirs (no API request, no verification POST).
+ */
+export function peopleWebhookRow(workspaceId: string, url: string, now: string) {
+  return {
+    workspace_id: workspaceId,
+    id: newId(),
+    url,
+    object_types: JSON.stringify(['people']),
+    events: JSON.stringify(EVENT_TOPICS),
+    fields: null,
+    status: 'active' as const,
+    secret: newWebhookSecret(),
+    previous_secret: null,
+    previous_secret_until: null,
+    failure_streak: 0,
+    created_at: now,
+    updated_at: now,
+  };
 }

@@ -41,9 +41,6 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EVENT_TOPICS } from '../src/domain/events.ts';
-import { newId } from '../src/domain/ids.ts';
-import { newWebhookSecret } from '../src/domain/webhook-signature.ts';
 import { openStore } from '../src/store/database.ts';
 import { schemaMigrations } from '../src/store/migrate.ts';
 import {
@@ -58,6 +55,7 @@ import {
   memoryOf,
   onCores,
   onPostgres,
+  peopleWebhookRow,
   percentile,
   pinCores,
   table,
@@ -628,21 +626,7 @@ async function webhookPhase(
         ids
           .filter((_, i) => i % 2 === 0)
           .slice(0, hooked)
-          .map((workspaceId, i) => ({
-            workspace_id: workspaceId,
-            id: newId(),
-            url: hooks.url(i),
-            object_types: JSON.stringify(['people']),
-            events: JSON.stringify(EVENT_TOPICS),
-            fields: null,
-            status: 'active',
-            secret: newWebhookSecret(),
-            previous_secret: null,
-            previous_secret_until: null,
-            failure_streak: 0,
-            created_at: now,
-            updated_at: now,
-          })),
+          .map((workspaceId, i) => peopleWebhookRow(workspaceId, hooks.url(i), now)),
       )
       .execute();
   await s.close();

@@ -27,15 +27,13 @@ import {
   type DispatcherOptions,
   dispatcherOptions,
 } from '../src/dispatch/dispatcher.ts';
-import { EVENT_TOPICS } from '../src/domain/events.ts';
 import { newId } from '../src/domain/ids.ts';
-import { newWebhookSecret } from '../src/domain/webhook-signature.ts';
 import { insertPeople } from '../src/resources/people/writes.ts';
 import { createWorkspace, insertUsers } from '../src/resources/workspaces/writes.ts';
 import { bumpCatalogVersion } from '../src/store/catalog.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { writeWorkspace } from '../src/store/write.ts';
-import { countArg, onPostgres, percentile, table } from './lib.ts';
+import { countArg, onPostgres, peopleWebhookRow, percentile, table } from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -118,21 +116,7 @@ async function newWorkspace(store: Store, webhooks: number): Promise<string> {
   for (let i = 0; i < webhooks; i++) {
     await store.db
       .insertInto('webhooks')
-      .values({
-        workspace_id: workspaceId,
-        id: newId(),
-        url: urls[i]!,
-        object_types: JSON.stringify(['people']),
-        events: JSON.stringify(EVENT_TOPICS),
-        fields: null,
-        status: 'active',
-        secret: newWebhookSecret(),
-        previous_secret: null,
-        previous_secret_until: null,
-        failure_streak: 0,
-        created_at: now,
-        updated_at: now,
-      })
+      .values(peopleWebhookRow(workspaceId, urls[i]!, now))
       .execute();
   }
   // The subscriptions are part of the workspace's catalog, as a registration's are.
