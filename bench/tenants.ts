@@ -289,7 +289,7 @@ function overTokens(
 
 /** A file of the first workspace's token alone. */
 function firstTokenFile(built: Built): string {
-  return firstTokens(built, 0, 1);
+  return tokenSubset(built, 0, 1);
 }
 
 /**
@@ -322,18 +322,14 @@ async function warmUp(
   );
 }
 
-function firstTokens(built: Built, from: number, count: number): string {
+/**
+ * A file of `count` of the workspaces' tokens (in the order the workspaces were made), the
+ * `from`th and every `step`th after it.
+ */
+function tokenSubset(built: Built, from: number, count: number, step = 1): string {
   const all = readFileSync(built.tokens, 'utf8').trim().split('\n');
-  const file = `${built.tokens}.${from}-${from + count}`;
-  writeFileSync(file, `${all.slice(from, from + count).join('\n')}\n`);
-  return file;
-}
-
-/** A file of `count` tokens, every other one from the `first`th. */
-function everyOtherToken(built: Built, first: number, count: number): string {
-  const all = readFileSync(built.tokens, 'utf8').trim().split('\n');
-  const file = `${built.tokens}.every-other-from-${first}`;
-  const picked = all.filter((_, i) => i % 2 === first % 2 && i >= first).slice(0, count);
+  const file = `${built.tokens}.${from}-step-${step}-count-${count}`;
+  const picked = all.filter((_, i) => i >= from && (i - from) % step === 0).slice(0, count);
   writeFileSync(file, `${picked.join('\n')}\n`);
   return file;
 }
@@ -392,13 +388,13 @@ async function firstCreates(server: Server, built: Built): Promise<number> {
   const warmed = Math.min(built.count, 100);
   await warmUp(
     server,
-    firstTokens(built, 0, warmed),
+    tokenSubset(built, 0, warmed),
     Math.max(5, Math.ceil(WARM_UP_CREATES / warmed)),
     true,
   );
   if (built.count <= warmed) return 0;
   const cpuBefore = cpuMsOf(server.child.pid!);
-  await warmUp(server, firstTokens(built, warmed, built.count - warmed), 1, true);
+  await warmUp(server, tokenSubset(built, warmed, built.count - warmed), 1, true);
   return ((cpuMsOf(server.child.pid!) - cpuBefore) * 1000) / (built.count - warmed);
 }
 
@@ -654,8 +650,8 @@ async function webhookPhase(
   try {
     // The workspaces with a webhook and those without taken turn about in the order they
     // were made (`--control` found the first made cheaper to write to than the next).
-    const withTokens = everyOtherToken(built, 0, hooked);
-    const withoutTokens = everyOtherToken(built, 1, hooked);
+    const withTokens = tokenSubset(built, 0, hooked, 2);
+    const withoutTokens = tokenSubset(built, 1, hooked, 2);
     // Both sets of workspaces warmed up alike (their catalogs read, the paths compiled), the
     // warm-up's deliveries received before the measure.
     await warmUp(server, withoutTokens, 10, true);

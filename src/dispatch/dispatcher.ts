@@ -27,6 +27,7 @@ import {
 } from '../store/outbox/streams.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { attemptDelivery } from './attempt.ts';
+import { deliveryLagSeconds } from './delivery-lag.ts';
 import { HeldStreams } from './held-streams.ts';
 import { DispatchLeaseHolder } from './lease-holder.ts';
 import { type DispatchLog, SILENT_LOG } from './log.ts';
@@ -811,9 +812,9 @@ export class Dispatcher implements DeliveryTaker {
   }
 
   /**
-   * Calls `listener` at each try answered 2xx with its delivery's lag: the seconds from its
-   * event (its write's time) to the answer, retries' waits included. Returns the function
-   * that stops it.
+   * Calls `listener` at each try answered 2xx with its delivery's lag (`deliveryLagSeconds`):
+   * the seconds from its event (its write's time) to the answer, retries' waits included.
+   * Returns the function that stops it.
    */
   onDelivered(listener: (lagSeconds: number) => void): () => void {
     this.deliveredListeners.add(listener);
@@ -832,10 +833,11 @@ export class Dispatcher implements DeliveryTaker {
         this.queues.ended(delivery);
         if (isDelivered(outcome.statusCode)) {
           this.stats.delivered += 1;
-          if (this.deliveredListeners.size > 0) {
-            const lag = (Date.now() - Date.parse(delivery.occurredAt)) / 1000;
-            for (const listener of this.deliveredListeners) listener(lag);
-          }
+          const lag =
+            this.deliveredListeners.size > 0
+              ? deliveryLagSeconds(delivery.occurredAt, Date.now())
+              : undefined;
+          if (lag !== undefined) for (const listener of this.deliveredListeners) listener(lag);
         } else this.stats.failedTries += 1;
         const first = this.tries.size === 0;
         this.tries.add(outcome, this.writesCarry && isDelivered(outcome.statusCode));

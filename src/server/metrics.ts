@@ -216,8 +216,7 @@ export class Metrics {
   watchDispatcher(dispatcher: WatchedDispatcher | undefined): void {
     this.stopHearing?.();
     this.dispatcher = dispatcher;
-    // A clock set back makes a lag below 0: counted as none.
-    this.stopHearing = dispatcher?.onDelivered((lag) => this.deliveryLag.observe(Math.max(0, lag)));
+    this.stopHearing = dispatcher?.onDelivered((lag) => this.deliveryLag.observe(lag));
   }
 
   /** Records every request of `app`: its route pattern (never the URL), status and time. */
