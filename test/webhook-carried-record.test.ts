@@ -143,6 +143,36 @@ describe.runIf(TEST_DIALECT === 'postgres')('tries a write records (postgres)', 
     expect(d.stats.carried).toBe(0);
   });
 
+  it("never fail a user's write: one whose record the database refuses is written without it", async () => {
+    const { r, d } = await hooked({ carryMs: 600_000 });
+    await ws.write((w) => makePerson(w));
+    await waitFor(() => d.stats.delivered === 1 && r.receipts.length === 1);
+    expect(await deliveries()).toEqual([UNRECORDED]);
+    // The try's log row is refused (a trigger, standing for a row changed by hand).
+    await sql`create function refuse_try() returns trigger language plpgsql
+      as $$ begin raise exception 'refused by the test'; end $$`.execute(store.db);
+    await sql`create trigger refuse_try before insert on webhook_attempts
+      for each row execute function refuse_try()`.execute(store.db);
+    const id = await ws.write((w) => makePerson(w, { name: 'written anyway' }));
+    const person = await store.db
+      .selectFrom('people')
+      .select('name')
+      .where('workspace_id', '=', ws.workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    expect(person?.name).toBe('written anyway');
+    // The write's second run carried nothing: the try stays the dispatcher's.
+    expect(d.stats.carried).toBe(0);
+    expect((await deliveries())[0]).toEqual(UNRECORDED);
+    // A write that fails on its own still fails, with its own error.
+    await expect(
+      writeWorkspace(store, ws.workspaceId, async (w) => {
+        await sql`set transaction read only`.execute(w.trx);
+      }),
+    ).rejects.toThrow(/read-only/);
+    await sql`drop trigger refuse_try on webhook_attempts`.execute(store.db);
+  });
+
   it('leave a delivery replayed since its try began pending, so that the replay goes out', async () => {
     const { r, d, webhook } = await hooked({ carryMs: 600_000 });
     await ws.write((w) => makePerson(w));

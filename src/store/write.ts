@@ -58,7 +58,8 @@ export interface WriteOptions {
  * Runs `fn` as one transaction in a workspace: the writes, the refreshed read model of every
  * record they touched, the events of every change (by `actor`, or the system's), and the
  * workspace's new data version commit together or not at all. Once committed, the store's
- * `afterWrite` listeners hear of it.
+ * `afterWrite` listeners hear of it. `fn` may run twice: a write that failed with tries of
+ * the dispatcher in its last statement runs once more without them.
  */
 export async function writeWorkspace<T>(
   store: Store,
@@ -79,10 +80,9 @@ export async function writeWorkspace<T>(
     if (tries) taker?.carried?.(tries, false);
     tries = undefined;
   };
-  const result = await inWorkspaceTransaction(
-    store,
-    workspaceId,
-    async (outer, version, note, eventSeq) => {
+  /** One try of the transaction; `carry`: it may record the taker's tries. */
+  const attempt = (carry: boolean) =>
+    inWorkspaceTransaction(store, workspaceId, async (outer, version, note, eventSeq) => {
       delivers = false;
       handed = undefined;
       giveBack();
@@ -129,7 +129,7 @@ export async function writeWorkspace<T>(
       }
       const closing = logged?.events ?? [];
       const subscriptions = closing.length > 0 ? (await currentCatalog()).subscriptions : [];
-      if (pending) tries = taker?.carryRecord?.(workspaceId);
+      if (pending && carry) tries = taker?.carryRecord?.(workspaceId);
       const fanned = await closeWrite(trx, {
         workspaceId,
         events: closing,
@@ -148,11 +148,19 @@ export async function writeWorkspace<T>(
       if (note && !STALES_TOKENS.some((table) => watch.written.has(table)))
         note.versions = fanned.versions;
       return result;
-    },
-  ).catch((error: unknown) => {
+    });
+  let result: T;
+  try {
+    result = await attempt(true);
+  } catch (error) {
+    const carried = tries !== undefined;
     giveBack();
-    throw error;
-  });
+    if (!carried) throw error;
+    // The tries it recorded may be what failed (a row refused): they are the dispatcher's to
+    // record, and the user's write is tried once more without them. A write that fails on
+    // its own fails again, with its own error.
+    result = await attempt(false);
+  }
   if (tries) taker?.carried?.(tries, true);
   if (handed && taker) taker.take(handed);
   writeCommitted(store, { delivers, workspaceId });
