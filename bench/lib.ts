@@ -424,6 +424,39 @@ export function cpuOf(pid: number): { ms: number; systemMs: number } {
   return cpuOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
+/** Each core's busy and total time so far (/proc/stat ticks), in core order. */
+export type CoreTimes = { busy: number; all: number }[];
+
+export function coreTimes(): CoreTimes {
+  return readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .filter((line) => /^cpu\d+ /.test(line))
+    .map((line) => {
+      const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+      // user nice system idle iowait irq softirq steal: idle and iowait are not busy.
+      const all = ticks.slice(0, 8).reduce((a, b) => a + b, 0);
+      return { busy: all - ticks[3]! - ticks[4]!, all };
+    });
+}
+
+/**
+ * How busy the server's core and the others were between two readings (0 to 1): the one a
+ * rate's limit, when it is full. Without pinning, the last core and the rest.
+ */
+export function coresBusy(before: CoreTimes, after: CoreTimes): { server: number; others: number } {
+  const share = (cores: number[]) => {
+    let busy = 0;
+    let all = 0;
+    for (const i of cores) {
+      busy += after[i]!.busy - before[i]!.busy;
+      all += after[i]!.all - before[i]!.all;
+    }
+    return all > 0 ? busy / all : 0;
+  };
+  const last = after.length - 1;
+  return { server: share([last]), others: share([...after.keys()].filter((i) => i !== last)) };
+}
+
 /** CPU milliseconds a process has used so far (user and system), from /proc (10 ms ticks). */
 export function cpuMsOf(pid: number): number {
   return cpuOf(pid).ms;

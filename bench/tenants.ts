@@ -20,7 +20,11 @@
 // over those workspaces' tokens against creates over as many others', and the time from
 // each write to its delivery's receipt (from the event's `occurredAt`, set when the write
 // began: the commit-to-receipt time and a little more); each set of workspaces warmed up
-// alike, and the before and after servers alternated `repeat` times, each run shown.
+// alike, and the before and after servers alternated `repeat` times, each run shown. Beside
+// them, how busy the server's core and the others were (the one near 1.00 limits the rate).
+// `BENCH_SLICE_LOG=FILE` appends that part's slices to FILE, on the clock of the server's
+// CPU profile (`BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR'`), for
+// `bench/profile-slices.ts` to split the profile by: the server's time a create, with and without.
 // `--control` runs that part with no webhook in either set of workspaces: the ratio's spread
 // about 1 is the measure's own noise on this machine, the margin a figure needs over a target.
 // With `--before DIR` (a checkout of the code before, its node_modules beside it), every
@@ -35,7 +39,7 @@
 // postgres://postgres@127.0.0.1:5432/postgres.
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -44,6 +48,9 @@ import { parseArgs } from 'node:util';
 import { openStore } from '../src/store/database.ts';
 import { schemaMigrations } from '../src/store/migrate.ts';
 import {
+  type CoreTimes,
+  coresBusy,
+  coreTimes,
   countArg,
   cpuMsOf,
   cpuMsOfCommand,
@@ -515,9 +522,52 @@ interface HookFigures {
   receiptP50: number;
   receiptP99: number;
   received: number;
+  /** How busy the server's core and the others were (0 to 1), over each kind of slice. */
+  coresWithout: { server: number; others: number };
+  coresWith: { server: number; others: number };
   load: string;
   /** Which of the `repeat` runs. */
   run?: number;
+}
+
+/**
+ * A slice of the webhook phase on the clock of the server's CPU profile (µs, the monotonic
+ * clock V8's profiles are stamped with on Linux), and the creates it made: what
+ * `bench/profile-slices.ts` splits a profile by (`BENCH_SLICE_LOG`).
+ */
+interface SliceSpan {
+  kind: 'without' | 'with';
+  fromUs: number;
+  toUs: number;
+  creates: number;
+}
+
+function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+function spanStart(kind: SliceSpan['kind']): Omit<SliceSpan, 'toUs' | 'creates'> {
+  return { kind, fromUs: monotonicUs() };
+}
+
+function spanEnd(span: Omit<SliceSpan, 'toUs' | 'creates'>, creates: number): SliceSpan {
+  return { ...span, toUs: monotonicUs(), creates: Math.round(creates) };
+}
+
+/** The mean of how busy the cores were over slices, from their readings (before, after…). */
+function meanBusy(readings: CoreTimes[]): { server: number; others: number } {
+  const sum = { server: 0, others: 0 };
+  const slices = Math.floor(readings.length / 2);
+  for (let i = 0; i < slices; i++) {
+    const busy = coresBusy(readings[2 * i]!, readings[2 * i + 1]!);
+    sum.server += busy.server / slices;
+    sum.others += busy.others / slices;
+  }
+  return sum;
+}
+
+function busyText(busy: { server: number; others: number }): string {
+  return `${busy.server.toFixed(2)}/${busy.others.toFixed(2)}`;
 }
 
 /** Slices of each kind the webhook phase alternates (`seconds` in all for each kind, about). */
@@ -679,28 +729,38 @@ async function webhookPhase(
     // The receivers' CPU (this process's, on the clients' core): a receiver stands for another
     // machine, but here it shares the core PostgreSQL and wrk run on.
     let receiverUs = 0;
+    // Each slice's cores, and its span on the clock of the server's CPU profile (below).
+    const cores: { without: CoreTimes[]; with: CoreTimes[] } = { without: [], with: [] };
+    const spans: SliceSpan[] = [];
     const sliceWithout = async () => {
+      const span = spanStart('without');
       const cpu = cpuOf(pid);
       const db = dbCpu();
-      withoutSlices.push(
-        await overTokens('creates, no webhook', server, withoutTokens, CREATES, slice),
-      );
+      cores.without.push(coreTimes());
+      const part = await overTokens('creates, no webhook', server, withoutTokens, CREATES, slice);
+      withoutSlices.push(part);
+      cores.without.push(coreTimes());
       spentSince(withoutCpu, cpu);
       withoutDbMs += dbCpu() - db;
+      spans.push(spanEnd(span, part.reqPerSec * slice));
     };
     const sliceWith = async () => {
+      const span = spanStart('with');
       const got = hooks.ms.length;
       const cpu = cpuOf(pid);
       const db = dbCpu();
       const own = process.cpuUsage();
+      cores.with.push(coreTimes());
       const part = await overTokens('creates, webhooks', server, withTokens, CREATES, slice);
       withSlices.push(part);
       // The deliveries' CPU is the writes' too: counted until the last is received.
       if (!control) await received(hooks.ms, got + part.reqPerSec * slice * 0.99);
+      cores.with.push(coreTimes());
       spentSince(withCpu, cpu);
       withDbMs += dbCpu() - db;
       const spent = process.cpuUsage(own);
       receiverUs += spent.user + spent.system;
+      spans.push(spanEnd(span, part.reqPerSec * slice));
     };
     // Each kind first in half the pairs: the first slice of a server, and a slice after
     // another's, are not alike (measured with `--control`).
@@ -713,6 +773,11 @@ async function webhookPhase(
         await sliceWithout();
       }
     }
+    if (process.env.BENCH_SLICE_LOG)
+      appendFileSync(
+        process.env.BENCH_SLICE_LOG,
+        `${JSON.stringify({ pid, store, variant: variant.name, spans })}\n`,
+      );
     const without = combined(withoutSlices);
     const withHooks = combined(withSlices);
     const perCreateUs = (ms: number, f: LoadFigures) =>
@@ -734,10 +799,12 @@ async function webhookPhase(
       receiptP50: percentile(sorted, 50),
       receiptP99: percentile(sorted, 99),
       received: sorted.length,
+      coresWithout: meanBusy(cores.without),
+      coresWith: meanBusy(cores.with),
       load: load(),
     };
     console.log(
-      `${store} webhooks ${variant.name}, dispatcher in ${placement}: creates ${Math.round(without.reqPerSec)}/s without, ${Math.round(withHooks.reqPerSec)}/s with (${(withHooks.reqPerSec / without.reqPerSec).toFixed(2)}; by CPU ${(figures.cpuWithout / figures.cpuWith).toFixed(2)}; server CPU a create ${Math.round(figures.cpuWithout)}/${Math.round(figures.cpuWith)} µs, in the kernel ${Math.round(figures.systemCpuWithout)}/${Math.round(figures.systemCpuWith)}); ${store === 'postgres' ? `PostgreSQL CPU a create ${Math.round(figures.dbCpuWithout)}/${Math.round(figures.dbCpuWith)} µs; ` : ''}receivers' CPU a delivery ${Math.round(figures.receiverCpu)} µs; creates p99 ${Math.round(without.p99)}/${Math.round(withHooks.p99)} ms; write→receipt p50 ${figures.receiptP50} ms, p99 ${figures.receiptP99} ms (${sorted.length} received), load ${figures.load}`,
+      `${store} webhooks ${variant.name}, dispatcher in ${placement}: creates ${Math.round(without.reqPerSec)}/s without, ${Math.round(withHooks.reqPerSec)}/s with (${(withHooks.reqPerSec / without.reqPerSec).toFixed(2)}; by CPU ${(figures.cpuWithout / figures.cpuWith).toFixed(2)}; server CPU a create ${Math.round(figures.cpuWithout)}/${Math.round(figures.cpuWith)} µs, in the kernel ${Math.round(figures.systemCpuWithout)}/${Math.round(figures.systemCpuWith)}); ${store === 'postgres' ? `PostgreSQL CPU a create ${Math.round(figures.dbCpuWithout)}/${Math.round(figures.dbCpuWith)} µs; ` : ''}receivers' CPU a delivery ${Math.round(figures.receiverCpu)} µs; creates p99 ${Math.round(without.p99)}/${Math.round(withHooks.p99)} ms; cores busy, server's/others' ${busyText(figures.coresWithout)} without, ${busyText(figures.coresWith)} with; write→receipt p50 ${figures.receiptP50} ms, p99 ${figures.receiptP99} ms (${sorted.length} received), load ${figures.load}`,
     );
     return figures;
   } finally {
@@ -896,6 +963,7 @@ if (hookRows.length > 0) {
         'PostgreSQL CPU a create (µs without/with)',
         "receivers' CPU a delivery (µs)",
         'creates p99 ms (without/with)',
+        "cores busy, server's/others' (without; with)",
         'write→receipt p50 ms',
         'p99 ms',
         'load',
@@ -910,6 +978,7 @@ if (hookRows.length > 0) {
         h.store === 'postgres' ? `${Math.round(h.dbCpuWithout)}/${Math.round(h.dbCpuWith)}` : '-',
         Math.round(h.receiverCpu),
         `${Math.round(h.without.p99)}/${Math.round(h.with.p99)}`,
+        `${busyText(h.coresWithout)}; ${busyText(h.coresWith)}`,
         Number.isNaN(h.receiptP50) ? '-' : h.receiptP50,
         Number.isNaN(h.receiptP99) ? '-' : h.receiptP99,
         h.load,
