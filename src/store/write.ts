@@ -140,6 +140,10 @@ export async function writeWorkspace<T>(
         taker,
         tries,
         lastEvent: eventSeq,
+      }).catch((error: unknown) => {
+        // Its statement failed before any commit: the carried tries may be what was refused.
+        closingFailed = tries !== undefined;
+        throw error;
       });
       delivers = fanned.added > (fanned.handed?.deliveries.length ?? 0);
       handed = fanned.handed;
@@ -149,16 +153,18 @@ export async function writeWorkspace<T>(
         note.versions = fanned.versions;
       return result;
     });
+  // Whether the last statement of a write that carried tries failed (nothing committed).
+  let closingFailed = false;
   let result: T;
   try {
     result = await attempt(true);
   } catch (error) {
-    const carried = tries !== undefined;
     giveBack();
-    if (!carried) throw error;
+    if (!closingFailed) throw error;
     // The tries it recorded may be what failed (a row refused): they are the dispatcher's to
     // record, and the user's write is tried once more without them. A write that fails on
-    // its own fails again, with its own error.
+    // its own fails again, with its own error. (Not after a failed commit, whose outcome may
+    // be unknown: a second run could write twice.)
     result = await attempt(false);
   }
   if (tries) taker?.carried?.(tries, true);
