@@ -4,7 +4,8 @@
  * Webhook delivery): a write whose deliveries no dispatcher of its process took. A write where
  * nothing is due, or that hands its deliveries to its own process's dispatcher, does not; a
  * replay does. A store's change listener passes the
- * notifications on to whoever asks (`onDeliveriesDue`), as `salescrm dispatch` asks.
+ * notifications on to whoever asks (`onDeliveriesDue`), as `salescrm dispatch` asks, and
+ * stops listening when no one does.
  */
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -84,6 +85,26 @@ describe.runIf(TEST_DIALECT === 'postgres')('deliveries due, notified (postgres)
     await ws.write((w) => makePerson(w));
     await mark(heard, 'after the write');
     expect(heard).toEqual([ws.workspaceId, 'after the write']);
+  });
+
+  it('stops listening once the last who asked stops, and listens again at the next', async () => {
+    const other: Store = openStore(store.url);
+    cleanups.push(() => other.close());
+    const heard: string[] = [];
+    const stop = other.changes!().onDeliveriesDue((workspaceId) => heard.push(workspaceId));
+    await waitFor(async () => (await listening()).length > 0);
+    const [pid] = await listening();
+    stop();
+    // Its connection's last statement: the UNLISTEN.
+    await waitFor(async () => {
+      const { rows } = await sql<{ query: string }>`select query from pg_stat_activity
+        where pid = ${pid}`.execute(store.db);
+      return rows[0]?.query === `unlisten ${DELIVERIES_CHANNEL}`;
+    });
+    cleanups.push(other.changes!().onDeliveriesDue((workspaceId) => heard.push(workspaceId)));
+    await waitFor(async () => (await listening()).includes(pid!));
+    await mark(heard, 'heard again');
+    expect(heard).toEqual(['heard again']);
   });
 
   it('tells of none for deliveries a write hands to its own process’s dispatcher, and of a replay', async () => {

@@ -69,9 +69,11 @@ export function listenForChanges(
   const feed = new ChangeFeed();
   const waiting = new Map<string, () => void>();
   const dueListeners = new Set<(workspaceId: string) => void>();
-  // Once someone asks (a second LISTEN of a channel is no error, and costs nothing more).
-  const hearDue = (c: pg.Client) => {
-    c.query(`listen ${DELIVERIES_CHANNEL}`).catch(() => lost(c));
+  // Once someone asks (a second LISTEN of a channel is no error, and costs nothing more);
+  // until the last stops asking, so that PostgreSQL sends no notification for no one. The
+  // connection runs its queries in order: a LISTEN after an UNLISTEN wins.
+  const hearDue = (c: pg.Client, hear: boolean) => {
+    c.query(`${hear ? 'listen' : 'unlisten'} ${DELIVERIES_CHANNEL}`).catch(() => lost(c));
   };
   let client: pg.Client | undefined;
   let closed = false;
@@ -114,7 +116,7 @@ export function listenForChanges(
         () => {
           if (client !== c || closed) return;
           feed.started();
-          if (dueListeners.size > 0) hearDue(c);
+          if (dueListeners.size > 0) hearDue(c, true);
         },
         () => lost(c),
       );
@@ -126,9 +128,10 @@ export function listenForChanges(
     onDeliveriesDue(due) {
       dueListeners.add(due);
       // While connecting, the connection listens once it is up.
-      if (dueListeners.size === 1 && client && feed.live) hearDue(client);
+      if (dueListeners.size === 1 && client && feed.live) hearDue(client, true);
       return () => {
-        dueListeners.delete(due);
+        if (dueListeners.delete(due) && dueListeners.size === 0 && client && feed.live)
+          hearDue(client, false);
       };
     },
     async sync() {
