@@ -153,7 +153,13 @@ describe.runIf(TEST_DIALECT === 'postgres')('tries a write records (postgres)', 
       as $$ begin raise exception 'refused by the test'; end $$`.execute(store.db);
     await sql`create trigger refuse_try before insert on webhook_attempts
       for each row execute function refuse_try()`.execute(store.db);
-    const id = await ws.write((w) => makePerson(w, { name: 'written anyway' }));
+    let runs = 0;
+    const id = await ws.write((w) => {
+      runs += 1;
+      return makePerson(w, { name: 'written anyway' });
+    });
+    // Run twice: with the try, refused, then without it.
+    expect(runs).toBe(2);
     const person = await store.db
       .selectFrom('people')
       .select('name')
@@ -161,16 +167,9 @@ describe.runIf(TEST_DIALECT === 'postgres')('tries a write records (postgres)', 
       .where('id', '=', id)
       .executeTakeFirst();
     expect(person?.name).toBe('written anyway');
-    // The write's second run carried nothing: the try stays the dispatcher's.
+    // The try stays the dispatcher's: not carried, not recorded.
     expect(d.stats.carried).toBe(0);
     expect((await deliveries())[0]).toEqual(UNRECORDED);
-    // A write that fails on its own still fails, with its own error.
-    await expect(
-      writeWorkspace(store, ws.workspaceId, async (w) => {
-        await sql`set transaction read only`.execute(w.trx);
-      }),
-    ).rejects.toThrow(/read-only/);
-    await sql`drop trigger refuse_try on webhook_attempts`.execute(store.db);
   });
 
   it('leave a delivery replayed since its try began pending, so that the replay goes out', async () => {

@@ -890,8 +890,13 @@ export class Dispatcher implements DeliveryTaker {
    * timer, set by the oldest try waiting then, at most makes it turn once early. (While
    * writes stream in, one turn a write cost a scan of what is held, a timer and a promise.)
    */
-  carried(tries: readonly AttemptOutcome[], committed: boolean): void {
+  carried(tries: readonly AttemptOutcome[], committed: boolean, failure?: unknown): void {
     if (!committed) {
+      if (failure !== undefined)
+        this.log.warn(
+          { err: failure, tries: tries.length, workspaceId: tries[0]?.workspaceId },
+          'webhook dispatch: the last statement of a write that recorded tries failed; recording them apart',
+        );
       this.tries.putBack(tries);
     } else {
       const wasFull = this.queues.held.size >= this.heldCap;

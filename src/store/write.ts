@@ -11,6 +11,7 @@ import { Lookups } from './read-model/lookups.ts';
 import { refreshTouched } from './read-model/refresh.ts';
 import { type RenderedType, TABLE_OF } from './read-model/rendered-types.ts';
 import { Touched } from './read-model/touched.ts';
+import { isStoreUnavailable } from './unavailable.ts';
 import { writeCommitted } from './write-commits.ts';
 import { WriteWatch, watched } from './write-watch.ts';
 
@@ -76,10 +77,13 @@ export async function writeWorkspace<T>(
   // PostgreSQL: tries of earlier deliveries the taker sent that the write records (taken by
   // its last attempt; an attempt that did not commit gives them back).
   let tries: readonly AttemptOutcome[] | undefined;
-  const giveBack = () => {
-    if (tries) taker?.carried?.(tries, false);
+  /** `failure`: the error of the write's last statement, which they were part of. */
+  const giveBack = (failure?: unknown) => {
+    if (tries) taker?.carried?.(tries, false, failure);
     tries = undefined;
   };
+  // Whether the last statement of a write that carried tries failed (nothing committed).
+  let closingFailed = false;
   /** One try of the transaction; `carry`: it may record the taker's tries. */
   const attempt = (carry: boolean) =>
     inWorkspaceTransaction(store, workspaceId, async (outer, version, note, eventSeq) => {
@@ -153,14 +157,13 @@ export async function writeWorkspace<T>(
         note.versions = fanned.versions;
       return result;
     });
-  // Whether the last statement of a write that carried tries failed (nothing committed).
-  let closingFailed = false;
   let result: T;
   try {
     result = await attempt(true);
   } catch (error) {
-    giveBack();
-    if (!closingFailed) throw error;
+    giveBack(closingFailed ? error : undefined);
+    // An unreachable database fails the next run as well.
+    if (!closingFailed || isStoreUnavailable(error)) throw error;
     // The tries it recorded may be what failed (a row refused): they are the dispatcher's to
     // record, and the user's write is tried once more without them. A write that fails on
     // its own fails again, with its own error. (Not after a failed commit, whose outcome may

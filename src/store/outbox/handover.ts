@@ -74,8 +74,11 @@ export interface DeliveryTaker {
    * The write then owes `carried` its outcome.
    */
   carryRecord?(workspaceId: string): readonly AttemptOutcome[] | undefined;
-  /** Whether the write that carried `tries` committed; if not, the taker records them. */
-  carried?(tries: readonly AttemptOutcome[], committed: boolean): void;
+  /**
+   * Whether the write that carried `tries` committed; if not, the taker records them. `failure`:
+   * the error of the write's last statement, which they were part of (it may be theirs).
+   */
+  carried?(tries: readonly AttemptOutcome[], committed: boolean, failure?: unknown): void;
   /** Whether the taker holds a webhook's stream in the workspace (`streams.ts`). */
   streamsIn?(workspaceId: string): boolean;
   /**
