@@ -23,6 +23,7 @@ import {
   type DeliveryKey,
   idList,
   literal,
+  lockWorkspaceRow,
 } from './bookkeeping.ts';
 import { earliestPending, markDeliveriesDue, settleDueWorkspace } from './due-workspaces.ts';
 
@@ -115,13 +116,26 @@ export async function recordAttempts(
           await recordSent(store, workspaceId, list);
           return [];
         }
+        // A failed try may change the workspace's row after its webhook's (a streamed one's
+        // retry brings the due mark forward; a webhook disabled bumps the catalog version):
+        // that row is locked first, as a write locks it (`lockWorkspaceRow`).
+        const workspaceFirst = list.some((o) => !isDelivered(o.statusCode))
+          ? lockWorkspaceRow(workspaceId)
+          : undefined;
         if (list.some((o) => o.streamed)) {
-          return bookkeeping(store, workspaceId, async (trx) => {
-            const rest = await recordStreamed(trx, store.dialect, workspaceId, list);
-            return rest.length > 0 ? recordIn(trx, store.dialect, workspaceId, rest, policy) : [];
-          });
+          return bookkeeping(
+            store,
+            workspaceId,
+            async (trx) => {
+              const rest = await recordStreamed(trx, store.dialect, workspaceId, list);
+              return rest.length > 0 ? recordIn(trx, store.dialect, workspaceId, rest, policy) : [];
+            },
+            workspaceFirst,
+          );
         }
-        const lock = list.length <= KEYS_AT_ONCE ? lockDeliveries(workspaceId, list) : undefined;
+        const lock =
+          workspaceFirst ??
+          (list.length <= KEYS_AT_ONCE ? lockDeliveries(workspaceId, list) : undefined);
         return bookkeeping(
           store,
           workspaceId,
@@ -132,7 +146,7 @@ export async function recordAttempts(
               workspaceId,
               list,
               policy,
-              opened as Current[] | undefined,
+              workspaceFirst ? undefined : (opened as Current[] | undefined),
             ),
           lock,
         );

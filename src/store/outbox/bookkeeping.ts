@@ -38,6 +38,17 @@ export async function bookkeeping<T>(
   return store.transaction(fn, { durable: false, workspaceId, opening });
 }
 
+/**
+ * PostgreSQL: an `opening` that locks the workspace's row, for a transaction that may change
+ * it after rows a write of the workspace also changes (a webhook's, its stream's). A write
+ * locks that row first, in its `begin`, and those rows in its last statement: a transaction
+ * that took them in the other order could wait for the write while the write waits for it,
+ * and PostgreSQL would end one of them (deadlock), the user's write as likely as not.
+ */
+export function lockWorkspaceRow(workspaceId: string): string {
+  return `select id from workspaces where id = ${literal(workspaceId)} for update`;
+}
+
 /** A value written into a statement's text (for `opening`, which takes no parameters). */
 export function literal(value: string): string {
   return pg.escapeLiteral(value);

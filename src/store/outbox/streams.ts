@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { newId } from '../../domain/ids.ts';
 import { subscriptionOf } from '../catalog.ts';
 import type { Executor, Store } from '../database.ts';
-import { bookkeeping, byWorkspace, chunks, idList } from './bookkeeping.ts';
+import { bookkeeping, byWorkspace, chunks, idList, lockWorkspaceRow } from './bookkeeping.ts';
 import type { Delivery } from './deliveries.ts';
 import { holdsLease } from './dispatch-lease.ts';
 import { markDeliveriesDue } from './due-workspaces.ts';
@@ -265,15 +265,21 @@ export async function recoverLapsedStreams(store: Store, now: string): Promise<n
     .execute();
   let recovered = 0;
   for (const s of lapsed) {
-    const done = await bookkeeping(store, s.workspace_id, async (trx) => {
-      const still = await sql<{ one: number }>`select 1 as one from webhook_streams
-        where workspace_id = ${s.workspace_id} and webhook_id = ${s.webhook_id}
-          and holder is not null and leased_until < ${now}
-        for update skip locked`.execute(trx);
-      if (still.rows.length === 0) return false;
-      await recoverStream(trx, s.workspace_id, s.webhook_id, now);
-      return true;
-    });
+    // The workspace's row first (its due mark may move after the stream's row changes).
+    const done = await bookkeeping(
+      store,
+      s.workspace_id,
+      async (trx) => {
+        const still = await sql<{ one: number }>`select 1 as one from webhook_streams
+          where workspace_id = ${s.workspace_id} and webhook_id = ${s.webhook_id}
+            and holder is not null and leased_until < ${now}
+          for update skip locked`.execute(trx);
+        if (still.rows.length === 0) return false;
+        await recoverStream(trx, s.workspace_id, s.webhook_id, now);
+        return true;
+      },
+      lockWorkspaceRow(s.workspace_id),
+    );
     if (done) recovered += 1;
   }
   return recovered;
