@@ -44,11 +44,38 @@ if (!profileFile || !slicesFile) {
   process.exit(2);
 }
 const top = Number(values.top);
-const profile = JSON.parse(readFileSync(profileFile, 'utf8')) as Profile;
-const logged = readFileSync(slicesFile, 'utf8')
-  .trim()
-  .split('\n')
-  .map((line) => JSON.parse(line) as { pid: number; variant: string; spans: SliceSpan[] });
+if (!Number.isInteger(top) || top < 1) fail(`--top is not a whole number ≥ 1: ${values.top}`);
+
+/** Stops with one line on standard error (a file that is not what it should be). */
+function fail(message: string): never {
+  console.error(`profile-slices: ${message}`);
+  process.exit(2);
+}
+
+/** A file's JSON lines (one document for the profile), or a line saying what is wrong. */
+function readJson(file: string, lines: boolean): unknown[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    fail(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const parts = lines ? text.split('\n').filter((l) => l.trim() !== '') : [text];
+  return parts.map((part, i) => {
+    try {
+      return JSON.parse(part);
+    } catch {
+      return fail(`${file}${lines ? `, line ${i + 1},` : ''} is not JSON`);
+    }
+  });
+}
+
+const profile = readJson(profileFile, false)[0] as Profile;
+if (!Array.isArray(profile?.nodes) || !Array.isArray(profile.samples))
+  fail(`${profileFile} is not a V8 CPU profile (.cpuprofile)`);
+const logged = readJson(slicesFile, true) as { pid: number; variant: string; spans: SliceSpan[] }[];
+if (logged.length === 0 || !logged.every((l) => Array.isArray(l?.spans)))
+  fail(`${slicesFile} holds no slices (BENCH_SLICE_LOG of bench:tenants' webhook part)`);
 // The profile's file name holds its process id (CPU.date.time.PID.…); else the last line.
 const pid = /^CPU\.\d+\.\d+\.(\d+)\./.exec(profileFile.split('/').pop() ?? '')?.[1];
 const log = logged.findLast((l) => String(l.pid) === pid) ?? logged.at(-1)!;

@@ -48,7 +48,6 @@ import { parseArgs } from 'node:util';
 import { openStore } from '../src/store/database.ts';
 import { schemaMigrations } from '../src/store/migrate.ts';
 import {
-  type CoreTimes,
   coresBusy,
   coreTimes,
   countArg,
@@ -523,8 +522,8 @@ interface HookFigures {
   receiptP99: number;
   received: number;
   /** How busy the server's core and the others were (0 to 1), over each kind of slice. */
-  coresWithout: { server: number; others: number };
-  coresWith: { server: number; others: number };
+  coresWithout: Busy;
+  coresWith: Busy;
   load: string;
   /** Which of the `repeat` runs. */
   run?: number;
@@ -546,27 +545,18 @@ function monotonicUs(): number {
   return Number(process.hrtime.bigint() / 1000n);
 }
 
-function spanStart(kind: SliceSpan['kind']): Omit<SliceSpan, 'toUs' | 'creates'> {
-  return { kind, fromUs: monotonicUs() };
+type Busy = { server: number; others: number };
+
+/** The mean of how busy the cores were over slices. */
+function meanBusy(slices: readonly Busy[]): Busy {
+  const n = Math.max(1, slices.length);
+  return {
+    server: slices.reduce((sum, b) => sum + b.server, 0) / n,
+    others: slices.reduce((sum, b) => sum + b.others, 0) / n,
+  };
 }
 
-function spanEnd(span: Omit<SliceSpan, 'toUs' | 'creates'>, creates: number): SliceSpan {
-  return { ...span, toUs: monotonicUs(), creates: Math.round(creates) };
-}
-
-/** The mean of how busy the cores were over slices, from their readings (before, after…). */
-function meanBusy(readings: CoreTimes[]): { server: number; others: number } {
-  const sum = { server: 0, others: 0 };
-  const slices = Math.floor(readings.length / 2);
-  for (let i = 0; i < slices; i++) {
-    const busy = coresBusy(readings[2 * i]!, readings[2 * i + 1]!);
-    sum.server += busy.server / slices;
-    sum.others += busy.others / slices;
-  }
-  return sum;
-}
-
-function busyText(busy: { server: number; others: number }): string {
+function busyText(busy: Busy): string {
   return `${busy.server.toFixed(2)}/${busy.others.toFixed(2)}`;
 }
 
@@ -729,38 +719,41 @@ async function webhookPhase(
     // The receivers' CPU (this process's, on the clients' core): a receiver stands for another
     // machine, but here it shares the core PostgreSQL and wrk run on.
     let receiverUs = 0;
-    // Each slice's cores, and its span on the clock of the server's CPU profile (below).
-    const cores: { without: CoreTimes[]; with: CoreTimes[] } = { without: [], with: [] };
+    // How busy the cores were in each slice, and its span on the clock of the server's CPU
+    // profile (below).
+    const busy: { without: Busy[]; with: Busy[] } = { without: [], with: [] };
     const spans: SliceSpan[] = [];
     const sliceWithout = async () => {
-      const span = spanStart('without');
+      const fromUs = monotonicUs();
       const cpu = cpuOf(pid);
       const db = dbCpu();
-      cores.without.push(coreTimes());
+      const cores = coreTimes();
       const part = await overTokens('creates, no webhook', server, withoutTokens, CREATES, slice);
       withoutSlices.push(part);
-      cores.without.push(coreTimes());
+      busy.without.push(coresBusy(cores, coreTimes()));
       spentSince(withoutCpu, cpu);
       withoutDbMs += dbCpu() - db;
-      spans.push(spanEnd(span, part.reqPerSec * slice));
+      const creates = Math.round(part.reqPerSec * slice);
+      spans.push({ kind: 'without', fromUs, toUs: monotonicUs(), creates });
     };
     const sliceWith = async () => {
-      const span = spanStart('with');
+      const fromUs = monotonicUs();
       const got = hooks.ms.length;
       const cpu = cpuOf(pid);
       const db = dbCpu();
       const own = process.cpuUsage();
-      cores.with.push(coreTimes());
+      const cores = coreTimes();
       const part = await overTokens('creates, webhooks', server, withTokens, CREATES, slice);
       withSlices.push(part);
       // The deliveries' CPU is the writes' too: counted until the last is received.
       if (!control) await received(hooks.ms, got + part.reqPerSec * slice * 0.99);
-      cores.with.push(coreTimes());
+      busy.with.push(coresBusy(cores, coreTimes()));
       spentSince(withCpu, cpu);
       withDbMs += dbCpu() - db;
       const spent = process.cpuUsage(own);
       receiverUs += spent.user + spent.system;
-      spans.push(spanEnd(span, part.reqPerSec * slice));
+      const creates = Math.round(part.reqPerSec * slice);
+      spans.push({ kind: 'with', fromUs, toUs: monotonicUs(), creates });
     };
     // Each kind first in half the pairs: the first slice of a server, and a slice after
     // another's, are not alike (measured with `--control`).
@@ -799,8 +792,8 @@ async function webhookPhase(
       receiptP50: percentile(sorted, 50),
       receiptP99: percentile(sorted, 99),
       received: sorted.length,
-      coresWithout: meanBusy(cores.without),
-      coresWith: meanBusy(cores.with),
+      coresWithout: meanBusy(busy.without),
+      coresWith: meanBusy(busy.with),
       load: load(),
     };
     console.log(

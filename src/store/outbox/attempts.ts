@@ -146,6 +146,7 @@ export async function recordAttempts(
               workspaceId,
               list,
               policy,
+              // Opened by the workspace's lock: the deliveries are read (and locked) after it.
               workspaceFirst ? undefined : (opened as Current[] | undefined),
             ),
           lock,
