@@ -112,6 +112,29 @@ describe(`claims that leave deliveries to another dispatcher (${TEST_DIALECT})`,
   );
 
   it.runIf(TEST_DIALECT === 'postgres')(
+    'hold the later first attempts back behind one whose row another has locked, as while it renews or lets go of its lease (PostgreSQL)',
+    async () => {
+      await insertWebhook(store, ws.workspaceId, { url: 'http://127.0.0.1:9/hook' });
+      await createPeople(2);
+      const [first] = (await claim('a', { perWebhook: 1 })).deliveries;
+      const other = anotherPool();
+      // Dispatcher a renews its lease of the first (or lets it go, unsent) as the claim runs.
+      const holding = await holdLock(other, (trx) =>
+        trx
+          .updateTable('webhook_deliveries')
+          .set({ leased_until: new Date(Date.now() + 600_000).toISOString() })
+          .where('workspace_id', '=', ws.workspaceId)
+          .where('id', '=', first!.id)
+          .execute(),
+      );
+      const during = await claim('b');
+      await holding.release();
+      expect(during.deliveries).toEqual([]);
+      expect(during.blocked).toEqual([ws.workspaceId]);
+    },
+  );
+
+  it.runIf(TEST_DIALECT === 'postgres')(
     'a dispatcher held back by another’s first attempt sends the next once it ends, with no write to wake it and no poll',
     async () => {
       const { r, answerNext } = await holdingReceiver();

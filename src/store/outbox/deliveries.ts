@@ -110,8 +110,8 @@ export interface Claim {
   looked: string[];
   /**
    * Workspaces where due deliveries were left to another dispatcher's claim or lease, which
-   * may end without it taking them: a first attempt it holds leased kept back its webhook's
-   * later ones, or its claim had the webhook locked. A dispatcher looks there again soon,
+   * may end without it taking them: a first attempt it holds leased (or, on PostgreSQL, has
+   * locked) kept back its webhook's later ones, or its claim had the webhook locked. A dispatcher looks there again soon,
    * since no write may wake it (not webhooks another streams: their holder sends them).
    */
   blocked: string[];
@@ -290,15 +290,18 @@ type ClaimRow = { locked: number | string; more: boolean; blocked: boolean } & {
  * It locks the workspace's active webhooks that have due pending deliveries (`skip locked`:
  * those another claim holds are left to it), then locks their first due deliveries (`for
  * update skip locked`), whose rows it reads as they are now rather than as the statement's
- * snapshot had them, so each claim sees the leases of the claims before it; a row locked by a
- * record is a try that ended, and is skipped. Per webhook, in due order: those this
- * dispatcher holds are passed over; one leased by another is passed over too, and when a
- * first attempt, holds back the webhook's later first attempts; up to the webhook's room.
+ * snapshot had them, so each claim sees the leases of the claims before it. A row another
+ * transaction has locked is skipped (a record of a try that ended, or another dispatcher
+ * renewing or letting go of its lease, unsent): when a first attempt this dispatcher does not
+ * hold, it holds back the webhook's later first attempts as a lease would, since whether it
+ * was sent is not known yet (`skipped`). Per webhook, in due order: those this dispatcher
+ * holds are passed over; one leased by another is passed over too, and when a first attempt,
+ * holds back the webhook's later first attempts; up to the webhook's room.
  * Across webhooks, the earliest due first, up to the limit; those chosen are leased, and what
  * sending them takes is read. It answers one row at least: `locked`, the webhooks locked;
  * `more`, whether more were due than it took; `blocked`, whether another's claim had a
- * webhook locked or another's lease held first attempts back (`Claim.blocked`); then each
- * leased delivery's columns.
+ * webhook locked, or another's lease or locked row held first attempts back (`Claim.blocked`);
+ * then each leased delivery's columns.
  */
 function claimStatement(workspaceId: string, request: ClaimRequest) {
   const workspace = workspaceId;
@@ -336,10 +339,26 @@ function claimStatement(workspaceId: string, request: ClaimRequest) {
         limit ${candidateWindow(request)}::int
         for update skip locked
       ) d
+    ), skipped as (
+      select v.webhook_id, v.next_attempt_at, v.event_seq
+      from locked w
+      cross join lateral (
+        select id, webhook_id, event_seq, attempt_count, next_attempt_at
+        from webhook_deliveries
+        where workspace_id = ${workspace} and webhook_id = w.id and status = 'pending'
+          and next_attempt_at <= ${now}
+        order by next_attempt_at, event_seq
+        limit ${candidateWindow(request)}::int
+      ) v
+      where v.attempt_count = 0 and v.id not in (select id from candidates)
+        and v.id not in (select id from held)
     ), ordered as (
       select c.*, coalesce(bool_or(c.attempt_count = 0 and c.leased and not c.held) over (
           partition by c.webhook_id order by c.next_attempt_at, c.event_seq
-          rows between unbounded preceding and 1 preceding), false) as after_leased_first
+          rows between unbounded preceding and 1 preceding), false)
+        or exists (select 1 from skipped s where s.webhook_id = c.webhook_id
+          and (s.next_attempt_at, s.event_seq) < (c.next_attempt_at, c.event_seq))
+        as after_leased_first
       from candidates c
     ), eligible as (
       select o.id, o.next_attempt_at, o.event_seq,
@@ -363,6 +382,7 @@ function claimStatement(workspaceId: string, request: ClaimRequest) {
       exists (select 1 from eligible where n > room)
         or (select count(*) from eligible where n <= room) > ${limit}::int as more,
       (select count(*) from locked) < (select count(*) from due_webhooks)
+        or exists (select 1 from skipped)
         or exists (select 1 from ordered o where not o.held and not o.leased
           and o.attempt_count = 0 and o.after_leased_first) as blocked,
       l.workspace_id, l.id, l.webhook_id, l.event_seq, l.attempt_count, l.next_attempt_at,
