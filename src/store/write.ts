@@ -47,8 +47,6 @@ export type RowContext = Pick<WorkspaceWrite, 'workspaceId' | 'now'> & {
 
 /** How a write transaction runs. */
 export interface WriteOptions {
-  /** Names the write's records refer to, when the caller has them already. */
-  lookups?: Lookups;
   /** Who writes: a token's user, an import; the system's when unset. */
   actor?: EventActor;
   /** False for a write that makes no events (rendering a new demo workspace). */
@@ -118,7 +116,7 @@ export async function writeWorkspace<T>(
       const result = await fn(w);
       const logged = options.events === false ? undefined : events;
       if (!w.touched.isEmpty) {
-        const lookups = options.lookups ?? new Lookups(trx, workspaceId, await currentCatalog());
+        const lookups = new Lookups(trx, workspaceId, await currentCatalog());
         await refreshTouched({
           store,
           trx,
