@@ -294,9 +294,11 @@ type ClaimRow = { locked: number | string; more: boolean; blocked: boolean } & {
  * transaction has locked is skipped (a record of a try that ended, or another dispatcher
  * renewing or letting go of its lease, unsent): when a first attempt this dispatcher does not
  * hold, it holds back the webhook's later first attempts as a lease would, since whether it
- * was sent is not known yet (`skipped`). Per webhook, in due order: those this dispatcher
- * holds are passed over; one leased by another is passed over too, and when a first attempt,
- * holds back the webhook's later first attempts; up to the webhook's room.
+ * was sent is not known yet (`skipped`: the webhook's first such row, read again without
+ * locking, only for webhooks with a first attempt among the candidates). Per webhook, in due
+ * order: those this dispatcher holds are passed over; one leased by another is passed over
+ * too, and when a first attempt, holds back the webhook's later first attempts; up to the
+ * webhook's room.
  * Across webhooks, the earliest due first, up to the limit; those chosen are leased, and what
  * sending them takes is read. It answers one row at least: `locked`, the webhooks locked;
  * `more`, whether more were due than it took; `blocked`, whether another's claim had a
@@ -339,9 +341,9 @@ function claimStatement(workspaceId: string, request: ClaimRequest) {
         limit ${candidateWindow(request)}::int
         for update skip locked
       ) d
-    ), skipped as (
-      select v.webhook_id, v.next_attempt_at, v.event_seq
-      from locked w
+    ), skipped as materialized (
+      select distinct on (v.webhook_id) v.webhook_id, v.next_attempt_at, v.event_seq
+      from (select distinct webhook_id as id from candidates where attempt_count = 0) w
       cross join lateral (
         select id, webhook_id, event_seq, attempt_count, next_attempt_at
         from webhook_deliveries
@@ -352,14 +354,15 @@ function claimStatement(workspaceId: string, request: ClaimRequest) {
       ) v
       where v.attempt_count = 0 and v.id not in (select id from candidates)
         and v.id not in (select id from held)
+      order by v.webhook_id, v.next_attempt_at, v.event_seq
     ), ordered as (
       select c.*, coalesce(bool_or(c.attempt_count = 0 and c.leased and not c.held) over (
           partition by c.webhook_id order by c.next_attempt_at, c.event_seq
           rows between unbounded preceding and 1 preceding), false)
-        or exists (select 1 from skipped s where s.webhook_id = c.webhook_id
-          and (s.next_attempt_at, s.event_seq) < (c.next_attempt_at, c.event_seq))
+        or coalesce((s.next_attempt_at, s.event_seq) < (c.next_attempt_at, c.event_seq), false)
         as after_leased_first
       from candidates c
+      left join skipped s on s.webhook_id = c.webhook_id
     ), eligible as (
       select o.id, o.next_attempt_at, o.event_seq,
         row_number() over (partition by o.webhook_id order by o.next_attempt_at, o.event_seq) as n,
@@ -382,7 +385,6 @@ function claimStatement(workspaceId: string, request: ClaimRequest) {
       exists (select 1 from eligible where n > room)
         or (select count(*) from eligible where n <= room) > ${limit}::int as more,
       (select count(*) from locked) < (select count(*) from due_webhooks)
-        or exists (select 1 from skipped)
         or exists (select 1 from ordered o where not o.held and not o.leased
           and o.attempt_count = 0 and o.after_leased_first) as blocked,
       l.workspace_id, l.id, l.webhook_id, l.event_seq, l.attempt_count, l.next_attempt_at,
