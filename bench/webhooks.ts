@@ -1,5 +1,5 @@
 // `npm run bench:webhooks [-- --store sqlite,postgres] [--backlog N] [--writes N] [--seconds S]
-//  [--phases latency,first,outage,writes]`:
+//  [--phases latency,first,outage,writes,claim]`:
 // the webhook dispatcher with 1 and with 50 webhooks, its receivers on 127.0.0.1 in a child
 // process, the dispatcher (default settings) and the writer in this one, as in `serve`:
 //   - latency from commit to receipt (p50, p99), writes paced below capacity, the dispatcher
@@ -9,7 +9,10 @@
 //   - the time to drain a backlog of N deliveries after a receiver outage: each has one
 //     failed try behind it and is due (the state an outage leaves once the receiver is back);
 //   - write throughput (one writer, one person per write) without a webhook and with one
-//     being delivered to, and their ratio.
+//     being delivered to, and their ratio;
+//   - (`claim`, not run by default) the time of one claim of up to 512 deliveries over 50
+//     webhooks with 20,000 due, first attempts and then retries, its median over 50 claims:
+//     the claim's statement alone, no POST (run it on two checkouts to compare them).
 // PostgreSQL runs in a fresh database of BENCH_DATABASE_URL (default the local server),
 // vacuumed after each drain as autovacuum would (a server with it off, as a test server may
 // be, otherwise measures claims wading through the dead rows of the drains before).
@@ -32,6 +35,7 @@ import { insertPeople } from '../src/resources/people/writes.ts';
 import { createWorkspace, insertUsers } from '../src/resources/workspaces/writes.ts';
 import { bumpCatalogVersion } from '../src/store/catalog.ts';
 import { openStore, type Store } from '../src/store/database.ts';
+import { claimDeliveries } from '../src/store/outbox/deliveries.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import { countArg, onPostgres, peopleWebhookRow, percentile, table } from './lib.ts';
 
@@ -220,6 +224,43 @@ async function afterOutage(store: Store, webhooks: number) {
   return { deliveries, ...(await drain(store, workspaceId, deliveries)) };
 }
 
+/**
+ * The median time of a claim taking up to 512 of a backlog over `webhooks` webhooks, all first
+ * attempts, then all retries: each claim's leases let go before the next, so each claims
+ * the same rows; the first 10 of each warm up.
+ */
+async function claimTimes(store: Store, webhooks: number) {
+  const workspaceId = await newWorkspace(store, webhooks);
+  await makeBacklog(store, workspaceId, webhooks);
+  const median = async (attemptCount: number) => {
+    await sql`update webhook_deliveries set attempt_count = ${attemptCount}, leased_until = null
+      where workspace_id = ${workspaceId}`.execute(store.db);
+    await vacuum(store);
+    const times: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const started = performance.now();
+      await claimDeliveries(store, {
+        now: new Date().toISOString(),
+        leaseUntil: new Date(Date.now() + 30_000).toISOString(),
+        limit: 512,
+        perWebhook: 64,
+        held: new Set(),
+        heldOf: () => 0,
+        heldIn: () => [],
+        mostHeldOfOne: 0,
+        likely: true,
+        workspaces: [workspaceId],
+        holder: 'bench',
+      });
+      if (i >= 10) times.push(performance.now() - started);
+      await sql`update webhook_deliveries set leased_until = null
+        where workspace_id = ${workspaceId}`.execute(store.db);
+    }
+    return percentile(times, 50);
+  };
+  return { first: await median(0), retries: await median(1) };
+}
+
 /** Writes per second of one writer for `ms`. */
 async function writeRate(store: Store, workspaceId: string, ms: number, wake?: Dispatcher) {
   let writes = 0;
@@ -312,6 +353,12 @@ try {
           );
           row[4] = `${outage.receivedS.toFixed(1)} s (${Math.round(outage.perSecond)}/s)`;
           duplicates += outage.duplicates;
+        }
+        if (phases.has('claim') && webhooks > 1) {
+          const claim = await claimTimes(store, webhooks);
+          console.log(
+            `${webhooks} webhook(s): a claim of up to 512 of ${backlog} due, median of 50: first attempts ${claim.first.toFixed(1)} ms, retries ${claim.retries.toFixed(1)} ms`,
+          );
         }
         row[5] = duplicates;
         rows.push(row);
