@@ -56,3 +56,22 @@ export function isStoreUnavailable(error: unknown): boolean {
   const cause = (error as { cause?: unknown }).cause;
   return cause !== undefined && cause !== error && isStoreUnavailable(cause);
 }
+
+/** SQLSTATE codes of a transaction PostgreSQL rolled back to end a conflict with another. */
+const CONFLICT_SQLSTATE = new Set(['40001', '40P01']);
+
+/**
+ * True when PostgreSQL rolled the transaction back to end its conflict with another (a
+ * deadlock, a serialization failure): an answer of the server, so nothing of it committed
+ * (even when it came at the commit), and the same work may run again.
+ */
+export function isConflictRollback(error: unknown): boolean {
+  for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && CONFLICT_SQLSTATE.has(code)) return true;
+    const cause = (e as { cause?: unknown }).cause;
+    if (cause === e) return false;
+    e = cause;
+  }
+  return false;
+}

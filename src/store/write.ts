@@ -11,7 +11,7 @@ import { Lookups } from './read-model/lookups.ts';
 import { refreshTouched } from './read-model/refresh.ts';
 import { type RenderedType, TABLE_OF } from './read-model/rendered-types.ts';
 import { Touched } from './read-model/touched.ts';
-import { isStoreUnavailable } from './unavailable.ts';
+import { isConflictRollback, isStoreUnavailable } from './unavailable.ts';
 import { writeCommitted } from './write-commits.ts';
 import { WriteWatch, watched } from './write-watch.ts';
 
@@ -58,7 +58,8 @@ export interface WriteOptions {
  * record they touched, the events of every change (by `actor`, or the system's), and the
  * workspace's new data version commit together or not at all. Once committed, the store's
  * `afterWrite` listeners hear of it. `fn` may run twice: a write that failed with tries of
- * the dispatcher in its last statement runs once more without them.
+ * the dispatcher in its last statement runs once more without them, and one PostgreSQL
+ * rolled back to end a deadlock with another transaction runs once more.
  */
 export async function writeWorkspace<T>(
   store: Store,
@@ -160,8 +161,12 @@ export async function writeWorkspace<T>(
     result = await attempt(true);
   } catch (error) {
     giveBack(closingFailed ? error : undefined);
+    // PostgreSQL ended the transaction to break a deadlock (or a serialization failure) with
+    // another: nothing of it committed, and the other has gone on; the write runs once more
+    // rather than failing the user's request with a 503.
+    const conflict = isConflictRollback(error);
     // An unreachable database fails the next run as well.
-    if (!closingFailed || isStoreUnavailable(error)) throw error;
+    if (!conflict && (!closingFailed || isStoreUnavailable(error))) throw error;
     // The tries it recorded may be what failed (a row refused): they are the dispatcher's to
     // record, and the user's write is tried once more without them. A write that fails on
     // its own fails again, with its own error. (Not after a failed commit, whose outcome may
