@@ -63,3 +63,12 @@ export async function unreachableReason(serverUrl: string): Promise<string | und
 export function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
+
+/** The backends of `db`'s database waiting for a lock. */
+export async function waitingForLocks(db: pg.Client): Promise<number> {
+  const { rows } = await db.query(
+    `select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`,
+  );
+  return rows[0].n;
+}

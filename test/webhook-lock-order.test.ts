@@ -13,6 +13,7 @@ import { newId } from '../src/domain/ids.ts';
 import { recordAttempts } from '../src/store/outbox/attempts.ts';
 import { makePerson } from './factories.ts';
 import { storePerTest, TEST_DIALECT, type TestStore, type TestWorkspace } from './helpers.ts';
+import { waitingForLocks } from './postgres.ts';
 import { insertWebhook, waitFor } from './webhook-fixtures.ts';
 
 let store: TestStore;
@@ -23,15 +24,6 @@ const cleanups = storePerTest((s, w) => {
 });
 
 const POLICY = { retryDelays: [60], jitter: 0 };
-
-/** The backends of the test's database waiting for a lock. */
-async function waitingForLocks(db: pg.Client): Promise<number> {
-  const { rows } = await db.query(
-    `select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock'`,
-  );
-  return rows[0].n;
-}
 
 describe.runIf(TEST_DIALECT === 'postgres')(
   'a record and a write of one workspace (postgres)',

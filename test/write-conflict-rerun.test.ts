@@ -9,6 +9,7 @@ import { isConflictRollback } from '../src/store/unavailable.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import { makePerson } from './factories.ts';
 import { storePerTest, TEST_DIALECT, type TestStore, type TestWorkspace } from './helpers.ts';
+import { waitingForLocks } from './postgres.ts';
 import { waitFor } from './webhook-fixtures.ts';
 
 let store: TestStore;
@@ -17,15 +18,6 @@ const cleanups = storePerTest((s, w) => {
   store = s;
   ws = w;
 });
-
-/** The backends of the test's database waiting for a lock. */
-async function waitingForLocks(db: pg.Client): Promise<number> {
-  const { rows } = await db.query(
-    `select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock'`,
-  );
-  return rows[0].n;
-}
 
 async function client(): Promise<pg.Client> {
   const c = new pg.Client({ connectionString: store.url });
