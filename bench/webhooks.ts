@@ -48,8 +48,21 @@ const { values } = parseArgs({
     phases: { type: 'string', default: 'latency,first,outage,writes' },
   },
 });
+const PHASES = ['latency', 'first', 'outage', 'writes', 'claim'];
 const phases = new Set(values.phases.split(','));
+for (const phase of phases) {
+  if (!PHASES.includes(phase)) {
+    console.error(`bench:webhooks: no phase '${phase}' (phases: ${PHASES.join(', ')})`);
+    process.exit(2);
+  }
+}
 const stores = values.store.split(',') as ('sqlite' | 'postgres')[];
+for (const kind of stores) {
+  if (kind !== 'sqlite' && kind !== 'postgres') {
+    console.error(`bench:webhooks: no store '${kind}' (sqlite, postgres)`);
+    process.exit(2);
+  }
+}
 const backlog = countArg('backlog', values.backlog);
 const latencyWrites = countArg('writes', values.writes);
 const seconds = countArg('seconds', values.seconds);

@@ -1,8 +1,13 @@
+/** SQLSTATE codes of a transaction PostgreSQL rolled back to end a conflict with another. */
+const CONFLICT_SQLSTATE = new Set([
+  '40001', // serialization_failure
+  '40P01', // deadlock_detected
+]);
+
 /** SQLSTATE codes (or their classes) meaning "the database cannot serve this now: retry". */
 const RETRYABLE_SQLSTATE = new Set([
   '25006', // read_only_sql_transaction (a standby, or a primary demoted: the next host serves)
-  '40001', // serialization_failure
-  '40P01', // deadlock_detected
+  ...CONFLICT_SQLSTATE,
   '53300', // too_many_connections
   '55P03', // lock_not_available
   '57014', // query_canceled (statement_timeout)
@@ -56,9 +61,6 @@ export function isStoreUnavailable(error: unknown): boolean {
   const cause = (error as { cause?: unknown }).cause;
   return cause !== undefined && cause !== error && isStoreUnavailable(cause);
 }
-
-/** SQLSTATE codes of a transaction PostgreSQL rolled back to end a conflict with another. */
-const CONFLICT_SQLSTATE = new Set(['40001', '40P01']);
 
 /**
  * True when PostgreSQL rolled the transaction back to end its conflict with another (a

@@ -332,26 +332,11 @@ function claimStatement(workspaceId: string, request: ClaimRequest) {
         d.id in (select id from held) as held,
         d.leased_until is not null and d.leased_until >= ${now} as leased
       from locked w
-      cross join lateral (
-        select id, webhook_id, event_seq, attempt_count, next_attempt_at, leased_until
-        from webhook_deliveries
-        where workspace_id = ${workspace} and webhook_id = w.id and status = 'pending'
-          and next_attempt_at <= ${now}
-        order by next_attempt_at, event_seq
-        limit ${candidateWindow(request)}::int
-        for update skip locked
-      ) d
+      cross join lateral (${firstDue(workspace, request, sql`for update skip locked`)}) d
     ), skipped as materialized (
       select distinct on (v.webhook_id) v.webhook_id, v.next_attempt_at, v.event_seq
       from (select distinct webhook_id as id from candidates where attempt_count = 0) w
-      cross join lateral (
-        select id, webhook_id, event_seq, attempt_count, next_attempt_at
-        from webhook_deliveries
-        where workspace_id = ${workspace} and webhook_id = w.id and status = 'pending'
-          and next_attempt_at <= ${now}
-        order by next_attempt_at, event_seq
-        limit ${candidateWindow(request)}::int
-      ) v
+      cross join lateral (${firstDue(workspace, request)}) v
       where v.attempt_count = 0 and v.id not in (select id from candidates)
         and v.id not in (select id from held)
       order by v.webhook_id, v.next_attempt_at, v.event_seq
@@ -495,19 +480,11 @@ async function postgresCandidates(
   workspaceId: string,
   request: ClaimRequest,
 ): Promise<Candidate[]> {
-  const window = candidateWindow(request);
   const result = await sql<Candidate>`
     select d.workspace_id, d.id, d.webhook_id, d.event_seq, d.attempt_count,
       d.next_attempt_at, d.leased_until
     from webhooks w
-    cross join lateral (
-      select workspace_id, id, webhook_id, event_seq, attempt_count, next_attempt_at, leased_until
-      from webhook_deliveries
-      where workspace_id = ${workspaceId} and webhook_id = w.id and status = 'pending'
-        and next_attempt_at <= ${request.now}
-      order by next_attempt_at, event_seq
-      limit ${window}
-    ) d
+    cross join lateral (${firstDue(workspaceId, request)}) d
     where w.workspace_id = ${workspaceId} and w.status = 'active'
       and ${notStreamedByAnother(workspaceId, request)}`.execute(db);
   return result.rows;
@@ -571,6 +548,22 @@ async function sqliteCandidates(
  * as it may take (no more than its room, nor than the claim's limit), and some that another
  * dispatcher is sending. With many webhooks and a small claim, far fewer than the most.
  */
+/**
+ * PostgreSQL: the first due pending deliveries of the webhook `w` (the enclosing query's), in
+ * due order, up to the claim's window: what a claim considers of each webhook. `lock`: how
+ * the rows are locked, if they are.
+ */
+function firstDue(workspaceId: string, request: ClaimRequest, lock = sql``) {
+  return sql`select workspace_id, id, webhook_id, event_seq, attempt_count, next_attempt_at,
+      leased_until
+    from webhook_deliveries
+    where workspace_id = ${workspaceId} and webhook_id = w.id and status = 'pending'
+      and next_attempt_at <= ${request.now}
+    order by next_attempt_at, event_seq
+    limit ${candidateWindow(request)}::int
+    ${lock}`;
+}
+
 function candidateWindow(request: ClaimRequest): number {
   return request.mostHeldOfOne + Math.min(request.perWebhook, request.limit) + 16;
 }
