@@ -53,8 +53,23 @@ function claim(holder: string, request: Partial<ClaimRequest> = {}) {
 /** A receiver whose answers wait until the test sends them (`held`, in arrival order). */
 async function holdingReceiver() {
   const held: ServerResponse[] = [];
-  const r = await webhooks.receiver((_req, res) => void held.push(res));
-  return { r, answerNext: () => held.shift()!.writeHead(200).end() };
+  let holding = true;
+  const r = await webhooks.receiver((_req, res) => {
+    if (holding) held.push(res);
+    else res.writeHead(200).end();
+  });
+  return {
+    r,
+    answerNext: () => held.shift()!.writeHead(200).end(),
+    /**
+     * Answers every POST held, and each one after at once: a dispatcher's stop waits for its
+     * POSTs in flight (up to its time limit, 20 s).
+     */
+    answerAll: () => {
+      holding = false;
+      for (const res of held.splice(0)) res.writeHead(200).end();
+    },
+  };
 }
 
 /** A second pool on the same database (PostgreSQL), as another process's dispatcher has. */
@@ -207,7 +222,7 @@ describe(`claims that leave deliveries to another dispatcher (${TEST_DIALECT})`,
   it('a woken workspace a claim had no room to look in is looked in once a place is free, with no poll', async () => {
     // A dispatcher of four POSTs at once holds 64 deliveries at most: a webhook's 64 fill it
     // (its first attempts go one at a time, leaving places to send others).
-    const { r, answerNext } = await holdingReceiver();
+    const { r, answerNext, answerAll } = await holdingReceiver();
     const otherReceiver = await webhooks.receiver();
     const other = await testWorkspace(store, '다른 워크스페이스');
     await insertWebhook(store, ws.workspaceId, { url: r.url });
@@ -228,5 +243,6 @@ describe(`claims that leave deliveries to another dispatcher (${TEST_DIALECT})`,
       undefined,
       () => `${otherReceiver.receipts.length} receipts elsewhere, ${d.stats.claims} claims`,
     );
+    answerAll();
   });
 });
