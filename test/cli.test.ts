@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -41,6 +41,25 @@ function cli(dbPath: string, args: string[]): Promise<Run> {
         resolve({ code, stdout, stderr });
       },
     );
+  });
+}
+
+/**
+ * Runs the CLI with a standard output whose reader has gone before the first line (as
+ * `salescrm … | head -0` leaves it): the pipe's read end is closed at once.
+ */
+function cliReaderGone(dbPath: string, args: string[]): Promise<Omit<Run, 'stdout'>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: `sqlite:${dbPath}`, LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stderr }));
   });
 }
 
@@ -241,6 +260,18 @@ describe('cli', { timeout: 120_000 }, () => {
       expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(code);
       expect(run.stderr.split('\n')[0]).toMatch(message);
       expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('a reader that stops reading the output (| head) ends the command quietly, exit 0', async () => {
+    // Help, written at once; an export, written as the database is read; the types, in one.
+    for (const args of [
+      ['--help'],
+      ['export', '--workspace', workspaceId],
+      ['types', '--workspace', workspaceId],
+    ]) {
+      const run = await cliReaderGone(db, args);
+      expect({ args, ...run }).toEqual({ args, code: 0, stderr: '' });
     }
   });
 

@@ -7,6 +7,7 @@ import { ConfigError } from '../config.ts';
 import { DatabaseFileError } from '../store/sqlite-file.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { backupCommand } from './backup.ts';
+import { isClosedStdout } from './closed-stdout.ts';
 import { exitCodeOf, UsageError } from './command.ts';
 import { customObjectCommand } from './custom-object.ts';
 import { demoCommand } from './demo.ts';
@@ -118,6 +119,8 @@ export async function runCli(args: string[], output: CliOutput = processOutput):
 /** The one line (or, for a bug, the stack) an error gets, and its exit code. */
 function failure(error: unknown, output: CliOutput): number {
   const say = (line: string) => output.err(`salescrm: ${line}\n`);
+  // Its reader stopped reading the output (`| head`): nothing more is wanted, no failure.
+  if (isClosedStdout(error)) return 0;
   if (error instanceof CommanderError) {
     // Commander has written its message (or the help); a help asked for is no mistake.
     return error.exitCode === 0 ? 0 : 2;
