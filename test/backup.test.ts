@@ -17,11 +17,11 @@ import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import { backupSqlite } from '../src/store/sqlite-backup.ts';
 import { get, post, TEST_DIALECT, testApp, testStore } from './helpers.ts';
 import { databaseUrl, ident, testServerUrl, withAdmin } from './postgres.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 
 type TestStore = Awaited<ReturnType<typeof testStore>>;
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'src/cli/main.ts');
 
 interface Run {
   code: number;
@@ -34,7 +34,7 @@ function cli(url: string, args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', CLI, ...args],
+      [...salescrmArgs(), ...args],
       {
         cwd: ROOT,
         env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'silent' },

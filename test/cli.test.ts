@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, firstAdmin } from '../src/resources/workspaces/writes.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { get, post, testApp } from './helpers.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'src/cli/main.ts');
 const HAS_DEMO = existsSync(join(ROOT, 'src/ingest/demo/create-workspace.ts'));
 
 interface Run {
@@ -20,13 +20,13 @@ interface Run {
 
 /**
  * Runs the CLI in a child process against `dbPath`, an SQLite file or a database URL (each
- * spawn costs a tsx start-up).
+ * spawn costs a start-up: test/salescrm-command.ts).
  */
 function cli(dbPath: string, args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', CLI, ...args],
+      [...salescrmArgs(), ...args],
       {
         cwd: ROOT,
         env: {
@@ -50,7 +50,7 @@ function cli(dbPath: string, args: string[]): Promise<Run> {
  */
 function cliReaderGone(dbPath: string, args: string[]): Promise<Omit<Run, 'stdout'>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    const child = spawn(process.execPath, [...salescrmArgs(), ...args], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: `sqlite:${dbPath}`, LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -283,7 +283,7 @@ describe('cli', { timeout: 120_000 }, () => {
       const run = await new Promise<Run>((resolve) => {
         execFile(
           process.execPath,
-          ['--import', 'tsx', CLI, 'serve'],
+          [...salescrmArgs(), 'serve'],
           {
             cwd: ROOT,
             env: {
@@ -404,7 +404,7 @@ describe('a database path whose directory cannot be made', { timeout: 120_000 },
     const run = await new Promise<Run>((resolve) => {
       execFile(
         process.execPath,
-        ['--import', 'tsx', CLI, 'migrate'],
+        [...salescrmArgs(), 'migrate'],
         {
           cwd: ROOT,
           env: {

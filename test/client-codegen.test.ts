@@ -10,6 +10,7 @@ import {
 } from '../src/resources/custom-fields/declarations.ts';
 import { defineCustomField } from '../src/resources/custom-fields/writes.ts';
 import { type TestStore, type TestWorkspace, testStore, testWorkspace } from './helpers.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -21,7 +22,7 @@ function cli(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args],
+      [...salescrmArgs(), ...args],
       { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 60_000 },
       (error, stdout, stderr) =>
         resolve({

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStore } from '../src/store/database.ts';
 import { START_MS } from './budgets.ts';
 import { testWorkspace } from './helpers.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'src/cli/main.ts');
 const KILLS = 20;
 /** Clients creating people at once. */
 const CLIENTS = 4;
@@ -46,7 +46,7 @@ afterAll(() => {
 
 /** Starts `salescrm serve` on the database and resolves with its URL once it listens. */
 async function serve(): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [...salescrmArgs(), 'serve', '--port', '0'], {
     cwd: ROOT,
     env: {
       ...process.env,

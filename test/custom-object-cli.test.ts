@@ -12,9 +12,9 @@ import { parseFieldFlag } from '../src/cli/custom-object.ts';
 import { createToken, firstAdmin } from '../src/resources/workspaces/writes.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { get, testApp } from './helpers.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'src/cli/main.ts');
 
 function cli(
   db: string,
@@ -23,7 +23,7 @@ function cli(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', CLI, ...args],
+      [...salescrmArgs(), ...args],
       { cwd: ROOT, env: { ...process.env, DATABASE_URL: `sqlite:${db}`, LOG_LEVEL: 'silent' } },
       (error, stdout, stderr) =>
         resolve({

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/store/database.ts';
 import { databaseFileError } from '../src/store/sqlite-file.ts';
 import { testWorkspace } from './helpers.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'src/cli/main.ts');
 
 let dir: string;
 
@@ -27,7 +27,7 @@ afterAll(() => {
 
 /** `salescrm serve` on `file`: its exit code and what it wrote to stderr. */
 function serve(file: string) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0'], {
+  const result = spawnSync(process.execPath, [...salescrmArgs(), 'serve', '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: `sqlite:${file}`, LOG_LEVEL: 'warn' },
     encoding: 'utf8',

@@ -8,9 +8,9 @@ import { openStore, type Store } from '../src/store/database.ts';
 import { START_MS } from './budgets.ts';
 import { makePerson } from './factories.ts';
 import { type TestWorkspace, testWorkspace } from './helpers.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'src/cli/main.ts');
 
 /** Resolves once `check` holds, looking every 50 ms; fails after `ms` with `why()`. */
 async function until(check: () => boolean, ms: number, why: () => string): Promise<void> {
@@ -44,7 +44,7 @@ describe('salescrm events', { timeout: 3 * START_MS }, () => {
     return new Promise((resolve) => {
       execFile(
         process.execPath,
-        ['--import', 'tsx', CLI, ...args],
+        [...salescrmArgs(), ...args],
         { cwd: ROOT, env: { ...process.env, DATABASE_URL: url }, timeout: START_MS },
         (error, stdout, stderr) =>
           resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
@@ -86,9 +86,7 @@ describe('salescrm events', { timeout: 3 * START_MS }, () => {
     const child: ChildProcess = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        CLI,
+        ...salescrmArgs(),
         'events',
         '--workspace',
         ws.workspaceId,

@@ -19,6 +19,7 @@ import { openStore, type Store } from '../src/store/database.ts';
 import { verifyWorkspace } from '../src/store/read-model/verify.ts';
 import { TEST_DIALECT, type TestStore, testApp, testStore } from './helpers.ts';
 import { multipartBody } from './multipart.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 
 async function exportTo(location: string, workspaceId: string, file: string) {
   const out = createWriteStream(file);
@@ -131,7 +132,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('export from PostgreSQL', () => {
     const file = join(dir, 'cli.ndjson');
     const run = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'export', '--workspace', workspaceId, file, '--quiet'],
+      [...salescrmArgs(), 'export', '--workspace', workspaceId, file, '--quiet'],
       { env: { ...process.env, DATABASE_URL: postgres.url }, encoding: 'utf8', timeout: 120_000 },
     );
     expect(run.stderr).toBe('');

@@ -10,6 +10,7 @@ import { importFiles } from '../src/ingest/run-import.ts';
 import { SOURCE_IMPORT } from '../src/resources/owned.ts';
 import { createWorkspace } from '../src/resources/workspaces/writes.ts';
 import { post, type TestWorkspace, testApp, testStore, testWorkspace } from './helpers.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 
 type TestStore = Awaited<ReturnType<typeof testStore>>;
 
@@ -368,7 +369,7 @@ describe('import rules', () => {
       const target = await createWorkspace(store, '빈 워크스페이스');
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', 'src/cli/main.ts', 'import', '--workspace', target, file],
+        [...salescrmArgs(), 'import', '--workspace', target, file],
         {
           env: { ...process.env, DATABASE_URL: `sqlite:${store.path}` },
           stdio: ['ignore', 'pipe', 'pipe'],

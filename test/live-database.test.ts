@@ -14,11 +14,11 @@ import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/store/database.ts';
 import { testWorkspace } from './helpers.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 import { type ServeProcess, startServe } from './serve-process.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'src/cli/main.ts');
 /** Clients creating people at once, over all servers. */
 const WRITERS = 4;
 
@@ -54,7 +54,7 @@ console.log(n);`;
 
 /** `salescrm ARGS` on the file, in a process of its own; fails the test unless it exits 0. */
 async function cli(file: string, args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  const { stdout } = await run(process.execPath, [...salescrmArgs(), ...args], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: `sqlite:${file}`, LOG_LEVEL: 'silent' },
     timeout: 120_000,

@@ -15,10 +15,10 @@ import {
   walk,
 } from './helpers.ts';
 import { callTool, httpClient, type Json, READ_TOOLS, WRITE_TOOLS } from './mcp-client.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 import { tableSnapshot } from './table-snapshot.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'src/cli/main.ts');
 
 /** The workspace's events of one object type (the feed's cursor never ends: stop at an empty page). */
 async function eventsOf(app: FastifyInstance, token: string, objectType: string): Promise<Json[]> {
@@ -505,7 +505,7 @@ describe('salescrm mcp (stdio)', { timeout: 120_000 }, () => {
     const client = new Client({ name: 'salescrm-test', version: '1.0.0' });
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', CLI, 'mcp', '--token', demo.token],
+      args: [...salescrmArgs(), 'mcp', '--token', demo.token],
       cwd: ROOT,
       env: {
         ...(process.env as Record<string, string>),

@@ -15,9 +15,9 @@ import { createDemoWorkspace } from '../src/ingest/demo/create-workspace.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { listen } from './client-server.ts';
 import { get, testApp } from './helpers.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'src/cli/main.ts');
 
 describe('salescrm pull', { timeout: 120_000 }, () => {
   let dir: string;
@@ -54,7 +54,7 @@ describe('salescrm pull', { timeout: 120_000 }, () => {
     return new Promise((resolve) => {
       execFile(
         process.execPath,
-        ['--import', 'tsx', CLI, 'pull', '--state', join(dir, 'state'), ...args],
+        [...salescrmArgs(), 'pull', '--state', join(dir, 'state'), ...args],
         { cwd: ROOT, env: { ...process.env, DATABASE_URL: target() }, timeout: 100_000 },
         (error, stdout, stderr) =>
           resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),

@@ -16,9 +16,9 @@ import type { PullState } from '../src/ingest/pull/spool.ts';
 import { listen } from './client-server.ts';
 import { type TestStore, testApp, testStore } from './helpers.ts';
 import { compareWorkspaces, firstDifference, type Side } from './pull-compare.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'src/cli/main.ts');
 
 describe('pull killed and run again', { timeout: 240_000 }, () => {
   let sourceStore: TestStore;
@@ -56,9 +56,7 @@ describe('pull killed and run again', { timeout: 240_000 }, () => {
     const child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        CLI,
+        ...salescrmArgs(),
         'pull',
         '--from',
         url,

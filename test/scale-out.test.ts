@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { openStore } from '../src/store/database.ts';
 import { testWorkspace } from './helpers.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'src/cli/main.ts');
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const HAS_REDIS = (() => {
   const { hostname, port } = new URL(REDIS_URL);
@@ -71,7 +71,7 @@ afterAll(() => {
 
 /** Starts `salescrm serve ARGS` and waits for its "listening" line. */
 async function serve(args: string[], env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [...salescrmArgs(), 'serve', '--port', '0', ...args], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: 'warn', OVERLOAD_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -103,7 +103,7 @@ function cli(args: string[], env: Record<string, string> = {}) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', CLI, ...args],
+      [...salescrmArgs(), ...args],
       { cwd: ROOT, env: { ...process.env, DATABASE_URL: dbUrl, ...env }, timeout: START_MS },
       (error, stdout, stderr) =>
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),

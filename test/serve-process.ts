@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { START_MS } from './budgets.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'src/cli/main.ts');
 
 /** A `salescrm serve` process of a test, on a free port of 127.0.0.1. */
 export interface ServeProcess {
@@ -36,7 +36,7 @@ export async function startServe(
   env: Record<string, string> = {},
   args: string[] = [],
 ): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [...salescrmArgs(), 'serve', '--port', '0', ...args], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStore } from '../src/store/database.ts';
 import { testWorkspace } from './helpers.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'src/cli/main.ts');
 const RUNS = 3;
 
 let dir: string;
@@ -39,7 +39,7 @@ afterAll(() => {
 
 /** `salescrm serve` on the file; resolves once it listens, and tells when it starts draining. */
 async function serve() {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [...salescrmArgs(), 'serve', '--port', '0'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -8,6 +8,7 @@ import { openStore, type Store } from '../src/store/database.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import { makePerson } from './factories.ts';
 import { get, post, TEST_DIALECT, type TestStore, testApp, testStore } from './helpers.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 import { startServe } from './serve-process.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -17,7 +18,7 @@ function cli(databaseUrl: string, args: string[]): Promise<{ code: number; stdou
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args],
+      [...salescrmArgs(), ...args],
       { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } },
       (error, stdout) => {
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout });

@@ -19,11 +19,11 @@ import {
 } from '../src/store/read-model/verify.ts';
 import { writeWorkspace } from '../src/store/write.ts';
 import { get, testApp, testStore } from './helpers.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 
 type TestStore = Awaited<ReturnType<typeof testStore>>;
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'src/cli/main.ts');
 
 /** Runs the CLI in a child process on `url`. */
 function cli(
@@ -33,7 +33,7 @@ function cli(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', CLI, ...args],
+      [...salescrmArgs(), ...args],
       {
         cwd: ROOT,
         env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'silent' },

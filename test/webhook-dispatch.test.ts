@@ -29,6 +29,7 @@ import {
   testStore,
   testWorkspace,
 } from './helpers.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 import {
   answerOk,
   claimHoldingNothing,
@@ -821,14 +822,13 @@ describe('webhook settings', () => {
 describe(`a delivery committed before a crash (${TEST_DIALECT})`, () => {
   freshStore();
   const ROOT = join(import.meta.dirname, '..');
-  const CLI = join(ROOT, 'src/cli/main.ts');
   const children: ChildProcess[] = [];
   afterEach(() => {
     for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
   });
 
   function run(args: string[], env: Record<string, string>) {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    const child = spawn(process.execPath, [...salescrmArgs(), ...args], {
       cwd: ROOT,
       // Load shedding off: a fresh process on a busy machine may read its start-up as
       // overload and answer the test's writes 503 (the other process suites do the same).

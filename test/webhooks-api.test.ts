@@ -23,6 +23,7 @@ import {
   testStore,
   testWorkspace,
 } from './helpers.ts';
+import { salescrmArgs } from './salescrm-command.ts';
 
 registerFormats();
 
@@ -839,7 +840,7 @@ describe('webhook API', () => {
       return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
         execFile(
           process.execPath,
-          ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args],
+          [...salescrmArgs(), ...args],
           {
             cwd: ROOT,
             env: { ...process.env, DATABASE_URL: store.url, LOG_LEVEL: 'silent', ...env },
