@@ -17,10 +17,11 @@ import { openPostgresStore, postgresOptionsFromEnv } from './postgres.ts';
 import type { ChangeListener } from './postgres-listener.ts';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.ts';
 import { openSqliteConnection, WAL_CHECKPOINT_BYTES } from './sqlite-connection.ts';
-import { bindWriter, cachedStatement } from './sqlite-executors.ts';
+import { bindWriter } from './sqlite-executors.ts';
 import { checkFileLength, databaseFileError } from './sqlite-file.ts';
 import { hasConnection } from './sqlite-open-files.ts';
 import { WalFile, WalSync } from './sqlite-wal-sync.ts';
+import { cachedStatement } from './statement-cache.ts';
 import { UnsyncedWriteError, WritesStoppedError } from './writes-stopped.ts';
 
 /** Tables that keep a rendered `body`. */

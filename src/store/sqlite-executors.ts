@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, type KyselyPlugin } from 'kysely';
 import type { Executor } from './database.ts';
+import { cachedStatement } from './statement-cache.ts';
 
 // The SQLite write connection behind the executors of a store's writes, and who is told of
 // the inserts that skip Kysely: a write's statements can run as cached prepared statements on
@@ -11,31 +12,6 @@ import type { Executor } from './database.ts';
 /** The SQLite write connection behind each write executor of a store: its `db`, or a transaction's. */
 const sqliteWriters = new WeakMap<Executor, SQLite.Database>();
 const writerStatementCache = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
-/**
- * Prepared statements a cache of the store keeps at most: every text comes from code (fixed
- * statements, inserts by table and column list, prepared queries by filter and sort), so this
- * is not reached in practice; past it a cache starts over rather than grow.
- */
-export const STATEMENTS_KEPT = 2_000;
-
-/**
- * The statement `cache` keeps under `key`, or the one `prepare` makes, kept there (the cache
- * starting over when it is full).
- */
-export function cachedStatement(
-  cache: Map<string, SQLite.Statement>,
-  key: string,
-  prepare: () => SQLite.Statement,
-): SQLite.Statement {
-  let statement = cache.get(key);
-  if (!statement) {
-    statement = prepare();
-    if (cache.size >= STATEMENTS_KEPT) cache.clear();
-    cache.set(key, statement);
-  }
-  return statement;
-}
-
 /** Records `writer` as the connection behind `executor` (a store's `db`, a transaction's). */
 export function bindWriter(executor: Executor, writer: SQLite.Database): void {
   sqliteWriters.set(executor, writer);

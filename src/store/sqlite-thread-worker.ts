@@ -8,8 +8,8 @@
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
 import { openSqliteConnection } from './sqlite-connection.ts';
-import { cachedStatement } from './sqlite-executors.ts';
 import type { CallReply, ThreadRequest, WorkerData } from './sqlite-thread.ts';
+import { cachedStatement } from './statement-cache.ts';
 
 const { path, shared, replies } = workerData as WorkerData & { replies: MessagePort };
 const flags = new Int32Array(shared);

@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { cachedStatement, STATEMENTS_KEPT } from './sqlite-executors.ts';
+import { cachedStatement, STATEMENTS_KEPT } from './statement-cache.ts';
 
 describe('the store’s statement caches', () => {
   it('keep a statement by its text, and start over rather than grow past what they keep', () => {
