@@ -7,9 +7,9 @@
  * the types), into a folder of the run's own at the top of the checkout (the build reads
  * `package.json` two levels up, as `dist` does). Every later child of the run, in any worker,
  * starts that build: about 0.4 s to a command's end where the sources through tsx take 1 to
- * 1.4 s (`token list`, `types`, `verify` on a demo workspace), and a run starts some two
- * hundred. A run whose suites start none compiles nothing. vitest.config.ts removes the folder
- * when the run ends. Outside a run, the sources through tsx.
+ * 1.4 s (`token list`, `types`, `verify` on a demo workspace). A run whose suites start none
+ * compiles nothing. vitest.config.ts removes the folder when the run ends. Outside a run, the
+ * sources through tsx.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ import { join } from 'node:path';
 const ROOT = join(import.meta.dirname, '..');
 
 /** The CLI's sources, as tsx runs them. */
-export const CLI_SOURCE = join(ROOT, 'src/cli/main.ts');
+const CLI_SOURCE = join(ROOT, 'src/cli/main.ts');
 
 /** The longest a child waits for another worker's compile. */
 const BUILD_WAIT_MS = 180_000;
