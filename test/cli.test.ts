@@ -254,6 +254,16 @@ describe('cli', { timeout: 120_000 }, () => {
         1,
         /no workspace '0190aaaa-/,
       ],
+      [
+        ['export', '--workspace', workspaceId, join(dir, 'missing', 'x.ndjson')],
+        1,
+        /^salescrm: cannot write '.*x\.ndjson': no such directory; nothing was exported$/,
+      ],
+      [
+        ['export', '--workspace', workspaceId, dir],
+        1,
+        /^salescrm: cannot write '.*': it is a directory; nothing was exported$/,
+      ],
     ];
     for (const [args, code, message] of cases) {
       const run = await cli(db, args);

@@ -1,5 +1,8 @@
 /** What `salescrm export` and `import` do (`transfer.ts` declares them; imported when one runs). */
-import { accessSync, constants, createWriteStream, statSync } from 'node:fs';
+
+import { once } from 'node:events';
+import { accessSync, constants, createWriteStream, statSync, type WriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { getHeapStatistics } from 'node:v8';
 import cliProgress from 'cli-progress';
@@ -69,9 +72,10 @@ export async function runExport(
   const location = parseDatabaseUrl(config.databaseUrl);
   // Migrated (and closed, however the migration ends); the export reads on its own connection.
   await withStore(config, async () => undefined, { longRunning: true });
-  const out = file && file !== '-' ? createWriteStream(file) : process.stdout;
   const progress = progressReporter('export', values.quiet === true || !file || file === '-');
+  let out: Writable = process.stdout;
   try {
+    if (file && file !== '-') out = await openForExport(file);
     const source = location.dialect === 'sqlite' ? location.path : location.url;
     const result = await exportWorkspace(source, values.workspace, out, (r, t) =>
       progress.update(r, r, t),
@@ -90,6 +94,29 @@ export async function runExport(
     }
     throw error;
   }
+}
+
+/**
+ * FILE opened for an export (made, or emptied), before anything is read; a file that cannot
+ * be is refused in one line (its directory missing, not ours to write, a directory).
+ */
+async function openForExport(file: string): Promise<WriteStream> {
+  const out = createWriteStream(file);
+  try {
+    await once(out, 'open');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such directory'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'not allowed to write there'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : (error as Error).message;
+    throw new ExportError(`cannot write '${file}': ${why}; nothing was exported`);
+  }
+  return out;
 }
 
 /**
