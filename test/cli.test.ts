@@ -285,6 +285,19 @@ describe('cli', { timeout: 120_000 }, () => {
     }
   });
 
+  it('an export that fails leaves no FILE behind', async () => {
+    const file = join(dir, 'unknown-workspace.ndjson');
+    const run = await cli(db, [
+      'export',
+      '--workspace',
+      '0190aaaa-0000-7000-8000-000000000000',
+      file,
+    ]);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/^salescrm: no workspace with id '0190aaaa-/);
+    expect(existsSync(file)).toBe(false);
+  });
+
   it('a port that is taken is one line naming it, exit 1', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

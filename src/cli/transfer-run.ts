@@ -1,7 +1,14 @@
 /** What `salescrm export` and `import` do (`transfer.ts` declares them; imported when one runs). */
 
 import { once } from 'node:events';
-import { accessSync, constants, createWriteStream, statSync, type WriteStream } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  createWriteStream,
+  rmSync,
+  statSync,
+  type WriteStream,
+} from 'node:fs';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { getHeapStatistics } from 'node:v8';
@@ -88,6 +95,11 @@ export async function runExport(
     if (!values.quiet) process.stderr.write(`exported ${result.records} records\n`);
     return 0;
   } catch (error) {
+    // An export that did not finish leaves no FILE that could pass for a whole one.
+    if (out !== process.stdout) {
+      out.destroy();
+      rmSync(file!, { force: true });
+    }
     if (error instanceof ExportError) {
       console.error(`salescrm: ${error.message}`);
       return 1;
