@@ -1,5 +1,14 @@
 import { execFile, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -296,6 +305,20 @@ describe('cli', { timeout: 120_000 }, () => {
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toMatch(/^salescrm: no workspace with id '0190aaaa-/);
     expect(existsSync(file)).toBe(false);
+    // FILE naming something other than a regular file (here a symbolic link; a device such
+    // as /dev/stdout, a pipe) is written through and left where it is.
+    const target = join(dir, 'link-target.ndjson');
+    writeFileSync(target, 'kept\n');
+    const link = join(dir, 'link.ndjson');
+    symlinkSync(target, link);
+    const viaLink = await cli(db, [
+      'export',
+      '--workspace',
+      '0190aaaa-0000-7000-8000-000000000000',
+      link,
+    ]);
+    expect(viaLink.code, viaLink.stderr).toBe(1);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
   });
 
   it('a port that is taken is one line naming it, exit 1', async () => {

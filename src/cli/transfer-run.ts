@@ -1,10 +1,10 @@
 /** What `salescrm export` and `import` do (`transfer.ts` declares them; imported when one runs). */
-
 import { once } from 'node:events';
 import {
   accessSync,
   constants,
   createWriteStream,
+  lstatSync,
   rmSync,
   statSync,
   type WriteStream,
@@ -81,8 +81,14 @@ export async function runExport(
   await withStore(config, async () => undefined, { longRunning: true });
   const progress = progressReporter('export', values.quiet === true || !file || file === '-');
   let out: Writable = process.stdout;
+  // Removed when the export fails: a file it made, or a regular file it emptied; never what
+  // else FILE may name (a device such as /dev/stdout, a pipe, a symbolic link).
+  let removable = false;
   try {
-    if (file && file !== '-') out = await openForExport(file);
+    if (file && file !== '-') {
+      removable = lstatSync(file, { throwIfNoEntry: false })?.isFile() ?? true;
+      out = await openForExport(file);
+    }
     const source = location.dialect === 'sqlite' ? location.path : location.url;
     const result = await exportWorkspace(source, values.workspace, out, (r, t) =>
       progress.update(r, r, t),
@@ -98,7 +104,7 @@ export async function runExport(
     // An export that did not finish leaves no FILE that could pass for a whole one.
     if (out !== process.stdout) {
       out.destroy();
-      rmSync(file!, { force: true });
+      if (removable) rmSync(file!, { force: true });
     }
     if (error instanceof ExportError) {
       console.error(`salescrm: ${error.message}`);
@@ -119,7 +125,7 @@ async function openForExport(file: string): Promise<WriteStream> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
-      code === 'ENOENT'
+      code === 'ENOENT' || code === 'ENOTDIR'
         ? 'no such directory'
         : code === 'EACCES' || code === 'EPERM'
           ? 'not allowed to write there'

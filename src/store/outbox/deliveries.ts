@@ -544,11 +544,6 @@ async function sqliteCandidates(
 }
 
 /**
- * Deliveries read per webhook: enough to see past the ones the dispatcher holds to as many
- * as it may take (no more than its room, nor than the claim's limit), and some that another
- * dispatcher is sending. With many webhooks and a small claim, far fewer than the most.
- */
-/**
  * PostgreSQL: the first due pending deliveries of the webhook `w` (the enclosing query's), in
  * due order, up to the claim's window: what a claim considers of each webhook. `lock`: how
  * the rows are locked, if they are.
@@ -564,6 +559,11 @@ function firstDue(workspaceId: string, request: ClaimRequest, lock = sql``) {
     ${lock}`;
 }
 
+/**
+ * Deliveries read per webhook: enough to see past the ones the dispatcher holds to as many
+ * as it may take (no more than its room, nor than the claim's limit), and some that another
+ * dispatcher is sending. With many webhooks and a small claim, far fewer than the most.
+ */
 function candidateWindow(request: ClaimRequest): number {
   return request.mostHeldOfOne + Math.min(request.perWebhook, request.limit) + 16;
 }
